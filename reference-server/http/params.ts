@@ -1,0 +1,121 @@
+// Parameter reading with Grape's rules and messages: query string and body are merged (body wins),
+// values are coerced to the declared type, and failures become 400 `{"error": ...}`.
+import type { FastifyRequest } from 'fastify';
+import { paramError } from './errors.js';
+
+export type RawParams = Record<string, unknown>;
+
+export function mergedParams(request: FastifyRequest): RawParams {
+  const query = (request.query ?? {}) as RawParams;
+  const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as RawParams) : {};
+  return { ...query, ...body };
+}
+
+/** Reads declared parameters one by one; collects every Grape error and throws them joined. */
+export class Params {
+  private readonly errors: string[] = [];
+
+  constructor(readonly raw: RawParams) {}
+
+  has(name: string): boolean {
+    return this.raw[name] !== undefined;
+  }
+
+  private scalar(name: string): unknown {
+    const value = this.raw[name];
+    return Array.isArray(value) ? value[value.length - 1] : value;
+  }
+
+  string(name: string, opts: { required?: boolean; allowBlank?: boolean; values?: readonly string[] } = {}): string | undefined {
+    const value = this.scalar(name);
+    if (value === undefined || value === null) {
+      if (opts.required) this.errors.push(`${name} is missing`);
+      return undefined;
+    }
+    if (typeof value === 'object') {
+      this.errors.push(`${name} is invalid`);
+      return undefined;
+    }
+    const text = String(value);
+    if (opts.allowBlank === false && text.trim() === '') {
+      this.errors.push(`${name} is empty`);
+      return undefined;
+    }
+    if (opts.values && !opts.values.includes(text)) {
+      this.errors.push(`${name} does not have a valid value`);
+      return undefined;
+    }
+    return text;
+  }
+
+  integer(name: string, opts: { required?: boolean; values?: readonly number[]; min?: number; exceptValues?: readonly number[] } = {}): number | undefined {
+    const value = this.scalar(name);
+    if (value === undefined || value === null || value === '') {
+      if (opts.required) this.errors.push(`${name} is missing`);
+      return undefined;
+    }
+    const parsed = typeof value === 'number' ? value : typeof value === 'string' && /^[+-]?\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+    if (!Number.isSafeInteger(parsed)) {
+      this.errors.push(`${name} is invalid`);
+      return undefined;
+    }
+    if (opts.exceptValues?.includes(parsed)) {
+      this.errors.push(`${name} has a value not allowed`);
+      return undefined;
+    }
+    if ((opts.values && !opts.values.includes(parsed)) || (opts.min !== undefined && parsed < opts.min)) {
+      this.errors.push(`${name} does not have a valid value`);
+      return undefined;
+    }
+    return parsed;
+  }
+
+  boolean(name: string, opts: { required?: boolean } = {}): boolean | undefined {
+    const value = this.scalar(name);
+    if (value === undefined || value === null || value === '') {
+      if (opts.required) this.errors.push(`${name} is missing`);
+      return undefined;
+    }
+    if (typeof value === 'boolean') return value;
+    const text = String(value).toLowerCase();
+    if (['true', '1', 't', 'yes', 'y'].includes(text)) return true;
+    if (['false', '0', 'f', 'no', 'n'].includes(text)) return false;
+    this.errors.push(`${name} is invalid`);
+    return undefined;
+  }
+
+  /** A date `YYYY-MM-DD` (or a date-time, whose date part is kept). */
+  date(name: string): string | null | undefined {
+    const value = this.scalar(name);
+    if (value === undefined) return undefined;
+    if (value === null || value === '') return null;
+    const text = String(value);
+    const match = /^(\d{4}-\d{2}-\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
+    if (!match || Number.isNaN(Date.parse(match[1]))) {
+      this.errors.push(`${name} is invalid`);
+      return undefined;
+    }
+    return match[1];
+  }
+
+  /** A comma-separated list (or an array) of integers, as Grape's `Array[Integer]` with comma coercion. */
+  integerList(name: string): number[] | undefined {
+    const value = this.raw[name];
+    if (value === undefined || value === '') return undefined;
+    const items = (Array.isArray(value) ? value : String(value).split(',')).map((v) => String(v).trim()).filter((v) => v !== '');
+    if (!items.every((v) => /^\d+$/.test(v))) {
+      this.errors.push(`${name} is invalid`);
+      return undefined;
+    }
+    return items.map(Number);
+  }
+
+  addError(text: string): void {
+    this.errors.push(text);
+  }
+
+  /** Throws the collected Grape errors, if any. Call once all parameters have been read. */
+  done(): void {
+    if (this.errors.length > 0) throw paramError(this.errors.join(', '));
+  }
+}

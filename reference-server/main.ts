@@ -1,0 +1,37 @@
+// `npm run reference-server -- --port 3000 [--host 127.0.0.1] [--admin-token glpat-...]`
+// Starts the reference server alone and prints its URL and administrator token.
+import { parseArgs } from 'node:util';
+import { startReferenceServer } from './server.js';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '3000' },
+    host: { type: 'string', default: '127.0.0.1' },
+    'admin-token': { type: 'string' },
+    'header-prefix': { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  console.log(`Usage: npm run reference-server -- [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--header-prefix X-Gitlab-]`);
+  process.exit(0);
+}
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`reference-server: --port must be a number from 0 to 65535, got "${values.port}"`);
+  process.exit(2);
+}
+
+const server = await startReferenceServer({ port, host: values.host, adminToken: values['admin-token'], headerPrefix: values['header-prefix'] });
+// The operator asked for this server: printing its admin token here is the point of the command.
+console.log(`GitLab reference server listening on ${server.url} (API at ${server.url}/api/v4)`);
+console.log(`Administrator token: ${server.adminToken}`);
+console.log(`Run the suite against it:  CONFORMANCE_TARGET_URL=${server.url} CONFORMANCE_ADMIN_TOKEN=<token above> npm run conformance`);
+
+const stop = () => {
+  void server.close().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

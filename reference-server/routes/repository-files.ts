@@ -1,0 +1,250 @@
+// The nine repository-file endpoint forms, as lib/api/files.rb answers them (gitlab-facts §1):
+// GET/HEAD file, GET/HEAD blame, GET/HEAD raw, POST, PUT, DELETE. HEAD forms are Fastify's
+// automatic HEAD routes: the GET handler runs and only the status and headers are sent.
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RepositoryError, type Commit, type FileAtRef, type WriteAction } from '../git/repository.js';
+import { parseLfsPointer } from '../git/lfs.js';
+import { requireScope, WRITE_API_SCOPES, type Actor } from '../http/auth.js';
+import { actorOf, findProject, type RouteModule } from '../http/context.js';
+import { apiError, forbidden, notFound, paramError, unauthorized } from '../http/errors.js';
+import { mergedParams, Params } from '../http/params.js';
+import { ACCESS, type Project } from '../state/model.js';
+
+/** Token scopes that may read repository files (lib/api/files.rb `allow_access_with_scope`). */
+const READ_FILE_SCOPES = ['api', 'read_api', 'read_repository', 'ai_workflows'];
+
+type FileRoute = { Params: { id: string; file_path: string } };
+
+/** The `file_path: true` validator: no traversal, no absolute path (raw allows one encoded leading `/`). */
+function validFilePath(raw: string, allowInitialSeparator: boolean): string {
+  const path = allowInitialSeparator ? raw.replace(/^\/+/, '') : raw;
+  const segments = path.split('/');
+  if (path === '' || path.startsWith('/') || path.includes('\0') || segments.includes('..') || /%2e%2e/i.test(path)) {
+    throw paramError('file_path should be a valid file path');
+  }
+  return path;
+}
+
+export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
+  const { store } = ctx;
+  const prefix = ctx.options.headerPrefix;
+
+  function readableProject(request: FastifyRequest, id: string): Project {
+    const actor = actorOf(ctx, request);
+    requireScope(actor, READ_FILE_SCOPES);
+    const project = findProject(ctx, request, id);
+    // read_code: anyone who can see a public or internal project; Reporter and above on a private one.
+    if (project.visibility === 'private' && store.accessLevel(project, actor.user) < ACCESS.REPORTER) throw forbidden();
+    return project;
+  }
+
+  function resolveCommit(project: Project, ref: string): Commit {
+    const commit = project.repository.resolve(ref);
+    if (!commit) throw notFound('Commit');
+    return commit;
+  }
+
+  function fileAt(project: Project, commit: Commit, path: string): FileAtRef {
+    const file = project.repository.readFile(commit, path);
+    if (!file) throw notFound('File');
+    return file;
+  }
+
+  /** GitLab's `blob_data`: the metadata shared by the JSON body and the X-Gitlab-* headers. */
+  function blobData(project: Project, file: FileAtRef, ref: string) {
+    return {
+      file_name: file.path.split('/').pop()!,
+      file_path: file.path,
+      size: file.content.length,
+      encoding: 'base64',
+      content_sha256: createHash('sha256').update(file.content).digest('hex'),
+      ref,
+      blob_id: file.blobId,
+      commit_id: file.commit.id,
+      last_commit_id: project.repository.lastCommitFor(file.commit, file.path).id,
+      execute_filemode: file.mode === '100755',
+    };
+  }
+
+  function setMetadataHeaders(reply: FastifyReply, data: ReturnType<typeof blobData>): void {
+    for (const [key, value] of Object.entries(data)) {
+      const name = key.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('-');
+      reply.header(`${prefix}${name}`, String(value));
+    }
+  }
+
+  /** Reads `ref` (required and not blank, as on the file and blame forms) after the path check. */
+  function requiredRef(params: Params): string {
+    const ref = params.string('ref', { required: true, allowBlank: false });
+    params.done();
+    return ref!;
+  }
+
+  app.get<FileRoute>('/projects/:id/repository/files/:file_path', async (request, reply) => {
+    actorOf(ctx, request);
+    const path = validFilePath(request.params.file_path, false);
+    const ref = requiredRef(new Params(mergedParams(request)));
+    const project = readableProject(request, request.params.id);
+    const file = fileAt(project, resolveCommit(project, ref), path);
+    const data = blobData(project, file, ref);
+    setMetadataHeaders(reply, data);
+    return { ...data, content: file.content.toString('base64') };
+  });
+
+  app.get<FileRoute>('/projects/:id/repository/files/:file_path/blame', async (request, reply) => {
+    actorOf(ctx, request);
+    const path = validFilePath(request.params.file_path, false);
+    const params = new Params(mergedParams(request));
+    const range = readRange(params);
+    const ref = requiredRef(params);
+    const project = readableProject(request, request.params.id);
+    const commit = resolveCommit(project, ref);
+    const file = fileAt(project, commit, path);
+    if (range && range.start > range.end) throw apiError(400, 'range[start] must be less than or equal to range[end]');
+    setMetadataHeaders(reply, blobData(project, file, ref));
+    const ranges = project.repository.blame(commit, path);
+    return (range ? sliceRanges(ranges, range.start, range.end) : ranges).map((r) => ({ commit: commitEntity(r.commit), lines: r.lines }));
+  });
+
+  app.get<FileRoute>('/projects/:id/repository/files/:file_path/raw', async (request, reply) => {
+    actorOf(ctx, request);
+    const path = validFilePath(request.params.file_path, true);
+    const params = new Params(mergedParams(request));
+    const ref = params.string('ref');
+    const lfs = params.boolean('lfs') ?? false;
+    params.done();
+    const project = readableProject(request, request.params.id);
+    const commit = ref === undefined || ref === '' ? project.repository.branchHead(project.repository.defaultBranch) : resolveCommit(project, ref);
+    if (!commit) throw notFound('Commit');
+    const file = fileAt(project, commit, path);
+    const fileName = path.split('/').pop()!;
+    reply.header('Content-Disposition', `inline; filename="${fileName.replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`);
+    reply.header('Cache-Control', 'max-age=0, private, must-revalidate, no-store, no-cache');
+    const pointer = lfs ? parseLfsPointer(file.content) : undefined;
+    if (pointer) {
+      const object = project.repository.lfsObjects.get(pointer.oid);
+      if (!object) throw notFound();
+      reply.type('application/octet-stream');
+      return object;
+    }
+    setMetadataHeaders(reply, blobData(project, file, ref ?? ''));
+    reply.type('text/plain; charset=utf-8');
+    return file.content;
+  });
+
+  // ---- writes -------------------------------------------------------------------------------
+
+  function writableProject(request: FastifyRequest, actor: Actor, id: string): Project {
+    requireScope(actor, WRITE_API_SCOPES);
+    const project = findProject(ctx, request, id);
+    if (!actor.user) throw unauthorized();
+    if (store.accessLevel(project, actor.user) < ACCESS.DEVELOPER) throw forbidden();
+    return project;
+  }
+
+  function write(request: FastifyRequest<FileRoute>, kind: WriteAction['kind']) {
+    const actor = actorOf(ctx, request);
+    const path = validFilePath(request.params.file_path, false);
+    const params = new Params(mergedParams(request));
+    const branch = params.string('branch', { required: true, allowBlank: false });
+    const message = params.string('commit_message', { required: true, allowBlank: false });
+    const startBranch = params.string('start_branch');
+    const authorEmail = params.string('author_email');
+    const authorName = params.string('author_name');
+    let content: string | undefined;
+    let encoding: string | undefined;
+    let executable: boolean | undefined;
+    let lastCommitId: string | undefined;
+    if (kind !== 'delete') {
+      content = params.string('content', { required: true });
+      encoding = params.string('encoding', { values: ['text', 'base64'] });
+      executable = params.boolean('execute_filemode');
+      lastCommitId = params.string('last_commit_id');
+    }
+    params.done();
+    const project = writableProject(request, actor, request.params.id);
+    const user = actor.user!;
+    if (project.protectedBranches.has(branch!) && store.accessLevel(project, user) < ACCESS.MAINTAINER) {
+      throw apiError(400, 'You are not allowed to push into this branch');
+    }
+    const time = Math.floor(Date.now() / 1000);
+    const committer = { name: user.name, email: user.email, time };
+    const author = { name: authorName || user.name, email: authorEmail || user.email, time };
+    const action: WriteAction =
+      kind === 'delete'
+        ? { kind, path }
+        : { kind, path, content: encoding === 'base64' ? Buffer.from(content!, 'base64') : Buffer.from(content!, 'utf8'), executable };
+    try {
+      project.repository.commit({
+        branch: branch!,
+        startBranch: startBranch || undefined,
+        action,
+        message: message!,
+        author,
+        committer,
+        lastCommitId: lastCommitId || undefined,
+      });
+    } catch (error) {
+      if (error instanceof RepositoryError) throw apiError(400, error.message);
+      throw error;
+    }
+    return { file_path: path, branch: branch! };
+  }
+
+  app.post<FileRoute>('/projects/:id/repository/files/:file_path', async (request, reply) => {
+    const result = write(request, 'create');
+    reply.code(201);
+    return result;
+  });
+
+  app.put<FileRoute>('/projects/:id/repository/files/:file_path', async (request) => write(request, 'update'));
+
+  app.delete<FileRoute>('/projects/:id/repository/files/:file_path', async (request, reply) => {
+    write(request, 'delete');
+    reply.code(204);
+  });
+};
+
+/** `range` is optional, but when either bound is given both are required and must be integers > 0. */
+function readRange(params: Params): { start: number; end: number } | undefined {
+  const nested = params.raw.range;
+  if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
+    const obj = nested as Record<string, unknown>;
+    if (obj.start !== undefined) params.raw['range[start]'] ??= obj.start;
+    if (obj.end !== undefined) params.raw['range[end]'] ??= obj.end;
+  }
+  if (!params.has('range[start]') && !params.has('range[end]')) return undefined;
+  const start = params.integer('range[start]', { required: true, min: 1 });
+  const end = params.integer('range[end]', { required: true, min: 1 });
+  return start === undefined || end === undefined ? undefined : { start, end };
+}
+
+/** Keeps lines `start`..`end` (1-based, inclusive) of the blame ranges; an end past the file is clamped. */
+function sliceRanges<T extends { lines: string[] }>(ranges: T[], start: number, end: number): T[] {
+  const out: T[] = [];
+  let line = 1;
+  for (const range of ranges) {
+    const first = line;
+    const last = line + range.lines.length - 1;
+    line = last + 1;
+    if (last < start || first > end) continue;
+    out.push({ ...range, lines: range.lines.slice(Math.max(start, first) - first, Math.min(end, last) - first + 1) });
+  }
+  return out;
+}
+
+function commitEntity(commit: Commit) {
+  const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+  return {
+    id: commit.id,
+    message: commit.message,
+    parent_ids: commit.parentIds,
+    authored_date: iso(commit.author.time),
+    author_name: commit.author.name,
+    author_email: commit.author.email,
+    committed_date: iso(commit.committer.time),
+    committer_name: commit.committer.name,
+    committer_email: commit.committer.email,
+  };
+}

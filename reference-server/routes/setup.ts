@@ -1,0 +1,342 @@
+// The target contract's setup endpoints (TARGET-CONTRACT.md §2), as GitLab answers them:
+// version, current user, users and their tokens, groups, projects, sharing, branches, settings.
+import type { FastifyRequest } from 'fastify';
+import { ACCESS, type Group, type Project, type Visibility } from '../state/model.js';
+import { requireAdmin, requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
+import { actorOf, findGroup, findProject, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
+import { apiError, conflict, forbidden, notFound, validationError } from '../http/errors.js';
+import { mergedParams, Params } from '../http/params.js';
+import { RepositoryError } from '../git/repository.js';
+import { ROLE_NAMES } from '../state/model.js';
+
+const VISIBILITIES = ['private', 'internal', 'public'] as const;
+const TOKEN_SCOPES = ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo', 'admin_mode', 'create_runner', 'manage_runner', 'ai_features', 'k8s_proxy', 'read_service_ping'];
+const ALL_ACCESS_VALUES = Object.keys(ROLE_NAMES).map(Number);
+const PATH_PATTERN = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
+
+export function groupEntity(ctx: Context, request: FastifyRequest, group: Group) {
+  const fullPath = ctx.store.groupFullPath(group);
+  return {
+    id: group.id,
+    name: group.name,
+    path: group.path,
+    description: group.description,
+    visibility: group.visibility,
+    full_name: ctx.store.groupFullName(group),
+    full_path: fullPath,
+    parent_id: group.parentId,
+    created_at: group.createdAt,
+    web_url: `${webBase(request)}/groups/${fullPath}`,
+  };
+}
+
+export function projectEntity(ctx: Context, request: FastifyRequest, project: Project) {
+  const fullPath = ctx.store.projectFullPath(project);
+  const group = ctx.store.projectGroup(project);
+  return {
+    id: project.id,
+    name: project.name,
+    path: project.path,
+    name_with_namespace: ctx.store.projectFullName(project),
+    path_with_namespace: fullPath,
+    visibility: project.visibility,
+    default_branch: project.repository.isEmpty ? null : project.repository.defaultBranch,
+    empty_repo: project.repository.isEmpty,
+    created_at: project.createdAt,
+    creator_id: project.creatorId,
+    namespace: group
+      ? { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: ctx.store.groupFullPath(group) }
+      : { id: project.namespace.id, kind: 'user', path: fullPath.split('/')[0], full_path: fullPath.split('/')[0] },
+    shared_with_groups: project.sharedWith.map((link) => ({
+      group_id: link.groupId,
+      group_name: ctx.store.groups.get(link.groupId)?.name,
+      group_access_level: link.accessLevel,
+      expires_at: link.expiresAt,
+    })),
+    web_url: `${webBase(request)}/${fullPath}`,
+  };
+}
+
+export const setupRoutes: RouteModule = (app, ctx) => {
+  const { store } = ctx;
+
+  app.get('/version', async (request) => {
+    requireUser(actorOf(ctx, request));
+    return { version: ctx.options.version, revision: 'reference', enterprise: ctx.options.version.endsWith('-ee') };
+  });
+
+  app.get('/user', async (request) => {
+    const actor = actorOf(ctx, request);
+    const user = requireUser(actor);
+    requireScope(actor, [...READ_API_SCOPES, 'read_user']);
+    return { ...userBasic(request, user), email: user.email, public_email: user.publicEmail, is_admin: user.isAdmin, created_at: user.createdAt };
+  });
+
+  app.post('/users', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireAdmin(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const email = params.string('email', { required: true });
+    const username = params.string('username', { required: true });
+    const name = params.string('name', { required: true });
+    const password = params.string('password');
+    const reset = params.boolean('reset_password');
+    const random = params.boolean('force_random_password');
+    const publicEmail = params.string('public_email');
+    params.boolean('skip_confirmation');
+    params.done();
+    if (!password && !reset && !random) throw apiError(400, '400 Bad request - "password" not given');
+    if (!/^[^@\s]+@[^@\s]+$/.test(email!)) throw validationError({ email: ['is invalid'] });
+    if (!PATH_PATTERN.test(username!)) throw validationError({ username: ['can contain only letters, digits, \'_\', \'-\' and \'.\'.'] });
+    if (store.userByEmail(email!)) throw conflict('Email has already been taken');
+    if (store.userByUsername(username!)) throw conflict('Username has already been taken');
+    const user = store.createUser({ username: username!, name: name!, email: email!, publicEmail });
+    reply.code(201);
+    return { ...userBasic(request, user), email: user.email, public_email: user.publicEmail, is_admin: false, created_at: user.createdAt };
+  });
+
+  app.delete<{ Params: { id: string } }>('/users/:id', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireAdmin(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const user = /^\d+$/.test(request.params.id) ? store.users.get(Number(request.params.id)) : undefined;
+    if (!user) throw notFound('User');
+    if (user.id === actor.user!.id) throw forbidden();
+    store.deleteUser(user.id);
+    reply.code(204);
+  });
+
+  app.post<{ Params: { id: string } }>('/users/:id/personal_access_tokens', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireAdmin(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const name = params.string('name', { required: true, allowBlank: false });
+    const rawScopes = params.raw.scopes ?? params.raw['scopes[]'];
+    const scopes = (Array.isArray(rawScopes) ? rawScopes : rawScopes === undefined ? [] : String(rawScopes).split(',')).map(String);
+    if (rawScopes === undefined) params.addError('scopes is missing');
+    else if (scopes.length === 0 || !scopes.every((s) => TOKEN_SCOPES.includes(s))) params.addError('scopes does not have a valid value');
+    const expiresAt = params.date('expires_at');
+    params.done();
+    const user = /^\d+$/.test(request.params.id) ? store.users.get(Number(request.params.id)) : undefined;
+    if (!user) throw notFound('User');
+    const token = store.createToken(user.id, name!, scopes, expiresAt ?? null);
+    reply.code(201);
+    return {
+      id: token.id,
+      name: token.name,
+      revoked: false,
+      created_at: token.createdAt,
+      scopes: token.scopes,
+      user_id: user.id,
+      active: true,
+      expires_at: token.expiresAt,
+      token: token.token,
+    };
+  });
+
+  app.get<{ Params: { id: string } }>('/groups/:id', async (request) => {
+    const actor = actorOf(ctx, request);
+    requireScope(actor, READ_API_SCOPES);
+    return groupEntity(ctx, request, findGroup(ctx, request, request.params.id));
+  });
+
+  app.post('/groups', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    const user = requireUser(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const name = params.string('name', { required: true, allowBlank: false });
+    const path = params.string('path', { required: true, allowBlank: false });
+    const parentId = params.integer('parent_id');
+    const visibility = params.string('visibility', { values: VISIBILITIES }) as Visibility | undefined;
+    const description = params.string('description');
+    params.done();
+    let parent: Group | undefined;
+    if (parentId !== undefined) {
+      parent = store.groups.get(parentId);
+      if (!parent || !store.canSee(parent, user)) throw notFound('Parent Group');
+      if (store.accessLevel(parent, user) < ACCESS.MAINTAINER) throw forbidden();
+    } else if (!user.isAdmin) {
+      throw forbidden();
+    }
+    if (!PATH_PATTERN.test(path!)) throw validationError({ path: ['can contain only letters, digits, \'_\', \'-\' and \'.\'. Cannot start with \'-\' or end in \'.\', \'.git\' or \'.atom\'.'] });
+    const siblingTaken = [...store.groups.values()].some((g) => g.parentId === (parentId ?? null) && g.path.toLowerCase() === path!.toLowerCase());
+    if (siblingTaken) throw validationError({ path: ['has already been taken'] });
+    const chosen = visibility ?? parent?.visibility ?? 'private';
+    if (parent && rank(chosen) > rank(parent.visibility)) {
+      throw validationError({ visibility_level: [`${chosen} is not allowed since the parent group has a ${parent.visibility} visibility.`] });
+    }
+    const group = store.createGroup({ name: name!, path: path!, parentId: parent?.id ?? null, visibility: chosen, description });
+    // The creator becomes the group's first owner, as in GitLab.
+    store.addMember({ kind: 'group', id: group.id }, { userId: user.id, accessLevel: ACCESS.OWNER, createdById: user.id, inviteSource: 'group-creation' });
+    reply.code(201);
+    return groupEntity(ctx, request, group);
+  });
+
+  app.delete<{ Params: { id: string } }>('/groups/:id', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireScope(actor, WRITE_API_SCOPES);
+    const group = findGroup(ctx, request, request.params.id);
+    if (store.accessLevel(group, requireUser(actor)) < ACCESS.OWNER) throw forbidden();
+    store.deleteGroup(group.id);
+    reply.code(202);
+    return { message: '202 Accepted' };
+  });
+
+  app.post<{ Params: { id: string } }>('/groups/:id/share', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    const user = requireUser(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const group = findGroup(ctx, request, request.params.id);
+    const params = new Params(mergedParams(request));
+    const groupId = params.integer('group_id', { required: true });
+    const access = params.integer('group_access', { required: true, values: ALL_ACCESS_VALUES });
+    const expiresAt = params.date('expires_at');
+    params.done();
+    const invited = store.groups.get(groupId!);
+    if (!invited || !store.canSee(invited, user)) throw notFound('Group');
+    if (store.accessLevel(group, user) < ACCESS.OWNER) throw forbidden();
+    if (group.sharedWith.some((l) => l.groupId === invited.id)) throw apiError(409, 'Shared group The group has already been shared with this group');
+    group.sharedWith.push({ groupId: invited.id, accessLevel: access!, expiresAt: expiresAt ?? null });
+    reply.code(201);
+    return {
+      ...groupEntity(ctx, request, group),
+      shared_with_groups: group.sharedWith.map((l) => ({ group_id: l.groupId, group_access_level: l.accessLevel, expires_at: l.expiresAt })),
+    };
+  });
+
+  app.get<{ Params: { id: string } }>('/projects/:id', async (request) => {
+    requireScope(actorOf(ctx, request), READ_API_SCOPES);
+    return projectEntity(ctx, request, findProject(ctx, request, request.params.id));
+  });
+
+  app.post('/projects', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    const user = requireUser(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const name = params.string('name');
+    const path = params.string('path');
+    const namespaceId = params.integer('namespace_id');
+    const visibility = params.string('visibility', { values: VISIBILITIES }) as Visibility | undefined;
+    const withReadme = params.boolean('initialize_with_readme') ?? false;
+    const defaultBranch = params.string('default_branch');
+    if (name === undefined && path === undefined) params.addError('name, path are missing, at least one parameter must be provided');
+    params.done();
+    const projectPath = path ?? name!.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-');
+    let namespace: Project['namespace'] = { kind: 'user', id: user.id };
+    let group: Group | undefined;
+    if (namespaceId !== undefined) {
+      group = store.groups.get(namespaceId);
+      if (group) {
+        if (store.accessLevel(group, user) < ACCESS.DEVELOPER) throw apiError(403, { namespace: ['is not valid'] });
+        namespace = { kind: 'group', id: group.id };
+      } else if (namespaceId !== user.id || !store.users.has(namespaceId)) {
+        throw notFound('Namespace');
+      }
+    }
+    if (!PATH_PATTERN.test(projectPath)) throw validationError({ path: ['can contain only letters, digits, \'_\', \'-\' and \'.\'.'] });
+    const taken = [...store.projects.values()].some(
+      (p) => p.namespace.kind === namespace.kind && p.namespace.id === namespace.id && p.path.toLowerCase() === projectPath.toLowerCase(),
+    );
+    if (taken) throw validationError({ path: ['has already been taken'], name: ['has already been taken'] });
+    const chosen = visibility ?? 'private';
+    if (group && rank(chosen) > rank(group.visibility)) {
+      throw validationError({ visibility_level: [`${chosen} is not allowed in a ${group.visibility} group.`] });
+    }
+    const project = store.createProject({
+      name: name ?? projectPath,
+      path: projectPath,
+      namespace,
+      visibility: chosen,
+      creatorId: user.id,
+      defaultBranch: defaultBranch ?? 'main',
+    });
+    if (withReadme) {
+      const signature = { name: user.name, email: user.email, time: Math.floor(Date.now() / 1000) };
+      project.repository.commit({
+        branch: project.repository.defaultBranch,
+        action: { kind: 'create', path: 'README.md', content: Buffer.from(`# ${project.name}\n`) },
+        message: 'Initial commit',
+        author: signature,
+        committer: signature,
+      });
+    }
+    reply.code(201);
+    return projectEntity(ctx, request, project);
+  });
+
+  app.delete<{ Params: { id: string } }>('/projects/:id', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireScope(actor, WRITE_API_SCOPES);
+    const project = findProject(ctx, request, request.params.id);
+    if (store.accessLevel(project, requireUser(actor)) < ACCESS.OWNER) throw forbidden();
+    store.deleteProject(project.id);
+    reply.code(202);
+    return { message: '202 Accepted' };
+  });
+
+  app.post<{ Params: { id: string } }>('/projects/:id/share', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    const user = requireUser(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const project = findProject(ctx, request, request.params.id);
+    const params = new Params(mergedParams(request));
+    const groupId = params.integer('group_id', { required: true });
+    const access = params.integer('group_access', { required: true, values: ALL_ACCESS_VALUES });
+    const expiresAt = params.date('expires_at');
+    params.done();
+    if (store.accessLevel(project, user) < ACCESS.MAINTAINER) throw forbidden();
+    const invited = store.groups.get(groupId!);
+    if (!invited || !store.canSee(invited, user)) throw notFound('Group');
+    if (project.sharedWith.some((l) => l.groupId === invited.id)) throw apiError(409, { group_id: ['has already been taken'] });
+    project.sharedWith.push({ groupId: invited.id, accessLevel: access!, expiresAt: expiresAt ?? null });
+    reply.code(201);
+    return { id: project.sharedWith.length, project_id: project.id, group_id: invited.id, group_access: access, expires_at: expiresAt ?? null };
+  });
+
+  app.post<{ Params: { id: string } }>('/projects/:id/repository/branches', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    const user = requireUser(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const project = findProject(ctx, request, request.params.id);
+    const params = new Params(mergedParams(request));
+    const branch = params.string('branch', { required: true, allowBlank: false });
+    const ref = params.string('ref', { required: true, allowBlank: false });
+    params.done();
+    if (store.accessLevel(project, user) < ACCESS.DEVELOPER) throw forbidden();
+    let commit;
+    try {
+      commit = project.repository.createBranch(branch!, ref!);
+    } catch (error) {
+      if (error instanceof RepositoryError) throw apiError(400, error.message);
+      throw error;
+    }
+    reply.code(201);
+    return {
+      name: branch,
+      commit: { id: commit.id, short_id: commit.id.slice(0, 8), title: commit.message.split('\n')[0], parent_ids: commit.parentIds },
+      merged: false,
+      protected: project.protectedBranches.has(branch!),
+      default: branch === project.repository.defaultBranch,
+      web_url: `${webBase(request)}/${store.projectFullPath(project)}/-/tree/${branch}`,
+    };
+  });
+
+  app.put('/application/settings', async (request) => {
+    const actor = actorOf(ctx, request);
+    requireAdmin(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const promotion = params.boolean('enable_member_promotion_management');
+    params.done();
+    if (promotion !== undefined) store.settings.enableMemberPromotionManagement = promotion;
+    return { enable_member_promotion_management: store.settings.enableMemberPromotionManagement };
+  });
+};
+
+function rank(visibility: Visibility): number {
+  return VISIBILITIES.indexOf(visibility);
+}

@@ -1,0 +1,77 @@
+// Builds the reference server: a Fastify app under /api/v4 with GitLab's error rendering, seeded
+// with an administrator whose token the caller gets back. Start it with `startReferenceServer`.
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import { ApiError } from './http/errors.js';
+import type { Context, RouteModule, ServerOptions } from './http/context.js';
+import { Store } from './state/store.js';
+import { setupRoutes } from './routes/setup.js';
+import { repositoryFilesRoutes } from './routes/repository-files.js';
+
+export interface ReferenceServerOptions extends Partial<ServerOptions> {
+  /** Fixes the administrator's token; a fresh `glpat-` token otherwise. */
+  adminToken?: string;
+  /** Largest accepted request body; GitLab's default API limit is far above what tests need. */
+  bodyLimit?: number;
+}
+
+export interface ReferenceServer {
+  app: FastifyInstance;
+  store: Store;
+  adminToken: string;
+  url: string;
+  close(): Promise<void>;
+}
+
+const ROUTES: RouteModule[] = [setupRoutes, repositoryFilesRoutes];
+
+export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyInstance; store: Store; adminToken: string } {
+  const store = new Store();
+  const admin = store.createUser({ username: 'root', name: 'Administrator', email: 'admin@example.com', isAdmin: true });
+  const adminToken = store.createToken(admin.id, 'conformance-admin', ['api', 'sudo', 'admin_mode'], null, options.adminToken).token;
+  const ctx: Context = {
+    store,
+    options: { version: options.version ?? '18.6.0-ee', headerPrefix: options.headerPrefix ?? 'X-Gitlab-' },
+  };
+
+  const app = Fastify({ bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024, logger: false, trustProxy: false });
+  app.register(formbody);
+  app.register(
+    async (api) => {
+      for (const routes of ROUTES) routes(api, ctx);
+    },
+    { prefix: '/api/v4' },
+  );
+
+  app.setNotFoundHandler((_request, reply) => {
+    reply.code(404).send({ error: '404 Not Found' });
+  });
+
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (error instanceof ApiError) {
+      reply.code(error.status).headers(error.headers).send(error.body);
+      return;
+    }
+    // Body parsing and framework errors: GitLab answers these from Rack/Grape with 4xx.
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      reply.code(413).send({ message: '413 Request Entity Too Large' });
+      return;
+    }
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      reply.code(400).send({ error: error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'The provided content-type is not supported' : 'message body does not match declared format' });
+      return;
+    }
+    reply.code(500).send({ message: '500 Internal Server Error' });
+  });
+
+  return { app, store, adminToken };
+}
+
+export async function startReferenceServer(options: ReferenceServerOptions & { port?: number; host?: string } = {}): Promise<ReferenceServer> {
+  const { app, store, adminToken } = buildApp(options);
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return { app, store, adminToken, url: `http://${host}:${port}`, close: () => app.close() };
+}

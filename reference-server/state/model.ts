@@ -1,0 +1,144 @@
+// The reference server's in-memory world: the records GitLab keeps for users, tokens, groups,
+// projects and memberships. Area routes read and change these through `Store` (store.ts).
+import type { Repository } from '../git/repository.js';
+
+export type Visibility = 'private' | 'internal' | 'public';
+
+export const ACCESS = {
+  NO_ACCESS: 0,
+  MINIMAL_ACCESS: 5,
+  GUEST: 10,
+  PLANNER: 15,
+  REPORTER: 20,
+  DEVELOPER: 30,
+  MAINTAINER: 40,
+  OWNER: 50,
+  ADMIN: 60,
+} as const;
+
+export const ROLE_NAMES: Record<number, string> = {
+  0: 'No access',
+  5: 'Minimal Access',
+  10: 'Guest',
+  15: 'Planner',
+  20: 'Reporter',
+  30: 'Developer',
+  40: 'Maintainer',
+  50: 'Owner',
+};
+
+export interface User {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  publicEmail: string;
+  state: 'active' | 'blocked';
+  isAdmin: boolean;
+  createdAt: string;
+  lastActivityOn: string | null;
+  lastLoginAt: string | null;
+  /** Set for enterprise users: the top-level group that manages the account. */
+  enterpriseGroupId?: number;
+  /** SAML identities by group id (the group with SSO on). */
+  samlIdentities: Map<number, { externUid: string; provider: string; samlProviderId: number }>;
+}
+
+export interface PersonalAccessToken {
+  id: number;
+  userId: number;
+  name: string;
+  token: string;
+  scopes: string[];
+  expiresAt: string | null;
+  revoked: boolean;
+  createdAt: string;
+}
+
+export interface GroupLink {
+  /** The group invited into the source (the group whose members gain access). */
+  groupId: number;
+  accessLevel: number;
+  expiresAt: string | null;
+}
+
+export interface Group {
+  kind: 'group';
+  id: number;
+  name: string;
+  path: string;
+  parentId: number | null;
+  visibility: Visibility;
+  createdAt: string;
+  description: string;
+  samlSsoEnabled: boolean;
+  /** Groups this group is shared with (they were invited into this group). */
+  sharedWith: GroupLink[];
+}
+
+export interface UserNamespace {
+  kind: 'user';
+  id: number;
+  userId: number;
+  path: string;
+}
+
+export interface RemoteMirror {
+  id: number;
+  /** Stored URL with credentials removed; credentials kept apart as GitLab does. */
+  url: string;
+  credentials: { user?: string; password?: string };
+  enabled: boolean;
+  authMethod: 'ssh_public_key' | 'password';
+  keepDivergentRefs: boolean;
+  onlyProtectedBranches: boolean;
+  mirrorBranchRegex: string | null;
+  updateStatus: 'none' | 'started' | 'finished' | 'failed' | 'to_retry';
+  lastError: string | null;
+  lastUpdateAt: string | null;
+  lastUpdateStartedAt: string | null;
+  lastSuccessfulUpdateAt: string | null;
+  /** What the simulated push target holds: branch name to commit id. */
+  pushedRefs: Map<string, string>;
+  publicKey: string | null;
+}
+
+export interface Project {
+  kind: 'project';
+  id: number;
+  name: string;
+  path: string;
+  namespace: { kind: 'group' | 'user'; id: number };
+  visibility: Visibility;
+  createdAt: string;
+  creatorId: number;
+  repository: Repository;
+  protectedBranches: Set<string>;
+  sharedWith: GroupLink[];
+  remoteMirrors: RemoteMirror[];
+}
+
+export type Source = Group | Project;
+
+export interface Member {
+  id: number;
+  source: { kind: 'group' | 'project'; id: number };
+  /** Null for an invitation of a person without an account. */
+  userId: number | null;
+  inviteEmail: string | null;
+  /** Set while the invitation is pending (GitLab keeps invites as members with a token). */
+  inviteToken: string | null;
+  accessLevel: number;
+  expiresAt: string | null;
+  createdById: number | null;
+  createdAt: string;
+  state: 'active' | 'awaiting';
+  ldap: boolean;
+  override: boolean;
+  inviteSource: string;
+  memberRoleId: number | null;
+}
+
+export interface ApplicationSettings {
+  enableMemberPromotionManagement: boolean;
+}
