@@ -3,10 +3,12 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { ApiError } from './http/errors.js';
+import type { FixtureManifest } from '../fixtures/manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
 import { Store } from './state/store.js';
 import { setupRoutes } from './routes/setup.js';
 import { repositoryFilesRoutes } from './routes/repository-files.js';
+import { membersRoutes } from './routes/members.js';
 
 export interface ReferenceServerOptions extends Partial<ServerOptions> {
   /** Fixes the administrator's token; a fresh `glpat-` token otherwise. */
@@ -20,10 +22,12 @@ export interface ReferenceServer {
   store: Store;
   adminToken: string;
   url: string;
+  /** The fixtures the API cannot create, as a target's manifest describes them. */
+  fixtures: FixtureManifest;
   close(): Promise<void>;
 }
 
-const ROUTES: RouteModule[] = [setupRoutes, repositoryFilesRoutes];
+const ROUTES: RouteModule[] = [setupRoutes, repositoryFilesRoutes, membersRoutes];
 
 export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyInstance; store: Store; adminToken: string } {
   const store = new Store();
@@ -73,5 +77,5 @@ export async function startReferenceServer(options: ReferenceServerOptions & { p
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { app, store, adminToken, url: `http://${host}:${port}`, close: () => app.close() };
+  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: {}, close: () => app.close() };
 }

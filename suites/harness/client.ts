@@ -1,0 +1,180 @@
+// The HTTP client of the suite, built on supertest. A client is bound to a target and an actor (a
+// token or none); every exchange is recorded as evidence for the running test, with tokens redacted.
+import request from 'supertest';
+import { redact } from './redact.js';
+import { HarnessError } from './errors.js';
+
+export interface Exchange {
+  actor: string;
+  method: string;
+  /** Path and query under the target, e.g. /api/v4/projects/1/repository/files/a%2Eb?ref=main */
+  url: string;
+  requestBody?: unknown;
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  /** The raw response bytes (for /raw and non-JSON answers). */
+  bytes: Buffer;
+  durationMs: number;
+  retries: number;
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface SendOptions {
+  query?: Query;
+  /** Sent as JSON (default) or as form fields. */
+  body?: Record<string, unknown>;
+  form?: boolean;
+  headers?: Record<string, string>;
+}
+
+/** Where exchanges go: the running test's evidence list (set by the test wrapper). */
+let recorder: Exchange[] | undefined;
+export function recordExchangesInto(list: Exchange[] | undefined): void {
+  recorder = list;
+}
+
+const RETRYABLE = new Set([429, 502, 503]);
+const IDEMPOTENT = new Set(['GET', 'HEAD']);
+const MAX_RETRIES = 2;
+
+/** Encodes one path segment the way the spec asks (`/` and `.` encoded). */
+export function segment(value: string | number): string {
+  return encodeURIComponent(String(value)).replace(/\./g, '%2E');
+}
+
+/** Builds an API path from a template, encoding every interpolated value as one segment. */
+export function apiPath(strings: TemplateStringsArray, ...values: (string | number)[]): string {
+  return strings.reduce((out, part, i) => out + part + (i < values.length ? segment(values[i]) : ''), '');
+}
+
+export class Client {
+  constructor(
+    readonly baseUrl: string,
+    readonly token: string | undefined,
+    /** Who is calling, for failure messages: "developer", "anonymous", "reporter (read_api)". */
+    readonly actor: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** The same target with another token. */
+  withToken(token: string | undefined, actor: string): Client {
+    return new Client(this.baseUrl, token, actor, this.timeoutMs);
+  }
+
+  get(path: string, options: SendOptions = {}) {
+    return this.send('GET', path, options);
+  }
+  head(path: string, options: SendOptions = {}) {
+    return this.send('HEAD', path, options);
+  }
+  post(path: string, options: SendOptions = {}) {
+    return this.send('POST', path, options);
+  }
+  put(path: string, options: SendOptions = {}) {
+    return this.send('PUT', path, options);
+  }
+  delete(path: string, options: SendOptions = {}) {
+    return this.send('DELETE', path, options);
+  }
+
+  async send(method: string, path: string, options: SendOptions = {}): Promise<Exchange> {
+    const url = `/api/v4${path}${queryString(options.query)}`;
+    let retries = 0;
+    for (;;) {
+      const started = performance.now();
+      const exchange = await this.once(method, url, options).catch((error: unknown) => {
+        throw new HarnessError(`${method} ${redact(url)} as ${this.actor} could not be completed: ${describeNetworkError(error, this.timeoutMs)}`);
+      });
+      exchange.durationMs = Math.round(performance.now() - started);
+      exchange.retries = retries;
+      if (RETRYABLE.has(exchange.status) && IDEMPOTENT.has(method) && retries < MAX_RETRIES) {
+        retries++;
+        await sleep(retryDelayMs(exchange.headers['retry-after'], retries));
+        continue;
+      }
+      recorder?.push(exchange);
+      return exchange;
+    }
+  }
+
+  private async once(method: string, url: string, options: SendOptions): Promise<Exchange> {
+    const agent = request(this.baseUrl);
+    let req = agent[method.toLowerCase() as 'get'](url)
+      .timeout({ response: this.timeoutMs, deadline: this.timeoutMs * 2 })
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .ok(() => true);
+    if (this.token !== undefined) req = req.set('PRIVATE-TOKEN', this.token);
+    for (const [name, value] of Object.entries(options.headers ?? {})) req = req.set(name, value);
+    if (options.body !== undefined) {
+      req = options.form ? req.type('form').send(formFields(options.body)) : req.type('json').send(options.body);
+    }
+    const res = await req;
+    const bytes = Buffer.isBuffer(res.body) ? res.body : Buffer.alloc(0);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers as Record<string, string | string[]>)) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+    return {
+      actor: this.actor,
+      method,
+      url,
+      requestBody: options.body,
+      status: res.status,
+      headers,
+      body: decodeBody(bytes, headers['content-type']),
+      bytes,
+      durationMs: 0,
+      retries: 0,
+    };
+  }
+}
+
+function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.append(key, String(value));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+function formFields(body: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body)) if (value !== undefined) out[key] = String(value);
+  return out;
+}
+
+function decodeBody(bytes: Buffer, contentType: string | undefined): unknown {
+  if (bytes.length === 0) return undefined;
+  const text = bytes.toString('utf8');
+  if (contentType?.includes('json')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
+  const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : attempt;
+  return Math.min(seconds, 5) * 1000;
+}
+
+function describeNetworkError(error: unknown, timeoutMs: number): string {
+  const e = error as { code?: string; timeout?: number; message?: string };
+  if (e.timeout !== undefined || e.code === 'ECONNABORTED') return `no answer within ${timeoutMs} ms`;
+  if (e.code === 'ECONNREFUSED') return 'connection refused (is the target running?)';
+  return redact(e.message ?? String(error));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

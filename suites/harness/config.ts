@@ -1,0 +1,112 @@
+// One configuration for the whole run, from the environment and `.env` (dotenv), with defaults that
+// fit a stock self-managed GitLab. Every setting is listed in SETTINGS, which the README mirrors.
+import { existsSync, readFileSync } from 'node:fs';
+import { parse as parseDotenv } from 'dotenv';
+
+export const CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'promotion_management', 'enterprise_users'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+export const AREAS = ['repository-files', 'remote-mirrors', 'invitations', 'members'] as const;
+export type Area = (typeof AREAS)[number];
+
+export interface Config {
+  /** Base URL of the target without /api/v4; undefined: start the bundled reference server. */
+  targetUrl?: string;
+  adminToken?: string;
+  capabilities: Capability[];
+  fixturesPath?: string;
+  headerPrefix: string;
+  areas: Area[];
+  /** Test ids the person turned off (verdict `disabled`). */
+  disabledTests: string[];
+  reportDir: string;
+  requestTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface Setting {
+  env: string;
+  default: string;
+  meaning: string;
+}
+
+/** Every setting, in the order the README lists them. */
+export const SETTINGS: Setting[] = [
+  { env: 'CONFORMANCE_TARGET_URL', default: '(unset: the bundled reference server on a free loopback port)', meaning: 'Base URL of the target, without /api/v4.' },
+  { env: 'CONFORMANCE_ADMIN_TOKEN', default: '(unset; required with a target URL)', meaning: 'Personal access token of an administrator, scope api.' },
+  { env: 'CONFORMANCE_ADMIN_TOKEN_FILE', default: '(unset)', meaning: 'A file holding the admin token, read when CONFORMANCE_ADMIN_TOKEN is unset.' },
+  { env: 'CONFORMANCE_CAPABILITIES', default: 'empty for a URL target; all with the reference server', meaning: `Comma list of: ${CAPABILITIES.join(', ')}.` },
+  { env: 'CONFORMANCE_FIXTURES', default: '(unset; the reference server supplies its own)', meaning: 'Path to the JSON manifest of fixtures the API cannot create.' },
+  { env: 'CONFORMANCE_HEADER_PREFIX', default: 'X-Gitlab-', meaning: 'Prefix of the file metadata headers (the spec\'s X-Service-).' },
+  { env: 'CONFORMANCE_AREAS', default: AREAS.join(','), meaning: 'Areas to run; tests of the others are reported as disabled.' },
+  { env: 'CONFORMANCE_DISABLE', default: '(empty)', meaning: 'Comma list of test ids (a trailing * matches a prefix) reported as disabled.' },
+  { env: 'CONFORMANCE_REPORT_DIR', default: 'reports', meaning: 'Where results.json and junit.xml are written.' },
+  { env: 'CONFORMANCE_REQUEST_TIMEOUT_MS', default: '15000', meaning: 'Timeout of one HTTP request to the target.' },
+];
+
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+}
+
+/** Reads the environment, with `.env` filling what the environment does not set. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.env'): Config {
+  const fromFile = existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath)) : {};
+  const get = (name: string): string | undefined => {
+    const value = env[name] ?? fromFile[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+
+  const targetUrl = get('CONFORMANCE_TARGET_URL');
+  if (targetUrl !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(targetUrl);
+    } catch {
+      throw new ConfigError(`CONFORMANCE_TARGET_URL is not a URL: "${targetUrl}"`);
+    }
+    if (!['http:', 'https:'].includes(parsed.protocol)) throw new ConfigError(`CONFORMANCE_TARGET_URL must be http or https, got "${parsed.protocol}"`);
+    if (/\/api\/v4\/?$/.test(parsed.pathname)) throw new ConfigError('CONFORMANCE_TARGET_URL must not end in /api/v4: give the base URL of the instance');
+  }
+
+  let adminToken = get('CONFORMANCE_ADMIN_TOKEN');
+  const tokenFile = get('CONFORMANCE_ADMIN_TOKEN_FILE');
+  if (adminToken === undefined && tokenFile !== undefined) {
+    if (!existsSync(tokenFile)) throw new ConfigError(`CONFORMANCE_ADMIN_TOKEN_FILE does not exist: ${tokenFile}`);
+    adminToken = readFileSync(tokenFile, 'utf8').trim() || undefined;
+  }
+  if (targetUrl !== undefined && adminToken === undefined) {
+    throw new ConfigError('CONFORMANCE_ADMIN_TOKEN is required when CONFORMANCE_TARGET_URL is set (an administrator\'s token with scope api)');
+  }
+
+  const capabilities = list(get('CONFORMANCE_CAPABILITIES'));
+  const unknownCapability = capabilities.find((c) => !(CAPABILITIES as readonly string[]).includes(c));
+  if (unknownCapability) throw new ConfigError(`CONFORMANCE_CAPABILITIES has an unknown capability "${unknownCapability}" (known: ${CAPABILITIES.join(', ')})`);
+
+  const areas = get('CONFORMANCE_AREAS') === undefined ? [...AREAS] : list(get('CONFORMANCE_AREAS'));
+  const unknownArea = areas.find((a) => !(AREAS as readonly string[]).includes(a));
+  if (unknownArea) throw new ConfigError(`CONFORMANCE_AREAS has an unknown area "${unknownArea}" (known: ${AREAS.join(', ')})`);
+
+  const fixturesPath = get('CONFORMANCE_FIXTURES');
+  if (fixturesPath !== undefined && !existsSync(fixturesPath)) throw new ConfigError(`CONFORMANCE_FIXTURES does not exist: ${fixturesPath}`);
+
+  const headerPrefix = get('CONFORMANCE_HEADER_PREFIX') ?? 'X-Gitlab-';
+  if (!/^[A-Za-z][A-Za-z0-9-]*-$/.test(headerPrefix)) throw new ConfigError(`CONFORMANCE_HEADER_PREFIX must be a header name prefix ending in "-", got "${headerPrefix}"`);
+
+  const timeout = get('CONFORMANCE_REQUEST_TIMEOUT_MS') ?? '15000';
+  if (!/^\d+$/.test(timeout) || Number(timeout) < 100) throw new ConfigError(`CONFORMANCE_REQUEST_TIMEOUT_MS must be a whole number of milliseconds, at least 100, got "${timeout}"`);
+
+  return {
+    targetUrl: targetUrl?.replace(/\/+$/, ''),
+    adminToken,
+    capabilities: (targetUrl === undefined && get('CONFORMANCE_CAPABILITIES') === undefined ? [...CAPABILITIES] : capabilities) as Capability[],
+    fixturesPath,
+    headerPrefix,
+    areas: areas as Area[],
+    disabledTests: list(get('CONFORMANCE_DISABLE')),
+    reportDir: get('CONFORMANCE_REPORT_DIR') ?? 'reports',
+    requestTimeoutMs: Number(timeout),
+  };
+}

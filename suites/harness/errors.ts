@@ -1,0 +1,11 @@
+// The two ways a test can end badly. A ConformanceFailure means the target did not do what the
+// spec says (verdict `fail`); a HarnessError means the suite could not make the check at all
+// (provisioning failed, the target did not answer; verdict `error`). Reporters tell them apart by name.
+
+export class ConformanceFailure extends Error {
+  override name = 'ConformanceFailure';
+}
+
+export class HarnessError extends Error {
+  override name = 'HarnessError';
+}

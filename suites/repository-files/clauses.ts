@@ -1,0 +1,73 @@
+// Clauses of the repository-files area: the spec's "Repository files" section, the File, Blame
+// range and File write result resources, the files rows of Authentication and Errors, and
+// gitlab-facts §1 where the spec says "not shown".
+import { defineClauses } from '../harness/clauses.js';
+
+const SPEC = 'spec: Endpoints/Repository files';
+const FILE = 'spec: Resources/File';
+
+export const repositoryFilesClauses = defineClauses('files', [
+  // ---- the File resource -----------------------------------------------------------------
+  { id: 'files.file.shape', level: 'must', text: 'GET file returns a File with file_name, file_path, size, encoding, content, content_sha256, ref, blob_id, commit_id, last_commit_id and execute_filemode of the documented types.', source: FILE },
+  { id: 'files.file.name-and-path', level: 'must', text: 'file_name is the base name of the file and file_path its full path in the repository.', source: FILE },
+  { id: 'files.file.content-base64', level: 'must', text: 'encoding is "base64" and content is the Base64-encoded file content; size is the file size in bytes.', source: FILE },
+  { id: 'files.file.content-sha256', level: 'must', text: 'content_sha256 is the SHA-256 of the file content, 64 hex characters.', source: FILE },
+  { id: 'files.file.ref', level: 'must', text: 'ref is the branch, tag or commit name that was requested.', source: FILE },
+  { id: 'files.file.blob-id', level: 'must', text: 'blob_id is the git blob SHA of the content.', source: `${FILE}; gitlab-facts §0.9` },
+  { id: 'files.file.commit-id', level: 'must', text: 'commit_id is the commit that ref resolves to, not the last commit that touched the file.', source: `${FILE}; gitlab-facts §0.9` },
+  { id: 'files.file.last-commit-id', level: 'must', text: 'last_commit_id is the last commit at or before ref that touched the file.', source: FILE },
+  { id: 'files.file.execute-filemode', level: 'must', text: 'execute_filemode tells whether the file has the execute flag.', source: FILE },
+  { id: 'files.file.headers', level: 'must', text: 'GET and HEAD of a file carry the headers <Prefix>Blob-Id, Commit-Id, Content-Sha256, Encoding, File-Name, File-Path, Last-Commit-Id, Ref, Size, Execute-Filemode, each equal to the field of the same name.', source: `${FILE} (headers); gitlab-facts §1` },
+
+  // ---- reading ---------------------------------------------------------------------------
+  { id: 'files.path.encoded', level: 'must', text: ':file_path is the URL-encoded full path of the file, slashes and dots encoded.', source: SPEC },
+  { id: 'files.id.path-or-number', level: 'must', text: ':id is the numeric project id or the URL-encoded full path of the project.', source: 'spec: Conventions' },
+  { id: 'files.get.ref-required', level: 'must', text: 'ref is required on GET/HEAD file and blame; without it the request is refused with 400.', source: `${SPEC}; gitlab-facts §1` },
+  { id: 'files.get.ref-kinds', level: 'must', text: 'ref may be a branch, a tag-like name or a commit id.', source: SPEC },
+  { id: 'files.get.public-without-auth', level: 'must', text: 'GET of a file needs no authentication when the repository is publicly accessible.', source: 'spec: Authentication 3' },
+  { id: 'files.get.private-hidden', level: 'must', text: 'A private project is not found (404) for anonymous callers and non-members.', source: 'gitlab-facts §1' },
+  { id: 'files.get.not-found', level: 'must', text: 'An unknown project, ref or file gives 404 with "404 Project Not Found", "404 Commit Not Found" or "404 File Not Found".', source: 'gitlab-facts §1' },
+  { id: 'files.head.metadata-only', level: 'must', text: 'HEAD file returns the status and the metadata headers only, no body.', source: `${SPEC} (HEAD)` },
+  { id: 'files.read.role', level: 'must', text: 'On a private project, reading files needs Reporter or above; a Guest is refused with 403.', source: 'gitlab-facts §1' },
+
+  // ---- blame -----------------------------------------------------------------------------
+  { id: 'files.blame.shape', level: 'must', text: 'GET blame returns an array of Blame range: commit {id, message, parent_ids, authored_date, author_name, author_email, committed_date, committer_name, committer_email} and lines.', source: 'spec: Resources/Blame range' },
+  { id: 'files.blame.covers-file', level: 'must', text: 'Without a range, the lines of all ranges, in order, are exactly the lines of the file.', source: SPEC },
+  { id: 'files.blame.last-change', level: 'must', text: 'Each range names the commit that last changed its lines.', source: 'spec: Resources/Blame range' },
+  { id: 'files.blame.range', level: 'must', text: 'With range[start] and range[end], lines covers only those lines.', source: SPEC },
+  { id: 'files.blame.range-validation', level: 'must', text: 'A range bound below 1, a bound given without the other, or start after end is refused with 400.', source: 'gitlab-facts §1' },
+  { id: 'files.blame.head', level: 'must', text: 'HEAD blame returns the status and the same metadata headers as HEAD file; no body.', source: `${SPEC} (HEAD blame)` },
+  { id: 'files.blame.timestamps', level: 'must', text: 'authored_date and committed_date are timestamps with milliseconds.', source: 'spec: Resources/Blame range' },
+
+  // ---- raw -------------------------------------------------------------------------------
+  { id: 'files.raw.content', level: 'must', text: 'GET raw returns the file\'s bytes as they are stored.', source: SPEC },
+  { id: 'files.raw.default-ref', level: 'must', text: 'ref is optional on raw; the default is the HEAD of the project.', source: SPEC },
+  { id: 'files.raw.lfs', level: 'must', text: 'With lfs=true the large-file-storage content is returned instead of the pointer; lfs is ignored for files not tracked by LFS; the default is false.', source: `${SPEC}; spec: Versioning 2 (15.7)` },
+  { id: 'files.raw.head', level: 'must', text: 'HEAD raw is supported and returns metadata only.', source: SPEC },
+
+  // ---- writes ----------------------------------------------------------------------------
+  { id: 'files.create.commit', level: 'must', text: 'POST creates one file by making a commit on branch and returns the File write result {file_path, branch} (201).', source: SPEC },
+  { id: 'files.create.required', level: 'must', text: 'branch, commit_message and content are required on create and update.', source: SPEC },
+  { id: 'files.create.author', level: 'must', text: 'author_email and author_name set the commit author.', source: SPEC },
+  { id: 'files.create.encoding', level: 'must', text: 'encoding=base64 means content is Base64 and is stored decoded; the default is text; other values are refused.', source: SPEC },
+  { id: 'files.create.execute-filemode', level: 'must', text: 'execute_filemode enables or disables the execute flag of the file.', source: SPEC },
+  { id: 'files.create.start-branch', level: 'must', text: 'start_branch is the base branch from which a new branch is created.', source: SPEC },
+  { id: 'files.create.exists', level: 'must', text: 'Creating a file that already exists fails with 400 and leaves the file as it was.', source: 'gitlab-facts §0.7' },
+  { id: 'files.update.commit', level: 'must', text: 'PUT updates one file by making a commit and returns the File write result (200).', source: SPEC },
+  { id: 'files.update.last-commit-id', level: 'must', text: 'last_commit_id on update, when it is not the last commit of the file, makes the update fail with 400 and nothing is lost.', source: `${SPEC}; gitlab-facts §1` },
+  { id: 'files.update.missing', level: 'must', text: 'Updating a file that does not exist fails with 400.', source: 'gitlab-facts §1' },
+  { id: 'files.update.empty-commit', level: 'must', text: 'An update whose content equals the current content fails with 400 (empty commit).', source: 'spec: Errors' },
+  { id: 'files.delete.commit', level: 'must', text: 'DELETE removes one file by making a commit; the file is gone on that branch afterwards.', source: SPEC },
+  { id: 'files.delete.missing', level: 'must', text: 'Deleting a file that does not exist fails with 400.', source: 'gitlab-facts §1' },
+  { id: 'files.write.traversal', level: 'must', text: 'A file_path with a /../ segment (directory traversal) or an absolute path is refused with 400 and nothing is written.', source: 'spec: Errors; gitlab-facts §0.8' },
+  { id: 'files.write.race', level: 'must', text: 'A commit fails with 400 when the branch was updated by a push during the edit.', source: 'spec: Errors', untestable: 'a push racing the edit cannot be produced on demand from outside; the last_commit_id conflict is the testable form (files.update.last-commit-id)' },
+  { id: 'files.write.role', level: 'must', text: 'Writing files needs Developer or above (403 below), and pushing to a protected branch needs the right to push there (400).', source: 'gitlab-facts §0.7, §8' },
+  { id: 'files.write.anonymous', level: 'must', text: 'A write without a token is refused (401, or 403/404 depending on visibility), never a 2xx.', source: 'gitlab-facts §8' },
+
+  // ---- authentication and cross-cutting --------------------------------------------------
+  { id: 'files.auth.private-token', level: 'must', text: 'Requests are authenticated with a personal access token in the PRIVATE-TOKEN header; an unknown token is refused with 401.', source: 'spec: Authentication 1; gitlab-facts §5.2' },
+  { id: 'files.auth.scopes', level: 'must', text: 'Token scopes for files: api reads and writes, read_api and read_repository only read (writes refused with 403).', source: 'spec: Authentication 2' },
+  { id: 'files.errors.shape', level: 'must', text: 'Errors are JSON objects with "message" (helpers) or "error" (parameter validation).', source: 'gitlab-facts §0.1, §5.1' },
+  { id: 'files.rate-limits', level: 'may', text: 'Rate limits can be configured for the repository files API.', source: 'spec: Limits 1', untestable: 'the limit values are not shown and are an instance setting; a conformance run must not exhaust them' },
+  { id: 'files.api-prefix', level: 'must', text: 'All paths are under /api/v4; an unknown route there gives 404 {"error":"404 Not Found"}.', source: 'spec: Versioning 1; gitlab-facts §5.1' },
+]);

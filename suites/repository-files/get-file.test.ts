@@ -1,0 +1,233 @@
+// GET /projects/:id/repository/files/:file_path
+import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
+import { apiPath } from '../harness/client.js';
+import { createFile, fileUrl, gitBlobId, headerName, METADATA_FIELDS, readFile, sha256, useFilesWorld } from './helpers.js';
+
+const endpoint = 'GET /projects/:id/repository/files/:file_path';
+const world = useFilesWorld('get-file');
+
+conformance(
+  {
+    id: 'file-get.metadata-matches-content',
+    title: 'a file reads back with its name, path, size, Base64 content, SHA-256 and git blob id',
+    endpoint,
+    clauses: ['files.file.shape', 'files.file.name-and-path', 'files.file.content-base64', 'files.file.content-sha256', 'files.file.blob-id', 'files.file.ref', 'files.path.encoded'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('metadata', 'notes.v1.md');
+    const content = 'first line\nzweite Zeile: äöü\n\tthird line\n';
+    await createFile(as('maintainer'), publicProject, file, content);
+
+    const res = await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } });
+    expectOk(res, 200, 'file');
+    const body = res.body as Record<string, unknown>;
+    const bytes = Buffer.from(content, 'utf8');
+    expectEqual(body.file_name, 'notes.v1.md', 'file_name to be the base name');
+    expectEqual(body.file_path, file, 'file_path to be the full path');
+    expectEqual(body.size, bytes.length, 'size to be the byte length of the content');
+    expectEqual(body.encoding, 'base64', 'encoding to be base64');
+    expectEqual(Buffer.from(body.content as string, 'base64').toString('utf8'), content, 'content to decode to the file content');
+    expectEqual(body.content_sha256, sha256(bytes), 'content_sha256 to be the SHA-256 of the content');
+    expectEqual(body.blob_id, gitBlobId(bytes), 'blob_id to be the git blob SHA-1 of the content');
+    expectEqual(body.ref, 'main', 'ref to echo the requested ref');
+  },
+);
+
+conformance(
+  {
+    id: 'file-get.commit-and-last-commit',
+    title: 'commit_id is the commit ref resolves to; last_commit_id the last commit that touched the file',
+    endpoint,
+    clauses: ['files.file.commit-id', 'files.file.last-commit-id', 'files.get.ref-kinds'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('commits');
+    await createFile(as('maintainer'), publicProject, file, 'one\n');
+    const first = await readFile(as('maintainer'), publicProject, file);
+    expectEqual(first.commit_id, first.last_commit_id, 'right after the file was written, commit_id and last_commit_id to be its commit');
+
+    await createFile(as('maintainer'), publicProject, path('commits', 'other.txt'), 'another file\n');
+    const after = await readFile(as('maintainer'), publicProject, file);
+    expectEqual(after.last_commit_id, first.last_commit_id, 'last_commit_id to stay the commit that last touched the file');
+    expectTrue(after.commit_id !== first.commit_id, 'commit_id to move to the new head of main after another commit', `it stayed ${String(after.commit_id)}`);
+
+    const bySha = await as('maintainer').get(fileUrl(publicProject, file), { query: { ref: first.commit_id as string } });
+    expectOk(bySha, 200, 'file');
+    const pinned = bySha.body as Record<string, unknown>;
+    expectEqual(pinned.commit_id, first.commit_id, 'commit_id to be the commit named by a commit-id ref');
+    expectEqual(pinned.ref, first.commit_id, 'ref to echo the commit id');
+  },
+);
+
+conformance(
+  {
+    id: 'file-get.headers-equal-fields',
+    title: 'GET file carries the metadata headers, each equal to the JSON field of the same name',
+    endpoint,
+    clauses: ['files.file.headers'],
+  },
+  async ({ as, run }) => {
+    const { publicProject, path } = world();
+    const file = path('headers');
+    await createFile(as('maintainer'), publicProject, file, 'header check\n');
+    const res = await as('reporter').get(fileUrl(publicProject, file), { query: { ref: 'main' } });
+    expectOk(res, 200, 'file');
+    const body = res.body as Record<string, unknown>;
+    for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.headerPrefix, field), String(body[field]));
+  },
+);
+
+conformance(
+  {
+    id: 'file-get.project-by-full-path',
+    title: 'the project may be named by its URL-encoded full path instead of its id',
+    endpoint,
+    clauses: ['files.id.path-or-number'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const res = await as('reporter').get(fileUrl(privateProject.fullPath, 'README.md'), { query: { ref: 'main' } });
+    expectOk(res, 200, 'file');
+    expectEqual((res.body as { file_path: string }).file_path, 'README.md', 'the README of the project named by path');
+  },
+);
+
+conformance(
+  {
+    id: 'file-get.executable-flag',
+    title: 'execute_filemode is true for a file written with the execute flag and false otherwise',
+    endpoint,
+    clauses: ['files.file.execute-filemode'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    await createFile(as('maintainer'), publicProject, path('exec', 'run.sh'), '#!/bin/sh\necho hi\n', { executable: true });
+    await createFile(as('maintainer'), publicProject, path('exec', 'plain.sh'), 'echo plain\n');
+    expectEqual((await readFile(as('developer'), publicProject, path('exec', 'run.sh'))).execute_filemode, true, 'execute_filemode of run.sh');
+    expectEqual((await readFile(as('developer'), publicProject, path('exec', 'plain.sh'))).execute_filemode, false, 'execute_filemode of plain.sh');
+  },
+);
+
+conformance(
+  {
+    id: 'file-get.ref-required',
+    title: 'a missing or blank ref is refused with 400 in the parameter-error shape',
+    endpoint,
+    clauses: ['files.get.ref-required', 'files.errors.shape'],
+  },
+  async ({ as }) => {
+    const { publicProject } = world();
+    expectError(await as('developer').get(fileUrl(publicProject, 'README.md')), 400, { error: /ref/ });
+    expectError(await as('developer').get(fileUrl(publicProject, 'README.md'), { query: { ref: '' } }), 400, { error: /ref/ });
+  },
+);
+
+conformance(
+  {
+    id: 'file-get.not-found-by-cause',
+    title: 'an unknown file, ref or project gives 404 with the cause in the message',
+    endpoint,
+    clauses: ['files.get.not-found', 'files.errors.shape'],
+  },
+  async ({ as }) => {
+    const { publicProject } = world();
+    const reader = as('developer');
+    expectError(await reader.get(fileUrl(publicProject, 'no/such/file.txt'), { query: { ref: 'main' } }), 404, { message: '404 File Not Found' });
+    expectError(await reader.get(fileUrl(publicProject, 'README.md'), { query: { ref: 'no-such-branch' } }), 404, { message: '404 Commit Not Found' });
+    expectError(await reader.get(fileUrl(2147483000, 'README.md'), { query: { ref: 'main' } }), 404, { message: '404 Project Not Found' });
+  },
+);
+
+conformance(
+  {
+    id: 'file-get.public-anonymous',
+    title: 'a file of a public project is readable without a token',
+    endpoint,
+    clauses: ['files.get.public-without-auth'],
+  },
+  async ({ as }) => {
+    const { publicProject } = world();
+    const res = await as('anonymous').get(fileUrl(publicProject, 'README.md'), { query: { ref: 'main' } });
+    expectOk(res, 200, 'file');
+  },
+);
+
+conformance(
+  {
+    id: 'file-get.private-hidden',
+    title: 'a private project is not found for anonymous callers and for non-members',
+    endpoint,
+    clauses: ['files.get.private-hidden'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    // gitlab-facts §1: find_project! may answer 401 to anonymous callers on routes with authenticate_non_public.
+    expectStatus(await as('anonymous').get(fileUrl(privateProject, 'README.md'), { query: { ref: 'main' } }), [401, 404], 'GitLab answers 404, or 401 to anonymous callers');
+    expectError(await as('outsider').get(fileUrl(privateProject, 'README.md'), { query: { ref: 'main' } }), 404, { message: '404 Project Not Found' });
+  },
+);
+
+conformance(
+  {
+    id: 'file-get.role-matrix',
+    title: 'on a private project Reporter and above read files, a Guest is refused with 403',
+    endpoint,
+    clauses: ['files.read.role'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    for (const role of ['owner', 'maintainer', 'developer', 'reporter'] as const) {
+      expectOk(await as(role).get(fileUrl(privateProject, 'README.md'), { query: { ref: 'main' } }), 200, 'file');
+    }
+    expectError(await as('guest').get(fileUrl(privateProject, 'README.md'), { query: { ref: 'main' } }), 403);
+  },
+);
+
+conformance(
+  {
+    id: 'file-get.token-scopes',
+    title: 'tokens with scope api, read_api or read_repository may read files; an unknown token is refused with 401',
+    endpoint,
+    clauses: ['files.auth.scopes', 'files.auth.private-token'],
+  },
+  async ({ as, withToken }) => {
+    const { privateProject } = world();
+    for (const scope of ['api', 'read_api', 'read_repository'] as const) {
+      expectOk(await as('reporter', scope).get(fileUrl(privateProject, 'README.md'), { query: { ref: 'main' } }), 200, 'file');
+    }
+    const unknown = withToken('glpat-not-a-real-token-0000', 'an unknown token');
+    expectStatus(await unknown.get(fileUrl(privateProject, 'README.md'), { query: { ref: 'main' } }), 401);
+  },
+);
+
+conformance(
+  {
+    id: 'file-get.traversal-refused',
+    title: 'a file_path with a ".." segment or a leading slash is refused with 400',
+    endpoint,
+    clauses: ['files.write.traversal', 'files.errors.shape'],
+  },
+  async ({ as }) => {
+    const { publicProject } = world();
+    for (const bad of ['docs/../README.md', '../README.md', '/README.md']) {
+      expectError(await as('developer').get(fileUrl(publicProject, bad), { query: { ref: 'main' } }), 400, { error: 'file_path should be a valid file path' });
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'file-get.unknown-route',
+    title: 'an unknown route under /api/v4 gives 404 {"error":"404 Not Found"}',
+    endpoint,
+    clauses: ['files.api-prefix'],
+  },
+  async ({ as }) => {
+    const { publicProject } = world();
+    const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/filez/${'README.md'}`, { query: { ref: 'main' } });
+    expectError(res, 404, { error: '404 Not Found' });
+  },
+);

@@ -1,0 +1,91 @@
+// Shared pieces of the repository-files suite: the per-file world (a public group with one member
+// per role and a public and a private project in it), file writes, and the expected git values
+// computed here, independently of any server.
+import { createHash } from 'node:crypto';
+import { apiPath, type Client, type Exchange } from '../harness/client.js';
+import { expectStatus } from '../harness/checks.js';
+import { useWorld } from '../harness/conformance.js';
+import { ROLES, ROLE_LEVEL } from '../harness/run-context.js';
+import type { GroupInfo, ProjectInfo } from '../../fixtures/world.js';
+
+export interface FilesWorld {
+  group: GroupInfo;
+  publicProject: ProjectInfo;
+  privateProject: ProjectInfo;
+  /** A unique file path for one test: "<test>/<name>" under a directory of its own. */
+  path(test: string, name?: string): string;
+}
+
+export function useFilesWorld(scope: string): () => FilesWorld {
+  return useWorld(scope, async (world, run) => {
+    const group = await world.group({ visibility: 'public', hint: 'files' });
+    for (const role of ROLES) await world.addMember(group, run.actors[role].id, ROLE_LEVEL[role]);
+    const publicProject = await world.project({ group, visibility: 'public', hint: 'public' });
+    const privateProject = await world.project({ group, visibility: 'private', hint: 'private' });
+    return { group, publicProject, privateProject, path: (test, name = 'file.txt') => `${test}/${name}` };
+  });
+}
+
+/** The git blob id of some bytes: SHA-1 of "blob <size>\0<bytes>". */
+export function gitBlobId(content: Buffer): string {
+  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+}
+
+export function sha256(content: Buffer): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+export const fileUrl = (project: ProjectInfo | number | string, path: string) =>
+  apiPath`/projects/${typeof project === 'object' ? project.id : project}/repository/files/${path}`;
+
+export interface WriteOptions {
+  branch?: string;
+  startBranch?: string;
+  message?: string;
+  encoding?: 'text' | 'base64';
+  executable?: boolean;
+  authorName?: string;
+  authorEmail?: string;
+  lastCommitId?: string;
+}
+
+export function writeBody(content: string | undefined, options: WriteOptions = {}): Record<string, unknown> {
+  return {
+    branch: options.branch ?? 'main',
+    start_branch: options.startBranch,
+    commit_message: options.message ?? 'conformance: write a file',
+    content,
+    encoding: options.encoding,
+    execute_filemode: options.executable,
+    author_name: options.authorName,
+    author_email: options.authorEmail,
+    last_commit_id: options.lastCommitId,
+  };
+}
+
+/** Creates a file through the API (as a maintainer unless told otherwise) and insists it worked. */
+export async function createFile(client: Client, project: ProjectInfo, path: string, content: string, options: WriteOptions = {}): Promise<Exchange> {
+  const res = await client.post(fileUrl(project, path), { body: writeBody(content, options) });
+  expectStatus(res, 201, `creating ${path} for this test`);
+  return res;
+}
+
+export async function updateFile(client: Client, project: ProjectInfo, path: string, content: string, options: WriteOptions = {}): Promise<Exchange> {
+  const res = await client.put(fileUrl(project, path), { body: writeBody(content, options) });
+  expectStatus(res, 200, `updating ${path} for this test`);
+  return res;
+}
+
+/** Reads a file's JSON metadata at a ref (a plain read: 200 expected). */
+export async function readFile(client: Client, project: ProjectInfo, path: string, ref = 'main'): Promise<Record<string, unknown>> {
+  const res = await client.get(fileUrl(project, path), { query: { ref } });
+  expectStatus(res, 200, `reading ${path} back at ${ref}`);
+  return res.body as Record<string, unknown>;
+}
+
+/** The header names of the spec's X-Service-* set, with the configured prefix. */
+export const METADATA_FIELDS = ['blob_id', 'commit_id', 'content_sha256', 'encoding', 'file_name', 'file_path', 'last_commit_id', 'ref', 'size', 'execute_filemode'] as const;
+
+export function headerName(prefix: string, field: string): string {
+  return `${prefix}${field.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('-')}`;
+}

@@ -1,0 +1,33 @@
+// Two projects: `unit` (the suite's own tests: schemas, harness, reference server; *.spec.ts) and
+// `conformance` (the conformance suite, suites/<area>/*.test.ts, run against a target).
+// Conformance files share workers (isolate: false): they only talk HTTP and each builds its own
+// world, so the ~0.3 s per-file isolation cost (shared/MEASUREMENTS.md) buys nothing there.
+import { defineConfig } from 'vitest/config';
+import { ConformanceReporter } from './suites/harness/reporter.js';
+import { PlainSummaryReporter } from './suites/harness/plain-summary-reporter.js';
+
+export default defineConfig({
+  test: {
+    reporters: ['default', new ConformanceReporter(), new PlainSummaryReporter()],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{schemas,fixtures,reference-server,suites}/**/*.spec.ts'],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'conformance',
+          include: ['suites/*/**/*.test.ts'],
+          globalSetup: ['suites/harness/global-setup.ts'],
+          pool: 'threads',
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
