@@ -24,6 +24,8 @@ function instance(): Ajv2020 {
   if (ajv) return ajv;
   ajv = new Ajv2020({ strict: true, allErrors: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  // Annotation only: which files of ../shared/examples/ a schema must accept (examples.spec.ts).
+  ajv.addKeyword({ keyword: 'x-examples', schemaType: 'array' });
   for (const file of readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.schema.json'))) {
     ajv.addSchema(JSON.parse(readFileSync(join(SCHEMA_DIR, file), 'utf8')) as object);
   }
@@ -35,6 +37,17 @@ export function schemaNames(): string[] {
   return readdirSync(SCHEMA_DIR)
     .filter((f) => f.endsWith('.schema.json'))
     .map((f) => f.replace(/\.schema\.json$/, ''));
+}
+
+export interface ExampleRef {
+  file: string;
+  /** The example is an array of the resource. */
+  list?: boolean;
+}
+
+/** The raw JSON of a schema file. */
+export function schemaSource(name: string): Record<string, unknown> & { 'x-examples'?: ExampleRef[] } {
+  return JSON.parse(readFileSync(join(SCHEMA_DIR, `${name}.schema.json`), 'utf8')) as Record<string, unknown>;
 }
 
 /** A validator for one schema, or for an array of it with `list: true`. */
