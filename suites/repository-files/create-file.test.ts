@@ -1,0 +1,221 @@
+// POST /projects/:id/repository/files/:file_path
+import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus } from '../harness/checks.js';
+import { apiPath } from '../harness/client.js';
+import { createFile, fileUrl, gitBlobId, readFile, sha256, useFilesWorld, writeBody } from './helpers.js';
+
+const endpoint = 'POST /projects/:id/repository/files/:file_path';
+const world = useFilesWorld('create-file');
+
+conformance(
+  {
+    id: 'file-create.commits-and-reads-back',
+    title: 'create answers 201 with {file_path, branch} and the file reads back with its content, size, SHA-256 and blob id',
+    endpoint,
+    clauses: ['files.create.commit', 'files.path.encoded', 'files.create.encoding'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('create', 'deep/dir/new.file.rb');
+    const content = "puts 'hello'\n";
+    const res = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody(content) });
+    expectOk(res, 201, 'file-write-result');
+    expectEqual(res.body, { file_path: file, branch: 'main' }, 'the write result to echo file_path and branch');
+    const back = await readFile(as('developer'), publicProject, file);
+    expectEqual(Buffer.from(back.content as string, 'base64').toString('utf8'), content, 'the content as written (encoding defaults to text)');
+    expectEqual(back.size, Buffer.byteLength(content), 'size of the new file');
+    expectEqual(back.content_sha256, sha256(Buffer.from(content)), 'content_sha256 of the new file');
+    expectEqual(back.blob_id, gitBlobId(Buffer.from(content)), 'blob_id of the new file');
+  },
+);
+
+conformance(
+  {
+    id: 'file-create.form-fields',
+    title: 'create also takes its parameters as form fields',
+    endpoint,
+    clauses: ['files.create.commit'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('create-form');
+    const res = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody('from a form\n'), form: true });
+    expectOk(res, 201, 'file-write-result');
+    expectEqual(Buffer.from((await readFile(as('developer'), publicProject, file)).content as string, 'base64').toString('utf8'), 'from a form\n', 'the content sent as a form field');
+  },
+);
+
+conformance(
+  {
+    id: 'file-create.base64-and-invalid-encoding',
+    title: 'encoding=base64 stores the decoded bytes; an unknown encoding is refused with 400',
+    endpoint,
+    clauses: ['files.create.encoding'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('create-b64');
+    await createFile(as('maintainer'), publicProject, file, Buffer.from('decoded text\n').toString('base64'), { encoding: 'base64' });
+    expectEqual(Buffer.from((await readFile(as('developer'), publicProject, file)).content as string, 'base64').toString('utf8'), 'decoded text\n', 'the decoded content');
+    const bad = await as('maintainer').post(fileUrl(publicProject, path('create-b64', 'bad.txt')), { body: { ...writeBody('x'), encoding: 'rot13' } });
+    expectError(bad, 400, { error: /encoding/ });
+    expectStatus(await as('developer').get(fileUrl(publicProject, path('create-b64', 'bad.txt')), { query: { ref: 'main' } }), 404);
+  },
+);
+
+conformance(
+  {
+    id: 'file-create.execute-flag',
+    title: 'execute_filemode=true creates an executable file',
+    endpoint,
+    clauses: ['files.create.execute-filemode'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('create-exec', 'tool.sh');
+    await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\n', { executable: true });
+    expectEqual((await readFile(as('developer'), publicProject, file)).execute_filemode, true, 'execute_filemode of the new file');
+  },
+);
+
+conformance(
+  {
+    id: 'file-create.start-branch',
+    title: 'start_branch creates a new branch from it holding the file; the start branch is unchanged',
+    endpoint,
+    clauses: ['files.create.start-branch'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('create-branch');
+    const res = await as('developer').post(fileUrl(publicProject, file), { body: writeBody('on a new branch\n', { branch: 'cnf-new-branch', startBranch: 'main' }) });
+    expectOk(res, 201, 'file-write-result');
+    expectEqual((res.body as { branch: string }).branch, 'cnf-new-branch', 'the write result\'s branch');
+    expectOk(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'cnf-new-branch' } }), 200, 'file');
+    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404, { message: '404 File Not Found' });
+  },
+);
+
+conformance(
+  {
+    id: 'file-create.existing-file',
+    title: 'creating a file that exists fails with 400 and the file keeps its content',
+    endpoint,
+    clauses: ['files.create.exists', 'files.errors.shape'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('create-twice');
+    await createFile(as('maintainer'), publicProject, file, 'original\n');
+    const again = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody('replacement\n') });
+    expectError(again, 400);
+    expectEqual(Buffer.from((await readFile(as('developer'), publicProject, file)).content as string, 'base64').toString('utf8'), 'original\n', 'the original content to be kept');
+  },
+);
+
+conformance(
+  {
+    id: 'file-create.required-params',
+    title: 'branch, commit_message and content are required: each missing one is a 400 and nothing is written',
+    endpoint,
+    clauses: ['files.create.required', 'files.errors.shape'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('create-required');
+    for (const missing of ['branch', 'commit_message', 'content']) {
+      const body = writeBody('content\n');
+      delete body[missing];
+      expectError(await as('maintainer').post(fileUrl(publicProject, file), { body }), 400, { error: new RegExp(missing) });
+    }
+    expectError(await as('maintainer').post(fileUrl(publicProject, file), { body: { ...writeBody('x'), branch: '' } }), 400, { error: /branch/ });
+    expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404);
+  },
+);
+
+conformance(
+  {
+    id: 'file-create.traversal',
+    title: 'a file_path with /../ or an absolute path is refused with 400 and nothing is written',
+    endpoint,
+    clauses: ['files.write.traversal'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    for (const bad of [`${path('trav')}/../../escape.txt`, '../escape.txt', '/etc/escape.txt']) {
+      expectError(await as('maintainer').post(fileUrl(publicProject, bad), { body: writeBody('x') }), 400, { error: 'file_path should be a valid file path' });
+    }
+    expectStatus(await as('developer').get(fileUrl(publicProject, 'escape.txt'), { query: { ref: 'main' } }), 404);
+  },
+);
+
+conformance(
+  {
+    id: 'file-create.role-matrix',
+    title: 'Developer and above may create files; Reporter and Guest get 403, an outsider of a private project 404',
+    endpoint,
+    clauses: ['files.write.role'],
+  },
+  async ({ as }) => {
+    const { publicProject, privateProject, path } = world();
+    for (const role of ['owner', 'maintainer', 'developer'] as const) {
+      const res = await as(role).post(fileUrl(privateProject, path('roles', `${role}.txt`)), { body: writeBody(`by ${role}\n`, { branch: `cnf-${role}`, startBranch: 'main' }) });
+      expectOk(res, 201, 'file-write-result');
+    }
+    for (const role of ['reporter', 'guest'] as const) {
+      expectError(await as(role).post(fileUrl(privateProject, path('roles', `${role}.txt`)), { body: writeBody('x', { branch: `cnf-${role}`, startBranch: 'main' }) }), 403);
+    }
+    expectError(await as('outsider').post(fileUrl(privateProject, path('roles', 'outsider.txt')), { body: writeBody('x') }), 404);
+    expectError(await as('outsider').post(fileUrl(publicProject, path('roles', 'outsider.txt')), { body: writeBody('x', { branch: 'cnf-outsider', startBranch: 'main' }) }), 403);
+  },
+);
+
+conformance(
+  {
+    id: 'file-create.protected-default-branch',
+    title: 'a Developer writing to the protected default branch gets 400; a Maintainer may',
+    endpoint,
+    clauses: ['files.write.role'],
+  },
+  async ({ as }) => {
+    const { privateProject, path } = world();
+    const res = await as('developer').post(fileUrl(privateProject, path('protected', 'dev.txt')), { body: writeBody('x') });
+    // gitlab-facts §8: a new instance protects the default branch (default_branch_protection = 2);
+    // an instance configured without protection lets the Developer push (201).
+    expectStatus(res, [400, 201], 'the default branch is protected on a stock instance; 201 where the instance turned protection off');
+    if (res.status === 400) expectError(res, 400, { message: 'You are not allowed to push into this branch' });
+    expectOk(await as('maintainer').post(fileUrl(privateProject, path('protected', 'maintainer.txt')), { body: writeBody('x') }), 201, 'file-write-result');
+  },
+);
+
+conformance(
+  {
+    id: 'file-create.scopes-and-anonymous',
+    title: 'read_api and read_repository tokens may not write (403); no token is refused and nothing is written',
+    endpoint,
+    clauses: ['files.auth.scopes', 'files.write.anonymous', 'files.auth.private-token'],
+  },
+  async ({ as, withToken }) => {
+    const { publicProject, path } = world();
+    const file = path('scopes');
+    for (const scope of ['read_api', 'read_repository'] as const) {
+      expectStatus(await as('maintainer', scope).post(fileUrl(publicProject, file), { body: writeBody('x') }), 403);
+    }
+    expectStatus(await as('anonymous').post(fileUrl(publicProject, file), { body: writeBody('x') }), [401, 403, 404], 'GitLab answers 401, or 403/404 depending on visibility');
+    expectStatus(await withToken('glpat-unknown-token-00000', 'an unknown token').post(fileUrl(publicProject, file), { body: writeBody('x') }), 401);
+    expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404);
+  },
+);
+
+conformance(
+  {
+    id: 'file-create.unknown-project',
+    title: 'create in an unknown project is 404 Project Not Found',
+    endpoint,
+    clauses: ['files.get.not-found'],
+  },
+  async ({ as }) => {
+    const res = await as('maintainer').post(apiPath`/projects/${2147483000}/repository/files/${'a.txt'}`, { body: writeBody('x') });
+    expectError(res, 404, { message: '404 Project Not Found' });
+  },
+);

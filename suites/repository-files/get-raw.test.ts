@@ -1,0 +1,108 @@
+// GET /projects/:id/repository/files/:file_path/raw
+import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../harness/checks.js';
+import { createFile, fileUrl, gitBlobId, headerName, readFile, useFilesWorld } from './helpers.js';
+
+const endpoint = 'GET /projects/:id/repository/files/:file_path/raw';
+const world = useFilesWorld('get-raw');
+
+conformance(
+  {
+    id: 'raw-get.bytes-as-stored',
+    title: 'raw returns the file\'s exact bytes, binary content included',
+    endpoint,
+    clauses: ['files.raw.content', 'files.create.encoding'],
+  },
+  async ({ as, run }) => {
+    const { publicProject, path } = world();
+    const bytes = Buffer.from([0, 1, 2, 255, 254, 10, 13, 10, 0x7f, 0x80]);
+    const file = path('raw', 'blob.bin');
+    await createFile(as('maintainer'), publicProject, file, bytes.toString('base64'), { encoding: 'base64' });
+    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } });
+    expectStatus(res, 200);
+    expectEqual(res.bytes.toString('hex'), bytes.toString('hex'), 'the raw bytes to be the decoded Base64 content');
+    expectHeader(res, headerName(run.headerPrefix, 'blob_id'), gitBlobId(bytes));
+  },
+);
+
+conformance(
+  {
+    id: 'raw-get.default-ref',
+    title: 'without ref, raw reads the default branch; with ref, that branch',
+    endpoint,
+    clauses: ['files.raw.default-ref', 'files.create.start-branch'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('raw-ref', 'version.txt');
+    await createFile(as('maintainer'), publicProject, file, 'on main\n');
+    const res = await as('maintainer').put(fileUrl(publicProject, file), {
+      body: { branch: 'raw-feature', start_branch: 'main', commit_message: 'change on a branch', content: 'on the branch\n' },
+    });
+    expectStatus(res, 200);
+    const plain = await as('developer').get(`${fileUrl(publicProject, file)}/raw`);
+    expectStatus(plain, 200);
+    expectEqual(plain.bytes.toString('utf8'), 'on main\n', 'the default branch\'s content without ref');
+    const onBranch = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'raw-feature' } });
+    expectStatus(onBranch, 200);
+    expectEqual(onBranch.bytes.toString('utf8'), 'on the branch\n', 'the branch\'s content with ref=raw-feature');
+  },
+);
+
+conformance(
+  {
+    id: 'raw-get.lfs',
+    title: 'lfs=true returns the LFS object instead of the pointer for tracked files, and is ignored for other files',
+    endpoint,
+    clauses: ['files.raw.lfs'],
+    requires: { minVersion: '15.7' },
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const dir = path('lfs', '');
+    await createFile(as('maintainer'), publicProject, `${dir}.gitattributes`, '*.bin filter=lfs diff=lfs merge=lfs -text\n');
+    const payload = 'large object payload\n'.repeat(8);
+    await createFile(as('maintainer'), publicProject, `${dir}big.bin`, payload);
+    await createFile(as('maintainer'), publicProject, `${dir}small.txt`, 'not tracked\n');
+
+    const stored = Buffer.from((await readFile(as('developer'), publicProject, `${dir}big.bin`)).content as string, 'base64').toString('utf8');
+    const raw = (name: string, lfs?: boolean) => as('developer').get(`${fileUrl(publicProject, `${dir}${name}`)}/raw`, { query: { ref: 'main', lfs } });
+    const withLfs = await raw('big.bin', true);
+    expectStatus(withLfs, 200);
+    if (stored.startsWith('version https://git-lfs.github.com/spec/v1')) {
+      // The target stores LFS pointers for tracked paths: lfs=true must resolve the pointer.
+      expectEqual(withLfs.bytes.toString('utf8'), payload, 'lfs=true to return the LFS object');
+      const pointer = await raw('big.bin');
+      expectEqual(pointer.bytes.toString('utf8'), stored, 'without lfs (default false) the pointer as stored');
+    } else {
+      // LFS is off on the target: the file is an ordinary blob and lfs=true is ignored.
+      expectEqual(withLfs.bytes.toString('utf8'), payload, 'lfs=true on an untracked blob to be ignored');
+    }
+    const untracked = await raw('small.txt', true);
+    expectStatus(untracked, 200);
+    expectEqual(untracked.bytes.toString('utf8'), 'not tracked\n', 'lfs=true on a file not tracked by LFS to be ignored');
+  },
+);
+
+conformance(
+  {
+    id: 'raw-get.errors-and-access',
+    title: 'raw of an unknown file or ref is 404, traversal 400; public without a token, private hidden, Guest refused',
+    endpoint,
+    clauses: ['files.get.not-found', 'files.write.traversal', 'files.get.public-without-auth', 'files.get.private-hidden', 'files.read.role', 'files.auth.scopes'],
+  },
+  async ({ as }) => {
+    const { publicProject, privateProject } = world();
+    const raw = (project: typeof publicProject, file: string) => `${fileUrl(project, file)}/raw`;
+    expectError(await as('developer').get(raw(publicProject, 'missing.txt')), 404, { message: '404 File Not Found' });
+    expectError(await as('developer').get(raw(publicProject, 'README.md'), { query: { ref: 'nope' } }), 404, { message: '404 Commit Not Found' });
+    expectError(await as('developer').get(raw(publicProject, 'a/../README.md')), 400, { error: 'file_path should be a valid file path' });
+    const anonymous = await as('anonymous').get(raw(publicProject, 'README.md'));
+    expectStatus(anonymous, 200);
+    expectTrue(anonymous.bytes.length > 0, 'the README bytes', 'the body was empty', anonymous);
+    expectStatus(await as('anonymous').get(raw(privateProject, 'README.md')), [401, 404], 'GitLab answers 404, or 401 to anonymous callers');
+    expectError(await as('outsider').get(raw(privateProject, 'README.md')), 404, { message: '404 Project Not Found' });
+    expectError(await as('guest').get(raw(privateProject, 'README.md')), 403);
+    expectStatus(await as('reporter', 'read_repository').get(raw(privateProject, 'README.md')), 200);
+  },
+);

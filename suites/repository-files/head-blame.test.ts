@@ -1,0 +1,42 @@
+// HEAD /projects/:id/repository/files/:file_path/blame
+import { conformance } from '../harness/conformance.js';
+import { expectHeader, expectStatus, expectTrue } from '../harness/checks.js';
+import { createFile, fileUrl, headerName, METADATA_FIELDS, readFile, useFilesWorld } from './helpers.js';
+
+const endpoint = 'HEAD /projects/:id/repository/files/:file_path/blame';
+const world = useFilesWorld('head-blame');
+
+conformance(
+  {
+    id: 'blame-head.same-headers-as-file',
+    title: 'HEAD blame answers 200 with the same metadata headers as HEAD file, and no body',
+    endpoint,
+    clauses: ['files.blame.head', 'files.file.headers'],
+  },
+  async ({ as, run }) => {
+    const { publicProject, path } = world();
+    const file = path('head-blame', 'lines.txt');
+    await createFile(as('maintainer'), publicProject, file, 'one\ntwo\n');
+    const fields = await readFile(as('developer'), publicProject, file);
+    const res = await as('developer').head(`${fileUrl(publicProject, file)}/blame`, { query: { ref: 'main' } });
+    expectStatus(res, 200);
+    expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
+    for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.headerPrefix, field), String(fields[field]));
+  },
+);
+
+conformance(
+  {
+    id: 'blame-head.errors',
+    title: 'HEAD blame of an unknown file is 404, without ref 400, on a private project 404 for an outsider',
+    endpoint,
+    clauses: ['files.blame.head', 'files.get.not-found', 'files.get.ref-required', 'files.get.private-hidden'],
+  },
+  async ({ as }) => {
+    const { publicProject, privateProject } = world();
+    expectStatus(await as('developer').head(`${fileUrl(publicProject, 'missing.txt')}/blame`, { query: { ref: 'main' } }), 404);
+    expectStatus(await as('developer').head(`${fileUrl(publicProject, 'README.md')}/blame`), 400);
+    expectStatus(await as('outsider').head(`${fileUrl(privateProject, 'README.md')}/blame`, { query: { ref: 'main' } }), 404);
+    expectStatus(await as('anonymous').head(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main' } }), 200);
+  },
+);

@@ -1,0 +1,63 @@
+// HEAD /projects/:id/repository/files/:file_path
+import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectHeader, expectStatus, expectTrue } from '../harness/checks.js';
+import { createFile, fileUrl, gitBlobId, headerName, METADATA_FIELDS, readFile, sha256, useFilesWorld } from './helpers.js';
+
+const endpoint = 'HEAD /projects/:id/repository/files/:file_path';
+const world = useFilesWorld('head-file');
+
+conformance(
+  {
+    id: 'file-head.headers-match-file',
+    title: 'HEAD answers 200 with the metadata headers equal to the file\'s fields, and no body',
+    endpoint,
+    clauses: ['files.head.metadata-only', 'files.file.headers', 'files.file.blob-id', 'files.file.content-sha256'],
+  },
+  async ({ as, run }) => {
+    const { publicProject, path } = world();
+    const file = path('head', 'data.json');
+    const content = '{"a": 1}\n';
+    await createFile(as('maintainer'), publicProject, file, content);
+    const fields = await readFile(as('developer'), publicProject, file);
+
+    const res = await as('developer').head(fileUrl(publicProject, file), { query: { ref: 'main' } });
+    expectStatus(res, 200);
+    expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
+    for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.headerPrefix, field), String(fields[field]));
+    expectEqual(res.headers[headerName(run.headerPrefix, 'blob_id').toLowerCase()], gitBlobId(Buffer.from(content)), 'the blob id header to be the git blob SHA-1');
+    expectEqual(res.headers[headerName(run.headerPrefix, 'content_sha256').toLowerCase()], sha256(Buffer.from(content)), 'the SHA-256 header of the content');
+  },
+);
+
+conformance(
+  {
+    id: 'file-head.errors-without-body',
+    title: 'HEAD of an unknown file, an unknown ref or without ref answers with the error status',
+    endpoint,
+    clauses: ['files.get.not-found', 'files.get.ref-required', 'files.head.metadata-only'],
+  },
+  async ({ as }) => {
+    const { publicProject } = world();
+    expectStatus(await as('developer').head(fileUrl(publicProject, 'missing.txt'), { query: { ref: 'main' } }), 404);
+    expectStatus(await as('developer').head(fileUrl(publicProject, 'README.md'), { query: { ref: 'no-such-ref' } }), 404);
+    expectStatus(await as('developer').head(fileUrl(publicProject, 'README.md')), 400);
+  },
+);
+
+conformance(
+  {
+    id: 'file-head.access',
+    title: 'HEAD follows the read rules: public without a token, private hidden from outsiders, Guest refused',
+    endpoint,
+    clauses: ['files.get.public-without-auth', 'files.get.private-hidden', 'files.read.role', 'files.auth.scopes'],
+  },
+  async ({ as }) => {
+    const { publicProject, privateProject } = world();
+    const query = { ref: 'main' };
+    expectStatus(await as('anonymous').head(fileUrl(publicProject, 'README.md'), { query }), 200);
+    expectStatus(await as('anonymous').head(fileUrl(privateProject, 'README.md'), { query }), [401, 404], 'GitLab answers 404, or 401 to anonymous callers');
+    expectStatus(await as('outsider').head(fileUrl(privateProject, 'README.md'), { query }), 404);
+    expectStatus(await as('guest').head(fileUrl(privateProject, 'README.md'), { query }), 403);
+    expectStatus(await as('reporter', 'read_repository').head(fileUrl(privateProject, 'README.md'), { query }), 200);
+  },
+);

@@ -1,0 +1,43 @@
+// HEAD /projects/:id/repository/files/:file_path/raw
+import { conformance } from '../harness/conformance.js';
+import { expectHeader, expectStatus, expectTrue } from '../harness/checks.js';
+import { createFile, fileUrl, gitBlobId, headerName, useFilesWorld } from './helpers.js';
+
+const endpoint = 'HEAD /projects/:id/repository/files/:file_path/raw';
+const world = useFilesWorld('head-raw');
+
+conformance(
+  {
+    id: 'raw-head.metadata-only',
+    title: 'HEAD raw answers 200 with the file metadata headers and no body',
+    endpoint,
+    clauses: ['files.raw.head', 'files.file.headers'],
+  },
+  async ({ as, run }) => {
+    const { publicProject, path } = world();
+    const file = path('head-raw', 'page.html');
+    const content = '<p>hello</p>\n';
+    await createFile(as('maintainer'), publicProject, file, content);
+    const res = await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } });
+    expectStatus(res, 200);
+    expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
+    expectHeader(res, headerName(run.headerPrefix, 'blob_id'), gitBlobId(Buffer.from(content)));
+    expectHeader(res, headerName(run.headerPrefix, 'file_path'), file);
+    expectHeader(res, headerName(run.headerPrefix, 'size'), String(Buffer.byteLength(content)));
+  },
+);
+
+conformance(
+  {
+    id: 'raw-head.errors',
+    title: 'HEAD raw of an unknown file is 404; on a private project 404 for an outsider',
+    endpoint,
+    clauses: ['files.raw.head', 'files.get.not-found', 'files.get.private-hidden'],
+  },
+  async ({ as }) => {
+    const { publicProject, privateProject } = world();
+    expectStatus(await as('developer').head(`${fileUrl(publicProject, 'missing.txt')}/raw`), 404);
+    expectStatus(await as('outsider').head(`${fileUrl(privateProject, 'README.md')}/raw`), 404);
+    expectStatus(await as('anonymous').head(`${fileUrl(publicProject, 'README.md')}/raw`), 200);
+  },
+);
