@@ -12,12 +12,12 @@ interface BlameRange {
   lines: string[];
 }
 
-/** Two commits by two authors: line 1 and 3 from the first, line 2 and 4 from the second. */
+/** Two commits by two authors: lines 1-2 from the first, lines 3-5 from the second. */
 async function twoAuthorFile({ as }: Kit, w: FilesWorld, name: string) {
   const file = w.path('blame', name);
   await createFile(as('maintainer'), w.publicProject, file, 'alpha\nbeta\ngamma\n', { authorName: 'Ada Author', authorEmail: 'ada@example.com', message: 'first version' });
   const first = (await readFile(as('maintainer'), w.publicProject, file)).last_commit_id as string;
-  await updateFile(as('maintainer'), w.publicProject, file, 'alpha\nBETA\ngamma\ndelta\n', { authorName: 'Bob Builder', authorEmail: 'bob@example.com', message: 'second version' });
+  await updateFile(as('maintainer'), w.publicProject, file, 'alpha\nbeta\nGAMMA\ndelta\nepsilon\n', { authorName: 'Bob Builder', authorEmail: 'bob@example.com', message: 'second version' });
   const second = (await readFile(as('maintainer'), w.publicProject, file)).last_commit_id as string;
   return { file, first, second };
 }
@@ -35,8 +35,8 @@ conformance(
     const blame = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: 'main' } });
     expectOk(blame, 200, 'blame-range', { list: true });
     const ranges = blame.body as BlameRange[];
-    expectEqual(ranges.flatMap((r) => r.lines), ['alpha', 'BETA', 'gamma', 'delta'], 'the lines of all ranges to be the file\'s lines in order');
-    expectEqual(ranges.map((r) => r.commit.id), [first, second, first, second], 'each range to name the commit that last changed it');
+    expectEqual(ranges.map((r) => r.lines), [['alpha', 'beta'], ['GAMMA', 'delta', 'epsilon']], 'consecutive lines of one commit to form one range, covering the file in order');
+    expectEqual(ranges.map((r) => r.commit.id), [first, second], 'each range to name the commit that last changed it');
     const byId = new Map(ranges.map((r) => [r.commit.id, r.commit]));
     expectEqual(byId.get(first)?.author_name, 'Ada Author', 'the first commit\'s author_name (from author_name)');
     expectEqual(byId.get(second)?.author_email, 'bob@example.com', 'the second commit\'s author_email (from author_email)');
@@ -58,8 +58,8 @@ conformance(
     const res = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: 'main', 'range[start]': 2, 'range[end]': 3 } });
     expectOk(res, 200, 'blame-range', { list: true });
     const ranges = res.body as BlameRange[];
-    expectEqual(ranges.flatMap((r) => r.lines), ['BETA', 'gamma'], 'only lines 2 to 3');
-    expectEqual(ranges.map((r) => r.commit.id), [second, first], 'the commits of lines 2 and 3');
+    expectEqual(ranges.map((r) => r.lines), [['beta'], ['GAMMA']], 'only lines 2 to 3');
+    expectEqual(ranges.map((r) => r.commit.id), [first, second], 'the commits of lines 2 and 3');
   },
 );
 

@@ -1,0 +1,132 @@
+// The reference server's git objects are real: blob, tree and commit ids equal what the git CLI
+// computes for the same content, modes, authors and times. Also checks history, blame and errors.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { blobId } from './objects.js';
+import { Repository, RepositoryError } from './repository.js';
+
+const author = { name: 'Ada Author', email: 'ada@example.com', time: 1_700_000_000 };
+const committer = { name: 'Cora Committer', email: 'cora@example.com', time: 1_700_000_100 };
+
+const dir = mkdtempSync(join(tmpdir(), 'conformance-git-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function git(args: string[], input?: string, env: Record<string, string> = {}): string {
+  return execFileSync('git', args, { cwd: dir, input, env: { ...process.env, ...env }, encoding: 'utf8' }).trim();
+}
+
+describe('git object ids', () => {
+  test('blob ids equal git hash-object', () => {
+    for (const content of ['', 'hello\n', 'no newline', 'ümlaut ✓\n', '\u0000binary\u0001']) {
+      expect(blobId(Buffer.from(content))).toBe(git(['hash-object', '--stdin'], content));
+    }
+  });
+
+  test('tree and commit ids equal git write-tree and commit-tree', () => {
+    git(['init', '-q']);
+    const repo = new Repository('main');
+    const files: [string, string, boolean][] = [
+      ['README.md', '# readme\n', false],
+      ['src/app/main.rb', "puts 'hi'\n", false],
+      ['src/app-config.yml', 'a: 1\n', false],
+      ['bin/run', '#!/bin/sh\n', true],
+    ];
+    let gitParent: string | undefined;
+    let ours;
+    for (const [path, content, executable] of files) {
+      ours = repo.commit({ branch: 'main', action: { kind: 'create', path, content: Buffer.from(content), executable }, message: `add ${path}`, author, committer });
+      const full = join(dir, path);
+      mkdirSync(dirname(full), { recursive: true });
+      writeFileSync(full, content);
+      if (executable) chmodSync(full, 0o755);
+      git(['add', path]);
+      const tree = git(['write-tree']);
+      expect(ours.tree).toBe(tree);
+      const env = {
+        GIT_AUTHOR_NAME: author.name,
+        GIT_AUTHOR_EMAIL: author.email,
+        GIT_AUTHOR_DATE: `${author.time} +0000`,
+        GIT_COMMITTER_NAME: committer.name,
+        GIT_COMMITTER_EMAIL: committer.email,
+        GIT_COMMITTER_DATE: `${committer.time} +0000`,
+      };
+      const commit: string = git(['commit-tree', tree, ...(gitParent ? ['-p', gitParent] : [])], `add ${path}`, env);
+      expect(ours.id).toBe(commit);
+      gitParent = commit;
+    }
+    expect(repo.resolve('main')?.id).toBe(gitParent);
+  });
+});
+
+describe('repository behaviour', () => {
+  const at = (time: number) => ({ ...author, time });
+
+  function history() {
+    const repo = new Repository('main');
+    const c1 = repo.commit({ branch: 'main', action: { kind: 'create', path: 'f.txt', content: Buffer.from('a\nb\nc\n') }, message: 'one', author: at(1), committer: at(1) });
+    const c2 = repo.commit({ branch: 'main', action: { kind: 'create', path: 'other.txt', content: Buffer.from('x\n') }, message: 'two', author: at(2), committer: at(2) });
+    const c3 = repo.commit({ branch: 'main', action: { kind: 'update', path: 'f.txt', content: Buffer.from('a\nB\nc\nd\n') }, message: 'three', author: at(3), committer: at(3) });
+    return { repo, c1, c2, c3 };
+  }
+
+  test('last commit of a path skips commits that did not touch it', () => {
+    const { repo, c1, c2, c3 } = history();
+    expect(repo.lastCommitFor(c2, 'f.txt').id).toBe(c1.id);
+    expect(repo.lastCommitFor(c3, 'f.txt').id).toBe(c3.id);
+    expect(repo.lastCommitFor(c3, 'other.txt').id).toBe(c2.id);
+  });
+
+  test('blame attributes each line to the commit that last changed it', () => {
+    const { repo, c1, c3 } = history();
+    const ranges = repo.blame(c3, 'f.txt').map((r) => [r.commit.id, r.lines]);
+    expect(ranges).toEqual([
+      [c1.id, ['a']],
+      [c3.id, ['B']],
+      [c1.id, ['c']],
+      [c3.id, ['d']],
+    ]);
+  });
+
+  test('refs resolve by branch, full and short commit id, and HEAD', () => {
+    const { repo, c1, c3 } = history();
+    expect(repo.resolve('HEAD')?.id).toBe(c3.id);
+    expect(repo.resolve(c1.id)?.id).toBe(c1.id);
+    expect(repo.resolve(c1.id.slice(0, 8))?.id).toBe(c1.id);
+    expect(repo.resolve('nope')).toBeUndefined();
+  });
+
+  test('write errors carry GitLab\'s texts and change nothing', () => {
+    const { repo, c3 } = history();
+    const write = (action: Parameters<Repository['commit']>[0]['action'], extra = {}) =>
+      repo.commit({ branch: 'main', action, message: 'm', author, committer, ...extra });
+    expect(() => write({ kind: 'create', path: 'f.txt', content: Buffer.from('z') })).toThrow(new RepositoryError('A file with this name already exists'));
+    expect(() => write({ kind: 'update', path: 'missing.txt', content: Buffer.from('z') })).toThrow("A file with this name doesn't exist");
+    expect(() => write({ kind: 'delete', path: 'missing.txt' })).toThrow("A file with this name doesn't exist");
+    expect(() => write({ kind: 'update', path: 'f.txt', content: Buffer.from('a\nB\nc\nd\n') })).toThrow(/empty commit/);
+    expect(() => write({ kind: 'update', path: 'f.txt', content: Buffer.from('new') }, { lastCommitId: '0'.repeat(40) })).toThrow(/changed since you started editing/);
+    expect(() => write({ kind: 'create', path: 'n.txt', content: Buffer.from('n') }, { startBranch: 'no-such-branch' })).toThrow(/on a branch/);
+    expect(repo.resolve('main')?.id).toBe(c3.id);
+  });
+
+  test('a new branch from start_branch leaves the start branch alone', () => {
+    const { repo, c3 } = history();
+    const c4 = repo.commit({ branch: 'feature', startBranch: 'main', action: { kind: 'create', path: 'n.txt', content: Buffer.from('n') }, message: 'feature', author, committer });
+    expect(c4.parentIds).toEqual([c3.id]);
+    expect(repo.resolve('main')?.id).toBe(c3.id);
+    expect(() => repo.commit({ branch: 'feature', startBranch: 'main', action: { kind: 'create', path: 'm.txt', content: Buffer.from('m') }, message: 'again', author, committer })).toThrow(
+      "A branch called 'feature' already exists. Switch to that branch in order to make changes",
+    );
+  });
+
+  test('content of LFS-tracked paths is stored as a pointer, the object kept aside', () => {
+    const repo = new Repository('main');
+    repo.commit({ branch: 'main', action: { kind: 'create', path: '.gitattributes', content: Buffer.from('*.bin filter=lfs diff=lfs merge=lfs -text\n') }, message: 'm', author, committer });
+    const c = repo.commit({ branch: 'main', action: { kind: 'create', path: 'data/x.bin', content: Buffer.from('payload') }, message: 'm', author, committer });
+    const stored = repo.readFile(c, 'data/x.bin')!.content.toString('utf8');
+    expect(stored).toMatch(/^version https:\/\/git-lfs\.github\.com\/spec\/v1\noid sha256:[0-9a-f]{64}\nsize 7\n$/);
+    expect([...repo.lfsObjects.values()].map((b) => b.toString())).toEqual(['payload']);
+  });
+});

@@ -1,0 +1,131 @@
+// Unit tests of the harness pieces that decide verdicts and keep secrets: configuration, redaction,
+// version gating, gating reasons, the ledger, and the endpoint list kept in step with the spec's.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { Ledger } from '../../fixtures/ledger.js';
+import { loadManifest } from '../../fixtures/manifest.js';
+import { ConfigError, loadConfig } from './config.js';
+import { gate, type TestMeta } from './conformance.js';
+import { ENDPOINTS } from './endpoints.js';
+import { redact, registerSecret, REDACTED } from './redact.js';
+import type { RunContext } from './run-context.js';
+import { versionAtLeast } from './version.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'conformance-harness-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const noDotenv = join(tmp, 'absent.env');
+
+describe('configuration', () => {
+  test('defaults fit the bundled reference server', () => {
+    const config = loadConfig({}, noDotenv);
+    expect(config.targetUrl).toBeUndefined();
+    expect(config.capabilities).toContain('premium');
+    expect(config.headerPrefix).toBe('X-Gitlab-');
+    expect(config.areas).toEqual(['repository-files', 'remote-mirrors', 'invitations', 'members']);
+    expect(config.reportDir).toBe('reports');
+  });
+
+  test('a URL target needs an admin token and declares no capability by default', () => {
+    expect(() => loadConfig({ CONFORMANCE_TARGET_URL: 'https://gitlab.example.com' }, noDotenv)).toThrow(/CONFORMANCE_ADMIN_TOKEN is required/);
+    const config = loadConfig({ CONFORMANCE_TARGET_URL: 'https://gitlab.example.com/', CONFORMANCE_ADMIN_TOKEN: 'glpat-x' }, noDotenv);
+    expect(config.targetUrl).toBe('https://gitlab.example.com');
+    expect(config.capabilities).toEqual([]);
+  });
+
+  test('.env fills what the environment does not set; the environment wins', () => {
+    const file = join(tmp, '.env');
+    writeFileSync(file, 'CONFORMANCE_HEADER_PREFIX=X-Forge-\nCONFORMANCE_REPORT_DIR=out\n');
+    const config = loadConfig({ CONFORMANCE_REPORT_DIR: 'from-env' }, file);
+    expect(config.headerPrefix).toBe('X-Forge-');
+    expect(config.reportDir).toBe('from-env');
+  });
+
+  test('the admin token may come from a file', () => {
+    const file = join(tmp, 'token');
+    writeFileSync(file, 'glpat-fromfile-123456\n');
+    const config = loadConfig({ CONFORMANCE_TARGET_URL: 'http://h', CONFORMANCE_ADMIN_TOKEN_FILE: file }, noDotenv);
+    expect(config.adminToken).toBe('glpat-fromfile-123456');
+  });
+
+  test.each([
+    [{ CONFORMANCE_TARGET_URL: 'not a url', CONFORMANCE_ADMIN_TOKEN: 't' }, /not a URL/],
+    [{ CONFORMANCE_TARGET_URL: 'ftp://h', CONFORMANCE_ADMIN_TOKEN: 't' }, /http or https/],
+    [{ CONFORMANCE_TARGET_URL: 'http://h/api/v4', CONFORMANCE_ADMIN_TOKEN: 't' }, /must not end in \/api\/v4/],
+    [{ CONFORMANCE_CAPABILITIES: 'premium,gold' }, /unknown capability "gold"/],
+    [{ CONFORMANCE_AREAS: 'files' }, /unknown area "files"/],
+    [{ CONFORMANCE_HEADER_PREFIX: 'X Gitlab' }, /HEADER_PREFIX/],
+    [{ CONFORMANCE_REQUEST_TIMEOUT_MS: 'soon' }, /TIMEOUT_MS/],
+    [{ CONFORMANCE_FIXTURES: '/no/such/file.json' }, /does not exist/],
+  ])('invalid settings stop with one clear line: %j', (env, message) => {
+    expect(() => loadConfig(env, noDotenv)).toThrow(ConfigError);
+    expect(() => loadConfig(env, noDotenv)).toThrow(message);
+  });
+});
+
+describe('fixture manifest', () => {
+  test('owner tokens come from the named environment variable', () => {
+    const file = join(tmp, 'fixtures.json');
+    writeFileSync(file, JSON.stringify({ ldap: { group_id: 1, user_id: 2, owner_token_env: 'LDAP_OWNER' } }));
+    expect(loadManifest(file, { LDAP_OWNER: 'glpat-owner' }).ldap?.owner_token).toBe('glpat-owner');
+    expect(() => loadManifest(file, {})).toThrow(/LDAP_OWNER, which is not set/);
+  });
+});
+
+describe('redaction', () => {
+  test('GitLab token forms, registered secrets and header values are masked', () => {
+    registerSecret('my-custom-secret-value');
+    const text = 'PRIVATE-TOKEN: abc123 glpat-AbCdEfGhIj1234567890 and my-custom-secret-value ?private_token=zzz Authorization: Bearer qqq';
+    const out = redact(text);
+    for (const secret of ['abc123', 'glpat-AbCdEfGhIj1234567890', 'my-custom-secret-value', 'zzz', 'qqq']) expect(out).not.toContain(secret);
+    expect(out).toContain(REDACTED);
+  });
+});
+
+describe('version gating', () => {
+  test.each([
+    ['17.4.2-ee', '17.4', true],
+    ['17.3.9', '17.4', false],
+    ['18.0.0-pre', '17.4', true],
+    ['15.7.0', '15.7', true],
+    ['12.3.5', '12.4', false],
+    ['unknown', '16.6', true],
+  ])('%s is at least %s: %s', (version, minimum, expected) => {
+    expect(versionAtLeast(version, minimum)).toBe(expected);
+  });
+
+  const meta: TestMeta = { id: 'x.y', title: 't', endpoint: 'GET /groups/:id/members', area: 'members', clauses: ['c'], requires: { capabilities: ['premium'], minVersion: '17.0' } };
+  const run = { areas: ['members'], disabledTests: [], capabilities: ['premium'], version: '17.1.0', fixtures: {} } as unknown as RunContext;
+  test('gate tells disabled from unsupported, with the reason', () => {
+    expect(gate(meta, run)).toBeUndefined();
+    expect(gate(meta, { ...run, areas: [] })).toMatch(/^disabled: area members/);
+    expect(gate(meta, { ...run, disabledTests: ['x.*'] })).toMatch(/^disabled: turned off/);
+    expect(gate(meta, { ...run, capabilities: [] })).toMatch(/^unsupported: needs capability "premium"/);
+    expect(gate(meta, { ...run, version: '16.11.0' })).toMatch(/^unsupported: needs GitLab 17.0/);
+    expect(gate({ ...meta, requires: { fixtures: ['ldap'] } }, run)).toMatch(/^unsupported: needs the "ldap" fixture/);
+  });
+});
+
+describe('ledger', () => {
+  test('outstanding objects are those recorded and not removed, newest first; a cut line is skipped', () => {
+    const path = join(tmp, 'ledger.jsonl');
+    const ledger = new Ledger(path, 'r1');
+    ledger.record('user', 1, 'u1');
+    ledger.record('group', 2, 'g');
+    ledger.record('project', 3, 'g/p');
+    ledger.markRemoved('group', 2, 'g');
+    writeFileSync(path, `${readFileSync(path, 'utf8')}{"runId":"r1","kind":"us`);
+    expect(Ledger.outstanding(path).map((e) => `${e.kind}:${e.id}`)).toEqual(['project:3', 'user:1']);
+    expect(Ledger.outstanding(join(tmp, 'none.jsonl'))).toEqual([]);
+  });
+});
+
+describe('endpoint list', () => {
+  const shared = join(import.meta.dirname, '..', '..', '..', 'shared', 'spec', 'endpoints.txt');
+  test.skipIf(!existsSync(shared))('equals ../shared/spec/endpoints.txt', () => {
+    const lines = readFileSync(shared, 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
+    expect(Object.entries(ENDPOINTS).map(([form, area]) => `${form}\t${area}`)).toEqual(lines);
+    expect(lines).toHaveLength(47);
+  });
+});
