@@ -6,6 +6,7 @@ import { requireAdmin, requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCO
 import { actorOf, findGroup, findProject, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
 import { apiError, conflict, forbidden, notFound, validationError } from '../http/errors.js';
 import { mergedParams, Params } from '../http/params.js';
+import { paginate } from '../http/pagination.js';
 import { RepositoryError } from '../git/repository.js';
 import { ROLE_NAMES } from '../state/model.js';
 
@@ -94,6 +95,37 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const user = store.createUser({ username: username!, name: name!, email: email!, publicEmail });
     reply.code(201);
     return { ...userBasic(request, user), email: user.email, public_email: user.publicEmail, is_admin: false, created_at: user.createdAt };
+  });
+
+  // Listings with `search`, as GitLab's GET /users, /groups and /projects (used by `sweep`).
+  const contains = (text: string, search: string | undefined) => search === undefined || text.toLowerCase().includes(search.toLowerCase());
+
+  app.get('/users', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireUser(actor);
+    requireScope(actor, READ_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const search = params.string('search');
+    const users = [...store.users.values()].filter((u) => contains(u.username, search) || contains(u.name, search) || (actor.user!.isAdmin && contains(u.email, search)));
+    return paginate(request, reply, users.map((u) => userBasic(request, u)), params);
+  });
+
+  app.get('/groups', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireScope(actor, READ_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const search = params.string('search');
+    const groups = [...store.groups.values()].filter((g) => store.canSee(g, actor.user) && (contains(g.name, search) || contains(g.path, search)));
+    return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
+  });
+
+  app.get('/projects', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireScope(actor, READ_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const search = params.string('search');
+    const projects = [...store.projects.values()].filter((p) => store.canSee(p, actor.user) && (contains(p.name, search) || contains(p.path, search)));
+    return paginate(request, reply, projects.map((p) => projectEntity(ctx, request, p)), params);
   });
 
   app.delete<{ Params: { id: string } }>('/users/:id', async (request, reply) => {

@@ -2,6 +2,7 @@
 // fit a stock self-managed GitLab. Every setting is listed in SETTINGS, which the README mirrors.
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
+import { ENDPOINTS } from './endpoints.js';
 
 export const CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'promotion_management', 'enterprise_users'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
@@ -17,10 +18,14 @@ export interface Config {
   fixturesPath?: string;
   headerPrefix: string;
   areas: Area[];
+  /** Endpoint forms to run (lines of the spec's endpoints.txt); empty: all. */
+  endpoints: string[];
   /** Test ids the person turned off (verdict `disabled`). */
   disabledTests: string[];
   reportDir: string;
   requestTimeoutMs: number;
+  /** Baseline of expected failures (YAML or JSON). */
+  expectedFailuresPath?: string;
 }
 
 export class ConfigError extends Error {
@@ -42,8 +47,10 @@ export const SETTINGS: Setting[] = [
   { env: 'CONFORMANCE_FIXTURES', default: '(unset; the reference server supplies its own)', meaning: 'Path to the JSON manifest of fixtures the API cannot create.' },
   { env: 'CONFORMANCE_HEADER_PREFIX', default: 'X-Gitlab-', meaning: 'Prefix of the file metadata headers (the spec\'s X-Service-).' },
   { env: 'CONFORMANCE_AREAS', default: AREAS.join(','), meaning: 'Areas to run; tests of the others are reported as disabled.' },
+  { env: 'CONFORMANCE_ENDPOINTS', default: '(empty: all)', meaning: 'Semicolon list of endpoint forms to run, e.g. "GET /groups/:id/members"; tests of the others are reported as disabled.' },
   { env: 'CONFORMANCE_DISABLE', default: '(empty)', meaning: 'Comma list of test ids (a trailing * matches a prefix) reported as disabled.' },
   { env: 'CONFORMANCE_REPORT_DIR', default: 'reports', meaning: 'Where results.json and junit.xml are written.' },
+  { env: 'CONFORMANCE_EXPECTED_FAILURES', default: '(unset)', meaning: 'Baseline file (YAML or JSON list of { id, reason, link }): a failure not on it, or a listed test that passes, fails the run.' },
   { env: 'CONFORMANCE_REQUEST_TIMEOUT_MS', default: '15000', meaning: 'Timeout of one HTTP request to the target.' },
 ];
 
@@ -89,8 +96,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
   const unknownArea = areas.find((a) => !(AREAS as readonly string[]).includes(a));
   if (unknownArea) throw new ConfigError(`CONFORMANCE_AREAS has an unknown area "${unknownArea}" (known: ${AREAS.join(', ')})`);
 
+  const endpoints = (get('CONFORMANCE_ENDPOINTS') ?? '').split(';').map((e) => e.trim().replace(/\s+/g, ' ')).filter((e) => e !== '');
+  const unknownEndpoint = endpoints.find((e) => !(e in ENDPOINTS));
+  if (unknownEndpoint) throw new ConfigError(`CONFORMANCE_ENDPOINTS has an unknown endpoint form "${unknownEndpoint}" (forms are listed in the spec's endpoints.txt, e.g. "GET /groups/:id/members")`);
+
   const fixturesPath = get('CONFORMANCE_FIXTURES');
   if (fixturesPath !== undefined && !existsSync(fixturesPath)) throw new ConfigError(`CONFORMANCE_FIXTURES does not exist: ${fixturesPath}`);
+
+  const expectedFailuresPath = get('CONFORMANCE_EXPECTED_FAILURES');
+  if (expectedFailuresPath !== undefined && !existsSync(expectedFailuresPath)) throw new ConfigError(`CONFORMANCE_EXPECTED_FAILURES does not exist: ${expectedFailuresPath}`);
 
   const headerPrefix = get('CONFORMANCE_HEADER_PREFIX') ?? 'X-Gitlab-';
   if (!/^[A-Za-z][A-Za-z0-9-]*-$/.test(headerPrefix)) throw new ConfigError(`CONFORMANCE_HEADER_PREFIX must be a header name prefix ending in "-", got "${headerPrefix}"`);
@@ -105,8 +119,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     fixturesPath,
     headerPrefix,
     areas: areas as Area[],
+    endpoints,
     disabledTests: list(get('CONFORMANCE_DISABLE')),
     reportDir: get('CONFORMANCE_REPORT_DIR') ?? 'reports',
     requestTimeoutMs: Number(timeout),
+    expectedFailuresPath,
   };
 }

@@ -1,7 +1,7 @@
 // The test wrapper. A conformance test declares a stable id, the endpoint form it exercises, the
 // clauses it checks and what it needs of the target; the wrapper gates it (disabled / unsupported,
 // with the reason), records the evidence of its requests, and leaves its metadata for the reporters.
-import { afterAll, beforeAll, test } from 'vitest';
+import { afterAll, beforeAll, test, type RunnerTask } from 'vitest';
 import { fixture, type FixtureName } from '../../fixtures/manifest.js';
 import { World } from '../../fixtures/world.js';
 import { CATALOG_IDS } from '../catalog.js';
@@ -73,6 +73,7 @@ function kit(run: RunContext): Kit {
 /** Why a test does not apply to this run, or undefined when it does. */
 export function gate(meta: TestMeta, run: RunContext): string | undefined {
   if (!(run.areas as string[]).includes(meta.area)) return `disabled: area ${meta.area} is not selected (CONFORMANCE_AREAS)`;
+  if (run.endpoints.length > 0 && !run.endpoints.includes(meta.endpoint)) return `disabled: endpoint ${meta.endpoint} is not selected (CONFORMANCE_ENDPOINTS)`;
   const off = run.disabledTests.find((pattern) => (pattern.endsWith('*') ? meta.id.startsWith(pattern.slice(0, -1)) : meta.id === pattern));
   if (off) return `disabled: turned off by CONFORMANCE_DISABLE (${off})`;
   for (const capability of meta.requires.capabilities ?? []) {
@@ -125,11 +126,20 @@ function toEvidence(exchange: Exchange): Evidence {
  * The objects one test file works on, built once before its tests and removed after them. Every
  * file builds its own, so files run in parallel without sharing state on the target.
  */
+function allTests(task: RunnerTask): RunnerTask[] {
+  return task.type === 'suite' ? task.tasks.flatMap(allTests) : [task];
+}
+
 export function useWorld<T>(scope: string, build: (world: World, run: RunContext) => Promise<T>): () => T {
   let value: T | undefined;
   let world: World | undefined;
-  beforeAll(async () => {
+  // vitest wants the hook's first parameter destructured; the file's tasks come second.
+  // eslint-disable-next-line no-empty-pattern
+  beforeAll(async ({}, suite) => {
     const run = runContext();
+    // Build nothing when no test of the file will run (gated off, or filtered out by name).
+    const applies = suite.tasks.flatMap(allTests).some((t) => t.mode === 'run' && t.meta.conformance && !gate(t.meta.conformance, run));
+    if (!applies) return;
     world = new World(run, scope);
     value = await build(world, run);
   });

@@ -65,6 +65,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       headerPrefix: config.headerPrefix,
       requestTimeoutMs: config.requestTimeoutMs,
       areas: config.areas,
+      endpoints: config.endpoints,
       disabledTests: config.disabledTests,
       fixtures,
       actors: {} as Record<ActorName, ActorInfo>,

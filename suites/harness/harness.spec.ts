@@ -58,6 +58,7 @@ describe('configuration', () => {
     [{ CONFORMANCE_HEADER_PREFIX: 'X Gitlab' }, /HEADER_PREFIX/],
     [{ CONFORMANCE_REQUEST_TIMEOUT_MS: 'soon' }, /TIMEOUT_MS/],
     [{ CONFORMANCE_FIXTURES: '/no/such/file.json' }, /does not exist/],
+    [{ CONFORMANCE_ENDPOINTS: 'GET /nowhere' }, /unknown endpoint form "GET \/nowhere"/],
   ])('invalid settings stop with one clear line: %j', (env, message) => {
     expect(() => loadConfig(env, noDotenv)).toThrow(ConfigError);
     expect(() => loadConfig(env, noDotenv)).toThrow(message);
@@ -96,11 +97,13 @@ describe('version gating', () => {
   });
 
   const meta: TestMeta = { id: 'x.y', title: 't', endpoint: 'GET /groups/:id/members', area: 'members', clauses: ['c'], requires: { capabilities: ['premium'], minVersion: '17.0' } };
-  const run = { areas: ['members'], disabledTests: [], capabilities: ['premium'], version: '17.1.0', fixtures: {} } as unknown as RunContext;
+  const run = { areas: ['members'], endpoints: [], disabledTests: [], capabilities: ['premium'], version: '17.1.0', fixtures: {} } as unknown as RunContext;
   test('gate tells disabled from unsupported, with the reason', () => {
     expect(gate(meta, run)).toBeUndefined();
     expect(gate(meta, { ...run, areas: [] })).toMatch(/^disabled: area members/);
     expect(gate(meta, { ...run, disabledTests: ['x.*'] })).toMatch(/^disabled: turned off/);
+    expect(gate(meta, { ...run, endpoints: ['GET /groups/:id/members'] })).toBeUndefined();
+    expect(gate(meta, { ...run, endpoints: ['GET /projects/:id/members'] })).toMatch(/^disabled: endpoint GET \/groups\/:id\/members is not selected/);
     expect(gate(meta, { ...run, capabilities: [] })).toMatch(/^unsupported: needs capability "premium"/);
     expect(gate(meta, { ...run, version: '16.11.0' })).toMatch(/^unsupported: needs GitLab 17.0/);
     expect(gate({ ...meta, requires: { fixtures: ['ldap'] } }, run)).toMatch(/^unsupported: needs the "ldap" fixture/);

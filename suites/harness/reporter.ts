@@ -1,59 +1,39 @@
 // The conformance reporter: turns vitest's results into verdicts (pass, fail, unsupported,
-// disabled, error) and writes results.json, junit.xml and clauses.json into the report directory.
-// It also checks the catalog: every testable clause of the areas that ran has a test, every test
-// id is unique. Everything it writes goes through `redact`.
+// disabled, error), applies the baseline, and writes results.json, junit.xml, summary.md,
+// report.html and clauses.json into the report directory. It also checks the catalog: every
+// testable clause of the areas that ran has a test, every test id is unique. Everything it writes
+// goes through `redact`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import { CATALOG } from '../catalog.js';
-import type { Evidence, TestMeta } from './conformance.js';
-import { redact, redactValue } from './redact.js';
+import type { TestMeta } from './conformance.js';
+import { loadConfig, type Config } from './config.js';
+import { redact, redactValue, REDACTED } from './redact.js';
 import type { RunContext } from './run-context.js';
-import { loadConfig } from './config.js';
-
-export type Verdict = 'pass' | 'fail' | 'unsupported' | 'disabled' | 'error';
-
-export interface TestRecord {
-  id: string;
-  title: string;
-  area: string;
-  endpoint: string;
-  clauses: string[];
-  verdict: Verdict;
-  reason: string | null;
-  durationMs: number;
-  file: string;
-  evidence?: Evidence[];
-}
-
-export interface Results {
-  suite: { name: string; version: string };
-  generatedAt: string;
-  target: { url: string; version: string; referenceServer: boolean };
-  capabilities: string[];
-  summary: { total: number; passed: number; failed: number; skipped: number } & Record<Verdict, number>;
-  tests: TestRecord[];
-}
-
-const SUITE_VERSION = '0.1.0';
+import { applyBaseline, loadBaseline } from './reports/baseline.js';
+import { clauseCoverage } from './reports/clauses.js';
+import { reportHtml } from './reports/html.js';
+import { junitXml } from './reports/junit.js';
+import { summaryMarkdown } from './reports/markdown.js';
+import { buildResults, type Results, type TestRecord, type Verdict } from './reports/results.js';
 
 export function verdictOf(test: TestCase): { verdict: Verdict; reason: string | null } {
   const result = test.result();
   if (result.state === 'passed') return { verdict: 'pass', reason: null };
   const note = result.state === 'skipped' ? result.note : undefined;
   if (note === undefined && result.state !== 'failed') {
-    // Skipped without a gate's note: a beforeAll hook of its file failed, so the test never ran.
+    // Skipped without a gate's note: a hook of its file failed, so the test never ran.
     const hookError = test.module.errors()[0] ?? suiteErrors(test)[0];
     if (hookError) return { verdict: 'error', reason: redact(`the test could not run: ${hookError.message}`) };
+    if (test.options.mode === 'skip') return { verdict: 'disabled', reason: 'not selected (--grep or shard)' };
   }
   if (result.state === 'skipped' || result.state === 'pending') {
-    const note = result.state === 'skipped' ? result.note ?? '' : '';
-    const verdict: Verdict = note.startsWith('unsupported:') ? 'unsupported' : 'disabled';
-    return { verdict, reason: note.replace(/^(unsupported|disabled):\s*/, '') || 'skipped' };
+    const verdict: Verdict = note?.startsWith('unsupported:') ? 'unsupported' : 'disabled';
+    return { verdict, reason: note?.replace(/^(unsupported|disabled):\s*/, '') || 'skipped' };
   }
   const error = result.errors?.[0];
   const message = error?.message ?? 'failed';
-  const harness = error?.name === 'HarnessError' || /timed out in \d+ms/i.test(message) || (error?.name !== 'ConformanceFailure' && /world of this file was not built/.test(message));
+  const harness = error?.name === 'HarnessError' || /timed out in \d+ms/i.test(message);
   return { verdict: harness ? 'error' : 'fail', reason: redact(message) };
 }
 
@@ -61,6 +41,21 @@ function suiteErrors(test: TestCase): { message: string }[] {
   const errors: { message: string }[] = [];
   for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) errors.push(...parent.errors());
   return errors;
+}
+
+/** The settings in force, as reports show them: secrets removed. */
+function shownSettings(config: Config): Record<string, unknown> {
+  return { ...config, adminToken: config.adminToken === undefined ? undefined : REDACTED };
+}
+
+export function writeReports(reportDir: string, results: Results, coverage: ReturnType<typeof clauseCoverage>): void {
+  mkdirSync(reportDir, { recursive: true });
+  const safe = redactValue(results);
+  writeFileSync(join(reportDir, 'results.json'), `${JSON.stringify(safe, null, 2)}\n`);
+  writeFileSync(join(reportDir, 'junit.xml'), redact(junitXml(safe)));
+  writeFileSync(join(reportDir, 'summary.md'), redact(summaryMarkdown(safe)));
+  writeFileSync(join(reportDir, 'report.html'), redact(reportHtml(safe, coverage)));
+  writeFileSync(join(reportDir, 'clauses.json'), `${JSON.stringify({ clauses: coverage.clauses }, null, 2)}\n`);
 }
 
 export class ConformanceReporter implements Reporter {
@@ -93,22 +88,20 @@ export class ConformanceReporter implements Reporter {
       }
     }
     if (records.length === 0) return;
+    const config = loadConfig();
     const project = this.vitest.projects.find((p) => p.name === 'conformance');
     const run = project?.getProvidedContext().conformance as RunContext | undefined;
-    const reportDir = loadConfig().reportDir;
-    mkdirSync(reportDir, { recursive: true });
 
-    const results = buildResults(records, run);
-    writeFileSync(join(reportDir, 'results.json'), `${JSON.stringify(redactValue(results), null, 2)}\n`);
-    writeFileSync(join(reportDir, 'junit.xml'), redact(junitXml(results)));
+    const results = buildResults(records, run, shownSettings(config));
+    if (config.expectedFailuresPath) results.baseline = applyBaseline(results, config.expectedFailuresPath, loadBaseline(config.expectedFailuresPath));
     const coverage = clauseCoverage(records);
-    writeFileSync(join(reportDir, 'clauses.json'), `${JSON.stringify({ clauses: coverage.clauses }, null, 2)}\n`);
+    writeReports(config.reportDir, results, coverage);
 
     const problems = [...duplicateIds(records).map((id) => `test id ${id} is used by more than one test`), ...coverage.gaps.map((id) => `clause ${id} has no test`)];
     const s = results.summary;
     console.log(
-      `\nconformance: ${s.passed} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled; ` +
-        `clauses covered ${coverage.covered}/${coverage.testable}; reports in ${reportDir}/`,
+      `\nconformance: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled; ` +
+        `clauses covered ${coverage.covered}/${coverage.testable}; reports in ${config.reportDir}/`,
     );
     if (problems.length > 0) {
       console.error(`conformance catalog problems:\n  ${problems.join('\n  ')}`);
@@ -117,78 +110,9 @@ export class ConformanceReporter implements Reporter {
   }
 }
 
-export function buildResults(records: TestRecord[], run: RunContext | undefined): Results {
-  const count = (v: Verdict) => records.filter((r) => r.verdict === v).length;
-  const summary = {
-    total: records.length,
-    passed: count('pass'),
-    failed: count('fail') + count('error'),
-    skipped: count('unsupported') + count('disabled'),
-    pass: count('pass'),
-    fail: count('fail'),
-    error: count('error'),
-    unsupported: count('unsupported'),
-    disabled: count('disabled'),
-  };
-  return {
-    suite: { name: 'gitlab-api-conformance', version: SUITE_VERSION },
-    generatedAt: new Date().toISOString(),
-    target: { url: run?.targetUrl ?? 'unknown', version: run?.version ?? 'unknown', referenceServer: run?.referenceServer ?? false },
-    capabilities: run?.capabilities ?? [],
-    summary,
-    tests: records.sort((a, b) => a.id.localeCompare(b.id)),
-  };
-}
-
 function duplicateIds(records: TestRecord[]): string[] {
   const seen = new Set<string>();
   const dups = new Set<string>();
   for (const r of records) (seen.has(r.id) ? dups : seen).add(r.id);
   return [...dups];
-}
-
-/** Each catalog clause with the tests that name it; gaps are testable clauses of areas that ran. */
-export function clauseCoverage(records: TestRecord[]) {
-  const byClause = new Map<string, string[]>();
-  for (const r of records) for (const c of r.clauses) byClause.set(c, [...(byClause.get(c) ?? []), r.id]);
-  const prefixes = new Set(records.map((r) => r.clauses[0]?.split('.')[0]));
-  const clauses = CATALOG.map((c) => ({
-    id: c.id,
-    level: c.level,
-    text: c.text,
-    tests: byClause.get(c.id) ?? [],
-    ...(c.untestable ? { untestable: c.untestable } : {}),
-  }));
-  const relevant = clauses.filter((c) => prefixes.has(c.id.split('.')[0]) && !c.untestable);
-  const gaps = relevant.filter((c) => c.tests.length === 0).map((c) => c.id);
-  return { clauses, gaps, testable: relevant.length, covered: relevant.length - gaps.length };
-}
-
-function xml(text: string): string {
-  return text.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch]!).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
-}
-
-/** JUnit XML as GitLab CI (artifacts:reports:junit) and GitHub read it: one testsuite per area. */
-export function junitXml(results: Results): string {
-  const areas = [...new Set(results.tests.map((t) => t.area))];
-  const suites = areas.map((area) => {
-    const tests = results.tests.filter((t) => t.area === area);
-    const n = (v: Verdict[]) => tests.filter((t) => v.includes(t.verdict)).length;
-    const time = tests.reduce((sum, t) => sum + t.durationMs, 0) / 1000;
-    const cases = tests.map((t) => {
-      const props = `<properties><property name="endpoint" value="${xml(t.endpoint)}"/><property name="clauses" value="${xml(t.clauses.join(' '))}"/><property name="verdict" value="${t.verdict}"/></properties>`;
-      let inner = props;
-      if (t.verdict === 'fail') inner += `<failure message="${xml(firstLine(t.reason))}">${xml(t.reason ?? '')}</failure>`;
-      if (t.verdict === 'error') inner += `<error message="${xml(firstLine(t.reason))}">${xml(t.reason ?? '')}</error>`;
-      if (t.verdict === 'unsupported' || t.verdict === 'disabled') inner += `<skipped message="${xml(`${t.verdict}: ${t.reason ?? ''}`)}"/>`;
-      return `    <testcase classname="${xml(`${area}.${t.endpoint}`)}" name="${xml(`${t.id}: ${t.title}`)}" file="${xml(t.file)}" time="${(t.durationMs / 1000).toFixed(3)}">${inner}</testcase>`;
-    });
-    return `  <testsuite name="${xml(area)}" tests="${tests.length}" failures="${n(['fail'])}" errors="${n(['error'])}" skipped="${n(['unsupported', 'disabled'])}" time="${time.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
-  });
-  const s = results.summary;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="gitlab-api-conformance" tests="${s.total}" failures="${s.fail}" errors="${s.error}" skipped="${s.skipped}">\n${suites.join('\n')}\n</testsuites>\n`;
-}
-
-function firstLine(text: string | null): string {
-  return (text ?? '').split('\n')[0];
 }

@@ -36,6 +36,8 @@ export interface RunContext {
   headerPrefix: string;
   requestTimeoutMs: number;
   areas: Area[];
+  /** Endpoint forms selected; empty: all. */
+  endpoints: string[];
   disabledTests: string[];
   fixtures: FixtureManifest;
   actors: Record<ActorName, ActorInfo>;

@@ -1,0 +1,211 @@
+// The command line: `gitlab-api-conformance [run] [options]` and `gitlab-api-conformance sweep`.
+// Flags become the CONFORMANCE_* settings (so a flag, the environment and .env mean the same thing)
+// and vitest is driven through its node API. Exit codes: 0 every applicable test passed, 1 some
+// failed (or the baseline broke), 2 the run could not be made.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createVitest } from 'vitest/node';
+import { sweepLedger, sweepPrefix } from '../../fixtures/world.js';
+import { Client } from './client.js';
+import { AREAS, ConfigError, loadConfig } from './config.js';
+import { ProgressReporter } from './progress-reporter.js';
+import { ConformanceReporter } from './reporter.js';
+import { VERDICTS, type Results } from './reports/results.js';
+import { registerSecret } from './redact.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const HELP = `Usage:
+  gitlab-api-conformance [run] [options]     run the suite (default: against the bundled reference server)
+  gitlab-api-conformance sweep [options]     delete what an earlier, killed run left on the target
+
+Run options:
+  --target URL               base URL of the target, without /api/v4 (CONFORMANCE_TARGET_URL)
+  --token-file PATH          file holding an administrator's token (CONFORMANCE_ADMIN_TOKEN_FILE);
+                             CONFORMANCE_ADMIN_TOKEN in the environment works too. Never put a token
+                             on the command line.
+  --area LIST                areas to run: ${AREAS.join(', ')} (comma list)
+  --endpoint FORM            an endpoint form to run, e.g. "GET /groups/:id/members" (repeatable)
+  --grep PATTERN             only tests whose id or title matches
+  --capabilities LIST        what the target offers beyond Free (CONFORMANCE_CAPABILITIES)
+  --fixtures PATH            fixture manifest (CONFORMANCE_FIXTURES)
+  --report-dir DIR           where the reports go (default reports)
+  --concurrency N            test files run at once (default: vitest's, by cores)
+  --timeout MS               timeout of one HTTP request (default 15000)
+  --expected-failures FILE   baseline: YAML or JSON list of { id, reason, link }
+  --shard I/N                run the I-th of N shards (split across CI jobs)
+  -h, --help                 this text
+
+Sweep options:
+  --target URL, --token-file PATH   as above
+  --ledger FILE              delete what this ledger lists (default: every ledger in .conformance/)
+  --prefix PREFIX            delete users, groups and projects whose names start with PREFIX
+                             (a run prefix, "cnf-<run id>")
+
+Reports: results.json, junit.xml, summary.md, report.html, clauses.json in the report directory.
+Exit codes: 0 all applicable tests passed, 1 some failed or the baseline broke, 2 the run could not be made.`;
+
+function setEnv(name: string, value: string | undefined): void {
+  if (value !== undefined) process.env[name] = value;
+}
+
+async function run(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      target: { type: 'string' },
+      'token-file': { type: 'string' },
+      area: { type: 'string' },
+      endpoint: { type: 'string', multiple: true },
+      grep: { type: 'string' },
+      capabilities: { type: 'string' },
+      fixtures: { type: 'string' },
+      'report-dir': { type: 'string' },
+      concurrency: { type: 'string' },
+      timeout: { type: 'string' },
+      'expected-failures': { type: 'string' },
+      shard: { type: 'string' },
+    },
+  });
+  setEnv('CONFORMANCE_TARGET_URL', values.target);
+  setEnv('CONFORMANCE_ADMIN_TOKEN_FILE', values['token-file']);
+  setEnv('CONFORMANCE_AREAS', values.area);
+  setEnv('CONFORMANCE_ENDPOINTS', values.endpoint?.join(';'));
+  setEnv('CONFORMANCE_CAPABILITIES', values.capabilities);
+  setEnv('CONFORMANCE_FIXTURES', values.fixtures);
+  setEnv('CONFORMANCE_REPORT_DIR', values['report-dir']);
+  setEnv('CONFORMANCE_REQUEST_TIMEOUT_MS', values.timeout);
+  setEnv('CONFORMANCE_EXPECTED_FAILURES', values['expected-failures']);
+  if (values.concurrency !== undefined && !/^[1-9]\d*$/.test(values.concurrency)) throw new ConfigError(`--concurrency must be a positive whole number, got "${values.concurrency}"`);
+  if (values.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(values.shard)) throw new ConfigError(`--shard must look like 1/3, got "${values.shard}"`);
+
+  const config = loadConfig();
+  const resultsPath = join(config.reportDir, 'results.json');
+  rmSync(resultsPath, { force: true });
+  const started = Date.now();
+
+  const vitest = await createVitest('test', {
+    root: ROOT,
+    config: join(ROOT, 'vitest.config.ts'),
+    project: ['conformance'],
+    watch: false,
+    testNamePattern: values.grep,
+    maxWorkers: values.concurrency === undefined ? undefined : Number(values.concurrency),
+    shard: values.shard,
+    reporters: [new ProgressReporter(), new ConformanceReporter()],
+  });
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error('\nconformance: interrupted; stopping and cleaning up what the run created …');
+    void vitest.cancelCurrentRun('keyboard-input');
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    await vitest.start();
+  } catch (error) {
+    console.error(`conformance: ${(error as Error).message}`);
+  } finally {
+    await vitest.close();
+    process.off('SIGINT', onSigint);
+    await sweepLeftovers(started);
+  }
+  if (interrupted) return 2;
+  if (!existsSync(resultsPath)) {
+    console.error('conformance: the run could not be made (see the error above: configuration, target or admin token)');
+    return 2;
+  }
+  const results = JSON.parse(readFileSync(resultsPath, 'utf8')) as Results;
+  printTable(results);
+  if (results.baseline) {
+    const { unexpectedFailures, stale } = results.baseline;
+    if (unexpectedFailures.length) console.error(`unexpected failures (not in ${results.baseline.file}): ${unexpectedFailures.join(', ')}`);
+    if (stale.length) console.error(`stale baseline entries (these pass now; remove them): ${stale.join(', ')}`);
+    return unexpectedFailures.length + stale.length > 0 ? 1 : 0;
+  }
+  return results.summary.fail + results.summary.error > 0 ? 1 : 0;
+}
+
+/** A safety net after an interrupted run: whatever ledgers written since `since` still list. */
+async function sweepLeftovers(since: number): Promise<void> {
+  const dir = '.conformance';
+  if (!existsSync(dir)) return;
+  let config;
+  try {
+    config = loadConfig();
+  } catch {
+    return;
+  }
+  if (config.targetUrl === undefined) return; // the bundled server is gone with the run
+  const admin = new Client(config.targetUrl, config.adminToken, 'admin (sweep)', config.requestTimeoutMs);
+  for (const file of readdirSync(dir).filter((f) => f.startsWith('ledger-'))) {
+    const path = join(dir, file);
+    if (statSync(path).mtimeMs < since) continue;
+    const { left } = await sweepLedger(admin, path);
+    if (left.length) console.error(`conformance: could not remove ${left.join(', ')}; run \`gitlab-api-conformance sweep --ledger ${path}\``);
+  }
+}
+
+async function sweep(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { target: { type: 'string' }, 'token-file': { type: 'string' }, ledger: { type: 'string' }, prefix: { type: 'string' } } });
+  setEnv('CONFORMANCE_TARGET_URL', values.target);
+  setEnv('CONFORMANCE_ADMIN_TOKEN_FILE', values['token-file']);
+  const config = loadConfig();
+  if (config.targetUrl === undefined) throw new ConfigError('sweep needs a target: --target URL (or CONFORMANCE_TARGET_URL) and an admin token');
+  registerSecret(config.adminToken);
+  const admin = new Client(config.targetUrl, config.adminToken, 'admin (sweep)', config.requestTimeoutMs);
+  let removed = 0;
+  const left: string[] = [];
+  if (values.prefix !== undefined) {
+    if (!/^cnf[-_][0-9a-f]{6,}/.test(values.prefix)) throw new ConfigError(`--prefix must be a run prefix such as cnf-2611221016ab12, got "${values.prefix}"`);
+    const result = await sweepPrefix(admin, values.prefix);
+    removed += result.removed;
+    left.push(...result.left);
+  } else {
+    const ledgers = values.ledger !== undefined ? [values.ledger] : existsSync('.conformance') ? readdirSync('.conformance').filter((f) => f.startsWith('ledger-')).map((f) => join('.conformance', f)) : [];
+    for (const ledger of ledgers) {
+      const result = await sweepLedger(admin, ledger);
+      removed += result.removed;
+      left.push(...result.left);
+    }
+  }
+  console.log(`sweep: removed ${removed} object(s)${left.length ? `; could not remove ${left.join(', ')}` : ''}`);
+  return left.length > 0 ? 1 : 0;
+}
+
+function printTable(results: Results): void {
+  const areas = [...new Set(results.tests.map((t) => t.area))].sort();
+  const rows = areas.map((area) => [area, ...VERDICTS.map((v) => String(results.tests.filter((t) => t.area === area && t.verdict === v).length))]);
+  rows.push(['total', ...VERDICTS.map((v) => String(results.summary[v]))]);
+  const header = ['area', ...VERDICTS];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(`\nTarget ${results.target.url} (GitLab ${results.target.version})`);
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  try {
+    if (first === '-h' || first === '--help' || rest.includes('--help') || rest.includes('-h')) {
+      console.log(HELP);
+      return 0;
+    }
+    if (first === 'sweep') return await sweep(rest);
+    return await run(first === 'run' ? rest : argv);
+  } catch (error) {
+    if (error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`gitlab-api-conformance: ${(error as Error).message}\nRun with --help for the options.`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,40 @@
+// A progress line while the suite runs: tests done out of tests collected, with the verdicts so
+// far. On a terminal it rewrites one line; elsewhere (CI logs) it prints a line every 10%.
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+
+export class ProgressReporter implements Reporter {
+  private collected = 0;
+  private done = 0;
+  private passed = 0;
+  private failed = 0;
+  private skipped = 0;
+  private lastDecile = -1;
+
+  constructor(private readonly out: NodeJS.WriteStream = process.stderr) {}
+
+  onTestModuleCollected(module: TestModule): void {
+    this.collected += [...module.children.allTests()].length;
+  }
+
+  onTestCaseResult(test: TestCase): void {
+    this.done++;
+    const state = test.result().state;
+    if (state === 'passed') this.passed++;
+    else if (state === 'failed') this.failed++;
+    else this.skipped++;
+    const line = `conformance: ${this.done}/${this.collected} tests · ${this.passed} passed · ${this.failed} failed · ${this.skipped} not run`;
+    if (this.out.isTTY) {
+      this.out.write(`\r${line}\x1b[K`);
+    } else {
+      const decile = Math.floor((10 * this.done) / Math.max(this.collected, 1));
+      if (decile !== this.lastDecile) {
+        this.lastDecile = decile;
+        this.out.write(`${line}\n`);
+      }
+    }
+  }
+
+  onTestRunEnd(): void {
+    if (this.out.isTTY) this.out.write('\n');
+  }
+}
