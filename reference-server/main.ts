@@ -2,6 +2,7 @@
 // Starts the reference server alone and prints its URL and administrator token.
 import { parseArgs } from 'node:util';
 import { startReferenceServer } from './server.js';
+import { FAULTS, FAULT_NAMES } from './faults.js';
 
 const { values } = parseArgs({
   options: {
@@ -9,12 +10,16 @@ const { values } = parseArgs({
     host: { type: 'string', default: '127.0.0.1' },
     'admin-token': { type: 'string' },
     'header-prefix': { type: 'string' },
+    fault: { type: 'string', multiple: true },
+    latency: { type: 'string', default: '0' },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (values.help) {
-  console.log(`Usage: npm run reference-server -- [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--header-prefix X-Gitlab-]`);
+  console.log(`Usage: npm run reference-server -- [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--header-prefix X-Gitlab-]
+                                   [--latency MS] [--fault NAME ...]
+Faults: ${FAULTS.map((f) => `\n  ${f.name}: ${f.description}`).join('')}`);
   process.exit(0);
 }
 
@@ -24,7 +29,25 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const server = await startReferenceServer({ port, host: values.host, adminToken: values['admin-token'], headerPrefix: values['header-prefix'] });
+const latencyMs = Number(values.latency);
+if (!Number.isInteger(latencyMs) || latencyMs < 0) {
+  console.error(`reference-server: --latency must be a whole number of milliseconds, got "${values.latency}"`);
+  process.exit(2);
+}
+const unknownFault = (values.fault ?? []).find((name) => !FAULT_NAMES.includes(name));
+if (unknownFault) {
+  console.error(`reference-server: unknown fault "${unknownFault}" (known: ${FAULT_NAMES.join(', ')})`);
+  process.exit(2);
+}
+
+const server = await startReferenceServer({
+  port,
+  host: values.host,
+  adminToken: values['admin-token'],
+  headerPrefix: values['header-prefix'],
+  latencyMs,
+  faults: values.fault,
+});
 // The operator asked for this server: printing its admin token here is the point of the command.
 console.log(`GitLab reference server listening on ${server.url} (API at ${server.url}/api/v4)`);
 console.log(`Administrator token: ${server.adminToken}`);

@@ -10,6 +10,7 @@ import { createVitest } from 'vitest/node';
 import { sweepLedger, sweepPrefix } from '../../fixtures/world.js';
 import { Client } from './client.js';
 import { AREAS, ConfigError, loadConfig } from './config.js';
+import { ENDPOINTS, type Endpoint } from './endpoints.js';
 import { ProgressReporter } from './progress-reporter.js';
 import { ConformanceReporter } from './reporter.js';
 import { VERDICTS, type Results } from './reports/results.js';
@@ -103,14 +104,22 @@ async function run(args: string[]): Promise<number> {
     console.error('\nconformance: interrupted; stopping and cleaning up what the run created …');
     void vitest.cancelCurrentRun('keyboard-input');
   };
-  process.on('SIGINT', onSigint);
+  // vitest's own handlers exit the process at once; ours cancels the run so its clean-up happens.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, onSigint);
+  }
+  // Load only the test files of the selected areas; the gate reports the rest of a file's tests.
+  const areas = new Set<string>(config.areas.filter((a) => config.endpoints.length === 0 || config.endpoints.some((e) => ENDPOINTS[e as Endpoint] === a)));
+  const filters = areas.size === AREAS.length ? [] : [...areas].map((a) => `suites/${a}/`);
   try {
-    await vitest.start();
+    await vitest.start(filters);
   } catch (error) {
     console.error(`conformance: ${(error as Error).message}`);
   } finally {
     await vitest.close();
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
     await sweepLeftovers(started);
   }
   if (interrupted) return 2;

@@ -171,7 +171,8 @@ function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
 function describeNetworkError(error: unknown, timeoutMs: number): string {
   const e = error as { code?: string; timeout?: number; message?: string };
   if (e.timeout !== undefined || e.code === 'ECONNABORTED') return `no answer within ${timeoutMs} ms`;
-  if (e.code === 'ECONNREFUSED') return 'connection refused (is the target running?)';
+  if (e.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(e.message ?? '')) return 'connection refused (is the target running?)';
+  if (e.code === 'ENOTFOUND' || /ENOTFOUND/.test(e.message ?? '')) return 'host not found';
   return redact(e.message ?? String(error));
 }
 

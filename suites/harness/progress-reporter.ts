@@ -1,5 +1,5 @@
-// A progress line while the suite runs: tests done out of tests collected, with the verdicts so
-// far. On a terminal it rewrites one line; elsewhere (CI logs) it prints a line every 10%.
+// A progress line while the suite runs: tests done out of tests collected so far, with the verdicts
+// so far. On a terminal it rewrites one line; elsewhere (CI logs) it prints a line every 25 tests.
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 
 export class ProgressReporter implements Reporter {
@@ -8,7 +8,6 @@ export class ProgressReporter implements Reporter {
   private passed = 0;
   private failed = 0;
   private skipped = 0;
-  private lastDecile = -1;
 
   constructor(private readonly out: NodeJS.WriteStream = process.stderr) {}
 
@@ -25,12 +24,8 @@ export class ProgressReporter implements Reporter {
     const line = `conformance: ${this.done}/${this.collected} tests · ${this.passed} passed · ${this.failed} failed · ${this.skipped} not run`;
     if (this.out.isTTY) {
       this.out.write(`\r${line}\x1b[K`);
-    } else {
-      const decile = Math.floor((10 * this.done) / Math.max(this.collected, 1));
-      if (decile !== this.lastDecile) {
-        this.lastDecile = decile;
-        this.out.write(`${line}\n`);
-      }
+    } else if (this.done === 1 || this.done % 25 === 0) {
+      this.out.write(`${line}\n`);
     }
   }
 

@@ -1,0 +1,220 @@
+// The runner as a CI user meets it: the real command in a child process against a reference
+// server started here, so that the server's state can be inspected afterwards (nothing the run
+// created may be left) and faults can be switched on (failures, 429s, a dead or refusing target).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../reference-server/server.js';
+import { validateAgainst } from '../../schemas/registry.js';
+import type { Results } from './reports/results.js';
+
+const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'gitlab-api-conformance.js');
+const ADMIN_TOKEN = 'glpat-cli-spec-admin-token-000';
+const SMALL = ['--endpoint', 'HEAD /projects/:id/repository/files/:file_path/raw'];
+/** A small selection whose answers are JSON (for faults that spoil JSON). */
+const SMALL_JSON = ['--endpoint', 'GET /projects/:id/repository/files/:file_path/blame'];
+const dirs: string[] = [];
+const servers: ReferenceServer[] = [];
+
+afterAll(async () => {
+  for (const server of servers) await server.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  dir: string;
+  ms: number;
+}
+
+async function server(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const s = await startReferenceServer({ adminToken: ADMIN_TOKEN, ...options });
+  servers.push(s);
+  return s;
+}
+
+/** Runs the command in a fresh directory with only the given CONFORMANCE_* settings. */
+function cli(args: string[], env: Record<string, string>, options: { onStderr?: (text: string, kill: () => void) => void; timeoutMs?: number } = {}): Promise<CliRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-cli-'));
+  dirs.push(dir);
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST'));
+  const started = Date.now();
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...clean, ...env } });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      options.onStderr?.(stderr, () => child.kill('SIGINT'));
+    });
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr, dir, ms: Date.now() - started });
+    });
+  });
+}
+
+const target = (s: ReferenceServer) => ({ CONFORMANCE_TARGET_URL: s.url, CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN });
+
+/** Objects named with a run prefix that are still on the server. */
+function leftovers(s: ReferenceServer): string[] {
+  const users = [...s.store.users.values()].filter((u) => u.username.startsWith('cnf_')).map((u) => `user ${u.username}`);
+  const groups = [...s.store.groups.values()].filter((g) => g.path.startsWith('cnf-')).map((g) => `group ${g.path}`);
+  const projects = [...s.store.projects.values()].filter((p) => p.path.startsWith('cnf-')).map((p) => `project ${p.path}`);
+  return [...users, ...groups, ...projects];
+}
+
+function results(run: CliRun): Results {
+  return JSON.parse(readFileSync(join(run.dir, 'reports', 'results.json'), 'utf8')) as Results;
+}
+
+describe('the gitlab-api-conformance command', { timeout: 120_000 }, () => {
+  test.concurrent('--help prints the usage; a bad flag or setting exits 2 with one clear line', async () => {
+    const help = await cli(['--help'], {});
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--expected-failures FILE/);
+    const bad = await cli(['--shard', 'half'], {});
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--shard must look like 1\/3/);
+    const badEnv = await cli([], { CONFORMANCE_TARGET_URL: 'https://gitlab.example.com' });
+    expect(badEnv.code).toBe(2);
+    expect(badEnv.stderr).toMatch(/CONFORMANCE_ADMIN_TOKEN is required/);
+  });
+
+  test.concurrent('a passing run exits 0, writes the five reports (results.json valid) and leaves nothing behind', async () => {
+    const s = await server();
+    const run = await cli(SMALL, target(s));
+    expect(run.code, run.stderr).toBe(0);
+    const dir = join(run.dir, 'reports');
+    expect(readdirSync(dir).sort()).toEqual(['clauses.json', 'junit.xml', 'report.html', 'results.json', 'summary.md']);
+    const res = results(run);
+    expect(validateAgainst('results', res)).toEqual([]);
+    expect(res.tests.filter((t) => t.verdict === 'pass').length).toBeGreaterThan(0);
+    expect(res.tests.every((t) => t.verdict === 'pass' || t.verdict === 'disabled')).toBe(true);
+    expect(res.tests.find((t) => t.endpoint === 'GET /projects/:id/repository/files/:file_path')?.reason).toMatch(/endpoint .* is not selected/);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuite name="repository-files"/);
+    expect(run.stdout).toMatch(/repository-files\s+\d+\s+0\s+0/);
+    expect(leftovers(s)).toEqual([]);
+  });
+
+  test.concurrent('a failing run exits 1 with evidence; no report, log or output holds any token issued in the run', async () => {
+    const s = await server({ faults: ['non-json'] });
+    // Remember every token the server issues: clean-up deletes the users, and their tokens with them.
+    const issued = [ADMIN_TOKEN];
+    const createToken = s.store.createToken.bind(s.store);
+    s.store.createToken = (...args) => {
+      const pat = createToken(...args);
+      issued.push(pat.token);
+      return pat;
+    };
+    const run = await cli([...SMALL_JSON, '--area', 'repository-files'], target(s));
+    expect(run.code, run.stderr).toBe(1);
+    const res = results(run);
+    const failed = res.tests.filter((t) => t.verdict === 'fail');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed[0].evidence?.length).toBeGreaterThan(0);
+    expect(readFileSync(join(run.dir, 'reports', 'report.html'), 'utf8')).toMatch(/curl -sS -X GET/);
+    const tokens = issued;
+    expect(tokens.length).toBeGreaterThan(10);
+    const texts = [run.stdout, run.stderr, ...['reports', '.conformance'].flatMap((d) => readdirSync(join(run.dir, d)).map((f) => readFileSync(join(run.dir, d, f), 'utf8')))];
+    for (const token of tokens) for (const text of texts) expect(text.includes(token), `token ${token.slice(0, 8)}… leaked`).toBe(false);
+    expect(leftovers(s)).toEqual([]);
+  });
+
+  test.concurrent('gating: a test for a newer version than the target is unsupported, with the reason', async () => {
+    const s = await server({ version: '15.0.0-ee' });
+    const run = await cli(['--endpoint', 'GET /projects/:id/repository/files/:file_path/raw'], target(s));
+    expect(run.code, run.stderr).toBe(0);
+    const lfs = results(run).tests.find((t) => t.id === 'raw-get.lfs');
+    expect(lfs?.verdict).toBe('unsupported');
+    expect(lfs?.reason).toMatch(/needs GitLab 15\.7 or later, the target reports 15\.0\.0-ee/);
+  });
+
+  test.concurrent('baselines: listed failures pass the gate; a listed test that passes is stale and fails it', async () => {
+    const s = await server({ faults: ['non-json'] });
+    const first = await cli(SMALL_JSON, target(s));
+    const failing = results(first).tests.filter((t) => t.verdict === 'fail').map((t) => t.id);
+    expect(failing.length).toBeGreaterThan(0);
+    const baseline = join(first.dir, 'baseline.yml');
+    writeFileSync(baseline, failing.map((id) => `- id: ${id}\n  reason: vendor returns HTML\n  link: https://issues.example.com/1`).join('\n'));
+    const gated = await cli([...SMALL_JSON, '--expected-failures', baseline], target(s));
+    expect(gated.code, gated.stderr).toBe(0);
+    expect(results(gated).tests.find((t) => t.id === failing[0])?.expected?.reason).toBe('vendor returns HTML');
+
+    const clean = await server();
+    const stale = await cli([...SMALL_JSON, '--expected-failures', baseline], target(clean));
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(new RegExp(`stale baseline entries .*${failing[0].replace(/\./g, '\\.')}`));
+  });
+
+  test.concurrent('429 answers are retried for reads, honouring Retry-After, and the run passes', async () => {
+    const s = await server({ faults: ['rate-limit-first-get'] });
+    const run = await cli(SMALL, target(s));
+    expect(run.code, run.stderr).toBe(0);
+    expect(s.faults.fired.get('rate-limit-first-get') ?? 0).toBeGreaterThan(0);
+  });
+
+  test.concurrent('a dead target, a refused admin token and a non-admin token end the run with exit 2 and a reason', async () => {
+    const dead = await cli(SMALL, { CONFORMANCE_TARGET_URL: 'http://127.0.0.1:9', CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN });
+    expect(dead.code).toBe(2);
+    expect(dead.stderr).toMatch(/connection refused/);
+    const s = await server();
+    const refused = await cli(SMALL, { CONFORMANCE_TARGET_URL: s.url, CONFORMANCE_ADMIN_TOKEN: 'glpat-wrong-token-1234567' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/refused the admin token/);
+    const user = s.store.createUser({ username: 'plain', name: 'Plain', email: 'plain@example.com' });
+    const token = s.store.createToken(user.id, 't', ['api'], null).token;
+    const notAdmin = await cli(SMALL, { CONFORMANCE_TARGET_URL: s.url, CONFORMANCE_ADMIN_TOKEN: token });
+    expect(notAdmin.code).toBe(2);
+    expect(notAdmin.stderr).toMatch(/not an administrator/);
+    expect(`${refused.stderr}${notAdmin.stderr}`).not.toContain(token);
+  });
+
+  test.concurrent('a target that hangs or answers 500 gives error verdicts in bounded time and is cleaned up', async () => {
+    const hanging = await server({ faults: ['hang'] });
+    const hung = await cli([...SMALL, '--timeout', '300'], target(hanging));
+    expect(hung.code).toBe(1);
+    expect(results(hung).tests.filter((t) => t.verdict === 'error').length).toBeGreaterThan(0);
+    expect(results(hung).tests.find((t) => t.verdict === 'error')?.reason).toMatch(/no answer within 300 ms/);
+    expect(leftovers(hanging)).toEqual([]);
+    const failing = await server({ faults: ['server-error'] });
+    const broken = await cli(SMALL, target(failing));
+    expect(broken.code).toBe(1);
+    expect(results(broken).tests.some((t) => t.verdict === 'error' || t.verdict === 'fail')).toBe(true);
+    expect(leftovers(failing)).toEqual([]);
+  });
+
+  test.concurrent('Ctrl-C stops the run, exits 2, and nothing the run created is left', async () => {
+    const s = await server({ latencyMs: 15 });
+    const run = await cli(['--area', 'repository-files'], target(s), {
+      onStderr: (text, interrupt) => {
+        if (/conformance: [1-9]\d*\/\d+ tests/.test(text)) interrupt();
+      },
+    });
+    expect(run.stderr).toMatch(/interrupted/);
+    expect(run.code).toBe(2);
+    expect(leftovers(s)).toEqual([]);
+  });
+
+  test.concurrent('sweep removes what a killed run left, by run prefix', async () => {
+    const s = await server();
+    const prefix = 'cnf-aaaaaa000000';
+    const group = s.store.createGroup({ name: `${prefix}-g`, path: `${prefix}-g`, parentId: null, visibility: 'private' });
+    s.store.createProject({ name: `${prefix}-p`, path: `${prefix}-p`, namespace: { kind: 'group', id: group.id }, visibility: 'private', creatorId: 1, defaultBranch: 'main' });
+    s.store.createUser({ username: `${prefix.replace(/-/g, '_')}_u`, name: 'Left', email: 'left@example.com' });
+    s.store.createGroup({ name: 'keep-me', path: 'keep-me', parentId: null, visibility: 'private' });
+    const run = await cli(['sweep', '--prefix', prefix], target(s));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/removed 3 object/);
+    expect(leftovers(s)).toEqual([]);
+    expect([...s.store.groups.values()].some((g) => g.path === 'keep-me')).toBe(true);
+    expect(existsSync(join(run.dir, 'reports'))).toBe(false);
+  });
+});
