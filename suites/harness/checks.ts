@@ -53,7 +53,7 @@ export function expectStatus(exchange: Exchange, expected: number | number[], wh
 /** The body must validate against the named schema (or an array of it with `list`). */
 export function expectSchema(exchange: Exchange, schema: string, options: { list?: boolean } = {}): void {
   const issues = validateAgainst(schema, exchange.body, options);
-  if (issues.length > 0) fail(`expected a${options.list ? 'n array of' : ''} ${schema} body`, formatIssues(schema, issues), exchange);
+  if (issues.length > 0) fail(`expected ${options.list ? `an array of ${schema}` : `a body matching ${schema}`}`, formatIssues(schema, issues), exchange);
 }
 
 /** Status and schema of a success answer, in one sentence. */

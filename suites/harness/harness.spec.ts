@@ -81,6 +81,7 @@ describe('redaction', () => {
     const out = redact(text);
     for (const secret of ['abc123', 'glpat-AbCdEfGhIj1234567890', 'my-custom-secret-value', 'zzz', 'qqq']) expect(out).not.toContain(secret);
     expect(out).toContain(REDACTED);
+    expect(redact('curl -H "PRIVATE-TOKEN: $TOKEN"')).toBe('curl -H "PRIVATE-TOKEN: $TOKEN"');
   });
 });
 

@@ -17,7 +17,8 @@ export function redact(text: string): string {
   let out = text.replace(TOKEN_PATTERN, REDACTED);
   for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   // Header and query forms, whatever the token looks like.
-  out = out.replace(/(private[-_]token["']?\s*[:=]\s*["']?)[^\s"'&,}]+/gi, `$1${REDACTED}`);
+  // (A shell variable such as $TOKEN in a cURL line is a placeholder, not a secret.)
+  out = out.replace(/(private[-_]token["']?\s*[:=]\s*["']?)(?!\$[A-Z_]+\b)[^\s"'&,}]+/gi, `$1${REDACTED}`);
   out = out.replace(/(authorization["']?\s*[:=]\s*["']?(?:bearer|basic)\s+)[^\s"',}]+/gi, `$1${REDACTED}`);
   return out;
 }
