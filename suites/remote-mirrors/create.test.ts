@@ -1,0 +1,366 @@
+// POST /projects/:id/remote_mirrors
+import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
+import type { Client, Exchange } from '../harness/client.js';
+import type { ProjectInfo } from '../../fixtures/world.js';
+import { createMirror, expectNoSecret, expectRefusedBelowMaintainer, expectSameMirror, listMirrors, mirrorPath, mirrorsPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+
+const endpoint = 'POST /projects/:id/remote_mirrors';
+const world = useMirrorsWorld('mirrors-create');
+
+/** A refused URL: 400 with the model's validation body, `{"message":{"url":["..."]}}`. */
+function expectUrlRefused(res: Exchange): void {
+  expectError(res, 400);
+  const message = (res.body as { message?: unknown }).message as Record<string, unknown> | undefined;
+  const url = message && typeof message === 'object' ? message.url : undefined;
+  expectTrue(
+    Array.isArray(url) && url.length > 0 && url.every((text) => typeof text === 'string'),
+    'the validation body {"message":{"url":["..."]}}',
+    `got ${JSON.stringify(res.body)}`,
+    res,
+  );
+}
+
+/** No mirror of the project shows `url` (a URL without masked credentials), read back as a Maintainer. */
+async function expectNotCreated(client: Client, project: ProjectInfo, url: string): Promise<void> {
+  const matching = (await listMirrors(client, project)).filter((m) => m.url === url);
+  expectEqual(matching.length, 0, `no mirror to exist for the refused URL ${url}`);
+}
+
+conformance(
+  {
+    id: 'mirrors-create.created-and-listed',
+    title: 'a created mirror is returned (201), readable by id and listed',
+    endpoint,
+    clauses: ['mirrors.create.returns', 'mirrors.entity.shape'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url: target('created') } });
+    expectOk(res, 201, 'remote-mirror');
+    const created = res.body as Mirror;
+    expectEqual(created.url, target('created'), 'url of a target without credentials to be shown as given');
+
+    expectSameMirror(await readMirror(as('maintainer'), privateProject, created.id), created, 'the mirror read by id');
+    const listed = (await listMirrors(as('maintainer'), privateProject)).filter((m) => m.id === created.id);
+    expectEqual(listed, [created], 'the list to hold the created mirror, as created');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.defaults',
+    title: 'a mirror created with only a url is disabled, status none, null timestamps, no branch rules, password auth',
+    endpoint,
+    clauses: ['mirrors.create.defaults', 'mirrors.auth-method.values'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: target('defaults') });
+    for (const mirror of [created, await readMirror(as('maintainer'), privateProject, created.id)]) {
+      expectEqual(mirror.enabled, false, 'enabled to be false when not given (spec: Limits 5)');
+      expectEqual(mirror.update_status, 'none', 'update_status of a new mirror');
+      expectEqual(
+        [mirror.last_update_at, mirror.last_update_started_at, mirror.last_successful_update_at, mirror.last_error],
+        [null, null, null, null],
+        'last_update_at, last_update_started_at, last_successful_update_at and last_error to be null',
+      );
+      expectEqual([mirror.only_protected_branches, mirror.keep_divergent_refs], [false, false], 'only_protected_branches and keep_divergent_refs to be false');
+      // The spec says auth_method may be absent from the single read; GitLab sends "password" when unset.
+      if (mirror.auth_method !== undefined) expectEqual(mirror.auth_method, 'password', 'auth_method when not given');
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.options',
+    title: 'enabled, keep_divergent_refs, only_protected_branches and auth_method given on create are stored',
+    endpoint,
+    clauses: ['mirrors.create.options', 'mirrors.auth-method.values'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const body = { url: 'ssh://git@example.com/conformance/options.git', enabled: true, keep_divergent_refs: true, only_protected_branches: true, auth_method: 'ssh_public_key' };
+    const created = await createMirror(as('maintainer'), privateProject, body);
+    for (const mirror of [created, await readMirror(as('maintainer'), privateProject, created.id)]) {
+      expectEqual(mirror.enabled, true, 'enabled as given');
+      expectEqual(mirror.keep_divergent_refs, true, 'keep_divergent_refs as given');
+      expectEqual(mirror.only_protected_branches, true, 'only_protected_branches as given');
+      if (mirror.auth_method !== undefined) expectEqual(mirror.auth_method, 'ssh_public_key', 'auth_method as given');
+    }
+    expectEqual(created.auth_method, 'ssh_public_key', 'the create response to carry auth_method as given');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.masks-credentials',
+    title: 'user and password in the url are shown as ***** in the create, read and list responses',
+    endpoint,
+    clauses: ['mirrors.url.masked'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const cases = [
+      { url: 'https://alice-user:Pa55-word-one@example.com/conformance/mask-1.git', shown: 'https://*****:*****@example.com/conformance/mask-1.git', secrets: ['alice-user', 'Pa55-word-one'] },
+      { url: 'https://tok3n-value-two@example.org/conformance/mask-2.git', shown: 'https://*****@example.org/conformance/mask-2.git', secrets: ['tok3n-value-two'] },
+      { url: 'ssh://deployer-user:Pa55-word-three@example.com/conformance/mask-3.git', shown: 'ssh://*****:*****@example.com/conformance/mask-3.git', secrets: ['deployer-user', 'Pa55-word-three'] },
+      { url: 'http://bob-user:Pa55-word-four@example.org/conformance/mask-4.git', shown: 'http://*****:*****@example.org/conformance/mask-4.git', secrets: ['bob-user', 'Pa55-word-four'] },
+    ];
+    for (const { url, shown, secrets } of cases) {
+      const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url } });
+      expectOk(res, 201, 'remote-mirror');
+      const created = res.body as Mirror;
+      expectEqual(created.url, shown, `the created mirror's url for ${shown}`);
+      const read = await as('maintainer').get(mirrorPath(privateProject, created.id));
+      expectOk(read, 200, 'remote-mirror');
+      expectEqual((read.body as Mirror).url, shown, 'the url read back by id');
+      const list = await as('maintainer').get(mirrorsPath(privateProject), { query: { per_page: 100 } });
+      expectOk(list, 200, 'remote-mirror', { list: true });
+      expectEqual((list.body as Mirror[]).find((m) => m.id === created.id)?.url, shown, 'the url in the list');
+      for (const secret of secrets) for (const exchange of [res, read, list]) expectNoSecret(exchange, secret);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.git-user-kept',
+    title: 'the user git is kept (ssh://git@host unchanged, its password masked); a url without credentials is unchanged',
+    endpoint,
+    clauses: ['mirrors.url.git-user-kept'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const cases = [
+      { url: 'ssh://git@example.com/conformance/git-user.git', shown: 'ssh://git@example.com/conformance/git-user.git' },
+      { url: 'ssh://git:Pa55-git-word@example.org/conformance/git-pass.git', shown: 'ssh://git:*****@example.org/conformance/git-pass.git' },
+      { url: 'git://example.org/conformance/plain.git', shown: 'git://example.org/conformance/plain.git' },
+    ];
+    for (const { url, shown } of cases) {
+      const created = await createMirror(as('maintainer'), privateProject, { url });
+      expectEqual(created.url, shown, `the url of ${url}`);
+      expectEqual((await readMirror(as('maintainer'), privateProject, created.id)).url, shown, `the url of ${url} read back`);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.schemes',
+    title: 'http, https, ssh and git targets are accepted; ftp and file are refused with the url validation body',
+    endpoint,
+    clauses: ['mirrors.create.schemes', 'mirrors.create.returns'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    for (const scheme of ['http', 'https', 'ssh', 'git']) {
+      const url = `${scheme}://example.com/conformance/scheme-${scheme}.git`;
+      const created = await createMirror(as('maintainer'), privateProject, { url });
+      expectEqual(created.url, url, `the ${scheme} url as given`);
+    }
+    for (const url of ['ftp://example.com/conformance/scheme-ftp.git', 'file:///srv/conformance/scheme-file.git']) {
+      expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }));
+      await expectNotCreated(as('maintainer'), privateProject, url);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.local-refused',
+    title: 'targets on localhost, loopback and private network addresses are refused with the url validation body',
+    endpoint,
+    clauses: ['mirrors.create.local-refused'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const local = [
+      'http://localhost/conformance/local.git',
+      'https://127.0.0.1/conformance/local.git',
+      'ssh://git@127.0.0.2/conformance/local.git',
+      'http://[::1]/conformance/local.git',
+      'https://10.1.2.3/conformance/local.git',
+      'git://172.16.5.4/conformance/local.git',
+      'https://192.168.0.10/conformance/local.git',
+    ];
+    for (const url of local) {
+      expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }));
+      await expectNotCreated(as('maintainer'), privateProject, url);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.malformed-refused',
+    title: 'a blank or malformed url, or a user that does not start with a letter or digit, is refused with 400',
+    endpoint,
+    clauses: ['mirrors.create.malformed-refused'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const before = (await listMirrors(as('maintainer'), privateProject)).length;
+    for (const url of ['', 'not a url', 'https://', 'https://exa mple.com/x.git', 'ssh://-oProxyCommand=true@example.com/conformance/x.git']) {
+      expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }));
+    }
+    expectEqual((await listMirrors(as('maintainer'), privateProject)).length, before, 'the number of mirrors to be unchanged');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.url-required',
+    title: 'a create without url is refused with 400 {"error":"url is missing"}',
+    endpoint,
+    clauses: ['mirrors.create.url-required'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const before = (await listMirrors(as('maintainer'), privateProject)).length;
+    expectError(await as('maintainer').post(mirrorsPath(privateProject), { body: { enabled: true } }), 400, { error: 'url is missing' });
+    expectEqual((await listMirrors(as('maintainer'), privateProject)).length, before, 'the number of mirrors to be unchanged');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.auth-method-invalid',
+    title: 'an auth_method other than ssh_public_key or password is refused with 400 and nothing is created',
+    endpoint,
+    clauses: ['mirrors.auth-method.values'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const url = target('bad-auth');
+    const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url, auth_method: 'oauth' } });
+    expectError(res, 400, { error: 'auth_method does not have a valid value' });
+    await expectNotCreated(as('maintainer'), privateProject, url);
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.wrong-types',
+    title: 'a non-boolean enabled, keep_divergent_refs or only_protected_branches, or a non-string url, is refused with "<param> is invalid"',
+    endpoint,
+    clauses: ['mirrors.params.types'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    for (const param of ['enabled', 'keep_divergent_refs', 'only_protected_branches']) {
+      const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url: target(`types-${param}`), [param]: 'maybe' } });
+      expectError(res, 400, { error: `${param} is invalid` });
+      await expectNotCreated(as('maintainer'), privateProject, target(`types-${param}`));
+    }
+    expectError(await as('maintainer').post(mirrorsPath(privateProject), { body: { url: { host: 'example.com' } } }), 400, { error: 'url is invalid' });
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.branch-regex',
+    title: 'mirror_branch_regex is accepted on create; only_protected_branches stays false',
+    endpoint,
+    clauses: ['mirrors.regex.accepted'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: target('regex'), mirror_branch_regex: '^release/' });
+    for (const mirror of [created, await readMirror(as('maintainer'), privateProject, created.id)]) {
+      expectEqual(mirror.only_protected_branches, false, 'only_protected_branches with a regex');
+      // The spec leaves mirror_branch_regex out of the response; GitLab EE shows it (gitlab-facts §2).
+      if (mirror.mirror_branch_regex !== undefined) expectEqual(mirror.mirror_branch_regex, '^release/', 'mirror_branch_regex as given');
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.branch-regex-exclusive',
+    title: 'mirror_branch_regex with only_protected_branches enabled is refused with 400 "... are mutually exclusive"',
+    endpoint,
+    clauses: ['mirrors.regex.exclusive'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const url = target('regex-exclusive');
+    const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url, only_protected_branches: true, mirror_branch_regex: '^release/' } });
+    expectError(res, 400, { error: 'only_protected_branches, mirror_branch_regex are mutually exclusive' });
+    await expectNotCreated(as('maintainer'), privateProject, url);
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.branch-regex-invalid',
+    title: 'an invalid mirror_branch_regex is refused with 400, not a server error',
+    endpoint,
+    clauses: ['mirrors.regex.invalid'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const url = target('regex-invalid');
+    expectError(await as('maintainer').post(mirrorsPath(privateProject), { body: { url, mirror_branch_regex: 'release/[' } }), 400);
+    await expectNotCreated(as('maintainer'), privateProject, url);
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.role-matrix',
+    title: 'Maintainer and Owner create mirrors; Developer, Reporter and Guest get 401; an outsider gets 404 on a private project',
+    endpoint,
+    clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    for (const role of ['maintainer', 'owner'] as const) await createMirror(as(role), privateProject, { url: target(`role-${role}`) });
+    await expectRefusedBelowMaintainer(as, (client) => client.post(mirrorsPath(privateProject), { body: { url: target('role-below') } }));
+    expectError(await as('outsider').post(mirrorsPath(privateProject), { body: { url: target('role-outsider') } }), 404, { message: '404 Project Not Found' });
+    expectError(await as('maintainer').post(mirrorsPath(2147483000), { body: { url: target('role-unknown') } }), 404, { message: '404 Project Not Found' });
+    const urls = (await listMirrors(as('maintainer'), privateProject)).map((m) => m.url);
+    expectTrue(urls.includes(target('role-maintainer')) && urls.includes(target('role-owner')), 'the mirrors of the Maintainer and the Owner to be listed', urls.join(', '));
+    await expectNotCreated(as('maintainer'), privateProject, target('role-below'));
+    await expectNotCreated(as('maintainer'), privateProject, target('role-outsider'));
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.anonymous',
+    title: 'a create without a token is refused: 401 on a public project, 401 or 404 on a private one',
+    endpoint,
+    clauses: ['mirrors.auth.anonymous'],
+  },
+  async ({ as }) => {
+    const { publicProject, privateProject } = world();
+    expectError(await as('anonymous').post(mirrorsPath(publicProject), { body: { url: target('anonymous') } }), 401, { message: '401 Unauthorized' });
+    // GitLab: find_project! hides a private project (404) before the permission check's 401.
+    expectStatus(await as('anonymous').post(mirrorsPath(privateProject), { body: { url: target('anonymous') } }), [401, 404], 'a private project is hidden (404) or the caller unauthorized (401)');
+    await expectNotCreated(as('maintainer'), publicProject, target('anonymous'));
+    await expectNotCreated(as('maintainer'), privateProject, target('anonymous'));
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.token-scopes',
+    title: 'a read_api token cannot create a mirror (403 insufficient_scope); an api token can',
+    endpoint,
+    clauses: ['mirrors.auth.scopes'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    for (const scope of ['read_api', 'read_repository'] as const) {
+      const res = await as('maintainer', scope).post(mirrorsPath(privateProject), { body: { url: target(`scope-${scope}`) } });
+      expectError(res, 403, { error: 'insufficient_scope' });
+      await expectNotCreated(as('maintainer'), privateProject, target(`scope-${scope}`));
+    }
+    await createMirror(as('maintainer', 'api'), privateProject, { url: target('scope-api') });
+  },
+);

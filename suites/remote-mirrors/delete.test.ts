@@ -1,0 +1,91 @@
+// DELETE /projects/:id/remote_mirrors/:mirror_id
+import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectStatus } from '../harness/checks.js';
+import { createMirror, expectRefusedBelowMaintainer, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld } from './helpers.js';
+
+const endpoint = 'DELETE /projects/:id/remote_mirrors/:mirror_id';
+const world = useMirrorsWorld('mirrors-delete');
+
+/** The spec does not show the answer; GitLab's destroy_conditionally! gives 204 (gitlab-facts §5.1). */
+const DELETED = [200, 204];
+const DELETED_WHY = 'the spec shows no response; GitLab answers 204';
+
+conformance(
+  {
+    id: 'mirrors-delete.removes',
+    title: 'a deleted mirror is no longer readable nor listed; the project\'s other mirrors stay',
+    endpoint,
+    clauses: ['mirrors.delete.removes'],
+  },
+  async ({ as }) => {
+    const { freshProject } = world();
+    const project = await freshProject();
+    const doomed = await createMirror(as('maintainer'), project, { url: target('doomed'), enabled: true });
+    const kept = await createMirror(as('maintainer'), project, { url: target('kept') });
+    expectStatus(await as('maintainer').delete(mirrorPath(project, doomed.id)), DELETED, DELETED_WHY);
+
+    expectError(await as('maintainer').get(mirrorPath(project, doomed.id)), 404, { message: '404 Not found' });
+    expectEqual((await listMirrors(as('maintainer'), project)).map((m) => m.id), [kept.id], 'only the other mirror to be listed');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-delete.not-found',
+    title: 'deleting an unknown, non-numeric, already deleted or another project\'s mirror gives 404 "404 Not found"',
+    endpoint,
+    clauses: ['mirrors.id.not-found'],
+  },
+  async ({ as }) => {
+    const { privateProject, publicProject } = world();
+    const gone = await createMirror(as('maintainer'), privateProject, { url: target('delete-twice') });
+    expectStatus(await as('maintainer').delete(mirrorPath(privateProject, gone.id)), DELETED, DELETED_WHY);
+    const elsewhere = await createMirror(as('maintainer'), publicProject, { url: target('delete-elsewhere') });
+    for (const id of [gone.id, 2147483000, 'abc', elsewhere.id]) {
+      expectError(await as('maintainer').delete(mirrorPath(privateProject, id)), 404, { message: '404 Not found' });
+    }
+    await readMirror(as('maintainer'), publicProject, elsewhere.id);
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-delete.role-matrix',
+    title: 'Maintainer and Owner delete mirrors; Developer, Reporter and Guest get 401 and delete nothing; an outsider gets 404',
+    endpoint,
+    clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const byMaintainer = await createMirror(as('maintainer'), privateProject, { url: target('delete-by-maintainer') });
+    const byOwner = await createMirror(as('maintainer'), privateProject, { url: target('delete-by-owner') });
+    await expectRefusedBelowMaintainer(as, (client) => client.delete(mirrorPath(privateProject, byMaintainer.id)));
+    expectError(await as('outsider').delete(mirrorPath(privateProject, byMaintainer.id)), 404, { message: '404 Project Not Found' });
+    await readMirror(as('maintainer'), privateProject, byMaintainer.id);
+
+    for (const [role, mirror] of [['maintainer', byMaintainer], ['owner', byOwner]] as const) {
+      expectStatus(await as(role).delete(mirrorPath(privateProject, mirror.id)), DELETED, DELETED_WHY);
+      expectError(await as('maintainer').get(mirrorPath(privateProject, mirror.id)), 404, { message: '404 Not found' });
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-delete.anonymous-and-scopes',
+    title: 'a delete without a token gets 401 (public project), with a read_api token 403; the mirror stays',
+    endpoint,
+    clauses: ['mirrors.auth.anonymous', 'mirrors.auth.scopes'],
+  },
+  async ({ as }) => {
+    const { publicProject, privateProject } = world();
+    const open = await createMirror(as('maintainer'), publicProject, { url: target('delete-anonymous') });
+    expectError(await as('anonymous').delete(mirrorPath(publicProject, open.id)), 401, { message: '401 Unauthorized' });
+    const hidden = await createMirror(as('maintainer'), privateProject, { url: target('delete-anonymous') });
+    // GitLab: find_project! hides a private project (404) before the permission check's 401.
+    expectStatus(await as('anonymous').delete(mirrorPath(privateProject, hidden.id)), [401, 404], 'a private project is hidden (404) or the caller unauthorized (401)');
+    expectError(await as('maintainer', 'read_api').delete(mirrorPath(privateProject, hidden.id)), 403, { error: 'insufficient_scope' });
+    await readMirror(as('maintainer'), publicProject, open.id);
+    await readMirror(as('maintainer'), privateProject, hidden.id);
+  },
+);

@@ -1,0 +1,107 @@
+// GET /projects/:id/remote_mirrors/:mirror_id
+import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus } from '../harness/checks.js';
+import { createMirror, expectNoSecret, expectRefusedBelowMaintainer, expectSameMirror, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+
+const endpoint = 'GET /projects/:id/remote_mirrors/:mirror_id';
+const world = useMirrorsWorld('mirrors-get');
+
+conformance(
+  {
+    id: 'mirrors-get.reads-one',
+    title: 'a mirror reads back by id with the values it was created with',
+    endpoint,
+    clauses: ['mirrors.get.one', 'mirrors.entity.shape'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: target('get-one'), enabled: true, keep_divergent_refs: true, only_protected_branches: true });
+    await createMirror(as('maintainer'), privateProject, { url: target('get-other') });
+    const res = await as('maintainer').get(mirrorPath(privateProject, created.id));
+    expectOk(res, 200, 'remote-mirror');
+    expectSameMirror(res.body as Mirror, created, 'the mirror read by id');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-get.masked',
+    title: 'the single read shows user and password of the url as *****',
+    endpoint,
+    clauses: ['mirrors.url.masked'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: 'https://reader-user:Pa55-get-word@example.com/conformance/get-masked.git' });
+    const res = await as('maintainer').get(mirrorPath(privateProject, created.id));
+    expectOk(res, 200, 'remote-mirror');
+    expectEqual((res.body as { url: string }).url, 'https://*****:*****@example.com/conformance/get-masked.git', 'the masked url');
+    expectNoSecret(res, 'reader-user');
+    expectNoSecret(res, 'Pa55-get-word');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-get.not-found',
+    title: 'an unknown or non-numeric mirror id, or another project\'s mirror, gives 404 "404 Not found"',
+    endpoint,
+    clauses: ['mirrors.id.not-found'],
+  },
+  async ({ as }) => {
+    const { privateProject, publicProject } = world();
+    const elsewhere = await createMirror(as('maintainer'), publicProject, { url: target('get-elsewhere') });
+    for (const id of [2147483000, 'abc', elsewhere.id]) {
+      expectError(await as('maintainer').get(mirrorPath(privateProject, id)), 404, { message: '404 Not found' });
+    }
+    await readMirror(as('maintainer'), publicProject, elsewhere.id);
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-get.role-matrix',
+    title: 'Maintainer and Owner read a mirror; Developer, Reporter and Guest get 401; an outsider gets 404',
+    endpoint,
+    clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: target('get-roles') });
+    for (const role of ['maintainer', 'owner'] as const) expectEqual((await readMirror(as(role), privateProject, created.id)).id, created.id, `the mirror read as ${role}`);
+    await expectRefusedBelowMaintainer(as, (client) => client.get(mirrorPath(privateProject, created.id)));
+    expectError(await as('outsider').get(mirrorPath(privateProject, created.id)), 404, { message: '404 Project Not Found' });
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-get.anonymous',
+    title: 'without a token a mirror is not readable: 401 on a public project, 401 or 404 on a private one',
+    endpoint,
+    clauses: ['mirrors.auth.anonymous'],
+  },
+  async ({ as }) => {
+    const { publicProject, privateProject } = world();
+    const open = await createMirror(as('maintainer'), publicProject, { url: target('get-anonymous') });
+    const hidden = await createMirror(as('maintainer'), privateProject, { url: target('get-anonymous') });
+    expectError(await as('anonymous').get(mirrorPath(publicProject, open.id)), 401, { message: '401 Unauthorized' });
+    // GitLab: find_project! hides a private project (404) before the permission check's 401.
+    expectStatus(await as('anonymous').get(mirrorPath(privateProject, hidden.id)), [401, 404], 'a private project is hidden (404) or the caller unauthorized (401)');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-get.token-scopes',
+    title: 'a read_api token may read a mirror; a read_repository token is refused with 403',
+    endpoint,
+    clauses: ['mirrors.auth.scopes'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: target('get-scopes') });
+    expectEqual((await readMirror(as('maintainer', 'read_api'), privateProject, created.id)).id, created.id, 'the mirror read with a read_api token');
+    expectError(await as('maintainer', 'read_repository').get(mirrorPath(privateProject, created.id)), 403, { error: 'insufficient_scope' });
+  },
+);

@@ -1,0 +1,132 @@
+// GET /projects/:id/remote_mirrors
+import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectHeader, expectOk, expectStatus } from '../harness/checks.js';
+import { createMirror, expectNoSecret, expectRefusedBelowMaintainer, listMirrors, mirrorsPath, target, useMirrorsWorld, type Mirror } from './helpers.js';
+
+const endpoint = 'GET /projects/:id/remote_mirrors';
+const world = useMirrorsWorld('mirrors-list');
+
+conformance(
+  {
+    id: 'mirrors-list.project-mirrors-by-id',
+    title: 'the list holds exactly the project\'s mirrors, in id order, each as it was created (credentials masked)',
+    endpoint,
+    clauses: ['mirrors.list.all', 'mirrors.entity.shape', 'mirrors.url.masked'],
+  },
+  async ({ as }) => {
+    const { freshProject, privateProject } = world();
+    const project = await freshProject();
+    const empty = await as('maintainer').get(mirrorsPath(project));
+    expectOk(empty, 200, 'remote-mirror', { list: true });
+    expectEqual(empty.body, [], 'a project without mirrors to list none');
+
+    const created: Mirror[] = [];
+    for (const url of [target('list-a'), 'https://lister-user:Pa55-list-word@example.org/conformance/list-b.git', 'ssh://git@example.com/conformance/list-c.git']) {
+      created.push(await createMirror(as('maintainer'), project, { url }));
+    }
+    await createMirror(as('maintainer'), privateProject, { url: target('list-elsewhere') });
+
+    const res = await as('maintainer').get(mirrorsPath(project));
+    expectOk(res, 200, 'remote-mirror', { list: true });
+    expectEqual(res.body, [...created].sort((a, b) => a.id - b.id), 'the list to be the three created mirrors in id order, as created');
+    for (const secret of ['lister-user', 'Pa55-list-word']) expectNoSecret(res, secret);
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-list.paginated',
+    title: 'page and per_page split the list; X-Total, X-Page, X-Per-Page and X-Next-Page describe it; past the end is []',
+    endpoint,
+    clauses: ['mirrors.list.paginated'],
+  },
+  async ({ as }) => {
+    const { freshProject } = world();
+    const project = await freshProject();
+    const ids: number[] = [];
+    for (const name of ['page-1', 'page-2', 'page-3']) ids.push((await createMirror(as('maintainer'), project, { url: target(name) })).id);
+
+    const first = await as('maintainer').get(mirrorsPath(project), { query: { per_page: 2, page: 1 } });
+    expectOk(first, 200, 'remote-mirror', { list: true });
+    expectHeader(first, 'X-Total', '3');
+    expectHeader(first, 'X-Page', '1');
+    expectHeader(first, 'X-Per-Page', '2');
+    expectHeader(first, 'X-Next-Page', '2');
+
+    const second = await as('maintainer').get(mirrorsPath(project), { query: { per_page: 2, page: 2 } });
+    expectOk(second, 200, 'remote-mirror', { list: true });
+    expectHeader(second, 'X-Page', '2');
+    expectHeader(second, 'X-Next-Page', '');
+    const paged = [...(first.body as Mirror[]), ...(second.body as Mirror[])].map((m) => m.id);
+    expectEqual(paged, ids, 'pages 1 and 2 together to hold every mirror once, in id order');
+
+    const past = await as('maintainer').get(mirrorsPath(project), { query: { per_page: 2, page: 3 } });
+    expectOk(past, 200, 'remote-mirror', { list: true });
+    expectEqual(past.body, [], 'a page past the end to be empty');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-list.project-by-full-path',
+    title: 'the project may be named by its URL-encoded full path',
+    endpoint,
+    clauses: ['mirrors.id.path-or-number'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    await createMirror(as('maintainer'), privateProject, { url: target('by-path') });
+    const res = await as('maintainer').get(mirrorsPath(privateProject.fullPath), { query: { per_page: 100 } });
+    expectOk(res, 200, 'remote-mirror', { list: true });
+    expectEqual(res.body, await listMirrors(as('maintainer'), privateProject), 'the list by full path to equal the list by id');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-list.role-matrix',
+    title: 'Maintainer and Owner list mirrors; Developer, Reporter and Guest get 401; an outsider or an unknown project gets 404',
+    endpoint,
+    clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    await createMirror(as('maintainer'), privateProject, { url: target('roles') });
+    const expected = await listMirrors(as('maintainer'), privateProject);
+    expectEqual((await listMirrors(as('owner'), privateProject)).map((m) => m.id), expected.map((m) => m.id), 'the Owner to see the same mirrors');
+    await expectRefusedBelowMaintainer(as, (client) => client.get(mirrorsPath(privateProject)));
+    expectError(await as('outsider').get(mirrorsPath(privateProject)), 404, { message: '404 Project Not Found' });
+    expectError(await as('maintainer').get(mirrorsPath(2147483000)), 404, { message: '404 Project Not Found' });
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-list.anonymous',
+    title: 'without a token the list is refused: 401 on a public project, 401 or 404 on a private one',
+    endpoint,
+    clauses: ['mirrors.auth.anonymous'],
+  },
+  async ({ as }) => {
+    const { publicProject, privateProject } = world();
+    expectError(await as('anonymous').get(mirrorsPath(publicProject)), 401, { message: '401 Unauthorized' });
+    // GitLab: find_project! hides a private project (404) before the permission check's 401.
+    expectStatus(await as('anonymous').get(mirrorsPath(privateProject)), [401, 404], 'a private project is hidden (404) or the caller unauthorized (401)');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-list.token-scopes',
+    title: 'a read_api token may list mirrors; a read_repository token is refused with 403',
+    endpoint,
+    clauses: ['mirrors.auth.scopes'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    await createMirror(as('maintainer'), privateProject, { url: target('scopes') });
+    const ids = (await listMirrors(as('maintainer'), privateProject)).map((m) => m.id);
+    expectEqual((await listMirrors(as('maintainer', 'read_api'), privateProject)).map((m) => m.id), ids, 'a read_api token to list the same mirrors');
+    expectError(await as('maintainer', 'read_repository').get(mirrorsPath(privateProject)), 403, { error: 'insufficient_scope' });
+  },
+);

@@ -1,0 +1,155 @@
+// POST /projects/:id/remote_mirrors/:mirror_id/sync
+import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../harness/checks.js';
+import type { Exchange } from '../harness/client.js';
+import { createMirror, expectRefusedBelowMaintainer, readMirror, syncPath, target, useMirrorsWorld, waitForSyncEnd, type Mirror } from './helpers.js';
+
+const endpoint = 'POST /projects/:id/remote_mirrors/:mirror_id/sync';
+const world = useMirrorsWorld('mirrors-sync');
+
+const DISABLED_MESSAGE = 'Cannot proceed with the push mirroring. Please verify your mirror configuration.';
+
+/** 204 with nothing in the body. */
+function expectNoContent(res: Exchange): void {
+  expectStatus(res, 204);
+  expectEqual(res.bytes.length, 0, 'an empty body');
+}
+
+/** A mirror nobody has pushed: status none and no timestamps. */
+function expectUntouched(mirror: Mirror, why: string): void {
+  expectEqual(
+    [mirror.update_status, mirror.last_update_started_at, mirror.last_update_at, mirror.last_successful_update_at],
+    ['none', null, null, null],
+    `update_status none and null timestamps (${why})`,
+  );
+}
+
+conformance(
+  {
+    id: 'mirrors-sync.runs-to-end',
+    title: 'a sync answers 204 and the mirror ends finished (or failed) with its update timestamps set',
+    endpoint,
+    clauses: ['mirrors.sync.no-content', 'mirrors.sync.status', 'mirrors.entity.shape'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: target('sync'), enabled: true });
+    const sync = await as('maintainer').post(syncPath(privateProject, created.id));
+    expectNoContent(sync);
+    // The target's own clock: its Date header (whole seconds) of the sync answer.
+    const requestedAt = Date.parse(expectHeader(sync, 'Date'));
+
+    // GitLab pushes in a background job; the target on example.com may not answer (gitlab-facts §8).
+    const done = await waitForSyncEnd(as('maintainer'), privateProject, created.id);
+    const started = done.last_update_started_at === null ? NaN : Date.parse(done.last_update_started_at);
+    const ended = done.last_update_at === null ? NaN : Date.parse(done.last_update_at);
+    expectTrue(started >= requestedAt - 1000, 'last_update_started_at to be set, at the sync request or after it', JSON.stringify(done));
+    if (done.update_status === 'finished') {
+      const succeeded = done.last_successful_update_at === null ? NaN : Date.parse(done.last_successful_update_at);
+      expectTrue(ended >= started && succeeded >= started, 'last_update_at and last_successful_update_at of a finished push to be set, after it started', JSON.stringify(done));
+      expectEqual(done.last_error, null, 'last_error of a finished push');
+    } else {
+      // failed, or to_retry: the attempt failed and GitLab retries later (gitlab-facts §0.12).
+      expectTrue(typeof done.last_error === 'string' && done.last_error !== '', 'a failed push to say why in last_error', JSON.stringify(done));
+      if (done.update_status === 'failed') expectTrue(ended >= started, 'last_update_at of a failed push to be set, after it started', JSON.stringify(done));
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-sync.disabled-refused',
+    title: 'a sync of a disabled mirror is refused with 400 and its status stays none',
+    endpoint,
+    clauses: ['mirrors.sync.disabled'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: target('sync-disabled') });
+    expectError(await as('maintainer').post(syncPath(privateProject, created.id)), 400, { message: DISABLED_MESSAGE });
+    expectUntouched(await readMirror(as('maintainer'), privateProject, created.id), 'after a refused sync');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-sync.empty-repository',
+    title: 'on a project with an empty repository, sync obeys enabled as the mirror shows it',
+    endpoint,
+    clauses: ['mirrors.enabled.computed'],
+  },
+  async ({ as }) => {
+    const { freshProject } = world();
+    const project = await freshProject({ empty: true });
+    const created = await createMirror(as('maintainer'), project, { url: target('sync-empty'), enabled: true });
+    // gitlab-facts §0.11: GitLab computes enabled false without a repository; whether an empty one
+    // counts as existing is unconfirmed, so both answers are accepted if sync agrees with them.
+    const shown = (await readMirror(as('maintainer'), project, created.id)).enabled;
+    expectEqual(shown, created.enabled, 'enabled read back to equal enabled on create');
+    const res = await as('maintainer').post(syncPath(project, created.id));
+    if (shown) {
+      expectNoContent(res);
+      expectTrue((await waitForSyncEnd(as('maintainer'), project, created.id)).last_update_started_at !== null, 'the push of an enabled mirror to have started');
+    } else {
+      expectError(res, 400, { message: DISABLED_MESSAGE });
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-sync.not-found',
+    title: 'an unknown or non-numeric mirror id, or another project\'s mirror, gives 404 "404 Not found"',
+    endpoint,
+    clauses: ['mirrors.id.not-found'],
+  },
+  async ({ as }) => {
+    const { privateProject, publicProject } = world();
+    const elsewhere = await createMirror(as('maintainer'), publicProject, { url: target('sync-elsewhere'), enabled: true });
+    for (const id of [2147483000, 'abc', elsewhere.id]) {
+      expectError(await as('maintainer').post(syncPath(privateProject, id)), 404, { message: '404 Not found' });
+    }
+    expectUntouched(await readMirror(as('maintainer'), publicProject, elsewhere.id), 'the other project\'s mirror');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-sync.role-matrix',
+    title: 'Maintainer and Owner sync; Developer, Reporter and Guest get 401 and start nothing; an outsider gets 404',
+    endpoint,
+    clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: target('sync-roles'), enabled: true });
+    await expectRefusedBelowMaintainer(as, (client) => client.post(syncPath(privateProject, created.id)));
+    expectError(await as('outsider').post(syncPath(privateProject, created.id)), 404, { message: '404 Project Not Found' });
+    expectUntouched(await readMirror(as('maintainer'), privateProject, created.id), 'after the refused syncs');
+
+    for (const role of ['maintainer', 'owner'] as const) {
+      expectNoContent(await as(role).post(syncPath(privateProject, created.id)));
+      await waitForSyncEnd(as('maintainer'), privateProject, created.id);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-sync.anonymous-and-scopes',
+    title: 'a sync without a token gets 401 (public project), with a read_api token 403; neither starts a push',
+    endpoint,
+    clauses: ['mirrors.auth.anonymous', 'mirrors.auth.scopes'],
+  },
+  async ({ as }) => {
+    const { publicProject, privateProject } = world();
+    const open = await createMirror(as('maintainer'), publicProject, { url: target('sync-anonymous'), enabled: true });
+    expectError(await as('anonymous').post(syncPath(publicProject, open.id)), 401, { message: '401 Unauthorized' });
+    const hidden = await createMirror(as('maintainer'), privateProject, { url: target('sync-anonymous'), enabled: true });
+    // GitLab: find_project! hides a private project (404) before the permission check's 401.
+    expectStatus(await as('anonymous').post(syncPath(privateProject, hidden.id)), [401, 404], 'a private project is hidden (404) or the caller unauthorized (401)');
+    expectError(await as('maintainer', 'read_api').post(syncPath(privateProject, hidden.id)), 403, { error: 'insufficient_scope' });
+    expectUntouched(await readMirror(as('maintainer'), publicProject, open.id), 'after the anonymous sync');
+    expectUntouched(await readMirror(as('maintainer'), privateProject, hidden.id), 'after the refused syncs');
+  },
+);
