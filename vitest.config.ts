@@ -21,9 +21,25 @@ export default defineConfig({
         test: {
           name: 'conformance',
           include: ['suites/*/**/*.test.ts'],
+          exclude: ['suites/*/**/*.exclusive.test.ts'],
           globalSetup: ['suites/harness/global-setup.ts'],
           pool: 'threads',
           isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // Tests that flip instance-wide settings (promotion approval) run alone, after the rest,
+        // one file at a time, so no other test sees the setting change under it.
+        test: {
+          name: 'conformance-exclusive',
+          include: ['suites/*/**/*.exclusive.test.ts'],
+          globalSetup: ['suites/harness/global-setup.ts'],
+          pool: 'threads',
+          isolate: false,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -3,18 +3,25 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { ApiError } from './http/errors.js';
+import { installFaults, type FaultContext } from './faults.js';
 import type { FixtureManifest } from '../fixtures/manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
 import { Store } from './state/store.js';
 import { setupRoutes } from './routes/setup.js';
 import { repositoryFilesRoutes } from './routes/repository-files.js';
 import { membersRoutes } from './routes/members.js';
+import { remoteMirrorsRoutes } from './routes/remote-mirrors.js';
+import { invitationsRoutes } from './routes/invitations.js';
 
 export interface ReferenceServerOptions extends Partial<ServerOptions> {
   /** Fixes the administrator's token; a fresh `glpat-` token otherwise. */
   adminToken?: string;
   /** Largest accepted request body; GitLab's default API limit is far above what tests need. */
   bodyLimit?: number;
+  /** Faults to commit on every request (faults.ts); others can be asked for per request. */
+  faults?: string[];
+  /** Delay before every answer, in milliseconds, to play a slow target. */
+  latencyMs?: number;
 }
 
 export interface ReferenceServer {
@@ -24,12 +31,14 @@ export interface ReferenceServer {
   url: string;
   /** The fixtures the API cannot create, as a target's manifest describes them. */
   fixtures: FixtureManifest;
+  /** What the fault hooks saw and did. */
+  faults: FaultContext;
   close(): Promise<void>;
 }
 
-const ROUTES: RouteModule[] = [setupRoutes, repositoryFilesRoutes, membersRoutes];
+const ROUTES: RouteModule[] = [setupRoutes, repositoryFilesRoutes, membersRoutes, remoteMirrorsRoutes, invitationsRoutes];
 
-export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyInstance; store: Store; adminToken: string } {
+export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyInstance; store: Store; adminToken: string; faults: FaultContext } {
   const store = new Store();
   const admin = store.createUser({ username: 'root', name: 'Administrator', email: 'admin@example.com', isAdmin: true });
   const adminToken = store.createToken(admin.id, 'conformance-admin', ['api', 'sudo', 'admin_mode'], null, options.adminToken).token;
@@ -38,8 +47,11 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
     options: { version: options.version ?? '18.6.0-ee', headerPrefix: options.headerPrefix ?? 'X-Gitlab-' },
   };
 
-  const app = Fastify({ bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024, logger: false, trustProxy: false });
+  const app = Fastify({ bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024, logger: false, trustProxy: false, forceCloseConnections: true });
   app.register(formbody);
+  const latency = options.latencyMs ?? 0;
+  if (latency > 0) app.addHook('onRequest', () => new Promise<void>((resolve) => setTimeout(resolve, latency)));
+  const faults = installFaults(app, options.faults ?? []);
   app.register(
     async (api) => {
       for (const routes of ROUTES) routes(api, ctx);
@@ -68,14 +80,14 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
     reply.code(500).send({ message: '500 Internal Server Error' });
   });
 
-  return { app, store, adminToken };
+  return { app, store, adminToken, faults };
 }
 
 export async function startReferenceServer(options: ReferenceServerOptions & { port?: number; host?: string } = {}): Promise<ReferenceServer> {
-  const { app, store, adminToken } = buildApp(options);
+  const { app, store, adminToken, faults } = buildApp(options);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: {}, close: () => app.close() };
+  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: {}, faults, close: () => app.close() };
 }

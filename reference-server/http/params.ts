@@ -91,7 +91,8 @@ export class Params {
     if (value === null || value === '') return null;
     const text = String(value);
     const match = /^(\d{4}-\d{2}-\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
-    if (!match || Number.isNaN(Date.parse(match[1]))) {
+    // Round-trip the date: Date.parse would roll 2031-02-30 over into March.
+    if (!match || Number.isNaN(Date.parse(match[1])) || new Date(`${match[1]}T00:00:00Z`).toISOString().slice(0, 10) !== match[1]) {
       this.errors.push(`${name} is invalid`);
       return undefined;
     }

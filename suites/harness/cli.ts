@@ -90,7 +90,7 @@ async function run(args: string[]): Promise<number> {
   const vitest = await createVitest('test', {
     root: ROOT,
     config: join(ROOT, 'vitest.config.ts'),
-    project: ['conformance'],
+    project: ['conformance', 'conformance-exclusive'],
     watch: false,
     testNamePattern: values.grep,
     maxWorkers: values.concurrency === undefined ? undefined : Number(values.concurrency),

@@ -14,7 +14,33 @@ import { HarnessError } from './errors.js';
 import { registerSecret } from './redact.js';
 import type { ActorInfo, ActorName, RunContext } from './run-context.js';
 
+/**
+ * Both conformance projects (the parallel one and the exclusive one that runs after it) use this
+ * setup; they share one run: one server, one set of actors, one ledger, torn down by the last.
+ */
+interface SharedRun {
+  run: Promise<{ run: RunContext; teardown: () => Promise<void> }>;
+  users: number;
+}
+const shared = globalThis as { conformanceRun?: SharedRun };
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  shared.conformanceRun ??= { run: createRun(), users: 0 };
+  const current = shared.conformanceRun;
+  current.users++;
+  const { run, teardown } = await current.run.catch((error: unknown) => {
+    shared.conformanceRun = undefined;
+    throw error;
+  });
+  project.provide('conformance', run);
+  return async () => {
+    if (--current.users > 0) return;
+    shared.conformanceRun = undefined;
+    await teardown();
+  };
+}
+
+async function createRun(): Promise<{ run: RunContext; teardown: () => Promise<void> }> {
   const config = loadConfig();
   let server: ReferenceServer | undefined;
   let targetUrl = config.targetUrl;
@@ -74,10 +100,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     for (const name of ['owner', 'maintainer', 'developer', 'reporter', 'guest', 'outsider'] as const) {
       run.actors[name] = await world.user(name);
     }
-    project.provide('conformance', run);
+    return { run, teardown };
   } catch (error) {
     await teardown();
     throw error;
   }
-  return teardown;
 }

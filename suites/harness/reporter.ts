@@ -68,7 +68,7 @@ export class ConformanceReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const records: TestRecord[] = [];
     for (const module of testModules) {
-      if (module.project.name !== 'conformance') continue;
+      if (!module.project.name.startsWith('conformance')) continue;
       for (const test of module.children.allTests()) {
         const meta = test.meta().conformance as TestMeta | undefined;
         if (!meta) continue;
