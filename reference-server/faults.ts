@@ -1,6 +1,6 @@
 // Faults the reference server can be told to commit, to prove that the suite notices them. A fault
-// is switched on for the whole server (`faults` option, `--fault` flag) or for one request (the
-// `X-Reference-Fault` header, comma-separated names). Each fault is a hook around the routes, so the
+// is switched on for the whole server (`faults` option, `--fault` flag) or, where the server allows
+// it (`faultHeader` option), for one request (the `X-Reference-Fault` header, comma-separated names). Each fault is a hook around the routes, so the
 // area code stays the correct implementation.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -86,13 +86,17 @@ export const FAULTS: Fault[] = [
 
 export const FAULT_NAMES = FAULTS.map((f) => f.name);
 
-/** Installs the fault hooks: `always` are on for every request, others by request header. */
-export function installFaults(app: FastifyInstance, always: string[]): FaultContext {
+/**
+ * Installs the fault hooks: `always` are on for every request; with `byHeader`, a request may ask
+ * for more with X-Reference-Fault. With neither, no hook is installed and requests pay nothing.
+ */
+export function installFaults(app: FastifyInstance, always: string[], byHeader = false): FaultContext {
   const unknown = always.filter((name) => !FAULT_NAMES.includes(name));
   if (unknown.length > 0) throw new Error(`unknown fault(s): ${unknown.join(', ')} (known: ${FAULT_NAMES.join(', ')})`);
   const ctx: FaultContext = { seen: new Map(), fired: new Map() };
+  if (always.length === 0 && !byHeader) return ctx;
   const active = (request: FastifyRequest): Fault[] => {
-    const header = request.headers['x-reference-fault'];
+    const header = byHeader ? request.headers['x-reference-fault'] : undefined;
     const named = new Set([...always, ...(typeof header === 'string' ? header.split(',').map((s) => s.trim()) : [])]);
     return FAULTS.filter((f) => named.has(f.name));
   };

@@ -10,6 +10,7 @@ import { Store } from './state/store.js';
 import { setupRoutes } from './routes/setup.js';
 import { repositoryFilesRoutes } from './routes/repository-files.js';
 import { membersRoutes } from './routes/members.js';
+import { seedFixtures } from './fixtures.js';
 import { remoteMirrorsRoutes } from './routes/remote-mirrors.js';
 import { invitationsRoutes } from './routes/invitations.js';
 
@@ -18,8 +19,10 @@ export interface ReferenceServerOptions extends Partial<ServerOptions> {
   adminToken?: string;
   /** Largest accepted request body; GitLab's default API limit is far above what tests need. */
   bodyLimit?: number;
-  /** Faults to commit on every request (faults.ts); others can be asked for per request. */
+  /** Faults to commit on every request (faults.ts). */
   faults?: string[];
+  /** Let a request ask for faults with the X-Reference-Fault header (off by default). */
+  faultHeader?: boolean;
   /** Delay before every answer, in milliseconds, to play a slow target. */
   latencyMs?: number;
 }
@@ -51,7 +54,7 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
   app.register(formbody);
   const latency = options.latencyMs ?? 0;
   if (latency > 0) app.addHook('onRequest', () => new Promise<void>((resolve) => setTimeout(resolve, latency)));
-  const faults = installFaults(app, options.faults ?? []);
+  const faults = installFaults(app, options.faults ?? [], options.faultHeader ?? false);
   app.register(
     async (api) => {
       for (const routes of ROUTES) routes(api, ctx);
@@ -89,5 +92,5 @@ export async function startReferenceServer(options: ReferenceServerOptions & { p
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: {}, faults, close: () => app.close() };
+  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: seedFixtures(store), faults, close: () => app.close() };
 }

@@ -3,7 +3,8 @@ import type { Clause } from './harness/clauses.js';
 import { repositoryFilesClauses } from './repository-files/clauses.js';
 import { remoteMirrorsClauses } from './remote-mirrors/clauses.js';
 import { invitationsClauses } from './invitations/clauses.js';
+import { membersClauses } from './members/clauses.js';
 
-export const CATALOG: Clause[] = [...repositoryFilesClauses, ...remoteMirrorsClauses, ...invitationsClauses];
+export const CATALOG: Clause[] = [...repositoryFilesClauses, ...remoteMirrorsClauses, ...invitationsClauses, ...membersClauses];
 
 export const CATALOG_IDS: ReadonlySet<string> = new Set(CATALOG.map((c) => c.id));

@@ -72,8 +72,32 @@ export class Repository {
     return false;
   }
 
+  /** Commits never change, so answers about them are kept (GitLab caches these too). */
+  private readonly lastCommitCache = new Map<string, Commit>();
+  private readonly sha256Cache = new Map<string, string>();
+
+  /** SHA-256 of a blob's bytes, hex. */
+  contentSha256(blobId: string): string {
+    let digest = this.sha256Cache.get(blobId);
+    if (digest === undefined) {
+      digest = createHash('sha256').update(this.blobs.get(blobId)!).digest('hex');
+      this.sha256Cache.set(blobId, digest);
+    }
+    return digest;
+  }
+
   /** The newest commit at or before `commit` (first-parent history) that changed `path`. */
   lastCommitFor(commit: Commit, path: string): Commit {
+    const key = `${commit.id}:${path}`;
+    let found = this.lastCommitCache.get(key);
+    if (!found) {
+      found = this.walkToLastChange(commit, path);
+      this.lastCommitCache.set(key, found);
+    }
+    return found;
+  }
+
+  private walkToLastChange(commit: Commit, path: string): Commit {
     let current = commit;
     const blobAt = (c: Commit) => c.files.get(path)?.blobId;
     const modeAt = (c: Commit) => c.files.get(path)?.mode;

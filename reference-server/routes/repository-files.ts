@@ -1,7 +1,6 @@
 // The nine repository-file endpoint forms, as lib/api/files.rb answers them (gitlab-facts §1):
 // GET/HEAD file, GET/HEAD blame, GET/HEAD raw, POST, PUT, DELETE. HEAD forms are Fastify's
 // automatic HEAD routes: the GET handler runs and only the status and headers are sent.
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RepositoryError, type Commit, type FileAtRef, type WriteAction } from '../git/repository.js';
 import { parseLfsPointer } from '../git/lfs.js';
@@ -58,7 +57,7 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
       file_path: file.path,
       size: file.content.length,
       encoding: 'base64',
-      content_sha256: createHash('sha256').update(file.content).digest('hex'),
+      content_sha256: project.repository.contentSha256(file.blobId),
       ref,
       blob_id: file.blobId,
       commit_id: file.commit.id,

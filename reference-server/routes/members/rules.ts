@@ -1,0 +1,232 @@
+// The membership rules the members routes share: who may manage members, the hierarchy of a
+// top-level group, the rows of /members/all, billable users, promotion queueing and the model
+// validations of a membership (gitlab-facts §4).
+import { ACCESS, ROLE_NAMES, type Group, type GroupLink, type Member, type Project, type Source, type User } from '../../state/model.js';
+import { isExpired, type Store } from '../../state/store.js';
+
+export const QUEUED = 'Request queued for administrator approval.';
+
+/** Levels the Member model accepts (60, Admin, is a role name, not a membership level). */
+const MEMBER_LEVELS: readonly number[] = [
+  ACCESS.MINIMAL_ACCESS,
+  ACCESS.GUEST,
+  ACCESS.PLANNER,
+  ACCESS.REPORTER,
+  ACCESS.DEVELOPER,
+  ACCESS.MAINTAINER,
+  ACCESS.OWNER,
+];
+
+export const MEMBER_STATES = ['awaiting', 'active'] as const;
+
+export function sourceOf(store: Store, member: Member): Source | undefined {
+  return member.source.kind === 'group' ? store.groups.get(member.source.id) : store.projects.get(member.source.id);
+}
+
+/** The top-level group above a source; undefined for a project in a user namespace. */
+export function rootGroupOf(store: Store, source: Source): Group | undefined {
+  const group = source.kind === 'group' ? source : store.projectGroup(source);
+  return group ? store.rootOf(group) : undefined;
+}
+
+/** The groups above a source, nearest first (for a group: the group itself and its ancestors). */
+function groupChainOf(store: Store, source: Source): Group[] {
+  if (source.kind === 'group') return store.groupChain(source);
+  const group = store.projectGroup(source);
+  return group ? store.groupChain(group) : [];
+}
+
+/** `admin_group_member` is Owner; `admin_project_member` is Maintainer or above. */
+export function canAdminMembers(store: Store, source: Source, user: User): boolean {
+  return store.accessLevel(source, user) >= (source.kind === 'group' ? ACCESS.OWNER : ACCESS.MAINTAINER);
+}
+
+/** `manage_owners`: only owners give or take the Owner role of a project. */
+export function canManageOwners(store: Store, source: Source, user: User): boolean {
+  return store.accessLevel(source, user) >= ACCESS.OWNER;
+}
+
+/** Direct members of a source that are users (not pending invitations). */
+export function userMembers(store: Store, source: Source): Member[] {
+  return store.directMembers(source).filter((m) => m.userId !== null && m.inviteToken === null);
+}
+
+export function directUserMember(store: Store, source: Source, userId: number): Member | undefined {
+  return userMembers(store, source).find((m) => m.userId === userId);
+}
+
+/** A group with its subgroups and the projects in all of them (for a top-level group: its hierarchy). */
+export function hierarchy(store: Store, root: Group): { groups: Group[]; projects: Project[] } {
+  return { groups: [root, ...store.descendantGroups(root)], projects: store.projectsInHierarchy(root) };
+}
+
+/** Every membership record (users and invitations) of the groups and projects of a hierarchy. */
+export function hierarchyMembers(store: Store, root: Group): Member[] {
+  const { groups, projects } = hierarchy(store, root);
+  return [...groups, ...projects].flatMap((source) => store.directMembers(source)).sort((a, b) => a.id - b.id);
+}
+
+export function isLastOwner(store: Store, group: Group, member: Member): boolean {
+  if (member.accessLevel !== ACCESS.OWNER) return false;
+  return userMembers(store, group).filter((m) => m.accessLevel === ACCESS.OWNER && m.state === 'active').length === 1;
+}
+
+// ---- /members/all --------------------------------------------------------------------------
+
+export interface MemberRow {
+  member: Member;
+  /** The level this row gives: the member's own, capped by the share link for invited groups. */
+  accessLevel: number;
+  /** A member of an invited private group the viewer may neither read nor manage: its source stays hidden. */
+  sourceHidden: boolean;
+}
+
+export const directRow = (member: Member): MemberRow => ({ member, accessLevel: member.accessLevel, sourceHidden: false });
+
+/**
+ * Direct, inherited and invited-group members of a source, one row per user with the highest
+ * level (GroupMembersFinder, MembersFinder). Members of an invited group are shown when the viewer
+ * can see that group, or is a member of the source itself (GitLab 17.4: then even members of
+ * invited private groups, whose source is hidden from the viewer). Minimal-access members are left out.
+ */
+export function allMemberRows(store: Store, source: Source, viewer: User): MemberRow[] {
+  const chain = groupChainOf(store, source);
+  const rows: MemberRow[] = [];
+  for (const s of source.kind === 'project' ? [source, ...chain] : chain) for (const member of userMembers(store, s)) rows.push(directRow(member));
+
+  const memberOfSource = store.accessLevel(source, viewer) >= ACCESS.GUEST;
+  const managesMembers = canAdminMembers(store, source, viewer);
+  const invite = (link: GroupLink, members: (invited: Group) => Member[]) => {
+    const invited = store.groups.get(link.groupId);
+    if (!invited || isExpired(link.expiresAt)) return;
+    const visible = store.canSee(invited, viewer);
+    if (!memberOfSource && !visible) return;
+    const sourceHidden = invited.visibility !== 'public' && !visible && !managesMembers;
+    for (const member of members(invited)) rows.push({ member, accessLevel: Math.min(link.accessLevel, member.accessLevel), sourceHidden });
+  };
+  // A project's invited groups count with their ancestors' members; groups shared into a group
+  // (or into a project's ancestors) with their direct members only.
+  if (source.kind === 'project') {
+    for (const link of source.sharedWith) invite(link, (invited) => store.groupChain(invited).flatMap((g) => userMembers(store, g)));
+  }
+  for (const link of chain.flatMap((g) => g.sharedWith)) invite(link, (invited) => userMembers(store, invited));
+
+  const best = new Map<number, MemberRow>();
+  for (const row of rows) {
+    if (isExpired(row.member.expiresAt) || row.member.accessLevel === ACCESS.MINIMAL_ACCESS) continue;
+    const current = best.get(row.member.userId!);
+    if (!current || row.accessLevel > current.accessLevel) best.set(row.member.userId!, row);
+  }
+  if (source.kind === 'project') {
+    // MembersFinder keeps a user's project membership record, with the user's highest level.
+    for (const [userId, row] of best) {
+      const own = directUserMember(store, source, userId);
+      if (own && own !== row.member) best.set(userId, { member: own, accessLevel: row.accessLevel, sourceHidden: false });
+    }
+  }
+  return [...best.values()].sort((a, b) => a.member.id - b.member.id);
+}
+
+// ---- billable users --------------------------------------------------------------------------
+
+export type MembershipType = 'group_member' | 'project_member' | 'group_invite' | 'project_invite';
+
+/** Groups invited into the groups and projects of a hierarchy, with the kind of source they were invited into. */
+function invitedGroups(store: Store, root: Group): { group: Group; into: 'group' | 'project' }[] {
+  const { groups, projects } = hierarchy(store, root);
+  const out: { group: Group; into: 'group' | 'project' }[] = [];
+  for (const [sources, into] of [[groups, 'group'], [projects, 'project']] as const) {
+    for (const source of sources) {
+      for (const link of source.sharedWith) {
+        const group = store.groups.get(link.groupId);
+        if (group && !isExpired(link.expiresAt)) out.push({ group, into });
+      }
+    }
+  }
+  return out;
+}
+
+export function invitedGroupIds(store: Store, root: Group): Set<number> {
+  return new Set(invitedGroups(store, root).map((i) => i.group.id));
+}
+
+/** The billed users of a top-level group and how each one is a member (the first type wins). */
+export function billableUsers(store: Store, root: Group): Map<number, MembershipType> {
+  const { groups, projects } = hierarchy(store, root);
+  const out = new Map<number, MembershipType>();
+  const add = (members: Member[], type: MembershipType) => {
+    for (const m of members) {
+      const user = store.users.get(m.userId!);
+      if (user?.state === 'active' && m.state === 'active' && !isExpired(m.expiresAt) && !out.has(user.id)) out.set(user.id, type);
+    }
+  };
+  for (const g of groups) add(userMembers(store, g), 'group_member');
+  for (const p of projects) add(userMembers(store, p), 'project_member');
+  const invited = invitedGroups(store, root);
+  for (const into of ['group', 'project'] as const) {
+    for (const i of invited.filter((x) => x.into === into)) add(userMembers(store, i.group), into === 'group' ? 'group_invite' : 'project_invite');
+  }
+  return out;
+}
+
+// ---- promotion management (EE, self-managed) -------------------------------------------------
+
+/** A user takes a seat once they hold Reporter or above anywhere (Guest, Planner, Minimal access are free). */
+function isBillableUser(store: Store, user: User): boolean {
+  if (user.isAdmin) return true;
+  for (const m of store.members.values()) {
+    if (m.userId === user.id && m.inviteToken === null && m.state === 'active' && m.accessLevel >= ACCESS.REPORTER) return true;
+  }
+  return false;
+}
+
+/**
+ * With `enable_member_promotion_management` on, a non-administrator giving a billable role to a
+ * user who holds no seat yet only queues the request for an administrator's approval.
+ */
+export function promotionQueued(store: Store, actor: User, target: User, level: number): boolean {
+  return store.settings.enableMemberPromotionManagement && !actor.isAdmin && level >= ACCESS.REPORTER && !isBillableUser(store, target);
+}
+
+// ---- model validations of a membership -------------------------------------------------------
+
+/** The highest membership a user holds in the groups above a source (a subgroup's or project's ancestors). */
+function inheritedMembership(store: Store, source: Source, userId: number): { level: number; group: Group } | undefined {
+  const ancestors = source.kind === 'group' ? store.groupChain(source).slice(1) : groupChainOf(store, source);
+  let best: { level: number; group: Group } | undefined;
+  for (const group of ancestors) {
+    const member = directUserMember(store, group, userId);
+    if (member && member.state === 'active' && (!best || member.accessLevel > best.level)) best = { level: member.accessLevel, group };
+  }
+  return best;
+}
+
+/** Member model validations: the level is a membership level, at least the inherited one, and the expiry is not past. */
+export function membershipErrors(store: Store, source: Source, userId: number, level: number, expiresAt: string | null | undefined): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  if (!MEMBER_LEVELS.includes(level)) {
+    errors.access_level = ['is not included in the list'];
+  } else {
+    const inherited = inheritedMembership(store, source, userId);
+    if (inherited && inherited.level > level) {
+      errors.access_level = [`should be greater than or equal to ${ROLE_NAMES[inherited.level]} inherited membership from group ${inherited.group.name}`];
+    }
+  }
+  if (expiresAt && isExpired(expiresAt)) errors.expires_at = ['cannot be a date in the past'];
+  return errors;
+}
+
+/** ActiveModel's `full_messages.to_sentence`: "Access level is not included in the list". */
+export function fullMessages(errors: Record<string, string[]>): string {
+  const messages = Object.entries(errors).flatMap(([field, texts]) => {
+    const name = field.replace(/_/g, ' ');
+    return texts.map((text) => `${name[0].toUpperCase()}${name.slice(1)} ${text}`);
+  });
+  return toSentence(messages);
+}
+
+/** Rails' `Array#to_sentence`. */
+export function toSentence(items: string[]): string {
+  if (items.length <= 2) return items.join(' and ');
+  return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
+}

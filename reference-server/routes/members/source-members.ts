@@ -1,0 +1,277 @@
+// The members endpoints that exist for both groups and projects (lib/api/members.rb,
+// lib/api/helpers/members_helpers.rb; gitlab-facts §0.5, §0.6, §0.22, §4): list, list all, read one,
+// add (one or several users), edit and remove.
+import type { FastifyRequest } from 'fastify';
+import { actorOf, findGroup, findProject, type Context, type RouteModule } from '../../http/context.js';
+import { requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../../http/auth.js';
+import { conflict, forbidden, notFound, recordNotFound, validationError } from '../../http/errors.js';
+import { paginate, readPage } from '../../http/pagination.js';
+import { mergedParams, Params } from '../../http/params.js';
+import { ACCESS, type Member, type Source, type User } from '../../state/model.js';
+import type { Store } from '../../state/store.js';
+import { memberEntity } from './entities.js';
+import {
+  allMemberRows,
+  canAdminMembers,
+  canManageOwners,
+  directRow,
+  directUserMember,
+  fullMessages,
+  hierarchy,
+  isLastOwner,
+  MEMBER_STATES,
+  membershipErrors,
+  promotionQueued,
+  QUEUED,
+  toSentence,
+  userMembers,
+  type MemberRow,
+} from './rules.js';
+
+type Kind = 'group' | 'project';
+type SourceRoute = { Params: { id: string } };
+type MemberRoute = { Params: { id: string; user_id: string } };
+
+/** `authenticate!` comes first on every members endpoint (401), then the token's scope. */
+export function caller(ctx: Context, request: FastifyRequest, scopes: readonly string[]): User {
+  const actor = actorOf(ctx, request);
+  const user = requireUser(actor);
+  requireScope(actor, scopes);
+  return user;
+}
+
+/** Query, body and path parameters together, as Grape sees them. */
+export function routeParams(request: FastifyRequest): Params {
+  return new Params({ ...mergedParams(request), ...(request.params as Record<string, unknown>) });
+}
+
+function findSource(ctx: Context, request: FastifyRequest<SourceRoute>, kind: Kind): Source {
+  return kind === 'group' ? findGroup(ctx, request, request.params.id) : findProject(ctx, request, request.params.id);
+}
+
+/** `User.search`: part of the name or username, or a whole email address. */
+function matchesQuery(user: User, query: string): boolean {
+  const q = query.toLowerCase();
+  return user.name.toLowerCase().includes(q) || user.username.toLowerCase().includes(q) || [user.email, user.publicEmail].some((e) => e.toLowerCase() === q);
+}
+
+interface ListFilters {
+  query?: string;
+  userIds?: number[];
+  skipUsers?: number[];
+  state?: string;
+  showSeatInfo: boolean;
+}
+
+function readFilters(params: Params, withState: boolean): ListFilters {
+  const filters: ListFilters = {
+    query: params.string('query'),
+    userIds: params.integerList('user_ids'),
+    skipUsers: params.integerList('skip_users'),
+    showSeatInfo: params.boolean('show_seat_info') ?? false,
+    state: withState ? params.string('state', { values: MEMBER_STATES }) : undefined,
+  };
+  // Pagination parameters are checked with the others, before any lookup (Grape validates first).
+  readPage(params);
+  params.done();
+  return filters;
+}
+
+function applyFilters(store: Store, members: Member[], filters: ListFilters): Member[] {
+  return members.filter((m) => {
+    const user = store.users.get(m.userId!)!;
+    if (filters.query && !matchesQuery(user, filters.query)) return false;
+    if (filters.userIds && !filters.userIds.includes(user.id)) return false;
+    if (filters.skipUsers?.includes(user.id)) return false;
+    return !filters.state || m.state === filters.state;
+  });
+}
+
+export const sourceMembersRoutes: RouteModule = (app, ctx) => {
+  const { store } = ctx;
+
+  for (const kind of ['group', 'project'] as const) {
+    const base = `/${kind}s/:id/members`;
+
+    app.get<SourceRoute>(base, async (request, reply) => {
+      const viewer = caller(ctx, request, READ_API_SCOPES);
+      const params = routeParams(request);
+      const filters = readFilters(params, false);
+      const source = findSource(ctx, request, kind);
+      const members = applyFilters(store, userMembers(store, source), filters);
+      const view = { viewer, source, showSeatInfo: filters.showSeatInfo };
+      return paginate(request, reply, members, params).map((m) => memberEntity(ctx, request, directRow(m), view));
+    });
+
+    app.get<SourceRoute>(`${base}/all`, async (request, reply) => {
+      const viewer = caller(ctx, request, READ_API_SCOPES);
+      const params = routeParams(request);
+      const filters = readFilters(params, true);
+      const source = findSource(ctx, request, kind);
+      const rows = allMemberRows(store, source, viewer);
+      const kept = new Set(applyFilters(store, rows.map((r) => r.member), filters));
+      const view = { viewer, source, showSeatInfo: filters.showSeatInfo };
+      const page = paginate(request, reply, rows.filter((r) => kept.has(r.member)), params);
+      return page.map((r) => memberEntity(ctx, request, r, view));
+    });
+
+    app.get<MemberRoute>(`${base}/all/:user_id`, async (request) => {
+      const viewer = caller(ctx, request, READ_API_SCOPES);
+      const params = routeParams(request);
+      const userId = params.integer('user_id', { required: true });
+      params.done();
+      const source = findSource(ctx, request, kind);
+      const row: MemberRow | undefined = allMemberRows(store, source, viewer).find((r) => r.member.userId === userId);
+      if (!row) throw recordNotFound();
+      return memberEntity(ctx, request, row, { viewer, source });
+    });
+
+    app.get<MemberRoute>(`${base}/:user_id`, async (request) => {
+      const viewer = caller(ctx, request, READ_API_SCOPES);
+      const params = routeParams(request);
+      const userId = params.integer('user_id', { required: true });
+      params.done();
+      const source = findSource(ctx, request, kind);
+      const member = directUserMember(store, source, userId!);
+      if (!member) throw recordNotFound();
+      return memberEntity(ctx, request, directRow(member), { viewer, source });
+    });
+
+    app.post<SourceRoute>(base, async (request, reply) => {
+      const actor = caller(ctx, request, WRITE_API_SCOPES);
+      const params = routeParams(request);
+      const accessLevel = params.integer('access_level', { required: true });
+      const expiresAt = params.date('expires_at');
+      const userIdParam = params.string('user_id');
+      const username = params.string('username');
+      params.string('invite_source');
+      params.integer('member_role_id');
+      if (userIdParam !== undefined && username !== undefined) params.addError('user_id, username are mutually exclusive');
+      if (userIdParam === undefined && username === undefined) params.addError('user_id, username are missing, at least one parameter must be provided');
+      params.done();
+      const source = findSource(ctx, request, kind);
+      const fields = { accessLevel: accessLevel!, expiresAt: expiresAt ?? null };
+      reply.code(201);
+      const names = (userIdParam ?? username!).split(',');
+      if (names.length > 1) return addSeveral(store, actor, source, names, userIdParam !== undefined, fields);
+
+      const target = userIdParam !== undefined ? (/^\d+$/.test(userIdParam.trim()) ? store.users.get(Number(userIdParam)) : undefined) : store.userByUsername(username!);
+      if (!target) throw notFound('User');
+      // "Already a member" is answered before the permission check (gitlab-facts §0.6).
+      if (store.directMembers(source).some((m) => m.userId === target.id)) throw conflict('Member already exists');
+      checkCanAdd(store, actor, source, fields.accessLevel);
+      const errors = membershipErrors(store, source, target.id, fields.accessLevel, fields.expiresAt);
+      if (Object.keys(errors).length > 0) throw validationError(errors);
+      if (promotionQueued(store, actor, target, fields.accessLevel)) return { message: { [target.username]: QUEUED } };
+      const member = store.addMember(store.sourceRef(source), { userId: target.id, ...fields, createdById: actor.id });
+      return memberEntity(ctx, request, directRow(member), { viewer: actor, source });
+    });
+
+    app.put<MemberRoute>(`${base}/:user_id`, async (request) => {
+      const actor = caller(ctx, request, WRITE_API_SCOPES);
+      const params = routeParams(request);
+      const userId = params.integer('user_id', { required: true });
+      const accessLevel = params.integer('access_level', { required: true });
+      const expiresAt = params.date('expires_at');
+      params.integer('member_role_id');
+      params.done();
+      const source = findSource(ctx, request, kind);
+      // The member is looked up before the permission check: 404 first.
+      const member = directUserMember(store, source, userId!);
+      if (!member) throw recordNotFound();
+      if (!canUpdate(store, actor, source, member, accessLevel!)) throw forbidden();
+      const errors = membershipErrors(store, source, userId!, accessLevel!, expiresAt);
+      if (Object.keys(errors).length > 0) throw validationError(errors);
+      const target = store.users.get(userId!)!;
+      if (accessLevel! > member.accessLevel && promotionQueued(store, actor, target, accessLevel!)) return { message: { [target.username]: QUEUED } };
+      member.accessLevel = accessLevel!;
+      if (expiresAt !== undefined) member.expiresAt = expiresAt;
+      return memberEntity(ctx, request, directRow(member), { viewer: actor, source });
+    });
+
+    app.delete<MemberRoute>(`${base}/:user_id`, async (request, reply) => {
+      const actor = caller(ctx, request, WRITE_API_SCOPES);
+      const params = routeParams(request);
+      const userId = params.integer('user_id', { required: true });
+      const skipSubresources = params.boolean('skip_subresources') ?? false;
+      // No issues or merge requests exist here, so there is nothing to unassign.
+      params.boolean('unassign_issuables');
+      params.done();
+      const source = findSource(ctx, request, kind);
+      const member = directUserMember(store, source, userId!);
+      if (!member) throw recordNotFound();
+      if (!canDestroy(store, actor, source, member)) throw forbidden();
+      store.members.delete(member.id);
+      if (source.kind === 'group' && !skipSubresources) {
+        const below = hierarchy(store, source);
+        for (const sub of [...below.groups.slice(1), ...below.projects]) {
+          const subMember = directUserMember(store, sub, member.userId!);
+          if (subMember) store.members.delete(subMember.id);
+        }
+      }
+      reply.code(204);
+    });
+  }
+};
+
+/** `create_{group,project}_member`, and `manage_owners` to give a project's Owner role. */
+function checkCanAdd(store: Store, actor: User, source: Source, level: number): void {
+  if (!canAdminMembers(store, source, actor)) throw forbidden();
+  if (source.kind === 'project' && level === ACCESS.OWNER && !canManageOwners(store, source, actor)) throw forbidden();
+}
+
+/** `update_*_member`: admins of members; project owners are handled by owners only; LDAP-synced levels need an override first; the last owner keeps the role. */
+function canUpdate(store: Store, actor: User, source: Source, member: Member, level: number): boolean {
+  if (!canAdminMembers(store, source, actor)) return false;
+  if (source.kind === 'project') return canManageOwners(store, source, actor) || (member.accessLevel < ACCESS.OWNER && level < ACCESS.OWNER);
+  if (member.ldap && !member.override) return false;
+  return !(level < ACCESS.OWNER && isLastOwner(store, source, member));
+}
+
+/** `destroy_*_member`: admins of members, or the member themselves; never a group's last owner. */
+function canDestroy(store: Store, actor: User, source: Source, member: Member): boolean {
+  if (source.kind === 'group' && isLastOwner(store, source, member)) return false;
+  if (member.userId === actor.id) return true;
+  if (!canAdminMembers(store, source, actor)) return false;
+  return source.kind === 'group' || member.accessLevel < ACCESS.OWNER || canManageOwners(store, source, actor);
+}
+
+/**
+ * Several users in one request (comma-separated): `Members::CreateService` renders its status
+ * hash with 201 whatever happened to each user (gitlab-facts §0.5). Unknown users are dropped;
+ * existing members are updated, as GitLab's member creators do.
+ */
+function addSeveral(
+  store: Store,
+  actor: User,
+  source: Source,
+  names: string[],
+  byId: boolean,
+  fields: { accessLevel: number; expiresAt: string | null },
+): Record<string, unknown> {
+  checkCanAdd(store, actor, source, fields.accessLevel);
+  const targets = new Map<number, User>();
+  for (const name of names.map((n) => n.trim()).filter((n) => n !== '')) {
+    const user = byId ? (/^\d+$/.test(name) ? store.users.get(Number(name)) : undefined) : store.userByUsername(name);
+    if (user) targets.set(user.id, user);
+  }
+  if (targets.size === 0) return { message: 'No users specified.', status: 'error' };
+  const failures: string[] = [];
+  const queued: Record<string, string> = {};
+  for (const target of targets.values()) {
+    const errors = membershipErrors(store, source, target.id, fields.accessLevel, fields.expiresAt);
+    if (Object.keys(errors).length > 0) {
+      failures.push(`${target.username}: ${fullMessages(errors)}`);
+      continue;
+    }
+    if (promotionQueued(store, actor, target, fields.accessLevel)) {
+      queued[target.username] = QUEUED;
+      continue;
+    }
+    const existing = store.directMembers(source).find((m) => m.userId === target.id);
+    if (existing) Object.assign(existing, fields);
+    else store.addMember(store.sourceRef(source), { userId: target.id, ...fields, createdById: actor.id });
+  }
+  if (failures.length > 0) return { message: toSentence(failures), status: 'error' };
+  return { ...(Object.keys(queued).length > 0 ? { queued_users: queued } : {}), status: 'success' };
+}

@@ -1,0 +1,219 @@
+// POST /groups/:id/members
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
+import { conformance } from '../harness/conformance.js';
+import {
+  dateInDays,
+  expectAnonymous401,
+  expectForbidden,
+  expectNotMember,
+  expectParamError,
+  expectValidationError,
+  LEVEL,
+  memberIds,
+  membersPath,
+  readMember,
+  useMembersWorld,
+  type MemberBody,
+} from './helpers.js';
+
+const endpoint = 'POST /groups/:id/members';
+
+const world = useMembersWorld('add-group-member', async (t) => ({ group: await t.roleGroup() }));
+
+conformance(
+  {
+    id: 'group-member-add.by-user-id',
+    title: 'an owner adds a user by id with a level and an expiry; the member is returned (201) and listed',
+    endpoint,
+    clauses: ['members.add.single', 'members.add.expires-at', 'members.entity.shape', 'members.entity.created-by'],
+  },
+  async ({ as, run }) => {
+    const { group, t } = world();
+    const user = await t.user();
+    const expiry = dateInDays(30);
+    const res = await as('owner').post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.DEVELOPER, expires_at: expiry } });
+    expectOk(res, 201, 'member');
+    const body = res.body as MemberBody;
+    expectEqual([body.id, body.username, body.access_level, body.expires_at], [user.id, user.username, LEVEL.DEVELOPER, expiry], 'id, username, access_level and expires_at of the new member', res);
+    expectEqual(body.created_by?.id, run.actors.owner.id, 'created_by to be the owner who added the member', res);
+    const back = await readMember(as('developer'), group, user.id);
+    expectEqual([back.access_level, back.expires_at], [LEVEL.DEVELOPER, expiry], 'the member read back');
+    expectTrue((await memberIds(as('developer'), group)).includes(user.id), 'the new member to be listed');
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-add.by-username',
+    title: 'a user may be named by username instead of id (form fields work as well as JSON)',
+    endpoint,
+    clauses: ['members.add.by-username', 'members.add.single'],
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    const user = await t.user();
+    const res = await as('owner').post(membersPath(group), { body: { username: user.username, access_level: LEVEL.OWNER }, form: true });
+    expectOk(res, 201, 'member');
+    expectEqual([(res.body as MemberBody).id, (res.body as MemberBody).expires_at], [user.id, null], 'the member added by username, without expiry', res);
+    expectEqual((await readMember(as('owner'), group, user.id)).access_level, LEVEL.OWNER, 'the new Owner read back');
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-add.several',
+    title: 'several users, comma-separated by id or by username, are added in one request: 201 {"status":"success"}',
+    endpoint,
+    clauses: ['members.add.several'],
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    const [a, b, c, d] = [await t.user(), await t.user(), await t.user(), await t.user()];
+    const byId = await as('owner').post(membersPath(group), { body: { user_id: `${a.id},${b.id}`, access_level: LEVEL.REPORTER } });
+    expectOk(byId, 201, 'member-add-result');
+    expectEqual(byId.body, { status: 'success' }, 'the status of the request', byId);
+    const byName = await as('owner').post(membersPath(group), { body: { username: `${c.username},${d.username}`, access_level: LEVEL.MAINTAINER } });
+    expectOk(byName, 201, 'member-add-result');
+    expectEqual((byName.body as { status: string }).status, 'success', 'the status of the request by usernames', byName);
+    for (const [user, level] of [[a, LEVEL.REPORTER], [b, LEVEL.REPORTER], [c, LEVEL.MAINTAINER], [d, LEVEL.MAINTAINER]] as const) {
+      expectEqual((await readMember(as('owner'), group, user.id)).access_level, level, `the level of ${user.username}`);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-add.several-errors',
+    title: 'adding several users with an invalid level still answers 201, with status "error" naming each user; nobody is added',
+    endpoint,
+    clauses: ['members.add.several-errors'],
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    const [a, b] = [await t.user(), await t.user()];
+    const res = await as('owner').post(membersPath(group), { body: { user_id: `${a.id},${b.id}`, access_level: 42 } });
+    expectOk(res, 201, 'member-add-result');
+    const body = res.body as { status: string; message?: string };
+    expectEqual(body.status, 'error', 'the status of the request', res);
+    for (const user of [a, b]) expectTrue(String(body.message).includes(user.username), `the message to name ${user.username}`, '', res);
+    for (const user of [a, b]) await expectNotMember(as('owner'), group, user.id);
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-add.params',
+    title: 'access_level is required, and exactly one of user_id and username: 400 in the parameter-error shape',
+    endpoint,
+    clauses: ['members.add.params', 'members.errors.shape'],
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    const user = await t.user();
+    const owner = as('owner');
+    expectParamError(await owner.post(membersPath(group), { body: { user_id: user.id } }), 'access_level');
+    expectParamError(await owner.post(membersPath(group), { body: { access_level: LEVEL.GUEST } }), 'user_id');
+    expectParamError(await owner.post(membersPath(group), { body: { user_id: user.id, username: user.username, access_level: LEVEL.GUEST } }), 'username');
+    expectParamError(await owner.post(membersPath(group), { body: { user_id: user.id, access_level: 'high' } }), 'access_level');
+    expectParamError(await owner.post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.GUEST, expires_at: 'soon' } }), 'expires_at');
+    await expectNotMember(owner, group, user.id);
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-add.invalid-level-and-expiry',
+    title: 'an access_level that is no level, or an expiry in the past, is refused with a 400 validation error',
+    endpoint,
+    clauses: ['members.add.invalid-level', 'members.add.expires-at'],
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    const user = await t.user();
+    for (const level of [42, 99]) expectValidationError(await as('owner').post(membersPath(group), { body: { user_id: user.id, access_level: level } }), 'access_level');
+    expectValidationError(await as('owner').post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.GUEST, expires_at: dateInDays(-2) } }), 'expires_at');
+    await expectNotMember(as('owner'), group, user.id);
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-add.unknown-user',
+    title: 'an unknown user id or username gives 404 "404 User Not Found"',
+    endpoint,
+    clauses: ['members.add.unknown-user'],
+  },
+  async ({ as, run }) => {
+    const { group } = world();
+    expectError(await as('owner').post(membersPath(group), { body: { user_id: 2147483000, access_level: LEVEL.GUEST } }), 404, { message: '404 User Not Found' });
+    expectError(await as('owner').post(membersPath(group), { body: { username: `${run.prefix}-nobody`, access_level: LEVEL.GUEST } }), 404, { message: '404 User Not Found' });
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-add.conflict',
+    title: 'adding a direct member again gives 409 "Member already exists", even to a caller who may not add members',
+    endpoint,
+    clauses: ['members.add.conflict'],
+  },
+  async ({ as, run }) => {
+    const { group } = world();
+    const again = { body: { user_id: run.actors.developer.id, access_level: LEVEL.MAINTAINER } };
+    expectError(await as('owner').post(membersPath(group), again), 409, { message: 'Member already exists' });
+    expectError(await as('developer').post(membersPath(group), again), 409, { message: 'Member already exists' });
+    expectEqual((await readMember(as('owner'), group, run.actors.developer.id)).access_level, LEVEL.DEVELOPER, 'the member\'s level, unchanged');
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-add.role-matrix',
+    title: 'only owners add group members: Maintainers, Developers and Guests get 403, an outsider 404, nobody 401',
+    endpoint,
+    clauses: ['members.manage.role', 'members.auth.anonymous'],
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    for (const role of ['maintainer', 'developer', 'guest'] as const) {
+      const user = await t.user();
+      expectForbidden(await as(role).post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.GUEST } }));
+      await expectNotMember(as('owner'), group, user.id);
+    }
+    const user = await t.user();
+    expectError(await as('outsider').post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.GUEST } }), 404, { message: '404 Group Not Found' });
+    expectAnonymous401(await as('anonymous').post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.GUEST } }));
+    await expectNotMember(as('owner'), group, user.id);
+    expectOk(await as('owner').post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.GUEST } }), 201, 'member');
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-add.read-api-token',
+    title: 'an owner\'s read_api token cannot add members (403)',
+    endpoint,
+    clauses: ['members.auth.read-api-scope'],
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    const user = await t.user();
+    expectStatus(await as('owner', 'read_api').post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.GUEST } }), 403);
+    await expectNotMember(as('owner'), group, user.id);
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-add.by-path',
+    title: 'the group may be named by its full path',
+    endpoint,
+    clauses: ['members.id.path-or-number', 'members.add.single'],
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    const user = await t.user();
+    expectOk(await as('owner').post(membersPath({ kind: 'group', id: group.fullPath }), { body: { user_id: user.id, access_level: LEVEL.REPORTER } }), 201, 'member');
+    expectEqual((await readMember(as('owner'), group, user.id)).access_level, LEVEL.REPORTER, 'the member added through the group\'s path');
+  },
+);

@@ -1,0 +1,143 @@
+// POST /projects/:id/members
+import { expectEqual, expectError, expectOk } from '../harness/checks.js';
+import { conformance } from '../harness/conformance.js';
+import {
+  dateInDays,
+  expectAnonymous401,
+  expectForbidden,
+  expectNotMember,
+  expectParamError,
+  expectValidationError,
+  LEVEL,
+  membersPath,
+  readMember,
+  useMembersWorld,
+  type MemberBody,
+} from './helpers.js';
+
+const endpoint = 'POST /projects/:id/members';
+
+const world = useMembersWorld('add-project-member', async (t) => ({ project: await t.roleProject({ group: await t.group() }) }));
+
+conformance(
+  {
+    id: 'project-member-add.by-user-id',
+    title: 'a Maintainer adds a user by id with a level and an expiry; the member is returned (201) and reads back',
+    endpoint,
+    clauses: ['members.add.single', 'members.add.expires-at', 'members.entity.shape', 'members.entity.created-by'],
+  },
+  async ({ as, run }) => {
+    const { project, t } = world();
+    const user = await t.user();
+    const expiry = dateInDays(3);
+    const res = await as('maintainer').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.DEVELOPER, expires_at: expiry } });
+    expectOk(res, 201, 'member');
+    const body = res.body as MemberBody;
+    expectEqual([body.id, body.access_level, body.expires_at, body.created_by?.id], [user.id, LEVEL.DEVELOPER, expiry, run.actors.maintainer.id], 'id, access_level, expires_at and created_by', res);
+    const back = await readMember(as('guest'), project, user.id);
+    expectEqual([back.access_level, back.expires_at], [LEVEL.DEVELOPER, expiry], 'the member read back');
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-add.by-username',
+    title: 'a user may be named by username instead of id',
+    endpoint,
+    clauses: ['members.add.by-username'],
+  },
+  async ({ as }) => {
+    const { project, t } = world();
+    const user = await t.user();
+    expectOk(await as('owner').post(membersPath(project), { body: { username: user.username, access_level: LEVEL.REPORTER } }), 201, 'member');
+    expectEqual((await readMember(as('owner'), project, user.id)).access_level, LEVEL.REPORTER, 'the member added by username');
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-add.several',
+    title: 'several users, comma-separated, are added in one request: 201 {"status":"success"}',
+    endpoint,
+    clauses: ['members.add.several'],
+  },
+  async ({ as }) => {
+    const { project, t } = world();
+    const [a, b] = [await t.user(), await t.user()];
+    const res = await as('maintainer').post(membersPath(project), { body: { username: `${a.username},${b.username}`, access_level: LEVEL.DEVELOPER } });
+    expectOk(res, 201, 'member-add-result');
+    expectEqual(res.body, { status: 'success' }, 'the status of the request', res);
+    for (const user of [a, b]) expectEqual((await readMember(as('maintainer'), project, user.id)).access_level, LEVEL.DEVELOPER, `the level of ${user.username}`);
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-add.errors',
+    title: 'a missing access_level, an invalid level and an unknown user are refused; nobody is added',
+    endpoint,
+    clauses: ['members.add.params', 'members.add.invalid-level', 'members.add.unknown-user'],
+  },
+  async ({ as }) => {
+    const { project, t } = world();
+    const user = await t.user();
+    expectParamError(await as('maintainer').post(membersPath(project), { body: { user_id: user.id } }), 'access_level');
+    expectValidationError(await as('maintainer').post(membersPath(project), { body: { user_id: user.id, access_level: 45 } }), 'access_level');
+    expectError(await as('maintainer').post(membersPath(project), { body: { user_id: 2147483000, access_level: LEVEL.GUEST } }), 404, { message: '404 User Not Found' });
+    await expectNotMember(as('maintainer'), project, user.id);
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-add.conflict',
+    title: 'adding a direct member again gives 409 "Member already exists", also to a Developer who may not add members',
+    endpoint,
+    clauses: ['members.add.conflict'],
+  },
+  async ({ as, run }) => {
+    const { project } = world();
+    const again = { body: { user_id: run.actors.guest.id, access_level: LEVEL.DEVELOPER } };
+    expectError(await as('maintainer').post(membersPath(project), again), 409, { message: 'Member already exists' });
+    expectError(await as('developer').post(membersPath(project), again), 409, { message: 'Member already exists' });
+    expectEqual((await readMember(as('owner'), project, run.actors.guest.id)).access_level, LEVEL.GUEST, 'the Guest\'s level, unchanged');
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-add.owner-role',
+    title: 'a Maintainer may not add an Owner (403); an Owner may',
+    endpoint,
+    clauses: ['members.add.project-owner'],
+  },
+  async ({ as }) => {
+    const { project, t } = world();
+    const user = await t.user();
+    expectForbidden(await as('maintainer').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.OWNER } }));
+    await expectNotMember(as('owner'), project, user.id);
+    expectOk(await as('owner').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.OWNER } }), 201, 'member');
+    expectEqual((await readMember(as('owner'), project, user.id)).access_level, LEVEL.OWNER, 'the new Owner read back');
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-add.role-matrix',
+    title: 'Owners and Maintainers add project members; Developers and Guests get 403, an outsider 404, nobody 401',
+    endpoint,
+    clauses: ['members.manage.role', 'members.auth.anonymous'],
+  },
+  async ({ as }) => {
+    const { project, t } = world();
+    for (const role of ['owner', 'maintainer'] as const) {
+      const user = await t.user();
+      expectOk(await as(role).post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.GUEST } }), 201, 'member');
+    }
+    const user = await t.user();
+    for (const role of ['developer', 'guest'] as const) expectForbidden(await as(role).post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.GUEST } }));
+    expectError(await as('outsider').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.GUEST } }), 404, { message: '404 Project Not Found' });
+    expectAnonymous401(await as('anonymous').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.GUEST } }));
+    await expectNotMember(as('owner'), project, user.id);
+  },
+);

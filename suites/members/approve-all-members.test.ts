@@ -1,0 +1,75 @@
+// POST /groups/:id/members/approve_all
+import { expectEqual, expectError, expectStatus } from '../harness/checks.js';
+import type { Client } from '../harness/client.js';
+import { conformance } from '../harness/conformance.js';
+import {
+  approveAllPath,
+  expectAnonymous401,
+  expectBadRequest,
+  LEVEL,
+  listAll,
+  pendingPath,
+  readMember,
+  statePath,
+  useMembersWorld,
+  type SourceRef,
+} from './helpers.js';
+
+const endpoint = 'POST /groups/:id/members/approve_all';
+
+const world = useMembersWorld('approve-all-members', async (t) => {
+  const root = await t.roleGroup();
+  const sub = await t.group({ parent: root });
+  const project = await t.project({ group: sub });
+  // a: awaiting in the root group; b: awaiting in the subgroup; c: awaiting in the project only.
+  const [a, b, c] = [await t.user(), await t.user(), await t.user()];
+  await t.add(root, a, LEVEL.DEVELOPER);
+  await t.add(sub, b, LEVEL.DEVELOPER);
+  await t.add(project, c, LEVEL.DEVELOPER);
+  for (const user of [a, b, c]) expectStatus(await t.world.admin.put(statePath(root, user.id), { body: { state: 'awaiting' } }), 200, 'making a member awaiting (setup)');
+  return { root, sub, project, a, b, c };
+});
+
+const pendingUsernames = async (client: Client, root: SourceRef) =>
+  (await listAll<{ username?: string }>(client, pendingPath(root), 'pending-member')).map((p) => p.username);
+
+// The refusals run first: the approval below leaves nothing pending.
+conformance(
+  {
+    id: 'members-approve-all.subgroup-and-roles',
+    title: 'a subgroup gives 400; Maintainers, Developers and Guests get 400, an outsider 404, nobody 401; nothing is approved',
+    endpoint,
+    clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root, sub, a, b, c } = world();
+    expectBadRequest(await as('owner').post(approveAllPath(sub)));
+    for (const role of ['maintainer', 'developer', 'guest'] as const) expectBadRequest(await as(role).post(approveAllPath(root)));
+    expectError(await as('outsider').post(approveAllPath(root)), 404, { message: '404 Group Not Found' });
+    expectAnonymous401(await as('anonymous').post(approveAllPath(root)));
+    const pending = await pendingUsernames(as('owner'), root);
+    for (const user of [a, b, c]) expectEqual(pending.includes(user.username), true, `${user.username} still pending`);
+  },
+);
+
+conformance(
+  {
+    id: 'members-approve-all.approves',
+    title: 'an owner approves every pending member of the hierarchy (204): none is pending, all are active',
+    endpoint,
+    clauses: ['members.approve-all'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root, sub, project, a, b, c } = world();
+    const res = await as('owner').post(approveAllPath(root));
+    expectStatus(res, 204);
+    expectEqual(res.body, undefined, 'an empty body', res);
+    const pending = await pendingUsernames(as('owner'), root);
+    for (const user of [a, b, c]) expectEqual(pending.includes(user.username), false, `${user.username} among the pending members`);
+    for (const [source, user] of [[root, a], [sub, b], [project, c]] as const) {
+      expectEqual((await readMember(as('owner'), source, user.id)).membership_state, 'active', `the state of ${user.username}'s ${source.kind} membership`);
+    }
+  },
+);

@@ -1,0 +1,95 @@
+// PUT /groups/:id/members/:member_id/approve
+import { expectEqual, expectError, expectStatus } from '../harness/checks.js';
+import type { Client } from '../harness/client.js';
+import { conformance } from '../harness/conformance.js';
+import type { GroupInfo } from '../../fixtures/world.js';
+import {
+  approvePath,
+  expectAnonymous401,
+  expectBadRequest,
+  LEVEL,
+  listAll,
+  pendingPath,
+  readMember,
+  statePath,
+  useMembersWorld,
+} from './helpers.js';
+
+const endpoint = 'PUT /groups/:id/members/:member_id/approve';
+
+const world = useMembersWorld('approve-member', async (t) => {
+  const root = await t.roleGroup();
+  const sub = await t.group({ parent: root });
+  const project = await t.project({ group: sub });
+  return { root, sub, project };
+});
+
+/** A new member of the root group and of the project, made awaiting; its pending entry's id (the member id). */
+async function pendingMember(client: Client): Promise<{ user: { id: number; username: string }; memberId: number }> {
+  const { root, project, t } = world();
+  const user = await t.user();
+  await t.add(root, user, LEVEL.DEVELOPER);
+  await t.add(project, user, LEVEL.DEVELOPER);
+  expectStatus(await client.put(statePath(root, user.id), { body: { state: 'awaiting' } }), 200, 'making the member awaiting');
+  return { user, memberId: await pendingId(client, root, user.username) };
+}
+
+async function pendingId(client: Client, root: GroupInfo, username: string): Promise<number> {
+  const items = await listAll<{ id: number; username?: string }>(client, pendingPath(root), 'pending-member');
+  const entry = items.find((p) => p.username === username);
+  expectEqual(entry !== undefined, true, `${username} among the pending members`);
+  return entry!.id;
+}
+
+conformance(
+  {
+    id: 'member-approve.one',
+    title: 'an owner approves a pending member (204): it leaves the pending list and is active in the group and the project',
+    endpoint,
+    clauses: ['members.approve.one'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root, project } = world();
+    const { user, memberId } = await pendingMember(as('owner'));
+    const res = await as('owner').put(approvePath(root, memberId));
+    expectStatus(res, 204);
+    expectEqual(res.body, undefined, 'an empty body', res);
+    const pending = await listAll<{ username?: string }>(as('owner'), pendingPath(root), 'pending-member');
+    expectEqual(pending.some((p) => p.username === user.username), false, 'the approved member among the pending ones');
+    expectEqual((await readMember(as('owner'), root, user.id)).membership_state, 'active', 'the group membership\'s state');
+    expectEqual((await readMember(as('owner'), project, user.id)).membership_state, 'active', 'the project membership\'s state');
+  },
+);
+
+conformance(
+  {
+    id: 'member-approve.unknown',
+    title: 'an unknown member id gives 404 "404 Not Found"',
+    endpoint,
+    clauses: ['members.approve.errors'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    expectError(await as('owner').put(approvePath(world().root, 2147483000)), 404, { message: '404 Not Found' });
+  },
+);
+
+conformance(
+  {
+    id: 'member-approve.subgroup-and-roles',
+    title: 'a subgroup gives 400; Maintainers, Developers and Guests get 400, an outsider 404, nobody 401; the member stays pending',
+    endpoint,
+    clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root, sub } = world();
+    const { user, memberId } = await pendingMember(as('owner'));
+    expectBadRequest(await as('owner').put(approvePath(sub, memberId)));
+    for (const role of ['maintainer', 'developer', 'guest'] as const) expectBadRequest(await as(role).put(approvePath(root, memberId)));
+    expectError(await as('outsider').put(approvePath(root, memberId)), 404, { message: '404 Group Not Found' });
+    expectAnonymous401(await as('anonymous').put(approvePath(root, memberId)));
+    expectEqual((await readMember(as('owner'), root, user.id)).membership_state, 'awaiting', 'the member, still awaiting');
+  },
+);

@@ -1,0 +1,116 @@
+// PUT /groups/:id/members/:user_id
+import { expectEqual, expectError, expectOk } from '../harness/checks.js';
+import { conformance } from '../harness/conformance.js';
+import {
+  dateInDays,
+  expectAnonymous401,
+  expectForbidden,
+  expectParamError,
+  expectValidationError,
+  LEVEL,
+  memberPath,
+  readMember,
+  useMembersWorld,
+  type MemberBody,
+} from './helpers.js';
+
+const endpoint = 'PUT /groups/:id/members/:user_id';
+
+const world = useMembersWorld('edit-group-member', async (t) => ({ group: await t.roleGroup() }));
+
+/** A new member of the group at `level`, for one test. */
+async function newMember(level: number = LEVEL.DEVELOPER) {
+  const { group, t } = world();
+  const user = await t.user();
+  await t.add(group, user, level);
+  return user;
+}
+
+conformance(
+  {
+    id: 'group-member-edit.level-and-expiry',
+    title: 'an owner changes a member\'s level and expiry; the member is returned (200) with the new values and reads back so',
+    endpoint,
+    clauses: ['members.edit.level', 'members.entity.shape'],
+  },
+  async ({ as }) => {
+    const { group } = world();
+    const user = await newMember();
+    const expiry = dateInDays(9);
+    const res = await as('owner').put(memberPath(group, user.id), { body: { access_level: LEVEL.MAINTAINER, expires_at: expiry } });
+    expectOk(res, 200, 'member');
+    const body = res.body as MemberBody;
+    expectEqual([body.id, body.access_level, body.expires_at], [user.id, LEVEL.MAINTAINER, expiry], 'id, access_level and expires_at returned', res);
+    const back = await readMember(as('guest'), group, user.id);
+    expectEqual([back.access_level, back.expires_at], [LEVEL.MAINTAINER, expiry], 'the member read back');
+    // Lowering works as well as raising.
+    expectOk(await as('owner').put(memberPath(group, user.id), { body: { access_level: LEVEL.GUEST } }), 200, 'member');
+    expectEqual((await readMember(as('owner'), group, user.id)).access_level, LEVEL.GUEST, 'the lowered level read back');
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-edit.not-a-member',
+    title: 'editing a user who is not a direct member gives 404 "404 Not found", also to a caller who may not edit',
+    endpoint,
+    clauses: ['members.edit.not-member'],
+  },
+  async ({ as, run }) => {
+    const { group } = world();
+    for (const role of ['owner', 'developer'] as const) {
+      expectError(await as(role).put(memberPath(group, run.actors.outsider.id), { body: { access_level: LEVEL.GUEST } }), 404, { message: '404 Not found' });
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-edit.params',
+    title: 'access_level is required; an invalid level is refused with a validation error; the member is unchanged',
+    endpoint,
+    clauses: ['members.edit.params', 'members.errors.shape'],
+  },
+  async ({ as }) => {
+    const { group } = world();
+    const user = await newMember(LEVEL.REPORTER);
+    expectParamError(await as('owner').put(memberPath(group, user.id), { body: { expires_at: dateInDays(5) } }), 'access_level');
+    expectValidationError(await as('owner').put(memberPath(group, user.id), { body: { access_level: 33 } }), 'access_level');
+    const back = await readMember(as('owner'), group, user.id);
+    expectEqual([back.access_level, back.expires_at], [LEVEL.REPORTER, null], 'the member, unchanged');
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-edit.role-matrix',
+    title: 'only owners edit group members: Maintainers, Developers and Guests get 403, an outsider 404, nobody 401',
+    endpoint,
+    clauses: ['members.manage.role', 'members.auth.anonymous'],
+  },
+  async ({ as }) => {
+    const { group } = world();
+    const user = await newMember(LEVEL.REPORTER);
+    const change = { body: { access_level: LEVEL.DEVELOPER } };
+    for (const role of ['maintainer', 'developer', 'guest'] as const) expectForbidden(await as(role).put(memberPath(group, user.id), change));
+    expectError(await as('outsider').put(memberPath(group, user.id), change), 404, { message: '404 Group Not Found' });
+    expectAnonymous401(await as('anonymous').put(memberPath(group, user.id), change));
+    expectEqual((await readMember(as('owner'), group, user.id)).access_level, LEVEL.REPORTER, 'the level after the refused edits');
+    expectOk(await as('owner').put(memberPath(group, user.id), change), 200, 'member');
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-edit.read-api-token',
+    title: 'an owner\'s read_api token cannot edit members (403)',
+    endpoint,
+    clauses: ['members.auth.read-api-scope'],
+  },
+  async ({ as }) => {
+    const { group } = world();
+    const user = await newMember(LEVEL.REPORTER);
+    expectError(await as('owner', 'read_api').put(memberPath(group, user.id), { body: { access_level: LEVEL.DEVELOPER } }), 403);
+    expectEqual((await readMember(as('owner'), group, user.id)).access_level, LEVEL.REPORTER, 'the level, unchanged');
+  },
+);

@@ -1,0 +1,105 @@
+// GET /groups/:id/pending_members
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
+import { apiPath } from '../harness/client.js';
+import { conformance } from '../harness/conformance.js';
+import {
+  checkPagination,
+  expectAnonymous401,
+  expectBadRequest,
+  LEVEL,
+  listAll,
+  pendingPath,
+  statePath,
+  useMembersWorld,
+} from './helpers.js';
+
+const endpoint = 'GET /groups/:id/pending_members';
+
+interface Pending {
+  id: number;
+  name?: string;
+  username?: string;
+  email: string;
+  web_url?: string;
+  avatar_url: string | null;
+  approved: boolean;
+  invited: boolean;
+}
+
+const world = useMembersWorld('get-pending-members', async (t) => {
+  const root = await t.roleGroup();
+  const sub = await t.group({ parent: root });
+  const project = await t.project({ group: sub });
+  // a: awaiting in the root group; b: awaiting through its only membership, in the project; c: active.
+  const [a, b, c] = [await t.user(), await t.user(), await t.user()];
+  await t.add(root, a, LEVEL.DEVELOPER);
+  await t.add(project, b, LEVEL.REPORTER);
+  await t.add(sub, c, LEVEL.DEVELOPER);
+  for (const user of [a, b]) {
+    const res = await t.world.admin.put(statePath(root, user.id), { body: { state: 'awaiting' } });
+    expectStatus(res, 200, `making ${user.username} awaiting (setup)`);
+  }
+  // A person invited without an account (invitations API).
+  const email = t.world.factories.email('invitee');
+  const invite = await t.world.admin.post(apiPath`/groups/${sub.id}/invitations`, { body: { email, access_level: LEVEL.DEVELOPER } });
+  expectStatus(invite, 201, 'inviting a person by email (setup, invitations API)');
+  return { root, sub, a, b, c, email };
+});
+
+conformance(
+  {
+    id: 'pending-members.list',
+    title: 'awaiting members of the whole hierarchy and people invited without an account are listed; active members are not',
+    endpoint,
+    clauses: ['members.pending.list'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root, a, b, c, email } = world();
+    const items = await listAll<Pending>(as('owner'), pendingPath(root), 'pending-member');
+    for (const user of [a, b]) {
+      const entries = items.filter((p) => p.username === user.username);
+      expectEqual(entries.length, 1, `one entry for awaiting ${user.username}`);
+      const [entry] = entries;
+      expectEqual([entry.name, entry.approved, entry.invited], [user.name, false, false], `name, approved and invited of ${user.username}`);
+      expectTrue(typeof entry.web_url === 'string' && entry.web_url.endsWith(`/${user.username}`), `web_url of ${user.username} to end in /${user.username}`, `got ${String(entry.web_url)}`);
+    }
+    expectEqual(items.some((p) => p.username === c.username), false, 'the active member among the pending ones');
+    const invited = items.filter((p) => p.email === email);
+    expectEqual(invited.length, 1, 'one entry for the invited address');
+    expectEqual([invited[0].invited, invited[0].username, invited[0].name, invited[0].web_url], [true, undefined, undefined, undefined], 'invited true, and no username, name or web_url without an account');
+  },
+);
+
+conformance(
+  {
+    id: 'pending-members.pagination',
+    title: 'page and per_page page through the pending members with GitLab\'s headers',
+    endpoint,
+    clauses: ['members.pagination'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root } = world();
+    const ids = (await listAll<Pending>(as('owner'), pendingPath(root), 'pending-member')).map((p) => p.id);
+    await checkPagination(as('owner'), pendingPath(root), 'pending-member', ids);
+  },
+);
+
+conformance(
+  {
+    id: 'pending-members.subgroup-and-roles',
+    title: 'a subgroup gives 400; Maintainers, Developers and Guests get 400, an outsider 404, nobody 401',
+    endpoint,
+    clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root, sub } = world();
+    expectOk(await as('owner').get(pendingPath(root)), 200, 'pending-member', { list: true });
+    expectBadRequest(await as('owner').get(pendingPath(sub)));
+    for (const role of ['maintainer', 'developer', 'guest'] as const) expectBadRequest(await as(role).get(pendingPath(root)));
+    expectError(await as('outsider').get(pendingPath(root)), 404, { message: '404 Group Not Found' });
+    expectAnonymous401(await as('anonymous').get(pendingPath(root)));
+  },
+);

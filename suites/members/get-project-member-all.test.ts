@@ -1,0 +1,78 @@
+// GET /projects/:id/members/all/:user_id
+import { expectEqual, expectError } from '../harness/checks.js';
+import { conformance } from '../harness/conformance.js';
+import { allMemberPath, expectReadMatrix, LEVEL, readAnyMember, useMembersWorld } from './helpers.js';
+
+const endpoint = 'GET /projects/:id/members/all/:user_id';
+
+const world = useMembersWorld('get-project-member-all', async (t) => {
+  const group = await t.roleGroup();
+  const project = await t.project({ group });
+  const x = await t.user();
+  await t.add(group, x, LEVEL.REPORTER);
+  await t.add(project, x, LEVEL.MAINTAINER);
+  // Public, so that every version shows its members to the project's members (spec: Versioning 5).
+  const invited = await t.group({ visibility: 'public' });
+  const p = await t.user();
+  await t.add(invited, p, LEVEL.DEVELOPER);
+  await t.world.shareProject(project, invited, LEVEL.DEVELOPER);
+  return { group, project, x, p };
+});
+
+conformance(
+  {
+    id: 'project-member-all-get.inherited-and-invited',
+    title: 'a member of the project\'s group and a member of a group the project is shared with are found',
+    endpoint,
+    clauses: ['members.get-all.member', 'members.entity.shape'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ as, run }) => {
+    const { project, p } = world();
+    const inherited = await readAnyMember(as('developer'), project, run.actors.guest.id);
+    expectEqual([inherited.id, inherited.access_level], [run.actors.guest.id, LEVEL.GUEST], 'the Guest of the group, inherited');
+    const invited = await readAnyMember(as('developer'), project, p.id);
+    expectEqual([invited.id, invited.access_level], [p.id, LEVEL.DEVELOPER], 'the Developer of the invited group');
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-all-get.highest-level',
+    title: 'a user who is a member of the project and of its group is found with the higher level',
+    endpoint,
+    clauses: ['members.get-all.member', 'members.all.highest-level'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ as }) => {
+    const { project, x } = world();
+    expectEqual((await readAnyMember(as('guest'), project, x.id)).access_level, LEVEL.MAINTAINER, 'x: Reporter of the group, Maintainer of the project → 40');
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-all-get.not-a-member',
+    title: 'a user who is no member of the project in any way gives 404 "404 Not found"',
+    endpoint,
+    clauses: ['members.get-all.member'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ as, run }) => {
+    expectError(await as('owner').get(allMemberPath(world().project, run.actors.outsider.id)), 404, { message: '404 Not found' });
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-all-get.role-matrix',
+    title: 'inherited members of a private project may read a member; an outsider gets 404, nobody 401',
+    endpoint,
+    clauses: ['members.read.visibility', 'members.auth.anonymous'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ as }) => {
+    const { project, x } = world();
+    await expectReadMatrix(as, allMemberPath(project, x.id), '404 Project Not Found', 'member', false);
+  },
+);

@@ -1,0 +1,184 @@
+// GET /projects/:id/members/all
+import { fixture } from '../../fixtures/manifest.js';
+import { expectEqual, expectStatus, expectTrue } from '../harness/checks.js';
+import { apiPath } from '../harness/client.js';
+import { conformance } from '../harness/conformance.js';
+import { ROLES } from '../harness/run-context.js';
+import {
+  allMembersPath,
+  checkPagination,
+  exclusively,
+  expectReadMatrix,
+  findIn,
+  idsOf,
+  LEVEL,
+  listAll,
+  sorted,
+  useMembersWorld,
+} from './helpers.js';
+
+const endpoint = 'GET /projects/:id/members/all';
+
+const world = useMembersWorld('get-project-members-all', async (t) => {
+  const top = await t.roleGroup();
+  const sub = await t.group({ parent: top });
+  const project = await t.project({ group: sub });
+  // x: Developer of the top group, Maintainer of the project; y: Reporter of the project, Owner of the subgroup.
+  const [x, y, z] = [await t.user(), await t.user(), await t.user()];
+  await t.add(top, x, LEVEL.DEVELOPER);
+  await t.add(project, x, LEVEL.MAINTAINER);
+  await t.add(project, y, LEVEL.REPORTER);
+  await t.add(sub, y, LEVEL.OWNER);
+  await t.add(project, z, LEVEL.GUEST);
+  // The project is shared with a public group; its parent group with another public group.
+  const invitedPublic = await t.group({ visibility: 'public' });
+  const p = await t.user();
+  await t.add(invitedPublic, p, LEVEL.DEVELOPER);
+  await t.world.shareProject(project, invitedPublic, LEVEL.DEVELOPER);
+  const intoAncestor = await t.group({ visibility: 'public' });
+  const q = await t.user();
+  await t.add(intoAncestor, q, LEVEL.REPORTER);
+  await t.world.shareGroup(sub, intoAncestor, LEVEL.REPORTER);
+  // A public project shared with a public and a private group.
+  const publicProject = await t.project({ group: await t.group({ visibility: 'public' }), visibility: 'public' });
+  const pm = await t.user();
+  await t.add(publicProject, pm, LEVEL.DEVELOPER);
+  await t.world.shareProject(publicProject, invitedPublic, LEVEL.DEVELOPER);
+  const invitedPrivate = await t.group();
+  const r = await t.user();
+  await t.add(invitedPrivate, r, LEVEL.DEVELOPER);
+  await t.world.shareProject(publicProject, invitedPrivate, LEVEL.DEVELOPER);
+  const all = [t.run.adminId, ...ROLES.map((role) => t.run.actors[role].id), x.id, y.id, z.id, p.id, q.id];
+  return { project, publicProject, x, y, z, p, q, r, pm, all };
+});
+
+conformance(
+  {
+    id: 'project-members-all.inherited-and-invited',
+    title: 'all members of a project: its own, those of its ancestor groups, of the group it is shared with and of a group shared with its parent',
+    endpoint,
+    clauses: ['members.all.inherited', 'members.entity.shape'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ as }) => {
+    const { project, all } = world();
+    const ids = (await listAll(as('maintainer'), allMembersPath(project), 'member')).map((m) => m.id);
+    expectEqual(ids.length, new Set(ids).size, 'each user to appear once');
+    expectEqual(sorted(ids), sorted(all), 'the direct, inherited and invited members of the project');
+  },
+);
+
+conformance(
+  {
+    id: 'project-members-all.highest-level',
+    title: 'a user who is a member of the project and of an ancestor group appears once, with the higher level',
+    endpoint,
+    clauses: ['members.all.highest-level'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ as }) => {
+    const { project, x, y, z } = world();
+    const items = await listAll(as('developer'), allMembersPath(project), 'member');
+    expectEqual(findIn(items, x.id, 'x').access_level, LEVEL.MAINTAINER, 'x: Developer of the top group, Maintainer of the project → 40');
+    expectEqual(findIn(items, y.id, 'y').access_level, LEVEL.OWNER, 'y: Reporter of the project, Owner of the subgroup → 50');
+    expectEqual(findIn(items, z.id, 'z').access_level, LEVEL.GUEST, 'z: Guest of the project only');
+  },
+);
+
+conformance(
+  {
+    id: 'project-members-all.invited-visibility',
+    title: 'members of a public invited group are shown to anyone; those of a private invited group not to an outsider',
+    endpoint,
+    clauses: ['members.all.invited-visible'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ as, withToken }) => {
+    const { publicProject, p, r, pm } = world();
+    const byOutsider = idsOf(await listAll(as('outsider'), allMembersPath(publicProject), 'member'));
+    expectTrue(byOutsider.includes(p.id) && byOutsider.includes(pm.id), 'an outsider to see the project member and the public invited group\'s member', `ids: ${byOutsider.join(', ')}`);
+    expectTrue(!byOutsider.includes(r.id), 'an outsider not to see the private invited group\'s member', `ids: ${byOutsider.join(', ')}`);
+    const byInvited = idsOf(await listAll(withToken(r.tokens.api, 'a member of the private invited group'), allMembersPath(publicProject), 'member'));
+    expectTrue(byInvited.includes(r.id), 'a member of the private invited group to see its members', `ids: ${byInvited.join(', ')}`);
+  },
+);
+
+conformance(
+  {
+    id: 'project-members-all.invited-private-to-project-members',
+    title: 'a member of the project sees the members of a private group the project is shared with',
+    endpoint,
+    clauses: ['members.all.invited-private-to-source-members'],
+    requires: { minVersion: '17.4' },
+  },
+  async ({ withToken }) => {
+    const { publicProject, r, pm } = world();
+    const ids = idsOf(await listAll(withToken(pm.tokens.api, 'a member of the project'), allMembersPath(publicProject), 'member'));
+    expectTrue(ids.includes(r.id), 'the project member to see the private invited group\'s member', `ids: ${ids.join(', ')}`);
+  },
+);
+
+conformance(
+  {
+    id: 'project-members-all.pagination',
+    title: 'page and per_page page through all members with GitLab\'s headers',
+    endpoint,
+    clauses: ['members.pagination'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ as }) => {
+    const { project, all } = world();
+    await checkPagination(as('reporter'), allMembersPath(project), 'member', all);
+  },
+);
+
+conformance(
+  {
+    id: 'project-members-all.role-matrix',
+    title: 'inherited members of a private project may list all its members; an outsider gets 404, nobody 401',
+    endpoint,
+    clauses: ['members.read.visibility', 'members.auth.anonymous'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ as }) => {
+    await expectReadMatrix(as, allMembersPath(world().project), '404 Project Not Found', 'member', true);
+  },
+);
+
+conformance(
+  {
+    id: 'project-members-all.enterprise-email',
+    title: 'in a project of the enterprise group, its owner sees the enterprise user\'s email and no other',
+    endpoint,
+    clauses: ['members.entity.email-enterprise'],
+    requires: { minVersion: '12.4', capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
+  },
+  async ({ as, withToken, run }) => {
+    const fx = fixture(run.fixtures, 'enterprise')!;
+    const { t } = world();
+    await exclusively(run, 'enterprise', async () => {
+      const project = await t.world.project({ group: { kind: 'group', id: fx.group_id, fullPath: String(fx.group_id) }, hint: 'enterprise-project' });
+      try {
+        const items = await listAll(withToken(fx.ownerToken, 'enterprise group owner'), allMembersPath(project), 'member');
+        expectTrue(typeof findIn(items, fx.enterprise_user_id, 'the enterprise user').email === 'string', 'the owner to see the enterprise user\'s email in the project');
+        expectEqual(findIn(items, fx.other_user_id, 'the other member').email, undefined, 'no email for the member who is not an enterprise user');
+      } finally {
+        expectStatus(await as('admin').delete(apiPath`/projects/${project.id}`), [202, 204], 'deleting the temporary project');
+      }
+    });
+  },
+);
+
+conformance(
+  {
+    id: 'project-members-all.no-email',
+    title: 'an owner who is not an administrator sees no email among all members',
+    endpoint,
+    clauses: ['members.entity.email-hidden'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ as }) => {
+    const items = await listAll(as('owner'), allMembersPath(world().project), 'member');
+    expectEqual(items.filter((m) => m.email !== undefined).map((m) => m.username), [], 'no member to carry an email');
+  },
+);

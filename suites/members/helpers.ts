@@ -1,0 +1,308 @@
+// Shared pieces of the members suite: endpoint paths, the per-file world toolkit (groups and
+// projects with the shared actors in their roles, fresh users), read-backs, the pagination check,
+// a lock for fixtures that several files change, and the promotion-management setting.
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { apiPath, type Client, type Exchange, type Query } from '../harness/client.js';
+import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, fail } from '../harness/checks.js';
+import { useWorld } from '../harness/conformance.js';
+import { HarnessError } from '../harness/errors.js';
+import { ROLES, ROLE_LEVEL, type ActorInfo, type ActorName, type RunContext } from '../harness/run-context.js';
+import type { GroupInfo, ProjectInfo, Visibility, World } from '../../fixtures/world.js';
+
+export const LEVEL = { MINIMAL: 5, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 } as const;
+export const QUEUED = 'Request queued for administrator approval.';
+
+// ---- paths ----------------------------------------------------------------------------------
+
+/** A group or project by numeric id, or by full path (then URL-encoded as one segment). */
+export interface SourceRef {
+  kind: 'group' | 'project';
+  id: number | string;
+}
+
+const sourceBase = (source: SourceRef) => (source.kind === 'group' ? apiPath`/groups/${source.id}` : apiPath`/projects/${source.id}`);
+
+export const membersPath = (source: SourceRef) => `${sourceBase(source)}/members`;
+export const memberPath = (source: SourceRef, userId: number | string) => `${membersPath(source)}${apiPath`/${userId}`}`;
+export const allMembersPath = (source: SourceRef) => `${membersPath(source)}/all`;
+export const allMemberPath = (source: SourceRef, userId: number | string) => `${allMembersPath(source)}${apiPath`/${userId}`}`;
+
+const groupPath = (group: SourceRef) => apiPath`/groups/${group.id}`;
+export const billablePath = (group: SourceRef) => `${groupPath(group)}/billable_members`;
+export const billableMemberPath = (group: SourceRef, userId: number | string) => `${billablePath(group)}${apiPath`/${userId}`}`;
+export const billableMembershipsPath = (group: SourceRef, userId: number | string) => `${billableMemberPath(group, userId)}/memberships`;
+export const billableIndirectPath = (group: SourceRef, userId: number | string) => `${billableMemberPath(group, userId)}/indirect`;
+export const statePath = (group: SourceRef, userId: number | string) => `${memberPath(group, userId)}/state`;
+export const approvePath = (group: SourceRef, memberId: number | string) => `${memberPath(group, memberId)}/approve`;
+export const approveAllPath = (group: SourceRef) => `${membersPath(group)}/approve_all`;
+export const pendingPath = (group: SourceRef) => `${groupPath(group)}/pending_members`;
+export const overridePath = (group: SourceRef, userId: number | string) => `${memberPath(group, userId)}/override`;
+
+// ---- the world of a test file ----------------------------------------------------------------
+
+/** The roles of the matrix: the shared actors made members at their level. */
+const MATRIX_ROLES = ['owner', 'maintainer', 'developer', 'guest'] as const;
+
+export interface Toolkit {
+  world: World;
+  run: RunContext;
+  /** A group (private unless told) with every shared role actor as a direct member at its level. */
+  roleGroup(options?: { visibility?: Visibility; parent?: GroupInfo }): Promise<GroupInfo>;
+  /** A group with no member but the administrator who creates it. */
+  group(options?: { visibility?: Visibility; parent?: GroupInfo }): Promise<GroupInfo>;
+  /** A project (in `group`, private unless told) with every shared role actor as a direct member. */
+  roleProject(options?: { group?: GroupInfo; visibility?: Visibility }): Promise<ProjectInfo>;
+  project(options?: { group?: GroupInfo; visibility?: Visibility }): Promise<ProjectInfo>;
+  /**
+   * A new user who already holds a seat (Reporter in a group of its own), so that giving them a
+   * role is never held back by promotion management, on a target that keeps it on.
+   */
+  user(): Promise<ActorInfo>;
+  /** A new user with no membership at all: holds no seat. */
+  newcomer(): Promise<ActorInfo>;
+  /** Gives a user a role as the administrator (setup; the target contract has no other way). */
+  add(source: SourceRef, user: { id: number }, level: number): Promise<void>;
+  /** Takes a direct membership away again, as the administrator (restoring a fixture). */
+  remove(source: SourceRef, user: { id: number }): Promise<void>;
+}
+
+export function useMembersWorld<T extends object>(scope: string, build: (t: Toolkit) => Promise<T>): () => T & { t: Toolkit } {
+  return useWorld(scope, async (world, run) => {
+    let seat: GroupInfo | undefined;
+    const t: Toolkit = {
+      world,
+      run,
+      group: (options = {}) => world.group({ visibility: options.visibility, parent: options.parent, hint: 'members' }),
+      async roleGroup(options = {}) {
+        const group = await t.group(options);
+        for (const role of ROLES) await world.addMember(group, run.actors[role].id, ROLE_LEVEL[role]);
+        return group;
+      },
+      project: (options = {}) => world.project({ group: options.group, visibility: options.visibility, hint: 'members' }),
+      async roleProject(options = {}) {
+        const project = await t.project(options);
+        for (const role of ROLES) await world.addMember(project, run.actors[role].id, ROLE_LEVEL[role]);
+        return project;
+      },
+      async user() {
+        seat ??= await world.group({ hint: 'seats' });
+        const user = await world.user();
+        await world.addMember(seat, user.id, LEVEL.REPORTER);
+        return user;
+      },
+      newcomer: () => world.user(),
+      async add(source, user, level) {
+        const res = await world.admin.post(membersPath(source), { body: { user_id: user.id, access_level: level } });
+        if (res.status !== 201) throw new HarnessError(`setup failed: could not add user ${user.id} to ${source.kind} ${source.id} at level ${level}${describeExchange(res)}`);
+      },
+      async remove(source, user) {
+        const res = await world.admin.delete(memberPath(source, user.id));
+        if (res.status !== 204) throw new HarnessError(`clean-up failed: could not remove user ${user.id} from ${source.kind} ${source.id}${describeExchange(res)}`);
+      },
+    };
+    return { ...(await build(t)), t };
+  });
+}
+
+export function dateInDays(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+// ---- reading back ----------------------------------------------------------------------------
+
+export interface MemberBody {
+  id: number;
+  username: string;
+  name: string;
+  access_level: number;
+  expires_at: string | null;
+  created_by?: { id: number; username: string };
+  email?: string;
+  group_saml_identity?: { extern_uid: string; provider: string; saml_provider_id: number } | null;
+  override?: boolean;
+  membership_state?: string;
+  is_using_seat?: boolean;
+}
+
+/** A billable member's membership (spec: Resources/Membership). */
+export interface Membership {
+  id: number;
+  source_id: number;
+  source_full_name: string;
+  source_members_url: string;
+  expires_at: string | null;
+  access_level: { string_value: string; integer_value: number };
+}
+
+/** Every item of a paginated list (pages of 100), insisting each page is a 200 of the schema. */
+export async function listAll<T = MemberBody>(client: Client, path: string, schema: string, query: Query = {}): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; page <= 50; page++) {
+    const res = await client.get(path, { query: { ...query, per_page: 100, page } });
+    expectOk(res, 200, schema, { list: true });
+    const body = res.body as T[];
+    items.push(...body);
+    if (body.length < 100) return items;
+  }
+  return fail('expected the list to end', 'it went on past 50 pages of 100');
+}
+
+export const idsOf = (items: { id: number }[]) => items.map((i) => i.id).sort((a, b) => a - b);
+export const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+
+/**
+ * Member ids without the administrator's: GitLab may make the creator of a project in a group
+ * (the administrator, in the suite's worlds) a direct member of it, or not.
+ */
+export const withoutAdmin = (run: RunContext, ids: number[]) => ids.filter((id) => id !== run.adminId);
+
+/** The members of a source as its owner-level reader (`client`) sees them: direct or all. */
+export async function memberIds(client: Client, source: SourceRef, all = false): Promise<number[]> {
+  return idsOf(await listAll(client, all ? allMembersPath(source) : membersPath(source), 'member'));
+}
+
+/** One direct member read back (200, Member schema). */
+export async function readMember(client: Client, source: SourceRef, userId: number): Promise<MemberBody> {
+  const res = await client.get(memberPath(source, userId));
+  expectOk(res, 200, 'member');
+  return res.body as MemberBody;
+}
+
+/** One member among all (direct, inherited, invited) read back (200, Member schema). */
+export async function readAnyMember(client: Client, source: SourceRef, userId: number): Promise<MemberBody> {
+  const res = await client.get(allMemberPath(source, userId));
+  expectOk(res, 200, 'member');
+  return res.body as MemberBody;
+}
+
+/** The user is not a direct member of the source (404 "404 Not found"). */
+export async function expectNotMember(client: Client, source: SourceRef, userId: number): Promise<void> {
+  expectError(await client.get(memberPath(source, userId)), 404, { message: '404 Not found' });
+}
+
+export function findIn<T extends { id: number }>(items: T[], id: number, what: string, exchange?: Exchange): T {
+  const item = items.find((i) => i.id === id);
+  if (!item) fail(`expected ${what}`, `no item with id ${id} among ids ${items.map((i) => i.id).join(', ') || '(none)'}`, exchange);
+  return item;
+}
+
+// ---- checks shared by many files -------------------------------------------------------------
+
+/**
+ * GitLab's offset pagination of a list whose full content is `expectedIds`: two items per page,
+ * the X-* headers and Link relations on the first and last page, and [] past the end.
+ */
+export async function checkPagination(client: Client, path: string, schema: string, expectedIds: number[], query: Query = {}): Promise<void> {
+  const total = expectedIds.length;
+  expectTrue(total >= 3, 'at least three items to page through (test setup)', `had ${total}`);
+  const pages = Math.ceil(total / 2);
+  const seen: number[] = [];
+  for (let page = 1; page <= pages; page++) {
+    const res = await client.get(path, { query: { ...query, per_page: 2, page } });
+    expectOk(res, 200, schema, { list: true });
+    const body = res.body as { id: number }[];
+    expectEqual(body.length, page < pages ? 2 : total - 2 * (pages - 1), `the number of items on page ${page} of ${pages}`, res);
+    seen.push(...body.map((i) => i.id));
+    expectHeader(res, 'X-Page', String(page));
+    expectHeader(res, 'X-Per-Page', '2');
+    expectHeader(res, 'X-Total', String(total));
+    expectHeader(res, 'X-Total-Pages', String(pages));
+    expectHeader(res, 'X-Next-Page', page < pages ? String(page + 1) : '');
+    expectHeader(res, 'X-Prev-Page', page > 1 ? String(page - 1) : '');
+    const link = expectHeader(res, 'Link');
+    for (const rel of ['first', 'last', ...(page < pages ? ['next'] : []), ...(page > 1 ? ['prev'] : [])]) {
+      expectTrue(link.includes(`rel="${rel}"`), `the Link header of page ${page} to have rel="${rel}"`, `Link: ${link}`, res);
+    }
+    if (page === 1) {
+      const next = /<([^>]+)>;\s*rel="next"/.exec(link)?.[1] ?? '';
+      expectTrue(/[?&]page=2(&|$)/.test(next) && /[?&]per_page=2(&|$)/.test(next), 'the next link to name page=2 and per_page=2', `next: ${next}`, res);
+    }
+  }
+  expectEqual(sorted(seen), sorted(expectedIds), 'the pages together to hold every item exactly once');
+  const past = await client.get(path, { query: { ...query, per_page: 2, page: pages + 1 } });
+  expectOk(past, 200, schema, { list: true });
+  expectEqual(past.body, [], 'a page past the end to be an empty list', past);
+}
+
+/** The request is refused without a token: 401 {"message":"401 Unauthorized"} (gitlab-facts §0.22). */
+export function expectAnonymous401(res: Exchange): void {
+  expectError(res, 401, { message: '401 Unauthorized' });
+}
+
+/** 403 {"message":"403 Forbidden"} for a member without the right. */
+export function expectForbidden(res: Exchange): void {
+  expectError(res, 403, { message: '403 Forbidden' });
+}
+
+/** The EE group endpoints' refusal: 400 {"message":"400 Bad request"} (gitlab-facts §0.20). */
+export function expectBadRequest(res: Exchange): void {
+  expectError(res, 400, { message: '400 Bad request' });
+}
+
+/** A 400 parameter error naming the parameter. */
+export function expectParamError(res: Exchange, param: string): void {
+  expectError(res, 400, { error: new RegExp(`\\b${param.replace(/[[\]]/g, '\\$&')}\\b`) });
+}
+
+/** A 400 model validation error on one field: {"message":{"<field>":[…]}}. */
+export function expectValidationError(res: Exchange, field: string): void {
+  expectStatus(res, 400);
+  const message = (res.body as { message?: Record<string, unknown> } | undefined)?.message;
+  const texts = message && typeof message === 'object' ? message[field] : undefined;
+  expectTrue(Array.isArray(texts) && texts.length > 0 && texts.every((t) => typeof t === 'string'), `a validation error on "${field}"`, 'the body\'s message has no array of texts under that field', res);
+}
+
+/** The role matrix of a request every member may make: members 200, an outsider 404, nobody 401. */
+export async function expectReadMatrix(as: (actor: ActorName | 'anonymous') => Client, path: string, notFound: string, schema: string, list: boolean): Promise<void> {
+  for (const role of MATRIX_ROLES) expectOk(await as(role).get(path), 200, schema, { list });
+  expectError(await as('outsider').get(path), 404, { message: notFound });
+  expectAnonymous401(await as('anonymous').get(path));
+}
+
+/** Polls `check` until it holds, for answers GitLab completes asynchronously (billable removal). */
+export async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > until) fail(`expected ${what}`, `it did not happen within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+// ---- fixtures and global settings ------------------------------------------------------------
+
+/**
+ * Runs `body` alone among the run's test files for `name` (a fixture or a setting several files
+ * change): a directory beside the ledger is the lock, made atomically by mkdir.
+ */
+export async function exclusively<T>(run: RunContext, name: string, body: () => Promise<T>): Promise<T> {
+  const lock = join(dirname(run.ledgerPath), `lock-${run.runId}-${name}`);
+  const until = Date.now() + 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (Date.now() > until) throw new HarnessError(`waited 60 s for the lock ${lock}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  try {
+    return await body();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Sets `enable_member_promotion_management` and returns the value it had (a PUT without it reads it). */
+export async function setPromotionManagement(admin: Client, value: boolean): Promise<boolean> {
+  const before = await admin.put('/application/settings');
+  expectStatus(before, 200, 'reading the application settings');
+  const previous = (before.body as { enable_member_promotion_management?: boolean }).enable_member_promotion_management === true;
+  const res = await admin.put('/application/settings', { body: { enable_member_promotion_management: value } });
+  expectStatus(res, 200, 'changing enable_member_promotion_management');
+  expectEqual((res.body as { enable_member_promotion_management?: boolean }).enable_member_promotion_management, value, 'the setting to take the new value', res);
+  return previous;
+}

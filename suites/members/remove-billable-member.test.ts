@@ -1,0 +1,92 @@
+// DELETE /groups/:id/billable_members/:user_id
+import { expectEqual, expectError, expectStatus } from '../harness/checks.js';
+import { conformance } from '../harness/conformance.js';
+import {
+  billableMemberPath,
+  billablePath,
+  eventually,
+  expectAnonymous401,
+  idsOf,
+  LEVEL,
+  listAll,
+  memberPath,
+  readMember,
+  useMembersWorld,
+} from './helpers.js';
+
+const endpoint = 'DELETE /groups/:id/billable_members/:user_id';
+
+const world = useMembersWorld('remove-billable-member', async (t) => {
+  const root = await t.roleGroup();
+  const sub = await t.group({ parent: root });
+  const project = await t.project({ group: sub });
+  return { root, sub, project };
+});
+
+conformance(
+  {
+    id: 'billable-remove.whole-hierarchy',
+    title: 'a billable member is removed from the group, its subgroup and project (204), and is no longer billable',
+    endpoint,
+    clauses: ['members.billable-remove'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root, sub, project, t } = world();
+    const u = await t.user();
+    await t.add(root, u, LEVEL.DEVELOPER);
+    await t.add(sub, u, LEVEL.MAINTAINER);
+    await t.add(project, u, LEVEL.MAINTAINER);
+    expectStatus(await as('owner').delete(billableMemberPath(root, u.id)), 204);
+    // GitLab removes the memberships asynchronously (gitlab-facts §4): wait for them to go.
+    await eventually('u to leave the group, the subgroup and the project', async () => {
+      const statuses = await Promise.all([root, sub, project].map(async (s) => (await as('owner').get(memberPath(s, u.id))).status));
+      return statuses.every((status) => status === 404);
+    });
+    const billable = idsOf(await listAll(as('owner'), billablePath(root), 'billable-member'));
+    expectEqual(billable.includes(u.id), false, 'u among the billable members after the removal');
+  },
+);
+
+conformance(
+  {
+    id: 'billable-remove.project-member-only',
+    title: 'a user who is only a member of a project of the hierarchy is removed through the top-level group too',
+    endpoint,
+    clauses: ['members.billable-remove'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root, project, t } = world();
+    const v = await t.user();
+    await t.add(project, v, LEVEL.DEVELOPER);
+    expectStatus(await as('owner').delete(billableMemberPath(root, v.id)), 204);
+    await eventually('v to leave the project', async () => (await as('owner').get(memberPath(project, v.id))).status === 404);
+  },
+);
+
+conformance(
+  {
+    id: 'billable-remove.refused',
+    title: 'a subgroup, a caller who is not an owner and a user who is no member are refused, and nothing changes',
+    endpoint,
+    clauses: ['members.billable-remove.errors', 'members.ee.top-level-only', 'members.auth.anonymous'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as, run }) => {
+    const { root, sub, t } = world();
+    const w = await t.user();
+    await t.add(root, w, LEVEL.REPORTER);
+    await t.add(sub, w, LEVEL.REPORTER);
+    expectError(await as('owner').delete(billableMemberPath(sub, w.id)), 400, { message: /^400 Bad request/ });
+    // gitlab-facts §4: the service's refusal of a non-owner comes back as 400 "400 Bad request - <reason>"; 403 is plausible too.
+    for (const role of ['maintainer', 'developer'] as const) expectStatus(await as(role).delete(billableMemberPath(root, w.id)), [400, 403], 'a non-owner is refused (400 from the service, or 403)');
+    expectError(await as('outsider').delete(billableMemberPath(root, w.id)), 404, { message: '404 Group Not Found' });
+    expectAnonymous401(await as('anonymous').delete(billableMemberPath(root, w.id)));
+    // Unconfirmed answers for users who do not exist or belong to no source of the hierarchy.
+    expectStatus(await as('owner').delete(billableMemberPath(root, 2147483000)), [400, 404], 'an unknown user is refused');
+    expectStatus(await as('owner').delete(billableMemberPath(root, run.actors.outsider.id)), [204, 400, 404], 'a user who is no member: nothing to remove');
+    expectEqual((await readMember(as('owner'), root, w.id)).access_level, LEVEL.REPORTER, 'w, still a member of the group');
+    expectEqual((await readMember(as('owner'), sub, w.id)).access_level, LEVEL.REPORTER, 'w, still a member of the subgroup');
+  },
+);

@@ -1,0 +1,111 @@
+// DELETE /projects/:id/members/:user_id
+import { expectEqual, expectError, expectStatus, expectTrue } from '../harness/checks.js';
+import { conformance } from '../harness/conformance.js';
+import {
+  expectAnonymous401,
+  expectForbidden,
+  expectNotMember,
+  LEVEL,
+  memberIds,
+  memberPath,
+  readMember,
+  useMembersWorld,
+} from './helpers.js';
+
+const endpoint = 'DELETE /projects/:id/members/:user_id';
+
+const world = useMembersWorld('remove-project-member', async (t) => {
+  const group = await t.group();
+  const project = await t.roleProject({ group });
+  return { group, project };
+});
+
+async function newMember(level: number) {
+  const { project, t } = world();
+  const user = await t.user();
+  await t.add(project, user, level);
+  return user;
+}
+
+conformance(
+  {
+    id: 'project-member-remove.removes',
+    title: 'a Maintainer removes a member (204); it is no longer a member nor listed',
+    endpoint,
+    clauses: ['members.remove.direct'],
+  },
+  async ({ as }) => {
+    const { project } = world();
+    const user = await newMember(LEVEL.DEVELOPER);
+    expectStatus(await as('maintainer').delete(memberPath(project, user.id), { query: { unassign_issuables: true } }), 204);
+    await expectNotMember(as('maintainer'), project, user.id);
+    expectTrue(!(await memberIds(as('maintainer'), project)).includes(user.id), 'the removed member not to be listed');
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-remove.not-direct',
+    title: 'a member of the project\'s group is not a direct member of the project: 404, and the group membership stays',
+    endpoint,
+    clauses: ['members.remove.not-direct'],
+  },
+  async ({ as }) => {
+    const { group, project, t } = world();
+    const user = await t.user();
+    await t.add(group, user, LEVEL.REPORTER);
+    expectError(await as('owner').delete(memberPath(project, user.id)), 404, { message: '404 Not found' });
+    expectEqual((await readMember(as('admin'), group, user.id)).access_level, LEVEL.REPORTER, 'the group membership, kept');
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-remove.self',
+    title: 'a Guest may leave the project by removing themselves',
+    endpoint,
+    clauses: ['members.remove.self'],
+  },
+  async ({ as, withToken }) => {
+    const { project } = world();
+    const user = await newMember(LEVEL.GUEST);
+    expectStatus(await withToken(user.tokens.api, 'the member themselves').delete(memberPath(project, user.id)), 204);
+    await expectNotMember(as('owner'), project, user.id);
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-remove.owner',
+    title: 'a Maintainer may not remove an Owner of the project (403); an Owner may',
+    endpoint,
+    clauses: ['members.remove.project-owner', 'members.manage.role'],
+  },
+  async ({ as }) => {
+    const { project } = world();
+    const user = await newMember(LEVEL.OWNER);
+    expectForbidden(await as('maintainer').delete(memberPath(project, user.id)));
+    expectEqual((await readMember(as('owner'), project, user.id)).access_level, LEVEL.OWNER, 'the Owner, still there');
+    expectStatus(await as('owner').delete(memberPath(project, user.id)), 204);
+    await expectNotMember(as('owner'), project, user.id);
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-remove.role-matrix',
+    title: 'Owners and Maintainers remove project members; Developers and Guests get 403, an outsider 404, nobody 401',
+    endpoint,
+    clauses: ['members.manage.role', 'members.auth.anonymous'],
+  },
+  async ({ as }) => {
+    const { project } = world();
+    const user = await newMember(LEVEL.REPORTER);
+    for (const role of ['developer', 'guest'] as const) expectForbidden(await as(role).delete(memberPath(project, user.id)));
+    expectError(await as('outsider').delete(memberPath(project, user.id)), 404, { message: '404 Project Not Found' });
+    expectAnonymous401(await as('anonymous').delete(memberPath(project, user.id)));
+    expectEqual((await readMember(as('owner'), project, user.id)).access_level, LEVEL.REPORTER, 'the member, still there');
+    expectStatus(await as('owner').delete(memberPath(project, user.id)), 204);
+    await expectNotMember(as('owner'), project, user.id);
+  },
+);
