@@ -1,0 +1,36 @@
+// JUnit XML as GitLab CI (artifacts:reports:junit) and GitHub read it: one <testsuite> per area,
+// `fail` as <failure>, `error` as <error>, `unsupported`/`disabled` as <skipped> with the reason.
+import type { Results, Verdict } from './results.js';
+
+function xml(text: string): string {
+  return text
+    .replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch]!)
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
+}
+
+const firstLine = (text: string | null) => (text ?? '').split('\n')[0];
+
+export function junitXml(results: Results): string {
+  const areas = [...new Set(results.tests.map((t) => t.area))];
+  const suites = areas.map((area) => {
+    const tests = results.tests.filter((t) => t.area === area);
+    const n = (v: Verdict[]) => tests.filter((t) => v.includes(t.verdict)).length;
+    const time = tests.reduce((sum, t) => sum + t.durationMs, 0) / 1000;
+    const cases = tests.map((t) => {
+      const props = [
+        `<property name="endpoint" value="${xml(t.endpoint)}"/>`,
+        `<property name="clauses" value="${xml(t.clauses.join(' '))}"/>`,
+        `<property name="verdict" value="${t.verdict}"/>`,
+        ...(t.expected ? [`<property name="expected_failure" value="${xml(t.expected.reason)}"/>`] : []),
+      ];
+      let inner = `<properties>${props.join('')}</properties>`;
+      if (t.verdict === 'fail') inner += `<failure message="${xml(firstLine(t.reason))}">${xml(t.reason ?? '')}</failure>`;
+      if (t.verdict === 'error') inner += `<error message="${xml(firstLine(t.reason))}">${xml(t.reason ?? '')}</error>`;
+      if (t.verdict === 'unsupported' || t.verdict === 'disabled') inner += `<skipped message="${xml(`${t.verdict}: ${t.reason ?? ''}`)}"/>`;
+      return `    <testcase classname="${xml(`${area}.${t.endpoint}`)}" name="${xml(`${t.id}: ${t.title}`)}" file="${xml(t.file)}" time="${(t.durationMs / 1000).toFixed(3)}">${inner}</testcase>`;
+    });
+    return `  <testsuite name="${xml(area)}" tests="${tests.length}" failures="${n(['fail'])}" errors="${n(['error'])}" skipped="${n(['unsupported', 'disabled'])}" time="${time.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
+  });
+  const s = results.summary;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="gitlab-api-conformance" tests="${s.total}" failures="${s.fail}" errors="${s.error}" skipped="${s.skipped}">\n${suites.join('\n')}\n</testsuites>\n`;
+}

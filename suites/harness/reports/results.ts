@@ -1,0 +1,73 @@
+// The run's results as every report sees them: one record per test with its verdict.
+import type { Evidence } from '../conformance.js';
+import type { RunContext } from '../run-context.js';
+
+export type Verdict = 'pass' | 'fail' | 'unsupported' | 'disabled' | 'error';
+export const VERDICTS: Verdict[] = ['pass', 'fail', 'error', 'unsupported', 'disabled'];
+
+export interface TestRecord {
+  id: string;
+  title: string;
+  area: string;
+  endpoint: string;
+  clauses: string[];
+  verdict: Verdict;
+  reason: string | null;
+  durationMs: number;
+  file: string;
+  /** Set when the baseline (--expected-failures) lists this test. */
+  expected?: { reason: string; link?: string };
+  evidence?: Evidence[];
+}
+
+export interface Results {
+  suite: { name: string; version: string };
+  generatedAt: string;
+  target: { url: string; version: string; referenceServer: boolean };
+  capabilities: string[];
+  /** The settings in force, with secrets removed. */
+  settings: Record<string, unknown>;
+  summary: { total: number; passed: number; failed: number; skipped: number } & Record<Verdict, number>;
+  baseline?: { file: string; unexpectedFailures: string[]; stale: string[] };
+  tests: TestRecord[];
+}
+
+export const SUITE_VERSION = '0.1.0';
+
+export function summarize(records: TestRecord[]): Results['summary'] {
+  const count = (v: Verdict) => records.filter((r) => r.verdict === v).length;
+  return {
+    total: records.length,
+    passed: count('pass'),
+    failed: count('fail') + count('error'),
+    skipped: count('unsupported') + count('disabled'),
+    pass: count('pass'),
+    fail: count('fail'),
+    error: count('error'),
+    unsupported: count('unsupported'),
+    disabled: count('disabled'),
+  };
+}
+
+export function buildResults(records: TestRecord[], run: RunContext | undefined, settings: Record<string, unknown>): Results {
+  return {
+    suite: { name: 'gitlab-api-conformance', version: SUITE_VERSION },
+    generatedAt: new Date().toISOString(),
+    target: { url: run?.targetUrl ?? 'unknown', version: run?.version ?? 'unknown', referenceServer: run?.referenceServer ?? false },
+    capabilities: run?.capabilities ?? [],
+    settings,
+    summary: summarize(records),
+    tests: [...records].sort((a, b) => a.area.localeCompare(b.area) || a.endpoint.localeCompare(b.endpoint) || a.id.localeCompare(b.id)),
+  };
+}
+
+/** Groups records by area, then endpoint, in a stable order. */
+export function byAreaAndEndpoint(results: Results): Map<string, Map<string, TestRecord[]>> {
+  const out = new Map<string, Map<string, TestRecord[]>>();
+  for (const t of results.tests) {
+    const area = out.get(t.area) ?? new Map<string, TestRecord[]>();
+    area.set(t.endpoint, [...(area.get(t.endpoint) ?? []), t]);
+    out.set(t.area, area);
+  }
+  return out;
+}
