@@ -50,7 +50,8 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
     options: { version: options.version ?? '18.6.0-ee', headerPrefix: options.headerPrefix ?? 'X-Gitlab-' },
   };
 
-  const app = Fastify({ bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024, logger: false, trustProxy: false, forceCloseConnections: true });
+  // maxParamLength: GitLab full paths (URL-encoded `:id`s) run far past Fastify's default of 100.
+  const app = Fastify({ bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { maxParamLength: 8192 }, logger: false, trustProxy: false, forceCloseConnections: true });
   app.register(formbody);
   const latency = options.latencyMs ?? 0;
   if (latency > 0) app.addHook('onRequest', () => new Promise<void>((resolve) => setTimeout(resolve, latency)));

@@ -11,6 +11,7 @@ import { paginate, readPage } from '../http/pagination.js';
 import { mergedParams, Params } from '../http/params.js';
 import { ACCESS, type Member, type Source, type User } from '../state/model.js';
 import { isExpired, type Store } from '../state/store.js';
+import { promotionQueued, QUEUED } from './members/rules.js';
 
 type SourceRoute = { Params: { id: string } };
 type InvitationRoute = { Params: { id: string; email: string } };
@@ -22,7 +23,6 @@ const ROLE_LEVELS = [10, 15, 20, 30, 40, 50];
 const INVITE_LIMIT = 100;
 /** Devise.email_regexp, which Member.valid_email? uses. */
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
-const QUEUED = 'Request queued for administrator approval.';
 
 function findSource(ctx: Context, request: FastifyRequest<SourceRoute>, kind: 'group' | 'project'): Source {
   return kind === 'group' ? findGroup(ctx, request, request.params.id) : findProject(ctx, request, request.params.id);
@@ -109,9 +109,8 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
         : expiresAt !== null && isExpired(expiresAt)
           ? 'Expires at cannot be a date in the past'
           : undefined;
-      // EE promotion management, kept simple: with the setting on, a non-administrator inviting an
-      // existing user above Guest (into a billable role) is queued for approval; nothing is stored.
-      const queues = store.settings.enableMemberPromotionManagement && !user.isAdmin && accessLevel > ACCESS.GUEST;
+      // EE promotion management: the same rule as for members (a non-administrator giving a billable
+      // role to a user who holds no seat yet only queues the request; nothing is stored).
       const errors: Record<string, string> = {};
       const queued: Record<string, string> = {};
 
@@ -120,7 +119,7 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       const addUser = (invitee: User, key: string) => {
         if (invalid) errors[key] = invalid;
         else if (store.directMembership(source, invitee.id)) errors[key] = 'User already exists in source';
-        else if (queues) queued[invitee.username] = QUEUED;
+        else if (promotionQueued(store, user, invitee, accessLevel)) queued[invitee.username] = QUEUED;
         else store.addMember(ref, { userId: invitee.id, ...fields });
       };
 
