@@ -2,7 +2,7 @@
 // Starts the reference server alone and prints its URL and administrator token.
 import { parseArgs } from 'node:util';
 import { startReferenceServer } from './server.js';
-import { FAULTS, FAULT_NAMES } from './faults.js';
+import { FAULTS, FAULT_NAMES } from './faults/index.js';
 
 const { values } = parseArgs({
   options: {

@@ -3,7 +3,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { ApiError } from './http/errors.js';
-import { installFaults, type FaultContext } from './faults.js';
+import { faultContext, faultsPossible, installFaults, rewriteUrlWith, type FaultContext, type FaultOptions } from './faults/index.js';
 import type { FixtureManifest } from '../fixtures/manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
 import { Store } from './state/store.js';
@@ -14,15 +14,11 @@ import { seedFixtures } from './fixtures.js';
 import { remoteMirrorsRoutes } from './routes/remote-mirrors.js';
 import { invitationsRoutes } from './routes/invitations.js';
 
-export interface ReferenceServerOptions extends Partial<ServerOptions> {
+export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOptions {
   /** Fixes the administrator's token; a fresh `glpat-` token otherwise. */
   adminToken?: string;
   /** Largest accepted request body; GitLab's default API limit is far above what tests need. */
   bodyLimit?: number;
-  /** Faults to commit on every request (faults.ts). */
-  faults?: string[];
-  /** Let a request ask for faults with the X-Reference-Fault header (off by default). */
-  faultHeader?: boolean;
   /** Delay before every answer, in milliseconds, to play a slow target. */
   latencyMs?: number;
 }
@@ -50,12 +46,21 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
     options: { version: options.version ?? '18.6.0-ee', headerPrefix: options.headerPrefix ?? 'X-Gitlab-' },
   };
 
+  const faults = faultContext(store, options);
+  const withFaults = faultsPossible(options);
   // maxParamLength: GitLab full paths (URL-encoded `:id`s) run far past Fastify's default of 100.
-  const app = Fastify({ bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { maxParamLength: 8192 }, logger: false, trustProxy: false, forceCloseConnections: true });
+  const app = Fastify({
+    bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024,
+    routerOptions: { maxParamLength: 8192 },
+    logger: false,
+    trustProxy: false,
+    forceCloseConnections: true,
+    ...(withFaults ? { rewriteUrl: rewriteUrlWith(faults) } : {}),
+  });
   app.register(formbody);
   const latency = options.latencyMs ?? 0;
   if (latency > 0) app.addHook('onRequest', () => new Promise<void>((resolve) => setTimeout(resolve, latency)));
-  const faults = installFaults(app, options.faults ?? [], options.faultHeader ?? false);
+  if (withFaults) installFaults(app, faults, options.faultHeader ?? false);
   app.register(
     async (api) => {
       for (const routes of ROUTES) routes(api, ctx);

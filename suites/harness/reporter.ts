@@ -5,7 +5,7 @@
 // goes through `redact`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { TestMeta } from './conformance.js';
 import { loadConfig, type Config } from './config.js';
 import { redact, redactValue, REDACTED } from './redact.js';
@@ -59,12 +59,6 @@ export function writeReports(reportDir: string, results: Results, coverage: Retu
 }
 
 export class ConformanceReporter implements Reporter {
-  private vitest!: Vitest;
-
-  onInit(vitest: Vitest): void {
-    this.vitest = vitest;
-  }
-
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const records: TestRecord[] = [];
     for (const module of testModules) {
@@ -89,7 +83,7 @@ export class ConformanceReporter implements Reporter {
     }
     if (records.length === 0) return;
     const config = loadConfig();
-    const project = this.vitest.projects.find((p) => p.name === 'conformance');
+    const project = testModules.find((m) => m.project.name.startsWith('conformance'))?.project;
     const run = project?.getProvidedContext().conformance as RunContext | undefined;
 
     const results = buildResults(records, run, shownSettings(config));

@@ -1,0 +1,87 @@
+// Faults the reference server can be told to commit, to prove that the suite notices them. A fault
+// is switched on for the whole server (`faults` option, `--fault` flag), by the fault checker between
+// runs (`FaultContext.active`), or, where the server allows it (`faultHeader` option), for one request
+// (the `X-Reference-Fault` header, comma-separated names). Each fault is a hook around the routes,
+// so the area code stays the correct implementation.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Store } from '../state/store.js';
+import { CATALOGUE } from './catalogue.js';
+import { ROBUSTNESS_FAULTS } from './robustness.js';
+import type { Fault, FaultContext } from './types.js';
+
+export type { Fault, FaultContext } from './types.js';
+
+export const FAULTS: Fault[] = [...ROBUSTNESS_FAULTS, ...CATALOGUE];
+export const FAULT_NAMES = FAULTS.map((f) => f.name);
+
+export interface FaultOptions {
+  /** Faults on from the start. */
+  faults?: string[];
+  /** Let a request ask for faults with the X-Reference-Fault header. */
+  faultHeader?: boolean;
+  /** Install the hooks even with no fault on, so that faults can be switched on later. */
+  faultSwitch?: boolean;
+}
+
+export function faultContext(store: Store, options: FaultOptions): FaultContext {
+  const unknown = (options.faults ?? []).filter((name) => !FAULT_NAMES.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown fault(s): ${unknown.join(', ')} (known: ${FAULT_NAMES.join(', ')})`);
+  return { store, active: new Set(options.faults ?? []), seen: new Map(), fired: new Map() };
+}
+
+/** Whether any hook is needed: with no fault possible, requests pay nothing. */
+export function faultsPossible(options: FaultOptions): boolean {
+  return (options.faults ?? []).length > 0 || options.faultHeader === true || options.faultSwitch === true;
+}
+
+/** For Fastify's `rewriteUrl` option: faults that send a request to another route. */
+export function rewriteUrlWith(ctx: FaultContext): (req: IncomingMessage) => string {
+  return (req) => {
+    let url = req.url ?? '/';
+    for (const fault of FAULTS) {
+      if (!fault.rewriteUrl || !ctx.active.has(fault.name)) continue;
+      const next = fault.rewriteUrl(req.method ?? 'GET', url);
+      if (next !== undefined && next !== url) {
+        fire(ctx, fault);
+        url = next;
+      }
+    }
+    return url;
+  };
+}
+
+function fire(ctx: FaultContext, fault: Fault): void {
+  ctx.fired.set(fault.name, (ctx.fired.get(fault.name) ?? 0) + 1);
+}
+
+export function installFaults(app: FastifyInstance, ctx: FaultContext, byHeader: boolean): void {
+  const active = (request: FastifyRequest): Fault[] => {
+    const header = byHeader ? request.headers['x-reference-fault'] : undefined;
+    const named = typeof header === 'string' ? new Set([...ctx.active, ...header.split(',').map((s) => s.trim())]) : ctx.active;
+    return named.size === 0 ? [] : FAULTS.filter((f) => named.has(f.name));
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    for (const fault of active(request)) {
+      if (fault.onRequest && (await fault.onRequest(request, reply, ctx))) {
+        fire(ctx, fault);
+        return reply;
+      }
+    }
+  });
+  app.addHook('preHandler', async (request) => {
+    for (const fault of active(request)) fault.preHandler?.(request, ctx);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    // An empty answer (204) reaches here as undefined; a raw file as a Buffer, which faults leave alone.
+    let out = payload ?? '';
+    for (const fault of active(request)) {
+      if (fault.onSend && typeof out === 'string') {
+        const next = fault.onSend(request, reply, out, ctx);
+        if (next !== out) fire(ctx, fault);
+        out = next;
+      }
+    }
+    return out;
+  });
+}
