@@ -23,13 +23,46 @@ export function newToken(): string {
   return `glpat-${randomBytes(15).toString('base64url')}`;
 }
 
+/**
+ * All members by id, with an index by source so that a group's or project's members are found
+ * without scanning every membership of the instance (members/all over large hierarchies).
+ */
+class MemberMap extends Map<number, Member> {
+  private readonly bySource = new Map<string, Map<number, Member>>();
+
+  override set(id: number, member: Member): this {
+    super.set(id, member);
+    const key = `${member.source.kind}:${member.source.id}`;
+    let index = this.bySource.get(key);
+    if (!index) this.bySource.set(key, (index = new Map()));
+    index.set(id, member);
+    return this;
+  }
+
+  override delete(id: number): boolean {
+    const member = this.get(id);
+    if (member) this.bySource.get(`${member.source.kind}:${member.source.id}`)?.delete(id);
+    return super.delete(id);
+  }
+
+  override clear(): void {
+    this.bySource.clear();
+    super.clear();
+  }
+
+  /** The members recorded on a source, by id (ids grow, so insertion order is id order). */
+  ofSource(source: { kind: string; id: number }): Member[] {
+    return [...(this.bySource.get(`${source.kind}:${source.id}`)?.values() ?? [])];
+  }
+}
+
 export class Store {
   private nextId = { user: 1, token: 1, namespace: 1, project: 1, member: 1, mirror: 1 };
   readonly users = new Map<number, User>();
   readonly tokens = new Map<string, PersonalAccessToken>();
   readonly groups = new Map<number, Group>();
   readonly projects = new Map<number, Project>();
-  readonly members = new Map<number, Member>();
+  readonly members = new MemberMap();
   readonly settings: ApplicationSettings = { enableMemberPromotionManagement: false };
 
   id(kind: keyof Store['nextId']): number {
@@ -231,11 +264,7 @@ export class Store {
 
   /** Members recorded directly on the source: active and awaiting users, and pending invitations. */
   directMembers(source: Source): Member[] {
-    const out: Member[] = [];
-    for (const member of this.members.values()) {
-      if (member.source.kind === source.kind && member.source.id === source.id) out.push(member);
-    }
-    return out.sort((a, b) => a.id - b.id);
+    return this.members.ofSource(source);
   }
 
   /** Records a membership (or, with `inviteEmail` and `inviteToken`, a pending invitation). */

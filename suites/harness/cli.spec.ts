@@ -104,6 +104,24 @@ describe('the gitlab-api-conformance command', { timeout: 120_000 }, () => {
     expect(leftovers(s)).toEqual([]);
   });
 
+  test.concurrent('--grep, --shard, --concurrency and --report-dir select, split and place the run', async () => {
+    const s = await server();
+    const grep = await cli(['--area', 'repository-files', '--grep', 'raw-head', '--concurrency', '1', '--report-dir', 'out/grep'], target(s));
+    expect(grep.code, grep.stderr).toBe(0);
+    const selected = JSON.parse(readFileSync(join(grep.dir, 'out', 'grep', 'results.json'), 'utf8')) as Results;
+    expect(selected.tests.filter((t) => t.verdict === 'pass').map((t) => t.id).sort()).toEqual(['raw-head.errors', 'raw-head.metadata-only']);
+    expect(selected.tests.filter((t) => t.verdict !== 'pass').every((t) => t.verdict === 'disabled' && /not selected/.test(t.reason ?? ''))).toBe(true);
+
+    const shards = await Promise.all(['1/2', '2/2'].map((shard) => cli(['--area', 'repository-files', '--shard', shard], target(s))));
+    const ran = shards.map((run) => results(run).tests.filter((t) => t.verdict === 'pass').map((t) => t.id));
+    expect(shards.map((run) => run.code)).toEqual([0, 0]);
+    expect(ran[0].length).toBeGreaterThan(0);
+    expect(ran[1].length).toBeGreaterThan(0);
+    expect(ran[0].filter((id) => ran[1].includes(id))).toEqual([]);
+    expect(ran[0].length + ran[1].length).toBe(54);
+    expect(leftovers(s)).toEqual([]);
+  });
+
   test.concurrent('a failing run exits 1 with evidence; no report, log or output holds any token issued in the run', async () => {
     const s = await server({ faults: ['non-json'] });
     // Remember every token the server issues: clean-up deletes the users, and their tokens with them.

@@ -10,7 +10,7 @@ import type { Capability } from './config.js';
 import { beginTest } from './current-test.js';
 import { ENDPOINTS, type Endpoint } from './endpoints.js';
 import { redactValue } from './redact.js';
-import { runContext, type ActorName, type RunContext, type TokenScope } from './run-context.js';
+import { ensureRunContext, type ActorName, type RunContext, type TokenScope } from './run-context.js';
 import { versionAtLeast } from './version.js';
 
 export interface Requirements {
@@ -100,7 +100,7 @@ export function conformance(
   const meta: TestMeta = { id: spec.id, title: spec.title, endpoint: spec.endpoint, area, clauses: spec.clauses, requires: spec.requires ?? {} };
 
   test(`${spec.id}: ${spec.title}`, { meta: { conformance: meta } }, async (ctx) => {
-    const run = runContext();
+    const run = await ensureRunContext();
     const reason = gate(meta, run);
     if (reason) ctx.skip(reason);
     const evidence: Exchange[] = [];
@@ -136,7 +136,7 @@ export function useWorld<T>(scope: string, build: (world: World, run: RunContext
   // vitest wants the hook's first parameter destructured; the file's tasks come second.
   // eslint-disable-next-line no-empty-pattern
   beforeAll(async ({}, suite) => {
-    const run = runContext();
+    const run = await ensureRunContext();
     // Build nothing when no test of the file will run (gated off, or filtered out by name).
     const applies = suite.tasks.flatMap(allTests).some((t) => t.mode === 'run' && t.meta.conformance && !gate(t.meta.conformance, run));
     if (!applies) return;

@@ -50,7 +50,26 @@ declare module 'vitest' {
 }
 
 let cached: RunContext | undefined;
+let making: Promise<RunContext> | undefined;
+
+/**
+ * The run, from the global setup; or, with CONFORMANCE_SERVER=in-worker, made here in the test
+ * worker with a reference server of its own (mutation testing needs the server's code to run in the
+ * thread where the mutant is switched on). Awaited by every file's world and every test.
+ */
+export async function ensureRunContext(): Promise<RunContext> {
+  if (cached) return cached;
+  if (process.env.CONFORMANCE_SERVER === 'in-worker') {
+    making ??= import('./run.js').then(({ createRun }) => createRun({ unrefServer: true })).then(({ run }) => run);
+    cached = await making;
+  } else {
+    cached = inject('conformance');
+  }
+  return cached;
+}
+
+/** The run, once ensureRunContext has resolved (inside tests and hooks). */
 export function runContext(): RunContext {
-  cached ??= inject('conformance');
+  if (!cached) throw new Error('the run context is not ready: await ensureRunContext() first');
   return cached;
 }

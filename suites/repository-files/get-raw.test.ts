@@ -60,7 +60,8 @@ conformance(
   async ({ as }) => {
     const { publicProject, path } = world();
     const dir = path('lfs', '');
-    await createFile(as('maintainer'), publicProject, `${dir}.gitattributes`, '*.bin filter=lfs diff=lfs merge=lfs -text\n');
+    // GitLab reads LFS attributes from the .gitattributes at the root of the branch only.
+    await createFile(as('maintainer'), publicProject, '.gitattributes', `${dir}*.bin filter=lfs diff=lfs merge=lfs -text\n`);
     const payload = 'large object payload\n'.repeat(8);
     await createFile(as('maintainer'), publicProject, `${dir}big.bin`, payload);
     await createFile(as('maintainer'), publicProject, `${dir}small.txt`, 'not tracked\n');

@@ -1,0 +1,83 @@
+// Making a run: read the configuration, start the bundled reference server when no target is
+// configured, check the admin token, read the version, create the shared actors. The teardown
+// removes what the run created (everything left in the ledger) and stops the server. Used by the
+// global setup, and inside the test worker itself when the server must run there (mutation testing).
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { loadManifest } from '../../fixtures/manifest.js';
+import { sweepLedger, World } from '../../fixtures/world.js';
+import { startReferenceServer, type ReferenceServer } from '../../reference-server/server.js';
+import { Client } from './client.js';
+import { loadConfig } from './config.js';
+import { HarnessError } from './errors.js';
+import { registerSecret } from './redact.js';
+import type { ActorInfo, ActorName, RunContext } from './run-context.js';
+
+export async function createRun(options: { unrefServer?: boolean } = {}): Promise<{ run: RunContext; teardown: () => Promise<void> }> {
+  const config = loadConfig();
+  let server: ReferenceServer | undefined;
+  let targetUrl = config.targetUrl;
+  let adminToken = config.adminToken;
+  let fixtures = loadManifest(config.fixturesPath);
+  if (targetUrl === undefined) {
+    server = await startReferenceServer();
+    // A server made inside a test worker must not keep the worker alive.
+    if (options.unrefServer) server.app.server.unref();
+    targetUrl = server.url;
+    adminToken = server.adminToken;
+    if (config.fixturesPath === undefined) fixtures = server.fixtures;
+  }
+  registerSecret(adminToken);
+
+  const admin = new Client(targetUrl, adminToken, 'admin (setup)', config.requestTimeoutMs);
+  const runId = `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(2, 14)}${randomBytes(2).toString('hex')}`;
+  const ledgerPath = join('.conformance', `ledger-${runId}.jsonl`);
+  let teardownDone = false;
+  const teardown = async () => {
+    if (teardownDone) return;
+    teardownDone = true;
+    try {
+      const { left } = await sweepLedger(admin, ledgerPath);
+      if (left.length > 0) console.error(`conformance: clean-up left ${left.length} object(s) on the target: ${left.join(', ')} (ledger ${ledgerPath})`);
+    } finally {
+      await server?.close();
+    }
+  };
+
+  try {
+    const me = await admin.get('/user');
+    if (me.status === 401) throw new HarnessError(`the target refused the admin token (GET /api/v4/user answered 401)`);
+    if (me.status !== 200) throw new HarnessError(`GET /api/v4/user answered HTTP ${me.status}; is ${targetUrl} a GitLab API?`);
+    const user = me.body as { id: number; is_admin?: boolean; username: string };
+    if (user.is_admin !== true) throw new HarnessError(`the admin token belongs to ${user.username}, who is not an administrator; the suite needs an administrator's token`);
+    const versionRes = await admin.get('/version');
+    const version = versionRes.status === 200 ? String((versionRes.body as { version?: string }).version ?? 'unknown') : 'unknown';
+
+    const run: RunContext = {
+      targetUrl,
+      adminToken: adminToken!,
+      adminId: user.id,
+      runId,
+      prefix: `cnf-${runId}`,
+      ledgerPath,
+      version,
+      referenceServer: server !== undefined,
+      capabilities: config.capabilities,
+      headerPrefix: config.headerPrefix,
+      requestTimeoutMs: config.requestTimeoutMs,
+      areas: config.areas,
+      endpoints: config.endpoints,
+      disabledTests: config.disabledTests,
+      fixtures,
+      actors: {} as Record<ActorName, ActorInfo>,
+    };
+    const world = new World(run, 'shared-actors');
+    for (const name of ['owner', 'maintainer', 'developer', 'reporter', 'guest', 'outsider'] as const) {
+      run.actors[name] = await world.user(name);
+    }
+    return { run, teardown };
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+}
