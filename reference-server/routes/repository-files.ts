@@ -207,12 +207,6 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
 
 /** `range` is optional, but when either bound is given both are required and must be integers > 0. */
 function readRange(params: Params): { start: number; end: number } | undefined {
-  const nested = params.raw.range;
-  if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
-    const obj = nested as Record<string, unknown>;
-    if (obj.start !== undefined) params.raw['range[start]'] ??= obj.start;
-    if (obj.end !== undefined) params.raw['range[end]'] ??= obj.end;
-  }
   if (!params.has('range[start]') && !params.has('range[end]')) return undefined;
   const start = params.integer('range[start]', { required: true, min: 1 });
   const end = params.integer('range[end]', { required: true, min: 1 });

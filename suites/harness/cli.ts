@@ -6,7 +6,6 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createVitest } from 'vitest/node';
 import { sweepLedger, sweepPrefix } from '../../fixtures/world.js';
 import { Client } from './client.js';
 import { AREAS, ConfigError, loadConfig } from './config.js';
@@ -87,6 +86,8 @@ async function run(args: string[]): Promise<number> {
   rmSync(resultsPath, { force: true });
   const started = Date.now();
 
+  // Loaded here, not at the top: --help and sweep need none of vitest.
+  const { createVitest } = await import('vitest/node');
   const vitest = await createVitest('test', {
     root: ROOT,
     config: join(ROOT, 'vitest.config.ts'),

@@ -29,18 +29,8 @@ export interface TestMeta {
   requires: Requirements;
 }
 
-/** One recorded exchange as the reports show it (tokens already redacted). */
-export interface Evidence {
-  actor: string;
-  method: string;
-  url: string;
-  requestBody?: unknown;
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-  durationMs: number;
-  retries: number;
-}
+/** One recorded exchange as the reports show it: without the raw bytes, tokens redacted. */
+export type Evidence = Omit<Exchange, 'bytes'>;
 
 declare module 'vitest' {
   interface TaskMeta {

@@ -57,6 +57,8 @@ conformance(
     const file = path('create-b64');
     await createFile(as('maintainer'), publicProject, file, Buffer.from('decoded text\n').toString('base64'), { encoding: 'base64' });
     expectEqual(Buffer.from((await readFile(as('developer'), publicProject, file)).content as string, 'base64').toString('utf8'), 'decoded text\n', 'the decoded content');
+    await createFile(as('maintainer'), publicProject, path('create-b64', 'text.txt'), 'aGVsbG8=', { encoding: 'text' });
+    expectEqual(Buffer.from((await readFile(as('developer'), publicProject, path('create-b64', 'text.txt'))).content as string, 'base64').toString('utf8'), 'aGVsbG8=', 'encoding=text to store the content as given');
     const bad = await as('maintainer').post(fileUrl(publicProject, path('create-b64', 'bad.txt')), { body: { ...writeBody('x'), encoding: 'rot13' } });
     expectError(bad, 400, { error: /encoding/ });
     expectStatus(await as('developer').get(fileUrl(publicProject, path('create-b64', 'bad.txt')), { query: { ref: 'main' } }), 404);
@@ -129,6 +131,7 @@ conformance(
       expectError(await as('maintainer').post(fileUrl(publicProject, file), { body }), 400, { error: new RegExp(missing) });
     }
     expectError(await as('maintainer').post(fileUrl(publicProject, file), { body: { ...writeBody('x'), branch: '' } }), 400, { error: /branch/ });
+    expectError(await as('maintainer').post(fileUrl(publicProject, file), { body: { ...writeBody('x'), commit_message: '' } }), 400, { error: /commit_message/ });
     expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404);
   },
 );

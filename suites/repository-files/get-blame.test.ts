@@ -42,6 +42,11 @@ conformance(
     expectEqual(byId.get(second)?.author_email, 'bob@example.com', 'the second commit\'s author_email (from author_email)');
     expectEqual(byId.get(second)?.parent_ids, [first], 'the second commit\'s parent to be the first');
     expectTrue(/\.\d{3}/.test(byId.get(first)!.authored_date), 'authored_date with milliseconds', `got ${byId.get(first)!.authored_date}`, blame);
+    // The commits were made moments ago: their dates are today's, by the target's own clock.
+    const now = Date.parse(blame.headers.date ?? new Date().toUTCString());
+    for (const date of [byId.get(first)!.authored_date, byId.get(second)!.committed_date]) {
+      expectTrue(Math.abs(Date.parse(date) - now) < 86_400_000, 'commit dates of commits just made to be within a day of the answer\'s Date', `got ${date}`, blame);
+    }
   },
 );
 
@@ -60,6 +65,13 @@ conformance(
     const ranges = res.body as BlameRange[];
     expectEqual(ranges.map((r) => r.lines), [['beta'], ['GAMMA']], 'only lines 2 to 3');
     expectEqual(ranges.map((r) => r.commit.id), [first, second], 'the commits of lines 2 and 3');
+
+    const tail = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: 'main', 'range[start]': 4, 'range[end]': 5 } });
+    expectOk(tail, 200, 'blame-range', { list: true });
+    expectEqual((tail.body as BlameRange[]).map((r) => [r.commit.id, r.lines]), [[second, ['delta', 'epsilon']]], 'lines 4 to 5 only, with no range of the first commit');
+    const one = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: 'main', 'range[start]': 1, 'range[end]': 1 } });
+    expectOk(one, 200, 'blame-range', { list: true });
+    expectEqual((one.body as BlameRange[]).map((r) => [r.commit.id, r.lines]), [[first, ['alpha']]], 'a range of one line (start equal to end)');
   },
 );
 

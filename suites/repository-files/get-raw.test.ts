@@ -1,6 +1,7 @@
 // GET /projects/:id/repository/files/:file_path/raw
 import { conformance } from '../harness/conformance.js';
 import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../harness/checks.js';
+import { apiPath } from '../harness/client.js';
 import { createFile, fileUrl, gitBlobId, headerName, readFile, useFilesWorld } from './helpers.js';
 
 const endpoint = 'GET /projects/:id/repository/files/:file_path/raw';
@@ -105,5 +106,42 @@ conformance(
     expectError(await as('outsider').get(raw(privateProject, 'README.md')), 404, { message: '404 Project Not Found' });
     expectError(await as('guest').get(raw(privateProject, 'README.md')), 403);
     expectStatus(await as('reporter', 'read_repository').get(raw(privateProject, 'README.md')), 200);
+  },
+);
+
+conformance(
+  {
+    id: 'raw-get.download-headers',
+    title: 'raw answers inline as text with the file name, and echoes the ref given (empty without one)',
+    endpoint,
+    clauses: ['files.raw.headers'],
+  },
+  async ({ as, run }) => {
+    const { publicProject, path } = world();
+    const file = path('raw-headers', 'notes.txt');
+    await createFile(as('maintainer'), publicProject, file, 'plain text\n');
+    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`);
+    expectStatus(res, 200);
+    expectTrue(/^inline;/.test(res.headers['content-disposition'] ?? '') && (res.headers['content-disposition'] ?? '').includes('notes.txt'), 'Content-Disposition inline with the file name', `got ${res.headers['content-disposition']}`, res);
+    expectTrue((res.headers['content-type'] ?? '').startsWith('text/plain'), 'a text/plain answer for a text file', `got ${res.headers['content-type']}`, res);
+    expectHeader(res, headerName(run.headerPrefix, 'ref'), '');
+    const withRef = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } });
+    expectHeader(withRef, headerName(run.headerPrefix, 'ref'), 'main');
+  },
+);
+
+conformance(
+  {
+    id: 'raw-get.leading-slash',
+    title: 'raw, unlike the other file forms, accepts an encoded leading slash in file_path',
+    endpoint,
+    clauses: ['files.raw.leading-slash'],
+  },
+  async ({ as }) => {
+    const { publicProject } = world();
+    const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/files/${'/README.md'}/raw`, { query: { ref: 'main' } });
+    expectStatus(res, 200);
+    const plain = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/raw`, { query: { ref: 'main' } });
+    expectEqual(res.bytes.toString('utf8'), plain.bytes.toString('utf8'), 'the README, as without the slash');
   },
 );
