@@ -47,6 +47,7 @@ function findInvitation(store: Store, source: Source, email: string): Member {
 
 /** GitLab's Invitation entity: no `id`; `user_name` only when a user is attached. */
 function invitationEntity(store: Store, member: Member) {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: only pending invitations (no user attached) are rendered, so user is undefined whichever branch runs
   const user = member.userId === null ? undefined : store.users.get(member.userId);
   const creator = member.createdById === null ? undefined : store.users.get(member.createdById);
   return {
@@ -55,7 +56,9 @@ function invitationEntity(store: Store, member: Member) {
     expires_at: member.expiresAt,
     invite_email: member.inviteEmail,
     invite_token: member.inviteToken,
+    // Stryker disable next-line ObjectLiteral: a pending invitation never has a user attached, so user_name is never rendered
     ...(user ? { user_name: user.name } : {}),
+    // Stryker disable next-line OptionalChaining: every invitation records the user who sent it; no contract request removes that user while the invitation is listed (GitLab's answer then is unconfirmed)
     created_by_name: creator?.name ?? null,
   };
 }
@@ -65,8 +68,11 @@ function commaList(params: Params, name: string): string[] {
   const value = params.raw[name];
   if (value === undefined || value === null) return [];
   const items = Array.isArray(value) ? value : [value];
+  // Stryker disable next-line MethodExpression: some/every differ only for a list mixing strings and objects, whose answer GitLab does not confirm (CommaSeparatedToArray stringifies array items)
   if (items.some((item) => typeof item === 'object' && item !== null)) {
+    // Stryker disable next-line StringLiteral: the wording of GitLab's refusal of a non-list email/user_id is unconfirmed; tests assert the 400 only
     params.addError(`${name} is invalid`);
+    // Stryker disable next-line ArrayDeclaration: an error was just recorded, so params.done() refuses the request whatever list is returned
     return [];
   }
   const parts = items.flatMap((item) => String(item).split(',')).map((part) => part.trim());
@@ -87,6 +93,7 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       const emails = commaList(params, 'email');
       const userIds = commaList(params, 'user_id');
       const expiresAt = params.date('expires_at') ?? null;
+      // Stryker disable next-line LogicalOperator,StringLiteral: invite_source is stored but no endpoint shows it
       const inviteSource = params.string('invite_source') ?? 'invitations-api';
       // Type-checked only: the reference server has no custom roles to assign.
       params.integer('member_role_id');
@@ -115,6 +122,7 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       const queued: Record<string, string> = {};
 
       // Unknown and non-numeric user ids are dropped without an error entry (gitlab-facts §8).
+      // Stryker disable next-line MethodExpression: ids that are not plain decimals (-1, 1.5, 1e1) are cast differently by GitLab (unconfirmed); tests send only ids that name no user either way
       const users = userIds.filter((id) => /^\d+$/.test(id)).flatMap((id) => store.users.get(Number(id)) ?? []);
       const addUser = (invitee: User, key: string) => {
         if (invalid) errors[key] = invalid;
@@ -131,6 +139,7 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
         } else if (invalid) errors[email] = invalid;
         else {
           const pending = pendingInvitations(store, source);
+          // Stryker disable next-line ArrowFunction: without the match the address is reported as taken and kept, which is what older GitLab releases do (gitlab-facts §8: both accepted)
           const same = pending.find((m) => m.inviteEmail === email);
           // Re-inviting a pending address refreshes that invitation (gitlab-facts §8); the same
           // address in other letter case fails the uniqueness check.
@@ -173,6 +182,7 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       authorizeAdminMembers(store, source, user);
       const invitation = findInvitation(store, source, request.params.email);
       if (accessLevel === undefined && expiresAt === undefined) throw badRequest();
+      // Stryker disable next-line ObjectLiteral,ArrayDeclaration,StringLiteral: GitLab may refuse 0 and 5 in its parameter check ({"error": ...}) or in the model; tests assert the 400 and the unchanged invitation only
       if (accessLevel !== undefined && !ROLE_LEVELS.includes(accessLevel)) throw validationError({ access_level: ['is not included in the list'] });
       if (expiresAt && isExpired(expiresAt)) throw validationError({ expires_at: ['cannot be a date in the past'] });
       if (accessLevel !== undefined) invitation.accessLevel = accessLevel;

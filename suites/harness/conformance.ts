@@ -6,6 +6,7 @@ import { fixture, type FixtureName } from '../../fixtures/manifest.js';
 import { World } from '../../fixtures/world.js';
 import { CATALOG_IDS } from '../catalog.js';
 import { Client, type Exchange } from './client.js';
+import { HarnessError } from './errors.js';
 import type { Capability } from './config.js';
 import { beginTest } from './current-test.js';
 import { ENDPOINTS, type Endpoint } from './endpoints.js';
@@ -123,6 +124,7 @@ function allTests(task: RunnerTask): RunnerTask[] {
 export function useWorld<T>(scope: string, build: (world: World, run: RunContext) => Promise<T>): () => T {
   let value: T | undefined;
   let world: World | undefined;
+  let failure: HarnessError | undefined;
   // vitest wants the hook's first parameter destructured; the file's tasks come second.
   // eslint-disable-next-line no-empty-pattern
   beforeAll(async ({}, suite) => {
@@ -131,13 +133,20 @@ export function useWorld<T>(scope: string, build: (world: World, run: RunContext
     const applies = suite.tasks.flatMap(allTests).some((t) => t.mode === 'run' && t.meta.conformance && !gate(t.meta.conformance, run));
     if (!applies) return;
     world = new World(run, scope);
-    value = await build(world, run);
+    try {
+      value = await build(world, run);
+    } catch (error) {
+      // Not rethrown: a failing hook would leave the tests merely skipped. Each test that asks
+      // for the world fails instead, with this error (verdict `error`).
+      failure = error instanceof HarnessError ? error : new HarnessError(`building the world of this file failed: ${(error as Error).message}`);
+    }
   });
   afterAll(async () => {
     await world?.cleanup();
   });
   return () => {
-    if (value === undefined) throw new Error('the world of this file was not built (see the error of its beforeAll hook)');
+    if (failure) throw failure;
+    if (value === undefined) throw new HarnessError('the world of this file was not built');
     return value;
   };
 }

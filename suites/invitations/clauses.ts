@@ -24,6 +24,7 @@ export const invitationsClauses = defineClauses('invitations', [
   { id: 'invitations.create.reinvite', level: 'must', text: 'Re-inviting a pending address updates that invitation and succeeds (older GitLab releases report "Invite email has already been taken" and keep it); it is never listed twice.', source: 'gitlab-facts §8' },
   { id: 'invitations.create.already-member', level: 'must', text: 'Inviting a user who is already a direct member, by email or user_id, is reported as "User already exists in source" (newer GitLab updates the membership instead); no pending invitation is made.', source: 'spec: Errors; gitlab-facts §3' },
   { id: 'invitations.create.invalid-email', level: 'must', text: 'A malformed address is reported as "Invite email is invalid" while the others are invited (GitLab\'s parameter check may instead refuse the whole request with 400); nothing is invited for it.', source: FACTS },
+  { id: 'invitations.create.email-type', level: 'must', text: 'email that is neither a string nor a list of strings (an object) is refused with 400 and nothing is invited.', source: `${INVITE}; ${FACTS} (email_or_email_list)` },
   { id: 'invitations.create.limit', level: 'must', text: 'More than 100 recipients at once give 201 {"message":"Too many users specified (limit is 100)","status":"error"} and nothing is invited.', source: FACTS },
   { id: 'invitations.create.project-owner', level: 'must', text: 'Only a project Owner may invite at the Owner level; a Maintainer doing so is refused with 403.', source: 'gitlab-facts §4 (Members::CreateService, shared by invitations)' },
   { id: 'invitations.create.invite-source', level: 'may', text: 'invite_source is an optional string naming where the invitation started; it does not change the result.', source: INVITE },
@@ -48,6 +49,7 @@ export const invitationsClauses = defineClauses('invitations', [
   { id: 'invitations.update.not-found', level: 'must', text: 'PUT for an address with no pending invitation on this source (unknown, other letter case, or an accepted member) gives 404 {"message":"404 Not Found"}.', source: FACTS },
   { id: 'invitations.update.no-params', level: 'must', text: 'PUT without access_level and expires_at gives 400 {"message":"400 Bad request"} and changes nothing.', source: FACTS },
   { id: 'invitations.update.validation', level: 'must', text: 'PUT with an unlisted access_level or a malformed expires_at gives 400 {"error": ...}; a past expires_at gives 400 {"message":{"expires_at":[...]}}; the invitation is unchanged.', source: FACTS },
+  { id: 'invitations.update.role-level', level: 'must', text: 'PUT with access_level 5 (Minimal access) or 0 (No access), levels an invitation cannot hold, is refused with 400 and the invitation is unchanged.', source: 'gitlab-facts §8; spec: Errors' },
 
   // ---- deleting --------------------------------------------------------------------------
   { id: 'invitations.delete.success', level: 'must', text: 'DELETE of a pending invitation answers 204 with no content; it is gone from the list and other invitations stay.', source: 'spec: Errors (invitation delete 204)' },

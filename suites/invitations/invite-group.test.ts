@@ -2,6 +2,7 @@
 // The promotion-approval tests are in promotion.exclusive.test.ts: they turn a global setting on.
 import { conformance } from '../harness/conformance.js';
 import { expectEqual, expectError, expectOk, expectTrue } from '../harness/checks.js';
+import { apiPath } from '../harness/client.js';
 import {
   dateIn,
   DEVELOPER,
@@ -14,6 +15,7 @@ import {
   expectRefused,
   GUEST,
   invite,
+  invitationsOf,
   invitationsUrl,
   inviteOk,
   MUST_PROVIDE,
@@ -398,5 +400,126 @@ conformance(
     }
     const form = await as('owner').post(invitationsUrl(source), { form: true, body: { email: 'a@@b,,', access_level: '1e3' } });
     expectTrue(form.status >= 400 && form.status < 500, 'a 4xx answer to malformed form fields', `got HTTP ${form.status}`, form);
+  },
+);
+
+conformance(
+  {
+    id: 'invite-group.user-id-no-access-level',
+    title: 'access_level 0 for a user given by user_id is refused for that user, who does not become a member',
+    endpoint,
+    clauses: ['invitations.create.access-level-role', 'invitations.create.user-id'],
+  },
+  async (kit) => {
+    const { source, user } = world();
+    const person = await user('no-access');
+    const res = await invite(kit.as('owner'), source, { user_id: person.id, access_level: 0 });
+    if (res.status === 400) expectError(res, 400, { error: 'access_level does not have a valid value' });
+    else {
+      // The docs key user_id failures by username; older releases keyed them by the user's address.
+      const message = (res.body as InviteResult | undefined)?.message;
+      const byAddress = typeof message === 'object' && person.email in message;
+      expectInviteErrors(res, { [byAddress ? person.email : person.username]: 'Access level is not included in the list' });
+    }
+    await expectNotMember(kit, source, person);
+  },
+);
+
+conformance(
+  {
+    id: 'invite-group.email-object-refused',
+    title: 'email sent as an object instead of a string or list is refused with 400 and nothing is invited',
+    endpoint,
+    clauses: ['invitations.create.email-type'],
+  },
+  async ({ as }) => {
+    const { source, email } = world();
+    const address = email();
+    // Grape's CommaSeparatedToArray turns anything but a string or an array into an empty list,
+    // so GitLab answers "Must provide either email or user_id"; a stricter type check is a 400 too.
+    expectError(await invite(as('owner'), source, { email: { address }, access_level: GUEST }), 400);
+    await expectNotInvited(as('admin'), source, address);
+  },
+);
+
+conformance(
+  {
+    id: 'invite-group.spaces-around-commas',
+    title: 'spaces around the commas of an email list are ignored: each address is invited',
+    endpoint,
+    clauses: ['invitations.create.several'],
+  },
+  async ({ as }) => {
+    const { source, email } = world();
+    const [first, second, third] = [email(), email(), email()];
+    // Grape's CommaSeparatedToArray strips each part.
+    expectInviteSuccess(await invite(as('owner'), source, { email: `${first} , ${second},  ${third}`, access_level: GUEST }));
+    for (const address of [first, second, third]) await expectInvited(as('admin'), source, address, GUEST);
+  },
+);
+
+conformance(
+  {
+    id: 'invite-group.member-listed-once',
+    title: 'inviting a direct member again by user_id, next to an unknown id, leaves that user listed once and adds no one else',
+    endpoint,
+    clauses: ['invitations.create.already-member', 'invitations.create.user-id'],
+  },
+  async (kit) => {
+    const { fresh, user } = world();
+    const source = await fresh();
+    const owner = kit.as('owner');
+    const person = await user('listed-once');
+    const listMembers = async () => {
+      const res = await kit.as('admin').get(apiPath`/groups/${source.id}/members`, { query: { per_page: 100 } });
+      expectOk(res, 200, 'member', { list: true });
+      return (res.body as { id: number }[]).map((m) => m.id);
+    };
+    expectInviteSuccess(await invite(owner, source, { user_id: person.id, access_level: GUEST }));
+    const before = await listMembers();
+
+    // "User already exists in source" (spec) or an update of the membership (newer GitLab); the
+    // unknown id is dropped either way.
+    const again = await invite(owner, source, { user_id: `${person.id},2147483000`, access_level: DEVELOPER });
+    if ((again.body as InviteResult | undefined)?.status === 'error') {
+      const message = (again.body as InviteResult).message;
+      const byAddress = typeof message === 'object' && person.email in message;
+      expectInviteErrors(again, { [byAddress ? person.email : person.username]: 'User already exists in source' });
+    } else {
+      expectInviteSuccess(again);
+    }
+    const after = await listMembers();
+    expectEqual(after.filter((id) => id === person.id).length, 1, `${person.username} listed once among the members`);
+    expectEqual([...after].sort((a, b) => a - b), [...before].sort((a, b) => a - b), 'the same members as before');
+  },
+);
+
+conformance(
+  {
+    id: 'invite-group.limit-counts-all',
+    title: 'exactly 100 addresses are invited; 99 addresses and 2 user ids (101 recipients) hit the limit and nothing is invited',
+    endpoint,
+    clauses: ['invitations.create.limit', 'invitations.create.several'],
+  },
+  async (kit) => {
+    const { fresh, email, user } = world();
+    const owner = kit.as('owner');
+    const source = await fresh();
+    const hundred = Array.from({ length: 100 }, () => email('bulk'));
+    expectInviteSuccess(await invite(owner, source, { email: hundred.join(','), access_level: GUEST }));
+    const listed = new Set((await invitationsOf(kit.as('admin'), source)).map((i) => i.invite_email));
+    expectTrue(hundred.every((address) => listed.has(address)), 'all 100 addresses invited', `${hundred.filter((a) => !listed.has(a)).length} missing`);
+
+    const other = await fresh();
+    const many = Array.from({ length: 99 }, () => email('bulk'));
+    const [first, second] = [await user('bulk'), await user('bulk')];
+    const res = await invite(owner, other, { email: many.join(','), user_id: `${first.id},${second.id}`, access_level: GUEST });
+    expectOk(res, 201, 'invitation-result');
+    const body = res.body as InviteResult;
+    expectEqual(body.status, 'error', 'status "error"', res);
+    expectEqual(body.message, 'Too many users specified (limit is 100)', 'the limit message', res);
+    await expectNotInvited(kit.as('admin'), other, ...many);
+    await expectNotMember(kit, other, first);
+    await expectNotMember(kit, other, second);
   },
 );

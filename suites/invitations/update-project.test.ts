@@ -1,6 +1,6 @@
 // PUT /projects/:id/invitations/:email
 import { conformance } from '../harness/conformance.js';
-import { expectError } from '../harness/checks.js';
+import { expectError, expectTrue } from '../harness/checks.js';
 import {
   dateIn,
   expectInvited,
@@ -91,5 +91,48 @@ conformance(
     expectUpdated(await update(kit.as('owner'), { kind: 'project', id: source.fullPath }, address, { access_level: MAINTAINER }), MAINTAINER, null);
     await expectInvited(kit.as('admin'), source, address, MAINTAINER);
     expectError(await update(kit.as('owner'), { kind: 'project', id: 2147483000 }, address, { access_level: REPORTER }), 404, { message: '404 Project Not Found' });
+  },
+);
+
+conformance(
+  {
+    id: 'update-project.no-role-level',
+    title: 'access_level 5 (Minimal access) or 0 (No access) is refused with 400 and the project invitation keeps its level',
+    endpoint,
+    clauses: ['invitations.update.role-level'],
+  },
+  async ({ as }) => {
+    const { source, email } = world();
+    const address = email();
+    await inviteOk(as('owner'), source, address, REPORTER);
+    // GitLab's parameter check ({"error": ...}) or the model ({"message": {"access_level": [...]}}).
+    for (const level of [5, 0]) expectError(await update(as('owner'), source, address, { access_level: level }), 400);
+    await expectInvited(as('admin'), source, address, REPORTER, null);
+  },
+);
+
+conformance(
+  {
+    id: 'update-project.past-expiry-message',
+    title: 'a past expires_at is refused with 400 {"message":{"expires_at":[text]}} and the project invitation keeps its expiry',
+    endpoint,
+    clauses: ['invitations.update.validation'],
+  },
+  async ({ as }) => {
+    const { source, email } = world();
+    const address = email();
+    const expires = dateIn(12);
+    await inviteOk(as('owner'), source, address, GUEST, { expires_at: expires });
+    const res = await update(as('owner'), source, address, { expires_at: dateIn(-3) });
+    expectError(res, 400);
+    const message = (res.body as { message?: { expires_at?: unknown } }).message;
+    const texts = message?.expires_at;
+    expectTrue(
+      Array.isArray(texts) && texts.length > 0 && texts.every((text) => typeof text === 'string' && text !== ''),
+      'message.expires_at to be a list of validation texts',
+      `got ${JSON.stringify(message)}`,
+      res,
+    );
+    await expectInvited(as('admin'), source, address, GUEST, expires);
   },
 );

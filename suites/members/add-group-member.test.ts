@@ -217,3 +217,78 @@ conformance(
     expectEqual((await readMember(as('owner'), group, user.id)).access_level, LEVEL.REPORTER, 'the member added through the group\'s path');
   },
 );
+
+conformance(
+  {
+    id: 'group-member-add.several-unknown',
+    title: 'several users where some are unknown: 201 with the service status; the known user is added when the status is success; only unknown users add nobody',
+    endpoint,
+    clauses: ['members.add.several'],
+  },
+  async ({ as, run }) => {
+    const { group, t } = world();
+    const known = await t.user();
+    // GitLab resolves the ids with User.id_in, which drops unknown ids (as invitations do, gitlab-facts §8);
+    // whether the service then reports "success" or "error" is not confirmed: both are accepted.
+    const mixed = await as('owner').post(membersPath(group), { body: { user_id: `${known.id},2147483000`, access_level: LEVEL.REPORTER } });
+    expectOk(mixed, 201, 'member-add-result');
+    const mixedStatus = (mixed.body as { status?: unknown }).status;
+    expectTrue(mixedStatus === 'success' || mixedStatus === 'error', 'the status of the request to be "success" or "error"', String(mixedStatus), mixed);
+    if (mixedStatus === 'success') expectEqual((await readMember(as('owner'), group, known.id)).access_level, LEVEL.REPORTER, 'the known user\'s level');
+
+    const unknownOnly = await as('owner').post(membersPath(group), { body: { user_id: '2147483001,2147483002', access_level: LEVEL.REPORTER } });
+    expectOk(unknownOnly, 201, 'member-add-result');
+    const status = (unknownOnly.body as { status?: unknown }).status;
+    expectTrue(status === 'success' || status === 'error', 'the status of the request to be "success" or "error"', String(status), unknownOnly);
+    const byName = await as('owner').post(membersPath(group), { body: { username: `${run.prefix}-nobody-a,${run.prefix}-nobody-b`, access_level: LEVEL.REPORTER } });
+    expectOk(byName, 201, 'member-add-result');
+    const byNameStatus = (byName.body as { status?: unknown }).status;
+    expectTrue(byNameStatus === 'success' || byNameStatus === 'error', 'the status of the request by usernames to be "success" or "error"', String(byNameStatus), byName);
+    const ids = await memberIds(as('owner'), group);
+    expectEqual(ids.includes(2147483001) || ids.includes(2147483002), false, 'no member for the unknown ids');
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-add.member-role-id-type',
+    title: 'a non-integer member_role_id is refused with 400 naming it; nobody is added',
+    endpoint,
+    clauses: ['members.add.member-role-id', 'members.errors.shape'],
+    requires: { capabilities: ['ultimate'], minVersion: '16.6' },
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    const user = await t.user();
+    expectParamError(await as('owner').post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.GUEST, member_role_id: 'custom' } }), 'member_role_id');
+    await expectNotMember(as('owner'), group, user.id);
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-add.several-with-existing',
+    title: 'several users where one is already a member: 201; on success the existing membership takes the new level (it is not duplicated), on error it is unchanged',
+    endpoint,
+    clauses: ['members.add.several'],
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    const [existing, fresh] = [await t.user(), await t.user()];
+    await t.add(group, existing, LEVEL.REPORTER);
+    // GitLab's member creators find the existing membership and assign the new attributes to it; an
+    // "already a member" error for that user would be plausible too, so both outcomes are accepted.
+    const res = await as('owner').post(membersPath(group), { body: { user_id: `${existing.id},${fresh.id}`, access_level: LEVEL.DEVELOPER } });
+    expectOk(res, 201, 'member-add-result');
+    const status = (res.body as { status?: unknown }).status;
+    expectTrue(status === 'success' || status === 'error', 'the status of the request to be "success" or "error"', String(status), res);
+    const listed = (await memberIds(as('owner'), group)).filter((id) => id === existing.id);
+    expectEqual(listed.length, 1, 'the existing member listed once');
+    expectEqual(
+      (await readMember(as('owner'), group, existing.id)).access_level,
+      status === 'success' ? LEVEL.DEVELOPER : LEVEL.REPORTER,
+      'the existing member\'s level (the new one on success, the old one on error)',
+    );
+    if (status === 'success') expectEqual((await readMember(as('owner'), group, fresh.id)).access_level, LEVEL.DEVELOPER, 'the new member\'s level');
+  },
+);

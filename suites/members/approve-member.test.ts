@@ -93,3 +93,30 @@ conformance(
     expectEqual((await readMember(as('owner'), root, user.id)).membership_state, 'awaiting', 'the member, still awaiting');
   },
 );
+
+conformance(
+  {
+    id: 'member-approve.only-that-member',
+    title: 'approving one pending member leaves another pending member awaiting and pending',
+    endpoint,
+    clauses: ['members.approve.one'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root, project } = world();
+    const first = await pendingMember(as('owner'));
+    const second = await pendingMember(as('owner'));
+    const res = await as('owner').put(approvePath(root, first.memberId));
+    expectStatus(res, 204);
+    expectEqual(res.body, undefined, 'an empty body', res);
+    expectEqual((await readMember(as('owner'), root, first.user.id)).membership_state, 'active', 'the approved member\'s group membership');
+    expectEqual((await readMember(as('owner'), root, second.user.id)).membership_state, 'awaiting', 'the other member\'s group membership, still awaiting');
+    expectEqual((await readMember(as('owner'), project, second.user.id)).membership_state, 'awaiting', 'the other member\'s project membership, still awaiting');
+    const pending = await listAll<{ username?: string }>(as('owner'), pendingPath(root), 'pending-member');
+    expectEqual(
+      [pending.some((p) => p.username === first.user.username), pending.some((p) => p.username === second.user.username)],
+      [false, true],
+      'the approved member has left the pending list; the other is still on it',
+    );
+  },
+);

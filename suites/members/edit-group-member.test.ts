@@ -114,3 +114,20 @@ conformance(
     expectEqual((await readMember(as('owner'), group, user.id)).access_level, LEVEL.REPORTER, 'the level, unchanged');
   },
 );
+
+conformance(
+  {
+    id: 'group-member-edit.member-role-id-type',
+    title: 'a non-integer member_role_id is refused with 400 naming it; the member is unchanged',
+    endpoint,
+    clauses: ['members.edit.member-role-id', 'members.errors.shape'],
+    requires: { capabilities: ['ultimate'], minVersion: '16.6' },
+  },
+  async ({ as }) => {
+    const { group } = world();
+    const user = await newMember(LEVEL.REPORTER);
+    expectParamError(await as('owner').put(memberPath(group, user.id), { body: { access_level: LEVEL.DEVELOPER, member_role_id: 'custom' } }), 'member_role_id');
+    const back = await readMember(as('owner'), group, user.id);
+    expectEqual([back.access_level, back.expires_at], [LEVEL.REPORTER, null], 'the member, unchanged');
+  },
+);

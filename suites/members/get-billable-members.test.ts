@@ -26,6 +26,7 @@ interface Billable {
   removable: boolean;
   last_activity_on: string | null;
   last_login_at: string | null;
+  is_last_owner: boolean;
 }
 
 const SORTS = ['access_level_asc', 'access_level_desc', 'last_joined', 'name_asc', 'name_desc', 'oldest_joined', 'oldest_sign_in', 'recent_sign_in', 'last_activity_on_asc', 'last_activity_on_desc'];
@@ -47,8 +48,16 @@ const world = useMembersWorld('get-billable-members', async (t) => {
   await t.add(projectInvited, pim, LEVEL.DEVELOPER);
   await t.world.shareProject(project, projectInvited, LEVEL.DEVELOPER);
   const matrixRoot = await t.roleGroup();
-  const billable = [t.run.adminId, t.run.actors.owner.id, gm.id, sm.id, pm.id, im.id, pim.id];
-  return { root, sub, matrixRoot, gm, sm, pm, im, pim, billable };
+  // A group whose only owner is the administrator who made it, with a Developer.
+  const soleOwned = await t.group();
+  const dev = await t.user();
+  await t.add(soleOwned, dev, LEVEL.DEVELOPER);
+  // Both a member of the top-level group and of a project inside it.
+  const both = await t.user();
+  await t.add(root, both, LEVEL.DEVELOPER);
+  await t.add(project, both, LEVEL.MAINTAINER);
+  const billable = [t.run.adminId, t.run.actors.owner.id, gm.id, sm.id, pm.id, im.id, pim.id, both.id];
+  return { root, sub, matrixRoot, soleOwned, dev, both, gm, sm, pm, im, pim, billable };
 });
 
 conformance(
@@ -198,5 +207,42 @@ conformance(
     // sends "email": null (older releases leave the field out).
     const shown = items.filter((i) => i.email != null && i.id !== run.adminId).map((i) => i.id);
     expectEqual(shown, [], 'no email for members without a public email');
+  },
+);
+
+conformance(
+  {
+    id: 'billable-members.last-owner',
+    title: 'is_last_owner is true for the only owner of the top-level group, false for a member who is no owner and for each of two owners',
+    endpoint,
+    clauses: ['members.billable.last-owner'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as, run }) => {
+    const { root, soleOwned, dev } = world();
+    const sole = await listAll<Billable>(as('admin'), billablePath(soleOwned), 'billable-member');
+    expectEqual(idsOf(sole), sorted([run.adminId, dev.id]), 'the billable members of the group with one owner');
+    expectEqual(findIn(sole, run.adminId, 'the sole owner').is_last_owner, true, 'is_last_owner of the group\'s only owner');
+    expectEqual(findIn(sole, dev.id, 'the Developer').is_last_owner, false, 'is_last_owner of a Developer');
+    const two = await listAll<Billable>(as('owner'), billablePath(root), 'billable-member');
+    for (const id of [run.adminId, run.actors.owner.id]) expectEqual(findIn(two, id, `owner ${id}`).is_last_owner, false, `is_last_owner of owner ${id}, one of two owners`);
+  },
+);
+
+conformance(
+  {
+    id: 'billable-members.group-member-first',
+    title: 'a user who is a member of the top-level group and of a project in it is listed once, as a group_member',
+    endpoint,
+    clauses: ['members.billable.list', 'members.billable.type-order'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root, both } = world();
+    const res = await as('owner').get(billablePath(root), { query: { search: both.username } });
+    expectOk(res, 200, 'billable-member', { list: true });
+    const items = res.body as Billable[];
+    expectEqual(idsOf(items), [both.id], 'the user once', res);
+    expectEqual([items[0].membership_type, items[0].removable], ['group_member', true], 'the group membership to count before the project one', res);
   },
 );

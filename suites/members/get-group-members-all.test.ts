@@ -44,10 +44,12 @@ const world = useMembersWorld('get-group-members-all', async (t) => {
   const shared = await t.group({ visibility: 'public' });
   const sm = await t.user();
   await t.add(shared, sm, LEVEL.DEVELOPER);
+  const sg = await t.user();
+  await t.add(shared, sg, LEVEL.GUEST);
   await t.world.shareGroup(shared, invitedPublic, LEVEL.DEVELOPER);
   await t.world.shareGroup(shared, invitedPrivate, LEVEL.DEVELOPER);
   const inSub = [t.run.adminId, ...ROLES.map((role) => t.run.actors[role].id), x.id, y.id, z.id, p.id];
-  return { top, sub, shared, x, y, z, p, r, sm, inSub };
+  return { top, sub, shared, x, y, z, p, r, sm, sg, inSub };
 });
 
 conformance(
@@ -121,6 +123,42 @@ conformance(
     // gitlab-facts §4: created_by is left out when the member's source is not accessible to the viewer.
     expectEqual(rowR.created_by, undefined, 'no created_by for a member of a group the viewer cannot see');
     expectTrue(findIn(items, p.id, 'the member of the public invited group').created_by !== undefined, 'created_by for the member of the public invited group');
+  },
+);
+
+conformance(
+  {
+    id: 'group-members-all.invited-private-to-guest',
+    title: 'a Guest of the shared group also sees the members of an invited private group',
+    endpoint,
+    clauses: ['members.all.invited-private-to-source-members'],
+    requires: { minVersion: '17.4' },
+  },
+  async ({ withToken }) => {
+    const { shared, p, r, sm, sg } = world();
+    const items = await listAll(withToken(sg.tokens.api, 'a Guest of the shared group'), allMembersPath(shared), 'member');
+    const ids = idsOf(items);
+    for (const [id, who] of [[r.id, 'the private invited group\'s member'], [p.id, 'the public invited group\'s member'], [sm.id, 'the Developer'], [sg.id, 'the Guest']] as const) {
+      expectTrue(ids.includes(id), `the Guest to see ${who}`, `ids: ${ids.join(', ')}`);
+    }
+    expectEqual(findIn(items, sg.id, 'the Guest').access_level, LEVEL.GUEST, 'the Guest\'s own level');
+  },
+);
+
+conformance(
+  {
+    id: 'group-members-all.invited-private-own-members',
+    title: 'a member of an invited private group sees its members with created_by: their source is accessible to them',
+    endpoint,
+    clauses: ['members.all.invited-visible', 'members.entity.created-by'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ withToken, run }) => {
+    const { shared, r } = world();
+    const items = await listAll(withToken(r.tokens.api, 'a member of the private invited group'), allMembersPath(shared), 'member');
+    const own = findIn(items, r.id, 'the viewer\'s own row');
+    expectEqual(own.access_level, LEVEL.DEVELOPER, 'the level of the invited group\'s member');
+    expectEqual(own.created_by?.id, run.adminId, 'created_by: the administrator who added the member to the private group');
   },
 );
 

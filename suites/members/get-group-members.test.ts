@@ -215,6 +215,26 @@ conformance(
 
 conformance(
   {
+    id: 'group-members-list.seat-info-active',
+    title: 'with show_seat_info=true, active members in billable roles (Owner, Maintainer, Developer) have is_using_seat true',
+    endpoint,
+    clauses: ['members.entity.seat-info', 'members.entity.seat-active'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as, run }) => {
+    const { group } = world();
+    const res = await as('owner').get(membersPath(group), { query: { show_seat_info: true, per_page: 100 } });
+    expectOk(res, 200, 'member', { list: true });
+    const items = res.body as MemberBody[];
+    for (const role of ['owner', 'maintainer', 'developer'] as const) {
+      const member = findIn(items, run.actors[role].id, `the ${role}`, res);
+      expectEqual([member.membership_state, member.is_using_seat], ['active', true], `membership_state and is_using_seat of the active ${role}`, res);
+    }
+  },
+);
+
+conformance(
+  {
     id: 'group-members-list.pagination',
     title: 'page and per_page page through the members with GitLab\'s headers; a page past the end is empty',
     endpoint,

@@ -15,6 +15,7 @@ import {
   listAll,
   sorted,
   useMembersWorld,
+  withoutAdmin,
 } from './helpers.js';
 
 const endpoint = 'GET /projects/:id/members/all';
@@ -48,8 +49,10 @@ const world = useMembersWorld('get-project-members-all', async (t) => {
   const r = await t.user();
   await t.add(invitedPrivate, r, LEVEL.DEVELOPER);
   await t.world.shareProject(publicProject, invitedPrivate, LEVEL.DEVELOPER);
+  // A project in the administrator's own namespace (no group above it), with the role actors.
+  const personal = await t.roleProject();
   const all = [t.run.adminId, ...ROLES.map((role) => t.run.actors[role].id), x.id, y.id, z.id, p.id, q.id];
-  return { project, publicProject, x, y, z, p, q, r, pm, all };
+  return { project, publicProject, personal, x, y, z, p, q, r, pm, all };
 });
 
 conformance(
@@ -180,5 +183,24 @@ conformance(
   async ({ as }) => {
     const items = await listAll(as('owner'), allMembersPath(world().project), 'member');
     expectEqual(items.filter((m) => m.email !== undefined).map((m) => m.username), [], 'no member to carry an email');
+  },
+);
+
+conformance(
+  {
+    id: 'project-members-all.user-namespace',
+    title: 'all members of a project in a user\'s namespace (no group above it) are its direct members, each once, with their levels',
+    endpoint,
+    clauses: ['members.all.inherited', 'members.entity.shape'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ as, run }) => {
+    const { personal } = world();
+    const items = await listAll(as('guest'), allMembersPath(personal), 'member');
+    const ids = items.map((m) => m.id);
+    expectEqual(ids.length, new Set(ids).size, 'each user to appear once');
+    // The administrator owns the namespace: GitLab may list them (as the namespace owner) or not.
+    expectEqual(sorted(withoutAdmin(run, ids)), sorted(ROLES.map((role) => run.actors[role].id)), 'the direct members of the personal project');
+    expectEqual(findIn(items, run.actors.maintainer.id, 'the maintainer').access_level, LEVEL.MAINTAINER, 'the maintainer\'s level');
   },
 );

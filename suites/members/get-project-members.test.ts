@@ -36,8 +36,10 @@ const world = useMembersWorld('get-project-members', async (t) => {
   await t.add(invited, viaInvite, LEVEL.DEVELOPER);
   await t.world.shareProject(project, invited, LEVEL.DEVELOPER);
   const publicProject = await t.roleProject({ group: await t.group({ visibility: 'public' }), visibility: 'public' });
+  // A project in the administrator's own namespace: no group above it.
+  const personal = await t.roleProject();
   const direct = [...ROLES.map((r) => t.run.actors[r].id), a.id, b.id, c.id];
-  return { project, publicProject, a, b, c, inherited, viaInvite, direct };
+  return { project, publicProject, personal, a, b, c, inherited, viaInvite, direct };
 });
 
 conformance(
@@ -172,5 +174,22 @@ conformance(
     expectOk(res, 200, 'member', { list: true });
     expectEqual(withoutAdmin(run, idsOf(res.body as MemberBody[])), sorted(direct), 'the members of the project named by path', res);
     expectError(await as('reporter').get(membersPath({ kind: 'project', id: 2147483000 })), 404, { message: '404 Project Not Found' });
+  },
+);
+
+conformance(
+  {
+    id: 'project-members-list.user-namespace',
+    title: 'members of a project in a user\'s namespace are listed to a Developer, without anyone\'s email',
+    endpoint,
+    clauses: ['members.list.direct-only', 'members.entity.email-hidden'],
+  },
+  async ({ as, run }) => {
+    const { personal } = world();
+    const items = await listAll(as('developer'), membersPath(personal), 'member');
+    // The administrator owns the namespace and may or may not be listed as a direct member.
+    expectEqual(withoutAdmin(run, idsOf(items)), sorted(ROLES.map((r) => run.actors[r].id)), 'the direct members of the personal project');
+    expectEqual(items.filter((m) => m.email !== undefined).map((m) => m.id), [], 'no email shown to a Developer');
+    expectEqual(findIn(items, run.actors.guest.id, 'the guest').access_level, LEVEL.GUEST, 'the guest\'s level');
   },
 );

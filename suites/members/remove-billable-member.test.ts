@@ -90,3 +90,30 @@ conformance(
     expectEqual((await readMember(as('owner'), sub, w.id)).access_level, LEVEL.REPORTER, 'w, still a member of the subgroup');
   },
 );
+
+conformance(
+  {
+    id: 'billable-remove.refusal-reasons',
+    title: 'a refusal by the removal service is 400 "400 Bad request - <reason>": a subgroup, and a non-owner or a user who is no member when they get 400; nothing changes',
+    endpoint,
+    clauses: ['members.billable-remove.errors', 'members.ee.top-level-only'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as, run }) => {
+    const { root, sub, t } = world();
+    const w = await t.user();
+    await t.add(root, w, LEVEL.REPORTER);
+    await t.add(sub, w, LEVEL.REPORTER);
+    // gitlab-facts §4: a service error comes back as 400 "400 Bad request - <msg>", so the reason is never empty.
+    const withReason = /^400 Bad request - \S/;
+    expectError(await as('owner').delete(billableMemberPath(sub, w.id)), 400, { message: withReason });
+    const byMaintainer = await as('maintainer').delete(billableMemberPath(root, w.id));
+    expectStatus(byMaintainer, [400, 403], 'a non-owner is refused (400 from the service, or 403)');
+    if (byMaintainer.status === 400) expectError(byMaintainer, 400, { message: withReason });
+    const noMember = await as('owner').delete(billableMemberPath(root, run.actors.outsider.id));
+    expectStatus(noMember, [204, 400, 404], 'a user who is no member: nothing to remove (unconfirmed answer)');
+    if (noMember.status === 400) expectError(noMember, 400, { message: withReason });
+    expectEqual((await readMember(as('owner'), root, w.id)).access_level, LEVEL.REPORTER, 'w, still a member of the group');
+    expectEqual((await readMember(as('owner'), sub, w.id)).access_level, LEVEL.REPORTER, 'w, still a member of the subgroup');
+  },
+);

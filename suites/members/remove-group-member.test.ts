@@ -5,6 +5,7 @@ import {
   expectAnonymous401,
   expectForbidden,
   expectNotMember,
+  expectParamError,
   LEVEL,
   memberIds,
   memberPath,
@@ -140,5 +141,22 @@ conformance(
     // gitlab-facts §7: unconfirmed whether GitLab answers 403, 400, or (older releases) 204 while keeping the owner.
     expectStatus(await as('admin').delete(memberPath(alone, run.adminId)), [204, 400, 403], 'GitLab\'s answer for the last owner is unconfirmed');
     expectEqual((await readMember(as('admin'), alone, run.adminId)).access_level, LEVEL.OWNER, 'the last owner, still an Owner');
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-remove.boolean-params',
+    title: 'skip_subresources and unassign_issuables must be booleans: another value gives 400 naming the parameter; the member stays',
+    endpoint,
+    clauses: ['members.remove.params', 'members.errors.shape'],
+  },
+  async ({ as }) => {
+    const { group } = world();
+    const user = await newMember(LEVEL.REPORTER);
+    for (const param of ['skip_subresources', 'unassign_issuables']) {
+      expectParamError(await as('owner').delete(memberPath(group, user.id), { query: { [param]: 'maybe' } }), param);
+    }
+    expectEqual((await readMember(as('owner'), group, user.id)).access_level, LEVEL.REPORTER, 'the member, still there at its level');
   },
 );

@@ -26,6 +26,7 @@ export const remoteMirrorsClauses = defineClauses('mirrors', [
   { id: 'mirrors.create.options', level: 'must', text: 'enabled, keep_divergent_refs, only_protected_branches and auth_method given on create are stored and shown.', source: SPEC },
   { id: 'mirrors.create.schemes', level: 'must', text: 'http, https, ssh and git target URLs are accepted; another scheme is refused with 400 {"message":{"url":[...]}}.', source: 'gitlab-facts §2' },
   { id: 'mirrors.create.local-refused', level: 'must', text: 'A target on localhost, a loopback address or a private network is refused with 400 {"message":{"url":[...]}}.', source: 'gitlab-facts §2' },
+  { id: 'mirrors.create.public-accepted', level: 'must', text: 'A target on a public address is accepted, also a public IPv4 or IPv6 literal next to the loopback, private and link-local ranges.', source: 'gitlab-facts §2 (url must be a public URL)' },
   { id: 'mirrors.create.malformed-refused', level: 'must', text: 'A blank or malformed url, or one whose user does not start with a letter or digit, is refused with 400 {"message":{"url":[...]}}, never a server error.', source: 'gitlab-facts §0.2, §2' },
   { id: 'mirrors.auth-method.values', level: 'must', text: 'auth_method is ssh_public_key or password (password when not given); another value is refused with 400 {"error":"auth_method does not have a valid value"} on create and with 400 on update.', source: `${SPEC}; gitlab-facts §2` },
   { id: 'mirrors.params.types', level: 'must', text: 'A parameter of the wrong type is refused with 400 {"error":"<param> is invalid"}.', source: 'gitlab-facts §5.1' },
@@ -43,6 +44,7 @@ export const remoteMirrorsClauses = defineClauses('mirrors', [
   // ---- sync ------------------------------------------------------------------------------
   { id: 'mirrors.sync.no-content', level: 'must', text: 'POST .../sync on an enabled mirror answers 204 with an empty body.', source: `${SPEC}; spec: Errors` },
   { id: 'mirrors.sync.status', level: 'must', text: 'After a sync the mirror moves through GitLab\'s states until the push ends: finished, with last_update_started_at, last_update_at and last_successful_update_at set; or, for a target that cannot be reached, failed (or to_retry) with last_error saying why.', source: 'spec: States (successful update); gitlab-facts §0.12, §8' },
+  { id: 'mirrors.sync.started-once', level: 'must', text: 'A sync while the mirror\'s push is under way (started) answers 204 and schedules nothing more: the running push is not restarted.', source: 'gitlab-facts §2' },
   { id: 'mirrors.sync.disabled', level: 'must', text: 'A sync of a disabled mirror is refused with 400 {"message":"Cannot proceed with the push mirroring. Please verify your mirror configuration."} and the status does not change.', source: 'gitlab-facts §2' },
   { id: 'mirrors.enabled.computed', level: 'must', text: 'enabled as shown is what sync obeys; GitLab computes it false when the project has no repository.', source: 'gitlab-facts §0.11' },
 

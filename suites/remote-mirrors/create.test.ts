@@ -14,8 +14,8 @@ function expectUrlRefused(res: Exchange): void {
   const message = (res.body as { message?: unknown }).message as Record<string, unknown> | undefined;
   const url = message && typeof message === 'object' ? message.url : undefined;
   expectTrue(
-    Array.isArray(url) && url.length > 0 && url.every((text) => typeof text === 'string'),
-    'the validation body {"message":{"url":["..."]}}',
+    Array.isArray(url) && url.length > 0 && url.every((text) => typeof text === 'string' && text.trim() !== ''),
+    'the validation body {"message":{"url":["..."]}}, each reason a non-empty text',
     `got ${JSON.stringify(res.body)}`,
     res,
   );
@@ -362,5 +362,90 @@ conformance(
       await expectNotCreated(as('maintainer'), privateProject, target(`scope-${scope}`));
     }
     await createMirror(as('maintainer', 'api'), privateProject, { url: target('scope-api') });
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.unparsable-refused',
+    title: 'a url without an authority, or with a tab, newline or backslash in its host, is refused with the url validation body',
+    endpoint,
+    clauses: ['mirrors.create.malformed-refused'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const before = await listMirrors(as('maintainer'), privateProject);
+    const urls = [
+      // No "//": the host is not where a lenient parser would look for it.
+      'https:example.com/conformance/no-authority.git',
+      'https:example.com/conformance/no-authority.git?via=https://example.org/conformance/inner.git',
+      // GitLab's parser refuses these; a WHATWG parser would drop the tab and newline and read \ as /.
+      'https://exam\tple.com/conformance/tab.git',
+      'https://exam\nple.com/conformance/newline.git',
+      'https://example.com\\conformance\\backslash.git',
+    ];
+    for (const url of urls) expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }));
+    expectEqual((await listMirrors(as('maintainer'), privateProject)).map((m) => m.id), before.map((m) => m.id), 'the mirrors of the project to be unchanged');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.local-ranges-refused',
+    title: 'link-local, unique-local IPv6, IPv4-mapped IPv6, unspecified and *.localhost targets are refused with the url validation body',
+    endpoint,
+    clauses: ['mirrors.create.local-refused'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const before = await listMirrors(as('maintainer'), privateProject);
+    const local = [
+      // Loopback and "this host": the unspecified addresses and names under .localhost.
+      'https://0.0.0.0/conformance/unspecified.git',
+      'https://[::]/conformance/unspecified.git',
+      'https://mirror.localhost/conformance/sub-localhost.git',
+      // Private networks, with octets of more than one digit, and their upper edge.
+      'https://10.20.30.40/conformance/private.git',
+      'https://172.31.255.254/conformance/private.git',
+      'https://[fd00::1]/conformance/unique-local.git',
+      'https://[FC00::1]/conformance/unique-local.git',
+      // Link-local (cloud metadata) addresses.
+      'http://169.254.169.254/conformance/link-local.git',
+      'https://[fe80::1]/conformance/link-local.git',
+      'https://[FEBF::1]/conformance/link-local.git',
+      // IPv4 loopback, private and link-local addresses written as IPv4-mapped IPv6 addresses.
+      'https://[::ffff:127.0.0.1]/conformance/mapped.git',
+      'https://[::ffff:192.168.1.1]/conformance/mapped.git',
+      'https://[::ffff:a9fe:a9fe]/conformance/mapped.git',
+    ];
+    for (const url of local) expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }));
+    expectEqual((await listMirrors(as('maintainer'), privateProject)).map((m) => m.id), before.map((m) => m.id), 'the mirrors of the project to be unchanged');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-create.public-addresses-accepted',
+    title: 'public IPv4 and IPv6 targets next to the loopback, private and link-local ranges are accepted (201) and listed',
+    endpoint,
+    clauses: ['mirrors.create.public-accepted', 'mirrors.create.returns'],
+  },
+  async ({ as }) => {
+    const { freshProject } = world();
+    const project = await freshProject();
+    const hosts = [
+      ...['8.8.8.8', '8.20.0.1', '8.168.0.1', '172.15.0.1', '172.32.0.1', '192.169.0.1', '169.253.0.1'],
+      // Public IPv6 addresses, one written as an IPv4-mapped address of a public IPv4 address.
+      ...['[2606:4700:4700::fd11]', '[2606:4700:4700::fe80]', '[::ffff:8.8.4.4]'],
+    ];
+    const created: Mirror[] = [];
+    for (const host of hosts) {
+      const url = `https://${host}/conformance/public.git`;
+      const mirror = await createMirror(as('maintainer'), project, { url });
+      // IPv6 literals may be written back in another (equivalent) form; IPv4 ones are shown as given.
+      if (!host.startsWith('[')) expectEqual(mirror.url, url, `the url of ${url}`);
+      created.push(mirror);
+    }
+    expectEqual((await listMirrors(as('maintainer'), project)).map((m) => m.id), created.map((m) => m.id), 'every public target to be listed');
   },
 );

@@ -153,3 +153,31 @@ conformance(
     expectUntouched(await readMirror(as('maintainer'), privateProject, hidden.id), 'after the refused syncs');
   },
 );
+
+conformance(
+  {
+    id: 'mirrors-sync.while-started',
+    title: 'a second sync while the push is under way answers 204 and does not start another push',
+    endpoint,
+    clauses: ['mirrors.sync.started-once', 'mirrors.sync.no-content'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: target('sync-twice'), enabled: true });
+    expectNoContent(await as('maintainer').post(syncPath(privateProject, created.id)));
+    const first = await readMirror(as('maintainer'), privateProject, created.id);
+    // GitLab's job may not have started yet, or may already be over: then there is nothing to check.
+    if (first.update_status === 'started') {
+      expectNoContent(await as('maintainer').post(syncPath(privateProject, created.id)));
+      const second = await readMirror(as('maintainer'), privateProject, created.id);
+      // A new push may only have started if the first one ended in between (its end is recorded).
+      const firstEnded = second.last_update_at !== first.last_update_at || second.last_error !== first.last_error;
+      expectTrue(
+        second.last_update_started_at === first.last_update_started_at || firstEnded,
+        'last_update_started_at to be unchanged by a sync while the push was under way',
+        `before the second sync ${JSON.stringify(first)}, after it ${JSON.stringify(second)}`,
+      );
+    }
+    await waitForSyncEnd(as('maintainer'), privateProject, created.id);
+  },
+);

@@ -1,7 +1,8 @@
 // PUT /projects/:id/remote_mirrors/:mirror_id
 import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus } from '../harness/checks.js';
-import { createMirror, expectRefusedBelowMaintainer, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
+import type { Exchange } from '../harness/client.js';
+import { createMirror, expectRefusedBelowMaintainer, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
 
 const endpoint = 'PUT /projects/:id/remote_mirrors/:mirror_id';
 const world = useMirrorsWorld('mirrors-update');
@@ -209,5 +210,93 @@ conformance(
     expectError(await as('maintainer', 'read_api').put(mirrorPath(privateProject, hidden.id), { body: { enabled: true } }), 403, { error: 'insufficient_scope' });
     expectEqual((await readMirror(as('maintainer'), publicProject, open.id)).enabled, false, 'the public project\'s mirror unchanged');
     expectEqual((await readMirror(as('maintainer'), privateProject, hidden.id)).enabled, false, 'the private project\'s mirror unchanged');
+  },
+);
+
+/** A non-empty array of non-empty texts: the reasons of one field in a validation body. */
+const isReasons = (value: unknown) => Array.isArray(value) && value.length > 0 && value.every((text) => typeof text === 'string' && text.trim() !== '');
+
+/** 400 saying why: a Grape `{"error":"..."}`, a `{"message":"..."}`, or a model's `{"message":{"field":["..."]}}`. */
+function expectRefusedWithReason(res: Exchange): void {
+  expectError(res, 400);
+  const { error, message } = (res.body ?? {}) as { error?: unknown; message?: unknown };
+  const said =
+    (typeof error === 'string' && error.trim() !== '') ||
+    (typeof message === 'string' && message.trim() !== '') ||
+    (typeof message === 'object' && message !== null && Object.keys(message).length > 0 && Object.values(message).every(isReasons));
+  expectTrue(said, 'the 400 body to say why, with a non-empty text', `got ${JSON.stringify(res.body)}`, res);
+}
+
+conformance(
+  {
+    id: 'mirrors-update.keeps-auth-method',
+    title: 'a PUT that does not name auth_method leaves it as it was, in the response and in the list',
+    endpoint,
+    clauses: ['mirrors.update.branches', 'mirrors.auth-method.values'],
+  },
+  async ({ as }) => {
+    const { freshProject } = world();
+    const project = await freshProject();
+    const created = await createMirror(as('maintainer'), project, { url: 'ssh://git@example.com/conformance/keeps-auth.git', auth_method: 'ssh_public_key' });
+    const res = await as('maintainer').put(mirrorPath(project, created.id), { body: { enabled: true } });
+    expectOk(res, 200, 'remote-mirror');
+    const updated = res.body as Mirror;
+    expectEqual([updated.enabled, updated.auth_method], [true, 'ssh_public_key'], 'enabled changed and auth_method kept in the update response');
+    const listed = (await listMirrors(as('maintainer'), project)).find((m) => m.id === created.id);
+    expectEqual([listed?.enabled, listed?.auth_method], [true, 'ssh_public_key'], 'enabled changed and auth_method kept in the list');
+    const read = await readMirror(as('maintainer'), project, created.id);
+    if (read.auth_method !== undefined) expectEqual(read.auth_method, 'ssh_public_key', 'auth_method read back');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-update.auth-method-invalid-body',
+    title: 'an unknown auth_method on PUT is refused by the model: 400 {"message":{"auth_method":["..."]}}',
+    endpoint,
+    clauses: ['mirrors.auth-method.values'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: target('auth-invalid-body') });
+    const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { auth_method: 'oauth', enabled: true } });
+    expectError(res, 400);
+    const message = (res.body as { message?: Record<string, unknown> }).message;
+    expectTrue(typeof message === 'object' && message !== null && isReasons(message.auth_method), 'the validation body {"message":{"auth_method":["..."]}}, each reason a non-empty text', `got ${JSON.stringify(res.body)}`, res);
+    const read = await readMirror(as('maintainer'), privateProject, created.id);
+    expectEqual(read.enabled, false, 'enabled unchanged by the refused update');
+    if (read.auth_method !== undefined) expectEqual(read.auth_method, 'password', 'auth_method unchanged by the refused update');
+  },
+);
+
+conformance(
+  {
+    id: 'mirrors-update.branch-regex-replaces-protected',
+    title: 'PUT mirror_branch_regex on a protected-branches mirror turns only_protected_branches off; an invalid regex is refused with a reason',
+    endpoint,
+    clauses: ['mirrors.regex.accepted', 'mirrors.regex.invalid'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: target('regex-replaces'), only_protected_branches: true });
+    expectEqual(created.only_protected_branches, true, 'only_protected_branches as created');
+
+    expectRefusedWithReason(await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { mirror_branch_regex: 'release/[' } }));
+    expectEqual((await readMirror(as('maintainer'), privateProject, created.id)).only_protected_branches, true, 'only_protected_branches unchanged by the refused regex');
+
+    const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { mirror_branch_regex: '^release/' } });
+    if (res.status === 400) {
+      // gitlab-facts §2 marks the EE helper that turns only_protected_branches off as possibly
+      // old; a release without it may refuse the combination instead. Then nothing changes.
+      expectRefusedWithReason(res);
+      expectEqual((await readMirror(as('maintainer'), privateProject, created.id)).only_protected_branches, true, 'only_protected_branches unchanged by the refused regex');
+      return;
+    }
+    expectOk(res, 200, 'remote-mirror');
+    for (const mirror of [res.body as Mirror, await readMirror(as('maintainer'), privateProject, created.id)]) {
+      expectEqual(mirror.only_protected_branches, false, 'only_protected_branches once a regex is given (never both)');
+      if (mirror.mirror_branch_regex !== undefined) expectEqual(mirror.mirror_branch_regex, '^release/', 'mirror_branch_regex as given');
+    }
   },
 );

@@ -44,6 +44,8 @@ export const repositoryFilesClauses = defineClauses('files', [
   { id: 'files.raw.default-ref', level: 'must', text: 'ref is optional on raw; the default is the HEAD of the project.', source: SPEC },
   { id: 'files.raw.lfs', level: 'must', text: 'With lfs=true the large-file-storage content is returned instead of the pointer; lfs is ignored for files not tracked by LFS; the default is false.', source: `${SPEC}; spec: Versioning 2 (15.7)` },
   { id: 'files.raw.headers', level: 'should', text: 'GET raw answers inline (Content-Disposition with the file name), as text/plain for a text file, with the metadata headers; the Ref header echoes the ref given, empty without one.', source: 'gitlab-facts §1 (/raw)' },
+  { id: 'files.raw.lfs-missing-object', level: 'must', text: 'With lfs=true on a blob that is an LFS pointer whose object the project does not hold, the answer is 404 {"message":"404 Not Found"} (a target with LFS off serves the pointer as stored).', source: 'gitlab-facts §1 (/raw)' },
+  { id: 'files.raw.no-cache', level: 'should', text: 'GET raw is sent with no-cache headers (Cache-Control includes no-cache); a filename* parameter of Content-Disposition, when present, has the RFC 5987 form charset\'\'name.', source: 'gitlab-facts §1 (/raw); RFC 6266' },
   { id: 'files.raw.leading-slash', level: 'must', text: 'On /raw an encoded leading "/" in file_path is allowed (the other forms refuse it with 400).', source: 'gitlab-facts §0.8' },
   { id: 'files.raw.head', level: 'must', text: 'HEAD raw is supported and returns metadata only.', source: SPEC },
 

