@@ -5,7 +5,7 @@
 import { apiPath, segment, type Client, type Exchange } from '../harness/client.js';
 import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
 import { useWorld, type Kit } from '../harness/conformance.js';
-import { ROLES, ROLE_LEVEL, type ActorInfo, type ActorName } from '../harness/run-context.js';
+import { ROLES, type ActorInfo, type ActorName } from '../harness/run-context.js';
 import type { GroupInfo, ProjectInfo, SourceInfo } from '../../fixtures/world.js';
 
 export const GUEST = 10;
@@ -35,10 +35,10 @@ export interface InvitationsWorld {
 }
 
 export function useInvitationsWorld(scope: string, kind: SourceInfo['kind']): () => InvitationsWorld {
-  return useWorld(scope, async (world, run) => {
+  return useWorld(scope, async (world) => {
     const roleGroup = async (parent?: GroupInfo) => {
       const group = await world.group({ parent, hint: 'invitations' });
-      for (const role of ROLES) await world.addMember(group, run.actors[role].id, ROLE_LEVEL[role]);
+      await world.addRoleMembers(group);
       return group;
     };
     const group = await roleGroup();

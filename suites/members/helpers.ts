@@ -7,7 +7,7 @@ import { apiPath, type Client, type Exchange, type Query } from '../harness/clie
 import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, fail } from '../harness/checks.js';
 import { useWorld } from '../harness/conformance.js';
 import { HarnessError } from '../harness/errors.js';
-import { ROLES, ROLE_LEVEL, type ActorInfo, type ActorName, type RunContext } from '../harness/run-context.js';
+import { type ActorInfo, type ActorName, type RunContext } from '../harness/run-context.js';
 import type { GroupInfo, ProjectInfo, Visibility, World } from '../../fixtures/world.js';
 
 export const LEVEL = { MINIMAL: 5, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 } as const;
@@ -76,13 +76,13 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
       group: (options = {}) => world.group({ visibility: options.visibility, parent: options.parent, hint: 'members' }),
       async roleGroup(options = {}) {
         const group = await t.group(options);
-        for (const role of ROLES) await world.addMember(group, run.actors[role].id, ROLE_LEVEL[role]);
+        await world.addRoleMembers(group);
         return group;
       },
       project: (options = {}) => world.project({ group: options.group, visibility: options.visibility, hint: 'members' }),
       async roleProject(options = {}) {
         const project = await t.project(options);
-        for (const role of ROLES) await world.addMember(project, run.actors[role].id, ROLE_LEVEL[role]);
+        await world.addRoleMembers(project);
         return project;
       },
       async user() {

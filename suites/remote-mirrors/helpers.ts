@@ -4,7 +4,6 @@
 import { apiPath, type Client, type Exchange } from '../harness/client.js';
 import { expectEqual, expectError, expectOk, expectTrue, fail } from '../harness/checks.js';
 import { useWorld, type Kit } from '../harness/conformance.js';
-import { ROLES, ROLE_LEVEL } from '../harness/run-context.js';
 import type { GroupInfo, ProjectInfo } from '../../fixtures/world.js';
 
 export interface Mirror {
@@ -31,9 +30,9 @@ export interface MirrorsWorld {
 }
 
 export function useMirrorsWorld(scope: string): () => MirrorsWorld {
-  return useWorld(scope, async (world, run) => {
+  return useWorld(scope, async (world) => {
     const group = await world.group({ visibility: 'public', hint: 'mirrors' });
-    for (const role of ROLES) await world.addMember(group, run.actors[role].id, ROLE_LEVEL[role]);
+    await world.addRoleMembers(group);
     const privateProject = await world.project({ group, visibility: 'private', hint: 'private' });
     const publicProject = await world.project({ group, visibility: 'public', hint: 'public' });
     return {

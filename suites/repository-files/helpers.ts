@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto';
 import { apiPath, type Client, type Exchange } from '../harness/client.js';
 import { expectStatus } from '../harness/checks.js';
 import { useWorld } from '../harness/conformance.js';
-import { ROLES, ROLE_LEVEL } from '../harness/run-context.js';
 import type { GroupInfo, ProjectInfo } from '../../fixtures/world.js';
 
 export interface FilesWorld {
@@ -17,9 +16,9 @@ export interface FilesWorld {
 }
 
 export function useFilesWorld(scope: string): () => FilesWorld {
-  return useWorld(scope, async (world, run) => {
+  return useWorld(scope, async (world) => {
     const group = await world.group({ visibility: 'public', hint: 'files' });
-    for (const role of ROLES) await world.addMember(group, run.actors[role].id, ROLE_LEVEL[role]);
+    await world.addRoleMembers(group);
     const publicProject = await world.project({ group, visibility: 'public', hint: 'public' });
     const privateProject = await world.project({ group, visibility: 'private', hint: 'private' });
     return { group, publicProject, privateProject, path: (test, name = 'file.txt') => `${test}/${name}` };
