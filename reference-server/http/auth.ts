@@ -35,6 +35,8 @@ export function authenticate(store: Store, request: FastifyRequest): Actor {
   const user = store.users.get(token.userId);
   if (!user) throw unauthorized();
   if (user.state === 'blocked') throw forbidden('Your account has been blocked.');
+  // "User using the API" is one of the activities that set last_activity_on (a date, so once a day).
+  user.lastActivityOn = new Date().toISOString().slice(0, 10);
   return { user, token };
 }
 

@@ -5,6 +5,7 @@ import {
   dateInDays,
   expectAnonymous401,
   expectForbidden,
+  expectInheritedLevelError,
   expectNotMember,
   expectParamError,
   expectValidationError,
@@ -84,19 +85,26 @@ conformance(
 conformance(
   {
     id: 'group-member-add.several-errors',
-    title: 'adding several users with an invalid level still answers 201, with status "error" naming each user; nobody is added',
+    title: 'adding several users with an invalid level still answers 201, with status "error" and one "<username>: <reason>" per user joined as a sentence; nobody is added',
     endpoint,
     clauses: ['members.add.several-errors'],
   },
   async ({ as }) => {
     const { group, t } = world();
-    const [a, b] = [await t.user(), await t.user()];
-    const res = await as('owner').post(membersPath(group), { body: { user_id: `${a.id},${b.id}`, access_level: 42 } });
-    expectOk(res, 201, 'member-add-result');
-    const body = res.body as { status: string; message?: string };
-    expectEqual(body.status, 'error', 'the status of the request', res);
-    for (const user of [a, b]) expectTrue(String(body.message).includes(user.username), `the message to name ${user.username}`, '', res);
-    for (const user of [a, b]) await expectNotMember(as('owner'), group, user.id);
+    const reason = 'Access level is not included in the list';
+    // Rails' to_sentence: "x and y" for two, "x, y, and z" for three; the order of the users is not asserted.
+    const sentence = { 2: /^(.+) and (.+)$/, 3: /^(.+), (.+), and (.+)$/ };
+    for (const count of [2, 3] as const) {
+      const users = [];
+      for (let i = 0; i < count; i++) users.push(await t.user());
+      const res = await as('owner').post(membersPath(group), { body: { user_id: users.map((u) => u.id).join(','), access_level: 42 } });
+      expectOk(res, 201, 'member-add-result');
+      const body = res.body as { status: string; message?: string };
+      expectEqual(body.status, 'error', 'the status of the request', res);
+      const parts = sentence[count].exec(String(body.message))?.slice(1) ?? [];
+      expectEqual(parts.sort(), users.map((u) => `${u.username}: ${reason}`).sort(), `the message: "<username>: ${reason}" for each of ${count} users, as a sentence`, res);
+      for (const user of users) await expectNotMember(as('owner'), group, user.id);
+    }
   },
 );
 
@@ -290,5 +298,24 @@ conformance(
       'the existing member\'s level (the new one on success, the old one on error)',
     );
     if (status === 'success') expectEqual((await readMember(as('owner'), group, fresh.id)).access_level, LEVEL.DEVELOPER, 'the new member\'s level');
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-add.inherited-level',
+    title: 'adding a user to a subgroup below the level they hold in the parent group is refused with 400 naming that membership; nobody is added',
+    endpoint,
+    clauses: ['members.add.inherited-level'],
+  },
+  async ({ as }) => {
+    const { t } = world();
+    const top = await t.group();
+    const sub = await t.group({ parent: top });
+    const user = await t.user();
+    await t.add(top, user, LEVEL.DEVELOPER);
+    expectInheritedLevelError(await as('admin').post(membersPath(sub), { body: { user_id: user.id, access_level: LEVEL.REPORTER } }), 'Developer', top.name);
+    await expectNotMember(as('admin'), sub, user.id);
+    expectOk(await as('admin').post(membersPath(sub), { body: { user_id: user.id, access_level: LEVEL.DEVELOPER } }), 201, 'member');
   },
 );

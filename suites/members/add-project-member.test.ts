@@ -5,6 +5,7 @@ import {
   dateInDays,
   expectAnonymous401,
   expectForbidden,
+  expectInheritedLevelError,
   expectNotMember,
   expectParamError,
   expectValidationError,
@@ -139,5 +140,28 @@ conformance(
     expectError(await as('outsider').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.GUEST } }), 404, { message: '404 Project Not Found' });
     expectAnonymous401(await as('anonymous').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.GUEST } }));
     await expectNotMember(as('owner'), project, user.id);
+  },
+);
+
+conformance(
+  {
+    id: 'project-member-add.inherited-level',
+    title: 'a level below the highest one the user holds in the project\'s groups is refused with 400 naming that membership; the same level is accepted',
+    endpoint,
+    clauses: ['members.add.inherited-level'],
+  },
+  async ({ as }) => {
+    const { t } = world();
+    const top = await t.group();
+    const sub = await t.group({ parent: top });
+    const project = await t.project({ group: sub });
+    const user = await t.user();
+    await t.add(top, user, LEVEL.REPORTER);
+    await t.add(sub, user, LEVEL.MAINTAINER);
+    expectInheritedLevelError(await as('admin').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.DEVELOPER } }), 'Maintainer', sub.name);
+    await expectNotMember(as('admin'), project, user.id);
+    const same = await as('admin').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.MAINTAINER } });
+    expectOk(same, 201, 'member');
+    expectEqual((same.body as MemberBody).access_level, LEVEL.MAINTAINER, 'the level of the member added at the inherited level', same);
   },
 );

@@ -5,6 +5,7 @@ import {
   dateInDays,
   expectAnonymous401,
   expectForbidden,
+  expectInheritedLevelError,
   expectParamError,
   expectValidationError,
   LEVEL,
@@ -129,5 +130,24 @@ conformance(
     expectParamError(await as('owner').put(memberPath(group, user.id), { body: { access_level: LEVEL.DEVELOPER, member_role_id: 'custom' } }), 'member_role_id');
     const back = await readMember(as('owner'), group, user.id);
     expectEqual([back.access_level, back.expires_at], [LEVEL.REPORTER, null], 'the member, unchanged');
+  },
+);
+
+conformance(
+  {
+    id: 'group-member-edit.inherited-level',
+    title: 'lowering a subgroup member below the level they hold in the parent group is refused with 400 naming that membership; the level stays',
+    endpoint,
+    clauses: ['members.edit.inherited-level'],
+  },
+  async ({ as }) => {
+    const { t } = world();
+    const top = await t.group();
+    const sub = await t.group({ parent: top });
+    const user = await t.user();
+    await t.add(top, user, LEVEL.DEVELOPER);
+    await t.add(sub, user, LEVEL.MAINTAINER);
+    expectInheritedLevelError(await as('admin').put(memberPath(sub, user.id), { body: { access_level: LEVEL.REPORTER } }), 'Developer', top.name);
+    expectEqual((await readMember(as('admin'), sub, user.id)).access_level, LEVEL.MAINTAINER, 'the level after the refused edit');
   },
 );

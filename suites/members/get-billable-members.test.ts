@@ -1,6 +1,6 @@
 // GET /groups/:id/billable_members
 import { fixture } from '../../fixtures/manifest.js';
-import { expectEqual, expectError, expectOk, expectTrue } from '../harness/checks.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
 import { conformance } from '../harness/conformance.js';
 import {
   billablePath,
@@ -13,6 +13,7 @@ import {
   LEVEL,
   listAll,
   sorted,
+  statePath,
   useMembersWorld,
 } from './helpers.js';
 
@@ -20,6 +21,7 @@ const endpoint = 'GET /groups/:id/billable_members';
 
 interface Billable {
   id: number;
+  username: string;
   name: string;
   email?: string | null;
   membership_type: string;
@@ -56,23 +58,33 @@ const world = useMembersWorld('get-billable-members', async (t) => {
   const both = await t.user();
   await t.add(root, both, LEVEL.DEVELOPER);
   await t.add(project, both, LEVEL.MAINTAINER);
-  const billable = [t.run.adminId, t.run.actors.owner.id, gm.id, sm.id, pm.id, im.id, pim.id, both.id];
-  return { root, sub, matrixRoot, soleOwned, dev, both, gm, sm, pm, im, pim, billable };
+  // An awaiting member holds no seat, so is not billable.
+  const awaiting = await t.user();
+  await t.add(root, awaiting, LEVEL.DEVELOPER);
+  expectStatus(await t.world.admin.put(statePath(root, awaiting.id), { body: { state: 'awaiting' } }), 200, 'making a member awaiting (setup)');
+  // A member who has used the API, so has a last_activity_on (GitLab: "User using the API").
+  const busy = await t.user();
+  await t.add(sub, busy, LEVEL.DEVELOPER);
+  expectStatus(await t.world.admin.withToken(busy.tokens.api, busy.username).get('/user'), 200, 'a request with the member\'s own token (setup)');
+  const billable = [t.run.adminId, t.run.actors.owner.id, gm.id, sm.id, pm.id, im.id, pim.id, both.id, busy.id];
+  return { root, sub, matrixRoot, soleOwned, dev, both, gm, sm, pm, im, pim, awaiting, billable };
 });
 
 conformance(
   {
     id: 'billable-members.list',
-    title: 'the billable members of a top-level group: members of the group, its subgroups, projects and invited groups, with membership_type and removable',
+    title: 'the billable members of a top-level group: members of the group, its subgroups, projects and invited groups, with membership_type and removable; not awaiting members; in id order when no sort is given',
     endpoint,
-    clauses: ['members.billable.list', 'members.billable.activity'],
+    clauses: ['members.billable.list', 'members.billable.activity', 'members.billable.awaiting', 'members.billable.default-order'],
     requires: { capabilities: ['premium'] },
   },
   async ({ as, run }) => {
-    const { root, gm, sm, pm, im, pim, billable } = world();
+    const { root, gm, sm, pm, im, pim, awaiting, billable } = world();
     const items = await listAll<Billable>(as('owner'), billablePath(root), 'billable-member');
     expectEqual(items.length, new Set(items.map((i) => i.id)).size, 'each billable member to appear once');
     expectEqual(idsOf(items), sorted(billable), 'the billable members of the hierarchy');
+    expectEqual(items.some((i) => i.id === awaiting.id), false, 'the awaiting member among the billable ones');
+    expectEqual(items.map((i) => i.id), sorted(billable), 'the billable members in id order (the default sort, id_asc)');
     const kinds: [number, string, boolean][] = [
       [run.actors.owner.id, 'group_member', true],
       [gm.id, 'group_member', true],
@@ -98,19 +110,26 @@ conformance(
     requires: { capabilities: ['premium'] },
   },
   async ({ as }) => {
-    const { root, pm } = world();
+    const { root, pm, sm } = world();
     const res = await as('owner').get(billablePath(root), { query: { search: pm.username } });
     expectOk(res, 200, 'billable-member', { list: true });
     expectEqual(idsOf(res.body as Billable[]), [pm.id], 'the billable member found by username', res);
+    // By the last name, in capitals: the match ignores case. Others with that name may match too.
+    const term = sm.name.split(' ').at(-1)!.toUpperCase();
+    const everyone = await listAll<Billable>(as('owner'), billablePath(root), 'billable-member');
+    const expected = everyone.filter((i) => i.name.toLowerCase().includes(term.toLowerCase()) || i.username.toLowerCase().includes(term.toLowerCase()));
+    const byName = await listAll<Billable>(as('owner'), billablePath(root), 'billable-member', { search: term });
+    expectTrue(byName.some((i) => i.id === sm.id), `the billable member found by the name "${term}"`, `got ids ${idsOf(byName).join(', ')}`);
+    expectEqual(idsOf(byName), idsOf(expected), `the billable members whose name or username contains "${term}"`);
   },
 );
 
 conformance(
   {
     id: 'billable-members.sort',
-    title: 'every documented sort value is accepted; name_asc and name_desc order by name; another value is refused with 400',
+    title: 'every documented sort value is accepted; name_asc and name_desc order by name, the last_activity_on orders by date (nulls last, descending; nulls first, ascending); another value is refused with 400',
     endpoint,
-    clauses: ['members.billable.sort', 'members.errors.shape'],
+    clauses: ['members.billable.sort', 'members.billable.sort-activity', 'members.errors.shape'],
     requires: { capabilities: ['premium'] },
   },
   async ({ as }) => {
@@ -126,6 +145,13 @@ conformance(
     expectTrue(asc.every((c, i) => i === 0 || asc[i - 1] <= c), 'name_asc to order by name', `initials: ${asc.join(' ')}`);
     const desc = initials(orders.name_desc);
     expectTrue(desc.every((c, i) => i === 0 || desc[i - 1] >= c), 'name_desc to order by name, descending', `initials: ${desc.join(' ')}`);
+    // Whoever has a date comes first going down and last going up (User.order_recent_last_activity,
+    // order_oldest_last_activity); users with the same date may come in any order.
+    const dates = (items: Billable[]) => items.map((i) => i.last_activity_on ?? '');
+    const recent = dates(orders.last_activity_on_desc);
+    expectTrue(recent.every((d, i) => i === 0 || recent[i - 1] >= d), 'last_activity_on_desc to order by date, descending, users without activity last', `dates: ${recent.map((d) => d || 'null').join(' ')}`);
+    const oldest = dates(orders.last_activity_on_asc);
+    expectTrue(oldest.every((d, i) => i === 0 || oldest[i - 1] <= d), 'last_activity_on_asc to order by date, ascending, users without activity first', `dates: ${oldest.map((d) => d || 'null').join(' ')}`);
     expectParamError(await as('owner').get(billablePath(root), { query: { sort: 'shoe_size' } }), 'sort');
   },
 );

@@ -37,6 +37,9 @@ const world = useMembersWorld('get-group-members-all', async (t) => {
   const invitedPublic = await t.group({ visibility: 'public' });
   const p = await t.user();
   await t.add(invitedPublic, p, LEVEL.DEVELOPER);
+  // q: Maintainer of the invited group, which is invited as Developer.
+  const q = await t.user();
+  await t.add(invitedPublic, q, LEVEL.MAINTAINER);
   await t.world.shareGroup(sub, invitedPublic, LEVEL.DEVELOPER);
   const invitedPrivate = await t.group();
   const r = await t.user();
@@ -48,8 +51,11 @@ const world = useMembersWorld('get-group-members-all', async (t) => {
   await t.add(shared, sg, LEVEL.GUEST);
   await t.world.shareGroup(shared, invitedPublic, LEVEL.DEVELOPER);
   await t.world.shareGroup(shared, invitedPrivate, LEVEL.DEVELOPER);
-  const inSub = [t.run.adminId, ...ROLES.map((role) => t.run.actors[role].id), x.id, y.id, z.id, p.id];
-  return { top, sub, shared, x, y, z, p, r, sm, sg, inSub };
+  // An owner of the shared group who is no member of the private invited group.
+  const so = await t.user();
+  await t.add(shared, so, LEVEL.OWNER);
+  const inSub = [t.run.adminId, ...ROLES.map((role) => t.run.actors[role].id), x.id, y.id, z.id, p.id, q.id];
+  return { top, sub, shared, x, y, z, p, q, r, sm, sg, so, inSub };
 });
 
 conformance(
@@ -72,18 +78,19 @@ conformance(
 conformance(
   {
     id: 'group-members-all.highest-level',
-    title: 'a user who is a member of the subgroup and of its parent appears once, with the higher level',
+    title: 'a user who is a member of the subgroup and of its parent appears once, with the higher level; a member of an invited group has at most the level the group was invited with',
     endpoint,
-    clauses: ['members.all.highest-level'],
+    clauses: ['members.all.highest-level', 'members.all.invited-level'],
     requires: { minVersion: '12.4' },
   },
   async ({ as, run }) => {
-    const { top, sub, x, y, p } = world();
+    const { top, sub, x, y, p, q } = world();
     const items = await listAll(as('owner'), allMembersPath(sub), 'member');
     expectEqual(findIn(items, x.id, 'x').access_level, LEVEL.MAINTAINER, 'x: Developer in the parent, Maintainer in the subgroup → 40');
     expectEqual(findIn(items, y.id, 'y').access_level, LEVEL.MAINTAINER, 'y: Guest in the subgroup, Maintainer in the parent → 40');
     expectEqual(findIn(items, run.actors.owner.id, 'the owner').access_level, LEVEL.OWNER, 'the inherited owner');
     expectEqual(findIn(items, p.id, 'p').access_level, LEVEL.DEVELOPER, 'p, Developer of the invited group');
+    expectEqual(findIn(items, q.id, 'q').access_level, LEVEL.DEVELOPER, 'q, Maintainer of a group invited as Developer → 30 (the lower of the two)');
     const above = await listAll(as('owner'), allMembersPath(top), 'member');
     expectEqual(findIn(above, x.id, 'x in the parent').access_level, LEVEL.DEVELOPER, 'x in the parent group, where only the Developer membership counts');
   },
@@ -123,6 +130,22 @@ conformance(
     // gitlab-facts §4: created_by is left out when the member's source is not accessible to the viewer.
     expectEqual(rowR.created_by, undefined, 'no created_by for a member of a group the viewer cannot see');
     expectTrue(findIn(items, p.id, 'the member of the public invited group').created_by !== undefined, 'created_by for the member of the public invited group');
+  },
+);
+
+conformance(
+  {
+    id: 'group-members-all.invited-private-to-owner',
+    title: 'an owner of the shared group, who manages its members, sees the members of an invited private group with their created_by',
+    endpoint,
+    clauses: ['members.all.invited-private-to-source-members', 'members.entity.created-by'],
+    requires: { minVersion: '17.4' },
+  },
+  async ({ withToken, run }) => {
+    const { shared, r, so } = world();
+    const items = await listAll(withToken(so.tokens.api, 'an owner of the shared group'), allMembersPath(shared), 'member');
+    // GitLab hides the source only from viewers who cannot manage the members (InvitedPrivateGroupAccessibilityAssigner).
+    expectEqual(findIn(items, r.id, 'the member of the private invited group').created_by?.id, run.adminId, 'created_by of the private invited group\'s member, shown to an owner');
   },
 );
 
@@ -244,7 +267,7 @@ conformance(
     const fx = fixture(run.fixtures, 'enterprise')!;
     const { t } = world();
     await exclusively(run, 'enterprise', async () => {
-      const sub = await t.world.group({ parent: { kind: 'group', id: fx.group_id, fullPath: String(fx.group_id) }, hint: 'enterprise-sub' });
+      const sub = await t.world.group({ parent: { kind: 'group', id: fx.group_id, name: String(fx.group_id), fullPath: String(fx.group_id) }, hint: 'enterprise-sub' });
       try {
         const items = await listAll(withToken(fx.ownerToken, 'enterprise group owner'), allMembersPath(sub), 'member');
         expectTrue(typeof findIn(items, fx.enterprise_user_id, 'the enterprise user').email === 'string', 'the owner to see the enterprise user\'s email in the subgroup');

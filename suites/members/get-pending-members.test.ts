@@ -39,11 +39,14 @@ const world = useMembersWorld('get-pending-members', async (t) => {
     const res = await t.world.admin.put(statePath(root, user.id), { body: { state: 'awaiting' } });
     expectStatus(res, 200, `making ${user.username} awaiting (setup)`);
   }
-  // A person invited without an account (invitations API).
+  // Two people invited without an account (invitations API), one into the subgroup, one into the project.
   const email = t.world.factories.email('invitee');
-  const invite = await t.world.admin.post(apiPath`/groups/${sub.id}/invitations`, { body: { email, access_level: LEVEL.DEVELOPER } });
-  expectStatus(invite, 201, 'inviting a person by email (setup, invitations API)');
-  return { root, sub, a, b, c, email };
+  const projectEmail = t.world.factories.email('invitee');
+  for (const [path, address] of [[apiPath`/groups/${sub.id}/invitations`, email], [apiPath`/projects/${project.id}/invitations`, projectEmail]]) {
+    const invite = await t.world.admin.post(path, { body: { email: address, access_level: LEVEL.DEVELOPER } });
+    expectStatus(invite, 201, `inviting ${address} (setup, invitations API)`);
+  }
+  return { root, sub, a, b, c, email, projectEmail };
 });
 
 conformance(
@@ -55,7 +58,7 @@ conformance(
     requires: { capabilities: ['premium'] },
   },
   async ({ as }) => {
-    const { root, a, b, c, email } = world();
+    const { root, a, b, c, email, projectEmail } = world();
     const items = await listAll<Pending>(as('owner'), pendingPath(root), 'pending-member');
     for (const user of [a, b]) {
       const entries = items.filter((p) => p.username === user.username);
@@ -65,9 +68,11 @@ conformance(
       expectTrue(typeof entry.web_url === 'string' && entry.web_url.endsWith(`/${user.username}`), `web_url of ${user.username} to end in /${user.username}`, `got ${String(entry.web_url)}`);
     }
     expectEqual(items.some((p) => p.username === c.username), false, 'the active member among the pending ones');
-    const invited = items.filter((p) => p.email === email);
-    expectEqual(invited.length, 1, 'one entry for the invited address');
-    expectEqual([invited[0].invited, invited[0].username, invited[0].name, invited[0].web_url], [true, undefined, undefined, undefined], 'invited true, and no username, name or web_url without an account');
+    for (const address of [email, projectEmail]) {
+      const invited = items.filter((p) => p.email === address);
+      expectEqual(invited.length, 1, `one entry for the invited address ${address}`);
+      expectEqual([invited[0].invited, invited[0].username, invited[0].name, invited[0].web_url], [true, undefined, undefined, undefined], 'invited true, and no username, name or web_url without an account');
+    }
   },
 );
 

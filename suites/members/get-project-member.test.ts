@@ -127,7 +127,7 @@ conformance(
     const { t } = world();
     await exclusively(run, 'saml', async () => {
       // A temporary project in the SSO group, with the identified user as a direct member of it.
-      const project = await t.world.project({ group: { kind: 'group', id: fx.group_id, fullPath: String(fx.group_id) }, hint: 'saml-project' });
+      const project = await t.world.project({ group: { kind: 'group', id: fx.group_id, name: String(fx.group_id), fullPath: String(fx.group_id) }, hint: 'saml-project' });
       try {
         await t.add(project, { id: fx.user_id }, LEVEL.MAINTAINER);
         const member = await readMember(withToken(fx.ownerToken, 'SAML group owner'), project, fx.user_id);

@@ -160,7 +160,7 @@ conformance(
     const fx = fixture(run.fixtures, 'enterprise')!;
     const { t } = world();
     await exclusively(run, 'enterprise', async () => {
-      const project = await t.world.project({ group: { kind: 'group', id: fx.group_id, fullPath: String(fx.group_id) }, hint: 'enterprise-project' });
+      const project = await t.world.project({ group: { kind: 'group', id: fx.group_id, name: String(fx.group_id), fullPath: String(fx.group_id) }, hint: 'enterprise-project' });
       try {
         const items = await listAll(withToken(fx.ownerToken, 'enterprise group owner'), allMembersPath(project), 'member');
         expectTrue(typeof findIn(items, fx.enterprise_user_id, 'the enterprise user').email === 'string', 'the owner to see the enterprise user\'s email in the project');

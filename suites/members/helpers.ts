@@ -253,6 +253,13 @@ export function expectValidationError(res: Exchange, field: string): void {
   expectTrue(Array.isArray(texts) && texts.length > 0 && texts.every((t) => typeof t === 'string'), `a validation error on "${field}"`, 'the body\'s message has no array of texts under that field', res);
 }
 
+/** The Member model's refusal of a level below an inherited one (Member#higher_access_level_than_group). */
+export function expectInheritedLevelError(res: Exchange, role: string, groupName: string): void {
+  expectValidationError(res, 'access_level');
+  const texts = (res.body as { message: Record<string, unknown> }).message.access_level;
+  expectEqual(texts, [`should be greater than or equal to ${role} inherited membership from group ${groupName}`], 'the access_level error naming the highest inherited membership', res);
+}
+
 /** The role matrix of a request every member may make: members 200, an outsider 404, nobody 401. */
 export async function expectReadMatrix(as: (actor: ActorName | 'anonymous') => Client, path: string, notFound: string, schema: string, list: boolean): Promise<void> {
   for (const role of MATRIX_ROLES) expectOk(await as(role).get(path), 200, schema, { list });

@@ -117,7 +117,7 @@ conformance(
 conformance(
   {
     id: 'member-promotion.not-queued',
-    title: 'a Guest role, and an administrator\'s request, are not queued: the members are added',
+    title: 'a Guest role, an administrator\'s request, and a user who already holds a seat are not queued: the members are added',
     endpoint: 'POST /groups/:id/members',
     clauses: ['members.promotion.not-queued'],
     requires: { capabilities: ['promotion_management'] },
@@ -125,14 +125,18 @@ conformance(
   async (kit) => {
     const { group, t } = world();
     const [asGuest, byAdmin] = [await t.newcomer(), await t.newcomer()];
+    // Reporter in a group of its own: already billable, so a billable role is no promotion.
+    const seated = await t.user();
     await withPromotionManagement(kit, async () => {
       const guest = await kit.as('owner').post(membersPath(group), { body: { user_id: asGuest.id, access_level: LEVEL.GUEST } });
       expectOk(guest, 201, 'member');
       expectEqual((guest.body as MemberBody).access_level, LEVEL.GUEST, 'the Guest added at once', guest);
       expectOk(await kit.as('admin').post(membersPath(group), { body: { user_id: byAdmin.id, access_level: LEVEL.DEVELOPER } }), 201, 'member');
+      expectOk(await kit.as('owner').post(membersPath(group), { body: { user_id: seated.id, access_level: LEVEL.DEVELOPER } }), 201, 'member');
     });
     expectEqual((await readMember(kit.as('owner'), group, asGuest.id)).access_level, LEVEL.GUEST, 'the Guest read back');
     expectEqual((await readMember(kit.as('owner'), group, byAdmin.id)).access_level, LEVEL.DEVELOPER, 'the member the administrator added, read back');
+    expectEqual((await readMember(kit.as('owner'), group, seated.id)).access_level, LEVEL.DEVELOPER, 'the member who already held a seat, read back');
   },
 );
 
