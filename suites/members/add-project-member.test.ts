@@ -156,9 +156,11 @@ conformance(
     const sub = await t.group({ parent: top });
     const project = await t.project({ group: sub });
     const user = await t.user();
-    await t.add(top, user, LEVEL.REPORTER);
-    await t.add(sub, user, LEVEL.MAINTAINER);
-    expectInheritedLevelError(await as('admin').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.DEVELOPER } }), 'Maintainer', sub.name);
+    // Reporter in the nearer group, Maintainer in the farther one (added in that order: a subgroup
+    // membership may not be lower than an inherited one): the highest counts, not the nearest.
+    await t.add(sub, user, LEVEL.REPORTER);
+    await t.add(top, user, LEVEL.MAINTAINER);
+    expectInheritedLevelError(await as('admin').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.DEVELOPER } }), 'Maintainer', top.name);
     await expectNotMember(as('admin'), project, user.id);
     const same = await as('admin').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.MAINTAINER } });
     expectOk(same, 201, 'member');

@@ -64,6 +64,7 @@ export const membersClauses = defineClauses('members', [
   { id: 'members.edit.not-member', level: 'must', text: 'Editing a user who is not a direct member gives 404 {"message":"404 Not found"}, before the permission check.', source: FACTS },
   { id: 'members.edit.params', level: 'must', text: 'access_level is required on edit (400 {"error":"access_level is missing"}); an invalid level is refused with 400 {"message":{"access_level":[…]}}.', source: `${SPEC}; ${FACTS}` },
   { id: 'members.edit.inherited-level', level: 'must', text: 'Lowering a member below the highest level they hold in an ancestor group is refused with the same 400 access_level error, and the level stays.', source: 'GitLab code (Member#higher_access_level_than_group)' },
+  { id: 'members.edit.last-owner', level: 'must', text: 'The last owner of a group may not be edited (GroupMemberPolicy prevents update_group_member): 403 {"message":"403 Forbidden"}, and the membership is unchanged.', source: `${FACTS} (PUT: update permission, else 403); GitLab code (GroupMemberPolicy last_owner)` },
   { id: 'members.edit.project-owner', level: 'must', text: 'A project Maintainer may neither make a member Owner nor change an Owner (403).', source: FACTS },
 
   // ---- removing ------------------------------------------------------------------------------
@@ -74,6 +75,7 @@ export const membersClauses = defineClauses('members', [
   { id: 'members.remove.self', level: 'must', text: 'A member may remove themselves without the right to manage members.', source: FACTS },
   { id: 'members.remove.project-owner', level: 'must', text: 'A project Maintainer may not remove an Owner of the project (403).', source: FACTS },
   { id: 'members.remove.last-owner', level: 'must', text: 'The last owner of a group is not removed (GitLab\'s answer is unconfirmed: 403, 400, or an older silent 204).', source: 'gitlab-facts §4, §7' },
+  { id: 'members.remove.project-sole-owner', level: 'should', text: 'The last-owner rule is the group\'s: the only Owner member of a project in a group can be removed.', source: 'gitlab-facts §4 (Group#last_owner?); GitLab code (ProjectMemberPolicy has no last-owner condition)' },
 
   // ---- billable members ----------------------------------------------------------------------
   { id: 'members.billable.list', level: 'must', text: 'GET /groups/:id/billable_members lists the billable members of a top-level group, including members of subgroups and projects and of invited groups, each once, with membership_type and removable (true for direct members of the hierarchy, false for invited-group members).', source: `${SPEC}; spec: Resources/Billable member; ${FACTS}` },

@@ -151,3 +151,21 @@ conformance(
     expectEqual((await readMember(as('admin'), sub, user.id)).access_level, LEVEL.MAINTAINER, 'the level after the refused edit');
   },
 );
+
+conformance(
+  {
+    id: 'group-member-edit.last-owner',
+    title: 'the last owner of a group may not be edited, not even by an administrator: 403, and the member stays an Owner',
+    endpoint,
+    clauses: ['members.edit.last-owner'],
+  },
+  async ({ as, run }) => {
+    const { t } = world();
+    // A group whose only owner is the administrator who made it.
+    const alone = await t.group();
+    expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: LEVEL.MAINTAINER } }));
+    expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: LEVEL.OWNER, expires_at: dateInDays(30) } }));
+    const back = await readMember(as('admin'), alone, run.adminId);
+    expectEqual([back.access_level, back.expires_at], [LEVEL.OWNER, null], 'the last owner after the refused edits');
+  },
+);

@@ -156,6 +156,13 @@ conformance(
       expectOk(res, 200, 'member', { list: true });
       expectEqual(idsOf(res.body as MemberBody[]), [a.id], `the members matching "${query}"`, res);
     }
+    // Part of the name, in capitals: other members may share the last name, so the expected set comes from the list.
+    const term = a.name.split(' ').at(-1)!.toUpperCase();
+    const everyone = await listAll(as('developer'), membersPath(group), 'member');
+    const expected = everyone.filter((m) => `${m.name} ${m.username}`.toLowerCase().includes(term.toLowerCase()));
+    const byName = await listAll(as('developer'), membersPath(group), 'member', { query: term });
+    expectTrue(byName.some((m) => m.id === a.id), `the member found by the name "${term}"`, `got ids ${idsOf(byName).join(', ')}`);
+    expectEqual(idsOf(byName), idsOf(expected), `the members whose name or username contains "${term}"`);
     const none = await as('developer').get(membersPath(group), { query: { query: 'no-such-member-anywhere' } });
     expectOk(none, 200, 'member', { list: true });
     expectEqual(none.body, [], 'no member for a string nobody has', none);

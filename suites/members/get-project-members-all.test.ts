@@ -13,6 +13,7 @@ import {
   idsOf,
   LEVEL,
   listAll,
+  membersPath,
   sorted,
   useMembersWorld,
   withoutAdmin,
@@ -165,6 +166,10 @@ conformance(
         const items = await listAll(withToken(fx.ownerToken, 'enterprise group owner'), allMembersPath(project), 'member');
         expectTrue(typeof findIn(items, fx.enterprise_user_id, 'the enterprise user').email === 'string', 'the owner to see the enterprise user\'s email in the project');
         expectEqual(findIn(items, fx.other_user_id, 'the other member').email, undefined, 'no email for the member who is not an enterprise user');
+        // A direct membership of the project: its source's top-level group is still the enterprise group.
+        await t.add(project, { id: fx.enterprise_user_id }, LEVEL.OWNER);
+        const direct = await listAll(withToken(fx.ownerToken, 'enterprise group owner'), membersPath(project), 'member');
+        expectTrue(typeof findIn(direct, fx.enterprise_user_id, 'the enterprise user, a direct member').email === 'string', 'the owner to see the email of the enterprise user\'s project membership');
       } finally {
         expectStatus(await as('admin').delete(apiPath`/projects/${project.id}`), [202, 204], 'deleting the temporary project');
       }

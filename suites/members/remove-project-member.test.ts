@@ -76,6 +76,24 @@ conformance(
 
 conformance(
   {
+    id: 'project-member-remove.sole-owner',
+    title: 'a group\'s project has no last-owner rule: its only Owner member is removed (204)',
+    endpoint,
+    clauses: ['members.remove.project-sole-owner'],
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    // The project's group has no owner but the administrator who made it, and the project one Owner member.
+    const project = await t.project({ group });
+    const user = await t.user();
+    await t.add(project, user, LEVEL.OWNER);
+    expectStatus(await as('admin').delete(memberPath(project, user.id)), 204);
+    await expectNotMember(as('admin'), project, user.id);
+  },
+);
+
+conformance(
+  {
     id: 'project-member-remove.owner',
     title: 'a Maintainer may not remove an Owner of the project (403); an Owner may',
     endpoint,
