@@ -29,7 +29,6 @@ interface SplitUrl {
 
 /** Splits `scheme://userinfo@host/...` by string, so the URL is shown back exactly as it was given. */
 function splitUrl(raw: string): SplitUrl | undefined {
-  // Stryker disable next-line Regex: with the s flag, (.*) reaches the end of the string, so the $ anchor changes nothing
   const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(raw);
   if (!match) return undefined;
   const [, scheme, authority, path] = match;
@@ -65,9 +64,7 @@ function urlProblem(raw: string): string | undefined {
   } catch {
     return 'is blocked: URI is invalid';
   }
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: differs only for urls WHATWG accepts without // (https:host), whose treatment by GitLab's parser is unconfirmed
   if (splitUrl(raw) === undefined || parsed.hostname === '') return 'is blocked: URI is invalid';
-  // Stryker disable next-line StringLiteral: the suite asserts the refusal, not the wording of the scheme list, which is unconfirmed
   if (!MIRROR_SCHEMES.includes(parsed.protocol.slice(0, -1))) return `is blocked: Only allowed schemes are ${MIRROR_SCHEMES.join(', ')}`;
   if (parsed.username !== '' && !/^[a-zA-Z0-9]/.test(parsed.username)) return 'is blocked: Username needs to start with an alphanumeric character';
   const local = localAddress(host);
@@ -76,9 +73,7 @@ function urlProblem(raw: string): string | undefined {
 
 /** The four bytes of an IPv4 host, also when written as an IPv4-mapped IPv6 address ([::ffff:7f00:1]). */
 function ipv4Bytes(host: string): number[] | undefined {
-  // Stryker disable next-line Regex: an unanchored match differs only for host names (10.0.0.1.example.com), which GitLab resolves by DNS and the reference server does not
   if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) return host.split('.').map(Number);
-  // Stryker disable next-line Regex: the host comes from the URL parser, which gives a bracketed IPv6 literal and nothing around it
   const mapped = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/i.exec(host);
   if (!mapped) return undefined;
   const [high, low] = [parseInt(mapped[1], 16), parseInt(mapped[2], 16)];
@@ -94,9 +89,7 @@ function localAddress(host: string): string | undefined {
     return 'Requests to localhost are not allowed';
   }
   const privateV4 = v4 !== undefined && (v4[0] === 10 || (v4[0] === 172 && v4[1] >= 16 && v4[1] <= 31) || (v4[0] === 192 && v4[1] === 168));
-  // Stryker disable next-line ConditionalExpression: RegExp#test(undefined) tests the text "undefined", which never matches
   if (privateV4 || (v6 !== undefined && /^f[cd]/.test(v6))) return 'Requests to the local network are not allowed';
-  // Stryker disable next-line ConditionalExpression: RegExp#test(undefined) tests the text "undefined", which never matches
   if ((v4?.[0] === 169 && v4[1] === 254) || (v6 !== undefined && /^fe[89ab]/.test(v6))) return 'Requests to the link local network are not allowed';
   return undefined;
 }
@@ -104,10 +97,8 @@ function localAddress(host: string): string | undefined {
 /** `safe_url(allowed_usernames: %w[git])`: user and password become `*****`, except the user `git`. */
 function safeUrl(mirror: RemoteMirror): string {
   const { user, password } = mirror.credentials;
-  // Stryker disable next-line ConditionalExpression: differs only for a password without a user (https://:secret@host), whose display on GitLab is unconfirmed
   if (user === undefined && password === undefined) return mirror.url;
   const split = splitUrl(mirror.url)!;
-  // Stryker disable next-line ConditionalExpression,StringLiteral: differs only for a password without a user, whose display on GitLab is unconfirmed
   const shownUser = user === undefined ? '' : user === 'git' ? 'git' : '*****';
   return `${split.scheme}${shownUser}${password === undefined ? '' : ':*****'}@${split.rest}`;
 }
@@ -144,7 +135,6 @@ function readBranchSelection(params: Params): { onlyProtected?: boolean; regex?:
 
 /** The model's untrusted_regexp validation of mirror_branch_regex. */
 function regexProblem(regex: string | undefined): string | undefined {
-  // Stryker disable next-line ConditionalExpression: new RegExp(undefined) is a valid (empty) pattern, so the early return changes nothing
   if (regex === undefined) return undefined;
   try {
     new RegExp(regex);
@@ -157,10 +147,9 @@ function regexProblem(regex: string | undefined): string | undefined {
 function applyBranchSelection(mirror: RemoteMirror, selection: { onlyProtected?: boolean; regex?: string }): void {
   if (selection.onlyProtected !== undefined) mirror.onlyProtectedBranches = selection.onlyProtected;
   if (selection.regex !== undefined) {
-    // Stryker disable next-line StringLiteral,ConditionalExpression: whether GitLab stores an empty mirror_branch_regex as null or "" is unconfirmed
+    // Stryker disable next-line StringLiteral: whether GitLab stores an empty mirror_branch_regex as null or "" is unconfirmed
     mirror.mirrorBranchRegex = selection.regex === '' ? null : selection.regex;
     // A regex replaces protected-only mirroring (EE helper, gitlab-facts §2).
-    // Stryker disable next-line ConditionalExpression: whether an empty regex also turns protected-only mirroring off is unconfirmed
     if (mirror.mirrorBranchRegex !== null) mirror.onlyProtectedBranches = false;
   }
 }
@@ -213,7 +202,6 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
 
   /** `remote_mirrors.find(mirror_id)`: an unknown or non-numeric id is a RecordNotFound. */
   function findMirror(project: Project, id: string): RemoteMirror {
-    // Stryker disable next-line Regex: a partial match still gives Number() NaN and no mirror
     const mirror = /^\d+$/.test(id) ? project.remoteMirrors.find((m) => m.id === Number(id)) : undefined;
     if (!mirror) throw recordNotFound();
     return mirror;

@@ -148,6 +148,16 @@ export async function listAll<T = MemberBody>(client: Client, path: string, sche
   return fail('expected the list to end', 'it went on past 50 pages of 100');
 }
 
+/**
+ * A part of a user's name to search by, in capitals: the last name, which the suite's usernames do
+ * not contain (they carry the first name). User.search matches parts of three characters or more,
+ * so a shorter last name gives way to the longest word of the name.
+ */
+export function nameSearchTerm(name: string): string {
+  const words = name.split(' ');
+  const last = words[words.length - 1];
+  return (last.length >= 3 ? last : words.reduce((a, b) => (b.length > a.length ? b : a))).toUpperCase();
+}
 export const idsOf = (items: { id: number }[]) => items.map((i) => i.id).sort((a, b) => a - b);
 export const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
 
