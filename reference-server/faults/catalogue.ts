@@ -163,6 +163,21 @@ const member: Omit<Fault, 'area'>[] = [
     return [...b, ...active];
   }) },
   { name: 'members.billable-type-wrong', description: 'every billable member reads membership_type "group_member"', ...mapRows(group('GET', '/billable_members'), (row) => ({ ...row, membership_type: 'group_member' })) },
+  { name: 'members.billable-sort-ignored', description: 'billable members ignore sort', ...dropParams(group('GET', '/billable_members'), 'sort') },
+  { name: 'members.pending-one-invitation', description: 'pending members list only the first person invited by email', ...mapBody(group('GET', '/pending_members'), (b) => {
+    if (!Array.isArray(b)) return undefined;
+    const first = b.findIndex((row) => row.invited === true);
+    return b.filter((row, i) => row.invited !== true || i === first);
+  }) },
+  { name: 'members.query-case-sensitive', description: 'the query filter of member lists matches case-sensitively', ...mapBody(members('GET'), (b, _ctx, request) => {
+    const query = (request.query as Json).query;
+    if (!Array.isArray(b) || typeof query !== 'string' || query === '') return undefined;
+    return b.filter((row) => String(row.name).includes(query) || String(row.username).includes(query));
+  }) },
+  { name: 'members.all-no-share-cap', description: 'members/all gives each user their highest level anywhere, ignoring the level a group was invited with', ...mapRows(members('GET', '/all'), (row, ctx) => {
+    const levels = [...ctx.store.members.values()].filter((m) => m.userId === row.id).map((m) => m.accessLevel);
+    return { ...row, access_level: Math.max(Number(row.access_level), ...levels) };
+  }) },
 ];
 
 const crossCutting: Omit<Fault, 'area'>[] = [

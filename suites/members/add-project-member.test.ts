@@ -165,5 +165,11 @@ conformance(
     const same = await as('admin').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.MAINTAINER } });
     expectOk(same, 201, 'member');
     expectEqual((same.body as MemberBody).access_level, LEVEL.MAINTAINER, 'the level of the member added at the inherited level', same);
+    // And the other way round: Maintainer in the nearer group, Reporter in the farther one.
+    const other = await t.user();
+    await t.add(top, other, LEVEL.REPORTER);
+    await t.add(sub, other, LEVEL.MAINTAINER);
+    expectInheritedLevelError(await as('admin').post(membersPath(project), { body: { user_id: other.id, access_level: LEVEL.DEVELOPER } }), 'Maintainer', sub.name);
+    await expectNotMember(as('admin'), project, other.id);
   },
 );
