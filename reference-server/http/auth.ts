@@ -2,7 +2,7 @@
 // header, an `Authorization: Bearer` header or the `private_token` query parameter; then scopes.
 import type { FastifyRequest } from 'fastify';
 import type { PersonalAccessToken, User } from '../state/model.js';
-import type { Store } from '../state/store.js';
+import { isExpired, today, type Store } from '../state/store.js';
 import { ApiError, forbidden, insufficientScope, unauthorized } from './errors.js';
 
 export interface Actor {
@@ -29,14 +29,14 @@ export function authenticate(store: Store, request: FastifyRequest): Actor {
   if (token.revoked) {
     throw new ApiError(401, { error: 'invalid_token', error_description: 'Token was revoked. You have to re-authorize from the user.' });
   }
-  if (token.expiresAt !== null && token.expiresAt < new Date().toISOString().slice(0, 10)) {
+  if (isExpired(token.expiresAt)) {
     throw new ApiError(401, { error: 'invalid_token', error_description: 'Token is expired. You can either do re-authorization or token refresh.' });
   }
   const user = store.users.get(token.userId);
   if (!user) throw unauthorized();
   if (user.state === 'blocked') throw forbidden('Your account has been blocked.');
   // "User using the API" is one of the activities that set last_activity_on (a date, so once a day).
-  user.lastActivityOn = new Date().toISOString().slice(0, 10);
+  user.lastActivityOn = today();
   return { user, token };
 }
 

@@ -2,7 +2,7 @@
 // (the caller, source lookup with GitLab's 404s, web URLs).
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Group, Project, User } from '../state/model.js';
+import type { Group, Project, Source, User } from '../state/model.js';
 import type { Store } from '../state/store.js';
 import { authenticate, type Actor } from './auth.js';
 import { notFound } from './errors.js';
@@ -48,6 +48,11 @@ export function findGroup(ctx: Context, request: FastifyRequest, id: string): Gr
   const group = ctx.store.findGroup(id);
   if (!group || !ctx.store.canSee(group, actorOf(ctx, request).user)) throw notFound('Group');
   return group;
+}
+
+/** The group or project a `/:kind/:id/...` route names (`find_source!`). */
+export function findSource(ctx: Context, request: FastifyRequest, kind: Source['kind'], id: string): Source {
+  return kind === 'group' ? findGroup(ctx, request, id) : findProject(ctx, request, id);
 }
 
 export function avatarUrl(user: User): string {

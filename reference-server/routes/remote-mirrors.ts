@@ -1,7 +1,6 @@
 // Push (remote) mirrors of a project, as lib/api/remote_mirrors.rb answers them (gitlab-facts §2):
 // list, read, create, update, force a sync and delete. Every form needs admin_remote_mirror
 // (Maintainer and above); GitLab's `before` filter refuses others with 401, not 403 (facts §0.4).
-import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { READ_API_SCOPES, requireScope, WRITE_API_SCOPES } from '../http/auth.js';
 import { actorOf, findProject, type RouteModule } from '../http/context.js';
@@ -160,13 +159,6 @@ function throwInvalid(problems: Record<string, string | undefined>): void {
   if (Object.keys(fields).length > 0) throw validationError(fields);
 }
 
-/** The key pair GitLab generates for ssh_public_key authentication; only its public half is kept. */
-// Stryker disable next-line BlockStatement: the generated key is not observable; the public_key endpoint is not part of the suite
-function generatedPublicKey(): string {
-  // Stryker disable next-line StringLiteral: the generated key is not observable; the public_key endpoint is not part of the suite
-  return `ssh-rsa ${randomBytes(64).toString('base64')} git@reference-server`;
-}
-
 /** The simulated push: the selected branches land on the target, then the mirror reads `finished`. */
 function push(project: Project, mirror: RemoteMirror): void {
   // Stryker disable next-line ConditionalExpression,EqualityOperator: the refs a push leaves on the target are not observable through the API
@@ -246,8 +238,6 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
       lastUpdateStartedAt: null,
       lastSuccessfulUpdateAt: null,
       pushedRefs: new Map(),
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the generated key is not observable; the public_key endpoint is not part of the suite
-      publicKey: authMethod === 'ssh_public_key' ? generatedPublicKey() : null,
     };
     applyBranchSelection(mirror, selection);
     project.remoteMirrors.push(mirror);
@@ -272,8 +262,6 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
     if (enabled !== undefined) mirror.enabled = enabled;
     if (keepDivergentRefs !== undefined) mirror.keepDivergentRefs = keepDivergentRefs;
     if (authMethod !== undefined) mirror.authMethod = authMethod as RemoteMirror['authMethod'];
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,AssignmentOperator: the generated key is not observable; the public_key endpoint is not part of the suite
-    if (mirror.authMethod === 'ssh_public_key') mirror.publicKey ??= generatedPublicKey();
     applyBranchSelection(mirror, selection);
     return mirrorEntity(mirror);
   });

@@ -100,7 +100,6 @@ export interface RemoteMirror {
   lastSuccessfulUpdateAt: string | null;
   /** What the simulated push target holds: branch name to commit id. */
   pushedRefs: Map<string, string>;
-  publicKey: string | null;
 }
 
 export interface Project {

@@ -45,6 +45,7 @@ class MemberMap extends Map<number, Member> {
     return super.delete(id);
   }
 
+  // Kept with delete and set so that the index can never disagree with the map, whoever calls it.
   override clear(): void {
     this.bySource.clear();
     super.clear();
@@ -180,9 +181,7 @@ export class Store {
   }
 
   private deleteMembersOf(source: Member['source']): void {
-    for (const [key, member] of this.members) {
-      if (member.source.kind === source.kind && member.source.id === source.id) this.members.delete(key);
-    }
+    for (const member of this.members.ofSource(source)) this.members.delete(member.id);
   }
 
   groupFullPath(group: Group): string {
@@ -352,9 +351,14 @@ export class Store {
   }
 }
 
+/** Today's date (UTC), as GitLab's date fields write it. */
+export function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
 export function isExpired(date: string | null): boolean {
   if (date === null) return false;
-  return date.slice(0, 10) < new Date().toISOString().slice(0, 10);
+  return date.slice(0, 10) < today();
 }
 
 export type { Source };

@@ -90,6 +90,16 @@ export function expectError(
   }
 }
 
+/** A model validation error: 400 with `{"message":{"<field>":["<reason>", …]}}`, each reason a non-empty text. */
+export function expectValidationError(exchange: Exchange, field: string): void {
+  expectError(exchange, 400);
+  const message = (exchange.body as { message?: unknown } | undefined)?.message;
+  const texts = message !== null && typeof message === 'object' ? (message as Record<string, unknown>)[field] : undefined;
+  if (!(Array.isArray(texts) && texts.length > 0 && texts.every((t) => typeof t === 'string' && t.trim() !== ''))) {
+    fail(`expected a validation error on "${field}": {"message":{"${field}":["…"]}}`, `got ${show(exchange.body)}`, exchange);
+  }
+}
+
 function matches(actual: unknown, wanted: string | RegExp): boolean {
   if (typeof actual !== 'string') return false;
   return wanted instanceof RegExp ? wanted.test(actual) : actual === wanted;

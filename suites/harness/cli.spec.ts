@@ -11,7 +11,8 @@ import { validateAgainst } from '../../schemas/registry.js';
 import type { Results } from './reports/results.js';
 
 const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'gitlab-api-conformance.js');
-const ADMIN_TOKEN = 'glpat-cli-spec-admin-token-000';
+// Not in GitLab's token form on purpose: only registration (not the glpat- pattern) can mask it.
+const ADMIN_TOKEN = 'cli-spec-admin-secret-000';
 const SMALL = ['--endpoint', 'HEAD /projects/:id/repository/files/:file_path/raw'];
 /** A small selection whose answers are JSON (for faults that spoil JSON). */
 const SMALL_JSON = ['--endpoint', 'GET /projects/:id/repository/files/:file_path/blame'];

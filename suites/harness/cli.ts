@@ -215,7 +215,3 @@ export async function main(argv: string[]): Promise<number> {
     throw error;
   }
 }
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = await main(process.argv.slice(2));
-}

@@ -163,7 +163,8 @@ function decodeBody(bytes: Buffer, contentType: string | undefined): unknown {
   return text;
 }
 
-function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
+/** How long to wait before retrying: Retry-After in seconds when given, else the attempt number; at most 5 s. */
+export function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
   const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : attempt;
   return Math.min(seconds, 5) * 1000;
 }

@@ -75,6 +75,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
       throw new ConfigError(`CONFORMANCE_TARGET_URL is not a URL: "${targetUrl}"`);
     }
     if (!['http:', 'https:'].includes(parsed.protocol)) throw new ConfigError(`CONFORMANCE_TARGET_URL must be http or https, got "${parsed.protocol}"`);
+    // Reports and output show the target URL: credentials in it would be printed everywhere.
+    if (parsed.username !== '' || parsed.password !== '') throw new ConfigError('CONFORMANCE_TARGET_URL must not carry a user or password: the admin token authenticates');
     if (/\/api\/v4\/?$/.test(parsed.pathname)) throw new ConfigError('CONFORMANCE_TARGET_URL must not end in /api/v4: give the base URL of the instance');
   }
 

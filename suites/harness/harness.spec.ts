@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { Ledger } from '../../fixtures/ledger.js';
 import { loadManifest } from '../../fixtures/manifest.js';
+import { retryDelayMs } from './client.js';
 import { ConfigError, loadConfig } from './config.js';
 import { gate, type TestMeta } from './conformance.js';
 import { ENDPOINTS } from './endpoints.js';
@@ -53,6 +54,7 @@ describe('configuration', () => {
     [{ CONFORMANCE_TARGET_URL: 'not a url', CONFORMANCE_ADMIN_TOKEN: 't' }, /not a URL/],
     [{ CONFORMANCE_TARGET_URL: 'ftp://h', CONFORMANCE_ADMIN_TOKEN: 't' }, /http or https/],
     [{ CONFORMANCE_TARGET_URL: 'http://h/api/v4', CONFORMANCE_ADMIN_TOKEN: 't' }, /must not end in \/api\/v4/],
+    [{ CONFORMANCE_TARGET_URL: 'https://user:secret@gitlab.example.com', CONFORMANCE_ADMIN_TOKEN: 't' }, /must not carry a user or password/],
     [{ CONFORMANCE_CAPABILITIES: 'premium,gold' }, /unknown capability "gold"/],
     [{ CONFORMANCE_AREAS: 'files' }, /unknown area "files"/],
     [{ CONFORMANCE_HEADER_PREFIX: 'X Gitlab' }, /HEADER_PREFIX/],
@@ -82,6 +84,14 @@ describe('redaction', () => {
     for (const secret of ['abc123', 'glpat-AbCdEfGhIj1234567890', 'my-custom-secret-value', 'zzz', 'qqq']) expect(out).not.toContain(secret);
     expect(out).toContain(REDACTED);
     expect(redact('curl -H "PRIVATE-TOKEN: $TOKEN"')).toBe('curl -H "PRIVATE-TOKEN: $TOKEN"');
+    expect(redact('PRIVATE-TOKEN: $abcdefSecretXYZ')).toBe('PRIVATE-TOKEN: [REDACTED]');
+  });
+});
+
+describe('retries', () => {
+  test('Retry-After in seconds is honoured (0 means at once), capped at 5 s; without it the attempt number is the wait', () => {
+    expect([retryDelayMs('0', 1), retryDelayMs('3', 1), retryDelayMs('60', 1)]).toEqual([0, 3000, 5000]);
+    expect([retryDelayMs(undefined, 1), retryDelayMs(undefined, 2), retryDelayMs('Wed, 21 Oct 2026 07:28:00 GMT', 2)]).toEqual([1000, 2000, 2000]);
   });
 });
 

@@ -2,6 +2,8 @@
 // reports, logs) passes its text through `redact`. Tokens issued during a run are registered here;
 // anything that looks like a GitLab token is masked too, registered or not.
 
+import type { RunContext } from './run-context.js';
+
 const known = new Set<string>();
 
 /** GitLab token forms: personal, project/group, OAuth, feed, deploy, runner, CI job tokens. */
@@ -13,12 +15,19 @@ export function registerSecret(secret: string | undefined): void {
   if (secret && secret.length >= 6) known.add(secret);
 }
 
+/** Registers the tokens a run holds (administrator, actors, fixture owners), in a process that did not make the run. */
+export function registerRunSecrets(run: RunContext): void {
+  registerSecret(run.adminToken);
+  for (const actor of Object.values(run.actors)) for (const token of Object.values(actor.tokens)) registerSecret(token);
+  for (const entry of Object.values(run.fixtures)) registerSecret((entry as { owner_token?: string } | undefined)?.owner_token);
+}
+
 export function redact(text: string): string {
   let out = text.replace(TOKEN_PATTERN, REDACTED);
   for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   // Header and query forms, whatever the token looks like.
-  // (A shell variable such as $TOKEN in a cURL line is a placeholder, not a secret.)
-  out = out.replace(/(private[-_]token["']?\s*[:=]\s*["']?)(?!\$[A-Z_]+\b)[^\s"'&,}]+/gi, `$1${REDACTED}`);
+  // (The cURL lines of the HTML report carry the placeholder $TOKEN, which is not a secret.)
+  out = out.replace(/(private[-_]token["']?\s*[:=]\s*["']?)(?!\$TOKEN")[^\s"'&,}]+/gi, `$1${REDACTED}`);
   out = out.replace(/(authorization["']?\s*[:=]\s*["']?(?:bearer|basic)\s+)[^\s"',}]+/gi, `$1${REDACTED}`);
   return out;
 }

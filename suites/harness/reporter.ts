@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { TestMeta } from './conformance.js';
 import { loadConfig, type Config } from './config.js';
-import { redact, redactValue, REDACTED } from './redact.js';
+import { redact, redactValue, REDACTED, registerRunSecrets } from './redact.js';
 import type { RunContext } from './run-context.js';
 import { applyBaseline, loadBaseline } from './reports/baseline.js';
 import { clauseCoverage } from './reports/clauses.js';
@@ -60,6 +60,10 @@ export function writeReports(reportDir: string, results: Results, coverage: Retu
 
 export class ConformanceReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const project = testModules.find((m) => m.project.name.startsWith('conformance'))?.project;
+    const run = project?.getProvidedContext().conformance as RunContext | undefined;
+    // This process did not make the run: its tokens are registered here before any text is written.
+    if (run) registerRunSecrets(run);
     const records: TestRecord[] = [];
     for (const module of testModules) {
       if (!module.project.name.startsWith('conformance')) continue;
@@ -83,8 +87,6 @@ export class ConformanceReporter implements Reporter {
     }
     if (records.length === 0) return;
     const config = loadConfig();
-    const project = testModules.find((m) => m.project.name.startsWith('conformance'))?.project;
-    const run = project?.getProvidedContext().conformance as RunContext | undefined;
 
     const results = buildResults(records, run, shownSettings(config));
     if (config.expectedFailuresPath) results.baseline = applyBaseline(results, config.expectedFailuresPath, loadBaseline(config.expectedFailuresPath));

@@ -68,8 +68,3 @@ export async function ensureRunContext(): Promise<RunContext> {
   return cached;
 }
 
-/** The run, once ensureRunContext has resolved (inside tests and hooks). */
-export function runContext(): RunContext {
-  if (!cached) throw new Error('the run context is not ready: await ensureRunContext() first');
-  return cached;
-}

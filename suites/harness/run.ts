@@ -11,7 +11,7 @@ import { Client } from './client.js';
 import { loadConfig } from './config.js';
 import { HarnessError } from './errors.js';
 import { registerSecret } from './redact.js';
-import type { ActorInfo, ActorName, RunContext } from './run-context.js';
+import { ROLES, type ActorInfo, type ActorName, type RunContext } from './run-context.js';
 
 export async function createRun(options: { unrefServer?: boolean } = {}): Promise<{ run: RunContext; teardown: () => Promise<void> }> {
   const config = loadConfig();
@@ -72,7 +72,7 @@ export async function createRun(options: { unrefServer?: boolean } = {}): Promis
       actors: {} as Record<ActorName, ActorInfo>,
     };
     const world = new World(run, 'shared-actors');
-    for (const name of ['owner', 'maintainer', 'developer', 'reporter', 'guest', 'outsider'] as const) {
+    for (const name of [...ROLES, 'outsider'] as const) {
       run.actors[name] = await world.user(name);
     }
     return { run, teardown };

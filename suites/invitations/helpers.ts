@@ -5,6 +5,7 @@
 import { apiPath, segment, type Client, type Exchange } from '../harness/client.js';
 import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
 import { useWorld, type Kit } from '../harness/conformance.js';
+import { QUEUED } from '../harness/promotion.js';
 import { ROLES, type ActorInfo, type ActorName } from '../harness/run-context.js';
 import type { GroupInfo, ProjectInfo, SourceInfo } from '../../fixtures/world.js';
 
@@ -15,7 +16,6 @@ export const MAINTAINER = 40;
 export const OWNER = 50;
 
 export const MUST_PROVIDE = '400 Bad request - Must provide either email or user_id as a parameter';
-export const QUEUED = 'Request queued for administrator approval.';
 
 /** A group or project by numeric id or full path (spec: Conventions). */
 export type SourceRef = { kind: SourceInfo['kind']; id: number | string };
@@ -172,21 +172,11 @@ export async function expectNotInvited(admin: Client, source: SourceRef, ...emai
   for (const email of emails) expectTrue(!listed.has(email), `no pending invitation for ${email}`, `the list of ${source.kind} ${source.id} shows one`);
 }
 
-/** GitLab's answer to a route it does not have: 404 {"error":"404 Not Found"}. */
-function unknownRoute(res: Exchange): boolean {
-  return res.status === 404 && (res.body as { error?: unknown } | undefined)?.error === '404 Not Found';
-}
-
-/**
- * The user is a direct member at `accessLevel`: read back through GET …/members/:user_id (not while
- * a target lacks that route) and through the user's own access to the private group or project.
- */
+/** The user is a direct member at `accessLevel` (GET …/members/:user_id), and now sees the private group or project. */
 export async function expectMember(kit: Kit, source: SourceInfo, user: ActorInfo, accessLevel: number): Promise<void> {
   const res = await kit.as('admin').get(memberUrl(source, user.id));
-  if (!unknownRoute(res)) {
-    expectStatus(res, 200, `${user.username} to be a direct member of ${source.kind} ${source.fullPath}`);
-    expectEqual((res.body as { access_level?: unknown }).access_level, accessLevel, `${user.username}'s access_level`, res);
-  }
+  expectStatus(res, 200, `${user.username} to be a direct member of ${source.kind} ${source.fullPath}`);
+  expectEqual((res.body as { access_level?: unknown }).access_level, accessLevel, `${user.username}'s access_level`, res);
   const own = await kit.withToken(user.tokens.api, user.username).get(sourceUrl(source));
   expectStatus(own, 200, `${user.username}, now a member, to see the private ${source.kind}`);
 }
@@ -253,24 +243,6 @@ export async function expectRefused(kit: Kit, source: SourceRef, send: (client: 
 }
 
 // ---- promotion approval --------------------------------------------------------------------
-
-/**
- * Runs `body` with administrator approval of role promotions on (a global setting: only the tests
- * of invite-group.test.ts use it) and restores the previous value afterwards.
- */
-export async function withPromotionManagement(admin: Client, body: () => Promise<void>): Promise<void> {
-  // A PUT without parameters changes nothing and answers the current settings.
-  const current = await admin.put('/application/settings', { body: {} });
-  expectStatus(current, 200, 'reading the application settings');
-  const previous = (current.body as Record<string, unknown>).enable_member_promotion_management === true;
-  expectStatus(await admin.put('/application/settings', { body: { enable_member_promotion_management: true } }), 200, 'turning on approval of role promotions');
-  try {
-    await body();
-  } finally {
-    const restored = await admin.put('/application/settings', { body: { enable_member_promotion_management: previous } });
-    expectStatus(restored, 200, 'restoring the approval of role promotions');
-  }
-}
 
 /**
  * With promotion approval on: existing users invited above Guest, by user_id or by address, are

@@ -523,3 +523,20 @@ conformance(
     await expectNotMember(kit, other, second);
   },
 );
+
+conformance(
+  {
+    id: 'invite-group.inherited-level',
+    title: 'inviting a user into a subgroup below the level they hold in its parent is reported for that address, and the user is not added',
+    endpoint,
+    clauses: ['invitations.create.inherited-level', 'invitations.create.result-error'],
+  },
+  async ({ as }) => {
+    const { group, subgroup, user } = world();
+    const person = await user();
+    expectOk(await as('owner').post(apiPath`/groups/${group.id}/members`, { body: { user_id: person.id, access_level: DEVELOPER } }), 201, 'member');
+    const res = await invite(as('owner'), subgroup, { email: person.email, access_level: REPORTER });
+    expectInviteErrors(res, { [person.email]: `Access level should be greater than or equal to Developer inherited membership from group ${group.name}` });
+    expectError(await as('admin').get(apiPath`/groups/${subgroup.id}/members/${person.id}`), 404);
+  },
+);

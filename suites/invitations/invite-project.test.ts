@@ -1,5 +1,5 @@
 // POST /projects/:id/invitations
-// The promotion-approval test of this form is in invite-group.test.ts (one file for the global setting).
+// The promotion-approval test of this form is in promotion.exclusive.test.ts (one file for the instance-wide setting).
 import { conformance } from '../harness/conformance.js';
 import { expectEqual, expectError } from '../harness/checks.js';
 import {

@@ -2,7 +2,8 @@
 // turn the instance-wide setting enable_member_promotion_management on, so they live in an
 // *.exclusive.test.ts file, which runs alone after every other file (vitest.config.ts).
 import { conformance } from '../harness/conformance.js';
-import { expectPromotionsQueued, useInvitationsWorld, withPromotionManagement } from './helpers.js';
+import { withPromotionManagement } from '../harness/promotion.js';
+import { expectPromotionsQueued, useInvitationsWorld } from './helpers.js';
 
 const world = useInvitationsWorld('invite-promotion', 'group');
 
@@ -16,7 +17,7 @@ conformance(
   },
   async (kit) => {
     const w = world();
-    await withPromotionManagement(kit.as('admin'), () => expectPromotionsQueued(kit, w.group, w));
+    await withPromotionManagement(kit.as('admin'), true, () => expectPromotionsQueued(kit, w.group, w));
   },
 );
 
@@ -30,6 +31,6 @@ conformance(
   },
   async (kit) => {
     const w = world();
-    await withPromotionManagement(kit.as('admin'), () => expectPromotionsQueued(kit, w.project, w));
+    await withPromotionManagement(kit.as('admin'), true, () => expectPromotionsQueued(kit, w.project, w));
   },
 );

@@ -1,5 +1,5 @@
 // POST /projects/:id/members
-import { expectEqual, expectError, expectOk } from '../harness/checks.js';
+import { expectEqual, expectError, expectOk, expectValidationError } from '../harness/checks.js';
 import { conformance } from '../harness/conformance.js';
 import {
   dateInDays,
@@ -8,7 +8,6 @@ import {
   expectInheritedLevelError,
   expectNotMember,
   expectParamError,
-  expectValidationError,
   LEVEL,
   membersPath,
   readMember,

@@ -1,5 +1,5 @@
 // PUT /groups/:id/members/:user_id
-import { expectEqual, expectError, expectOk } from '../harness/checks.js';
+import { expectEqual, expectError, expectOk, expectValidationError } from '../harness/checks.js';
 import { conformance } from '../harness/conformance.js';
 import {
   dateInDays,
@@ -7,7 +7,6 @@ import {
   expectForbidden,
   expectInheritedLevelError,
   expectParamError,
-  expectValidationError,
   LEVEL,
   memberPath,
   readMember,
@@ -111,7 +110,7 @@ conformance(
   async ({ as }) => {
     const { group } = world();
     const user = await newMember(LEVEL.REPORTER);
-    expectError(await as('owner', 'read_api').put(memberPath(group, user.id), { body: { access_level: LEVEL.DEVELOPER } }), 403);
+    expectError(await as('owner', 'read_api').put(memberPath(group, user.id), { body: { access_level: LEVEL.DEVELOPER } }), 403, { error: 'insufficient_scope' });
     expectEqual((await readMember(as('owner'), group, user.id)).access_level, LEVEL.REPORTER, 'the level, unchanged');
   },
 );

@@ -1,12 +1,11 @@
 // PUT /projects/:id/members/:user_id
-import { expectEqual, expectError, expectOk } from '../harness/checks.js';
+import { expectEqual, expectError, expectOk, expectValidationError } from '../harness/checks.js';
 import { conformance } from '../harness/conformance.js';
 import {
   dateInDays,
   expectAnonymous401,
   expectForbidden,
   expectParamError,
-  expectValidationError,
   LEVEL,
   memberPath,
   readMember,

@@ -4,14 +4,13 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { apiPath, type Client, type Exchange, type Query } from '../harness/client.js';
-import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, fail } from '../harness/checks.js';
+import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectTrue, expectValidationError, fail } from '../harness/checks.js';
 import { useWorld } from '../harness/conformance.js';
 import { HarnessError } from '../harness/errors.js';
 import { type ActorInfo, type ActorName, type RunContext } from '../harness/run-context.js';
 import type { GroupInfo, ProjectInfo, Visibility, World } from '../../fixtures/world.js';
 
 export const LEVEL = { MINIMAL: 5, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 } as const;
-export const QUEUED = 'Request queued for administrator approval.';
 
 // ---- paths ----------------------------------------------------------------------------------
 
@@ -255,13 +254,6 @@ export function expectParamError(res: Exchange, param: string): void {
   expectError(res, 400, { error: new RegExp(`\\b${param.replace(/[[\]]/g, '\\$&')}\\b`) });
 }
 
-/** A 400 model validation error on one field: {"message":{"<field>":[…]}}. */
-export function expectValidationError(res: Exchange, field: string): void {
-  expectStatus(res, 400);
-  const message = (res.body as { message?: Record<string, unknown> } | undefined)?.message;
-  const texts = message && typeof message === 'object' ? message[field] : undefined;
-  expectTrue(Array.isArray(texts) && texts.length > 0 && texts.every((t) => typeof t === 'string'), `a validation error on "${field}"`, 'the body\'s message has no array of texts under that field', res);
-}
 
 /** The Member model's refusal of a level below an inherited one (Member#higher_access_level_than_group). */
 export function expectInheritedLevelError(res: Exchange, role: string, groupName: string): void {
@@ -311,15 +303,4 @@ export async function exclusively<T>(run: RunContext, name: string, body: () => 
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
-}
-
-/** Sets `enable_member_promotion_management` and returns the value it had (a PUT without it reads it). */
-export async function setPromotionManagement(admin: Client, value: boolean): Promise<boolean> {
-  const before = await admin.put('/application/settings');
-  expectStatus(before, 200, 'reading the application settings');
-  const previous = (before.body as { enable_member_promotion_management?: boolean }).enable_member_promotion_management === true;
-  const res = await admin.put('/application/settings', { body: { enable_member_promotion_management: value } });
-  expectStatus(res, 200, 'changing enable_member_promotion_management');
-  expectEqual((res.body as { enable_member_promotion_management?: boolean }).enable_member_promotion_management, value, 'the setting to take the new value', res);
-  return previous;
 }

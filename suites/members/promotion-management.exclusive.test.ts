@@ -4,15 +4,14 @@
 // *.exclusive.test.ts file, which runs alone after every other file (vitest.config.ts); each test
 // turns it on only for its own requests and restores the value it found.
 import { expectEqual, expectOk } from '../harness/checks.js';
-import { conformance, type Kit } from '../harness/conformance.js';
+import { conformance } from '../harness/conformance.js';
+import { QUEUED, withPromotionManagement } from '../harness/promotion.js';
 import {
   expectNotMember,
   LEVEL,
   memberPath,
   membersPath,
-  QUEUED,
   readMember,
-  setPromotionManagement,
   useMembersWorld,
   type MemberBody,
 } from './helpers.js';
@@ -21,16 +20,6 @@ const world = useMembersWorld('promotion-management', async (t) => ({
   group: await t.roleGroup(),
   project: await t.roleProject({ group: await t.group() }),
 }));
-
-/** Runs `body` with promotion management on, then puts the setting back as it was. */
-async function withPromotionManagement(kit: Kit, body: () => Promise<void>): Promise<void> {
-  const previous = await setPromotionManagement(kit.as('admin'), true);
-  try {
-    await body();
-  } finally {
-    await setPromotionManagement(kit.as('admin'), previous);
-  }
-}
 
 conformance(
   {
@@ -43,7 +32,7 @@ conformance(
   async (kit) => {
     const { group, t } = world();
     const newcomer = await t.newcomer();
-    await withPromotionManagement(kit, async () => {
+    await withPromotionManagement(kit.as('admin'), true, async () => {
       const res = await kit.as('owner').post(membersPath(group), { body: { user_id: newcomer.id, access_level: LEVEL.DEVELOPER } });
       // A POST answers 201 in Grape; the status of a queued answer is not documented: 200 or 201.
       expectOk(res, [200, 201], 'member-queued');
@@ -64,7 +53,7 @@ conformance(
   async (kit) => {
     const { project, t } = world();
     const newcomer = await t.newcomer();
-    await withPromotionManagement(kit, async () => {
+    await withPromotionManagement(kit.as('admin'), true, async () => {
       const res = await kit.as('maintainer').post(membersPath(project), { body: { username: newcomer.username, access_level: LEVEL.MAINTAINER } });
       expectOk(res, [200, 201], 'member-queued');
       expectEqual(res.body, { message: { [newcomer.username]: QUEUED } }, 'the queue answer naming the user', res);
@@ -84,7 +73,7 @@ conformance(
   async (kit) => {
     const { group, t } = world();
     const [a, b] = [await t.newcomer(), await t.newcomer()];
-    await withPromotionManagement(kit, async () => {
+    await withPromotionManagement(kit.as('admin'), true, async () => {
       const res = await kit.as('owner').post(membersPath(group), { body: { user_id: `${a.id},${b.id}`, access_level: LEVEL.REPORTER } });
       expectOk(res, 201, 'member-add-result');
       expectEqual(res.body, { queued_users: { [a.username]: QUEUED, [b.username]: QUEUED }, status: 'success' }, 'the queue answer naming both users', res);
@@ -105,7 +94,7 @@ conformance(
     const { group, t } = world();
     const guest = await t.newcomer();
     await t.add(group, guest, LEVEL.GUEST);
-    await withPromotionManagement(kit, async () => {
+    await withPromotionManagement(kit.as('admin'), true, async () => {
       const res = await kit.as('owner').put(memberPath(group, guest.id), { body: { access_level: LEVEL.DEVELOPER } });
       expectOk(res, 200, 'member-queued');
       expectEqual(res.body, { message: { [guest.username]: QUEUED } }, 'the queue answer naming the user', res);
@@ -127,7 +116,7 @@ conformance(
     const [asGuest, byAdmin] = [await t.newcomer(), await t.newcomer()];
     // Reporter in a group of its own: already billable, so a billable role is no promotion.
     const seated = await t.user();
-    await withPromotionManagement(kit, async () => {
+    await withPromotionManagement(kit.as('admin'), true, async () => {
       const guest = await kit.as('owner').post(membersPath(group), { body: { user_id: asGuest.id, access_level: LEVEL.GUEST } });
       expectOk(guest, 201, 'member');
       expectEqual((guest.body as MemberBody).access_level, LEVEL.GUEST, 'the Guest added at once', guest);
@@ -151,14 +140,11 @@ conformance(
   async (kit) => {
     const { group, t } = world();
     const newcomer = await t.newcomer();
-    const previous = await setPromotionManagement(kit.as('admin'), false);
-    try {
+    await withPromotionManagement(kit.as('admin'), false, async () => {
       const res = await kit.as('owner').post(membersPath(group), { body: { user_id: newcomer.id, access_level: LEVEL.DEVELOPER } });
       expectOk(res, 201, 'member');
       expectEqual((res.body as MemberBody).access_level, LEVEL.DEVELOPER, 'the member added at once', res);
-    } finally {
-      await setPromotionManagement(kit.as('admin'), previous);
-    }
+    });
     expectEqual((await readMember(kit.as('owner'), group, newcomer.id)).access_level, LEVEL.DEVELOPER, 'the member read back');
   },
 );

@@ -120,7 +120,7 @@ conformance(
     const { group } = world();
     const user = await newMember(LEVEL.GUEST);
     for (const role of ['maintainer', 'developer', 'guest'] as const) expectForbidden(await as(role).delete(memberPath(group, user.id)));
-    expectStatus(await as('owner', 'read_api').delete(memberPath(group, user.id)), 403);
+    expectError(await as('owner', 'read_api').delete(memberPath(group, user.id)), 403, { error: 'insufficient_scope' });
     expectError(await as('outsider').delete(memberPath(group, user.id)), 404, { message: '404 Group Not Found' });
     expectAnonymous401(await as('anonymous').delete(memberPath(group, user.id)));
     expectEqual((await readMember(as('owner'), group, user.id)).access_level, LEVEL.GUEST, 'the member, still there');

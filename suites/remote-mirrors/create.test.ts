@@ -1,6 +1,6 @@
 // POST /projects/:id/remote_mirrors
 import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError } from '../harness/checks.js';
 import type { Client, Exchange } from '../harness/client.js';
 import type { ProjectInfo } from '../../fixtures/world.js';
 import { createMirror, expectNoSecret, expectRefusedBelowMaintainer, expectSameMirror, listMirrors, mirrorPath, mirrorsPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
@@ -9,17 +9,7 @@ const endpoint = 'POST /projects/:id/remote_mirrors';
 const world = useMirrorsWorld('mirrors-create');
 
 /** A refused URL: 400 with the model's validation body, `{"message":{"url":["..."]}}`. */
-function expectUrlRefused(res: Exchange): void {
-  expectError(res, 400);
-  const message = (res.body as { message?: unknown }).message as Record<string, unknown> | undefined;
-  const url = message && typeof message === 'object' ? message.url : undefined;
-  expectTrue(
-    Array.isArray(url) && url.length > 0 && url.every((text) => typeof text === 'string' && text.trim() !== ''),
-    'the validation body {"message":{"url":["..."]}}, each reason a non-empty text',
-    `got ${JSON.stringify(res.body)}`,
-    res,
-  );
-}
+const expectUrlRefused = (res: Exchange) => expectValidationError(res, 'url');
 
 /** No mirror of the project shows `url` (a URL without masked credentials), read back as a Maintainer. */
 async function expectNotCreated(client: Client, project: ProjectInfo, url: string): Promise<void> {

@@ -1,6 +1,6 @@
 // PUT /projects/:id/remote_mirrors/:mirror_id
 import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError } from '../harness/checks.js';
 import type { Exchange } from '../harness/client.js';
 import { createMirror, expectRefusedBelowMaintainer, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
 
@@ -260,9 +260,7 @@ conformance(
     const { privateProject } = world();
     const created = await createMirror(as('maintainer'), privateProject, { url: target('auth-invalid-body') });
     const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { auth_method: 'oauth', enabled: true } });
-    expectError(res, 400);
-    const message = (res.body as { message?: Record<string, unknown> }).message;
-    expectTrue(typeof message === 'object' && message !== null && isReasons(message.auth_method), 'the validation body {"message":{"auth_method":["..."]}}, each reason a non-empty text', `got ${JSON.stringify(res.body)}`, res);
+    expectValidationError(res, 'auth_method');
     const read = await readMirror(as('maintainer'), privateProject, created.id);
     expectEqual(read.enabled, false, 'enabled unchanged by the refused update');
     if (read.auth_method !== undefined) expectEqual(read.auth_method, 'password', 'auth_method unchanged by the refused update');
