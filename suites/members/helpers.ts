@@ -269,6 +269,16 @@ export async function expectReadMatrix(as: (actor: ActorName | 'anonymous') => C
   expectAnonymous401(await as('anonymous').get(path));
 }
 
+/** The member roles below those who manage members: under Owner in a group, under Maintainer in a project. */
+const NON_MANAGERS = { group: ['maintainer', 'developer', 'reporter', 'guest'], project: ['developer', 'reporter', 'guest'] } as const;
+
+/** The role matrix of a write only managers may make: 403 for every member role below them, 404 for an outsider, 401 for nobody. */
+export async function expectWriteRefused(as: (actor: ActorName | 'anonymous') => Client, source: SourceRef, send: (client: Client) => Promise<Exchange>): Promise<void> {
+  for (const role of NON_MANAGERS[source.kind]) expectForbidden(await send(as(role)));
+  expectError(await send(as('outsider')), 404, { message: source.kind === 'group' ? '404 Group Not Found' : '404 Project Not Found' });
+  expectAnonymous401(await send(as('anonymous')));
+}
+
 /** Polls `check` until it holds, for answers GitLab completes asynchronously (billable removal). */
 export async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const until = Date.now() + timeoutMs;

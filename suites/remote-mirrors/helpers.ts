@@ -87,7 +87,7 @@ export async function listMirrors(client: Client, project: ProjectRef): Promise<
  * States in which a push attempt is over: `failed` for a target that cannot be reached (gitlab-facts
  * §8), or `to_retry` when GitLab will try again after a back-off of minutes (gitlab-facts §0.12).
  */
-const SYNC_ENDED = ['finished', 'failed', 'to_retry'];
+export const SYNC_ENDED = ['finished', 'failed', 'to_retry'];
 const SYNC_WAIT_MS = 30_000;
 
 /** GitLab pushes in a background job: polls the mirror, with a bounded wait, until the push has ended. */

@@ -2,7 +2,7 @@
 import { conformance } from '../harness/conformance.js';
 import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../harness/checks.js';
 import type { Exchange } from '../harness/client.js';
-import { createMirror, expectRefusedBelowMaintainer, readMirror, syncPath, target, useMirrorsWorld, waitForSyncEnd, type Mirror } from './helpers.js';
+import { createMirror, expectRefusedBelowMaintainer, readMirror, SYNC_ENDED, syncPath, target, useMirrorsWorld, waitForSyncEnd, type Mirror } from './helpers.js';
 
 const endpoint = 'POST /projects/:id/remote_mirrors/:mirror_id/sync';
 const world = useMirrorsWorld('mirrors-sync');
@@ -165,8 +165,13 @@ conformance(
     const { privateProject } = world();
     const created = await createMirror(as('maintainer'), privateProject, { url: target('sync-twice'), enabled: true });
     expectNoContent(await as('maintainer').post(syncPath(privateProject, created.id)));
-    const first = await readMirror(as('maintainer'), privateProject, created.id);
-    // GitLab's job may not have started yet, or may already be over: then there is nothing to check.
+    // GitLab's job may take a moment to start: wait for it, a few seconds at most. A push that has
+    // already ended by then leaves nothing to check (the reference server's push stays started long enough).
+    let first = await readMirror(as('maintainer'), privateProject, created.id);
+    for (let waited = 0; first.update_status !== 'started' && !SYNC_ENDED.includes(first.update_status) && waited < 5_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      first = await readMirror(as('maintainer'), privateProject, created.id);
+    }
     if (first.update_status === 'started') {
       expectNoContent(await as('maintainer').post(syncPath(privateProject, created.id)));
       const second = await readMirror(as('maintainer'), privateProject, created.id);
