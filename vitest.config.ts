@@ -3,20 +3,22 @@
 // Conformance files share workers (isolate: false): they only talk HTTP and each builds its own
 // world, so the ~0.3 s per-file isolation cost (shared/MEASUREMENTS.md) buys nothing there.
 import { defineConfig } from 'vitest/config';
-import { ConformanceReporter } from './suites/harness/reporter.js';
-import { PlainSummaryReporter } from './suites/harness/plain-summary-reporter.js';
+import { CATALOG } from './suites/areas.js';
+import { TEST_TIMEOUT_MS } from './suites/harness/run/config.js';
+import { ConformanceReporter } from './suites/harness/report/reporter.js';
+import { PlainSummaryReporter } from './suites/harness/report/plain-summary-reporter.js';
 
 export default defineConfig({
   test: {
     // Conformance tests wait on the target far more than they compute: more files at once than cores.
     maxWorkers: 4,
-    reporters: ['default', new ConformanceReporter(), new PlainSummaryReporter()],
+    reporters: ['default', new ConformanceReporter(CATALOG), new PlainSummaryReporter()],
     projects: [
       {
         test: {
           name: 'unit',
           include: ['{schemas,fixtures,reference-server,suites}/**/*.spec.ts'],
-          testTimeout: 60_000,
+          testTimeout: TEST_TIMEOUT_MS,
         },
       },
       {
@@ -24,10 +26,10 @@ export default defineConfig({
           name: 'conformance',
           include: ['suites/*/**/*.test.ts'],
           exclude: ['suites/*/**/*.exclusive.test.ts'],
-          globalSetup: ['suites/harness/global-setup.ts'],
+          globalSetup: ['suites/global-setup.ts'],
           pool: 'threads',
           isolate: false,
-          testTimeout: 60_000,
+          testTimeout: TEST_TIMEOUT_MS,
           hookTimeout: 120_000,
         },
       },
@@ -37,12 +39,12 @@ export default defineConfig({
         test: {
           name: 'conformance-exclusive',
           include: ['suites/*/**/*.exclusive.test.ts'],
-          globalSetup: ['suites/harness/global-setup.ts'],
+          globalSetup: ['suites/global-setup.ts'],
           pool: 'threads',
           isolate: false,
           fileParallelism: false,
           sequence: { groupOrder: 1 },
-          testTimeout: 60_000,
+          testTimeout: TEST_TIMEOUT_MS,
           hookTimeout: 120_000,
         },
       },

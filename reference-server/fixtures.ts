@@ -2,7 +2,7 @@
 // group with an LDAP-synced member, a group with SAML SSO and a member with a SAML identity, and a
 // group with one of its enterprise users and one ordinary member. Each group has an Owner whose
 // token the manifest carries inline, as a manifest that is never written to disk may.
-import type { FixtureManifest } from '../fixtures/manifest.js';
+import type { FixtureManifest } from '../contract/fixture-manifest.js';
 import { ACCESS, type Group, type User } from './state/model.js';
 import type { Store } from './state/store.js';
 

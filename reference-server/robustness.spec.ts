@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { validateAgainst } from '../schemas/registry.js';
-import { ENDPOINTS } from '../suites/harness/endpoints.js';
+import { CATALOG } from '../suites/areas.js';
 import { buildApp } from './server.js';
 import type { Store } from './state/store.js';
 
@@ -19,7 +19,7 @@ const SETUP_FORMS = [
   'GET /projects', 'POST /projects', 'GET /projects/:id', 'DELETE /projects/:id', 'POST /projects/:id/share',
   'POST /projects/:id/repository/branches', 'PUT /application/settings',
 ];
-const FORMS = [...Object.keys(ENDPOINTS), ...SETUP_FORMS];
+const FORMS = [...[...CATALOG.endpointArea.keys()], ...SETUP_FORMS];
 
 let app: FastifyInstance;
 let store: Store;

@@ -4,7 +4,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { ApiError } from './http/errors.js';
 import { faultContext, faultsPossible, installFaults, rewriteUrlWith, type FaultContext, type FaultOptions } from './faults/index.js';
-import type { FixtureManifest } from '../fixtures/manifest.js';
+import type { FixtureManifest } from '../contract/fixture-manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
 import { Store } from './state/store.js';
 import { setupRoutes } from './routes/setup.js';

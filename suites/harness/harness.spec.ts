@@ -4,15 +4,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { Ledger } from '../../fixtures/ledger.js';
 import { loadManifest } from '../../fixtures/manifest.js';
-import { retryDelayMs } from './client.js';
-import { ConfigError, loadConfig } from './config.js';
-import { gate, type TestMeta } from './conformance.js';
-import { ENDPOINTS } from './endpoints.js';
-import { redact, registerSecret, REDACTED } from './redact.js';
-import type { RunContext } from './run-context.js';
-import { versionAtLeast } from './version.js';
+import { CATALOG } from '../areas.js';
+import { retryDelayMs } from './core/client.js';
+import { redact, registerSecret, REDACTED } from './core/redact.js';
+import { versionAtLeast } from './core/version.js';
+import { ConfigError, loadConfig } from './run/config.js';
+import { gate, type TestMeta } from './run/conformance.js';
+import type { RunContext } from './run/context.js';
+import { Ledger } from './run/ledger.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'conformance-harness-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -20,17 +20,18 @@ const noDotenv = join(tmp, 'absent.env');
 
 describe('configuration', () => {
   test('defaults fit the bundled reference server', () => {
-    const config = loadConfig({}, noDotenv);
+    const config = loadConfig({}, noDotenv, CATALOG);
     expect(config.targetUrl).toBeUndefined();
     expect(config.capabilities).toContain('premium');
     expect(config.headerPrefix).toBe('X-Gitlab-');
-    expect(config.areas).toEqual(['repository-files', 'remote-mirrors', 'invitations', 'members']);
+    expect(config.areas).toEqual([]);
+    expect(config.level).toBe('spec');
     expect(config.reportDir).toBe('reports');
   });
 
   test('a URL target needs an admin token and declares no capability by default', () => {
-    expect(() => loadConfig({ CONFORMANCE_TARGET_URL: 'https://gitlab.example.com' }, noDotenv)).toThrow(/CONFORMANCE_ADMIN_TOKEN is required/);
-    const config = loadConfig({ CONFORMANCE_TARGET_URL: 'https://gitlab.example.com/', CONFORMANCE_ADMIN_TOKEN: 'glpat-x' }, noDotenv);
+    expect(() => loadConfig({ CONFORMANCE_TARGET_URL: 'https://gitlab.example.com' }, noDotenv, CATALOG)).toThrow(/CONFORMANCE_ADMIN_TOKEN is required/);
+    const config = loadConfig({ CONFORMANCE_TARGET_URL: 'https://gitlab.example.com/', CONFORMANCE_ADMIN_TOKEN: 'glpat-x' }, noDotenv, CATALOG);
     expect(config.targetUrl).toBe('https://gitlab.example.com');
     expect(config.capabilities).toEqual([]);
   });
@@ -46,7 +47,7 @@ describe('configuration', () => {
   test('the admin token may come from a file', () => {
     const file = join(tmp, 'token');
     writeFileSync(file, 'glpat-fromfile-123456\n');
-    const config = loadConfig({ CONFORMANCE_TARGET_URL: 'http://h', CONFORMANCE_ADMIN_TOKEN_FILE: file }, noDotenv);
+    const config = loadConfig({ CONFORMANCE_TARGET_URL: 'http://h', CONFORMANCE_ADMIN_TOKEN_FILE: file }, noDotenv, CATALOG);
     expect(config.adminToken).toBe('glpat-fromfile-123456');
   });
 
@@ -62,8 +63,8 @@ describe('configuration', () => {
     [{ CONFORMANCE_FIXTURES: '/no/such/file.json' }, /does not exist/],
     [{ CONFORMANCE_ENDPOINTS: 'GET /nowhere' }, /unknown endpoint form "GET \/nowhere"/],
   ])('invalid settings stop with one clear line: %j', (env, message) => {
-    expect(() => loadConfig(env, noDotenv)).toThrow(ConfigError);
-    expect(() => loadConfig(env, noDotenv)).toThrow(message);
+    expect(() => loadConfig(env, noDotenv, CATALOG)).toThrow(ConfigError);
+    expect(() => loadConfig(env, noDotenv, CATALOG)).toThrow(message);
   });
 });
 
@@ -107,17 +108,19 @@ describe('version gating', () => {
     expect(versionAtLeast(version, minimum)).toBe(expected);
   });
 
-  const meta: TestMeta = { id: 'x.y', title: 't', endpoint: 'GET /groups/:id/members', area: 'members', clauses: ['c'], requires: { capabilities: ['premium'], minVersion: '17.0' } };
+  const meta: TestMeta = { id: 'x.y', title: 't', endpoint: 'GET /groups/:id/members', area: 'members', kind: 'group', clauses: ['c'], requires: { capabilities: ['premium'], minVersion: '17.0' }, level: 'spec' };
   const run = { areas: ['members'], endpoints: [], disabledTests: [], capabilities: ['premium'], version: '17.1.0', fixtures: {} } as unknown as RunContext;
+  const said = (g: ReturnType<typeof gate>) => (g ? `${g.verdict}: ${g.reason}` : undefined);
   test('gate tells disabled from unsupported, with the reason', () => {
     expect(gate(meta, run)).toBeUndefined();
-    expect(gate(meta, { ...run, areas: [] })).toMatch(/^disabled: area members/);
-    expect(gate(meta, { ...run, disabledTests: ['x.*'] })).toMatch(/^disabled: turned off/);
+    expect(gate(meta, { ...run, areas: [] })).toBeUndefined();
+    expect(said(gate(meta, { ...run, areas: ['invitations'] }))).toMatch(/^disabled: area members/);
+    expect(said(gate(meta, { ...run, disabledTests: ['x.*'] }))).toMatch(/^disabled: turned off/);
     expect(gate(meta, { ...run, endpoints: ['GET /groups/:id/members'] })).toBeUndefined();
-    expect(gate(meta, { ...run, endpoints: ['GET /projects/:id/members'] })).toMatch(/^disabled: endpoint GET \/groups\/:id\/members is not selected/);
-    expect(gate(meta, { ...run, capabilities: [] })).toMatch(/^unsupported: needs capability "premium"/);
-    expect(gate(meta, { ...run, version: '16.11.0' })).toMatch(/^unsupported: needs GitLab 17.0/);
-    expect(gate({ ...meta, requires: { fixtures: ['ldap'] } }, run)).toMatch(/^unsupported: needs the "ldap" fixture/);
+    expect(said(gate(meta, { ...run, endpoints: ['GET /projects/:id/members'] }))).toMatch(/^disabled: endpoint GET \/groups\/:id\/members is not selected/);
+    expect(said(gate(meta, { ...run, capabilities: [] }))).toMatch(/^unsupported: needs capability "premium"/);
+    expect(said(gate(meta, { ...run, version: '16.11.0' }))).toMatch(/^unsupported: needs GitLab 17.0/);
+    expect(said(gate({ ...meta, requires: { fixtures: ['ldap'] } }, run))).toMatch(/^unsupported: needs the "ldap" fixture/);
   });
 });
 
@@ -136,10 +139,15 @@ describe('ledger', () => {
 });
 
 describe('endpoint list', () => {
-  const shared = join(import.meta.dirname, '..', '..', '..', 'shared', 'spec', 'endpoints.txt');
-  test.skipIf(!existsSync(shared))('equals ../shared/spec/endpoints.txt', () => {
-    const lines = readFileSync(shared, 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
-    expect(Object.entries(ENDPOINTS).map(([form, area]) => `${form}\t${area}`)).toEqual(lines);
+  const forms = (path: string) => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
+  const registered = [...CATALOG.endpointArea].map(([form, area]) => `${form}\t${area}`);
+  test('the registered areas declare exactly the 47 forms of docs/endpoints.txt, each in its area', () => {
+    const lines = forms(join(import.meta.dirname, '..', '..', 'docs', 'endpoints.txt'));
     expect(lines).toHaveLength(47);
+    expect([...registered].sort()).toEqual([...lines].sort());
+  });
+  const shared = join(import.meta.dirname, '..', '..', '..', 'shared', 'spec', 'endpoints.txt');
+  test.skipIf(!existsSync(shared))('docs/endpoints.txt is the spec\'s own list (../shared/spec/endpoints.txt)', () => {
+    expect(forms(join(import.meta.dirname, '..', '..', 'docs', 'endpoints.txt'))).toEqual(forms(shared));
   });
 });

@@ -1,13 +1,13 @@
 // Clauses of the invitations area: the spec's "Invitations" section, the Invitation resource, the
 // invitation rows of Authentication and Errors, and gitlab-facts §3 and §8 where the spec says
 // "not shown" or GitLab differs.
-import { defineClauses } from '../harness/clauses.js';
+import type { Clause } from '../harness/core/clauses.js';
 
 const SPEC = 'spec: Endpoints/Invitations';
 const INVITE = `${SPEC} (POST)`;
 const FACTS = 'gitlab-facts §3';
 
-export const invitationsClauses = defineClauses('invitations', [
+export const invitationsClauses: Clause[] = [
   // ---- inviting --------------------------------------------------------------------------
   { id: 'invitations.create.by-email', level: 'must', text: 'Inviting an address that belongs to no user creates a pending invitation at the given access_level; the answer is 201 {"status":"success"}.', source: `${INVITE}; gitlab-facts §0.5` },
   { id: 'invitations.create.several', level: 'must', text: 'email takes one address or several separated by commas, and user_id one id or several; each recipient is invited.', source: INVITE },
@@ -66,4 +66,4 @@ export const invitationsClauses = defineClauses('invitations', [
   { id: 'invitations.auth.not-found', level: 'must', text: 'An unknown group or project, or one the caller cannot see, gives 404 "404 Group Not Found" or "404 Project Not Found".', source: FACTS },
   { id: 'invitations.auth.scopes', level: 'must', text: 'Writes need a token with scope api (a read_api token gets 403); the list accepts read_api.', source: 'gitlab-facts §5.2' },
   { id: 'invitations.errors.no-5xx', level: 'must', text: 'No input makes an invitations endpoint answer with a 5xx.', source: 'gitlab-facts §5.1' },
-]);
+];

@@ -1,6 +1,6 @@
 // DELETE /groups/:id/invitations/:email
-import { conformance } from '../harness/conformance.js';
-import { expectError, expectStatus, expectTrue } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectError, expectStatus, expectTrue } from '../harness/core/checks.js';
 import {
   expectInvited,
   expectMember,
@@ -13,16 +13,18 @@ import {
   otherCase,
   useInvitationsWorld,
 } from './helpers.js';
+import { invitations } from './area.js';
 
-const endpoint = 'DELETE /groups/:id/invitations/:email';
+const suite = endpoint(invitations, 'delete');
+
 const world = useInvitationsWorld('delete-group', 'group');
 
-conformance(
+suite.test(
   {
-    id: 'delete-group.removes',
+    case: 'removes',
     title: 'DELETE answers 204 with no content; the invitation is gone and the others stay',
-    endpoint,
     clauses: ['invitations.delete.success'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -36,12 +38,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'delete-group.not-found',
+    case: 'not-found',
     title: 'DELETE for an unknown address, the address in other letter case, or a member\'s address gives 404; nothing is removed',
-    endpoint,
     clauses: ['invitations.delete.not-found'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { source, email, user } = world();
@@ -57,12 +59,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'delete-group.once',
+    case: 'once',
     title: 'two deletes sent at once: one succeeds, the other fails cleanly or also finds it; a later delete is 404',
-    endpoint,
     clauses: ['invitations.delete.once'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -79,12 +81,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'delete-group.role-matrix',
+    case: 'role-matrix',
     title: 'only a group Owner may delete an invitation: Maintainer and below 403, an outsider 404, no token 401, a read_api token 403',
-    endpoint,
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous', 'invitations.auth.scopes', 'invitations.delete.success'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { source, email } = world();
@@ -99,12 +101,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'delete-group.by-path',
+    case: 'by-path',
     title: 'the group may be named by its full path and the address sent with a raw @; an unknown group is 404 Group Not Found',
-    endpoint,
     clauses: ['invitations.path.id', 'invitations.path.email', 'invitations.auth.not-found'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();

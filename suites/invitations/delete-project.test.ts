@@ -1,6 +1,6 @@
 // DELETE /projects/:id/invitations/:email
-import { conformance } from '../harness/conformance.js';
-import { expectError, expectStatus, expectTrue } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectError, expectStatus, expectTrue } from '../harness/core/checks.js';
 import {
   expectInvited,
   expectNotInvited,
@@ -11,16 +11,18 @@ import {
   otherCase,
   useInvitationsWorld,
 } from './helpers.js';
+import { invitations } from './area.js';
 
-const endpoint = 'DELETE /projects/:id/invitations/:email';
+const suite = endpoint(invitations, 'delete');
+
 const world = useInvitationsWorld('delete-project', 'project');
 
-conformance(
+suite.test(
   {
-    id: 'delete-project.removes',
+    case: 'removes',
     title: 'DELETE answers 204 with no content; the project invitation is gone, the others stay; a second delete is 404',
-    endpoint,
     clauses: ['invitations.delete.success', 'invitations.delete.once'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -35,12 +37,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'delete-project.not-found',
+    case: 'not-found',
     title: 'DELETE for an unknown address, the address in other letter case, or a group invitation gives 404; nothing is removed',
-    endpoint,
     clauses: ['invitations.delete.not-found'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, source, email } = world();
@@ -55,12 +57,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'delete-project.role-matrix',
+    case: 'role-matrix',
     title: 'project Maintainers and Owners may delete invitations; Developer and below 403, an outsider 404, no token 401',
-    endpoint,
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous', 'invitations.delete.success'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async (kit) => {
     const { source, email } = world();

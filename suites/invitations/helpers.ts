@@ -2,12 +2,13 @@
 // per role, a subgroup and a private project in it), invitation URLs, invite calls with checks of
 // their answers, read-backs through the invitation list and the members API, the role matrix, and
 // the promotion-approval setting.
-import { apiPath, segment, type Client, type Exchange } from '../harness/client.js';
-import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
-import { useWorld, type Kit } from '../harness/conformance.js';
-import { QUEUED } from '../harness/promotion.js';
-import { ROLES, type ActorInfo, type ActorName } from '../harness/run-context.js';
-import type { GroupInfo, ProjectInfo, SourceInfo } from '../../fixtures/world.js';
+import { apiPath, segment, type Client, type Exchange } from '../harness/core/client.js';
+import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { useWorld, type Kit } from '../harness/run/conformance.js';
+import { QUEUED } from '../common/promotion.js';
+import { ROLES, type ActorName } from '../harness/core/vocabulary.js';
+import { type ActorInfo } from '../harness/run/context.js';
+import type { GroupInfo, ProjectInfo, SourceInfo } from '../harness/run/world.js';
 
 export const GUEST = 10;
 export const REPORTER = 20;

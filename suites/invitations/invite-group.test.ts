@@ -1,8 +1,8 @@
 // POST /groups/:id/invitations
 // The promotion-approval tests are in promotion.exclusive.test.ts: they turn a global setting on.
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectOk, expectTrue } from '../harness/checks.js';
-import { apiPath } from '../harness/client.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectTrue } from '../harness/core/checks.js';
+import { apiPath } from '../harness/core/client.js';
 import {
   dateIn,
   DEVELOPER,
@@ -24,16 +24,18 @@ import {
   useInvitationsWorld,
   type InviteResult,
 } from './helpers.js';
+import { invitations } from './area.js';
 
-const endpoint = 'POST /groups/:id/invitations';
+const suite = endpoint(invitations, 'create');
+
 const world = useInvitationsWorld('invite-group', 'group');
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.pending-invitation',
+    case: 'pending-invitation',
     title: 'an address without an account is invited: 201 {"status":"success"}, listed with its level, expiry and inviter',
-    endpoint,
     clauses: ['invitations.create.by-email', 'invitations.create.expires-at', 'invitations.list.values'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { source, email } = world();
@@ -45,12 +47,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.several-addresses',
+    case: 'several-addresses',
     title: 'several comma-separated addresses are each invited once, even when one is repeated',
-    endpoint,
     clauses: ['invitations.create.several', 'invitations.create.duplicates', 'invitations.list.values'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -60,12 +62,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.existing-user-email',
+    case: 'existing-user-email',
     title: 'the address of an existing user makes that user a direct member, not a pending invitation',
-    endpoint,
     clauses: ['invitations.create.existing-user-email', 'invitations.list.pending-only'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { source, user } = world();
@@ -77,12 +79,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.user-ids',
+    case: 'user-ids',
     title: 'several user ids add those users as direct members; an unknown id is dropped without an error entry',
-    endpoint,
     clauses: ['invitations.create.user-id', 'invitations.create.several'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { source, user } = world();
@@ -93,12 +95,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.email-or-user-id-required',
+    case: 'email-or-user-id-required',
     title: 'a request with neither email nor user_id, or only blank ones, is refused with 400',
-    endpoint,
     clauses: ['invitations.create.email-or-user-id'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source } = world();
@@ -107,12 +109,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.access-level-checked',
+    case: 'access-level-checked',
     title: 'a missing, non-integer or unlisted access_level (60, Admin) is refused with 400 and nothing is invited',
-    endpoint,
     clauses: ['invitations.create.access-level'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -124,12 +126,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.no-access-level-refused',
+    case: 'no-access-level-refused',
     title: 'access_level 0 (No access) is no role a member can hold: reported per recipient, nothing is invited',
-    endpoint,
     clauses: ['invitations.create.access-level-role', 'invitations.create.result-error'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -143,12 +145,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.taken-in-other-case',
+    case: 'taken-in-other-case',
     title: 'an address already invited in other letter case is reported as taken while the other addresses are invited',
-    endpoint,
     clauses: ['invitations.create.taken', 'invitations.create.partial', 'invitations.create.result-error'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -163,12 +165,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.reinvite-updates',
+    case: 'reinvite-updates',
     title: 're-inviting a pending address updates that invitation (older GitLab: reports it as taken and keeps it)',
-    endpoint,
     clauses: ['invitations.create.reinvite'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -187,12 +189,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.already-member',
+    case: 'already-member',
     title: 'inviting a direct member by address or user id makes no invitation; the other addresses are invited',
-    endpoint,
     clauses: ['invitations.create.already-member', 'invitations.create.partial'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { source, email, user } = world();
@@ -222,12 +224,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.invalid-address',
+    case: 'invalid-address',
     title: 'a malformed address is reported as invalid and nothing is invited for it (GitLab may refuse the whole request)',
-    endpoint,
     clauses: ['invitations.create.invalid-email', 'invitations.create.partial'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -246,12 +248,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.expires-at-checked',
+    case: 'expires-at-checked',
     title: 'a malformed expires_at is refused with 400; a past one is reported per recipient; nothing is invited',
-    endpoint,
     clauses: ['invitations.create.expires-at', 'invitations.create.result-error'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -262,12 +264,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.limit-100',
+    case: 'limit-100',
     title: 'more than 100 recipients at once: 201 with status "error", the limit message, and nothing invited',
-    endpoint,
     clauses: ['invitations.create.limit'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -283,12 +285,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.role-matrix',
+    case: 'role-matrix',
     title: 'only a group Owner may invite: Maintainer and below 403, an outsider 404, no token 401; nothing is invited for them',
-    endpoint,
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { source, email } = world();
@@ -304,12 +306,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.read-api-token',
+    case: 'read-api-token',
     title: 'an Owner\'s read_api token may not invite (403 insufficient_scope)',
-    endpoint,
     clauses: ['invitations.auth.scopes'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -319,12 +321,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.group-by-path',
+    case: 'group-by-path',
     title: 'the group may be named by its URL-encoded full path; an unknown group is 404 Group Not Found',
-    endpoint,
     clauses: ['invitations.path.id', 'invitations.auth.not-found'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -335,12 +337,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.invite-source',
+    case: 'invite-source',
     title: 'invite_source is accepted and does not change the result',
-    endpoint,
     clauses: ['invitations.create.invite-source'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -350,13 +352,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.member-role-id-type',
+    case: 'member-role-id-type',
     title: 'a non-integer member_role_id is refused with 400 and nothing is invited',
-    endpoint,
     clauses: ['invitations.create.member-role-id'],
     requires: { capabilities: ['ultimate'], minVersion: '16.6' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -366,12 +368,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.no-5xx',
+    case: 'no-5xx',
     title: 'malformed parameters never make the server fail: every answer is 201 or 4xx',
-    endpoint,
     clauses: ['invitations.errors.no-5xx'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { fresh, email } = world();
@@ -403,12 +405,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.user-id-no-access-level',
+    case: 'user-id-no-access-level',
     title: 'access_level 0 for a user given by user_id is refused for that user, who does not become a member',
-    endpoint,
     clauses: ['invitations.create.access-level-role', 'invitations.create.user-id'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { source, user } = world();
@@ -425,12 +427,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.email-object-refused',
+    case: 'email-object-refused',
     title: 'email sent as an object instead of a string or list is refused with 400 and nothing is invited',
-    endpoint,
     clauses: ['invitations.create.email-type'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -442,12 +444,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.spaces-around-commas',
+    case: 'spaces-around-commas',
     title: 'spaces around the commas of an email list are ignored: each address is invited',
-    endpoint,
     clauses: ['invitations.create.several'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -458,12 +460,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.member-listed-once',
+    case: 'member-listed-once',
     title: 'inviting a direct member again by user_id, next to an unknown id, leaves that user listed once and adds no one else',
-    endpoint,
     clauses: ['invitations.create.already-member', 'invitations.create.user-id'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { fresh, user } = world();
@@ -494,12 +496,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.limit-counts-all',
+    case: 'limit-counts-all',
     title: 'exactly 100 addresses are invited; 99 addresses and 2 user ids (101 recipients) hit the limit and nothing is invited',
-    endpoint,
     clauses: ['invitations.create.limit', 'invitations.create.several'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { fresh, email, user } = world();
@@ -524,12 +526,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-group.inherited-level',
+    case: 'inherited-level',
     title: 'inviting a user into a subgroup below the level they hold in its parent is reported for that address, and the user is not added',
-    endpoint,
     clauses: ['invitations.create.inherited-level', 'invitations.create.result-error'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, subgroup, user } = world();

@@ -1,7 +1,7 @@
 // POST /projects/:id/invitations
 // The promotion-approval test of this form is in promotion.exclusive.test.ts (one file for the instance-wide setting).
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError } from '../harness/core/checks.js';
 import {
   dateIn,
   expectInvited,
@@ -21,16 +21,18 @@ import {
   REPORTER,
   useInvitationsWorld,
 } from './helpers.js';
+import { invitations } from './area.js';
 
-const endpoint = 'POST /projects/:id/invitations';
+const suite = endpoint(invitations, 'create');
+
 const world = useInvitationsWorld('invite-project', 'project');
 
-conformance(
+suite.test(
   {
-    id: 'invite-project.pending-invitation',
+    case: 'pending-invitation',
     title: 'addresses without an account are invited to the project: 201 {"status":"success"}, listed with level, expiry and inviter',
-    endpoint,
     clauses: ['invitations.create.by-email', 'invitations.create.several', 'invitations.create.expires-at', 'invitations.list.values'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { source, email } = world();
@@ -44,12 +46,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-project.existing-users',
+    case: 'existing-users',
     title: 'an existing user\'s address and a user id both make direct project members, not pending invitations',
-    endpoint,
     clauses: ['invitations.create.existing-user-email', 'invitations.create.user-id', 'invitations.list.pending-only'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async (kit) => {
     const { source, user } = world();
@@ -62,12 +64,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-project.taken-in-other-case',
+    case: 'taken-in-other-case',
     title: 'an address already invited to the project in other letter case is reported while the other address is invited',
-    endpoint,
     clauses: ['invitations.create.taken', 'invitations.create.partial', 'invitations.create.result-error'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -80,12 +82,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-project.parameters-checked',
+    case: 'parameters-checked',
     title: 'neither email nor user_id, or an unlisted access_level, is refused with 400 and nothing is invited',
-    endpoint,
     clauses: ['invitations.create.email-or-user-id', 'invitations.create.access-level'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -96,12 +98,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-project.role-matrix',
+    case: 'role-matrix',
     title: 'project Maintainers and Owners may invite; Developer and below 403, an outsider 404, no token 401',
-    endpoint,
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async (kit) => {
     const { source, email } = world();
@@ -120,12 +122,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-project.owner-level',
+    case: 'owner-level',
     title: 'a Maintainer may not invite at the Owner level (403); an Owner may',
-    endpoint,
     clauses: ['invitations.create.project-owner'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -137,12 +139,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'invite-project.project-by-path',
+    case: 'project-by-path',
     title: 'the project may be named by its URL-encoded full path',
-    endpoint,
     clauses: ['invitations.path.id'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();

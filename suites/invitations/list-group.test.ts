@@ -1,6 +1,6 @@
 // GET /groups/:id/invitations
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectTrue } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectTrue } from '../harness/core/checks.js';
 import {
   checkPagination,
   checkQuery,
@@ -15,16 +15,18 @@ import {
   useInvitationsWorld,
   type Invitation,
 } from './helpers.js';
+import { invitations } from './area.js';
 
-const endpoint = 'GET /groups/:id/invitations';
+const suite = endpoint(invitations, 'list');
+
 const world = useInvitationsWorld('list-group', 'group');
 
-conformance(
+suite.test(
   {
-    id: 'list-group.fields',
+    case: 'fields',
     title: 'the list holds exactly the pending invitations, each with address, level, expiry (date or null), creation time and inviter',
-    endpoint,
     clauses: ['invitations.list.shape', 'invitations.list.values', 'invitations.list.expires-at-date'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { fresh, email } = world();
@@ -48,12 +50,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'list-group.pending-only',
+    case: 'pending-only',
     title: 'members, including a user added by address, are not listed: only the pending invitation is',
-    endpoint,
     clauses: ['invitations.list.pending-only'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { fresh, email, user } = world();
@@ -65,12 +67,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'list-group.direct-only',
+    case: 'direct-only',
     title: 'a group lists its own invitations, not those of its subgroup or its project, nor a subgroup those of its parent',
-    endpoint,
     clauses: ['invitations.list.direct-only'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, subgroup, project, email } = world();
@@ -87,12 +89,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'list-group.query-exact',
+    case: 'query-exact',
     title: 'query matches the address exactly: no partial match, case-sensitive; an empty query lists all',
-    endpoint,
     clauses: ['invitations.list.query'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { fresh, email } = world();
@@ -100,12 +102,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'list-group.pagination',
+    case: 'pagination',
     title: 'page and per_page split the list with GitLab\'s headers; a page past the end is empty',
-    endpoint,
     clauses: ['invitations.list.pagination'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { fresh, email } = world();
@@ -113,12 +115,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'list-group.pagination-params',
+    case: 'pagination-params',
     title: 'per_page above 100 is clamped to 100; per_page=0 and a non-integer page are refused with 400',
-    endpoint,
     clauses: ['invitations.list.pagination-params'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source } = world();
@@ -131,12 +133,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'list-group.role-matrix',
+    case: 'role-matrix',
     title: 'only a group Owner may list invitations: Maintainer and below 403, an outsider 404, no token 401',
-    endpoint,
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { source } = world();
@@ -146,12 +148,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'list-group.token-scopes',
+    case: 'token-scopes',
     title: 'an Owner\'s read_api token may list invitations; a read_repository token may not (403)',
-    endpoint,
     clauses: ['invitations.auth.scopes'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source } = world();
@@ -160,12 +162,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'list-group.group-by-path',
+    case: 'group-by-path',
     title: 'the group may be named by its URL-encoded full path',
-    endpoint,
     clauses: ['invitations.path.id'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();

@@ -1,6 +1,6 @@
 // GET /projects/:id/invitations
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectTrue } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectTrue } from '../harness/core/checks.js';
 import {
   checkPagination,
   checkQuery,
@@ -15,16 +15,18 @@ import {
   useInvitationsWorld,
   type Invitation,
 } from './helpers.js';
+import { invitations } from './area.js';
 
-const endpoint = 'GET /projects/:id/invitations';
+const suite = endpoint(invitations, 'list');
+
 const world = useInvitationsWorld('list-project', 'project');
 
-conformance(
+suite.test(
   {
-    id: 'list-project.fields',
+    case: 'fields',
     title: 'the project lists its pending invitations with address, level, expiry and inviter; members are not listed',
-    endpoint,
     clauses: ['invitations.list.shape', 'invitations.list.values', 'invitations.list.expires-at-date', 'invitations.list.pending-only'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { fresh, email, user } = world();
@@ -45,12 +47,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'list-project.direct-only',
+    case: 'direct-only',
     title: 'a project lists its own invitations, not those of its group',
-    endpoint,
     clauses: ['invitations.list.direct-only'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, source, email } = world();
@@ -62,12 +64,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'list-project.query-exact',
+    case: 'query-exact',
     title: 'query matches the address exactly: no partial match, case-sensitive; an empty query lists all',
-    endpoint,
     clauses: ['invitations.list.query'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async (kit) => {
     const { fresh, email } = world();
@@ -75,12 +77,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'list-project.pagination',
+    case: 'pagination',
     title: 'page and per_page split the list with GitLab\'s headers; a page past the end is empty',
-    endpoint,
     clauses: ['invitations.list.pagination'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async (kit) => {
     const { fresh, email } = world();
@@ -88,12 +90,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'list-project.role-matrix',
+    case: 'role-matrix',
     title: 'project Maintainers and Owners may list invitations (also with read_api); Developer and below 403, an outsider 404, no token 401',
-    endpoint,
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous', 'invitations.auth.scopes'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async (kit) => {
     const { source } = world();

@@ -1,6 +1,6 @@
 // PUT /groups/:id/invitations/:email
-import { conformance } from '../harness/conformance.js';
-import { expectError, expectTrue, expectValidationError } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectError, expectTrue, expectValidationError } from '../harness/core/checks.js';
 import {
   dateIn,
   DEVELOPER,
@@ -17,16 +17,18 @@ import {
   update,
   useInvitationsWorld,
 } from './helpers.js';
+import { invitations } from './area.js';
 
-const endpoint = 'PUT /groups/:id/invitations/:email';
+const suite = endpoint(invitations, 'update');
+
 const world = useInvitationsWorld('update-group', 'group');
 
-conformance(
+suite.test(
   {
-    id: 'update-group.level-and-expiry',
+    case: 'level-and-expiry',
     title: 'PUT changes the access level and expiry date of a pending invitation: 200 with the new values, and the list shows them',
-    endpoint,
     clauses: ['invitations.update.fields'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -38,12 +40,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'update-group.timestamp-expiry',
+    case: 'timestamp-expiry',
     title: 'PUT takes expires_at as an ISO 8601 timestamp; the invitation expires on that date',
-    endpoint,
     clauses: ['invitations.update.timestamp', 'invitations.list.expires-at-date'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -56,12 +58,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'update-group.one-field',
+    case: 'one-field',
     title: 'PUT with only access_level keeps the expiry; with only expires_at keeps the level (or, per the spec, sets 30)',
-    endpoint,
     clauses: ['invitations.update.partial'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -81,12 +83,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'update-group.not-found',
+    case: 'not-found',
     title: 'PUT for an unknown address, the address in other letter case, or a member\'s address gives 404 Not Found',
-    endpoint,
     clauses: ['invitations.update.not-found'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email, user } = world();
@@ -101,12 +103,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'update-group.no-parameters',
+    case: 'no-parameters',
     title: 'PUT without access_level and expires_at gives 400 Bad request and changes nothing',
-    endpoint,
     clauses: ['invitations.update.no-params'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -118,12 +120,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'update-group.validation',
+    case: 'validation',
     title: 'an unlisted access_level, a malformed or a past expires_at is refused with 400 and the invitation is unchanged',
-    endpoint,
     clauses: ['invitations.update.validation'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -137,12 +139,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'update-group.role-matrix',
+    case: 'role-matrix',
     title: 'only a group Owner may update an invitation: Maintainer and below 403, an outsider 404, no token 401, a read_api token 403',
-    endpoint,
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous', 'invitations.auth.scopes'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { source, email } = world();
@@ -156,12 +158,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'update-group.email-path',
+    case: 'email-path',
     title: 'the address is one path segment, with @ sent as is or URL-encoded; the group may be named by its full path',
-    endpoint,
     clauses: ['invitations.path.email', 'invitations.path.id'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -174,12 +176,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'update-group.no-5xx',
+    case: 'no-5xx',
     title: 'malformed parameters and addresses never make the server fail: every answer is 4xx',
-    endpoint,
     clauses: ['invitations.errors.no-5xx'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();

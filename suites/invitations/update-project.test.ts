@@ -1,6 +1,6 @@
 // PUT /projects/:id/invitations/:email
-import { conformance } from '../harness/conformance.js';
-import { expectError, expectValidationError } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectError, expectValidationError } from '../harness/core/checks.js';
 import {
   dateIn,
   expectInvited,
@@ -14,16 +14,18 @@ import {
   update,
   useInvitationsWorld,
 } from './helpers.js';
+import { invitations } from './area.js';
 
-const endpoint = 'PUT /projects/:id/invitations/:email';
+const suite = endpoint(invitations, 'update');
+
 const world = useInvitationsWorld('update-project', 'project');
 
-conformance(
+suite.test(
   {
-    id: 'update-project.level-and-expiry',
+    case: 'level-and-expiry',
     title: 'PUT changes the access level and expiry (sent as a timestamp) of a pending project invitation; the list shows them',
-    endpoint,
     clauses: ['invitations.update.fields', 'invitations.update.timestamp'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -35,12 +37,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'update-project.not-found-and-no-parameters',
+    case: 'not-found-and-no-parameters',
     title: 'PUT for an address without a pending project invitation is 404; without parameters 400; nothing changes',
-    endpoint,
     clauses: ['invitations.update.not-found', 'invitations.update.no-params'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, source, email } = world();
@@ -57,12 +59,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'update-project.validation',
+    case: 'validation',
     title: 'an unlisted access_level or a past expires_at is refused with 400 and the project invitation is unchanged',
-    endpoint,
     clauses: ['invitations.update.validation'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -74,12 +76,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'update-project.role-matrix',
+    case: 'role-matrix',
     title: 'project Maintainers and Owners may update invitations; Developer and below 403, an outsider 404, no token 401',
-    endpoint,
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async (kit) => {
     const { source, email } = world();
@@ -94,12 +96,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'update-project.no-role-level',
+    case: 'no-role-level',
     title: 'access_level 5 (Minimal access) or 0 (No access) is refused with 400 and the project invitation keeps its level',
-    endpoint,
     clauses: ['invitations.update.role-level'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();
@@ -111,12 +113,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'update-project.past-expiry-message',
+    case: 'past-expiry-message',
     title: 'a past expires_at is refused with 400 {"message":{"expires_at":[text]}} and the project invitation keeps its expiry',
-    endpoint,
     clauses: ['invitations.update.validation'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { source, email } = world();

@@ -1,7 +1,7 @@
 // POST /groups/:id/members
-import { expectEqual, expectError, expectOk, expectTrue, expectValidationError } from '../harness/checks.js';
-import type { Client } from '../harness/client.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectOk, expectTrue, expectValidationError } from '../harness/core/checks.js';
+import type { Client } from '../harness/core/client.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   dateInDays,
   expectInheritedLevelError,
@@ -15,17 +15,19 @@ import {
   useMembersWorld,
   type MemberBody,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'POST /groups/:id/members';
+const suite = endpoint(members, 'add');
+
 
 const world = useMembersWorld('add-group-member', async (t) => ({ group: await t.roleGroup() }));
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.by-user-id',
+    case: 'by-user-id',
     title: 'an owner adds a user by id with a level and an expiry; the member is returned (201) and listed',
-    endpoint,
     clauses: ['members.add.single', 'members.add.expires-at', 'members.entity.shape', 'members.entity.created-by'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { group, t } = world();
@@ -42,12 +44,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.by-username',
+    case: 'by-username',
     title: 'a user may be named by username instead of id (form fields work as well as JSON)',
-    endpoint,
     clauses: ['members.add.by-username', 'members.add.single'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, t } = world();
@@ -59,12 +61,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.several',
+    case: 'several',
     title: 'several users, comma-separated by id or by username, are added in one request: 201 {"status":"success"}',
-    endpoint,
     clauses: ['members.add.several'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, t } = world();
@@ -81,12 +83,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.several-errors',
+    case: 'several-errors',
     title: 'adding several users with an invalid level still answers 201, with status "error" and one "<username>: <reason>" per user joined as a sentence; nobody is added',
-    endpoint,
     clauses: ['members.add.several-errors'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, t } = world();
@@ -107,12 +109,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.params',
+    case: 'params',
     title: 'access_level is required, and exactly one of user_id and username: 400 in the parameter-error shape',
-    endpoint,
     clauses: ['members.add.params', 'members.errors.shape'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, t } = world();
@@ -127,12 +129,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.invalid-level-and-expiry',
+    case: 'invalid-level-and-expiry',
     title: 'an access_level that is no level, or an expiry in the past, is refused with a 400 validation error',
-    endpoint,
     clauses: ['members.add.invalid-level', 'members.add.expires-at'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, t } = world();
@@ -143,12 +145,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.unknown-user',
+    case: 'unknown-user',
     title: 'an unknown user id or username gives 404 "404 User Not Found"',
-    endpoint,
     clauses: ['members.add.unknown-user'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { group } = world();
@@ -157,12 +159,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.conflict',
+    case: 'conflict',
     title: 'adding a direct member again gives 409 "Member already exists", even to a caller who may not add members',
-    endpoint,
     clauses: ['members.add.conflict'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { group } = world();
@@ -173,12 +175,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.role-matrix',
+    case: 'role-matrix',
     title: 'only owners add group members: Maintainers, Developers, Reporters and Guests get 403, an outsider 404, nobody 401; the owner\'s add reads back',
-    endpoint,
     clauses: ['members.manage.role', 'members.auth.anonymous'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, t } = world();
@@ -191,12 +193,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.read-api-token',
+    case: 'read-api-token',
     title: 'an owner\'s read_api token cannot add members (403)',
-    endpoint,
     clauses: ['members.auth.read-api-scope'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, t } = world();
@@ -206,12 +208,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.by-path',
+    case: 'by-path',
     title: 'the group may be named by its full path',
-    endpoint,
     clauses: ['members.id.path-or-number', 'members.add.single'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, t } = world();
@@ -221,12 +223,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.several-unknown',
+    case: 'several-unknown',
     title: 'several users where some are unknown: 201 with the service status; the known user is added; only unknown users add nobody',
-    endpoint,
     clauses: ['members.add.several'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { group, t } = world();
@@ -253,13 +255,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.member-role-id-type',
+    case: 'member-role-id-type',
     title: 'a non-integer member_role_id is refused with 400 naming it; nobody is added',
-    endpoint,
     clauses: ['members.add.member-role-id', 'members.errors.shape'],
     requires: { capabilities: ['ultimate'], minVersion: '16.6' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, t } = world();
@@ -269,12 +271,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.several-with-existing',
+    case: 'several-with-existing',
     title: 'several users where one is already a member: 201; on success the existing membership takes the new level (it is not duplicated), on error it is unchanged',
-    endpoint,
     clauses: ['members.add.several'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, t } = world();
@@ -298,12 +300,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-add.inherited-level',
+    case: 'inherited-level',
     title: 'adding a user to a subgroup below the level they hold in the parent group is refused with 400 naming that membership; nobody is added',
-    endpoint,
     clauses: ['members.add.inherited-level'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { t } = world();

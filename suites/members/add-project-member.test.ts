@@ -1,6 +1,6 @@
 // POST /projects/:id/members
-import { expectEqual, expectError, expectOk, expectValidationError } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectOk, expectValidationError } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   dateInDays,
   expectForbidden,
@@ -14,17 +14,19 @@ import {
   useMembersWorld,
   type MemberBody,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'POST /projects/:id/members';
+const suite = endpoint(members, 'add');
+
 
 const world = useMembersWorld('add-project-member', async (t) => ({ project: await t.roleProject({ group: await t.group() }) }));
 
-conformance(
+suite.test(
   {
-    id: 'project-member-add.by-user-id',
+    case: 'by-user-id',
     title: 'a Maintainer adds a user by id with a level and an expiry; the member is returned (201) and reads back',
-    endpoint,
     clauses: ['members.add.single', 'members.add.expires-at', 'members.entity.shape', 'members.entity.created-by'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { project, t } = world();
@@ -39,12 +41,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-add.by-username',
+    case: 'by-username',
     title: 'a user may be named by username instead of id',
-    endpoint,
     clauses: ['members.add.by-username'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, t } = world();
@@ -54,12 +56,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-add.several',
+    case: 'several',
     title: 'several users, comma-separated, are added in one request: 201 {"status":"success"}',
-    endpoint,
     clauses: ['members.add.several'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, t } = world();
@@ -71,12 +73,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-add.errors',
+    case: 'errors',
     title: 'a missing access_level, an invalid level and an unknown user are refused; nobody is added',
-    endpoint,
     clauses: ['members.add.params', 'members.add.invalid-level', 'members.add.unknown-user'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, t } = world();
@@ -88,12 +90,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-add.conflict',
+    case: 'conflict',
     title: 'adding a direct member again gives 409 "Member already exists", also to a Developer who may not add members',
-    endpoint,
     clauses: ['members.add.conflict'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { project } = world();
@@ -104,12 +106,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-add.owner-role',
+    case: 'owner-role',
     title: 'a Maintainer may not add an Owner (403); an Owner may',
-    endpoint,
     clauses: ['members.add.project-owner'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, t } = world();
@@ -121,12 +123,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-add.role-matrix',
+    case: 'role-matrix',
     title: 'Owners and Maintainers add project members (read back); Developers, Reporters and Guests get 403, an outsider 404, nobody 401',
-    endpoint,
     clauses: ['members.manage.role', 'members.auth.anonymous'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, t } = world();
@@ -141,12 +143,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-add.inherited-level',
+    case: 'inherited-level',
     title: 'a level below the highest one the user holds in the project\'s groups is refused with 400 naming that membership; the same level is accepted',
-    endpoint,
     clauses: ['members.add.inherited-level'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { t } = world();

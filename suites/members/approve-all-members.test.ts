@@ -1,7 +1,7 @@
 // POST /groups/:id/members/approve_all
-import { expectEqual, expectError, expectStatus } from '../harness/checks.js';
-import type { Client } from '../harness/client.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectStatus } from '../harness/core/checks.js';
+import type { Client } from '../harness/core/client.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   approveAllPath,
   expectAnonymous401,
@@ -14,8 +14,10 @@ import {
   useMembersWorld,
   type SourceRef,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'POST /groups/:id/members/approve_all';
+const suite = endpoint(members, 'approve-all');
+
 
 const world = useMembersWorld('approve-all-members', async (t) => {
   const root = await t.roleGroup();
@@ -34,11 +36,10 @@ const pendingUsernames = async (client: Client, root: SourceRef) =>
   (await listAll<{ username?: string }>(client, pendingPath(root), 'pending-member')).map((p) => p.username);
 
 // The refusals run first: the approval below leaves nothing pending.
-conformance(
+suite.test(
   {
-    id: 'members-approve-all.subgroup-and-roles',
+    case: 'subgroup-and-roles',
     title: 'a subgroup gives 400; Maintainers, Developers and Guests get 400, an outsider 404, nobody 401; nothing is approved',
-    endpoint,
     clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
@@ -53,11 +54,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'members-approve-all.approves',
+    case: 'approves',
     title: 'an owner approves every pending member of the hierarchy (204): none is pending, all are active',
-    endpoint,
     clauses: ['members.approve-all'],
     requires: { capabilities: ['premium'] },
   },

@@ -1,8 +1,8 @@
 // PUT /groups/:id/members/:member_id/approve
-import { expectEqual, expectError, expectStatus } from '../harness/checks.js';
-import type { Client } from '../harness/client.js';
-import { conformance } from '../harness/conformance.js';
-import type { GroupInfo } from '../../fixtures/world.js';
+import { expectEqual, expectError, expectStatus } from '../harness/core/checks.js';
+import type { Client } from '../harness/core/client.js';
+import { endpoint } from '../harness/run/conformance.js';
+import type { GroupInfo } from '../harness/run/world.js';
 import {
   approvePath,
   expectAnonymous401,
@@ -14,8 +14,10 @@ import {
   statePath,
   useMembersWorld,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'PUT /groups/:id/members/:member_id/approve';
+const suite = endpoint(members, 'approve');
+
 
 const world = useMembersWorld('approve-member', async (t) => {
   const root = await t.roleGroup();
@@ -41,11 +43,10 @@ async function pendingId(client: Client, root: GroupInfo, username: string): Pro
   return entry!.id;
 }
 
-conformance(
+suite.test(
   {
-    id: 'member-approve.one',
+    case: 'one',
     title: 'an owner approves a pending member (204): it leaves the pending list and is active in the group and the project',
-    endpoint,
     clauses: ['members.approve.one'],
     requires: { capabilities: ['premium'] },
   },
@@ -62,11 +63,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'member-approve.unknown',
+    case: 'unknown',
     title: 'an unknown member id gives 404 "404 Not Found"',
-    endpoint,
     clauses: ['members.approve.errors'],
     requires: { capabilities: ['premium'] },
   },
@@ -75,11 +75,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'member-approve.subgroup-and-roles',
+    case: 'subgroup-and-roles',
     title: 'a subgroup gives 400; Maintainers, Developers and Guests get 400, an outsider 404, nobody 401; the member stays pending',
-    endpoint,
     clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
@@ -94,11 +93,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'member-approve.only-that-member',
+    case: 'only-that-member',
     title: 'approving one pending member leaves another pending member awaiting and pending',
-    endpoint,
     clauses: ['members.approve.one'],
     requires: { capabilities: ['premium'] },
   },

@@ -1,13 +1,13 @@
 // Clauses of the members area: the spec's "Members" endpoints, the Member, Billable member,
 // Membership and Pending member resources, the members rows of States, Authentication and
 // Versioning, and gitlab-facts §0, §4, §5, §8 where the spec says "not shown".
-import { defineClauses } from '../harness/clauses.js';
+import type { Clause } from '../harness/core/clauses.js';
 
 const SPEC = 'spec: Endpoints/Members';
 const MEMBER = 'spec: Resources/Member';
 const FACTS = 'gitlab-facts §4';
 
-export const membersClauses = defineClauses('members', [
+export const membersClauses: Clause[] = [
   // ---- the Member resource ------------------------------------------------------------------
   { id: 'members.entity.shape', level: 'must', text: 'A Member carries id (the user id), username, name, state, avatar_url, web_url, access_level, created_at and expires_at (a date or null) of the documented types.', source: MEMBER },
   { id: 'members.entity.created-by', level: 'must', text: 'created_by is the user summary (id, username, name, state, avatar_url, web_url) of the user who added the member.', source: `${MEMBER}; ${FACTS}` },
@@ -119,4 +119,4 @@ export const membersClauses = defineClauses('members', [
   { id: 'members.add.member-role-id', level: 'must', text: 'member_role_id (Ultimate) is an integer parameter of add: a non-integer value is refused with 400 {"error": …} and nobody is added.', source: `${SPEC} (POST member_role_id integer); spec: Versioning 3; gitlab-facts §0.1` },
   { id: 'members.edit.member-role-id', level: 'must', text: 'member_role_id (Ultimate) is an integer parameter of edit: a non-integer value is refused with 400 {"error": …} and the member is unchanged.', source: `${SPEC} (PUT member_role_id integer); gitlab-facts §0.1` },
   { id: 'members.remove.params', level: 'must', text: 'skip_subresources and unassign_issuables are booleans: another value is refused with 400 {"error": …} and nobody is removed.', source: `${SPEC} (DELETE parameters); gitlab-facts §0.1` },
-]);
+];

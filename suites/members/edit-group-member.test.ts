@@ -1,7 +1,7 @@
 // PUT /groups/:id/members/:user_id
-import { expectEqual, expectError, expectOk, expectValidationError } from '../harness/checks.js';
-import type { Client } from '../harness/client.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectOk, expectValidationError } from '../harness/core/checks.js';
+import type { Client } from '../harness/core/client.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   dateInDays,
   expectForbidden,
@@ -14,8 +14,10 @@ import {
   useMembersWorld,
   type MemberBody,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'PUT /groups/:id/members/:user_id';
+const suite = endpoint(members, 'edit');
+
 
 const world = useMembersWorld('edit-group-member', async (t) => ({ group: await t.roleGroup() }));
 
@@ -27,12 +29,12 @@ async function newMember(level: number = LEVEL.DEVELOPER) {
   return user;
 }
 
-conformance(
+suite.test(
   {
-    id: 'group-member-edit.level-and-expiry',
+    case: 'level-and-expiry',
     title: 'an owner changes a member\'s level and expiry; the member is returned (200) with the new values and reads back so',
-    endpoint,
     clauses: ['members.edit.level', 'members.entity.shape'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group } = world();
@@ -50,12 +52,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-edit.not-a-member',
+    case: 'not-a-member',
     title: 'editing a user who is not a direct member gives 404 "404 Not found", also to a caller who may not edit',
-    endpoint,
     clauses: ['members.edit.not-member'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { group } = world();
@@ -65,12 +67,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-edit.params',
+    case: 'params',
     title: 'access_level is required; an invalid level is refused with a validation error; the member is unchanged',
-    endpoint,
     clauses: ['members.edit.params', 'members.errors.shape'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group } = world();
@@ -82,12 +84,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-edit.role-matrix',
+    case: 'role-matrix',
     title: 'only owners edit group members: Maintainers, Developers, Reporters and Guests get 403, an outsider 404, nobody 401; the owner\'s edit reads back',
-    endpoint,
     clauses: ['members.manage.role', 'members.auth.anonymous'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group } = world();
@@ -100,12 +102,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-edit.read-api-token',
+    case: 'read-api-token',
     title: 'an owner\'s read_api token cannot edit members (403)',
-    endpoint,
     clauses: ['members.auth.read-api-scope'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group } = world();
@@ -115,13 +117,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-edit.member-role-id-type',
+    case: 'member-role-id-type',
     title: 'a non-integer member_role_id is refused with 400 naming it; the member is unchanged',
-    endpoint,
     clauses: ['members.edit.member-role-id', 'members.errors.shape'],
     requires: { capabilities: ['ultimate'], minVersion: '16.6' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group } = world();
@@ -132,12 +134,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-edit.inherited-level',
+    case: 'inherited-level',
     title: 'lowering a subgroup member below the level they hold in the parent group is refused with 400 naming that membership; the level stays',
-    endpoint,
     clauses: ['members.edit.inherited-level'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { t } = world();
@@ -151,12 +153,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-edit.last-owner',
+    case: 'last-owner',
     title: 'the last owner of a group may not be edited, not even by an administrator: 403, and the member stays an Owner',
-    endpoint,
     clauses: ['members.edit.last-owner'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { t } = world();

@@ -1,6 +1,6 @@
 // PUT /projects/:id/members/:user_id
-import { expectEqual, expectError, expectOk, expectValidationError } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectOk, expectValidationError } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   dateInDays,
   expectForbidden,
@@ -12,8 +12,10 @@ import {
   useMembersWorld,
   type MemberBody,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'PUT /projects/:id/members/:user_id';
+const suite = endpoint(members, 'edit');
+
 
 const world = useMembersWorld('edit-project-member', async (t) => ({ project: await t.roleProject({ group: await t.group() }) }));
 
@@ -24,12 +26,12 @@ async function newMember(level: number) {
   return user;
 }
 
-conformance(
+suite.test(
   {
-    id: 'project-member-edit.level-and-expiry',
+    case: 'level-and-expiry',
     title: 'a Maintainer changes a member\'s level and expiry; the member is returned (200) with the new values and reads back so',
-    endpoint,
     clauses: ['members.edit.level'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project } = world();
@@ -43,12 +45,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-edit.not-a-member-and-params',
+    case: 'not-a-member-and-params',
     title: 'a user who is not a direct member gives 404; access_level is required and must be a level',
-    endpoint,
     clauses: ['members.edit.not-member', 'members.edit.params'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { project } = world();
@@ -61,12 +63,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-edit.owner-role',
+    case: 'owner-role',
     title: 'a Maintainer may neither make a member Owner nor change an Owner (403); an Owner may do both',
-    endpoint,
     clauses: ['members.edit.project-owner'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project } = world();
@@ -80,12 +82,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-edit.role-matrix',
+    case: 'role-matrix',
     title: 'Owners and Maintainers edit project members; Developers, Reporters and Guests get 403, an outsider 404, nobody 401',
-    endpoint,
     clauses: ['members.manage.role', 'members.auth.anonymous'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project } = world();

@@ -1,6 +1,6 @@
 // GET /groups/:id/billable_members/:user_id/indirect
-import { expectEqual, expectError, expectStatus } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectStatus } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   billableIndirectPath,
   checkPagination,
@@ -12,8 +12,10 @@ import {
   useMembersWorld,
   type Membership,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'GET /groups/:id/billable_members/:user_id/indirect';
+const suite = endpoint(members, 'billable-indirect');
+
 
 const world = useMembersWorld('get-billable-member-indirect', async (t) => {
   const root = await t.roleGroup();
@@ -31,11 +33,10 @@ const world = useMembersWorld('get-billable-member-indirect', async (t) => {
   return { root, sub, invited, u, stranger };
 });
 
-conformance(
+suite.test(
   {
-    id: 'billable-indirect.invited-groups',
+    case: 'invited-groups',
     title: 'the user\'s memberships in groups invited into the hierarchy, not the direct project membership',
-    endpoint,
     clauses: ['members.billable-indirect.list'],
     requires: { capabilities: ['premium'] },
   },
@@ -51,11 +52,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-indirect.pagination',
+    case: 'pagination',
     title: 'page and per_page page through the indirect memberships with GitLab\'s headers',
-    endpoint,
     clauses: ['members.pagination'],
     requires: { capabilities: ['premium'] },
   },
@@ -66,11 +66,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-indirect.errors',
+    case: 'errors',
     title: 'unknown and non-billable users give 404; a subgroup and non-owners 400; an outsider 404; nobody 401',
-    endpoint,
     clauses: ['members.billable-memberships.user', 'members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },

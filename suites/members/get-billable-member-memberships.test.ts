@@ -1,7 +1,7 @@
 // GET /groups/:id/billable_members/:user_id/memberships
-import { expectEqual, expectError, expectStatus, expectTrue } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
-import type { GroupInfo, ProjectInfo } from '../../fixtures/world.js';
+import { expectEqual, expectError, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
 import {
   billableMembershipsPath,
   checkPagination,
@@ -15,8 +15,10 @@ import {
   useMembersWorld,
   type Membership,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'GET /groups/:id/billable_members/:user_id/memberships';
+const suite = endpoint(members, 'billable-memberships');
+
 const expiry = dateInDays(60);
 
 const world = useMembersWorld('get-billable-member-memberships', async (t) => {
@@ -38,11 +40,10 @@ const world = useMembersWorld('get-billable-member-memberships', async (t) => {
 /** The full name GitLab gives a source the suite made (names equal paths): path parts joined by " / ". */
 const fullName = (source: GroupInfo | ProjectInfo) => source.fullPath.split('/').join(' / ');
 
-conformance(
+suite.test(
   {
-    id: 'billable-memberships.direct-in-hierarchy',
+    case: 'direct-in-hierarchy',
     title: 'the user\'s direct memberships in the group, its subgroup and project, with source, expiry and role; none outside',
-    endpoint,
     clauses: ['members.billable-memberships.direct'],
     requires: { capabilities: ['premium'] },
   },
@@ -66,11 +67,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-memberships.pagination',
+    case: 'pagination',
     title: 'page and per_page page through the memberships with GitLab\'s headers',
-    endpoint,
     clauses: ['members.pagination'],
     requires: { capabilities: ['premium'] },
   },
@@ -81,11 +81,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-memberships.user-errors',
+    case: 'user-errors',
     title: 'an unknown user gives 404 "404 Not found"; a user who is not billable in the group 404 "404 User Not Found"; a bad id 400',
-    endpoint,
     clauses: ['members.billable-memberships.user'],
     requires: { capabilities: ['premium'] },
   },
@@ -97,11 +96,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-memberships.subgroup-and-roles',
+    case: 'subgroup-and-roles',
     title: 'a subgroup gives 400; Maintainers, Developers and Guests get 400, an outsider 404, nobody 401',
-    endpoint,
     clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },

@@ -1,7 +1,7 @@
 // GET /groups/:id/billable_members
 import { fixture } from '../../fixtures/manifest.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   billablePath,
   checkPagination,
@@ -17,8 +17,10 @@ import {
   statePath,
   useMembersWorld,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'GET /groups/:id/billable_members';
+const suite = endpoint(members, 'billable');
+
 
 interface Billable {
   id: number;
@@ -71,11 +73,10 @@ const world = useMembersWorld('get-billable-members', async (t) => {
   return { root, sub, matrixRoot, soleOwned, dev, both, gm, sm, pm, im, pim, awaiting, busy, billable };
 });
 
-conformance(
+suite.test(
   {
-    id: 'billable-members.list',
+    case: 'list',
     title: 'the billable members of a top-level group: members of the group, its subgroups, projects and invited groups, with membership_type and removable; not awaiting members; in id order when no sort is given',
-    endpoint,
     clauses: ['members.billable.list', 'members.billable.activity', 'members.billable.awaiting', 'members.billable.default-order'],
     requires: { capabilities: ['premium'] },
   },
@@ -101,11 +102,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-members.search',
+    case: 'search',
     title: 'search keeps the billable members whose username or name contains the string',
-    endpoint,
     clauses: ['members.billable.search'],
     requires: { capabilities: ['premium'] },
   },
@@ -124,11 +124,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-members.sort',
+    case: 'sort',
     title: 'every documented sort value is accepted; name_asc and name_desc order by name, the last_activity_on orders by date (nulls last, descending; nulls first, ascending); another value is refused with 400',
-    endpoint,
     clauses: ['members.billable.sort', 'members.billable.sort-activity', 'members.billable.activity', 'members.errors.shape'],
     requires: { capabilities: ['premium'] },
   },
@@ -159,11 +158,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-members.pagination',
+    case: 'pagination',
     title: 'page and per_page page through the billable members with GitLab\'s headers',
-    endpoint,
     clauses: ['members.pagination'],
     requires: { capabilities: ['premium'] },
   },
@@ -173,11 +171,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-members.subgroup',
+    case: 'subgroup',
     title: 'a subgroup is refused with 400 "400 Bad request", also for its owner',
-    endpoint,
     clauses: ['members.ee.top-level-only'],
     requires: { capabilities: ['premium'] },
   },
@@ -188,11 +185,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-members.role-matrix',
+    case: 'role-matrix',
     title: 'only owners list billable members: Maintainers, Developers and Guests get 400, an outsider 404, nobody 401',
-    endpoint,
     clauses: ['members.ee.admin-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
@@ -205,11 +201,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-members.enterprise-email',
+    case: 'enterprise-email',
     title: 'the owner managing an enterprise user sees that user\'s email among the billable members',
-    endpoint,
     clauses: ['members.billable.email'],
     requires: { capabilities: ['premium', 'enterprise_users'], fixtures: ['enterprise'] },
   },
@@ -221,11 +216,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-members.private-email',
+    case: 'private-email',
     title: 'an owner sees no email for billable members who have no public email',
-    endpoint,
     clauses: ['members.billable.email'],
     requires: { capabilities: ['premium'] },
   },
@@ -239,11 +233,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-members.last-owner',
+    case: 'last-owner',
     title: 'is_last_owner is true for the only owner of the top-level group, false for a member who is no owner and for each of two owners',
-    endpoint,
     clauses: ['members.billable.last-owner'],
     requires: { capabilities: ['premium'] },
   },
@@ -258,11 +251,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-members.group-member-first',
+    case: 'group-member-first',
     title: 'a user who is a member of the top-level group and of a project in it is listed once, as a group_member',
-    endpoint,
     clauses: ['members.billable.list', 'members.billable.type-order'],
     requires: { capabilities: ['premium'] },
   },

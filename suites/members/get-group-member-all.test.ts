@@ -1,9 +1,11 @@
 // GET /groups/:id/members/all/:user_id
-import { expectEqual, expectError } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
 import { allMemberPath, expectParamError, expectReadMatrix, LEVEL, readAnyMember, useMembersWorld } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'GET /groups/:id/members/all/:user_id';
+const suite = endpoint(members, 'get-all');
+
 
 const world = useMembersWorld('get-group-member-all', async (t) => {
   const top = await t.roleGroup();
@@ -27,13 +29,13 @@ const world = useMembersWorld('get-group-member-all', async (t) => {
   return { top, sub, shared, x, y, p, r, sm };
 });
 
-conformance(
+suite.test(
   {
-    id: 'group-member-all-get.inherited-and-invited',
+    case: 'inherited-and-invited',
     title: 'an inherited member and a member of an invited group are found, with their levels',
-    endpoint,
     clauses: ['members.get-all.member', 'members.entity.shape'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { sub, p } = world();
@@ -44,13 +46,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-all-get.highest-level',
+    case: 'highest-level',
     title: 'a user who is a member of the subgroup and of its parent is found with the higher level',
-    endpoint,
     clauses: ['members.get-all.member', 'members.all.highest-level'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { sub, x, y } = world();
@@ -59,13 +61,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-all-get.not-a-member',
+    case: 'not-a-member',
     title: 'a user who is no member in any way gives 404 "404 Not found"; a user_id that is not a number gives 400',
-    endpoint,
     clauses: ['members.get-all.member', 'members.get.user-id-integer'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { sub } = world();
@@ -74,13 +76,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-all-get.invited-private',
+    case: 'invited-private',
     title: 'a member of an invited private group is not found for an outsider, and is found for a member of the shared group',
-    endpoint,
     clauses: ['members.get-all.member', 'members.all.invited-visible', 'members.all.invited-private-to-source-members'],
     requires: { minVersion: '17.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, withToken }) => {
     const { shared, r, sm } = world();
@@ -89,13 +91,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-all-get.role-matrix',
+    case: 'role-matrix',
     title: 'inherited members of a private subgroup may read a member; an outsider gets 404, nobody 401',
-    endpoint,
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { sub, x } = world();

@@ -1,7 +1,7 @@
 // GET /groups/:id/members/:user_id
 import { fixture } from '../../fixtures/manifest.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   dateInDays,
   exclusively,
@@ -15,8 +15,10 @@ import {
   useMembersWorld,
   type MemberBody,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'GET /groups/:id/members/:user_id';
+const suite = endpoint(members, 'get');
+
 const expiry = dateInDays(12);
 
 const world = useMembersWorld('get-group-member', async (t) => {
@@ -28,12 +30,12 @@ const world = useMembersWorld('get-group-member', async (t) => {
   return { group, sub, a };
 });
 
-conformance(
+suite.test(
   {
-    id: 'group-member-get.direct',
+    case: 'direct',
     title: 'a direct member reads back with its level, expiry and creator',
-    endpoint,
     clauses: ['members.get.direct', 'members.entity.shape', 'members.entity.created-by'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { group, a } = world();
@@ -45,12 +47,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-get.inherited-is-not-direct',
+    case: 'inherited-is-not-direct',
     title: 'a member of the parent group is not a direct member of the subgroup: 404 "404 Not found"',
-    endpoint,
     clauses: ['members.get.direct'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { sub } = world();
@@ -59,12 +61,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-get.unknown-and-invalid',
+    case: 'unknown-and-invalid',
     title: 'an unknown user gives 404 "404 Not found"; a user_id that is not a number gives 400',
-    endpoint,
     clauses: ['members.get.direct', 'members.get.user-id-integer', 'members.errors.shape'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { group } = world();
@@ -74,12 +76,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-get.role-matrix',
+    case: 'role-matrix',
     title: 'every member of a private group may read a member; an outsider gets 404, nobody 401',
-    endpoint,
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, a } = world();
@@ -87,12 +89,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-get.by-path',
+    case: 'by-path',
     title: 'the group may be named by its URL-encoded full path',
-    endpoint,
     clauses: ['members.id.path-or-number'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { sub } = world();
@@ -102,13 +104,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-get.admin-sees-email',
+    case: 'admin-sees-email',
     title: 'an administrator sees the member\'s email',
-    endpoint,
     clauses: ['members.entity.email-admin'],
     requires: { capabilities: ['premium'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, a } = world();
@@ -116,13 +118,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-get.saml-identity',
+    case: 'saml-identity',
     title: 'owners (and administrators) of a group with SSO see the member\'s SAML identity; a Developer does not',
-    endpoint,
     clauses: ['members.entity.saml-identity'],
     requires: { capabilities: ['saml'], fixtures: ['saml'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, withToken, run }) => {
     const fx = fixture(run.fixtures, 'saml')!;

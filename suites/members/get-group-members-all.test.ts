@@ -1,9 +1,9 @@
 // GET /groups/:id/members/all
 import { fixture } from '../../fixtures/manifest.js';
-import { expectEqual, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
-import { apiPath } from '../harness/client.js';
-import { conformance } from '../harness/conformance.js';
-import { ROLES } from '../harness/run-context.js';
+import { expectEqual, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { apiPath } from '../harness/core/client.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { ROLES } from '../harness/core/vocabulary.js';
 import {
   allMembersPath,
   checkPagination,
@@ -19,8 +19,10 @@ import {
   useMembersWorld,
   type MemberBody,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'GET /groups/:id/members/all';
+const suite = endpoint(members, 'list-all');
+
 
 const world = useMembersWorld('get-group-members-all', async (t) => {
   const top = await t.roleGroup();
@@ -58,13 +60,13 @@ const world = useMembersWorld('get-group-members-all', async (t) => {
   return { top, sub, shared, x, y, z, p, q, r, sm, sg, so, inSub };
 });
 
-conformance(
+suite.test(
   {
-    id: 'group-members-all.inherited-and-invited',
+    case: 'inherited-and-invited',
     title: 'all members of a subgroup: its own, those of the parent group and those of a group it is shared with, each once',
-    endpoint,
     clauses: ['members.all.inherited', 'members.entity.shape'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { sub, inSub } = world();
@@ -75,13 +77,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-all.highest-level',
+    case: 'highest-level',
     title: 'a user who is a member of the subgroup and of its parent appears once, with the higher level; a member of an invited group has at most the level the group was invited with',
-    endpoint,
     clauses: ['members.all.highest-level', 'members.all.invited-level'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { top, sub, x, y, p, q } = world();
@@ -96,13 +98,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-all.invited-visibility',
+    case: 'invited-visibility',
     title: 'members of a public invited group are shown to anyone; those of a private one only to its members',
-    endpoint,
     clauses: ['members.all.invited-visible'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, withToken }) => {
     const { shared, p, r, sm } = world();
@@ -115,13 +117,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-all.invited-private-to-source-members',
+    case: 'invited-private-to-source-members',
     title: 'a member of the shared group sees the members of an invited private group, without their created_by',
-    endpoint,
     clauses: ['members.all.invited-private-to-source-members', 'members.entity.created-by'],
     requires: { minVersion: '17.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ withToken }) => {
     const { shared, p, r, sm } = world();
@@ -133,13 +135,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-all.invited-private-to-owner',
+    case: 'invited-private-to-owner',
     title: 'an owner of the shared group, who manages its members, sees the members of an invited private group with their created_by',
-    endpoint,
     clauses: ['members.all.invited-private-to-source-members', 'members.entity.created-by'],
     requires: { minVersion: '17.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ withToken, run }) => {
     const { shared, r, so } = world();
@@ -149,13 +151,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-all.invited-private-to-guest',
+    case: 'invited-private-to-guest',
     title: 'a Guest of the shared group also sees the members of an invited private group',
-    endpoint,
     clauses: ['members.all.invited-private-to-source-members'],
     requires: { minVersion: '17.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ withToken }) => {
     const { shared, p, r, sm, sg } = world();
@@ -168,13 +170,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-all.invited-private-own-members',
+    case: 'invited-private-own-members',
     title: 'a member of an invited private group sees its members with created_by: their source is accessible to them',
-    endpoint,
     clauses: ['members.all.invited-visible', 'members.entity.created-by'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ withToken, run }) => {
     const { shared, r } = world();
@@ -185,13 +187,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-all.state-filter',
+    case: 'state-filter',
     title: 'state=awaiting keeps the awaiting members, state=active the others; another value is refused',
-    endpoint,
     clauses: ['members.all.state-filter'],
     requires: { minVersion: '12.4', capabilities: ['premium'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { top, sub, y, inSub } = world();
@@ -209,13 +211,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-all.filters',
+    case: 'filters',
     title: 'query and user_ids narrow all members as they do direct ones',
-    endpoint,
     clauses: ['members.list.query', 'members.list.user-ids'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { sub, x, p } = world();
@@ -228,13 +230,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-all.pagination',
+    case: 'pagination',
     title: 'page and per_page page through all members with GitLab\'s headers',
-    endpoint,
     clauses: ['members.pagination'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { sub, inSub } = world();
@@ -242,26 +244,26 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-all.role-matrix',
+    case: 'role-matrix',
     title: 'inherited members of a private subgroup may list all its members; an outsider gets 404, nobody 401',
-    endpoint,
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     await expectReadMatrix(as, allMembersPath(world().sub), '404 Group Not Found', 'member', true);
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-all.enterprise-email-in-subgroup',
+    case: 'enterprise-email-in-subgroup',
     title: 'in a subgroup of the enterprise group, its owner sees the enterprise user\'s email (inherited member) and no other',
-    endpoint,
     clauses: ['members.entity.email-enterprise'],
     requires: { minVersion: '12.4', capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, withToken, run }) => {
     const fx = fixture(run.fixtures, 'enterprise')!;

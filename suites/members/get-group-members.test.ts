@@ -1,9 +1,9 @@
 // GET /groups/:id/members
 import { fixture } from '../../fixtures/manifest.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
-import { apiPath } from '../harness/client.js';
-import { conformance } from '../harness/conformance.js';
-import { ROLES } from '../harness/run-context.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { apiPath } from '../harness/core/client.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { ROLES } from '../harness/core/vocabulary.js';
 import {
   checkPagination,
   dateInDays,
@@ -22,8 +22,10 @@ import {
   useMembersWorld,
   type MemberBody,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'GET /groups/:id/members';
+const suite = endpoint(members, 'list');
+
 const expiry = dateInDays(40);
 
 const world = useMembersWorld('get-group-members', async (t) => {
@@ -46,12 +48,12 @@ const world = useMembersWorld('get-group-members', async (t) => {
   return { group, sub, publicGroup, a, b, c, d, direct };
 });
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.direct-only',
+    case: 'direct-only',
     title: 'the list holds exactly the direct members: not inherited ones, not members of an invited group',
-    endpoint,
     clauses: ['members.list.direct-only', 'members.entity.shape'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { group, sub, d, direct } = world();
@@ -61,12 +63,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.member-fields',
+    case: 'member-fields',
     title: 'each member shows its level, its expiry (a date or null) and who added it',
-    endpoint,
     clauses: ['members.entity.shape', 'members.entity.created-by'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { group, a, b, c } = world();
@@ -81,12 +83,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.no-email-for-owners',
+    case: 'no-email-for-owners',
     title: 'an owner who is not an administrator sees no email of ordinary members',
-    endpoint,
     clauses: ['members.entity.email-hidden'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const items = await listAll(as('owner'), membersPath(world().group), 'member');
@@ -95,13 +97,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.email-for-admins',
+    case: 'email-for-admins',
     title: 'an administrator sees every member\'s email',
-    endpoint,
     clauses: ['members.entity.email-admin'],
     requires: { capabilities: ['premium'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { group, a } = world();
@@ -112,13 +114,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.enterprise-email',
+    case: 'enterprise-email',
     title: 'owners see the email of the group\'s enterprise users only; other members see none',
-    endpoint,
     clauses: ['members.entity.email-enterprise'],
     requires: { capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ withToken, run }) => {
     const fx = fixture(run.fixtures, 'enterprise')!;
@@ -143,12 +145,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.query',
+    case: 'query',
     title: 'query keeps the members whose username or name contains the string, ignoring case',
-    endpoint,
     clauses: ['members.list.query'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, a } = world();
@@ -170,12 +172,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.user-ids',
+    case: 'user-ids',
     title: 'user_ids keeps only the members with these user ids',
-    endpoint,
     clauses: ['members.list.user-ids'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { group, a, c } = world();
@@ -185,14 +187,14 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.skip-users',
+    case: 'skip-users',
     title: 'skip_users leaves out the members with these user ids',
-    endpoint,
     clauses: ['members.list.skip-users'],
     // gitlab-facts §4: the parameter is declared in CE but applied by EE only (unconfirmed).
     requires: { capabilities: ['premium'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, a, b, direct } = world();
@@ -202,13 +204,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.seat-info',
+    case: 'seat-info',
     title: 'show_seat_info=true adds is_using_seat to each member; without it the field is absent',
-    endpoint,
     clauses: ['members.entity.seat-info'],
     requires: { capabilities: ['premium'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group } = world();
@@ -221,13 +223,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.seat-info-active',
+    case: 'seat-info-active',
     title: 'with show_seat_info=true, active members in billable roles (Owner, Maintainer, Developer) have is_using_seat true',
-    endpoint,
     clauses: ['members.entity.seat-info', 'members.entity.seat-active'],
     requires: { capabilities: ['premium'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { group } = world();
@@ -241,12 +243,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.pagination',
+    case: 'pagination',
     title: 'page and per_page page through the members with GitLab\'s headers; a page past the end is empty',
-    endpoint,
     clauses: ['members.pagination'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, direct } = world();
@@ -255,24 +257,24 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.role-matrix',
+    case: 'role-matrix',
     title: 'every member of a private group may list its members; an outsider gets 404, nobody 401',
-    endpoint,
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     await expectReadMatrix(as, membersPath(world().group), '404 Group Not Found', 'member', true);
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.public-group',
+    case: 'public-group',
     title: 'the members of a public group are readable by any user, but not without a token (401)',
-    endpoint,
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { publicGroup } = world();
@@ -281,24 +283,24 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.read-api-token',
+    case: 'read-api-token',
     title: 'a read_api token may list members',
-    endpoint,
     clauses: ['members.auth.read-api-scope'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     expectOk(await as('developer', 'read_api').get(membersPath(world().group)), 200, 'member', { list: true });
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.by-path-and-unknown',
+    case: 'by-path-and-unknown',
     title: 'the group may be named by its full path; an unknown group gives 404 "404 Group Not Found"',
-    endpoint,
     clauses: ['members.id.path-or-number', 'members.read.visibility', 'members.errors.shape'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, sub, d } = world();
@@ -310,12 +312,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.no-invitations',
+    case: 'no-invitations',
     title: 'a person invited by email is neither among the members nor among all members',
-    endpoint,
     clauses: ['members.list.no-invitations'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { t } = world();
@@ -328,12 +330,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-members-list.bad-filter',
+    case: 'bad-filter',
     title: 'user_ids that are not integers are refused with 400 in the parameter-error shape',
-    endpoint,
     clauses: ['members.errors.shape'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     expectParamError(await as('owner').get(membersPath(world().group), { query: { user_ids: 'one,two' } }), 'user_ids');

@@ -1,7 +1,7 @@
 // GET /groups/:id/pending_members
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
-import { apiPath } from '../harness/client.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { apiPath } from '../harness/core/client.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   checkPagination,
   expectAnonymous401,
@@ -12,8 +12,10 @@ import {
   statePath,
   useMembersWorld,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'GET /groups/:id/pending_members';
+const suite = endpoint(members, 'pending');
+
 
 interface Pending {
   id: number;
@@ -49,11 +51,10 @@ const world = useMembersWorld('get-pending-members', async (t) => {
   return { root, sub, a, b, c, email, projectEmail };
 });
 
-conformance(
+suite.test(
   {
-    id: 'pending-members.list',
+    case: 'list',
     title: 'awaiting members of the whole hierarchy and people invited without an account are listed; active members are not',
-    endpoint,
     clauses: ['members.pending.list'],
     requires: { capabilities: ['premium'] },
   },
@@ -76,11 +77,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'pending-members.pagination',
+    case: 'pagination',
     title: 'page and per_page page through the pending members with GitLab\'s headers',
-    endpoint,
     clauses: ['members.pagination'],
     requires: { capabilities: ['premium'] },
   },
@@ -91,11 +91,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'pending-members.subgroup-and-roles',
+    case: 'subgroup-and-roles',
     title: 'a subgroup gives 400; Maintainers, Developers and Guests get 400, an outsider 404, nobody 401',
-    endpoint,
     clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },

@@ -1,9 +1,11 @@
 // GET /projects/:id/members/all/:user_id
-import { expectEqual, expectError } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
 import { allMemberPath, expectReadMatrix, LEVEL, readAnyMember, useMembersWorld } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'GET /projects/:id/members/all/:user_id';
+const suite = endpoint(members, 'get-all');
+
 
 const world = useMembersWorld('get-project-member-all', async (t) => {
   const group = await t.roleGroup();
@@ -19,13 +21,13 @@ const world = useMembersWorld('get-project-member-all', async (t) => {
   return { group, project, x, p };
 });
 
-conformance(
+suite.test(
   {
-    id: 'project-member-all-get.inherited-and-invited',
+    case: 'inherited-and-invited',
     title: 'a member of the project\'s group and a member of a group the project is shared with are found',
-    endpoint,
     clauses: ['members.get-all.member', 'members.entity.shape'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { project, p } = world();
@@ -36,13 +38,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-all-get.highest-level',
+    case: 'highest-level',
     title: 'a user who is a member of the project and of its group is found with the higher level',
-    endpoint,
     clauses: ['members.get-all.member', 'members.all.highest-level'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, x } = world();
@@ -50,26 +52,26 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-all-get.not-a-member',
+    case: 'not-a-member',
     title: 'a user who is no member of the project in any way gives 404 "404 Not found"',
-    endpoint,
     clauses: ['members.get-all.member'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     expectError(await as('owner').get(allMemberPath(world().project, run.actors.outsider.id)), 404, { message: '404 Not found' });
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-all-get.role-matrix',
+    case: 'role-matrix',
     title: 'inherited members of a private project may read a member; an outsider gets 404, nobody 401',
-    endpoint,
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, x } = world();

@@ -1,8 +1,8 @@
 // GET /projects/:id/members/:user_id
 import { fixture } from '../../fixtures/manifest.js';
-import { expectEqual, expectError, expectStatus } from '../harness/checks.js';
-import { apiPath } from '../harness/client.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectStatus } from '../harness/core/checks.js';
+import { apiPath } from '../harness/core/client.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   dateInDays,
   exclusively,
@@ -15,8 +15,10 @@ import {
   readMember,
   useMembersWorld,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'GET /projects/:id/members/:user_id';
+const suite = endpoint(members, 'get');
+
 const expiry = dateInDays(8);
 
 const world = useMembersWorld('get-project-member', async (t) => {
@@ -30,12 +32,12 @@ const world = useMembersWorld('get-project-member', async (t) => {
   return { project, inherited, a };
 });
 
-conformance(
+suite.test(
   {
-    id: 'project-member-get.direct',
+    case: 'direct',
     title: 'a direct member of the project reads back with its level, expiry and creator',
-    endpoint,
     clauses: ['members.get.direct', 'members.entity.shape', 'members.entity.created-by'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { project, a } = world();
@@ -45,12 +47,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-get.group-member-is-not-direct',
+    case: 'group-member-is-not-direct',
     title: 'a member of the project\'s group is not a direct member of the project: 404',
-    endpoint,
     clauses: ['members.get.direct'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, inherited } = world();
@@ -58,12 +60,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-get.unknown-and-invalid',
+    case: 'unknown-and-invalid',
     title: 'an unknown user gives 404 "404 Not found"; a user_id that is not a number gives 400',
-    endpoint,
     clauses: ['members.get.direct', 'members.get.user-id-integer'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project } = world();
@@ -72,12 +74,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-get.role-matrix',
+    case: 'role-matrix',
     title: 'every member of a private project may read a member; an outsider gets 404, nobody 401',
-    endpoint,
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, a } = world();
@@ -85,12 +87,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-get.by-path',
+    case: 'by-path',
     title: 'the project may be named by its URL-encoded full path; an unknown one gives 404 "404 Project Not Found"',
-    endpoint,
     clauses: ['members.id.path-or-number', 'members.read.visibility'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, a } = world();
@@ -99,13 +101,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-get.email',
+    case: 'email',
     title: 'an administrator sees the member\'s email; the project\'s owner does not',
-    endpoint,
     clauses: ['members.entity.email-admin', 'members.entity.email-hidden'],
     requires: { capabilities: ['premium'] },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, a } = world();
@@ -114,13 +116,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-get.no-saml-identity',
+    case: 'no-saml-identity',
     title: 'a project membership shows no group_saml_identity, even to the owner of the SSO group holding the project',
-    endpoint,
     clauses: ['members.entity.saml-identity'],
     requires: { capabilities: ['saml'], fixtures: ['saml'] },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, withToken, run }) => {
     const fx = fixture(run.fixtures, 'saml')!;

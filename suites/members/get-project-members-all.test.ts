@@ -1,9 +1,9 @@
 // GET /projects/:id/members/all
 import { fixture } from '../../fixtures/manifest.js';
-import { expectEqual, expectStatus, expectTrue } from '../harness/checks.js';
-import { apiPath } from '../harness/client.js';
-import { conformance } from '../harness/conformance.js';
-import { ROLES } from '../harness/run-context.js';
+import { expectEqual, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { apiPath } from '../harness/core/client.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { ROLES } from '../harness/core/vocabulary.js';
 import {
   allMembersPath,
   checkPagination,
@@ -18,8 +18,10 @@ import {
   useMembersWorld,
   withoutAdmin,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'GET /projects/:id/members/all';
+const suite = endpoint(members, 'list-all');
+
 
 const world = useMembersWorld('get-project-members-all', async (t) => {
   const top = await t.roleGroup();
@@ -56,13 +58,13 @@ const world = useMembersWorld('get-project-members-all', async (t) => {
   return { project, publicProject, personal, x, y, z, p, q, r, pm, all };
 });
 
-conformance(
+suite.test(
   {
-    id: 'project-members-all.inherited-and-invited',
+    case: 'inherited-and-invited',
     title: 'all members of a project: its own, those of its ancestor groups, of the group it is shared with and of a group shared with its parent',
-    endpoint,
     clauses: ['members.all.inherited', 'members.entity.shape'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, all } = world();
@@ -72,13 +74,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-all.highest-level',
+    case: 'highest-level',
     title: 'a user who is a member of the project and of an ancestor group appears once, with the higher level',
-    endpoint,
     clauses: ['members.all.highest-level'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, x, y, z } = world();
@@ -89,13 +91,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-all.invited-visibility',
+    case: 'invited-visibility',
     title: 'members of a public invited group are shown to anyone; those of a private invited group not to an outsider',
-    endpoint,
     clauses: ['members.all.invited-visible'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, withToken }) => {
     const { publicProject, p, r, pm } = world();
@@ -107,13 +109,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-all.invited-private-to-project-members',
+    case: 'invited-private-to-project-members',
     title: 'a member of the project sees the members of a private group the project is shared with',
-    endpoint,
     clauses: ['members.all.invited-private-to-source-members'],
     requires: { minVersion: '17.4' },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ withToken }) => {
     const { publicProject, r, pm } = world();
@@ -122,13 +124,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-all.pagination',
+    case: 'pagination',
     title: 'page and per_page page through all members with GitLab\'s headers',
-    endpoint,
     clauses: ['members.pagination'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, all } = world();
@@ -136,26 +138,26 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-all.role-matrix',
+    case: 'role-matrix',
     title: 'inherited members of a private project may list all its members; an outsider gets 404, nobody 401',
-    endpoint,
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     await expectReadMatrix(as, allMembersPath(world().project), '404 Project Not Found', 'member', true);
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-all.enterprise-email',
+    case: 'enterprise-email',
     title: 'in a project of the enterprise group, its owner sees the enterprise user\'s email and no other',
-    endpoint,
     clauses: ['members.entity.email-enterprise'],
     requires: { minVersion: '12.4', capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, withToken, run }) => {
     const fx = fixture(run.fixtures, 'enterprise')!;
@@ -177,13 +179,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-all.no-email',
+    case: 'no-email',
     title: 'an owner who is not an administrator sees no email among all members',
-    endpoint,
     clauses: ['members.entity.email-hidden'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const items = await listAll(as('owner'), allMembersPath(world().project), 'member');
@@ -191,13 +193,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-all.user-namespace',
+    case: 'user-namespace',
     title: 'all members of a project in a user\'s namespace (no group above it) are its direct members, each once, with their levels',
-    endpoint,
     clauses: ['members.all.inherited', 'members.entity.shape'],
     requires: { minVersion: '12.4' },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { personal } = world();

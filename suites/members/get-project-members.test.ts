@@ -1,7 +1,7 @@
 // GET /projects/:id/members
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
-import { ROLES } from '../harness/run-context.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { ROLES } from '../harness/core/vocabulary.js';
 import {
   checkPagination,
   dateInDays,
@@ -17,8 +17,10 @@ import {
   withoutAdmin,
   type MemberBody,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'GET /projects/:id/members';
+const suite = endpoint(members, 'list');
+
 const expiry = dateInDays(25);
 
 const world = useMembersWorld('get-project-members', async (t) => {
@@ -42,12 +44,12 @@ const world = useMembersWorld('get-project-members', async (t) => {
   return { project, publicProject, personal, a, b, c, inherited, viaInvite, direct };
 });
 
-conformance(
+suite.test(
   {
-    id: 'project-members-list.direct-only',
+    case: 'direct-only',
     title: 'the list holds exactly the direct members of the project: not group members, not members of a group it is shared with',
-    endpoint,
     clauses: ['members.list.direct-only', 'members.entity.shape'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { project, inherited, viaInvite, direct } = world();
@@ -58,12 +60,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-list.member-fields',
+    case: 'member-fields',
     title: 'each member shows its level, its expiry and who added it',
-    endpoint,
     clauses: ['members.entity.shape', 'members.entity.created-by'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { project, a, b } = world();
@@ -74,12 +76,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-list.no-email',
+    case: 'no-email',
     title: 'an owner who is not an administrator sees no email of the project\'s members',
-    endpoint,
     clauses: ['members.entity.email-hidden'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const items = await listAll(as('owner'), membersPath(world().project), 'member');
@@ -87,12 +89,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-list.filters',
+    case: 'filters',
     title: 'query, user_ids and skip_users narrow the list',
-    endpoint,
     clauses: ['members.list.query', 'members.list.user-ids'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project, a, b, c } = world();
@@ -105,13 +107,13 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-list.skip-users',
+    case: 'skip-users',
     title: 'skip_users leaves out the members with these user ids',
-    endpoint,
     clauses: ['members.list.skip-users'],
     requires: { capabilities: ['premium'] },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { project, a, direct } = world();
@@ -121,12 +123,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-list.pagination',
+    case: 'pagination',
     title: 'page and per_page page through the members with GitLab\'s headers',
-    endpoint,
     clauses: ['members.pagination'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project } = world();
@@ -135,24 +137,24 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-list.role-matrix',
+    case: 'role-matrix',
     title: 'every member of a private project may list its members; an outsider gets 404, nobody 401',
-    endpoint,
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     await expectReadMatrix(as, membersPath(world().project), '404 Project Not Found', 'member', true);
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-list.public-project',
+    case: 'public-project',
     title: 'the members of a public project are readable by any user, but not without a token',
-    endpoint,
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { publicProject } = world();
@@ -161,12 +163,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-list.by-path-and-unknown',
+    case: 'by-path-and-unknown',
     title: 'the project may be named by its full path; an unknown project gives 404 "404 Project Not Found"',
-    endpoint,
     clauses: ['members.id.path-or-number', 'members.read.visibility', 'members.auth.read-api-scope'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { project, direct } = world();
@@ -177,12 +179,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-members-list.user-namespace',
+    case: 'user-namespace',
     title: 'members of a project in a user\'s namespace are listed to a Developer, without anyone\'s email',
-    endpoint,
     clauses: ['members.list.direct-only', 'members.entity.email-hidden'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { personal } = world();

@@ -3,12 +3,13 @@
 // a lock for fixtures that several files change, and the promotion-management setting.
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { apiPath, type Client, type Exchange, type Query } from '../harness/client.js';
-import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectTrue, expectValidationError, fail } from '../harness/checks.js';
-import { useWorld } from '../harness/conformance.js';
-import { HarnessError } from '../harness/errors.js';
-import { type ActorInfo, type ActorName, type RunContext } from '../harness/run-context.js';
-import type { GroupInfo, ProjectInfo, Visibility, World } from '../../fixtures/world.js';
+import { apiPath, type Client, type Exchange, type Query } from '../harness/core/client.js';
+import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectTrue, expectValidationError, fail } from '../harness/core/checks.js';
+import { useWorld } from '../harness/run/conformance.js';
+import { HarnessError } from '../harness/core/errors.js';
+import { type ActorName } from '../harness/core/vocabulary.js';
+import { type ActorInfo, type RunContext } from '../harness/run/context.js';
+import type { GroupInfo, ProjectInfo, Visibility, World } from '../harness/run/world.js';
 
 export const LEVEL = { MINIMAL: 5, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 } as const;
 

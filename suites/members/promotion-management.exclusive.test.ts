@@ -3,9 +3,9 @@
 // an administrator's approval. The setting is instance-wide, so every test of it lives in this
 // *.exclusive.test.ts file, which runs alone after every other file (vitest.config.ts); each test
 // turns it on only for its own requests and restores the value it found.
-import { expectEqual, expectOk } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
-import { QUEUED, withPromotionManagement } from '../harness/promotion.js';
+import { expectEqual, expectOk } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { QUEUED, withPromotionManagement } from '../common/promotion.js';
 import {
   expectNotMember,
   LEVEL,
@@ -15,19 +15,23 @@ import {
   useMembersWorld,
   type MemberBody,
 } from './helpers.js';
+import { members } from './area.js';
+
+const addSuite = endpoint(members, 'add');
+const editSuite = endpoint(members, 'edit');
 
 const world = useMembersWorld('promotion-management', async (t) => ({
   group: await t.roleGroup(),
   project: await t.roleProject({ group: await t.group() }),
 }));
 
-conformance(
+addSuite.test(
   {
-    id: 'member-promotion.add-single',
+    case: 'add-single',
     title: 'adding one user without a seat as Developer is queued with the queue text; the user is not added',
-    endpoint: 'POST /groups/:id/members',
     clauses: ['members.promotion.add-single'],
     requires: { capabilities: ['promotion_management'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { group, t } = world();
@@ -42,13 +46,13 @@ conformance(
   },
 );
 
-conformance(
+addSuite.test(
   {
-    id: 'member-promotion.add-single-project',
+    case: 'add-single-project',
     title: 'on a project too, adding a user without a seat as Maintainer is queued; the user is not added',
-    endpoint: 'POST /projects/:id/members',
     clauses: ['members.promotion.add-single'],
     requires: { capabilities: ['promotion_management'] },
+    only: { kind: 'project', why: 'TWIN' },
   },
   async (kit) => {
     const { project, t } = world();
@@ -62,13 +66,13 @@ conformance(
   },
 );
 
-conformance(
+addSuite.test(
   {
-    id: 'member-promotion.add-several',
+    case: 'add-several',
     title: 'adding several users without a seat answers {"queued_users": …, "status":"success"}; none is added',
-    endpoint: 'POST /groups/:id/members',
     clauses: ['members.promotion.add-several'],
     requires: { capabilities: ['promotion_management'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { group, t } = world();
@@ -82,13 +86,13 @@ conformance(
   },
 );
 
-conformance(
+editSuite.test(
   {
-    id: 'member-promotion.edit',
+    case: 'edit',
     title: 'promoting a Guest without a seat to Developer is queued; the member stays a Guest',
-    endpoint: 'PUT /groups/:id/members/:user_id',
     clauses: ['members.promotion.edit'],
     requires: { capabilities: ['promotion_management'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { group, t } = world();
@@ -103,13 +107,13 @@ conformance(
   },
 );
 
-conformance(
+addSuite.test(
   {
-    id: 'member-promotion.not-queued',
+    case: 'not-queued',
     title: 'a Guest role, an administrator\'s request, and a user who already holds a seat are not queued: the members are added',
-    endpoint: 'POST /groups/:id/members',
     clauses: ['members.promotion.not-queued'],
     requires: { capabilities: ['promotion_management'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { group, t } = world();
@@ -129,13 +133,13 @@ conformance(
   },
 );
 
-conformance(
+addSuite.test(
   {
-    id: 'member-promotion.setting-off',
+    case: 'setting-off',
     title: 'with the setting off, an owner adds a user without a seat as Developer at once',
-    endpoint: 'POST /groups/:id/members',
     clauses: ['members.promotion.not-queued'],
     requires: { capabilities: ['promotion_management'] },
+    only: { kind: 'group', why: 'TWIN' },
   },
   async (kit) => {
     const { group, t } = world();

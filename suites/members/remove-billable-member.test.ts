@@ -1,6 +1,6 @@
 // DELETE /groups/:id/billable_members/:user_id
-import { expectEqual, expectError, expectStatus } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectStatus } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   billableMemberPath,
   billablePath,
@@ -13,8 +13,10 @@ import {
   readMember,
   useMembersWorld,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'DELETE /groups/:id/billable_members/:user_id';
+const suite = endpoint(members, 'billable-remove');
+
 
 const world = useMembersWorld('remove-billable-member', async (t) => {
   const root = await t.roleGroup();
@@ -23,11 +25,10 @@ const world = useMembersWorld('remove-billable-member', async (t) => {
   return { root, sub, project };
 });
 
-conformance(
+suite.test(
   {
-    id: 'billable-remove.whole-hierarchy',
+    case: 'whole-hierarchy',
     title: 'a billable member is removed from the group, its subgroup and project (204), and is no longer billable',
-    endpoint,
     clauses: ['members.billable-remove'],
     requires: { capabilities: ['premium'] },
   },
@@ -48,11 +49,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-remove.project-member-only',
+    case: 'project-member-only',
     title: 'a user who is only a member of a project of the hierarchy is removed through the top-level group too',
-    endpoint,
     clauses: ['members.billable-remove'],
     requires: { capabilities: ['premium'] },
   },
@@ -65,11 +65,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-remove.refused',
+    case: 'refused',
     title: 'a subgroup, a caller who is not an owner and a user who is no member are refused, and nothing changes',
-    endpoint,
     clauses: ['members.billable-remove.errors', 'members.ee.top-level-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
@@ -91,11 +90,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'billable-remove.refusal-reasons',
+    case: 'refusal-reasons',
     title: 'a refusal by the removal service is 400 "400 Bad request - <reason>": a subgroup, and a non-owner or a user who is no member when they get 400; nothing changes',
-    endpoint,
     clauses: ['members.billable-remove.errors', 'members.ee.top-level-only'],
     requires: { capabilities: ['premium'] },
   },

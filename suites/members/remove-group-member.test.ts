@@ -1,7 +1,7 @@
 // DELETE /groups/:id/members/:user_id
-import { expectEqual, expectError, expectStatus, expectTrue } from '../harness/checks.js';
-import type { Client } from '../harness/client.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectStatus, expectTrue } from '../harness/core/checks.js';
+import type { Client } from '../harness/core/client.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   expectNotMember,
   expectParamError,
@@ -12,8 +12,10 @@ import {
   readMember,
   useMembersWorld,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'DELETE /groups/:id/members/:user_id';
+const suite = endpoint(members, 'remove');
+
 
 const world = useMembersWorld('remove-group-member', async (t) => {
   const group = await t.roleGroup();
@@ -29,12 +31,12 @@ async function newMember(level: number = LEVEL.DEVELOPER) {
   return user;
 }
 
-conformance(
+suite.test(
   {
-    id: 'group-member-remove.removes',
+    case: 'removes',
     title: 'an owner removes a member (204); it is no longer a member nor listed',
-    endpoint,
     clauses: ['members.remove.direct'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group } = world();
@@ -50,12 +52,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-remove.subresources',
+    case: 'subresources',
     title: 'removing a group member removes their subgroup and project memberships, unless skip_subresources=true',
-    endpoint,
     clauses: ['members.remove.subresources'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, sub, project, t } = world();
@@ -77,12 +79,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-remove.not-direct',
+    case: 'not-direct',
     title: 'a user who is only a member of a project inside the group, or no member, cannot be removed through the group: 404',
-    endpoint,
     clauses: ['members.remove.not-direct'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { group, project, t } = world();
@@ -94,12 +96,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-remove.self',
+    case: 'self',
     title: 'a Developer may leave the group by removing themselves',
-    endpoint,
     clauses: ['members.remove.self'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, withToken }) => {
     const { group } = world();
@@ -109,12 +111,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-remove.role-matrix',
+    case: 'role-matrix',
     title: 'only owners remove other group members: Maintainers, Developers, Reporters and Guests get 403, an outsider 404, nobody 401',
-    endpoint,
     clauses: ['members.manage.role', 'members.auth.anonymous', 'members.auth.read-api-scope'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group } = world();
@@ -128,12 +130,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-remove.last-owner',
+    case: 'last-owner',
     title: 'the last owner of a group is not removed',
-    endpoint,
     clauses: ['members.remove.last-owner'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as, run }) => {
     const { t } = world();
@@ -144,12 +146,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'group-member-remove.boolean-params',
+    case: 'boolean-params',
     title: 'skip_subresources and unassign_issuables must be booleans: another value gives 400 naming the parameter; the member stays',
-    endpoint,
     clauses: ['members.remove.params', 'members.errors.shape'],
+    only: { kind: 'group', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group } = world();

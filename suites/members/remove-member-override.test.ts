@@ -1,7 +1,7 @@
 // DELETE /groups/:id/members/:user_id/override
 import { fixture } from '../../fixtures/manifest.js';
-import { expectEqual, expectError, expectOk, expectStatus } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   exclusively,
   expectAnonymous401,
@@ -12,8 +12,10 @@ import {
   useMembersWorld,
   type MemberBody,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'DELETE /groups/:id/members/:user_id/override';
+const suite = endpoint(members, 'override-remove');
+
 
 const world = useMembersWorld('remove-member-override', async (t) => {
   const group = await t.roleGroup();
@@ -22,11 +24,10 @@ const world = useMembersWorld('remove-member-override', async (t) => {
   return { group, plain };
 });
 
-conformance(
+suite.test(
   {
-    id: 'member-override-remove.clears',
+    case: 'clears',
     title: 'after an override, DELETE returns the LDAP-synced member with override false, and the flag reads back false',
-    endpoint,
     clauses: ['members.override.clear', 'members.entity.override-ldap'],
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
   },
@@ -44,11 +45,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'member-override-remove.refused',
+    case: 'refused',
     title: 'a member who is not LDAP-synced gives 403, an unknown member 404; a Developer 403, an outsider 404, nobody 401',
-    endpoint,
     clauses: ['members.override.refused', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },

@@ -1,6 +1,6 @@
 // DELETE /projects/:id/members/:user_id
-import { expectEqual, expectError, expectStatus, expectTrue } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   expectForbidden,
   expectNotMember,
@@ -11,8 +11,10 @@ import {
   readMember,
   useMembersWorld,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'DELETE /projects/:id/members/:user_id';
+const suite = endpoint(members, 'remove');
+
 
 const world = useMembersWorld('remove-project-member', async (t) => {
   const group = await t.group();
@@ -27,12 +29,12 @@ async function newMember(level: number) {
   return user;
 }
 
-conformance(
+suite.test(
   {
-    id: 'project-member-remove.removes',
+    case: 'removes',
     title: 'a Maintainer removes a member (204); it is no longer a member nor listed',
-    endpoint,
     clauses: ['members.remove.direct'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project } = world();
@@ -43,12 +45,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-remove.not-direct',
+    case: 'not-direct',
     title: 'a member of the project\'s group is not a direct member of the project: 404, and the group membership stays',
-    endpoint,
     clauses: ['members.remove.not-direct'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, project, t } = world();
@@ -59,12 +61,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-remove.self',
+    case: 'self',
     title: 'a Guest may leave the project by removing themselves',
-    endpoint,
     clauses: ['members.remove.self'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as, withToken }) => {
     const { project } = world();
@@ -74,12 +76,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-remove.sole-owner',
+    case: 'sole-owner',
     title: 'a group\'s project has no last-owner rule: its only Owner member is removed (204)',
-    endpoint,
     clauses: ['members.remove.project-sole-owner'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { group, t } = world();
@@ -92,12 +94,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-remove.owner',
+    case: 'owner',
     title: 'a Maintainer may not remove an Owner of the project (403); an Owner may',
-    endpoint,
     clauses: ['members.remove.project-owner', 'members.manage.role'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project } = world();
@@ -109,12 +111,12 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'project-member-remove.role-matrix',
+    case: 'role-matrix',
     title: 'Owners and Maintainers remove project members; Developers, Reporters and Guests get 403, an outsider 404, nobody 401',
-    endpoint,
     clauses: ['members.manage.role', 'members.auth.anonymous'],
+    only: { kind: 'project', why: 'TWIN' },
   },
   async ({ as }) => {
     const { project } = world();

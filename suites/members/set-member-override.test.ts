@@ -1,7 +1,7 @@
 // POST /groups/:id/members/:user_id/override
 import { fixture } from '../../fixtures/manifest.js';
-import { expectEqual, expectError, expectOk, expectStatus } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   exclusively,
   expectAnonymous401,
@@ -13,8 +13,10 @@ import {
   useMembersWorld,
   type MemberBody,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'POST /groups/:id/members/:user_id/override';
+const suite = endpoint(members, 'override-set');
+
 
 const world = useMembersWorld('set-member-override', async (t) => {
   const group = await t.roleGroup();
@@ -23,11 +25,10 @@ const world = useMembersWorld('set-member-override', async (t) => {
   return { group, plain };
 });
 
-conformance(
+suite.test(
   {
-    id: 'member-override.set',
+    case: 'set',
     title: 'an owner overrides an LDAP-synced member: override true, and the level may then be changed (restored afterwards)',
-    endpoint,
     clauses: ['members.override.set', 'members.entity.override-ldap', 'members.entity.shape'],
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
   },
@@ -59,11 +60,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'member-override.not-ldap',
+    case: 'not-ldap',
     title: 'a member who is not LDAP-synced cannot be overridden (403) and shows no override flag',
-    endpoint,
     clauses: ['members.override.refused', 'members.entity.override-ldap'],
     requires: { capabilities: ['premium'] },
   },
@@ -74,11 +74,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'member-override.refused',
+    case: 'refused',
     title: 'an unknown member gives 404 "404 Not found"; a Developer 403, an outsider 404, nobody 401',
-    endpoint,
     clauses: ['members.override.refused', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
@@ -91,11 +90,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'member-override.non-owner-on-ldap-member',
+    case: 'non-owner-on-ldap-member',
     title: 'a Developer of the LDAP group cannot override its synced member (403); the flag stays false',
-    endpoint,
     clauses: ['members.override.refused'],
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
   },

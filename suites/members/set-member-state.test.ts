@@ -1,6 +1,6 @@
 // PUT /groups/:id/members/:user_id/state
-import { expectEqual, expectError, expectOk } from '../harness/checks.js';
-import { conformance } from '../harness/conformance.js';
+import { expectEqual, expectError, expectOk } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
 import {
   expectAnonymous401,
   expectBadRequest,
@@ -13,8 +13,10 @@ import {
   statePath,
   useMembersWorld,
 } from './helpers.js';
+import { members } from './area.js';
 
-const endpoint = 'PUT /groups/:id/members/:user_id/state';
+const suite = endpoint(members, 'state');
+
 
 const world = useMembersWorld('set-member-state', async (t) => {
   const root = await t.roleGroup();
@@ -32,11 +34,10 @@ async function newMember() {
   return user;
 }
 
-conformance(
+suite.test(
   {
-    id: 'member-state.awaiting-then-active',
+    case: 'awaiting-then-active',
     title: 'awaiting and then active: {"success":true} each time, applied to the group and its project, and shown by pending members',
-    endpoint,
     clauses: ['members.state.set', 'members.entity.membership-state'],
     requires: { capabilities: ['premium'] },
   },
@@ -59,11 +60,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'member-state.access',
+    case: 'access',
     title: 'an awaiting member cannot see the private group; once active again it can',
-    endpoint,
     clauses: ['members.state.access'],
     requires: { capabilities: ['premium'] },
   },
@@ -78,11 +78,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'member-state.params',
+    case: 'params',
     title: 'state is required and must be awaiting or active (400); an unknown user gives 404 "404 User Not Found"',
-    endpoint,
     clauses: ['members.state.params', 'members.errors.shape'],
     requires: { capabilities: ['premium'] },
   },
@@ -96,11 +95,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'member-state.subgroup-and-roles',
+    case: 'subgroup-and-roles',
     title: 'a subgroup gives 400; Maintainers, Developers and Guests get 400, an outsider 404, nobody 401; the state stays',
-    endpoint,
     clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
@@ -116,11 +114,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'member-state.no-membership',
+    case: 'no-membership',
     title: 'a user with no membership in the hierarchy cannot be given a state: 422 with the service\'s message',
-    endpoint,
     clauses: ['members.state.set'],
     requires: { capabilities: ['premium'] },
   },

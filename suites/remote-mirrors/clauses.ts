@@ -1,12 +1,12 @@
 // Clauses of the remote-mirrors area: the spec's "Remote mirrors" section, the Remote mirror
 // resource, its rows of States and Limits, and gitlab-facts §0.4, §0.11-13, §2, §5 and §8 where
 // the spec says "not shown".
-import { defineClauses } from '../harness/clauses.js';
+import type { Clause } from '../harness/core/clauses.js';
 
 const SPEC = 'spec: Endpoints/Remote mirrors';
 const MIRROR = 'spec: Resources/Remote mirror';
 
-export const remoteMirrorsClauses = defineClauses('mirrors', [
+export const remoteMirrorsClauses: Clause[] = [
   // ---- the Remote mirror resource --------------------------------------------------------
   { id: 'mirrors.entity.shape', level: 'must', text: 'A Remote mirror has id, enabled, url, update_status, last_update_at, last_update_started_at, last_successful_update_at, last_error, only_protected_branches and keep_divergent_refs of the documented types; auth_method, when present, is ssh_public_key or password.', source: `${MIRROR}; gitlab-facts §2, §8` },
   { id: 'mirrors.url.masked', level: 'must', text: 'The username and password parts of url are replaced by ***** in every response, whichever form the credentials take (user and password, or a token as user).', source: `${MIRROR}; gitlab-facts §0.13` },
@@ -57,4 +57,4 @@ export const remoteMirrorsClauses = defineClauses('mirrors', [
   { id: 'mirrors.auth.invisible-project', level: 'must', text: 'An unknown project, or one the caller cannot see, gives 404 {"message":"404 Project Not Found"} before any role check.', source: 'gitlab-facts §0.4, §2' },
   { id: 'mirrors.auth.anonymous', level: 'must', text: 'A request without a token is refused with 401 on a project the public can see (and 404 on one it cannot).', source: 'gitlab-facts §0.4, §5.2' },
   { id: 'mirrors.auth.scopes', level: 'must', text: 'A read_api token may use the GET forms; the writes need the api scope (403 insufficient_scope otherwise); a read_repository token is refused.', source: 'gitlab-facts §5.2' },
-]);
+];

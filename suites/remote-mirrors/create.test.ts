@@ -1,11 +1,13 @@
 // POST /projects/:id/remote_mirrors
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError } from '../harness/checks.js';
-import type { Client, Exchange } from '../harness/client.js';
-import type { ProjectInfo } from '../../fixtures/world.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError } from '../harness/core/checks.js';
+import type { Client, Exchange } from '../harness/core/client.js';
+import type { ProjectInfo } from '../harness/run/world.js';
 import { createMirror, expectNoSecret, expectRefusedBelowMaintainer, expectSameMirror, listMirrors, mirrorPath, mirrorsPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { remoteMirrors } from './area.js';
 
-const endpoint = 'POST /projects/:id/remote_mirrors';
+const suite = endpoint(remoteMirrors, 'create');
+
 const world = useMirrorsWorld('mirrors-create');
 
 /** A refused URL: 400 with the model's validation body, `{"message":{"url":["..."]}}`. */
@@ -17,11 +19,10 @@ async function expectNotCreated(client: Client, project: ProjectInfo, url: strin
   expectEqual(matching.length, 0, `no mirror to exist for the refused URL ${url}`);
 }
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.created-and-listed',
+    case: 'created-and-listed',
     title: 'a created mirror is returned (201), readable by id and listed',
-    endpoint,
     clauses: ['mirrors.create.returns', 'mirrors.entity.shape'],
   },
   async ({ as }) => {
@@ -37,11 +38,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.defaults',
+    case: 'defaults',
     title: 'a mirror created with only a url is disabled, status none, null timestamps, no branch rules, password auth',
-    endpoint,
     clauses: ['mirrors.create.defaults', 'mirrors.auth-method.values'],
   },
   async ({ as }) => {
@@ -62,11 +62,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.options',
+    case: 'options',
     title: 'enabled, keep_divergent_refs, only_protected_branches and auth_method given on create are stored',
-    endpoint,
     clauses: ['mirrors.create.options', 'mirrors.auth-method.values'],
   },
   async ({ as }) => {
@@ -83,11 +82,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.masks-credentials',
+    case: 'masks-credentials',
     title: 'user and password in the url are shown as ***** in the create, read and list responses',
-    endpoint,
     clauses: ['mirrors.url.masked'],
   },
   async ({ as }) => {
@@ -114,11 +112,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.git-user-kept',
+    case: 'git-user-kept',
     title: 'the user git is kept (ssh://git@host unchanged, its password masked); a url without credentials is unchanged',
-    endpoint,
     clauses: ['mirrors.url.git-user-kept'],
   },
   async ({ as }) => {
@@ -136,11 +133,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.schemes',
+    case: 'schemes',
     title: 'http, https, ssh and git targets are accepted; ftp and file are refused with the url validation body',
-    endpoint,
     clauses: ['mirrors.create.schemes', 'mirrors.create.returns'],
   },
   async ({ as }) => {
@@ -157,11 +153,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.local-refused',
+    case: 'local-refused',
     title: 'targets on localhost, loopback and private network addresses are refused with the url validation body',
-    endpoint,
     clauses: ['mirrors.create.local-refused'],
   },
   async ({ as }) => {
@@ -182,11 +177,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.malformed-refused',
+    case: 'malformed-refused',
     title: 'a blank or malformed url, or a user that does not start with a letter or digit, is refused with 400',
-    endpoint,
     clauses: ['mirrors.create.malformed-refused'],
   },
   async ({ as }) => {
@@ -199,11 +193,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.url-required',
+    case: 'url-required',
     title: 'a create without url is refused with 400 {"error":"url is missing"}',
-    endpoint,
     clauses: ['mirrors.create.url-required'],
   },
   async ({ as }) => {
@@ -214,11 +207,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.auth-method-invalid',
+    case: 'auth-method-invalid',
     title: 'an auth_method other than ssh_public_key or password is refused with 400 and nothing is created',
-    endpoint,
     clauses: ['mirrors.auth-method.values'],
   },
   async ({ as }) => {
@@ -230,11 +222,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.wrong-types',
+    case: 'wrong-types',
     title: 'a non-boolean enabled, keep_divergent_refs or only_protected_branches, or a non-string url, is refused with "<param> is invalid"',
-    endpoint,
     clauses: ['mirrors.params.types'],
   },
   async ({ as }) => {
@@ -248,11 +239,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.branch-regex',
+    case: 'branch-regex',
     title: 'mirror_branch_regex is accepted on create; only_protected_branches stays false',
-    endpoint,
     clauses: ['mirrors.regex.accepted'],
     requires: { capabilities: ['premium'] },
   },
@@ -267,11 +257,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.branch-regex-exclusive',
+    case: 'branch-regex-exclusive',
     title: 'mirror_branch_regex with only_protected_branches enabled is refused with 400 "... are mutually exclusive"',
-    endpoint,
     clauses: ['mirrors.regex.exclusive'],
     requires: { capabilities: ['premium'] },
   },
@@ -284,11 +273,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.branch-regex-invalid',
+    case: 'branch-regex-invalid',
     title: 'an invalid mirror_branch_regex is refused with 400, not a server error',
-    endpoint,
     clauses: ['mirrors.regex.invalid'],
     requires: { capabilities: ['premium'] },
   },
@@ -300,11 +288,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.role-matrix',
+    case: 'role-matrix',
     title: 'Maintainer and Owner create mirrors; Developer, Reporter and Guest get 401; an outsider gets 404 on a private project',
-    endpoint,
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
   },
   async ({ as }) => {
@@ -320,11 +307,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.anonymous',
+    case: 'anonymous',
     title: 'a create without a token is refused: 401 on a public project, 401 or 404 on a private one',
-    endpoint,
     clauses: ['mirrors.auth.anonymous'],
   },
   async ({ as }) => {
@@ -337,11 +323,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.token-scopes',
+    case: 'token-scopes',
     title: 'a read_api token cannot create a mirror (403 insufficient_scope); an api token can',
-    endpoint,
     clauses: ['mirrors.auth.scopes'],
   },
   async ({ as }) => {
@@ -355,11 +340,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.unparsable-refused',
+    case: 'unparsable-refused',
     title: 'a url without an authority, or with a tab, newline or backslash in its host, is refused with the url validation body',
-    endpoint,
     clauses: ['mirrors.create.malformed-refused'],
   },
   async ({ as }) => {
@@ -379,11 +363,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.local-ranges-refused',
+    case: 'local-ranges-refused',
     title: 'link-local, unique-local IPv6, IPv4-mapped IPv6, unspecified and *.localhost targets are refused with the url validation body',
-    endpoint,
     clauses: ['mirrors.create.local-refused'],
   },
   async ({ as }) => {
@@ -413,11 +396,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-create.public-addresses-accepted',
+    case: 'public-addresses-accepted',
     title: 'public IPv4 and IPv6 targets next to the loopback, private and link-local ranges are accepted (201) and listed',
-    endpoint,
     clauses: ['mirrors.create.public-accepted', 'mirrors.create.returns'],
   },
   async ({ as }) => {

@@ -1,20 +1,21 @@
 // DELETE /projects/:id/remote_mirrors/:mirror_id
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectStatus } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectStatus } from '../harness/core/checks.js';
 import { createMirror, expectRefusedBelowMaintainer, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld } from './helpers.js';
+import { remoteMirrors } from './area.js';
 
-const endpoint = 'DELETE /projects/:id/remote_mirrors/:mirror_id';
+const suite = endpoint(remoteMirrors, 'delete');
+
 const world = useMirrorsWorld('mirrors-delete');
 
 /** The spec does not show the answer; GitLab's destroy_conditionally! gives 204 (gitlab-facts §5.1). */
 const DELETED = [200, 204];
 const DELETED_WHY = 'the spec shows no response; GitLab answers 204';
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-delete.removes',
+    case: 'removes',
     title: 'a deleted mirror is no longer readable nor listed; the project\'s other mirrors stay',
-    endpoint,
     clauses: ['mirrors.delete.removes'],
   },
   async ({ as }) => {
@@ -29,11 +30,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-delete.not-found',
+    case: 'not-found',
     title: 'deleting an unknown, non-numeric, already deleted or another project\'s mirror gives 404 "404 Not found"',
-    endpoint,
     clauses: ['mirrors.id.not-found'],
   },
   async ({ as }) => {
@@ -48,11 +48,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-delete.role-matrix',
+    case: 'role-matrix',
     title: 'Maintainer and Owner delete mirrors; Developer, Reporter and Guest get 401 and delete nothing; an outsider gets 404',
-    endpoint,
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
   },
   async ({ as }) => {
@@ -70,11 +69,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-delete.anonymous-and-scopes',
+    case: 'anonymous-and-scopes',
     title: 'a delete without a token gets 401 (public project), with a read_api token 403; the mirror stays',
-    endpoint,
     clauses: ['mirrors.auth.anonymous', 'mirrors.auth.scopes'],
   },
   async ({ as }) => {

@@ -1,16 +1,17 @@
 // GET /projects/:id/remote_mirrors/:mirror_id
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
 import { createMirror, expectNoSecret, expectRefusedBelowMaintainer, expectSameMirror, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { remoteMirrors } from './area.js';
 
-const endpoint = 'GET /projects/:id/remote_mirrors/:mirror_id';
+const suite = endpoint(remoteMirrors, 'get');
+
 const world = useMirrorsWorld('mirrors-get');
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-get.reads-one',
+    case: 'reads-one',
     title: 'a mirror reads back by id with the values it was created with',
-    endpoint,
     clauses: ['mirrors.get.one', 'mirrors.entity.shape'],
   },
   async ({ as }) => {
@@ -23,11 +24,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-get.masked',
+    case: 'masked',
     title: 'the single read shows user and password of the url as *****',
-    endpoint,
     clauses: ['mirrors.url.masked'],
   },
   async ({ as }) => {
@@ -41,11 +41,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-get.not-found',
+    case: 'not-found',
     title: 'an unknown or non-numeric mirror id, or another project\'s mirror, gives 404 "404 Not found"',
-    endpoint,
     clauses: ['mirrors.id.not-found'],
   },
   async ({ as }) => {
@@ -58,11 +57,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-get.role-matrix',
+    case: 'role-matrix',
     title: 'Maintainer and Owner read a mirror; Developer, Reporter and Guest get 401; an outsider gets 404',
-    endpoint,
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
   },
   async ({ as }) => {
@@ -74,11 +72,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-get.anonymous',
+    case: 'anonymous',
     title: 'without a token a mirror is not readable: 401 on a public project, 401 or 404 on a private one',
-    endpoint,
     clauses: ['mirrors.auth.anonymous'],
   },
   async ({ as }) => {
@@ -91,11 +88,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-get.token-scopes',
+    case: 'token-scopes',
     title: 'a read_api token may read a mirror; a read_repository token is refused with 403',
-    endpoint,
     clauses: ['mirrors.auth.scopes'],
   },
   async ({ as }) => {

@@ -1,10 +1,10 @@
 // Shared pieces of the remote-mirrors suite: the per-file world (a public group with one member per
 // role, holding a private and a public project with a repository), mirror paths, target URLs that
 // are never reachable nor local, and setup steps that insist they worked.
-import { apiPath, type Client, type Exchange } from '../harness/client.js';
-import { expectEqual, expectError, expectOk, expectTrue, fail } from '../harness/checks.js';
-import { useWorld, type Kit } from '../harness/conformance.js';
-import type { GroupInfo, ProjectInfo } from '../../fixtures/world.js';
+import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
+import { expectEqual, expectError, expectOk, expectTrue, fail } from '../harness/core/checks.js';
+import { useWorld, type Kit } from '../harness/run/conformance.js';
+import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
 
 export interface Mirror {
   id: number;

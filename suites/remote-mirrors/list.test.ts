@@ -1,16 +1,17 @@
 // GET /projects/:id/remote_mirrors
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectHeader, expectOk, expectStatus } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectHeader, expectOk, expectStatus } from '../harness/core/checks.js';
 import { createMirror, expectNoSecret, expectRefusedBelowMaintainer, listMirrors, mirrorsPath, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { remoteMirrors } from './area.js';
 
-const endpoint = 'GET /projects/:id/remote_mirrors';
+const suite = endpoint(remoteMirrors, 'list');
+
 const world = useMirrorsWorld('mirrors-list');
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-list.project-mirrors-by-id',
+    case: 'project-mirrors-by-id',
     title: 'the list holds exactly the project\'s mirrors, in id order, each as it was created (credentials masked)',
-    endpoint,
     clauses: ['mirrors.list.all', 'mirrors.entity.shape', 'mirrors.url.masked'],
   },
   async ({ as }) => {
@@ -33,11 +34,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-list.paginated',
+    case: 'paginated',
     title: 'page and per_page split the list; X-Total, X-Page, X-Per-Page and X-Next-Page describe it; past the end is []',
-    endpoint,
     clauses: ['mirrors.list.paginated'],
   },
   async ({ as }) => {
@@ -66,11 +66,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-list.project-by-full-path',
+    case: 'project-by-full-path',
     title: 'the project may be named by its URL-encoded full path',
-    endpoint,
     clauses: ['mirrors.id.path-or-number'],
   },
   async ({ as }) => {
@@ -82,11 +81,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-list.role-matrix',
+    case: 'role-matrix',
     title: 'Maintainer and Owner list mirrors; Developer, Reporter and Guest get 401; an outsider or an unknown project gets 404',
-    endpoint,
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
   },
   async ({ as }) => {
@@ -100,11 +98,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-list.anonymous',
+    case: 'anonymous',
     title: 'without a token the list is refused: 401 on a public project, 401 or 404 on a private one',
-    endpoint,
     clauses: ['mirrors.auth.anonymous'],
   },
   async ({ as }) => {
@@ -115,11 +112,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-list.token-scopes',
+    case: 'token-scopes',
     title: 'a read_api token may list mirrors; a read_repository token is refused with 403',
-    endpoint,
     clauses: ['mirrors.auth.scopes'],
   },
   async ({ as }) => {

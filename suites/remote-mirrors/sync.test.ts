@@ -1,10 +1,12 @@
 // POST /projects/:id/remote_mirrors/:mirror_id/sync
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../harness/checks.js';
-import type { Exchange } from '../harness/client.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
+import type { Exchange } from '../harness/core/client.js';
 import { createMirror, expectRefusedBelowMaintainer, readMirror, SYNC_ENDED, syncPath, target, useMirrorsWorld, waitForSyncEnd, type Mirror } from './helpers.js';
+import { remoteMirrors } from './area.js';
 
-const endpoint = 'POST /projects/:id/remote_mirrors/:mirror_id/sync';
+const suite = endpoint(remoteMirrors, 'sync');
+
 const world = useMirrorsWorld('mirrors-sync');
 
 const DISABLED_MESSAGE = 'Cannot proceed with the push mirroring. Please verify your mirror configuration.';
@@ -24,11 +26,10 @@ function expectUntouched(mirror: Mirror, why: string): void {
   );
 }
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-sync.runs-to-end',
+    case: 'runs-to-end',
     title: 'a sync answers 204 and the mirror ends finished (or failed) with its update timestamps set',
-    endpoint,
     clauses: ['mirrors.sync.no-content', 'mirrors.sync.status', 'mirrors.entity.shape'],
   },
   async ({ as }) => {
@@ -56,11 +57,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-sync.disabled-refused',
+    case: 'disabled-refused',
     title: 'a sync of a disabled mirror is refused with 400 and its status stays none',
-    endpoint,
     clauses: ['mirrors.sync.disabled'],
   },
   async ({ as }) => {
@@ -71,11 +71,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-sync.empty-repository',
+    case: 'empty-repository',
     title: 'on a project with an empty repository, sync obeys enabled as the mirror shows it',
-    endpoint,
     clauses: ['mirrors.enabled.computed'],
   },
   async ({ as }) => {
@@ -96,11 +95,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-sync.not-found',
+    case: 'not-found',
     title: 'an unknown or non-numeric mirror id, or another project\'s mirror, gives 404 "404 Not found"',
-    endpoint,
     clauses: ['mirrors.id.not-found'],
   },
   async ({ as }) => {
@@ -113,11 +111,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-sync.role-matrix',
+    case: 'role-matrix',
     title: 'Maintainer and Owner sync; Developer, Reporter and Guest get 401 and start nothing; an outsider gets 404',
-    endpoint,
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
   },
   async ({ as }) => {
@@ -134,11 +131,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-sync.anonymous-and-scopes',
+    case: 'anonymous-and-scopes',
     title: 'a sync without a token gets 401 (public project), with a read_api token 403; neither starts a push',
-    endpoint,
     clauses: ['mirrors.auth.anonymous', 'mirrors.auth.scopes'],
   },
   async ({ as }) => {
@@ -154,11 +150,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-sync.while-started',
+    case: 'while-started',
     title: 'a second sync while the push is under way answers 204 and does not start another push',
-    endpoint,
     clauses: ['mirrors.sync.started-once', 'mirrors.sync.no-content'],
   },
   async ({ as }) => {

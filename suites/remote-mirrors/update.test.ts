@@ -1,17 +1,18 @@
 // PUT /projects/:id/remote_mirrors/:mirror_id
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError } from '../harness/checks.js';
-import type { Exchange } from '../harness/client.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError } from '../harness/core/checks.js';
+import type { Exchange } from '../harness/core/client.js';
 import { createMirror, expectRefusedBelowMaintainer, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { remoteMirrors } from './area.js';
 
-const endpoint = 'PUT /projects/:id/remote_mirrors/:mirror_id';
+const suite = endpoint(remoteMirrors, 'update');
+
 const world = useMirrorsWorld('mirrors-update');
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-update.toggle-enabled',
+    case: 'toggle-enabled',
     title: 'PUT enabled=true turns a mirror on and enabled=false off again; each change reads back',
-    endpoint,
     clauses: ['mirrors.update.toggle', 'mirrors.entity.shape'],
   },
   async ({ as }) => {
@@ -26,11 +27,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-update.branch-selection',
+    case: 'branch-selection',
     title: 'PUT changes only_protected_branches and keep_divergent_refs and leaves the other fields alone',
-    endpoint,
     clauses: ['mirrors.update.branches'],
   },
   async ({ as }) => {
@@ -57,11 +57,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-update.url-fixed',
+    case: 'url-fixed',
     title: 'a url sent to PUT does not change the mirror\'s target',
-    endpoint,
     clauses: ['mirrors.update.url-fixed'],
   },
   async ({ as }) => {
@@ -75,11 +74,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-update.auth-method',
+    case: 'auth-method',
     title: 'PUT auth_method=ssh_public_key is stored; an unknown auth_method is refused with 400 and changes nothing',
-    endpoint,
     clauses: ['mirrors.auth-method.values'],
   },
   async ({ as }) => {
@@ -96,11 +94,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-update.wrong-types',
+    case: 'wrong-types',
     title: 'a non-boolean enabled or only_protected_branches is refused with "<param> is invalid" and changes nothing',
-    endpoint,
     clauses: ['mirrors.params.types'],
   },
   async ({ as }) => {
@@ -114,11 +111,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-update.branch-regex',
+    case: 'branch-regex',
     title: 'PUT mirror_branch_regex is accepted; only_protected_branches stays false',
-    endpoint,
     clauses: ['mirrors.regex.accepted'],
     requires: { capabilities: ['premium'] },
   },
@@ -135,11 +131,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-update.branch-regex-exclusive',
+    case: 'branch-regex-exclusive',
     title: 'PUT with mirror_branch_regex and only_protected_branches enabled is refused with 400 "... are mutually exclusive"',
-    endpoint,
     clauses: ['mirrors.regex.exclusive', 'mirrors.regex.invalid'],
     requires: { capabilities: ['premium'] },
   },
@@ -155,11 +150,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-update.not-found',
+    case: 'not-found',
     title: 'an unknown or non-numeric mirror id, or another project\'s mirror, gives 404 "404 Not found"',
-    endpoint,
     clauses: ['mirrors.id.not-found'],
   },
   async ({ as }) => {
@@ -172,11 +166,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-update.role-matrix',
+    case: 'role-matrix',
     title: 'Maintainer and Owner update a mirror; Developer, Reporter and Guest get 401 and change nothing; an outsider gets 404',
-    endpoint,
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
   },
   async ({ as }) => {
@@ -193,11 +186,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-update.anonymous-and-scopes',
+    case: 'anonymous-and-scopes',
     title: 'an update without a token gets 401 (public project), with a read_api token 403; neither changes anything',
-    endpoint,
     clauses: ['mirrors.auth.anonymous', 'mirrors.auth.scopes'],
   },
   async ({ as }) => {
@@ -227,11 +219,10 @@ function expectRefusedWithReason(res: Exchange): void {
   expectTrue(said, 'the 400 body to say why, with a non-empty text', `got ${JSON.stringify(res.body)}`, res);
 }
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-update.keeps-auth-method',
+    case: 'keeps-auth-method',
     title: 'a PUT that does not name auth_method leaves it as it was, in the response and in the list',
-    endpoint,
     clauses: ['mirrors.update.branches', 'mirrors.auth-method.values'],
   },
   async ({ as }) => {
@@ -249,11 +240,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-update.auth-method-invalid-body',
+    case: 'auth-method-invalid-body',
     title: 'an unknown auth_method on PUT is refused by the model: 400 {"message":{"auth_method":["..."]}}',
-    endpoint,
     clauses: ['mirrors.auth-method.values'],
   },
   async ({ as }) => {
@@ -267,11 +257,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'mirrors-update.branch-regex-replaces-protected',
+    case: 'branch-regex-replaces-protected',
     title: 'PUT mirror_branch_regex on a protected-branches mirror turns only_protected_branches off; an invalid regex is refused with a reason',
-    endpoint,
     clauses: ['mirrors.regex.accepted', 'mirrors.regex.invalid'],
     requires: { capabilities: ['premium'] },
   },

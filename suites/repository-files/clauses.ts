@@ -1,12 +1,12 @@
 // Clauses of the repository-files area: the spec's "Repository files" section, the File, Blame
 // range and File write result resources, the files rows of Authentication and Errors, and
 // gitlab-facts §1 where the spec says "not shown".
-import { defineClauses } from '../harness/clauses.js';
+import type { Clause } from '../harness/core/clauses.js';
 
 const SPEC = 'spec: Endpoints/Repository files';
 const FILE = 'spec: Resources/File';
 
-export const repositoryFilesClauses = defineClauses('files', [
+export const repositoryFilesClauses: Clause[] = [
   // ---- the File resource -----------------------------------------------------------------
   { id: 'files.file.shape', level: 'must', text: 'GET file returns a File with file_name, file_path, size, encoding, content, content_sha256, ref, blob_id, commit_id, last_commit_id and execute_filemode of the documented types.', source: FILE },
   { id: 'files.file.name-and-path', level: 'must', text: 'file_name is the base name of the file and file_path its full path in the repository.', source: FILE },
@@ -74,4 +74,4 @@ export const repositoryFilesClauses = defineClauses('files', [
   { id: 'files.errors.shape', level: 'must', text: 'Errors are JSON objects with "message" (helpers) or "error" (parameter validation).', source: 'gitlab-facts §0.1, §5.1' },
   { id: 'files.rate-limits', level: 'may', text: 'Rate limits can be configured for the repository files API.', source: 'spec: Limits 1', untestable: 'the limit values are not shown and are an instance setting; a conformance run must not exhaust them' },
   { id: 'files.api-prefix', level: 'must', text: 'All paths are under /api/v4; an unknown route there gives 404 {"error":"404 Not Found"}.', source: 'spec: Versioning 1; gitlab-facts §5.1' },
-]);
+];

@@ -1,17 +1,18 @@
 // POST /projects/:id/repository/files/:file_path
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus } from '../harness/checks.js';
-import { apiPath } from '../harness/client.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
+import { apiPath } from '../harness/core/client.js';
 import { createFile, fileUrl, gitBlobId, readFile, sha256, useFilesWorld, writeBody } from './helpers.js';
+import { repositoryFiles } from './area.js';
 
-const endpoint = 'POST /projects/:id/repository/files/:file_path';
+const suite = endpoint(repositoryFiles, 'create');
+
 const world = useFilesWorld('create-file');
 
-conformance(
+suite.test(
   {
-    id: 'file-create.commits-and-reads-back',
+    case: 'commits-and-reads-back',
     title: 'create answers 201 with {file_path, branch} and the file reads back with its content, size, SHA-256 and blob id',
-    endpoint,
     clauses: ['files.create.commit', 'files.path.encoded', 'files.create.encoding'],
   },
   async ({ as }) => {
@@ -29,11 +30,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-create.form-fields',
+    case: 'form-fields',
     title: 'create also takes its parameters as form fields',
-    endpoint,
     clauses: ['files.create.commit'],
   },
   async ({ as }) => {
@@ -45,11 +45,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-create.base64-and-invalid-encoding',
+    case: 'base64-and-invalid-encoding',
     title: 'encoding=base64 stores the decoded bytes; an unknown encoding is refused with 400',
-    endpoint,
     clauses: ['files.create.encoding'],
   },
   async ({ as }) => {
@@ -65,11 +64,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-create.execute-flag',
+    case: 'execute-flag',
     title: 'execute_filemode=true creates an executable file',
-    endpoint,
     clauses: ['files.create.execute-filemode'],
   },
   async ({ as }) => {
@@ -80,11 +78,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-create.start-branch',
+    case: 'start-branch',
     title: 'start_branch creates a new branch from it holding the file; the start branch is unchanged',
-    endpoint,
     clauses: ['files.create.start-branch'],
   },
   async ({ as }) => {
@@ -98,11 +95,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-create.existing-file',
+    case: 'existing-file',
     title: 'creating a file that exists fails with 400 and the file keeps its content',
-    endpoint,
     clauses: ['files.create.exists', 'files.errors.shape'],
   },
   async ({ as }) => {
@@ -115,11 +111,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-create.required-params',
+    case: 'required-params',
     title: 'branch, commit_message and content are required: each missing one is a 400 and nothing is written',
-    endpoint,
     clauses: ['files.create.required', 'files.errors.shape'],
   },
   async ({ as }) => {
@@ -136,11 +131,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-create.traversal',
+    case: 'traversal',
     title: 'a file_path with /../ or an absolute path is refused with 400 and nothing is written',
-    endpoint,
     clauses: ['files.write.traversal'],
   },
   async ({ as }) => {
@@ -152,11 +146,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-create.role-matrix',
+    case: 'role-matrix',
     title: 'Developer and above may create files; Reporter and Guest get 403, an outsider of a private project 404',
-    endpoint,
     clauses: ['files.write.role'],
   },
   async ({ as }) => {
@@ -173,11 +166,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-create.protected-default-branch',
+    case: 'protected-default-branch',
     title: 'a Developer writing to the protected default branch gets 400; a Maintainer may',
-    endpoint,
     clauses: ['files.write.role'],
   },
   async ({ as }) => {
@@ -191,11 +183,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-create.scopes-and-anonymous',
+    case: 'scopes-and-anonymous',
     title: 'read_api and read_repository tokens may not write (403); no token is refused and nothing is written',
-    endpoint,
     clauses: ['files.auth.scopes', 'files.write.anonymous', 'files.auth.private-token'],
   },
   async ({ as, withToken }) => {
@@ -210,11 +201,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-create.unknown-project',
+    case: 'unknown-project',
     title: 'create in an unknown project is 404 Project Not Found',
-    endpoint,
     clauses: ['files.get.not-found'],
   },
   async ({ as }) => {

@@ -1,18 +1,19 @@
 // DELETE /projects/:id/repository/files/:file_path
-import { conformance } from '../harness/conformance.js';
-import { expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
 import { createFile, fileUrl, readFile, useFilesWorld } from './helpers.js';
+import { repositoryFiles } from './area.js';
 
-const endpoint = 'DELETE /projects/:id/repository/files/:file_path';
+const suite = endpoint(repositoryFiles, 'delete');
+
 const world = useFilesWorld('delete-file');
 
 const deleteBody = (extra: Record<string, unknown> = {}) => ({ branch: 'main', commit_message: 'conformance: delete a file', ...extra });
 
-conformance(
+suite.test(
   {
-    id: 'file-delete.removes-file',
+    case: 'removes-file',
     title: 'delete succeeds with an empty body and the file is gone; its neighbour stays',
-    endpoint,
     clauses: ['files.delete.commit'],
   },
   async ({ as }) => {
@@ -30,11 +31,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-delete.missing-file',
+    case: 'missing-file',
     title: 'deleting a file that does not exist fails with 400',
-    endpoint,
     clauses: ['files.delete.missing', 'files.errors.shape'],
   },
   async ({ as }) => {
@@ -43,11 +43,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-delete.stale-last-commit-id',
+    case: 'stale-last-commit-id',
     title: 'last_commit_id on delete is ignored by GitLab (not declared) though the spec lists it',
-    endpoint,
     clauses: ['files.delete.commit'],
   },
   async ({ as }) => {
@@ -65,11 +64,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-delete.required-and-traversal',
+    case: 'required-and-traversal',
     title: 'delete needs branch and commit_message and refuses traversal; the file survives',
-    endpoint,
     clauses: ['files.create.required', 'files.write.traversal'],
   },
   async ({ as }) => {
@@ -84,11 +82,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-delete.roles-and-scopes',
+    case: 'roles-and-scopes',
     title: 'Reporter, Guest and read-only tokens may not delete (403); anonymous is refused; the file survives',
-    endpoint,
     clauses: ['files.write.role', 'files.auth.scopes', 'files.write.anonymous'],
   },
   async ({ as }) => {

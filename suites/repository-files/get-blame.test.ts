@@ -1,11 +1,13 @@
 // GET /projects/:id/repository/files/:file_path/blame
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
-import { apiPath } from '../harness/client.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { apiPath } from '../harness/core/client.js';
 import { createFile, fileUrl, headerName, readFile, updateFile, useFilesWorld, type FilesWorld } from './helpers.js';
-import type { Kit } from '../harness/conformance.js';
+import type { Kit } from '../harness/run/conformance.js';
+import { repositoryFiles } from './area.js';
 
-const endpoint = 'GET /projects/:id/repository/files/:file_path/blame';
+const suite = endpoint(repositoryFiles, 'blame');
+
 const world = useFilesWorld('get-blame');
 
 interface BlameRange {
@@ -23,11 +25,10 @@ async function twoAuthorFile({ as }: Kit, w: FilesWorld, name: string) {
   return { file, first, second };
 }
 
-conformance(
+suite.test(
   {
-    id: 'blame-get.ranges-follow-history',
+    case: 'ranges-follow-history',
     title: 'blame groups consecutive lines by the commit that last changed them and covers the file exactly',
-    endpoint,
     clauses: ['files.blame.shape', 'files.blame.covers-file', 'files.blame.last-change', 'files.blame.timestamps', 'files.create.author'],
   },
   async (kit) => {
@@ -51,11 +52,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'blame-get.range-selects-lines',
+    case: 'range-selects-lines',
     title: 'range[start] and range[end] limit the answer to those lines, with their commits',
-    endpoint,
     clauses: ['files.blame.range'],
   },
   async (kit) => {
@@ -76,11 +76,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'blame-get.only-ref',
+    case: 'only-ref',
     title: 'a request with only ref is valid and blames the whole file; headers carry the file metadata',
-    endpoint,
     clauses: ['files.blame.covers-file', 'files.file.headers'],
   },
   async ({ as, run }) => {
@@ -93,11 +92,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'blame-get.range-validation',
+    case: 'range-validation',
     title: 'a bound below 1, a bound without the other, or start after end is refused with 400',
-    endpoint,
     clauses: ['files.blame.range-validation', 'files.errors.shape'],
   },
   async ({ as }) => {
@@ -114,11 +112,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'blame-get.range-past-end',
+    case: 'range-past-end',
     title: 'a range that ends past the last line does not fail the server',
-    endpoint,
     clauses: ['files.blame.range'],
   },
   async ({ as }) => {
@@ -130,11 +127,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'blame-get.errors',
+    case: 'errors',
     title: 'blame of an unknown file, unknown ref, without ref, or on a private project for an outsider fails',
-    endpoint,
     clauses: ['files.get.not-found', 'files.get.ref-required', 'files.get.private-hidden', 'files.read.role'],
   },
   async ({ as }) => {
@@ -149,11 +145,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'blame-get.leading-slash-refused',
+    case: 'leading-slash-refused',
     title: 'blame, unlike raw, refuses an encoded leading slash in file_path with 400',
-    endpoint,
     clauses: ['files.raw.leading-slash'],
   },
   async ({ as }) => {

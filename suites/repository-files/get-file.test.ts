@@ -1,17 +1,18 @@
 // GET /projects/:id/repository/files/:file_path
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
-import { apiPath } from '../harness/client.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { apiPath } from '../harness/core/client.js';
 import { createFile, fileUrl, gitBlobId, headerName, METADATA_FIELDS, readFile, sha256, useFilesWorld } from './helpers.js';
+import { repositoryFiles } from './area.js';
 
-const endpoint = 'GET /projects/:id/repository/files/:file_path';
+const suite = endpoint(repositoryFiles, 'get');
+
 const world = useFilesWorld('get-file');
 
-conformance(
+suite.test(
   {
-    id: 'file-get.metadata-matches-content',
+    case: 'metadata-matches-content',
     title: 'a file reads back with its name, path, size, Base64 content, SHA-256 and git blob id',
-    endpoint,
     clauses: ['files.file.shape', 'files.file.name-and-path', 'files.file.content-base64', 'files.file.content-sha256', 'files.file.blob-id', 'files.file.ref', 'files.path.encoded'],
   },
   async ({ as }) => {
@@ -35,11 +36,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-get.commit-and-last-commit',
+    case: 'commit-and-last-commit',
     title: 'commit_id is the commit ref resolves to; last_commit_id the last commit that touched the file',
-    endpoint,
     clauses: ['files.file.commit-id', 'files.file.last-commit-id', 'files.get.ref-kinds'],
   },
   async ({ as }) => {
@@ -62,11 +62,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-get.headers-equal-fields',
+    case: 'headers-equal-fields',
     title: 'GET file carries the metadata headers, each equal to the JSON field of the same name',
-    endpoint,
     clauses: ['files.file.headers'],
   },
   async ({ as, run }) => {
@@ -80,11 +79,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-get.project-by-full-path',
+    case: 'project-by-full-path',
     title: 'the project may be named by its URL-encoded full path instead of its id',
-    endpoint,
     clauses: ['files.id.path-or-number'],
   },
   async ({ as }) => {
@@ -95,11 +93,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-get.executable-flag',
+    case: 'executable-flag',
     title: 'execute_filemode is true for a file written with the execute flag and false otherwise',
-    endpoint,
     clauses: ['files.file.execute-filemode'],
   },
   async ({ as }) => {
@@ -111,11 +108,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-get.ref-required',
+    case: 'ref-required',
     title: 'a missing or blank ref is refused with 400 in the parameter-error shape',
-    endpoint,
     clauses: ['files.get.ref-required', 'files.errors.shape'],
   },
   async ({ as }) => {
@@ -125,11 +121,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-get.not-found-by-cause',
+    case: 'not-found-by-cause',
     title: 'an unknown file, ref or project gives 404 with the cause in the message',
-    endpoint,
     clauses: ['files.get.not-found', 'files.errors.shape'],
   },
   async ({ as }) => {
@@ -141,11 +136,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-get.public-anonymous',
+    case: 'public-anonymous',
     title: 'a file of a public project is readable without a token',
-    endpoint,
     clauses: ['files.get.public-without-auth'],
   },
   async ({ as }) => {
@@ -155,11 +149,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-get.private-hidden',
+    case: 'private-hidden',
     title: 'a private project is not found for anonymous callers and for non-members',
-    endpoint,
     clauses: ['files.get.private-hidden'],
   },
   async ({ as }) => {
@@ -170,11 +163,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-get.role-matrix',
+    case: 'role-matrix',
     title: 'on a private project Reporter and above read files, a Guest is refused with 403',
-    endpoint,
     clauses: ['files.read.role'],
   },
   async ({ as }) => {
@@ -186,11 +178,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-get.token-scopes',
+    case: 'token-scopes',
     title: 'tokens with scope api, read_api or read_repository may read files; an unknown token is refused with 401',
-    endpoint,
     clauses: ['files.auth.scopes', 'files.auth.private-token'],
   },
   async ({ as, withToken }) => {
@@ -203,11 +194,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-get.traversal-refused',
+    case: 'traversal-refused',
     title: 'a file_path with a ".." segment or a leading slash is refused with 400',
-    endpoint,
     clauses: ['files.write.traversal', 'files.errors.shape'],
   },
   async ({ as }) => {
@@ -218,11 +208,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-get.unknown-route',
+    case: 'unknown-route',
     title: 'an unknown route under /api/v4 gives 404 {"error":"404 Not Found"}',
-    endpoint,
     clauses: ['files.api-prefix'],
   },
   async ({ as }) => {

@@ -1,20 +1,21 @@
 // GET /projects/:id/repository/files/:file_path/raw
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../harness/checks.js';
-import { apiPath } from '../harness/client.js';
-import { useWorld } from '../harness/conformance.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { apiPath } from '../harness/core/client.js';
+import { useWorld } from '../harness/run/conformance.js';
 import { createFile, fileUrl, gitBlobId, headerName, readFile, useFilesWorld } from './helpers.js';
+import { repositoryFiles } from './area.js';
 
-const endpoint = 'GET /projects/:id/repository/files/:file_path/raw';
+const suite = endpoint(repositoryFiles, 'raw');
+
 const world = useFilesWorld('get-raw');
 // A public project without commits: raw without ref has no default-branch HEAD to read.
 const emptyWorld = useWorld('get-raw-empty', async (world) => ({ empty: await world.project({ visibility: 'public', hint: 'empty', empty: true }) }));
 
-conformance(
+suite.test(
   {
-    id: 'raw-get.bytes-as-stored',
+    case: 'bytes-as-stored',
     title: 'raw returns the file\'s exact bytes, binary content included',
-    endpoint,
     clauses: ['files.raw.content', 'files.create.encoding'],
   },
   async ({ as, run }) => {
@@ -29,11 +30,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'raw-get.default-ref',
+    case: 'default-ref',
     title: 'without ref, raw reads the default branch; with ref, that branch',
-    endpoint,
     clauses: ['files.raw.default-ref', 'files.create.start-branch'],
   },
   async ({ as }) => {
@@ -53,11 +53,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'raw-get.lfs',
+    case: 'lfs',
     title: 'lfs=true returns the LFS object instead of the pointer for tracked files, and is ignored for other files',
-    endpoint,
     clauses: ['files.raw.lfs'],
     requires: { minVersion: '15.7' },
   },
@@ -89,11 +88,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'raw-get.errors-and-access',
+    case: 'errors-and-access',
     title: 'raw of an unknown file or ref is 404, traversal 400; public without a token, private hidden, Guest refused',
-    endpoint,
     clauses: ['files.get.not-found', 'files.write.traversal', 'files.get.public-without-auth', 'files.get.private-hidden', 'files.read.role', 'files.auth.scopes'],
   },
   async ({ as }) => {
@@ -112,11 +110,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'raw-get.download-headers',
+    case: 'download-headers',
     title: 'raw answers inline as text with the file name, and echoes the ref given (empty without one)',
-    endpoint,
     clauses: ['files.raw.headers'],
   },
   async ({ as, run }) => {
@@ -133,11 +130,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'raw-get.leading-slash',
+    case: 'leading-slash',
     title: 'raw, unlike the other file forms, accepts an encoded leading slash in file_path',
-    endpoint,
     clauses: ['files.raw.leading-slash'],
   },
   async ({ as }) => {
@@ -149,11 +145,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'raw-get.lfs-missing-object',
+    case: 'lfs-missing-object',
     title: 'lfs=true on an LFS pointer whose object the project does not hold is 404 (or, with LFS off, the pointer as stored)',
-    endpoint,
     clauses: ['files.raw.lfs-missing-object'],
     requires: { minVersion: '15.7' },
   },
@@ -175,11 +170,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'raw-get.no-cache-and-filename',
+    case: 'no-cache-and-filename',
     title: 'raw is sent with no-cache headers, and a filename* in Content-Disposition names the file in RFC 5987 form',
-    endpoint,
     clauses: ['files.raw.no-cache', 'files.raw.headers'],
   },
   async ({ as }) => {
@@ -199,11 +193,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'raw-get.quote-in-file-name',
+    case: 'quote-in-file-name',
     title: 'a double quote in the file name does not break Content-Disposition: the quoted filename keeps the other characters',
-    endpoint,
     clauses: ['files.raw.headers'],
   },
   async ({ as }) => {
@@ -221,11 +214,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'raw-get.empty-repository',
+    case: 'empty-repository',
     title: 'raw without ref on a project without commits is 404 (no commit, so no file), not a server error',
-    endpoint,
     clauses: ['files.get.not-found', 'files.raw.default-ref'],
   },
   async ({ as }) => {

@@ -1,16 +1,17 @@
 // HEAD /projects/:id/repository/files/:file_path/blame
-import { conformance } from '../harness/conformance.js';
-import { expectHeader, expectStatus, expectTrue } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
 import { createFile, fileUrl, headerName, METADATA_FIELDS, readFile, useFilesWorld } from './helpers.js';
+import { repositoryFiles } from './area.js';
 
-const endpoint = 'HEAD /projects/:id/repository/files/:file_path/blame';
+const suite = endpoint(repositoryFiles, 'blame-head');
+
 const world = useFilesWorld('head-blame');
 
-conformance(
+suite.test(
   {
-    id: 'blame-head.same-headers-as-file',
+    case: 'same-headers-as-file',
     title: 'HEAD blame answers 200 with the same metadata headers as HEAD file, and no body',
-    endpoint,
     clauses: ['files.blame.head', 'files.file.headers'],
   },
   async ({ as, run }) => {
@@ -25,11 +26,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'blame-head.errors',
+    case: 'errors',
     title: 'HEAD blame of an unknown file is 404, without ref 400, on a private project 404 for an outsider',
-    endpoint,
     clauses: ['files.blame.head', 'files.get.not-found', 'files.get.ref-required', 'files.get.private-hidden'],
   },
   async ({ as }) => {

@@ -1,16 +1,17 @@
 // HEAD /projects/:id/repository/files/:file_path
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectHeader, expectStatus, expectTrue } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
 import { createFile, fileUrl, gitBlobId, headerName, METADATA_FIELDS, readFile, sha256, useFilesWorld } from './helpers.js';
+import { repositoryFiles } from './area.js';
 
-const endpoint = 'HEAD /projects/:id/repository/files/:file_path';
+const suite = endpoint(repositoryFiles, 'head');
+
 const world = useFilesWorld('head-file');
 
-conformance(
+suite.test(
   {
-    id: 'file-head.headers-match-file',
+    case: 'headers-match-file',
     title: 'HEAD answers 200 with the metadata headers equal to the file\'s fields, and no body',
-    endpoint,
     clauses: ['files.head.metadata-only', 'files.file.headers', 'files.file.blob-id', 'files.file.content-sha256'],
   },
   async ({ as, run }) => {
@@ -29,11 +30,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-head.errors-without-body',
+    case: 'errors-without-body',
     title: 'HEAD of an unknown file, an unknown ref or without ref answers with the error status',
-    endpoint,
     clauses: ['files.get.not-found', 'files.get.ref-required', 'files.head.metadata-only'],
   },
   async ({ as }) => {
@@ -44,11 +44,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-head.access',
+    case: 'access',
     title: 'HEAD follows the read rules: public without a token, private hidden from outsiders, Guest refused',
-    endpoint,
     clauses: ['files.get.public-without-auth', 'files.get.private-hidden', 'files.read.role', 'files.auth.scopes'],
   },
   async ({ as }) => {

@@ -1,16 +1,17 @@
 // HEAD /projects/:id/repository/files/:file_path/raw
-import { conformance } from '../harness/conformance.js';
-import { expectHeader, expectStatus, expectTrue } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
 import { createFile, fileUrl, gitBlobId, headerName, useFilesWorld } from './helpers.js';
+import { repositoryFiles } from './area.js';
 
-const endpoint = 'HEAD /projects/:id/repository/files/:file_path/raw';
+const suite = endpoint(repositoryFiles, 'raw-head');
+
 const world = useFilesWorld('head-raw');
 
-conformance(
+suite.test(
   {
-    id: 'raw-head.metadata-only',
+    case: 'metadata-only',
     title: 'HEAD raw answers 200 with the file metadata headers and no body',
-    endpoint,
     clauses: ['files.raw.head', 'files.file.headers'],
   },
   async ({ as, run }) => {
@@ -27,11 +28,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'raw-head.errors',
+    case: 'errors',
     title: 'HEAD raw of an unknown file is 404; on a private project 404 for an outsider',
-    endpoint,
     clauses: ['files.raw.head', 'files.get.not-found', 'files.get.private-hidden'],
   },
   async ({ as }) => {

@@ -2,10 +2,10 @@
 // per role and a public and a private project in it), file writes, and the expected git values
 // computed here, independently of any server.
 import { createHash } from 'node:crypto';
-import { apiPath, type Client, type Exchange } from '../harness/client.js';
-import { expectStatus } from '../harness/checks.js';
-import { useWorld } from '../harness/conformance.js';
-import type { GroupInfo, ProjectInfo } from '../../fixtures/world.js';
+import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
+import { expectStatus } from '../harness/core/checks.js';
+import { useWorld } from '../harness/run/conformance.js';
+import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
 
 export interface FilesWorld {
   group: GroupInfo;

@@ -1,18 +1,19 @@
 // PUT /projects/:id/repository/files/:file_path
-import { conformance } from '../harness/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
 import { createFile, fileUrl, readFile, useFilesWorld, writeBody } from './helpers.js';
+import { repositoryFiles } from './area.js';
 
-const endpoint = 'PUT /projects/:id/repository/files/:file_path';
+const suite = endpoint(repositoryFiles, 'update');
+
 const world = useFilesWorld('update-file');
 
 const text = (body: Record<string, unknown>) => Buffer.from(body.content as string, 'base64').toString('utf8');
 
-conformance(
+suite.test(
   {
-    id: 'file-update.commits-and-reads-back',
+    case: 'commits-and-reads-back',
     title: 'update answers 200 with {file_path, branch}; the new content, size and a new last_commit_id read back',
-    endpoint,
     clauses: ['files.update.commit', 'files.file.last-commit-id'],
   },
   async ({ as }) => {
@@ -30,11 +31,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-update.last-commit-id',
+    case: 'last-commit-id',
     title: 'a current last_commit_id lets the update through; a stale one fails with 400 and nothing is lost',
-    endpoint,
     clauses: ['files.update.last-commit-id'],
   },
   async ({ as }) => {
@@ -49,11 +49,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-update.missing-file',
+    case: 'missing-file',
     title: 'updating a file that does not exist fails with 400 and does not create it',
-    endpoint,
     clauses: ['files.update.missing'],
   },
   async ({ as }) => {
@@ -64,11 +63,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-update.same-content',
+    case: 'same-content',
     title: 'an update with the current content is refused as an empty commit',
-    endpoint,
     clauses: ['files.update.empty-commit'],
   },
   async ({ as }) => {
@@ -86,11 +84,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-update.execute-flag',
+    case: 'execute-flag',
     title: 'execute_filemode on update turns the execute flag on and off',
-    endpoint,
     clauses: ['files.create.execute-filemode'],
   },
   async ({ as }) => {
@@ -104,11 +101,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-update.required-and-traversal',
+    case: 'required-and-traversal',
     title: 'update needs branch, commit_message and content, and refuses traversal; nothing changes',
-    endpoint,
     clauses: ['files.create.required', 'files.write.traversal'],
   },
   async ({ as }) => {
@@ -125,11 +121,10 @@ conformance(
   },
 );
 
-conformance(
+suite.test(
   {
-    id: 'file-update.roles-and-scopes',
+    case: 'roles-and-scopes',
     title: 'Reporter, Guest and read-only tokens may not update (403); anonymous is refused; the file is unchanged',
-    endpoint,
     clauses: ['files.write.role', 'files.auth.scopes', 'files.write.anonymous'],
   },
   async ({ as }) => {

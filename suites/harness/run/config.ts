@@ -2,13 +2,17 @@
 // fit a stock self-managed GitLab. Every setting is listed in SETTINGS, which the README mirrors.
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
-import { ENDPOINTS } from './endpoints.js';
+import type { Catalog } from '../core/area.js';
+import { ConfigError } from '../core/errors.js';
+import { LEVELS, type VerdictLevel } from '../core/exchange.js';
+
+export { ConfigError } from '../core/errors.js';
 
 export const CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'promotion_management', 'enterprise_users'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
-export const AREAS = ['repository-files', 'remote-mirrors', 'invitations', 'members'] as const;
-export type Area = (typeof AREAS)[number];
+/** vitest's timeout of one conformance test; the test wrapper gives up a little earlier with its own error. */
+export const TEST_TIMEOUT_MS = 60_000;
 
 export interface Config {
   /** Base URL of the target without /api/v4; undefined: start the bundled reference server. */
@@ -17,7 +21,10 @@ export interface Config {
   capabilities: Capability[];
   fixturesPath?: string;
   headerPrefix: string;
-  areas: Area[];
+  /** Areas to run; empty: all. */
+  areas: string[];
+  /** The verdict level the exit code follows. */
+  level: VerdictLevel;
   /** Endpoint forms to run (lines of the spec's endpoints.txt); empty: all. */
   endpoints: string[];
   /** Test ids the person turned off (verdict `disabled`). */
@@ -26,10 +33,6 @@ export interface Config {
   requestTimeoutMs: number;
   /** Baseline of expected failures (YAML or JSON). */
   expectedFailuresPath?: string;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 export interface Setting {
@@ -46,7 +49,8 @@ export const SETTINGS: Setting[] = [
   { env: 'CONFORMANCE_CAPABILITIES', default: 'empty for a URL target; all with the reference server', meaning: `Comma list of: ${CAPABILITIES.join(', ')}.` },
   { env: 'CONFORMANCE_FIXTURES', default: '(unset; the reference server supplies its own)', meaning: 'Path to the JSON manifest of fixtures the API cannot create.' },
   { env: 'CONFORMANCE_HEADER_PREFIX', default: 'X-Gitlab-', meaning: 'Prefix of the file metadata headers (the spec\'s X-Service-).' },
-  { env: 'CONFORMANCE_AREAS', default: AREAS.join(','), meaning: 'Areas to run; tests of the others are reported as disabled.' },
+  { env: 'CONFORMANCE_AREAS', default: '(empty: all; see suites/areas.ts)', meaning: 'Comma list of areas to run; tests of the others are reported as disabled.' },
+  { env: 'CONFORMANCE_LEVEL', default: 'spec', meaning: 'The verdict level the exit code follows: spec (what any compatible implementation must do) or parity (also GitLab\'s exact texts, check order and GitLab-only behaviour). Reports show both.' },
   { env: 'CONFORMANCE_ENDPOINTS', default: '(empty: all)', meaning: 'Semicolon list of endpoint forms to run, e.g. "GET /groups/:id/members"; tests of the others are reported as disabled.' },
   { env: 'CONFORMANCE_DISABLE', default: '(empty)', meaning: 'Comma list of test ids (a trailing * matches a prefix) reported as disabled.' },
   { env: 'CONFORMANCE_REPORT_DIR', default: 'reports', meaning: 'Where results.json and junit.xml are written.' },
@@ -58,8 +62,11 @@ function list(value: string | undefined): string[] {
   return (value ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
 }
 
-/** Reads the environment, with `.env` filling what the environment does not set. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.env'): Config {
+/**
+ * Reads the environment, with `.env` filling what the environment does not set. With the catalog of
+ * areas, area names and endpoint forms are checked against it.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.env', catalog?: Catalog): Config {
   const fromFile = existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath)) : {};
   const get = (name: string): string | undefined => {
     const value = env[name] ?? fromFile[name];
@@ -94,13 +101,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
   const unknownCapability = capabilities.find((c) => !(CAPABILITIES as readonly string[]).includes(c));
   if (unknownCapability) throw new ConfigError(`CONFORMANCE_CAPABILITIES has an unknown capability "${unknownCapability}" (known: ${CAPABILITIES.join(', ')})`);
 
-  const areas = get('CONFORMANCE_AREAS') === undefined ? [...AREAS] : list(get('CONFORMANCE_AREAS'));
-  const unknownArea = areas.find((a) => !(AREAS as readonly string[]).includes(a));
-  if (unknownArea) throw new ConfigError(`CONFORMANCE_AREAS has an unknown area "${unknownArea}" (known: ${AREAS.join(', ')})`);
+  const areas = list(get('CONFORMANCE_AREAS'));
+  const known = catalog?.areaNames;
+  const unknownArea = known && areas.find((a) => !known.includes(a));
+  if (unknownArea) throw new ConfigError(`CONFORMANCE_AREAS has an unknown area "${unknownArea}" (known: ${known.join(', ')})`);
 
   const endpoints = (get('CONFORMANCE_ENDPOINTS') ?? '').split(';').map((e) => e.trim().replace(/\s+/g, ' ')).filter((e) => e !== '');
-  const unknownEndpoint = endpoints.find((e) => !(e in ENDPOINTS));
+  const unknownEndpoint = catalog && endpoints.find((e) => !catalog.endpointArea.has(e));
   if (unknownEndpoint) throw new ConfigError(`CONFORMANCE_ENDPOINTS has an unknown endpoint form "${unknownEndpoint}" (forms are listed in the spec's endpoints.txt, e.g. "GET /groups/:id/members")`);
+
+  const level = get('CONFORMANCE_LEVEL') ?? 'spec';
+  if (!(LEVELS as readonly string[]).includes(level)) throw new ConfigError(`CONFORMANCE_LEVEL must be one of ${LEVELS.join(', ')}, got "${level}"`);
 
   const fixturesPath = get('CONFORMANCE_FIXTURES');
   if (fixturesPath !== undefined && !existsSync(fixturesPath)) throw new ConfigError(`CONFORMANCE_FIXTURES does not exist: ${fixturesPath}`);
@@ -120,7 +131,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     capabilities: (targetUrl === undefined && get('CONFORMANCE_CAPABILITIES') === undefined ? [...CAPABILITIES] : capabilities) as Capability[],
     fixturesPath,
     headerPrefix,
-    areas: areas as Area[],
+    areas,
+    level: level as VerdictLevel,
     endpoints,
     disabledTests: list(get('CONFORMANCE_DISABLE')),
     reportDir: get('CONFORMANCE_REPORT_DIR') ?? 'reports',

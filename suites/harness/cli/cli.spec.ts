@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../reference-server/server.js';
-import { validateAgainst } from '../../schemas/registry.js';
-import type { Results } from './reports/results.js';
+import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../../reference-server/server.js';
+import { validateAgainst } from '../../../schemas/registry.js';
+import type { Results } from '../report/results.js';
 
-const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'gitlab-api-conformance.js');
+const BIN = resolve(import.meta.dirname, '..', '..', '..', 'bin', 'gitlab-api-conformance.js');
 // Not in GitLab's token form on purpose: only registration (not the glpat- pattern) can mask it.
 const ADMIN_TOKEN = 'cli-spec-admin-secret-000';
 const SMALL = ['--endpoint', 'HEAD /projects/:id/repository/files/:file_path/raw'];

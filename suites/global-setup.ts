@@ -1,8 +1,9 @@
-// vitest global setup of the conformance projects: makes the run (run.ts) once and hands it to the
-// test files; the teardown removes what the run created and stops the bundled server.
+// vitest global setup of the conformance projects: makes the run (harness/run/lifecycle.ts) once and
+// hands it to the test files; the teardown removes what the run created and stops the bundled server.
 import type { TestProject } from 'vitest/node';
-import { createRun } from './run.js';
-import type { RunContext } from './run-context.js';
+import { CATALOG } from './areas.js';
+import { createRun } from './harness/run/lifecycle.js';
+import type { RunContext } from './harness/run/context.js';
 
 /**
  * Both conformance projects (the parallel one and the exclusive one that runs after it) use this
@@ -15,7 +16,7 @@ interface SharedRun {
 const shared = globalThis as { conformanceRun?: SharedRun };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  shared.conformanceRun ??= { run: createRun(), users: 0 };
+  shared.conformanceRun ??= { run: createRun({ catalog: CATALOG }), users: 0 };
   const current = shared.conformanceRun;
   current.users++;
   const { run, teardown } = await current.run.catch((error: unknown) => {

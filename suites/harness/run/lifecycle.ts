@@ -4,17 +4,20 @@
 // global setup, and inside the test worker itself when the server must run there (mutation testing).
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { loadManifest } from '../../fixtures/manifest.js';
-import { sweepLedger, World } from '../../fixtures/world.js';
-import { startReferenceServer, type ReferenceServer } from '../../reference-server/server.js';
-import { Client } from './client.js';
+import { loadManifest } from '../../../fixtures/manifest.js';
+import { startReferenceServer, type ReferenceServer } from '../../../reference-server/server.js';
+import type { Catalog } from '../core/area.js';
+import { Client } from '../core/client.js';
+import { HarnessError } from '../core/errors.js';
+import { registerSecret } from '../core/redact.js';
+import { ROLES, type ActorName } from '../core/vocabulary.js';
 import { loadConfig } from './config.js';
-import { HarnessError } from './errors.js';
-import { registerSecret } from './redact.js';
-import { ROLES, type ActorInfo, type ActorName, type RunContext } from './run-context.js';
+import type { ActorInfo, RunContext } from './context.js';
+import { sweepLedger, World } from './world.js';
 
-export async function createRun(options: { unrefServer?: boolean } = {}): Promise<{ run: RunContext; teardown: () => Promise<void> }> {
-  const config = loadConfig();
+/** Makes the run; `catalog` (the registered areas) checks the area and endpoint settings. */
+export async function createRun(options: { unrefServer?: boolean; catalog?: Catalog } = {}): Promise<{ run: RunContext; teardown: () => Promise<void> }> {
+  const config = loadConfig(process.env, '.env', options.catalog);
   let server: ReferenceServer | undefined;
   let targetUrl = config.targetUrl;
   let adminToken = config.adminToken;
@@ -68,6 +71,7 @@ export async function createRun(options: { unrefServer?: boolean } = {}): Promis
       areas: config.areas,
       endpoints: config.endpoints,
       disabledTests: config.disabledTests,
+      level: config.level,
       fixtures,
       actors: {} as Record<ActorName, ActorInfo>,
     };

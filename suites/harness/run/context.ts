@@ -1,18 +1,11 @@
 // What the global setup hands every test file (through vitest's provide/inject): the target, the
 // run's identity, the capabilities in force, and the shared actors with their tokens.
 import { inject } from 'vitest';
-import type { FixtureManifest } from '../../fixtures/manifest.js';
-import type { Area, Capability } from './config.js';
-
-export const ROLES = ['owner', 'maintainer', 'developer', 'reporter', 'guest'] as const;
-export type Role = (typeof ROLES)[number];
-/** Shared actors: one user per role, plus one who is never a member of anything. */
-export type ActorName = Role | 'outsider';
-
-export const ROLE_LEVEL: Record<Role, number> = { owner: 50, maintainer: 40, developer: 30, reporter: 20, guest: 10 };
-
-export const TOKEN_SCOPES = ['api', 'read_api', 'read_repository'] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
+import type { FixtureManifest } from '../../../contract/fixture-manifest.js';
+import type { VerdictLevel } from '../core/exchange.js';
+import type { ActorName, TokenScope } from '../core/vocabulary.js';
+import { registerSecret } from '../core/redact.js';
+import type { Capability } from './config.js';
 
 export interface ActorInfo {
   id: number;
@@ -35,10 +28,12 @@ export interface RunContext {
   capabilities: Capability[];
   headerPrefix: string;
   requestTimeoutMs: number;
-  areas: Area[];
+  areas: string[];
   /** Endpoint forms selected; empty: all. */
   endpoints: string[];
   disabledTests: string[];
+  /** The verdict level the run's exit code follows. */
+  level: VerdictLevel;
   fixtures: FixtureManifest;
   actors: Record<ActorName, ActorInfo>;
 }
@@ -60,11 +55,19 @@ let making: Promise<RunContext> | undefined;
 export async function ensureRunContext(): Promise<RunContext> {
   if (cached) return cached;
   if (process.env.CONFORMANCE_SERVER === 'in-worker') {
-    making ??= import('./run.js').then(({ createRun }) => createRun({ unrefServer: true })).then(({ run }) => run);
+    making ??= import('./lifecycle.js').then(({ createRun }) => createRun({ unrefServer: true })).then(({ run }) => run);
     cached = await making;
   } else {
     cached = inject('conformance');
   }
   return cached;
+}
+
+
+/** Registers the tokens a run holds (administrator, actors, fixture owners), in a process that did not make the run. */
+export function registerRunSecrets(run: RunContext): void {
+  registerSecret(run.adminToken);
+  for (const actor of Object.values(run.actors)) for (const token of Object.values(actor.tokens)) registerSecret(token);
+  for (const entry of Object.values(run.fixtures)) registerSecret((entry as { owner_token?: string } | undefined)?.owner_token);
 }
 

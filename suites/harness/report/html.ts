@@ -1,7 +1,7 @@
 // report.html: one self-contained page (no script, no network) with the per-area and per-endpoint
 // matrix and, for every failure, the requests it made: method, URL, actor, status, the headers that
 // matter, a body excerpt, and a cURL line that reproduces it (with a token placeholder).
-import type { Evidence } from '../conformance.js';
+import type { Evidence } from '../run/conformance.js';
 import { byAreaAndEndpoint, VERDICTS, type Results, type TestRecord } from './results.js';
 
 const esc = (text: string) => text.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[ch]!);

@@ -1,8 +1,8 @@
 // The instance setting enable_member_promotion_management, which the members and invitations areas
 // both test: with it on, a non-administrator's request that gives a billable role to a user who holds
 // no seat yet is queued for an administrator's approval instead of carried out.
-import { expectEqual, expectStatus } from './checks.js';
-import type { Client } from './client.js';
+import { expectEqual, expectStatus } from '../harness/core/checks.js';
+import type { Client } from '../harness/core/client.js';
 
 /** The text GitLab puts against each queued user. */
 export const QUEUED = 'Request queued for administrator approval.';

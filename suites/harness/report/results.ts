@@ -1,6 +1,7 @@
 // The run's results as every report sees them: one record per test with its verdict.
-import type { Evidence } from '../conformance.js';
-import type { RunContext } from '../run-context.js';
+import type { ParityNote, VerdictLevel } from '../core/exchange.js';
+import type { RunContext } from '../run/context.js';
+import type { Evidence } from '../run/conformance.js';
 
 export type Verdict = 'pass' | 'fail' | 'unsupported' | 'disabled' | 'error';
 export const VERDICTS: Verdict[] = ['pass', 'fail', 'error', 'unsupported', 'disabled'];
@@ -10,9 +11,16 @@ export interface TestRecord {
   title: string;
   area: string;
   endpoint: string;
+  /** The kind of source of this variant: group or project. */
+  kind: string;
   clauses: string[];
+  /** The verdict at the spec level. */
   verdict: Verdict;
   reason: string | null;
+  /** The verdict at the GitLab-parity level: the spec verdict, or `fail` where GitLab does more than the target did. */
+  parity: Verdict;
+  /** What GitLab does that the target did not, with where GitLab does it. */
+  parityNotes?: ParityNote[];
   durationMs: number;
   file: string;
   /** Set when the baseline (--expected-failures) lists this test. */
@@ -27,15 +35,22 @@ export interface Results {
   capabilities: string[];
   /** The settings in force, with secrets removed. */
   settings: Record<string, unknown>;
-  summary: { total: number; passed: number; failed: number; skipped: number } & Record<Verdict, number>;
+  /** The level the run's exit code follows (CONFORMANCE_LEVEL). */
+  level: VerdictLevel;
+  /** Counts at the spec level. */
+  summary: Summary;
+  /** Counts at the GitLab-parity level. */
+  paritySummary: Summary;
   baseline?: { file: string; unexpectedFailures: string[]; stale: string[] };
   tests: TestRecord[];
 }
 
+export type Summary = { total: number; passed: number; failed: number; skipped: number } & Record<Verdict, number>;
+
 export const SUITE_VERSION = '0.1.0';
 
-export function summarize(records: TestRecord[]): Results['summary'] {
-  const count = (v: Verdict) => records.filter((r) => r.verdict === v).length;
+export function summarize(records: TestRecord[], level: VerdictLevel = 'spec'): Summary {
+  const count = (v: Verdict) => records.filter((r) => (level === 'spec' ? r.verdict : r.parity) === v).length;
   return {
     total: records.length,
     passed: count('pass'),
@@ -49,14 +64,16 @@ export function summarize(records: TestRecord[]): Results['summary'] {
   };
 }
 
-export function buildResults(records: TestRecord[], run: RunContext | undefined, settings: Record<string, unknown>): Results {
+export function buildResults(records: TestRecord[], run: RunContext | undefined, settings: Record<string, unknown>, level: VerdictLevel): Results {
   return {
     suite: { name: 'gitlab-api-conformance', version: SUITE_VERSION },
     generatedAt: new Date().toISOString(),
     target: { url: run?.targetUrl ?? 'unknown', version: run?.version ?? 'unknown', referenceServer: run?.referenceServer ?? false },
     capabilities: run?.capabilities ?? [],
     settings,
-    summary: summarize(records),
+    level,
+    summary: summarize(records, 'spec'),
+    paritySummary: summarize(records, 'parity'),
     tests: [...records].sort((a, b) => a.area.localeCompare(b.area) || a.endpoint.localeCompare(b.endpoint) || a.id.localeCompare(b.id)),
   };
 }
@@ -70,4 +87,9 @@ export function byAreaAndEndpoint(results: Results): Map<string, Map<string, Tes
     out.set(t.area, area);
   }
   return out;
+}
+
+/** The counts the run's exit code follows. */
+export function chosenSummary(results: Results): Summary {
+  return results.level === 'parity' ? results.paritySummary : results.summary;
 }

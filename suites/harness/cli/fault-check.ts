@@ -12,13 +12,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createVitest, type TestSpecification } from 'vitest/node';
-import { ConformanceReporter } from '../../suites/harness/reporter.js';
-import type { Results } from '../../suites/harness/reports/results.js';
-import { startReferenceServer } from '../server.js';
-import { CATALOGUE } from './catalogue.js';
-import type { Fault, FaultArea } from './types.js';
+import { CATALOGUE } from '../../../reference-server/faults/catalogue.js';
+import type { Fault } from '../../../reference-server/faults/types.js';
+import { startReferenceServer } from '../../../reference-server/server.js';
+import { CATALOG } from '../../areas.js';
+import { ConformanceReporter } from '../report/reporter.js';
+import type { Results } from '../report/results.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const PINNED_PATH = join(ROOT, 'reference-server', 'faults', 'caught-by.json');
 const ADMIN = 'glpat-fault-check-admin-000';
 
@@ -44,22 +45,17 @@ const vitest = await createVitest('test', {
   config: join(ROOT, 'vitest.config.ts'),
   project: ['conformance', 'conformance-exclusive'],
   watch: false,
-  reporters: [new ConformanceReporter()],
+  reporters: [new ConformanceReporter(CATALOG)],
 });
 const results = (): Results => JSON.parse(readFileSync(join(work, 'reports', 'results.json'), 'utf8')) as Results;
 const failing = (r: Results) => r.tests.filter((t) => t.verdict === 'fail' || t.verdict === 'error').map((t) => t.id).sort();
 
-const AREA_DIRS: Record<FaultArea, string[]> = {
-  'repository-files': ['suites/repository-files/'],
-  'remote-mirrors': ['suites/remote-mirrors/'],
-  invitations: ['suites/invitations/'],
-  members: ['suites/members/'],
-  'cross-cutting': ['suites/'],
-};
+/** The suite files a fault's area runs: its own folder, or every area's for a cross-cutting fault. */
+const areaDirs = (area: string) => (area === 'cross-cutting' ? CATALOG.areaNames : [area]).map((a) => `suites/${a}/`);
 
 interface Outcome {
   fault: string;
-  area: FaultArea;
+  area: string;
   description: string;
   failed: string[];
   pinned: string[];
@@ -77,7 +73,7 @@ try {
 
   for (const fault of faults) {
     server.faults.active = new Set([fault.name]);
-    const specs = all.filter((spec: TestSpecification) => AREA_DIRS[fault.area].some((dir) => spec.moduleId.startsWith(join(ROOT, dir))));
+    const specs = all.filter((spec: TestSpecification) => areaDirs(fault.area).some((dir) => spec.moduleId.startsWith(join(ROOT, dir))));
     await vitest.runTestSpecifications(specs);
     server.faults.active = new Set();
     const failed = failing(results()).filter((id) => !baselineFailures.includes(id));

@@ -3,7 +3,7 @@
 // stale. Either one makes the run exit 1, naming the tests.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../core/errors.js';
 import type { Results } from './results.js';
 
 export interface ExpectedFailure {

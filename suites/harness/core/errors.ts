@@ -4,6 +4,18 @@
 
 export class ConformanceFailure extends Error {
   override name = 'ConformanceFailure';
+  constructor(
+    message: string,
+    /** Whether the message already shows the request and answer it is about. */
+    readonly showsExchange = false,
+  ) {
+    super(message);
+  }
+}
+
+/** A setting or argument the suite cannot run with (exit code 2). */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
 }
 
 export class HarnessError extends Error {

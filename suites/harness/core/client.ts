@@ -1,23 +1,13 @@
-// The HTTP client of the suite, built on supertest. A client is bound to a target and an actor (a
-// token or none); every exchange is recorded as evidence for the running test, with tokens redacted.
+// The HTTP client of the suite, built on supertest. A client is bound to a target, an actor (a token
+// or none) and, for a test's clients, that test's log: every exchange it makes lands there as the
+// test's evidence, and carries the log along so that checks can record GitLab-parity notes on it.
 import request from 'supertest';
 import { redact } from './redact.js';
 import { HarnessError } from './errors.js';
+import type { Exchange, TestLog } from './exchange.js';
 
-export interface Exchange {
-  actor: string;
-  method: string;
-  /** Path and query under the target, e.g. /api/v4/projects/1/repository/files/a%2Eb?ref=main */
-  url: string;
-  requestBody?: unknown;
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-  /** The raw response bytes (for /raw and non-JSON answers). */
-  bytes: Buffer;
-  durationMs: number;
-  retries: number;
-}
+export type { Exchange } from './exchange.js';
+
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -27,12 +17,6 @@ export interface SendOptions {
   body?: Record<string, unknown>;
   form?: boolean;
   headers?: Record<string, string>;
-}
-
-/** Where exchanges go: the running test's evidence list (set by the test wrapper). */
-let recorder: Exchange[] | undefined;
-export function recordExchangesInto(list: Exchange[] | undefined): void {
-  recorder = list;
 }
 
 const RETRYABLE = new Set([429, 502, 503]);
@@ -56,11 +40,13 @@ export class Client {
     /** Who is calling, for failure messages: "developer", "anonymous", "reporter (read_api)". */
     readonly actor: string,
     private readonly timeoutMs: number,
+    /** Where this client's exchanges are recorded: the log of the test it belongs to, if any. */
+    private readonly log?: TestLog,
   ) {}
 
-  /** The same target with another token. */
+  /** The same target and log with another token. */
   withToken(token: string | undefined, actor: string): Client {
-    return new Client(this.baseUrl, token, actor, this.timeoutMs);
+    return new Client(this.baseUrl, token, actor, this.timeoutMs, this.log);
   }
 
   get(path: string, options: SendOptions = {}) {
@@ -94,7 +80,10 @@ export class Client {
         await sleep(retryDelayMs(exchange.headers['retry-after'], retries));
         continue;
       }
-      recorder?.push(exchange);
+      if (this.log) {
+        Object.defineProperty(exchange, 'log', { value: this.log, enumerable: false });
+        this.log.exchanges.push(exchange);
+      }
       return exchange;
     }
   }

@@ -6,16 +6,17 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { sweepLedger, sweepPrefix } from '../../fixtures/world.js';
-import { Client } from './client.js';
-import { AREAS, ConfigError, loadConfig } from './config.js';
-import { ENDPOINTS, type Endpoint } from './endpoints.js';
-import { ProgressReporter } from './progress-reporter.js';
-import { ConformanceReporter } from './reporter.js';
-import { VERDICTS, type Results } from './reports/results.js';
-import { registerSecret } from './redact.js';
+import { CATALOG } from '../../areas.js';
+import { Client } from '../core/client.js';
+import { ConfigError } from '../core/errors.js';
+import { registerSecret } from '../core/redact.js';
+import { loadConfig } from '../run/config.js';
+import { sweepLedger, sweepPrefix } from '../run/world.js';
+import { ProgressReporter } from '../report/progress-reporter.js';
+import { ConformanceReporter } from '../report/reporter.js';
+import { chosenSummary, VERDICTS, type Results } from '../report/results.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 const HELP = `Usage:
   gitlab-api-conformance [run] [options]     run the suite (default: against the bundled reference server)
@@ -26,9 +27,11 @@ Run options:
   --token-file PATH          file holding an administrator's token (CONFORMANCE_ADMIN_TOKEN_FILE);
                              CONFORMANCE_ADMIN_TOKEN in the environment works too. Never put a token
                              on the command line.
-  --area LIST                areas to run: ${AREAS.join(', ')} (comma list)
+  --area LIST                areas to run: ${CATALOG.areaNames.join(', ')} (comma list)
   --endpoint FORM            an endpoint form to run, e.g. "GET /groups/:id/members" (repeatable)
   --grep PATTERN             only tests whose id or title matches
+  --level LEVEL              the verdict level the exit code follows: spec (default) or parity
+                             (also GitLab's exact texts and check order); reports show both
   --capabilities LIST        what the target offers beyond Free (CONFORMANCE_CAPABILITIES)
   --fixtures PATH            fixture manifest (CONFORMANCE_FIXTURES)
   --report-dir DIR           where the reports go (default reports)
@@ -60,6 +63,7 @@ async function run(args: string[]): Promise<number> {
       area: { type: 'string' },
       endpoint: { type: 'string', multiple: true },
       grep: { type: 'string' },
+      level: { type: 'string' },
       capabilities: { type: 'string' },
       fixtures: { type: 'string' },
       'report-dir': { type: 'string' },
@@ -72,6 +76,7 @@ async function run(args: string[]): Promise<number> {
   setEnv('CONFORMANCE_TARGET_URL', values.target);
   setEnv('CONFORMANCE_ADMIN_TOKEN_FILE', values['token-file']);
   setEnv('CONFORMANCE_AREAS', values.area);
+  setEnv('CONFORMANCE_LEVEL', values.level);
   setEnv('CONFORMANCE_ENDPOINTS', values.endpoint?.join(';'));
   setEnv('CONFORMANCE_CAPABILITIES', values.capabilities);
   setEnv('CONFORMANCE_FIXTURES', values.fixtures);
@@ -81,7 +86,7 @@ async function run(args: string[]): Promise<number> {
   if (values.concurrency !== undefined && !/^[1-9]\d*$/.test(values.concurrency)) throw new ConfigError(`--concurrency must be a positive whole number, got "${values.concurrency}"`);
   if (values.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(values.shard)) throw new ConfigError(`--shard must look like 1/3, got "${values.shard}"`);
 
-  const config = loadConfig();
+  const config = loadConfig(process.env, '.env', CATALOG);
   const resultsPath = join(config.reportDir, 'results.json');
   rmSync(resultsPath, { force: true });
   const started = Date.now();
@@ -96,7 +101,7 @@ async function run(args: string[]): Promise<number> {
     testNamePattern: values.grep,
     maxWorkers: values.concurrency === undefined ? undefined : Number(values.concurrency),
     shard: values.shard,
-    reporters: [new ProgressReporter(), new ConformanceReporter()],
+    reporters: [new ProgressReporter(), new ConformanceReporter(CATALOG)],
   });
   let interrupted = false;
   const onSigint = () => {
@@ -111,8 +116,9 @@ async function run(args: string[]): Promise<number> {
     process.on(signal, onSigint);
   }
   // Load only the test files of the selected areas; the gate reports the rest of a file's tests.
-  const areas = new Set<string>(config.areas.filter((a) => config.endpoints.length === 0 || config.endpoints.some((e) => ENDPOINTS[e as Endpoint] === a)));
-  const filters = areas.size === AREAS.length ? [] : [...areas].map((a) => `suites/${a}/`);
+  const selected = config.areas.length > 0 ? config.areas : CATALOG.areaNames;
+  const areas = new Set<string>(selected.filter((a) => config.endpoints.length === 0 || config.endpoints.some((e) => CATALOG.endpointArea.get(e) === a)));
+  const filters = areas.size === CATALOG.areaNames.length ? [] : [...areas].map((a) => `suites/${a}/`);
   try {
     await vitest.start(filters);
   } catch (error) {
@@ -136,7 +142,8 @@ async function run(args: string[]): Promise<number> {
     if (stale.length) console.error(`stale baseline entries (these pass now; remove them): ${stale.join(', ')}`);
     return unexpectedFailures.length + stale.length > 0 ? 1 : 0;
   }
-  return results.summary.fail + results.summary.error > 0 ? 1 : 0;
+  const summary = chosenSummary(results);
+  return summary.fail + summary.error > 0 ? 1 : 0;
 }
 
 /** A safety net after an interrupted run: whatever ledgers written since `since` still list. */
@@ -188,12 +195,14 @@ async function sweep(args: string[]): Promise<number> {
 
 function printTable(results: Results): void {
   const areas = [...new Set(results.tests.map((t) => t.area))].sort();
-  const rows = areas.map((area) => [area, ...VERDICTS.map((v) => String(results.tests.filter((t) => t.area === area && t.verdict === v).length))]);
-  rows.push(['total', ...VERDICTS.map((v) => String(results.summary[v]))]);
+  // The table follows the level the exit code follows.
+  const verdict = (t: Results['tests'][number]) => (results.level === 'parity' ? t.parity : t.verdict);
+  const rows = areas.map((area) => [area, ...VERDICTS.map((v) => String(results.tests.filter((t) => t.area === area && verdict(t) === v).length))]);
+  rows.push(['total', ...VERDICTS.map((v) => String(chosenSummary(results)[v]))]);
   const header = ['area', ...VERDICTS];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(`\nTarget ${results.target.url} (GitLab ${results.target.version})`);
+  console.log(`\nTarget ${results.target.url} (GitLab ${results.target.version}); verdicts at the ${results.level} level`);
   console.log(line(header));
   for (const row of rows) console.log(line(row));
 }

@@ -1,16 +1,30 @@
 // summary.md: the verdict matrix as Markdown, fit to paste into a merge request.
-import { byAreaAndEndpoint, VERDICTS, type Results, type TestRecord } from './results.js';
+import { byAreaAndEndpoint, chosenSummary, VERDICTS, type Results, type TestRecord } from './results.js';
 
 const count = (tests: TestRecord[]) => VERDICTS.map((v) => tests.filter((t) => t.verdict === v).length);
 const cell = (n: number) => (n === 0 ? '·' : String(n));
 
 export function summaryMarkdown(results: Results): string {
   const s = results.summary;
+  const p = results.paritySummary;
+  const chosen = chosenSummary(results);
+  const areas = [...new Set(results.tests.map((t) => t.area))];
+  const passing = (tests: TestRecord[], key: 'verdict' | 'parity') => `${tests.filter((t) => t[key] === 'pass').length}/${tests.filter((t) => t[key] !== 'unsupported' && t[key] !== 'disabled').length}`;
   const lines = [
-    `# GitLab API conformance: ${s.fail + s.error === 0 ? 'passed' : 'FAILED'}`,
+    `# GitLab API conformance: ${chosen.fail + chosen.error === 0 ? 'passed' : 'FAILED'} at the ${results.level} level`,
     '',
     `Target \`${results.target.url}\` (GitLab ${results.target.version}), ${results.generatedAt}.`,
-    `**${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled** of ${s.total} tests.`,
+    `Spec level: **${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled** of ${s.total} tests.`,
+    `GitLab-parity level: **${p.pass} pass, ${p.fail} fail, ${p.error} error**.`,
+    '',
+    '| area | spec: passed / run | GitLab parity: passed / run |',
+    '|---|---:|---:|',
+    ...areas.map((area) => {
+      const tests = results.tests.filter((t) => t.area === area);
+      return `| ${area} | ${passing(tests, 'verdict')} | ${passing(tests, 'parity')} |`;
+    }),
+    '',
+    'Verdicts at the spec level:',
     '',
     `| area / endpoint | ${VERDICTS.join(' | ')} |`,
     `|---|${VERDICTS.map(() => '---:').join('|')}|`,
@@ -25,6 +39,13 @@ export function summaryMarkdown(results: Results): string {
     for (const t of failing) {
       const expected = t.expected ? ` _(expected: ${t.expected.reason})_` : '';
       lines.push(`- **${t.verdict}** \`${t.id}\` — ${t.title} (\`${t.endpoint}\`)${expected}: ${(t.reason ?? '').split('\n')[0]}`);
+    }
+  }
+  const parityOnly = results.tests.filter((t) => t.verdict === 'pass' && t.parity === 'fail');
+  if (parityOnly.length > 0) {
+    lines.push('', '## Where GitLab does more (parity level only)', '');
+    for (const t of parityOnly) {
+      for (const note of t.parityNotes ?? []) lines.push(`- \`${t.id}\`: ${note.text.split('\n')[0]} (GitLab: ${note.gitlab})`);
     }
   }
   if (results.baseline) {

@@ -1,8 +1,6 @@
 // The one place that keeps tokens out of output: every writer (failure messages, evidence,
-// reports, logs) passes its text through `redact`. Tokens issued during a run are registered here;
-// anything that looks like a GitLab token is masked too, registered or not.
-
-import type { RunContext } from './run-context.js';
+// reports, logs) passes its text through `redact`. The run hands in every token it issues or holds
+// (`registerSecret`); anything that looks like a GitLab token is masked too, handed in or not.
 
 const known = new Set<string>();
 
@@ -13,13 +11,6 @@ export const REDACTED = '[REDACTED]';
 
 export function registerSecret(secret: string | undefined): void {
   if (secret && secret.length >= 6) known.add(secret);
-}
-
-/** Registers the tokens a run holds (administrator, actors, fixture owners), in a process that did not make the run. */
-export function registerRunSecrets(run: RunContext): void {
-  registerSecret(run.adminToken);
-  for (const actor of Object.values(run.actors)) for (const token of Object.values(actor.tokens)) registerSecret(token);
-  for (const entry of Object.values(run.fixtures)) registerSecret((entry as { owner_token?: string } | undefined)?.owner_token);
 }
 
 export function redact(text: string): string {

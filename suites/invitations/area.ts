@@ -1,0 +1,17 @@
+// The invitations area (spec: Endpoints / Invitations): every operation for groups and projects alike.
+import { defineArea } from '../harness/core/area.js';
+import { invitationsClauses } from './clauses.js';
+
+const both = (method: string, suffix = '') => ({ group: `${method} /groups/:id/invitations${suffix}`, project: `${method} /projects/:id/invitations${suffix}` });
+
+export const invitations = defineArea({
+  name: 'invitations',
+  prefix: 'invitations',
+  endpoints: {
+    create: both('POST'),
+    list: both('GET'),
+    update: both('PUT', '/:email'),
+    delete: both('DELETE', '/:email'),
+  },
+  clauses: invitationsClauses,
+});
