@@ -1,7 +1,14 @@
-// Lint: ESLint's recommended rules and typescript-eslint's recommended rules for every .ts file.
+// Lint: ESLint's and typescript-eslint's recommended rules for every .ts file, plus the house's
+// structure: no import circle anywhere, the harness in layers that import only downwards
+// (core ← run ← report ← cli), and a reference server that stands on its own.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const AREA_FOLDERS = ['suites/repository-files', 'suites/remote-mirrors', 'suites/invitations', 'suites/members', 'suites/common', 'suites/areas.ts'];
+const layer = (target, from, message) => ({ target, from, message });
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'reports/', '.conformance/', '.stryker-tmp/', 'coverage/'] },
@@ -12,6 +19,38 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       'no-control-regex': 'off',
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver()],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            layer('suites/harness/core', ['suites/harness/run', 'suites/harness/report', 'suites/harness/cli', 'fixtures', ...AREA_FOLDERS], 'core is the bottom layer of the harness: it imports no other layer, no area and no fixture.'),
+            layer('suites/harness/run', ['suites/harness/report', 'suites/harness/cli', ...AREA_FOLDERS], 'run imports only core (and fixtures): reports, the CLI and the areas sit above it.'),
+            layer('suites/harness/report', ['suites/harness/cli', ...AREA_FOLDERS], 'report imports only run and core; the catalog of areas is handed in.'),
+            layer(AREA_FOLDERS.slice(0, 5), ['suites/harness/report', 'suites/harness/cli'], 'an area imports the harness core and run layers only.'),
+            layer('fixtures', ['suites/harness/run', 'suites/harness/report', 'suites/harness/cli', ...AREA_FOLDERS], 'fixtures are below the run layer.'),
+            layer('contract', ['suites', 'fixtures', 'reference-server'], 'contract/ is neutral: it imports nothing of the suite or the server.'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The reference server stands on its own: it imports nothing of the suite (its own tests may).
+    files: ['reference-server/**/*.ts'],
+    ignores: ['reference-server/**/*.spec.ts'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [layer('reference-server', ['suites', 'fixtures'], 'the reference server imports nothing of the suite; share through contract/.')] }],
     },
   },
 );

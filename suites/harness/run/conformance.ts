@@ -15,7 +15,8 @@ import { redact, redactValue } from '../core/redact.js';
 import type { ActorName, SourceKind, TokenScope } from '../core/vocabulary.js';
 import { versionAtLeast } from '../core/version.js';
 import { TEST_TIMEOUT_MS, type Capability } from './config.js';
-import { ensureRunContext, type RunContext } from './context.js';
+import type { RunContext } from './context.js';
+import { ensureRunContext } from './current-run.js';
 import { World } from './world.js';
 
 export interface Requirements {

@@ -1,6 +1,5 @@
 // What the global setup hands every test file (through vitest's provide/inject): the target, the
 // run's identity, the capabilities in force, and the shared actors with their tokens.
-import { inject } from 'vitest';
 import type { FixtureManifest } from '../../../contract/fixture-manifest.js';
 import type { VerdictLevel } from '../core/exchange.js';
 import type { ActorName, TokenScope } from '../core/vocabulary.js';
@@ -44,30 +43,9 @@ declare module 'vitest' {
   }
 }
 
-let cached: RunContext | undefined;
-let making: Promise<RunContext> | undefined;
-
-/**
- * The run, from the global setup; or, with CONFORMANCE_SERVER=in-worker, made here in the test
- * worker with a reference server of its own (mutation testing needs the server's code to run in the
- * thread where the mutant is switched on). Awaited by every file's world and every test.
- */
-export async function ensureRunContext(): Promise<RunContext> {
-  if (cached) return cached;
-  if (process.env.CONFORMANCE_SERVER === 'in-worker') {
-    making ??= import('./lifecycle.js').then(({ createRun }) => createRun({ unrefServer: true })).then(({ run }) => run);
-    cached = await making;
-  } else {
-    cached = inject('conformance');
-  }
-  return cached;
-}
-
-
 /** Registers the tokens a run holds (administrator, actors, fixture owners), in a process that did not make the run. */
 export function registerRunSecrets(run: RunContext): void {
   registerSecret(run.adminToken);
   for (const actor of Object.values(run.actors)) for (const token of Object.values(actor.tokens)) registerSecret(token);
   for (const entry of Object.values(run.fixtures)) registerSecret((entry as { owner_token?: string } | undefined)?.owner_token);
 }
-
