@@ -4,20 +4,21 @@
 // world, so the ~0.3 s per-file isolation cost (shared/MEASUREMENTS.md) buys nothing there.
 import { defineConfig } from 'vitest/config';
 import { CATALOG } from './suites/areas.js';
-import { TEST_TIMEOUT_MS } from './suites/harness/run/config.js';
+import { loadConfig, TEST_TIMEOUT_MS } from './suites/harness/run/config.js';
 import { ConformanceReporter } from './suites/harness/report/reporter.js';
 import { PlainSummaryReporter } from './suites/harness/report/plain-summary-reporter.js';
 
 export default defineConfig({
   test: {
-    // Conformance tests wait on the target far more than they compute: more files at once than cores.
-    maxWorkers: 4,
+    // Conformance tests wait on the target far more than they compute: the number of files at once
+    // follows the target, not the cores (CONFORMANCE_CONCURRENCY; suites/harness/run/config.ts).
+    maxWorkers: loadConfig(process.env, '.env', CATALOG).concurrency,
     reporters: ['default', new ConformanceReporter(CATALOG), new PlainSummaryReporter()],
     projects: [
       {
         test: {
           name: 'unit',
-          include: ['{schemas,fixtures,reference-server,suites}/**/*.spec.ts'],
+          include: ['{schemas,fixtures,reference-server,suites,bench}/**/*.spec.ts'],
           testTimeout: TEST_TIMEOUT_MS,
         },
       },

@@ -11,6 +11,14 @@ export { ConfigError } from '../core/errors.js';
 export const CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'promotion_management', 'enterprise_users'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
+/**
+ * Test files at once. Against a URL the suite waits on HTTP and costs no CPU, so the default follows
+ * the target, not the cores: 8 hides a GitLab's latency without loading it much. The bundled server
+ * shares the machine's cores with the workers, where more files only add contention.
+ */
+export const URL_TARGET_CONCURRENCY = 8;
+export const BUNDLED_CONCURRENCY = 4;
+
 /** vitest's timeout of one conformance test; the test wrapper gives up a little earlier with its own error. */
 export const TEST_TIMEOUT_MS = 60_000;
 
@@ -31,6 +39,8 @@ export interface Config {
   disabledTests: string[];
   reportDir: string;
   requestTimeoutMs: number;
+  /** Test files run at once. */
+  concurrency: number;
   /** Baseline of expected failures (YAML or JSON). */
   expectedFailuresPath?: string;
 }
@@ -56,6 +66,7 @@ export const SETTINGS: Setting[] = [
   { env: 'CONFORMANCE_REPORT_DIR', default: 'reports', meaning: 'Where results.json and junit.xml are written.' },
   { env: 'CONFORMANCE_EXPECTED_FAILURES', default: '(unset)', meaning: 'Baseline file (YAML or JSON list of { id, reason, link }): a failure not on it, or a listed test that passes, fails the run.' },
   { env: 'CONFORMANCE_REQUEST_TIMEOUT_MS', default: '15000', meaning: 'Timeout of one HTTP request to the target.' },
+  { env: 'CONFORMANCE_CONCURRENCY', default: `${URL_TARGET_CONCURRENCY} with a target URL; ${BUNDLED_CONCURRENCY} with the bundled server`, meaning: 'Test files run at once. A URL target is waited on, not computed for, so more files hide its latency whatever the cores; lower it for a small GitLab.' },
 ];
 
 function list(value: string | undefined): string[] {
@@ -125,6 +136,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
   const timeout = get('CONFORMANCE_REQUEST_TIMEOUT_MS') ?? '15000';
   if (!/^\d+$/.test(timeout) || Number(timeout) < 100) throw new ConfigError(`CONFORMANCE_REQUEST_TIMEOUT_MS must be a whole number of milliseconds, at least 100, got "${timeout}"`);
 
+  const concurrency = get('CONFORMANCE_CONCURRENCY') ?? String(targetUrl === undefined ? BUNDLED_CONCURRENCY : URL_TARGET_CONCURRENCY);
+  if (!/^[1-9]\d*$/.test(concurrency)) throw new ConfigError(`CONFORMANCE_CONCURRENCY must be a positive whole number, got "${concurrency}"`);
+
   return {
     targetUrl: targetUrl?.replace(/\/+$/, ''),
     adminToken,
@@ -137,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     disabledTests: list(get('CONFORMANCE_DISABLE')),
     reportDir: get('CONFORMANCE_REPORT_DIR') ?? 'reports',
     requestTimeoutMs: Number(timeout),
+    concurrency: Number(concurrency),
     expectedFailuresPath,
   };
 }
