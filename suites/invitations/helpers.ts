@@ -1,44 +1,44 @@
 // Shared pieces of the invitations suite: the per-file world (a private group with one shared actor
-// per role, a subgroup and a private project in it), invitation URLs, invite calls with checks of
-// their answers, read-backs through the invitation list and the members API, the role matrix, and
-// the promotion-approval setting.
-import { apiPath, segment, type Client, type Exchange } from '../harness/core/client.js';
-import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+// per role, a subgroup and a private project in it, so that every test runs for both kinds), who may
+// manage invitations of each kind, invitation URLs, invite calls with checks of their answers,
+// read-backs through the invitation list (every page) and the members API, the refusal matrix, and
+// the promotion-approval check.
+import { segment, type Client, type Exchange, type Query } from '../harness/core/client.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail } from '../harness/core/checks.js';
 import { useWorld, type Kit } from '../harness/run/conformance.js';
 import { QUEUED } from '../common/promotion.js';
-import { ROLES, type ActorName } from '../harness/core/vocabulary.js';
+import { ACCESS, datePart, ROLES, sourceNotFound, sourcePath, type Role, type SourceKind, type SourceRef } from '../harness/core/vocabulary.js';
 import { type ActorInfo } from '../harness/run/context.js';
 import type { GroupInfo, ProjectInfo, SourceInfo } from '../harness/run/world.js';
 
-export const GUEST = 10;
-export const REPORTER = 20;
-export const DEVELOPER = 30;
-export const MAINTAINER = 40;
-export const OWNER = 50;
-
 export const MUST_PROVIDE = '400 Bad request - Must provide either email or user_id as a parameter';
-
-/** A group or project by numeric id or full path (spec: Conventions). */
-export type SourceRef = { kind: SourceInfo['kind']; id: number | string };
+const ALREADY_MEMBER = 'User already exists in source';
+/** An id that names no group, project or user. */
+export const UNKNOWN_ID = 2147483000;
 
 export interface InvitationsWorld {
+  /** A private group with the shared actors in their roles. */
   group: GroupInfo;
+  /** A subgroup of `group`, without members of its own. */
   subgroup: GroupInfo;
+  /** A private project in `group`: the shared actors hold their roles there by inheritance. */
   project: ProjectInfo;
-  /** The source of the file's endpoint form: the group or the project. */
-  source: SourceInfo;
+  /** The source a test of this kind works on: `group` or `project`. */
+  source(kind: SourceKind): SourceInfo;
+  /** A source next to `source(kind)` whose invitations are not its own: the group's project, the project's group. */
+  neighbour(kind: SourceKind): SourceInfo;
   /** A new address on example.com that belongs to nobody. */
   email(hint?: string): string;
   /** A new user, a member of nothing, with tokens. */
   user(hint?: string): Promise<ActorInfo>;
-  /** A new source of the file's kind, with the shared actors in their roles: for tests that count. */
-  fresh(): Promise<SourceInfo>;
+  /** A new source of this kind, with the shared actors in their roles: for tests that count. */
+  fresh(kind: SourceKind): Promise<SourceInfo>;
 }
 
-export function useInvitationsWorld(scope: string, kind: SourceInfo['kind']): () => InvitationsWorld {
+export function useInvitationsWorld(scope: string): () => InvitationsWorld {
   return useWorld(scope, async (world) => {
-    const roleGroup = async (parent?: GroupInfo) => {
-      const group = await world.group({ parent, hint: 'invitations' });
+    const roleGroup = async () => {
+      const group = await world.group({ hint: 'invitations' });
       await world.addRoleMembers(group);
       return group;
     };
@@ -51,23 +51,37 @@ export function useInvitationsWorld(scope: string, kind: SourceInfo['kind']): ()
       group,
       subgroup,
       project,
-      source: kind === 'group' ? group : project,
+      source: (kind) => (kind === 'group' ? group : project),
+      neighbour: (kind) => (kind === 'group' ? project : group),
       email: (hint) => world.factories.email(hint),
       user: (hint) => world.user(hint),
-      fresh: () => (kind === 'group' ? roleGroup() : newProject()),
+      fresh: (kind) => (kind === 'group' ? roleGroup() : newProject()),
     };
   });
 }
 
-/** A date `days` from today (UTC), YYYY-MM-DD. */
-export function dateIn(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+// ---- who may manage invitations ------------------------------------------------------------
+
+/** The roles that may administer members and invitations (gitlab-facts §3): Owner of a group; Maintainer or Owner of a project. */
+export const MANAGERS: Record<SourceKind, readonly Role[]> = { group: ['owner'], project: ['owner', 'maintainer'] };
+
+/** The lowest role that may manage invitations of a kind: Owner of a group, Maintainer of a project. */
+export function manager(kind: SourceKind): Role {
+  return MANAGERS[kind][MANAGERS[kind].length - 1];
 }
 
-/** The date of a date or timestamp: invitation expiry is a date in GitLab, a timestamp in the spec. */
-export function datePart(value: string | null | undefined): string | null | undefined {
-  return typeof value === 'string' ? value.slice(0, 10) : value;
+/**
+ * Everyone else is refused: 403 for members below the needed role, 404 for an outsider of the
+ * private source, 401 without a token. `send` makes the request as one caller.
+ */
+export async function expectRefused(kit: Kit, source: SourceRef, send: (client: Client) => Promise<Exchange>): Promise<void> {
+  const below = ROLES.filter((role) => !MANAGERS[source.kind].includes(role));
+  for (const role of below) expectError(await send(kit.as(role)), 403, { message: '403 Forbidden' });
+  expectError(await send(kit.as('outsider')), 404, { message: sourceNotFound(source.kind) });
+  expectError(await send(kit.as('anonymous')), 401, { message: '401 Unauthorized' });
 }
+
+// ---- URLs ----------------------------------------------------------------------------------
 
 /** The same address with its local part in upper case. */
 export function otherCase(email: string): string {
@@ -75,11 +89,10 @@ export function otherCase(email: string): string {
   return email.slice(0, at).toUpperCase() + email.slice(at);
 }
 
-export const sourceUrl = (source: SourceRef) => (source.kind === 'group' ? apiPath`/groups/${source.id}` : apiPath`/projects/${source.id}`);
-export const invitationsUrl = (source: SourceRef) => `${sourceUrl(source)}/invitations`;
+export const invitationsUrl = (source: SourceRef) => `${sourcePath(source)}/invitations`;
 export const invitationUrl = (source: SourceRef, email: string) => `${invitationsUrl(source)}/${segment(email)}`;
-const memberUrl = (source: SourceRef, userId: number) => `${sourceUrl(source)}/members/${userId}`;
-export const notFoundMessage = (source: SourceRef) => (source.kind === 'group' ? '404 Group Not Found' : '404 Project Not Found');
+export const membersUrl = (source: SourceRef) => `${sourcePath(source)}/members`;
+const memberUrl = (source: SourceRef, userId: number) => `${membersUrl(source)}/${userId}`;
 
 // ---- inviting ------------------------------------------------------------------------------
 
@@ -116,8 +129,35 @@ export function expectInviteErrors(res: Exchange, failures: Record<string, strin
   }
 }
 
+/** The one failure of a user given by user_id: the docs key it by username, older releases by the user's address. */
+export function expectUserIdFailure(res: Exchange, user: ActorInfo, text: string): void {
+  const message = (res.body as InviteResult | undefined)?.message;
+  const byAddress = typeof message === 'object' && user.email in message;
+  expectInviteErrors(res, { [byAddress ? user.email : user.username]: text });
+}
+
+/**
+ * Inviting a direct member again, by address or by user_id: the spec reports "User already exists
+ * in source"; newer GitLab updates the membership instead and answers success.
+ */
+export function expectAlreadyMember(res: Exchange, user: ActorInfo, by: 'email' | 'user_id'): void {
+  if ((res.body as InviteResult | undefined)?.status !== 'error') expectInviteSuccess(res);
+  else if (by === 'email') expectInviteErrors(res, { [user.email]: ALREADY_MEMBER });
+  else expectUserIdFailure(res, user, ALREADY_MEMBER);
+}
+
+/** More than 100 recipients: 201 with status "error", the limit message, and (newer releases) the reason. */
+export function expectLimitRefused(res: Exchange): void {
+  expectOk(res, 201, 'invitation-result');
+  const body = res.body as InviteResult;
+  expectEqual(body.status, 'error', 'status "error"', res);
+  expectEqual(body.message, 'Too many users specified (limit is 100)', 'the limit message', res);
+  // gitlab-facts §3: the reason is passed back by newer releases only.
+  if (body.reason !== undefined) expectEqual(body.reason, 'too_many_invites_error', 'reason', res);
+}
+
 /** Invites one address or several and insists it worked (the set-up of a test). */
-export async function inviteOk(client: Client, source: SourceRef, email: string | string[], accessLevel = GUEST, extra: Record<string, unknown> = {}): Promise<void> {
+export async function inviteOk(client: Client, source: SourceRef, email: string | string[], accessLevel: number = ACCESS.GUEST, extra: Record<string, unknown> = {}): Promise<void> {
   expectInviteSuccess(await invite(client, source, { email: [email].flat().join(','), access_level: accessLevel, ...extra }));
 }
 
@@ -152,11 +192,23 @@ export function expectList(res: Exchange): string[] {
   return (res.body as Invitation[]).map((i) => i.invite_email);
 }
 
-/** Every pending invitation of a source, read by the admin (one page of 100 covers a test file). */
-export async function invitationsOf(admin: Client, source: SourceRef): Promise<Invitation[]> {
-  const res = await admin.get(invitationsUrl(source), { query: { per_page: 100 } });
-  expectList(res);
-  return res.body as Invitation[];
+/** Every item of a paginated list, page by page (100 a page), each page checked against `schema`. */
+export async function listAll<T>(client: Client, path: string, schema: string, query: Query = {}): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; page <= 50; page++) {
+    const res = await client.get(path, { query: { ...query, per_page: 100, page } });
+    expectOk(res, 200, schema, { list: true });
+    const body = res.body as T[];
+    items.push(...body);
+    const next = res.headers['x-next-page'];
+    if (body.length === 0 || (next === undefined ? body.length < 100 : next === '')) return items;
+  }
+  return fail(`expected the list ${path} to end`, 'it went on past 50 pages of 100');
+}
+
+/** Every pending invitation of a source, on every page. */
+export function invitationsOf(client: Client, source: SourceRef): Promise<Invitation[]> {
+  return listAll<Invitation>(client, invitationsUrl(source), 'invitation');
 }
 
 /** The address is listed once, at `accessLevel` and, when given, expiring on `expiresAt` (null: no expiry). */
@@ -178,69 +230,14 @@ export async function expectMember(kit: Kit, source: SourceInfo, user: ActorInfo
   const res = await kit.as('admin').get(memberUrl(source, user.id));
   expectStatus(res, 200, `${user.username} to be a direct member of ${source.kind} ${source.fullPath}`);
   expectEqual((res.body as { access_level?: unknown }).access_level, accessLevel, `${user.username}'s access_level`, res);
-  const own = await kit.withToken(user.tokens.api, user.username).get(sourceUrl(source));
+  const own = await kit.withToken(user.tokens.api, user.username).get(sourcePath(source));
   expectStatus(own, 200, `${user.username}, now a member, to see the private ${source.kind}`);
 }
 
 export async function expectNotMember(kit: Kit, source: SourceInfo, user: ActorInfo): Promise<void> {
   expectStatus(await kit.as('admin').get(memberUrl(source, user.id)), 404, `${user.username} not to be a direct member of ${source.kind} ${source.fullPath}`);
-  const own = await kit.withToken(user.tokens.api, user.username).get(sourceUrl(source));
+  const own = await kit.withToken(user.tokens.api, user.username).get(sourcePath(source));
   expectStatus(own, 404, `${user.username}, not a member, not to see the private ${source.kind}`);
-}
-
-// ---- list behaviour shared by the group and project forms ----------------------------------
-
-/** query matches invite_email exactly: the address itself, not a part of it, not in other letter case; empty lists all. */
-export async function checkQuery(kit: Kit, source: SourceInfo, email: (hint?: string) => string): Promise<void> {
-  const owner = kit.as('owner');
-  const address = email('query');
-  const longer = address.replace('@', '_more@');
-  await inviteOk(owner, source, [address, longer]);
-  const find = async (query: string) => expectList(await owner.get(invitationsUrl(source), { query: { query } })).sort();
-  expectEqual(await find(address), [address], 'only the invitation of exactly that address');
-  expectEqual(await find(address.split('@')[0]), [], 'no invitation for a part of an address');
-  expectEqual(await find(otherCase(address)), [], 'no invitation for the address in other letter case');
-  expectEqual(await find(''), [address, longer].sort(), 'every invitation for an empty query');
-}
-
-/** Three invitations, two per page: page 1, page 2 and the empty page 3, with GitLab's headers. */
-export async function checkPagination(kit: Kit, source: SourceInfo, email: (hint?: string) => string): Promise<void> {
-  const owner = kit.as('owner');
-  const invited = [email(), email(), email()];
-  await inviteOk(owner, source, invited);
-  const page = (n: number) => owner.get(invitationsUrl(source), { query: { per_page: 2, page: n } });
-
-  const first = await page(1);
-  const second = await page(2);
-  const onFirst = expectList(first);
-  const onSecond = expectList(second);
-  expectEqual([onFirst.length, onSecond.length], [2, 1], 'two invitations on page 1 and one on page 2');
-  expectEqual([...onFirst, ...onSecond].sort(), [...invited].sort(), 'the pages together to hold each invitation once');
-  const totals = { 'X-Total': '3', 'X-Total-Pages': '2', 'X-Per-Page': '2' };
-  for (const [name, value] of Object.entries({ ...totals, 'X-Page': '1', 'X-Next-Page': '2', 'X-Prev-Page': '' })) expectHeader(first, name, value);
-  for (const [name, value] of Object.entries({ ...totals, 'X-Page': '2', 'X-Next-Page': '', 'X-Prev-Page': '1' })) expectHeader(second, name, value);
-  const next = expectHeader(first, 'Link').split(',').find((link) => link.includes('rel="next"')) ?? '';
-  expectTrue(/[?&]page=2[&>]/.test(next), 'Link rel="next" on page 1 to point to page 2', `it is ${JSON.stringify(next)}`, first);
-  expectTrue(expectHeader(second, 'Link').includes('rel="prev"'), 'Link rel="prev" on page 2', '', second);
-  expectEqual(expectList(await page(3)), [], 'an empty array for a page past the end');
-}
-
-// ---- permissions ---------------------------------------------------------------------------
-
-/** Who may administer members: Owner of a group; Maintainer or Owner of a project (gitlab-facts §3). */
-function adminRoles(source: SourceRef): ActorName[] {
-  return source.kind === 'group' ? ['owner'] : ['owner', 'maintainer'];
-}
-
-/**
- * Everyone else is refused: 403 for members below the needed role, 404 for an outsider of the
- * private source, 401 without a token. `send` makes the request as one caller.
- */
-export async function expectRefused(kit: Kit, source: SourceRef, send: (client: Client) => Promise<Exchange>): Promise<void> {
-  const below = ROLES.filter((role) => !adminRoles(source).includes(role));
-  for (const role of below) expectError(await send(kit.as(role)), 403, { message: '403 Forbidden' });
-  expectError(await send(kit.as('outsider')), 404, { message: notFoundMessage(source) });
-  expectError(await send(kit.as('anonymous')), 401, { message: '401 Unauthorized' });
 }
 
 // ---- promotion approval --------------------------------------------------------------------
@@ -255,8 +252,8 @@ export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world
   const [byId, byEmail, guest] = [await world.user('promoted'), await world.user('promoted'), await world.user('guest')];
 
   for (const [user, body] of [
-    [byId, { user_id: byId.id, access_level: DEVELOPER }],
-    [byEmail, { email: byEmail.email, access_level: MAINTAINER }],
+    [byId, { user_id: byId.id, access_level: ACCESS.DEVELOPER }],
+    [byEmail, { email: byEmail.email, access_level: ACCESS.MAINTAINER }],
   ] as const) {
     const res = await invite(owner, source, body);
     const result = expectInviteSuccess(res);
@@ -265,12 +262,12 @@ export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world
     await expectNotInvited(admin, source, user.email);
   }
 
-  const asGuest = expectInviteSuccess(await invite(owner, source, { user_id: guest.id, access_level: GUEST }));
+  const asGuest = expectInviteSuccess(await invite(owner, source, { user_id: guest.id, access_level: ACCESS.GUEST }));
   expectEqual(asGuest.queued_users, undefined, 'no queued users for a Guest invitation');
-  await expectMember(kit, source, guest, GUEST);
+  await expectMember(kit, source, guest, ACCESS.GUEST);
 
   const address = world.email();
-  const pending = expectInviteSuccess(await invite(owner, source, { email: address, access_level: DEVELOPER }));
+  const pending = expectInviteSuccess(await invite(owner, source, { email: address, access_level: ACCESS.DEVELOPER }));
   expectEqual(pending.queued_users, undefined, 'no queued users for an address without an account');
-  await expectInvited(admin, source, address, DEVELOPER);
+  await expectInvited(admin, source, address, ACCESS.DEVELOPER);
 }

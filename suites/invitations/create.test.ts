@@ -1,0 +1,549 @@
+// POST /groups/:id/invitations and POST /projects/:id/invitations
+// Every case runs for both kinds unless it says why not. The promotion-approval tests are in
+// create-promotion.exclusive.test.ts: they turn a global setting on.
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectTrue } from '../harness/core/checks.js';
+import { ACCESS, dateIn, sourceNotFound } from '../harness/core/vocabulary.js';
+import {
+  expectAlreadyMember,
+  expectInvited,
+  expectInviteErrors,
+  expectInviteSuccess,
+  expectLimitRefused,
+  expectMember,
+  expectNotInvited,
+  expectNotMember,
+  expectRefused,
+  expectUserIdFailure,
+  invite,
+  invitationsOf,
+  invitationsUrl,
+  inviteOk,
+  listAll,
+  manager,
+  MANAGERS,
+  membersUrl,
+  MUST_PROVIDE,
+  otherCase,
+  UNKNOWN_ID,
+  useInvitationsWorld,
+  type InviteResult,
+} from './helpers.js';
+import { invitations } from './area.js';
+
+const suite = endpoint(invitations, 'create');
+
+const world = useInvitationsWorld('invitations-create');
+
+suite.test(
+  {
+    case: 'pending-invitation',
+    title: 'addresses without an account are invited: 201 {"status":"success"}, each listed with its level, expiry and inviter',
+    clauses: ['invitations.create.by-email', 'invitations.create.several', 'invitations.create.expires-at', 'invitations.list.values'],
+  },
+  async ({ kind, as, run }) => {
+    const { source, email } = world();
+    const inviter = manager(kind);
+    const [a, b] = [email(), email()];
+    const expires = dateIn(30);
+    expectInviteSuccess(await invite(as(inviter), source(kind), { email: `${a},${b}`, access_level: ACCESS.MAINTAINER, expires_at: expires }));
+    for (const address of [a, b]) {
+      const invitation = await expectInvited(as('admin'), source(kind), address, ACCESS.MAINTAINER, expires);
+      expectEqual(invitation.created_by_name, run.actors[inviter].name, `created_by_name to be the name of the inviting ${inviter}`);
+    }
+    // One address alone, at another level.
+    const single = email();
+    expectInviteSuccess(await invite(as(inviter), source(kind), { email: single, access_level: ACCESS.REPORTER, expires_at: expires }));
+    await expectInvited(as('admin'), source(kind), single, ACCESS.REPORTER, expires);
+  },
+);
+
+suite.test(
+  {
+    case: 'several-addresses',
+    title: 'several comma-separated addresses are each invited once, even when one is repeated',
+    clauses: ['invitations.create.several', 'invitations.create.duplicates', 'invitations.list.values'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const [a, b, c] = [email(), email(), email()];
+    expectInviteSuccess(await invite(as('owner'), source(kind), { email: `${a},${b},${c},${a}`, access_level: ACCESS.DEVELOPER }));
+    for (const address of [a, b, c]) await expectInvited(as('admin'), source(kind), address, ACCESS.DEVELOPER, null);
+  },
+);
+
+suite.test(
+  {
+    case: 'existing-user-email',
+    title: 'the address of an existing user makes that user a direct member, not a pending invitation',
+    clauses: ['invitations.create.existing-user-email', 'invitations.list.pending-only'],
+  },
+  async (kit) => {
+    const { source, user } = world();
+    const target = source(kit.kind);
+    const person = await user('by-email');
+    await expectNotMember(kit, target, person);
+    expectInviteSuccess(await invite(kit.as('owner'), target, { email: person.email, access_level: ACCESS.GUEST }));
+    await expectNotInvited(kit.as('admin'), target, person.email);
+    await expectMember(kit, target, person, ACCESS.GUEST);
+  },
+);
+
+suite.test(
+  {
+    case: 'user-ids',
+    title: 'several user ids add those users as direct members; an unknown id is dropped without an error entry',
+    clauses: ['invitations.create.user-id', 'invitations.create.several'],
+  },
+  async (kit) => {
+    const { source, user } = world();
+    const target = source(kit.kind);
+    const [first, second] = [await user('by-id'), await user('by-id')];
+    expectInviteSuccess(await invite(kit.as('owner'), target, { user_id: `${first.id},${UNKNOWN_ID},${second.id}`, access_level: ACCESS.GUEST }));
+    await expectMember(kit, target, first, ACCESS.GUEST);
+    await expectMember(kit, target, second, ACCESS.GUEST);
+  },
+);
+
+suite.test(
+  {
+    case: 'email-and-user-id',
+    title: 'an existing user\'s address and a user id in one request both make direct members, not pending invitations',
+    clauses: ['invitations.create.existing-user-email', 'invitations.create.user-id', 'invitations.list.pending-only'],
+  },
+  async (kit) => {
+    const { source, user } = world();
+    const target = source(kit.kind);
+    const [byEmail, byId] = [await user('by-email'), await user('by-id')];
+    await expectNotMember(kit, target, byEmail);
+    expectInviteSuccess(await invite(kit.as('owner'), target, { email: byEmail.email, user_id: `${byId.id},${UNKNOWN_ID}`, access_level: ACCESS.GUEST }));
+    await expectNotInvited(kit.as('admin'), target, byEmail.email, byId.email);
+    await expectMember(kit, target, byEmail, ACCESS.GUEST);
+    await expectMember(kit, target, byId, ACCESS.GUEST);
+  },
+);
+
+suite.test(
+  {
+    case: 'email-or-user-id-required',
+    title: 'a request with neither email nor user_id, or only blank ones, is refused with 400',
+    clauses: ['invitations.create.email-or-user-id'],
+  },
+  async ({ kind, as }) => {
+    const { source } = world();
+    expectError(await invite(as('owner'), source(kind), { access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE });
+    expectError(await invite(as('owner'), source(kind), { email: '', user_id: '', access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE });
+  },
+);
+
+suite.test(
+  {
+    case: 'access-level-checked',
+    title: 'a missing, non-integer or unlisted access_level (60, Admin) is refused with 400 and nothing is invited',
+    clauses: ['invitations.create.access-level'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email();
+    expectError(await invite(as('owner'), source(kind), { email: address }), 400, { error: /^access_level / });
+    expectError(await invite(as('owner'), source(kind), { email: address, access_level: 'developer' }), 400, { error: /^access_level / });
+    expectError(await invite(as('owner'), source(kind), { email: address, access_level: 60 }), 400, { error: 'access_level does not have a valid value' });
+    await expectNotInvited(as('admin'), source(kind), address);
+  },
+);
+
+suite.test(
+  {
+    case: 'no-access-level-refused',
+    title: 'access_level 0 (No access) is no role a member can hold: reported per recipient, nothing is invited',
+    clauses: ['invitations.create.access-level-role', 'invitations.create.result-error'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email();
+    const res = await invite(as('owner'), source(kind), { email: address, access_level: 0 });
+    // The docs list 0 among the valid values, so the model refuses it per recipient; a target whose
+    // parameter check refuses it outright (400) does not invite anyone either.
+    if (res.status === 400) expectError(res, 400, { error: 'access_level does not have a valid value' });
+    else expectInviteErrors(res, { [address]: 'Access level is not included in the list' });
+    await expectNotInvited(as('admin'), source(kind), address);
+  },
+);
+
+suite.test(
+  {
+    case: 'taken-in-other-case',
+    title: 'an address already invited in other letter case is reported as taken while the other addresses are invited',
+    clauses: ['invitations.create.taken', 'invitations.create.partial', 'invitations.create.result-error'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const target = source(kind);
+    const [first, second, third] = [email(), email(), email()];
+    await inviteOk(as('owner'), target, first);
+    const variant = otherCase(first);
+    // The taken address before and after a good one.
+    expectInviteErrors(await invite(as('owner'), target, { email: `${variant},${second}`, access_level: ACCESS.GUEST }), { [variant]: 'Invite email has already been taken' });
+    expectInviteErrors(await invite(as('owner'), target, { email: `${third},${variant}`, access_level: ACCESS.GUEST }), { [variant]: 'Invite email has already been taken' });
+    for (const address of [first, second, third]) await expectInvited(as('admin'), target, address, ACCESS.GUEST);
+    await expectNotInvited(as('admin'), target, variant);
+  },
+);
+
+suite.test(
+  {
+    case: 'reinvite-updates',
+    title: 're-inviting a pending address updates that invitation (older GitLab: reports it as taken and keeps it)',
+    clauses: ['invitations.create.reinvite'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email();
+    await inviteOk(as('owner'), source(kind), address, ACCESS.GUEST);
+    const expires = dateIn(45);
+    const res = await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.REPORTER, expires_at: expires });
+    expectOk(res, 201, 'invitation-result');
+    if ((res.body as InviteResult).status === 'success') {
+      await expectInvited(as('admin'), source(kind), address, ACCESS.REPORTER, expires);
+    } else {
+      // gitlab-facts §8: before about 15.x GitLab answered a re-invite with an error and kept the first invitation.
+      expectInviteErrors(res, { [address]: 'Invite email has already been taken' });
+      await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST, null);
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'already-member',
+    title: 'inviting a direct member by address or user id makes no invitation; the other addresses are invited',
+    clauses: ['invitations.create.already-member', 'invitations.create.partial'],
+  },
+  async (kit) => {
+    const { source, email, user } = world();
+    const target = source(kit.kind);
+    const owner = kit.as('owner');
+    const person = await user('member');
+    expectInviteSuccess(await invite(owner, target, { user_id: person.id, access_level: ACCESS.GUEST }));
+    const other = email();
+
+    // Either way no pending invitation appears for the member.
+    const byEmail = await invite(owner, target, { email: `${person.email},${other}`, access_level: ACCESS.GUEST });
+    expectAlreadyMember(byEmail, person, 'email');
+    await expectInvited(kit.as('admin'), target, other, ACCESS.GUEST);
+
+    expectAlreadyMember(await invite(owner, target, { user_id: person.id, access_level: ACCESS.GUEST }), person, 'user_id');
+    await expectNotInvited(kit.as('admin'), target, person.email);
+    await expectMember(kit, target, person, ACCESS.GUEST);
+  },
+);
+
+suite.test(
+  {
+    case: 'invalid-address',
+    title: 'a malformed address is reported as invalid and nothing is invited for it (GitLab may refuse the whole request)',
+    clauses: ['invitations.create.invalid-email', 'invitations.create.partial'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const good = email();
+    const bad = 'not-an-address';
+    const res = await invite(as('owner'), source(kind), { email: `${bad},${good}`, access_level: ACCESS.GUEST });
+    if (res.status === 400) {
+      // GitLab's email_or_email_list parameter check refuses a list with a malformed address (gitlab-facts §3).
+      expectError(res, 400, { error: /email/ });
+      await expectNotInvited(as('admin'), source(kind), good);
+    } else {
+      expectInviteErrors(res, { [bad]: 'Invite email is invalid' });
+      await expectInvited(as('admin'), source(kind), good, ACCESS.GUEST);
+    }
+    await expectNotInvited(as('admin'), source(kind), bad);
+  },
+);
+
+suite.test(
+  {
+    case: 'expires-at-checked',
+    title: 'a malformed expires_at is refused with 400; a past one is reported per recipient; nothing is invited',
+    clauses: ['invitations.create.expires-at', 'invitations.create.result-error'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email();
+    expectError(await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, expires_at: 'next tuesday' }), 400, { error: /^expires_at / });
+    expectInviteErrors(await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, expires_at: dateIn(-3) }), { [address]: /expires at/i });
+    await expectNotInvited(as('admin'), source(kind), address);
+  },
+);
+
+suite.test(
+  {
+    case: 'limit-100',
+    title: 'more than 100 recipients at once: 201 with status "error", the limit message, and nothing invited',
+    clauses: ['invitations.create.limit'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const many = Array.from({ length: 101 }, () => email('bulk'));
+    expectLimitRefused(await invite(as('owner'), source(kind), { email: many.join(','), access_level: ACCESS.GUEST }));
+    await expectNotInvited(as('admin'), source(kind), ...many);
+  },
+);
+
+suite.test(
+  {
+    case: 'limit-counts-all',
+    title: 'exactly 100 addresses are invited; 99 addresses and 2 user ids (101 recipients) hit the limit and nothing is invited',
+    clauses: ['invitations.create.limit', 'invitations.create.several'],
+  },
+  async (kit) => {
+    const { fresh, email, user } = world();
+    const owner = kit.as('owner');
+    const source = await fresh(kit.kind);
+    const hundred = Array.from({ length: 100 }, () => email('bulk'));
+    expectInviteSuccess(await invite(owner, source, { email: hundred.join(','), access_level: ACCESS.GUEST }));
+    const listed = new Set((await invitationsOf(kit.as('admin'), source)).map((i) => i.invite_email));
+    expectTrue(hundred.every((address) => listed.has(address)), 'all 100 addresses invited', `${hundred.filter((a) => !listed.has(a)).length} missing`);
+
+    const other = await fresh(kit.kind);
+    const many = Array.from({ length: 99 }, () => email('bulk'));
+    const [first, second] = [await user('bulk'), await user('bulk')];
+    expectLimitRefused(await invite(owner, other, { email: many.join(','), user_id: `${first.id},${second.id}`, access_level: ACCESS.GUEST }));
+    await expectNotInvited(kit.as('admin'), other, ...many);
+    await expectNotMember(kit, other, first);
+    await expectNotMember(kit, other, second);
+  },
+);
+
+suite.test(
+  {
+    case: 'role-matrix',
+    title: 'only those who administer members may invite (group: Owner; project: Maintainer, Owner): the roles below 403, an outsider 404, no token 401',
+    clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous'],
+  },
+  async (kit) => {
+    const { source, email } = world();
+    const target = source(kit.kind);
+    const tried: string[] = [];
+    await expectRefused(kit, target, (client) => {
+      tried.push(email());
+      return invite(client, target, { email: tried[tried.length - 1], access_level: ACCESS.GUEST });
+    });
+    await expectNotInvited(kit.as('admin'), target, ...tried);
+    for (const role of MANAGERS[kit.kind]) {
+      const address = email();
+      expectInviteSuccess(await invite(kit.as(role), target, { email: address, access_level: ACCESS.GUEST }));
+      await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'owner-level',
+    title: 'a Maintainer may not invite at the Owner level (403); an Owner may',
+    clauses: ['invitations.create.project-owner'],
+    only: {
+      kind: 'project',
+      why: 'in a group only an Owner may invite at all (role-matrix); the Owner-level check is the project\'s own (app/services/members/create_service.rb: adding_at_least_one_owner && cannot_assign_owner_responsibilities_to_member_in_project?)',
+    },
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const [refused, allowed] = [email(), email()];
+    expectError(await invite(as('maintainer'), source(kind), { email: refused, access_level: ACCESS.OWNER }), 403, { message: '403 Forbidden' });
+    await expectNotInvited(as('admin'), source(kind), refused);
+    expectInviteSuccess(await invite(as('owner'), source(kind), { email: allowed, access_level: ACCESS.OWNER }));
+    await expectInvited(as('admin'), source(kind), allowed, ACCESS.OWNER);
+  },
+);
+
+suite.test(
+  {
+    case: 'read-api-token',
+    title: 'a read_api token of a member who may invite is refused (403 insufficient_scope)',
+    clauses: ['invitations.auth.scopes'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const tried: string[] = [];
+    for (const role of MANAGERS[kind]) {
+      tried.push(email());
+      expectError(await invite(as(role, 'read_api'), source(kind), { email: tried[tried.length - 1], access_level: ACCESS.GUEST }), 403, { error: 'insufficient_scope' });
+    }
+    await expectNotInvited(as('admin'), source(kind), ...tried);
+  },
+);
+
+suite.test(
+  {
+    case: 'by-path',
+    title: 'the group or project may be named by its URL-encoded full path; an unknown one is 404 Group/Project Not Found',
+    clauses: ['invitations.path.id', 'invitations.auth.not-found'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email();
+    expectInviteSuccess(await invite(as('owner'), { kind, id: source(kind).fullPath }, { email: address, access_level: ACCESS.GUEST }));
+    await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
+    const unknown = email();
+    expectError(await invite(as('owner'), { kind, id: UNKNOWN_ID }, { email: unknown, access_level: ACCESS.GUEST }), 404, { message: sourceNotFound(kind) });
+  },
+);
+
+suite.test(
+  {
+    case: 'invite-source',
+    title: 'invite_source is accepted and does not change the result',
+    clauses: ['invitations.create.invite-source'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email();
+    expectInviteSuccess(await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, invite_source: 'conformance-suite' }));
+    await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
+  },
+);
+
+suite.test(
+  {
+    case: 'member-role-id-type',
+    title: 'a non-integer member_role_id is refused with 400 and nothing is invited',
+    clauses: ['invitations.create.member-role-id'],
+    requires: { capabilities: ['ultimate'], minVersion: '16.6' },
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email();
+    expectError(await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, member_role_id: 'custom' }), 400, { error: 'member_role_id is invalid' });
+    await expectNotInvited(as('admin'), source(kind), address);
+  },
+);
+
+suite.test(
+  {
+    case: 'no-5xx',
+    title: 'malformed parameters never make the server fail: every answer is 201 or 4xx',
+    clauses: ['invitations.errors.no-5xx'],
+  },
+  async ({ kind, as }) => {
+    const { fresh, email } = world();
+    // A source of its own: some of these inputs may be invited with odd addresses.
+    const source = await fresh(kind);
+    const bodies: Record<string, unknown>[] = [
+      { email: email(), access_level: 'ten' },
+      { email: email(), access_level: [] },
+      { email: email(), access_level: {} },
+      { email: email(), access_level: '99999999999999999999999' },
+      { email: {}, access_level: ACCESS.GUEST },
+      { email: [email(), 7, null], access_level: ACCESS.GUEST },
+      { email: ',, ,', access_level: ACCESS.GUEST },
+      { email: '@', access_level: ACCESS.GUEST },
+      { email: `${'x'.repeat(3000)}@example.com`, access_level: ACCESS.GUEST },
+      { user_id: 'abc,-1,1.5', access_level: ACCESS.GUEST },
+      { user_id: {}, access_level: ACCESS.GUEST },
+      { user_id: '99999999999999999999999', access_level: ACCESS.GUEST },
+      { email: email(), access_level: ACCESS.GUEST, expires_at: '2030-13-45' },
+      { email: email(), access_level: ACCESS.GUEST, expires_at: { year: 2030 } },
+      { email: email(), access_level: ACCESS.GUEST, invite_source: ['a', 'b'] },
+    ];
+    for (const body of bodies) {
+      const res = await invite(as('owner'), source, body);
+      expectTrue(res.status === 201 || (res.status >= 400 && res.status < 500), 'a 201 or 4xx answer to malformed input', `got HTTP ${res.status}`, res);
+    }
+    const form = await as('owner').post(invitationsUrl(source), { form: true, body: { email: 'a@@b,,', access_level: '1e3' } });
+    expectTrue(form.status >= 400 && form.status < 500, 'a 4xx answer to malformed form fields', `got HTTP ${form.status}`, form);
+  },
+);
+
+suite.test(
+  {
+    case: 'user-id-no-access-level',
+    title: 'access_level 0 for a user given by user_id is refused for that user, who does not become a member',
+    clauses: ['invitations.create.access-level-role', 'invitations.create.user-id'],
+  },
+  async (kit) => {
+    const { source, user } = world();
+    const target = source(kit.kind);
+    const person = await user('no-access');
+    const res = await invite(kit.as('owner'), target, { user_id: person.id, access_level: 0 });
+    if (res.status === 400) expectError(res, 400, { error: 'access_level does not have a valid value' });
+    else expectUserIdFailure(res, person, 'Access level is not included in the list');
+    await expectNotMember(kit, target, person);
+  },
+);
+
+suite.test(
+  {
+    case: 'email-object-refused',
+    title: 'email sent as an object instead of a string or list is refused with 400 and nothing is invited',
+    clauses: ['invitations.create.email-type'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email();
+    // Grape's CommaSeparatedToArray turns anything but a string or an array into an empty list,
+    // so GitLab answers "Must provide either email or user_id"; a stricter type check is a 400 too.
+    expectError(await invite(as('owner'), source(kind), { email: { address }, access_level: ACCESS.GUEST }), 400);
+    await expectNotInvited(as('admin'), source(kind), address);
+  },
+);
+
+suite.test(
+  {
+    case: 'spaces-around-commas',
+    title: 'spaces around the commas of an email list are ignored: each address is invited',
+    clauses: ['invitations.create.several'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const [first, second, third] = [email(), email(), email()];
+    // Grape's CommaSeparatedToArray strips each part.
+    expectInviteSuccess(await invite(as('owner'), source(kind), { email: `${first} , ${second},  ${third}`, access_level: ACCESS.GUEST }));
+    for (const address of [first, second, third]) await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
+  },
+);
+
+suite.test(
+  {
+    case: 'member-listed-once',
+    title: 'inviting a direct member again by user_id, next to an unknown id, leaves that user listed once and adds no one else',
+    clauses: ['invitations.create.already-member', 'invitations.create.user-id'],
+  },
+  async (kit) => {
+    const { fresh, user } = world();
+    const source = await fresh(kit.kind);
+    const owner = kit.as('owner');
+    const person = await user('listed-once');
+    const listMembers = async () => (await listAll<{ id: number }>(kit.as('admin'), membersUrl(source), 'member')).map((m) => m.id).sort((a, b) => a - b);
+    expectInviteSuccess(await invite(owner, source, { user_id: person.id, access_level: ACCESS.GUEST }));
+    const before = await listMembers();
+
+    // "User already exists in source" (spec) or an update of the membership (newer GitLab); the
+    // unknown id is dropped either way.
+    expectAlreadyMember(await invite(owner, source, { user_id: `${person.id},${UNKNOWN_ID}`, access_level: ACCESS.DEVELOPER }), person, 'user_id');
+    const after = await listMembers();
+    expectEqual(after.filter((id) => id === person.id).length, 1, `${person.username} listed once among the members`);
+    expectEqual(after, before, 'the same members as before');
+  },
+);
+
+suite.test(
+  {
+    case: 'inherited-level',
+    title: 'inviting a user below the level they hold in an ancestor group is reported for that address, and the user is not added',
+    clauses: ['invitations.create.inherited-level', 'invitations.create.result-error'],
+  },
+  async ({ kind, as }) => {
+    // GitLab checks every source's ancestors (Member#higher_access_level_than_group; spec/requests/api/invitations_spec.rb
+    // runs "does not create the member if group level is higher" for groups and projects): a subgroup of
+    // the group, or the project in it.
+    const { group, subgroup, project, user } = world();
+    const target = kind === 'group' ? subgroup : project;
+    const person = await user();
+    expectOk(await as('owner').post(membersUrl(group), { body: { user_id: person.id, access_level: ACCESS.DEVELOPER } }), 201, 'member');
+    const res = await invite(as('owner'), target, { email: person.email, access_level: ACCESS.REPORTER });
+    expectInviteErrors(res, { [person.email]: `Access level should be greater than or equal to Developer inherited membership from group ${group.name}` });
+    expectError(await as('admin').get(`${membersUrl(target)}/${person.id}`), 404);
+  },
+);

@@ -1,0 +1,127 @@
+// DELETE /groups/:id/invitations/:email and DELETE /projects/:id/invitations/:email
+// Every case runs for both kinds.
+import { endpoint } from '../harness/run/conformance.js';
+import { expectError, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { ACCESS, sourceNotFound } from '../harness/core/vocabulary.js';
+import {
+  expectInvited,
+  expectMember,
+  expectNotInvited,
+  expectRefused,
+  invitationsUrl,
+  invitationUrl,
+  inviteOk,
+  manager,
+  MANAGERS,
+  otherCase,
+  UNKNOWN_ID,
+  useInvitationsWorld,
+} from './helpers.js';
+import { invitations } from './area.js';
+
+const suite = endpoint(invitations, 'delete');
+
+const world = useInvitationsWorld('invitations-delete');
+
+suite.test(
+  {
+    case: 'removes',
+    title: 'DELETE answers 204 with no content; the invitation is gone and the others stay; a second delete is 404',
+    clauses: ['invitations.delete.success', 'invitations.delete.once'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const deleter = as(manager(kind));
+    const [gone, stays] = [email(), email()];
+    await inviteOk(deleter, source(kind), [gone, stays]);
+    const res = await deleter.delete(invitationUrl(source(kind), gone));
+    expectStatus(res, 204);
+    expectTrue(res.bytes.length === 0, 'no content in a 204 answer', `got ${res.bytes.length} bytes`, res);
+    await expectNotInvited(as('admin'), source(kind), gone);
+    await expectInvited(as('admin'), source(kind), stays, ACCESS.GUEST);
+    expectError(await deleter.delete(invitationUrl(source(kind), gone)), 404, { message: '404 Not Found' });
+  },
+);
+
+suite.test(
+  {
+    case: 'not-found',
+    title: 'DELETE for an unknown address, the address in other letter case, a member\'s address or an invitation of a neighbouring source gives 404; nothing is removed',
+    clauses: ['invitations.delete.not-found'],
+  },
+  async (kit) => {
+    const { source, neighbour, email, user } = world();
+    const target = source(kit.kind);
+    const [address, elsewhere] = [email(), email()];
+    await inviteOk(kit.as('owner'), target, address);
+    const member = await user('member');
+    await inviteOk(kit.as('owner'), target, member.email, ACCESS.GUEST);
+    // An invitation of the project's group, or of the group's project, is not one of this source's.
+    await inviteOk(kit.as('owner'), neighbour(kit.kind), elsewhere);
+    for (const missing of [email(), otherCase(address), member.email, elsewhere]) {
+      expectError(await kit.as('owner').delete(invitationUrl(target, missing)), 404, { message: '404 Not Found' });
+    }
+    await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
+    await expectInvited(kit.as('admin'), neighbour(kit.kind), elsewhere, ACCESS.GUEST);
+    await expectMember(kit, target, member, ACCESS.GUEST);
+  },
+);
+
+suite.test(
+  {
+    case: 'once',
+    title: 'two deletes sent at once: one succeeds, the other fails cleanly or also finds it; a later delete is 404',
+    clauses: ['invitations.delete.once'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email();
+    await inviteOk(as('owner'), source(kind), address);
+    const url = invitationUrl(source(kind), address);
+    const both = await Promise.all([as('owner').delete(url), as('owner').delete(url)]);
+    expectTrue(both.some((res) => res.status === 204), 'one of two simultaneous deletes to answer 204', `they answered ${both.map((r) => r.status).join(' and ')}`);
+    // The other finds nothing (404), loses the race inside the deletion (409 in the spec, 422 in
+    // GitLab: gitlab-facts §0.14), or found the row too before it went (204).
+    for (const res of both) if (res.status !== 204) expectError(res, [404, 409, 422]);
+    expectError(await as('owner').delete(url), 404, { message: '404 Not Found' });
+    await expectNotInvited(as('admin'), source(kind), address);
+  },
+);
+
+suite.test(
+  {
+    case: 'role-matrix',
+    title: 'only those who administer members may delete an invitation (group: Owner; project: Maintainer, Owner): the roles below 403, an outsider 404, no token 401, a read_api token 403',
+    clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous', 'invitations.auth.scopes', 'invitations.delete.success'],
+  },
+  async (kit) => {
+    const { source, email } = world();
+    const target = source(kit.kind);
+    // One invitation for each role that may delete, which deletes it.
+    const roles = MANAGERS[kit.kind];
+    const addresses = roles.map(() => email());
+    await inviteOk(kit.as('owner'), target, addresses);
+    await expectRefused(kit, target, (client) => client.delete(invitationUrl(target, addresses[0])));
+    for (const role of roles) expectError(await kit.as(role, 'read_api').delete(invitationUrl(target, addresses[0])), 403, { error: 'insufficient_scope' });
+    for (const address of addresses) await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
+    for (const [i, role] of roles.entries()) expectStatus(await kit.as(role).delete(invitationUrl(target, addresses[i])), 204);
+    await expectNotInvited(kit.as('admin'), target, ...addresses);
+  },
+);
+
+suite.test(
+  {
+    case: 'by-path',
+    title: 'the group or project may be named by its full path and the address sent with a raw @; an unknown one is 404 Group/Project Not Found',
+    clauses: ['invitations.path.id', 'invitations.path.email', 'invitations.auth.not-found'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email();
+    await inviteOk(as('owner'), source(kind), address);
+    expectError(await as('owner').delete(invitationUrl({ kind, id: UNKNOWN_ID }, address)), 404, { message: sourceNotFound(kind) });
+    await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
+    expectStatus(await as('owner').delete(`${invitationsUrl({ kind, id: source(kind).fullPath })}/${address}`), 204);
+    await expectNotInvited(as('admin'), source(kind), address);
+  },
+);

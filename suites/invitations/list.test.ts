@@ -1,0 +1,219 @@
+// GET /groups/:id/invitations and GET /projects/:id/invitations
+// Every case runs for both kinds.
+import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectHeader, expectTrue } from '../harness/core/checks.js';
+import { ACCESS, dateIn, datePart, sourceNotFound } from '../harness/core/vocabulary.js';
+import type { SourceInfo } from '../harness/run/world.js';
+import {
+  expectList,
+  expectRefused,
+  inviteOk,
+  invitationsOf,
+  invitationsUrl,
+  manager,
+  MANAGERS,
+  otherCase,
+  UNKNOWN_ID,
+  useInvitationsWorld,
+  type Invitation,
+} from './helpers.js';
+import { invitations } from './area.js';
+
+const suite = endpoint(invitations, 'list');
+
+const world = useInvitationsWorld('invitations-list');
+
+suite.test(
+  {
+    case: 'fields',
+    title: 'the list holds exactly the pending invitations, each with address, level, expiry (date or null), creation time and inviter; members are not listed',
+    clauses: ['invitations.list.shape', 'invitations.list.values', 'invitations.list.expires-at-date', 'invitations.list.pending-only'],
+  },
+  async ({ kind, as, run }) => {
+    const { fresh, email, user } = world();
+    const source = await fresh(kind);
+    const inviter = manager(kind);
+    const [dated, open] = [email(), email()];
+    const person = await user('accepted');
+    const expires = dateIn(20);
+    await inviteOk(as(inviter), source, dated, ACCESS.REPORTER, { expires_at: expires });
+    await inviteOk(as(inviter), source, open, ACCESS.MAINTAINER);
+    await inviteOk(as(inviter), source, person.email, ACCESS.GUEST);
+
+    // A source of its own: the first page holds everything.
+    const res = await as(inviter).get(invitationsUrl(source));
+    // The schema takes expires_at as a date (GitLab) or a timestamp (spec), and `id` as optional:
+    // the spec lists it, GitLab's entity has none (gitlab-facts §0.15, §8).
+    expectEqual(expectList(res).sort(), [dated, open].sort(), 'exactly the two pending invitations, not the user added by address');
+    const items = res.body as Invitation[];
+    const first = items.find((i) => i.invite_email === dated)!;
+    const second = items.find((i) => i.invite_email === open)!;
+    expectEqual([first.access_level, second.access_level], [ACCESS.REPORTER, ACCESS.MAINTAINER], 'the access levels given', res);
+    expectEqual([datePart(first.expires_at), second.expires_at], [expires, null], 'the expiry date given, and null without one', res);
+    const name = run.actors[inviter].name;
+    expectEqual([first.created_by_name, second.created_by_name], [name, name], `created_by_name to be the inviting ${inviter}`, res);
+    expectTrue(items.every((i) => i.user_name === undefined), 'no user_name: no user is attached to an address without an account', '', res);
+  },
+);
+
+suite.test(
+  {
+    case: 'pending-only',
+    title: 'members, including a user added by address, are not listed: only the pending invitation is',
+    clauses: ['invitations.list.pending-only'],
+  },
+  async ({ kind, as }) => {
+    const { fresh, email, user } = world();
+    const source = await fresh(kind);
+    const person = await user('accepted');
+    const address = email();
+    await inviteOk(as('owner'), source, [address, person.email]);
+    expectEqual(expectList(await as('owner').get(invitationsUrl(source))), [address], 'only the pending invitation in the list');
+  },
+);
+
+suite.test(
+  {
+    case: 'direct-only',
+    title: 'a source lists its own invitations, not those of the groups above it nor of the subgroups and projects inside it',
+    clauses: ['invitations.list.direct-only'],
+  },
+  async ({ kind, as }) => {
+    const { group, subgroup, project, email } = world();
+    const [inGroup, inSubgroup, inProject] = [email(), email(), email()];
+    await inviteOk(as('owner'), group, inGroup);
+    await inviteOk(as('owner'), subgroup, inSubgroup);
+    await inviteOk(as('owner'), project, inProject);
+
+    // Each source to check, with its own invitation and those it must not list (its parent's, its children's).
+    const cases: [SourceInfo, string, string[]][] =
+      kind === 'group'
+        ? [
+            [group, inGroup, [inSubgroup, inProject]],
+            [subgroup, inSubgroup, [inGroup]],
+          ]
+        : [[project, inProject, [inGroup]]];
+    for (const [source, own, others] of cases) {
+      // Every page: other tests keep adding invitations to these sources.
+      const listed = (await invitationsOf(as(manager(kind)), source)).map((i) => i.invite_email);
+      expectTrue(listed.includes(own), `${source.kind} ${source.fullPath} to list its own invitation`);
+      const stray = others.filter((address) => listed.includes(address));
+      expectEqual(stray, [], `${source.kind} ${source.fullPath} to list no invitation of a parent or child`);
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'query-exact',
+    title: 'query matches the address exactly: no partial match, case-sensitive; an empty query lists all',
+    clauses: ['invitations.list.query'],
+  },
+  async ({ kind, as }) => {
+    const { fresh, email } = world();
+    const source = await fresh(kind);
+    const owner = as('owner');
+    const address = email('query');
+    const longer = address.replace('@', '_more@');
+    await inviteOk(owner, source, [address, longer]);
+    const find = async (query: string) => expectList(await owner.get(invitationsUrl(source), { query: { query } })).sort();
+    expectEqual(await find(address), [address], 'only the invitation of exactly that address');
+    expectEqual(await find(address.split('@')[0]), [], 'no invitation for a part of an address');
+    expectEqual(await find(otherCase(address)), [], 'no invitation for the address in other letter case');
+    // A source of its own: the empty query's first page holds everything.
+    expectEqual(await find(''), [address, longer].sort(), 'every invitation for an empty query');
+  },
+);
+
+suite.test(
+  {
+    case: 'pagination',
+    title: 'page and per_page split the list with GitLab\'s headers; a page past the end is empty',
+    clauses: ['invitations.list.pagination'],
+  },
+  async ({ kind, as }) => {
+    const { fresh, email } = world();
+    // A source of its own, so that the totals are this test's.
+    const source = await fresh(kind);
+    const owner = as('owner');
+    const invited = [email(), email(), email()];
+    await inviteOk(owner, source, invited);
+    const page = (n: number) => owner.get(invitationsUrl(source), { query: { per_page: 2, page: n } });
+
+    const first = await page(1);
+    const second = await page(2);
+    const onFirst = expectList(first);
+    const onSecond = expectList(second);
+    expectEqual([onFirst.length, onSecond.length], [2, 1], 'two invitations on page 1 and one on page 2');
+    expectEqual([...onFirst, ...onSecond].sort(), [...invited].sort(), 'the pages together to hold each invitation once');
+    const totals = { 'X-Total': '3', 'X-Total-Pages': '2', 'X-Per-Page': '2' };
+    for (const [name, value] of Object.entries({ ...totals, 'X-Page': '1', 'X-Next-Page': '2', 'X-Prev-Page': '' })) expectHeader(first, name, value);
+    for (const [name, value] of Object.entries({ ...totals, 'X-Page': '2', 'X-Next-Page': '', 'X-Prev-Page': '1' })) expectHeader(second, name, value);
+    const next = expectHeader(first, 'Link').split(',').find((link) => link.includes('rel="next"')) ?? '';
+    expectTrue(/[?&]page=2[&>]/.test(next), 'Link rel="next" on page 1 to point to page 2', `it is ${JSON.stringify(next)}`, first);
+    expectTrue(expectHeader(second, 'Link').includes('rel="prev"'), 'Link rel="prev" on page 2', '', second);
+    expectEqual(expectList(await page(3)), [], 'an empty array for a page past the end');
+  },
+);
+
+suite.test(
+  {
+    case: 'pagination-params',
+    title: 'per_page above 100 is clamped to 100; per_page=0 and a non-integer page are refused with 400',
+    clauses: ['invitations.list.pagination-params'],
+  },
+  async ({ kind, as }) => {
+    const { source } = world();
+    const url = invitationsUrl(source(kind));
+    const wide = await as('owner').get(url, { query: { per_page: 1000 } });
+    expectList(wide);
+    expectEqual(wide.headers['x-per-page'], '100', 'X-Per-Page clamped to 100', wide);
+    expectError(await as('owner').get(url, { query: { per_page: 0 } }), 400, { error: /^per_page / });
+    expectError(await as('owner').get(url, { query: { page: 'first' } }), 400, { error: /^page / });
+  },
+);
+
+suite.test(
+  {
+    case: 'role-matrix',
+    title: 'only those who administer members may list invitations (group: Owner; project: Maintainer, Owner): the roles below 403, an outsider 404, no token 401',
+    clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous'],
+  },
+  async (kit) => {
+    const { source } = world();
+    const target = source(kit.kind);
+    await expectRefused(kit, target, (client) => client.get(invitationsUrl(target)));
+    for (const role of MANAGERS[kit.kind]) expectList(await kit.as(role).get(invitationsUrl(target)));
+    expectError(await kit.as('owner').get(invitationsUrl({ kind: kit.kind, id: UNKNOWN_ID })), 404, { message: sourceNotFound(kit.kind) });
+  },
+);
+
+suite.test(
+  {
+    case: 'token-scopes',
+    title: 'a read_api token of a member who may list invitations may list them; a read_repository token may not (403)',
+    clauses: ['invitations.auth.scopes'],
+  },
+  async ({ kind, as }) => {
+    const { source } = world();
+    for (const role of MANAGERS[kind]) {
+      expectList(await as(role, 'read_api').get(invitationsUrl(source(kind))));
+      expectError(await as(role, 'read_repository').get(invitationsUrl(source(kind))), 403, { error: 'insufficient_scope' });
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'by-path',
+    title: 'the group or project may be named by its URL-encoded full path',
+    clauses: ['invitations.path.id'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email();
+    await inviteOk(as('owner'), source(kind), address);
+    const res = await as('owner').get(invitationsUrl({ kind, id: source(kind).fullPath }), { query: { query: address } });
+    expectEqual(expectList(res), [address], `the invitation of the ${kind} named by path`);
+  },
+);
