@@ -7,7 +7,7 @@ import { apiPath, type Client, type Exchange, type Query } from '../harness/core
 import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectTrue, expectValidationError, fail } from '../harness/core/checks.js';
 import { useWorld } from '../harness/run/conformance.js';
 import { HarnessError } from '../harness/core/errors.js';
-import { type ActorName } from '../harness/core/vocabulary.js';
+import { type ActorName, type SourceKind } from '../harness/core/vocabulary.js';
 import { type ActorInfo, type RunContext } from '../harness/run/context.js';
 import type { GroupInfo, ProjectInfo, Visibility, World } from '../harness/run/world.js';
 
@@ -105,6 +105,44 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
   });
 }
 
+/** A new group or project, as `kind` says, inside `parent` (private unless told), with no member but the administrator (below ancestors with memberships). */
+export function sourceIn(t: Toolkit, kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
+  return kind === 'group' ? t.group({ parent, visibility }) : t.project({ group: parent, visibility });
+}
+
+/** The same with every shared role actor as a direct member at its level (roleGroup, roleProject); public or private as told. */
+export function roleSourceIn(t: Toolkit, kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
+  return kind === 'group' ? t.roleGroup({ parent, visibility }) : t.roleProject({ group: parent, visibility });
+}
+
+/** Shares a group or project with `withGroup` at `level`: the invited group's members become its members, up to that level. */
+export function shareWith(t: Toolkit, source: GroupInfo | ProjectInfo, withGroup: GroupInfo, level: number): Promise<void> {
+  return source.kind === 'group' ? t.world.shareGroup(source, withGroup, level) : t.world.shareProject(source, withGroup, level);
+}
+
+/**
+ * A subgroup or project made for one test inside a group the suite does not own (a fixture's), and
+ * deleted again after `body`, so that the fixture group is left as it was.
+ */
+export async function inTemporarySource<T>(t: Toolkit, kind: SourceKind, parentId: number, hint: string, body: (source: GroupInfo | ProjectInfo) => Promise<T>): Promise<T> {
+  const parent: GroupInfo = { kind: 'group', id: parentId, name: String(parentId), fullPath: String(parentId) };
+  const source = kind === 'group' ? await t.world.group({ parent, hint }) : await t.world.project({ group: parent, hint });
+  const remove = async () => {
+    const res = await t.world.admin.delete(kind === 'group' ? apiPath`/groups/${source.id}` : apiPath`/projects/${source.id}`);
+    if (![202, 204].includes(res.status)) throw new HarnessError(`clean-up failed: could not delete the temporary ${kind} ${source.fullPath}${describeExchange(res)}`);
+  };
+  let result: T;
+  try {
+    result = await body(source);
+  } catch (error) {
+    // The test's own failure comes first; the world's clean-up tries the deletion again at the end of the file.
+    await remove().catch(() => undefined);
+    throw error;
+  }
+  await remove();
+  return result;
+}
+
 export function dateInDays(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
@@ -166,6 +204,12 @@ export const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
  * (the administrator, in the suite's worlds) a direct member of it, or not.
  */
 export const withoutAdmin = (run: RunContext, ids: number[]) => ids.filter((id) => id !== run.adminId);
+
+/**
+ * Direct member ids as a test can know them: a group's creator (the administrator) is always its
+ * direct Owner, so a group's are kept whole; a project's go without the administrator (withoutAdmin).
+ */
+export const knownDirect = (run: RunContext, kind: SourceKind, ids: number[]) => (kind === 'group' ? ids : withoutAdmin(run, ids));
 
 /** The members of a source as its owner-level reader (`client`) sees them: direct or all. */
 export async function memberIds(client: Client, source: SourceRef, all = false): Promise<number[]> {
@@ -269,6 +313,12 @@ export async function expectReadMatrix(as: (actor: ActorName | 'anonymous') => C
   expectError(await as('outsider').get(path), 404, { message: notFound });
   expectAnonymous401(await as('anonymous').get(path));
 }
+
+/** The member roles that manage members (add, edit, remove), highest first: Owner in a group, Owner and Maintainer in a project (members.manage.role). */
+export const MANAGERS = { group: ['owner'], project: ['owner', 'maintainer'] } as const;
+
+/** The lowest role that manages the members of a `kind` of source: Owner of a group, Maintainer of a project. */
+export const manager = (kind: SourceKind): 'owner' | 'maintainer' => MANAGERS[kind][MANAGERS[kind].length - 1];
 
 /** The member roles below those who manage members: under Owner in a group, under Maintainer in a project. */
 const NON_MANAGERS = { group: ['maintainer', 'developer', 'reporter', 'guest'], project: ['developer', 'reporter', 'guest'] } as const;

@@ -1,0 +1,347 @@
+// POST /groups/:id/members and POST /projects/:id/members
+import { expectEqual, expectError, expectOk, expectTrue, expectValidationError } from '../harness/core/checks.js';
+import type { Client, Exchange } from '../harness/core/client.js';
+import { ACCESS, dateIn } from '../harness/core/vocabulary.js';
+import { endpoint } from '../harness/run/conformance.js';
+import {
+  expectForbidden,
+  expectInheritedLevelError,
+  expectNotMember,
+  expectParamError,
+  expectWriteRefused,
+  manager,
+  MANAGERS,
+  memberIds,
+  membersPath,
+  readMember,
+  sourceIn,
+  useMembersWorld,
+  type MemberBody,
+} from './helpers.js';
+import { members } from './area.js';
+
+const suite = endpoint(members, 'add');
+
+// A group and a project (in a group of its own), each with the shared actors in their roles.
+const world = useMembersWorld('add', async (t) => ({ group: await t.roleGroup(), project: await t.roleProject({ group: await t.group() }) }));
+
+/** The status of a request adding several users: GitLab's member creators report "success" or "error". */
+function expectAddStatus(res: Exchange, what = 'the status of the request'): string {
+  expectOk(res, 201, 'member-add-result');
+  const status = (res.body as { status?: unknown }).status;
+  expectTrue(status === 'success' || status === 'error', `${what} to be "success" or "error"`, String(status), res);
+  return status as string;
+}
+
+suite.test(
+  {
+    case: 'by-user-id',
+    title: 'a member manager (group: Owner; project: Maintainer) adds a user by id with a level and an expiry; the member is returned (201), reads back and is listed',
+    clauses: ['members.add.single', 'members.add.expires-at', 'members.entity.shape', 'members.entity.created-by'],
+  },
+  async ({ kind, as, run }) => {
+    const { [kind]: source, t } = world();
+    const user = await t.user();
+    const expiry = dateIn(30);
+    const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER, expires_at: expiry } });
+    expectOk(res, 201, 'member');
+    const body = res.body as MemberBody;
+    expectEqual([body.id, body.username, body.access_level, body.expires_at], [user.id, user.username, ACCESS.DEVELOPER, expiry], 'id, username, access_level and expires_at of the new member', res);
+    expectEqual(body.created_by?.id, run.actors[manager(kind)].id, `created_by to be the ${manager(kind)} who added the member`, res);
+    const back = await readMember(as('guest'), source, user.id);
+    expectEqual([back.access_level, back.expires_at], [ACCESS.DEVELOPER, expiry], 'the member read back');
+    expectTrue((await memberIds(as('developer'), source)).includes(user.id), 'the new member to be listed');
+  },
+);
+
+suite.test(
+  {
+    case: 'by-username',
+    title: 'a user may be named by username instead of id, in JSON or in form fields',
+    clauses: ['members.add.by-username', 'members.add.single'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const [byJson, byForm] = [await t.user(), await t.user()];
+    const json = await as('owner').post(membersPath(source), { body: { username: byJson.username, access_level: ACCESS.REPORTER } });
+    expectOk(json, 201, 'member');
+    expectEqual((json.body as MemberBody).id, byJson.id, 'the member added by username (JSON)', json);
+    expectEqual((await readMember(as('owner'), source, byJson.id)).access_level, ACCESS.REPORTER, 'the member added by username, read back');
+    const form = await as('owner').post(membersPath(source), { body: { username: byForm.username, access_level: ACCESS.OWNER }, form: true });
+    expectOk(form, 201, 'member');
+    expectEqual([(form.body as MemberBody).id, (form.body as MemberBody).expires_at], [byForm.id, null], 'the member added by username (form fields), without expiry', form);
+    expectEqual((await readMember(as('owner'), source, byForm.id)).access_level, ACCESS.OWNER, 'the new Owner read back');
+  },
+);
+
+suite.test(
+  {
+    case: 'several',
+    title: 'several users, comma-separated by id or by username, are added in one request: 201 {"status":"success"}',
+    clauses: ['members.add.several'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const [a, b, c, d] = [await t.user(), await t.user(), await t.user(), await t.user()];
+    const byId = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.REPORTER } });
+    expectOk(byId, 201, 'member-add-result');
+    expectEqual(byId.body, { status: 'success' }, 'the status of the request', byId);
+    const byName = await as(manager(kind)).post(membersPath(source), { body: { username: `${c.username},${d.username}`, access_level: ACCESS.MAINTAINER } });
+    expectOk(byName, 201, 'member-add-result');
+    expectEqual(byName.body, { status: 'success' }, 'the status of the request by usernames', byName);
+    for (const [user, level] of [[a, ACCESS.REPORTER], [b, ACCESS.REPORTER], [c, ACCESS.MAINTAINER], [d, ACCESS.MAINTAINER]] as const) {
+      expectEqual((await readMember(as(manager(kind)), source, user.id)).access_level, level, `the level of ${user.username}`);
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'several-errors',
+    title: 'adding several users with an invalid level still answers 201, with status "error" and one "<username>: <reason>" per user joined as a sentence; nobody is added',
+    clauses: ['members.add.several-errors'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const reason = 'Access level is not included in the list';
+    // Rails' to_sentence: "x and y" for two, "x, y, and z" for three; the order of the users is not asserted.
+    const sentence = { 2: /^(.+) and (.+)$/, 3: /^(.+), (.+), and (.+)$/ };
+    for (const count of [2, 3] as const) {
+      const users = [];
+      for (let i = 0; i < count; i++) users.push(await t.user());
+      const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: users.map((u) => u.id).join(','), access_level: 42 } });
+      expectOk(res, 201, 'member-add-result');
+      const body = res.body as { status: string; message?: string };
+      expectEqual(body.status, 'error', 'the status of the request', res);
+      const parts = sentence[count].exec(String(body.message))?.slice(1) ?? [];
+      expectEqual(parts.sort(), users.map((u) => `${u.username}: ${reason}`).sort(), `the message: "<username>: ${reason}" for each of ${count} users, as a sentence`, res);
+      for (const user of users) await expectNotMember(as('owner'), source, user.id);
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'params',
+    title: 'access_level is required, and exactly one of user_id and username: 400 in the parameter-error shape; nobody is added',
+    clauses: ['members.add.params', 'members.errors.shape'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const user = await t.user();
+    const client = as(manager(kind));
+    expectParamError(await client.post(membersPath(source), { body: { user_id: user.id } }), 'access_level');
+    expectParamError(await client.post(membersPath(source), { body: { access_level: ACCESS.GUEST } }), 'user_id');
+    expectParamError(await client.post(membersPath(source), { body: { user_id: user.id, username: user.username, access_level: ACCESS.GUEST } }), 'username');
+    expectParamError(await client.post(membersPath(source), { body: { user_id: user.id, access_level: 'high' } }), 'access_level');
+    expectParamError(await client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST, expires_at: 'soon' } }), 'expires_at');
+    await expectNotMember(as('owner'), source, user.id);
+  },
+);
+
+suite.test(
+  {
+    case: 'invalid-level-and-expiry',
+    title: 'an access_level that is no level, or an expiry in the past, is refused with a 400 validation error; nobody is added',
+    clauses: ['members.add.invalid-level', 'members.add.expires-at'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const user = await t.user();
+    const client = as(manager(kind));
+    for (const level of [42, 45, 99]) expectValidationError(await client.post(membersPath(source), { body: { user_id: user.id, access_level: level } }), 'access_level');
+    expectValidationError(await client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST, expires_at: dateIn(-2) } }), 'expires_at');
+    await expectNotMember(as('owner'), source, user.id);
+  },
+);
+
+suite.test(
+  {
+    case: 'unknown-user',
+    title: 'an unknown user id or username gives 404 "404 User Not Found"',
+    clauses: ['members.add.unknown-user'],
+  },
+  async ({ kind, as, run }) => {
+    const { [kind]: source } = world();
+    const client = as(manager(kind));
+    expectError(await client.post(membersPath(source), { body: { user_id: 2147483000, access_level: ACCESS.GUEST } }), 404, { message: '404 User Not Found' });
+    expectError(await client.post(membersPath(source), { body: { username: `${run.prefix}-nobody`, access_level: ACCESS.GUEST } }), 404, { message: '404 User Not Found' });
+  },
+);
+
+suite.test(
+  {
+    case: 'conflict',
+    title: 'adding a direct member again gives 409 "Member already exists", even to a Developer, who may not add members; the level is unchanged',
+    clauses: ['members.add.conflict'],
+  },
+  async ({ kind, as, run }) => {
+    const { [kind]: source } = world();
+    for (const [target, level] of [['developer', ACCESS.DEVELOPER], ['guest', ACCESS.GUEST]] as const) {
+      const again = { body: { user_id: run.actors[target].id, access_level: ACCESS.MAINTAINER } };
+      for (const caller of [manager(kind), 'developer'] as const) {
+        expectError(await as(caller).post(membersPath(source), again), 409, { message: 'Member already exists' });
+      }
+      expectEqual((await readMember(as('owner'), source, run.actors[target].id)).access_level, level, `the ${target}'s level, unchanged`);
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'role-matrix',
+    title: 'members are added by Owners of a group, by Owners and Maintainers of a project (read back); other member roles get 403, an outsider 404, nobody 401',
+    clauses: ['members.manage.role', 'members.auth.anonymous'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const refused = await t.user();
+    const add = (client: Client, user: { id: number }) => client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST } });
+    await expectWriteRefused(as, source, (client) => add(client, refused));
+    await expectNotMember(as('owner'), source, refused.id);
+    for (const role of MANAGERS[kind]) {
+      const user = role === MANAGERS[kind][0] ? refused : await t.user();
+      expectOk(await add(as(role), user), 201, 'member');
+      expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.GUEST, `the member the ${role} added, read back`);
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'read-api-token',
+    title: 'an owner\'s read_api token cannot add members (403 insufficient_scope); nobody is added',
+    clauses: ['members.auth.read-api-scope'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const user = await t.user();
+    expectError(await as('owner', 'read_api').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST } }), 403, { error: 'insufficient_scope' });
+    await expectNotMember(as('owner'), source, user.id);
+  },
+);
+
+suite.test(
+  {
+    case: 'by-path',
+    title: 'the group or project may be named by its full path',
+    clauses: ['members.id.path-or-number', 'members.add.single'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const user = await t.user();
+    expectOk(await as('owner').post(membersPath({ kind, id: source.fullPath }), { body: { user_id: user.id, access_level: ACCESS.REPORTER } }), 201, 'member');
+    expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.REPORTER, `the member added through the ${kind}'s path`);
+  },
+);
+
+suite.test(
+  {
+    case: 'several-unknown',
+    title: 'several users where some are unknown: 201 with the service status; the known user is added; only unknown users add nobody',
+    clauses: ['members.add.several'],
+  },
+  async ({ kind, as, run }) => {
+    const { [kind]: source, t } = world();
+    const client = as(manager(kind));
+    const known = await t.user();
+    // GitLab resolves the ids with User.id_in, which drops unknown ids (as invitations do, gitlab-facts §8);
+    // whether the service then reports "success" or "error" is not confirmed: both are accepted.
+    expectAddStatus(await client.post(membersPath(source), { body: { user_id: `${known.id},2147483000`, access_level: ACCESS.REPORTER } }));
+    // The creators add each resolved user on its own, whatever happens to the others.
+    expectEqual((await readMember(as('owner'), source, known.id)).access_level, ACCESS.REPORTER, 'the known user\'s level');
+
+    const before = await memberIds(as('owner'), source);
+    expectAddStatus(await client.post(membersPath(source), { body: { user_id: '2147483001,2147483002', access_level: ACCESS.REPORTER } }));
+    expectAddStatus(await client.post(membersPath(source), { body: { username: `${run.prefix}-nobody-a,${run.prefix}-nobody-b`, access_level: ACCESS.REPORTER } }), 'the status of the request by usernames');
+    expectEqual(await memberIds(as('owner'), source), before, 'the members after requests naming only unknown users (unchanged)');
+  },
+);
+
+suite.test(
+  {
+    case: 'member-role-id-type',
+    title: 'a non-integer member_role_id is refused with 400 naming it; nobody is added',
+    clauses: ['members.add.member-role-id', 'members.errors.shape'],
+    requires: { capabilities: ['ultimate'], minVersion: '16.6' },
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const user = await t.user();
+    expectParamError(await as('owner').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST, member_role_id: 'custom' } }), 'member_role_id');
+    await expectNotMember(as('owner'), source, user.id);
+  },
+);
+
+suite.test(
+  {
+    case: 'several-with-existing',
+    title: 'several users where one is already a member: 201; on success the existing membership takes the new level (it is not duplicated), on error it is unchanged',
+    clauses: ['members.add.several'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const [existing, fresh] = [await t.user(), await t.user()];
+    await t.add(source, existing, ACCESS.REPORTER);
+    // GitLab's member creators find the existing membership and assign the new attributes to it; an
+    // "already a member" error for that user would be plausible too, so both outcomes are accepted.
+    const status = expectAddStatus(await as(manager(kind)).post(membersPath(source), { body: { user_id: `${existing.id},${fresh.id}`, access_level: ACCESS.DEVELOPER } }));
+    const listed = (await memberIds(as('owner'), source)).filter((id) => id === existing.id);
+    expectEqual(listed.length, 1, 'the existing member listed once');
+    expectEqual(
+      (await readMember(as('owner'), source, existing.id)).access_level,
+      status === 'success' ? ACCESS.DEVELOPER : ACCESS.REPORTER,
+      'the existing member\'s level (the new one on success, the old one on error)',
+    );
+    // The new user is added either way: the creators handle each user on its own.
+    expectEqual((await readMember(as('owner'), source, fresh.id)).access_level, ACCESS.DEVELOPER, 'the new member\'s level');
+  },
+);
+
+suite.test(
+  {
+    case: 'inherited-level',
+    title: 'a level below the highest one the user holds in the ancestor groups of the group or project is refused with 400 naming that membership; nobody is added; the same level is accepted',
+    clauses: ['members.add.inherited-level'],
+  },
+  async ({ kind, as }) => {
+    const { t } = world();
+    const top = await t.group();
+    const mid = await t.group({ parent: top });
+    const source = await sourceIn(t, kind, mid);
+    const user = await t.user();
+    // Reporter in the nearer group, Maintainer in the farther one (added in that order: a subgroup
+    // membership may not be lower than an inherited one): the highest counts, not the nearest.
+    await t.add(mid, user, ACCESS.REPORTER);
+    await t.add(top, user, ACCESS.MAINTAINER);
+    expectInheritedLevelError(await as('admin').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER } }), 'Maintainer', top.name);
+    await expectNotMember(as('admin'), source, user.id);
+    const same = await as('admin').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.MAINTAINER } });
+    expectOk(same, 201, 'member');
+    expectEqual((same.body as MemberBody).access_level, ACCESS.MAINTAINER, 'the level of the member added at the inherited level', same);
+    expectEqual((await readMember(as('admin'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the member added at the inherited level, read back');
+    // And the other way round: Maintainer in the nearer group, Reporter in the farther one.
+    const other = await t.user();
+    await t.add(top, other, ACCESS.REPORTER);
+    await t.add(mid, other, ACCESS.MAINTAINER);
+    expectInheritedLevelError(await as('admin').post(membersPath(source), { body: { user_id: other.id, access_level: ACCESS.DEVELOPER } }), 'Maintainer', mid.name);
+    await expectNotMember(as('admin'), source, other.id);
+  },
+);
+
+suite.test(
+  {
+    case: 'owner-role',
+    title: 'a Maintainer may not add an Owner (403); an Owner may',
+    clauses: ['members.add.project-owner'],
+    only: { kind: 'project', why: 'only Owners add members of a group, so every group manager may give the Owner role; in a project Maintainers manage members too, but only Owners give the Owner role (manage_owners)' },
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const user = await t.user();
+    expectForbidden(await as('maintainer').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }));
+    await expectNotMember(as('owner'), source, user.id);
+    expectOk(await as('owner').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), 201, 'member');
+    expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.OWNER, 'the new Owner read back');
+  },
+);

@@ -1,0 +1,194 @@
+// PUT /groups/:id/members/:user_id and PUT /projects/:id/members/:user_id
+import { expectEqual, expectError, expectOk, expectValidationError } from '../harness/core/checks.js';
+import type { Client } from '../harness/core/client.js';
+import { ACCESS, dateIn, type SourceKind } from '../harness/core/vocabulary.js';
+import { endpoint } from '../harness/run/conformance.js';
+import {
+  expectForbidden,
+  expectInheritedLevelError,
+  expectParamError,
+  expectWriteRefused,
+  manager,
+  MANAGERS,
+  memberPath,
+  readMember,
+  sourceIn,
+  useMembersWorld,
+  type MemberBody,
+} from './helpers.js';
+import { members } from './area.js';
+
+const suite = endpoint(members, 'edit');
+
+// A group and a project (in a group of its own), each with the shared actors in their roles.
+const world = useMembersWorld('edit', async (t) => ({ group: await t.roleGroup(), project: await t.roleProject({ group: await t.group() }) }));
+
+/** A new direct member of the group or project at `level`, for one test. */
+async function newMember(kind: SourceKind, level: number) {
+  const { [kind]: source, t } = world();
+  const user = await t.user();
+  await t.add(source, user, level);
+  return user;
+}
+
+suite.test(
+  {
+    case: 'level-and-expiry',
+    title: 'a member manager (group: Owner; project: Maintainer) raises and lowers a member\'s level and sets an expiry; the member is returned (200) with the new values and reads back so',
+    clauses: ['members.edit.level', 'members.entity.shape'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source } = world();
+    const user = await newMember(kind, ACCESS.DEVELOPER);
+    const expiry = dateIn(9);
+    const res = await as(manager(kind)).put(memberPath(source, user.id), { body: { access_level: ACCESS.MAINTAINER, expires_at: expiry } });
+    expectOk(res, 200, 'member');
+    const body = res.body as MemberBody;
+    expectEqual([body.id, body.access_level, body.expires_at], [user.id, ACCESS.MAINTAINER, expiry], 'id, access_level and expires_at returned', res);
+    const back = await readMember(as('guest'), source, user.id);
+    expectEqual([back.access_level, back.expires_at], [ACCESS.MAINTAINER, expiry], 'the member read back');
+    // Lowering works as well as raising.
+    const lowered = await as(manager(kind)).put(memberPath(source, user.id), { body: { access_level: ACCESS.GUEST } });
+    expectOk(lowered, 200, 'member');
+    expectEqual((lowered.body as MemberBody).access_level, ACCESS.GUEST, 'the lowered level returned', lowered);
+    expectEqual((await readMember(as('reporter'), source, user.id)).access_level, ACCESS.GUEST, 'the lowered level read back');
+  },
+);
+
+suite.test(
+  {
+    case: 'not-a-member',
+    title: 'editing a user who is not a direct member gives 404 "404 Not found", also to callers who may not edit',
+    clauses: ['members.edit.not-member'],
+  },
+  async ({ kind, as, run }) => {
+    const { [kind]: source } = world();
+    for (const role of [manager(kind), 'developer', 'guest'] as const) {
+      expectError(await as(role).put(memberPath(source, run.actors.outsider.id), { body: { access_level: ACCESS.GUEST } }), 404, { message: '404 Not found' });
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'params',
+    title: 'access_level is required; an invalid level is refused with a validation error; the member is unchanged',
+    clauses: ['members.edit.params', 'members.errors.shape'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source } = world();
+    const user = await newMember(kind, ACCESS.REPORTER);
+    const client = as(manager(kind));
+    for (const body of [{ expires_at: dateIn(5) }, {}]) expectParamError(await client.put(memberPath(source, user.id), { body }), 'access_level');
+    for (const level of [33, 1]) expectValidationError(await client.put(memberPath(source, user.id), { body: { access_level: level } }), 'access_level');
+    const back = await readMember(as('owner'), source, user.id);
+    expectEqual([back.access_level, back.expires_at], [ACCESS.REPORTER, null], 'the member, unchanged');
+  },
+);
+
+suite.test(
+  {
+    case: 'role-matrix',
+    title: 'members are edited by Owners of a group, by Owners and Maintainers of a project (read back); other member roles get 403, an outsider 404, nobody 401',
+    clauses: ['members.manage.role', 'members.auth.anonymous'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source } = world();
+    const user = await newMember(kind, ACCESS.GUEST);
+    const edit = (client: Client, level: number) => client.put(memberPath(source, user.id), { body: { access_level: level } });
+    await expectWriteRefused(as, source, (client) => edit(client, ACCESS.MAINTAINER));
+    expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.GUEST, 'the level after the refused edits');
+    const levels = [ACCESS.REPORTER, ACCESS.DEVELOPER];
+    for (const [i, role] of MANAGERS[kind].entries()) {
+      expectOk(await edit(as(role), levels[i]), 200, 'member');
+      expectEqual((await readMember(as('owner'), source, user.id)).access_level, levels[i], `the level after the ${role}'s edit`);
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'read-api-token',
+    title: 'an owner\'s read_api token cannot edit members (403 insufficient_scope); the level is unchanged',
+    clauses: ['members.auth.read-api-scope'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source } = world();
+    const user = await newMember(kind, ACCESS.REPORTER);
+    expectError(await as('owner', 'read_api').put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER } }), 403, { error: 'insufficient_scope' });
+    expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.REPORTER, 'the level, unchanged');
+  },
+);
+
+suite.test(
+  {
+    case: 'member-role-id-type',
+    title: 'a non-integer member_role_id is refused with 400 naming it; the member is unchanged',
+    clauses: ['members.edit.member-role-id', 'members.errors.shape'],
+    requires: { capabilities: ['ultimate'], minVersion: '16.6' },
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source } = world();
+    const user = await newMember(kind, ACCESS.REPORTER);
+    expectParamError(await as('owner').put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER, member_role_id: 'custom' } }), 'member_role_id');
+    const back = await readMember(as('owner'), source, user.id);
+    expectEqual([back.access_level, back.expires_at], [ACCESS.REPORTER, null], 'the member, unchanged');
+  },
+);
+
+suite.test(
+  {
+    case: 'inherited-level',
+    title: 'lowering a member of a subgroup or of a group\'s project below the level they hold in the parent group is refused with 400 naming that membership; the level stays',
+    clauses: ['members.edit.inherited-level'],
+  },
+  async ({ kind, as }) => {
+    const { t } = world();
+    const top = await t.group();
+    const source = await sourceIn(t, kind, top);
+    const user = await t.user();
+    await t.add(top, user, ACCESS.DEVELOPER);
+    await t.add(source, user, ACCESS.MAINTAINER);
+    expectInheritedLevelError(await as('admin').put(memberPath(source, user.id), { body: { access_level: ACCESS.REPORTER } }), 'Developer', top.name);
+    expectEqual((await readMember(as('admin'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the level after the refused edit');
+  },
+);
+
+suite.test(
+  {
+    case: 'last-owner',
+    title: 'the last owner of a group may not be edited, not even by an administrator: 403, and the member stays an Owner',
+    clauses: ['members.edit.last-owner'],
+    only: { kind: 'group', why: 'the last-owner rule is the group\'s (GroupMemberPolicy, Group#last_owner?); ProjectMemberPolicy has no such condition' },
+  },
+  async ({ as, run }) => {
+    const { t } = world();
+    // A group whose only owner is the administrator who made it.
+    const alone = await t.group();
+    expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: ACCESS.MAINTAINER } }));
+    expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: ACCESS.OWNER, expires_at: dateIn(30) } }));
+    const back = await readMember(as('admin'), alone, run.adminId);
+    expectEqual([back.access_level, back.expires_at], [ACCESS.OWNER, null], 'the last owner after the refused edits');
+  },
+);
+
+suite.test(
+  {
+    case: 'owner-role',
+    title: 'a Maintainer may neither make a member Owner nor change an Owner (403); an Owner may do both',
+    clauses: ['members.edit.project-owner'],
+    only: { kind: 'project', why: 'only Owners edit members of a group, so every group manager may give and change the Owner role; in a project Maintainers manage members too, but only Owners give or change the Owner role (manage_owners)' },
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source } = world();
+    const user = await newMember(kind, ACCESS.DEVELOPER);
+    expectForbidden(await as('maintainer').put(memberPath(source, user.id), { body: { access_level: ACCESS.OWNER } }));
+    expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.DEVELOPER, 'the level after the refused promotion');
+    expectOk(await as('owner').put(memberPath(source, user.id), { body: { access_level: ACCESS.OWNER } }), 200, 'member');
+    expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.OWNER, 'the new Owner read back');
+    expectForbidden(await as('maintainer').put(memberPath(source, user.id), { body: { access_level: ACCESS.GUEST } }));
+    expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.OWNER, 'the Owner, unchanged by the Maintainer');
+    expectOk(await as('owner').put(memberPath(source, user.id), { body: { access_level: ACCESS.MAINTAINER } }), 200, 'member');
+    expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the former Owner, made Maintainer by the Owner, read back');
+  },
+);

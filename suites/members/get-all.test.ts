@@ -1,0 +1,117 @@
+// GET /groups/:id/members/all/:user_id and GET /projects/:id/members/all/:user_id: one direct,
+// inherited or invited member of a group or project.
+import { expectEqual, expectError } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { ACCESS, sourceNotFound, type SourceKind } from '../harness/core/vocabulary.js';
+import type { GroupInfo } from '../harness/run/world.js';
+import { allMemberPath, expectParamError, expectReadMatrix, readAnyMember, shareWith, sourceIn, useMembersWorld, type Toolkit } from './helpers.js';
+import { members } from './area.js';
+
+const suite = endpoint(members, 'get-all');
+
+/**
+ * The source of the kind in a role group, with x and y members of both, shared with a public group;
+ * and a public source shared with a private group.
+ */
+async function build(t: Toolkit, kind: SourceKind, invitedPublic: GroupInfo, invitedPrivate: GroupInfo) {
+  const top = await t.roleGroup();
+  const source = await sourceIn(t, kind, top);
+  // x: Developer above, Owner of the source; y: Reporter of the source, Maintainer above (in that
+  // order: a membership may not be lower than an inherited one).
+  const [x, y] = [await t.user(), await t.user()];
+  await t.add(top, x, ACCESS.DEVELOPER);
+  await t.add(source, x, ACCESS.OWNER);
+  await t.add(source, y, ACCESS.REPORTER);
+  await t.add(top, y, ACCESS.MAINTAINER);
+  await shareWith(t, source, invitedPublic, ACCESS.MAINTAINER);
+  const shared = await sourceIn(t, kind, await t.group({ visibility: 'public' }), 'public');
+  const sm = await t.user();
+  await t.add(shared, sm, ACCESS.DEVELOPER);
+  await shareWith(t, shared, invitedPrivate, ACCESS.DEVELOPER);
+  return { source, shared, x, y, sm };
+}
+
+const world = useMembersWorld('members-get-all', async (t) => {
+  const invitedPublic = await t.group({ visibility: 'public' });
+  const p = await t.user();
+  await t.add(invitedPublic, p, ACCESS.MAINTAINER);
+  const invitedPrivate = await t.group();
+  const r = await t.user();
+  await t.add(invitedPrivate, r, ACCESS.DEVELOPER);
+  return { group: await build(t, 'group', invitedPublic, invitedPrivate), project: await build(t, 'project', invitedPublic, invitedPrivate), p, r };
+});
+
+suite.test(
+  {
+    case: 'inherited-and-invited',
+    title: 'an inherited member and a member of an invited group are found, with their levels',
+    clauses: ['members.get-all.member', 'members.entity.shape'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ kind, as, run }) => {
+    const { source } = world()[kind];
+    const { p } = world();
+    for (const role of ['maintainer', 'guest'] as const) {
+      const inherited = await readAnyMember(as('guest'), source, run.actors[role].id);
+      expectEqual([inherited.id, inherited.access_level], [run.actors[role].id, role === 'maintainer' ? ACCESS.MAINTAINER : ACCESS.GUEST], `the ${role} of the group above, inherited`);
+    }
+    const invited = await readAnyMember(as('developer'), source, p.id);
+    expectEqual([invited.id, invited.access_level], [p.id, ACCESS.MAINTAINER], 'the Maintainer of the invited group');
+  },
+);
+
+suite.test(
+  {
+    case: 'highest-level',
+    title: 'a user who is a member of the source and of the group above it is found with the higher level',
+    clauses: ['members.get-all.member', 'members.all.highest-level'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ kind, as }) => {
+    const { source, x, y } = world()[kind];
+    expectEqual((await readAnyMember(as('owner'), source, x.id)).access_level, ACCESS.OWNER, 'x: Developer above, Owner of the source → 50');
+    expectEqual((await readAnyMember(as('guest'), source, y.id)).access_level, ACCESS.MAINTAINER, 'y: Reporter of the source, Maintainer above → 40');
+  },
+);
+
+suite.test(
+  {
+    case: 'not-a-member',
+    title: 'a user who is no member in any way gives 404 "404 Not found"; a user_id that is not a number gives 400',
+    clauses: ['members.get-all.member', 'members.get.user-id-integer'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ kind, as, run }) => {
+    const { source } = world()[kind];
+    expectError(await as('owner').get(allMemberPath(source, run.actors.outsider.id)), 404, { message: '404 Not found' });
+    expectParamError(await as('owner').get(allMemberPath(source, 'x1')), 'user_id');
+  },
+);
+
+suite.test(
+  {
+    case: 'invited-private',
+    title: 'a member of an invited private group is not found for an outsider, and is found for a member of the shared group or project',
+    clauses: ['members.get-all.member', 'members.all.invited-visible', 'members.all.invited-private-to-source-members'],
+    requires: { minVersion: '17.4' },
+  },
+  async ({ kind, as, withToken }) => {
+    const { shared, sm } = world()[kind];
+    const { r } = world();
+    expectError(await as('outsider').get(allMemberPath(shared, r.id)), 404, { message: '404 Not found' });
+    expectEqual((await readAnyMember(withToken(sm.tokens.api, `a member of the shared ${kind}`), shared, r.id)).id, r.id, `the private invited group's member, for a member of the shared ${kind}`);
+  },
+);
+
+suite.test(
+  {
+    case: 'role-matrix',
+    title: 'inherited members of a private group or project may read a member; an outsider gets 404, nobody 401',
+    clauses: ['members.read.visibility', 'members.auth.anonymous'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ kind, as }) => {
+    const { source, x } = world()[kind];
+    await expectReadMatrix(as, allMemberPath(source, x.id), sourceNotFound(kind), 'member', false);
+  },
+);

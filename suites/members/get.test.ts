@@ -1,0 +1,181 @@
+// GET /groups/:id/members/:user_id and GET /projects/:id/members/:user_id: one direct member.
+import { fixture } from '../../fixtures/manifest.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { ACCESS, dateIn, sourceNotFound, type SourceKind, type SourceRef } from '../harness/core/vocabulary.js';
+import {
+  exclusively,
+  expectNotMember,
+  expectParamError,
+  expectReadMatrix,
+  inTemporarySource,
+  memberPath,
+  membersPath,
+  readMember,
+  roleSourceIn,
+  useMembersWorld,
+  type Toolkit,
+} from './helpers.js';
+import { members } from './area.js';
+
+const suite = endpoint(members, 'get');
+
+const expiry = dateIn(12);
+
+/** A source of the kind with the role actors and `a` as direct members, below a group with a member of its own. */
+async function build(t: Toolkit, kind: SourceKind) {
+  const parent = await t.group();
+  const inherited = await t.user();
+  await t.add(parent, inherited, ACCESS.MAINTAINER);
+  const source = await roleSourceIn(t, kind, parent);
+  const a = await t.user();
+  const added = await t.world.admin.post(membersPath(source), { body: { user_id: a.id, access_level: ACCESS.REPORTER, expires_at: expiry } });
+  expectStatus(added, 201, 'adding a member with an expiry (setup)');
+  return { source, inherited, a };
+}
+
+const world = useMembersWorld('members-get', async (t) => ({ group: await build(t, 'group'), project: await build(t, 'project') }));
+
+suite.test(
+  {
+    case: 'direct',
+    title: 'a direct member reads back with its level, expiry and creator',
+    clauses: ['members.get.direct', 'members.entity.shape', 'members.entity.created-by'],
+  },
+  async ({ kind, as, run }) => {
+    const { source, a } = world()[kind];
+    const member = await readMember(as('guest'), source, a.id);
+    expectEqual([member.id, member.username, member.name], [a.id, a.username, a.name], 'id, username and name of the member');
+    expectEqual([member.access_level, member.expires_at], [ACCESS.REPORTER, expiry], 'access_level and expires_at');
+    expectEqual(member.created_by?.id, run.adminId, 'created_by to be the administrator who added the member');
+    expectEqual(member.email, undefined, 'no email for a Guest viewer');
+  },
+);
+
+suite.test(
+  {
+    case: 'inherited-is-not-direct',
+    title: 'a member of the group above is not a direct member: 404 "404 Not found"',
+    clauses: ['members.get.direct'],
+  },
+  async ({ kind, as }) => {
+    const { source, inherited } = world()[kind];
+    await expectNotMember(as('owner'), source, inherited.id);
+    await expectNotMember(as('maintainer'), source, inherited.id);
+  },
+);
+
+suite.test(
+  {
+    case: 'creator-is-owner',
+    title: 'the administrator who created a subgroup is its direct Owner, readable also through the subgroup\'s full path',
+    clauses: ['members.get.direct', 'members.id.path-or-number'],
+    only: { kind: 'group', why: 'GitLab makes the creator of a group its direct Owner; the creator of a project in a group may or may not become a direct member of it (see withoutAdmin)' },
+  },
+  async ({ as, run }) => {
+    const { source } = world().group;
+    expectOk(await as('owner').get(memberPath(source, run.adminId)), 200, 'member');
+    const member = await readMember(as('owner'), { kind: 'group', id: source.fullPath }, run.adminId);
+    expectEqual(member.access_level, ACCESS.OWNER, 'the creator of the subgroup, its owner');
+  },
+);
+
+suite.test(
+  {
+    case: 'unknown-and-invalid',
+    title: 'an unknown user gives 404 "404 Not found"; a user_id that is not a number gives 400',
+    clauses: ['members.get.direct', 'members.get.user-id-integer', 'members.errors.shape'],
+  },
+  async ({ kind, as, run }) => {
+    const { source } = world()[kind];
+    await expectNotMember(as('developer'), source, 2147483000);
+    await expectNotMember(as('owner'), source, run.actors.outsider.id);
+    for (const userId of ['someone', '1x']) expectParamError(await as('owner').get(memberPath(source, userId)), 'user_id');
+  },
+);
+
+suite.test(
+  {
+    case: 'role-matrix',
+    title: 'every member of a private group or project may read a member; an outsider gets 404, nobody 401',
+    clauses: ['members.read.visibility', 'members.auth.anonymous'],
+  },
+  async ({ kind, as }) => {
+    const { source, a } = world()[kind];
+    await expectReadMatrix(as, memberPath(source, a.id), sourceNotFound(kind), 'member', false);
+  },
+);
+
+suite.test(
+  {
+    case: 'by-path',
+    title: 'the source may be named by its URL-encoded full path; an unknown one gives 404 "404 Group Not Found" / "404 Project Not Found"',
+    clauses: ['members.id.path-or-number', 'members.read.visibility'],
+  },
+  async ({ kind, as }) => {
+    const { source, a } = world()[kind];
+    expectTrue(source.fullPath.includes('/'), 'the full path to contain a slash (test setup)', source.fullPath);
+    const member = await readMember(as('guest'), { kind, id: source.fullPath }, a.id);
+    expectEqual([member.id, member.access_level], [a.id, ACCESS.REPORTER], `the member read through the ${kind}'s path`);
+    expectError(await as('guest').get(memberPath({ kind, id: `${source.fullPath}-nowhere` }, a.id)), 404, { message: sourceNotFound(kind) });
+    expectError(await as('guest').get(memberPath({ kind, id: 2147483000 }, a.id)), 404, { message: sourceNotFound(kind) });
+  },
+);
+
+suite.test(
+  {
+    case: 'email',
+    title: 'an administrator sees the member\'s email; an owner does not',
+    clauses: ['members.entity.email-admin', 'members.entity.email-hidden'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ kind, as }) => {
+    const { source, a } = world()[kind];
+    expectEqual((await readMember(as('admin'), source, a.id)).email, a.email, 'the email, for the administrator');
+    expectEqual((await readMember(as('owner'), source, a.id)).email, undefined, `no email for the ${kind}'s owner`);
+  },
+);
+
+suite.test(
+  {
+    case: 'saml-identity',
+    title: 'owners and administrators see the SAML identity on a membership of a group with SSO, never on a project membership; a Developer sees none',
+    clauses: ['members.entity.saml-identity'],
+    requires: { capabilities: ['saml'], fixtures: ['saml'] },
+  },
+  async ({ kind, as, withToken, run }) => {
+    const fx = fixture(run.fixtures, 'saml')!;
+    const { t } = world();
+    const viewer = await t.user();
+    // On the SSO group itself; for a project, on a project made in it with the identified user as a direct member.
+    const check = async (source: SourceRef) => {
+      for (const [client, who] of [[withToken(fx.ownerToken, 'SAML group owner'), 'the owner'], [as('admin'), 'an administrator']] as const) {
+        const identity = (await readMember(client, source, fx.user_id)).group_saml_identity;
+        if (kind === 'project') {
+          expectEqual(identity, undefined, `no group_saml_identity on a project membership, for ${who}`);
+          continue;
+        }
+        expectTrue(
+          typeof identity === 'object' && identity !== null && identity.extern_uid !== '' && typeof identity.provider === 'string' && Number.isInteger(identity.saml_provider_id),
+          `${who} to see group_saml_identity {extern_uid, provider, saml_provider_id}`,
+          `got ${JSON.stringify(identity)}`,
+        );
+      }
+      await t.add(source, viewer, ACCESS.DEVELOPER);
+      try {
+        const seen = await readMember(withToken(viewer.tokens.api, `a Developer of the ${kind}`), source, fx.user_id);
+        expectEqual(seen.group_saml_identity, undefined, 'no group_saml_identity for a viewer who is not an owner');
+      } finally {
+        await t.remove(source, viewer);
+      }
+    };
+    await exclusively(run, 'saml', async () => {
+      if (kind === 'group') return check({ kind: 'group', id: fx.group_id });
+      return inTemporarySource(t, kind, fx.group_id, 'saml-project', async (project) => {
+        // As Owner: a direct membership may not be lower than the level the user holds in the group.
+        await t.add(project, { id: fx.user_id }, ACCESS.OWNER);
+        await check(project);
+      });
+    });
+  },
+);

@@ -1,0 +1,368 @@
+// GET /groups/:id/members and GET /projects/:id/members: the direct members of a group or project.
+import { fixture } from '../../fixtures/manifest.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { ACCESS, dateIn, ROLES, sourceNotFound, sourcePath, type SourceKind } from '../harness/core/vocabulary.js';
+import {
+  checkPagination,
+  exclusively,
+  expectAnonymous401,
+  expectParamError,
+  expectReadMatrix,
+  findIn,
+  idsOf,
+  inTemporarySource,
+  knownDirect,
+  listAll,
+  memberIds,
+  membersPath,
+  nameSearchTerm,
+  roleSourceIn,
+  shareWith,
+  sorted,
+  sourceIn,
+  useMembersWorld,
+  type MemberBody,
+  type Toolkit,
+} from './helpers.js';
+import { members } from './area.js';
+
+const suite = endpoint(members, 'list');
+
+const expiry = dateIn(40);
+
+/**
+ * A source of the kind with the role actors and a, b, c as direct members, below a group with a
+ * member of its own (inherited, not direct) and shared with a group whose member is not direct
+ * either; and a public source with the role actors.
+ */
+async function build(t: Toolkit, kind: SourceKind) {
+  const parent = await t.group();
+  const inherited = await t.user();
+  await t.add(parent, inherited, ACCESS.DEVELOPER);
+  const source = await roleSourceIn(t, kind, parent);
+  const [a, b, c] = [await t.user(), await t.user(), await t.user()];
+  // `a` is added with an expiry, by the administrator (its created_by).
+  const added = await t.world.admin.post(membersPath(source), { body: { user_id: a.id, access_level: ACCESS.DEVELOPER, expires_at: expiry } });
+  expectStatus(added, 201, 'adding a member with an expiry (setup)');
+  await t.add(source, b, ACCESS.REPORTER);
+  await t.add(source, c, ACCESS.MAINTAINER);
+  const invited = await t.group();
+  const viaInvite = await t.user();
+  await t.add(invited, viaInvite, ACCESS.DEVELOPER);
+  await shareWith(t, source, invited, ACCESS.DEVELOPER);
+  const publicSource = await roleSourceIn(t, kind, await t.group({ visibility: 'public' }), 'public');
+  // The administrator created the source: always a group's direct Owner, maybe a project's member (knownDirect).
+  const direct = [...(kind === 'group' ? [t.run.adminId] : []), ...ROLES.map((r) => t.run.actors[r].id), a.id, b.id, c.id];
+  return { source, publicSource, a, b, c, inherited, viaInvite, direct };
+}
+
+const world = useMembersWorld('members-list', async (t) => ({
+  group: await build(t, 'group'),
+  project: await build(t, 'project'),
+  // A project in the administrator's own namespace: no group above it.
+  personal: await t.roleProject(),
+}));
+
+suite.test(
+  {
+    case: 'direct-only',
+    title: 'the list holds exactly the direct members: not members of the group above, not members of a group it is shared with',
+    clauses: ['members.list.direct-only', 'members.entity.shape'],
+  },
+  async ({ kind, as, run }) => {
+    const { source, inherited, viaInvite, direct } = world()[kind];
+    const ids = await memberIds(as('owner'), source);
+    expectEqual(knownDirect(run, kind, ids), sorted(direct), `the direct members of the ${kind}`);
+    expectTrue(!ids.includes(inherited.id) && !ids.includes(viaInvite.id), 'neither the member of the group above nor the invited group\'s member to be listed', `ids: ${ids.join(', ')}`);
+  },
+);
+
+suite.test(
+  {
+    case: 'member-fields',
+    title: 'each member shows its level, its expiry (a date or null) and who added it',
+    clauses: ['members.entity.shape', 'members.entity.created-by'],
+  },
+  async ({ kind, as, run }) => {
+    const { source, a, b, c } = world()[kind];
+    const items = await listAll(as('developer'), membersPath(source), 'member');
+    const rowA = findIn(items, a.id, 'member a in the list');
+    expectEqual([rowA.username, rowA.access_level, rowA.expires_at], [a.username, ACCESS.DEVELOPER, expiry], 'username, access_level and expires_at of a');
+    expectEqual(rowA.created_by?.id, run.adminId, 'created_by of a to be the administrator who added it');
+    const rowB = findIn(items, b.id, 'member b');
+    expectEqual([rowB.access_level, rowB.expires_at], [ACCESS.REPORTER, null], 'access_level and expires_at of b (added without expiry: null)');
+    const rowC = findIn(items, c.id, 'member c');
+    expectEqual([rowC.access_level, rowC.expires_at], [ACCESS.MAINTAINER, null], 'access_level and expires_at of c (added without expiry: null)');
+  },
+);
+
+suite.test(
+  {
+    case: 'no-email-for-owners',
+    title: 'an owner who is not an administrator sees no email of ordinary members',
+    clauses: ['members.entity.email-hidden'],
+  },
+  async ({ kind, as }) => {
+    const items = await listAll(as('owner'), membersPath(world()[kind].source), 'member');
+    expectEqual(items.filter((m) => m.email !== undefined).map((m) => m.username), [], 'no member to carry an email');
+  },
+);
+
+suite.test(
+  {
+    case: 'email-for-admins',
+    title: 'an administrator sees every member\'s email',
+    clauses: ['members.entity.email-admin'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ kind, as, run }) => {
+    const { source, a } = world()[kind];
+    const items = await listAll(as('admin'), membersPath(source), 'member');
+    expectEqual(findIn(items, a.id, 'member a').email, a.email, 'the email of a');
+    expectEqual(findIn(items, run.actors.developer.id, 'the developer').email, run.actors.developer.email, 'the email of the developer');
+    expectTrue(items.every((m) => typeof m.email === 'string'), 'every member to carry an email', items.filter((m) => m.email === undefined).map((m) => m.username).join(', '));
+  },
+);
+
+suite.test(
+  {
+    case: 'enterprise-email',
+    title: 'owners of the enterprise group see the email of its enterprise users only, in the group and in its projects; other members see none',
+    clauses: ['members.entity.email-enterprise'],
+    requires: { capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
+  },
+  async ({ kind, withToken, run }) => {
+    const fx = fixture(run.fixtures, 'enterprise')!;
+    const { t } = world();
+    const owner = withToken(fx.ownerToken, 'enterprise group owner');
+    const viewer = await t.user();
+    // The group itself; for a project, one made in the group with both users as direct members.
+    const check = async (source: { kind: SourceKind; id: number }) => {
+      const items = await listAll(owner, membersPath(source), 'member');
+      expectTrue(typeof findIn(items, fx.enterprise_user_id, 'the enterprise user').email === 'string', 'the owner to see the enterprise user\'s email');
+      expectEqual(findIn(items, fx.other_user_id, 'the other member').email, undefined, 'no email for the member who is not an enterprise user');
+      // A Developer of the same source sees no email at all; the temporary member is removed again.
+      await t.add(source, viewer, ACCESS.DEVELOPER);
+      try {
+        const seen = await listAll(withToken(viewer.tokens.api, `a developer of the ${kind}`), membersPath(source), 'member');
+        expectEqual(findIn(seen, fx.enterprise_user_id, 'the enterprise user').email, undefined, 'no email for a viewer who is not an owner');
+      } finally {
+        await t.remove(source, viewer);
+      }
+    };
+    await exclusively(run, 'enterprise', async () => {
+      if (kind === 'group') return check({ kind: 'group', id: fx.group_id });
+      return inTemporarySource(t, kind, fx.group_id, 'enterprise-project', async (project) => {
+        // As Owners: a direct membership may not be lower than the level the users hold in the group.
+        for (const id of [fx.enterprise_user_id, fx.other_user_id]) await t.add(project, { id }, ACCESS.OWNER);
+        await check(project);
+      });
+    });
+  },
+);
+
+suite.test(
+  {
+    case: 'query',
+    title: 'query keeps the members whose username or name contains the string, ignoring case',
+    clauses: ['members.list.query'],
+  },
+  async ({ kind, as }) => {
+    const { source, a } = world()[kind];
+    for (const query of [a.username, a.username.toUpperCase().slice(2)]) {
+      const res = await as('developer').get(membersPath(source), { query: { query } });
+      expectOk(res, 200, 'member', { list: true });
+      expectEqual(idsOf(res.body as MemberBody[]), [a.id], `the members matching "${query}"`, res);
+    }
+    // A part of the name, in capitals: other members may share it, so the expected set comes from the list.
+    const term = nameSearchTerm(a.name);
+    const everyone = await listAll(as('developer'), membersPath(source), 'member');
+    const expected = everyone.filter((m) => `${m.name} ${m.username}`.toLowerCase().includes(term.toLowerCase()));
+    const byName = await listAll(as('developer'), membersPath(source), 'member', { query: term });
+    expectTrue(byName.some((m) => m.id === a.id), `the member found by the name "${term}"`, `got ids ${idsOf(byName).join(', ')}`);
+    expectEqual(idsOf(byName), idsOf(expected), `the members whose name or username contains "${term}"`);
+    const none = await as('developer').get(membersPath(source), { query: { query: 'no-such-member-anywhere' } });
+    expectOk(none, 200, 'member', { list: true });
+    expectEqual(none.body, [], 'no member for a string nobody has', none);
+  },
+);
+
+suite.test(
+  {
+    case: 'user-ids',
+    title: 'user_ids keeps only the members with these user ids',
+    clauses: ['members.list.user-ids'],
+  },
+  async ({ kind, as, run }) => {
+    const { source, a, c, inherited } = world()[kind];
+    const res = await as('guest').get(membersPath(source), { query: { user_ids: `${a.id},${c.id},${run.actors.outsider.id},${inherited.id}` } });
+    expectOk(res, 200, 'member', { list: true });
+    expectEqual(idsOf(res.body as MemberBody[]), sorted([a.id, c.id]), 'the members named by user_ids (the outsider is no member, the member of the group above no direct one)', res);
+  },
+);
+
+suite.test(
+  {
+    case: 'skip-users',
+    title: 'skip_users leaves out the members with these user ids',
+    clauses: ['members.list.skip-users'],
+    // gitlab-facts §4: the parameter is declared in CE but applied by EE only (ee/lib/ee/api/helpers/members_helpers.rb retrieve_members).
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ kind, as, run }) => {
+    const { source, a, b, direct } = world()[kind];
+    const res = await as('owner').get(membersPath(source), { query: { skip_users: `${a.id},${b.id}`, per_page: 100 } });
+    expectOk(res, 200, 'member', { list: true });
+    expectEqual(knownDirect(run, kind, idsOf(res.body as MemberBody[])), sorted(direct.filter((id) => id !== a.id && id !== b.id)), 'every direct member but a and b', res);
+  },
+);
+
+suite.test(
+  {
+    case: 'seat-info',
+    title: 'show_seat_info=true adds is_using_seat to each member; without it the field is absent',
+    clauses: ['members.entity.seat-info'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ kind, as }) => {
+    const { source } = world()[kind];
+    const res = await as('owner').get(membersPath(source), { query: { show_seat_info: true, per_page: 100 } });
+    expectOk(res, 200, 'member', { list: true });
+    const items = res.body as MemberBody[];
+    expectTrue(items.every((m) => typeof m.is_using_seat === 'boolean'), 'is_using_seat (boolean) on every member', '', res);
+    const plain = await listAll(as('owner'), membersPath(source), 'member');
+    expectTrue(plain.every((m) => m.is_using_seat === undefined), 'no is_using_seat without show_seat_info');
+  },
+);
+
+suite.test(
+  {
+    case: 'seat-info-active',
+    title: 'with show_seat_info=true, active members in billable roles (Owner, Maintainer, Developer) have is_using_seat true',
+    clauses: ['members.entity.seat-info', 'members.entity.seat-active'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ kind, as, run }) => {
+    const { source } = world()[kind];
+    const res = await as('owner').get(membersPath(source), { query: { show_seat_info: true, per_page: 100 } });
+    expectOk(res, 200, 'member', { list: true });
+    const items = res.body as MemberBody[];
+    for (const role of ['owner', 'maintainer', 'developer'] as const) {
+      const member = findIn(items, run.actors[role].id, `the ${role}`, res);
+      expectEqual([member.membership_state, member.is_using_seat], ['active', true], `membership_state and is_using_seat of the active ${role}`, res);
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'pagination',
+    title: 'page and per_page page through the members with GitLab\'s headers; a page past the end is empty; per_page=0 is refused',
+    clauses: ['members.pagination'],
+  },
+  async ({ kind, as, run }) => {
+    const { source, direct } = world()[kind];
+    const ids = await memberIds(as('maintainer'), source);
+    expectEqual(knownDirect(run, kind, ids), sorted(direct), 'the direct members to page through');
+    await checkPagination(as('maintainer'), membersPath(source), 'member', ids);
+    expectParamError(await as('maintainer').get(membersPath(source), { query: { per_page: 0 } }), 'per_page');
+  },
+);
+
+suite.test(
+  {
+    case: 'role-matrix',
+    title: 'every member of a private group or project may list its members; an outsider gets 404, nobody 401',
+    clauses: ['members.read.visibility', 'members.auth.anonymous'],
+  },
+  async ({ kind, as }) => {
+    await expectReadMatrix(as, membersPath(world()[kind].source), sourceNotFound(kind), 'member', true);
+  },
+);
+
+suite.test(
+  {
+    case: 'public-source',
+    title: 'the members of a public group or project are readable by any user, but not without a token (401)',
+    clauses: ['members.read.visibility', 'members.auth.anonymous'],
+  },
+  async ({ kind, as }) => {
+    const { publicSource } = world()[kind];
+    expectOk(await as('outsider').get(membersPath(publicSource)), 200, 'member', { list: true });
+    expectAnonymous401(await as('anonymous').get(membersPath(publicSource)));
+  },
+);
+
+suite.test(
+  {
+    case: 'read-api-token',
+    title: 'a read_api token may list members',
+    clauses: ['members.auth.read-api-scope'],
+  },
+  async ({ kind, as }) => {
+    expectOk(await as('developer', 'read_api').get(membersPath(world()[kind].source)), 200, 'member', { list: true });
+  },
+);
+
+suite.test(
+  {
+    case: 'by-path-and-unknown',
+    title: 'the source may be named by its URL-encoded full path; an unknown one gives 404 "404 Group Not Found" / "404 Project Not Found"',
+    clauses: ['members.id.path-or-number', 'members.read.visibility', 'members.errors.shape', 'members.auth.read-api-scope'],
+  },
+  async ({ kind, as, run }) => {
+    const { source, direct } = world()[kind];
+    expectTrue(source.fullPath.includes('/'), 'the full path to contain a slash (test setup)', source.fullPath);
+    const res = await as('reporter', 'read_api').get(membersPath({ kind, id: source.fullPath }), { query: { per_page: 100 } });
+    expectOk(res, 200, 'member', { list: true });
+    expectEqual(knownDirect(run, kind, idsOf(res.body as MemberBody[])), sorted(direct), `the members of the ${kind} named by its path`, res);
+    expectError(await as('reporter').get(membersPath({ kind, id: 2147483000 })), 404, { message: sourceNotFound(kind) });
+    expectError(await as('reporter').get(membersPath({ kind, id: `${source.fullPath}-nowhere` })), 404, { message: sourceNotFound(kind) });
+  },
+);
+
+suite.test(
+  {
+    case: 'no-invitations',
+    title: 'a person invited by email is neither among the members nor among all members',
+    clauses: ['members.list.no-invitations'],
+  },
+  async ({ kind, as }) => {
+    const { t } = world();
+    const source = await sourceIn(t, kind, await t.group());
+    const before = { direct: await memberIds(as('admin'), source), all: await memberIds(as('admin'), source, true) };
+    const invite = await as('admin').post(`${sourcePath(source)}/invitations`, { body: { email: t.world.factories.email('invitee'), access_level: ACCESS.DEVELOPER } });
+    expectStatus(invite, 201, 'inviting a person by email (setup, invitations API)');
+    expectEqual(await memberIds(as('admin'), source), before.direct, 'the direct members after the invitation');
+    expectEqual(await memberIds(as('admin'), source, true), before.all, 'all members after the invitation');
+  },
+);
+
+suite.test(
+  {
+    case: 'bad-filter',
+    title: 'user_ids that are not integers are refused with 400 in the parameter-error shape',
+    clauses: ['members.errors.shape'],
+  },
+  async ({ kind, as }) => {
+    expectParamError(await as('owner').get(membersPath(world()[kind].source), { query: { user_ids: 'one,two' } }), 'user_ids');
+  },
+);
+
+suite.test(
+  {
+    case: 'user-namespace',
+    title: 'members of a project in a user\'s namespace are listed to a Developer, without anyone\'s email',
+    clauses: ['members.list.direct-only', 'members.entity.email-hidden'],
+    only: { kind: 'project', why: 'only a project can live in a user\'s personal namespace; a group always has a group or nothing above it' },
+  },
+  async ({ as, run }) => {
+    const { personal } = world();
+    const items = await listAll(as('developer'), membersPath(personal), 'member');
+    // The administrator owns the namespace and may or may not be listed as a direct member.
+    expectEqual(knownDirect(run, 'project', idsOf(items)), sorted(ROLES.map((r) => run.actors[r].id)), 'the direct members of the personal project');
+    expectEqual(items.filter((m) => m.email !== undefined).map((m) => m.id), [], 'no email shown to a Developer');
+    expectEqual(findIn(items, run.actors.guest.id, 'the guest').access_level, ACCESS.GUEST, 'the guest\'s level');
+  },
+);
