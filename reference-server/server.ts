@@ -3,6 +3,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { ApiError } from './http/errors.js';
+import { installGitlabHttp } from './http/gitlab-http.js';
 import { faultContext, faultsPossible, installFaults, rewriteUrlWith, type FaultContext, type FaultOptions } from './faults/index.js';
 import type { FixtureManifest } from '../contract/fixture-manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
@@ -58,6 +59,8 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
     ...(withFaults ? { rewriteUrl: rewriteUrlWith(faults) } : {}),
   });
   app.register(formbody);
+  // Before the fault hooks, so that a fault may still break what this sets right.
+  installGitlabHttp(app);
   const latency = options.latencyMs ?? 0;
   if (latency > 0) app.addHook('onRequest', () => new Promise<void>((resolve) => setTimeout(resolve, latency)));
   if (withFaults) installFaults(app, faults, options.faultHeader ?? false);

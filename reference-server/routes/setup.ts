@@ -14,6 +14,8 @@ const VISIBILITIES = ['private', 'internal', 'public'] as const;
 const TOKEN_SCOPES = ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo', 'admin_mode', 'create_runner', 'manage_runner', 'ai_features', 'k8s_proxy', 'read_service_ping'];
 const ALL_ACCESS_VALUES = Object.keys(ROLE_NAMES).map(Number);
 const PATH_PATTERN = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
+// users.public_email has no default since GitLab's RemoveNotNullConstraintAndDefaultForPublicEmail
+// migration: a user who set none reads `null` (the store keeps '').
 
 export function groupEntity(ctx: Context, request: FastifyRequest, group: Group) {
   const fullPath = ctx.store.groupFullPath(group);
@@ -70,7 +72,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const actor = actorOf(ctx, request);
     const user = requireUser(actor);
     requireScope(actor, [...READ_API_SCOPES, 'read_user']);
-    return { ...userBasic(request, user), email: user.email, public_email: user.publicEmail, is_admin: user.isAdmin, created_at: user.createdAt };
+    return { ...userBasic(request, user), email: user.email, public_email: user.publicEmail || null, is_admin: user.isAdmin, created_at: user.createdAt };
   });
 
   app.post('/users', async (request, reply) => {
@@ -94,7 +96,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     if (store.userByUsername(username!)) throw conflict('Username has already been taken');
     const user = store.createUser({ username: username!, name: name!, email: email!, publicEmail });
     reply.code(201);
-    return { ...userBasic(request, user), email: user.email, public_email: user.publicEmail, is_admin: false, created_at: user.createdAt };
+    return { ...userBasic(request, user), email: user.email, public_email: user.publicEmail || null, is_admin: false, created_at: user.createdAt };
   });
 
   // Listings with `search`, as GitLab's GET /users, /groups and /projects (used by `sweep`).
@@ -339,22 +341,41 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const ref = params.string('ref', { required: true, allowBlank: false });
     params.done();
     if (store.accessLevel(project, user) < ACCESS.DEVELOPER) throw forbidden();
-    let commit;
     try {
-      commit = project.repository.createBranch(branch!, ref!);
+      project.repository.createBranch(branch!, ref!);
     } catch (error) {
       if (error instanceof RepositoryError) throw apiError(400, error.message);
       throw error;
     }
     reply.code(201);
-    return {
-      name: branch,
-      commit: { id: commit.id, short_id: commit.id.slice(0, 8), title: commit.message.split('\n')[0], parent_ids: commit.parentIds },
-      merged: false,
-      protected: project.protectedBranches.has(branch!),
-      default: branch === project.repository.defaultBranch,
-      web_url: `${webBase(request)}/${store.projectFullPath(project)}/-/tree/${branch}`,
-    };
+    return branchEntity(ctx, request, project, branch!);
+  });
+
+  // lib/api/branches.rb: GET answers the Branch entity through `find_branch!`; HEAD only says
+  // whether the branch exists (204 or 404), so it is its own route, not GET without a body.
+  type BranchRoute = { Params: { id: string; branch: string } };
+  const readableProject = (request: FastifyRequest, id: string): Project => {
+    const actor = actorOf(ctx, request);
+    requireScope(actor, READ_API_SCOPES);
+    const project = findProject(ctx, request, id);
+    // authorize_read_code!: Reporter and above on a private project.
+    if (project.visibility === 'private' && store.accessLevel(project, actor.user) < ACCESS.REPORTER) throw forbidden();
+    return project;
+  };
+
+  app.get<BranchRoute>('/projects/:id/repository/branches/:branch', { exposeHeadRoute: false }, async (request) => {
+    const project = readableProject(request, request.params.id);
+    const name = request.params.branch;
+    // find_branch! (lib/api/helpers.rb): Gitlab::GitRefValidator first, then the lookup.
+    if (!validRefName(name)) throw apiError(400, 'The branch refname is invalid');
+    if (!project.repository.branches.has(name)) throw notFound('Branch');
+    return branchEntity(ctx, request, project, name);
+  });
+
+  app.head<BranchRoute>('/projects/:id/repository/branches/:branch', async (request, reply) => {
+    const project = readableProject(request, request.params.id);
+    if (!project.repository.branches.has(request.params.branch)) throw notFound();
+    reply.code(204);
   });
 
   app.put('/application/settings', async (request) => {
@@ -368,6 +389,69 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     return { enable_member_promotion_management: store.settings.enableMemberPromotionManagement };
   });
 };
+
+/** GitLab's Branch entity (lib/api/entities/branch.rb) with its Commit (lib/api/entities/commit.rb). */
+export function branchEntity(ctx: Context, request: FastifyRequest, project: Project, name: string) {
+  const { store } = ctx;
+  const repository = project.repository;
+  const commit = repository.branchHead(name)!;
+  const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+  const projectUrl = `${webBase(request)}/${store.projectFullPath(project)}`;
+  const isProtected = project.protectedBranches.has(name);
+  const user = actorOf(ctx, request).user;
+  return {
+    name,
+    commit: {
+      id: commit.id,
+      short_id: commit.id.slice(0, 8),
+      created_at: iso(commit.committer.time),
+      parent_ids: commit.parentIds,
+      title: commit.message.split('\n')[0],
+      message: commit.message,
+      author_name: commit.author.name,
+      author_email: commit.author.email,
+      authored_date: iso(commit.author.time),
+      committer_name: commit.committer.name,
+      committer_email: commit.committer.email,
+      committed_date: iso(commit.committer.time),
+      trailers: {},
+      extended_trailers: {},
+      web_url: `${projectUrl}/-/commit/${commit.id}`,
+    },
+    merged: mergedToDefault(project, commit.id),
+    protected: isProtected,
+    // Protected branches here allow Maintainers only (GitLab's default protection), so never Developers.
+    developers_can_push: false,
+    developers_can_merge: false,
+    can_push: user !== undefined && store.accessLevel(project, user) >= (isProtected ? ACCESS.MAINTAINER : ACCESS.DEVELOPER),
+    default: name === repository.defaultBranch,
+    web_url: `${projectUrl}/-/tree/${name}`,
+  };
+}
+
+/** Repository#merged_to_root_ref?: not the default branch's head, but one of its ancestors. */
+function mergedToDefault(project: Project, head: string): boolean {
+  const root = project.repository.branchHead(project.repository.defaultBranch);
+  if (!root || root.id === head) return false;
+  const seen = new Set<string>();
+  const queue = [root.id];
+  while (queue.length > 0) {
+    const id = queue.pop()!;
+    if (id === head) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    queue.push(...(project.repository.commits.get(id)?.parentIds ?? []));
+  }
+  return false;
+}
+
+/** Gitlab::GitRefValidator.validate, as `git check-ref-format refs/heads/<name>` and GitLab's extra prefixes. */
+function validRefName(name: string): boolean {
+  if (name === '' || name === 'HEAD' || name === '@' || name.startsWith('-')) return false;
+  if (/^refs\/(heads|remotes|tags)\//.test(name)) return false;
+  if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|^\/|\/$|\.$|\/\.|^\./.test(name)) return false;
+  return !name.split('/').some((part) => part.endsWith('.lock'));
+}
 
 function rank(visibility: Visibility): number {
   return VISIBILITIES.indexOf(visibility);

@@ -58,7 +58,9 @@ export function billableMemberEntity(ctx: Context, request: FastifyRequest, user
   const rootMember = store.directMembership(root, user.id);
   return {
     ...userBasic(request, user),
-    // The real email for administrators and the owners managing an enterprise user, else the public one, else null.
+    // ee/lib/ee/api/entities/billable_member.rb: `expose :public_email, as: :email`, overridden by
+    // `expose :email, if: admin || managed_by_user?`. The key is always there; users.public_email
+    // has no default (RemoveNotNullConstraintAndDefaultForPublicEmail), so no public email is null.
     email: emailVisible(store, user, view.viewer, root) ? user.email : user.publicEmail || null,
     last_activity_on: user.lastActivityOn,
     membership_type: type,
