@@ -24,7 +24,8 @@ function instance(): Ajv2020 {
   if (ajv) return ajv;
   ajv = new Ajv2020({ strict: true, allErrors: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
-  // Annotation only: which files of ../shared/examples/ a schema must accept (examples.spec.ts).
+  // Annotation only: which GitLab documentation examples (schemas/examples/) a schema must accept
+  // (examples.spec.ts).
   ajv.addKeyword({ keyword: 'x-examples', schemaType: 'array' });
   for (const file of readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.schema.json'))) {
     ajv.addSchema(JSON.parse(readFileSync(join(SCHEMA_DIR, file), 'utf8')) as object);
@@ -40,9 +41,15 @@ export function schemaNames(): string[] {
 }
 
 export interface ExampleRef {
+  /** Path of the example relative to schemas/ ("examples/members--get-member.json"). */
   file: string;
   /** The example is an array of the resource. */
   list?: boolean;
+}
+
+/** Absolute path of an example named in `x-examples`. */
+export function examplePath(ref: ExampleRef): string {
+  return join(SCHEMA_DIR, ref.file);
 }
 
 /** The raw JSON of a schema file. */
