@@ -2,7 +2,7 @@
 // Every case runs for both kinds unless it says why not. The promotion-approval tests are in
 // create-promotion.exclusive.test.ts: they turn a global setting on.
 import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectOk, expectTrue } from '../harness/core/checks.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { ACCESS, dateIn, sourceNotFound } from '../harness/core/vocabulary.js';
 import {
   expectAlreadyMember,
@@ -15,6 +15,7 @@ import {
   expectNotMember,
   expectRefused,
   expectUserIdFailure,
+  GITLAB,
   invite,
   invitationsOf,
   invitationsUrl,
@@ -131,8 +132,18 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { source } = world();
-    expectError(await invite(as('owner'), source(kind), { access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE });
-    expectError(await invite(as('owner'), source(kind), { email: '', user_id: '', access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE });
+    // The spec makes one of them required; the text is GitLab's (spec/requests/api/invitations_spec.rb).
+    expectError(await invite(as('owner'), source(kind), { access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE, gitlab: GITLAB.mustProvide });
+    expectError(await invite(as('owner'), source(kind), { email: '', user_id: '', access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE, gitlab: GITLAB.mustProvide });
+    // The order of checks is GitLab's: its 400 comes before the source lookup and the permission
+    // check, so a Developer, or a request for an unknown source, gets it too. The spec gives no order.
+    for (const [res, refusal] of [
+      [await invite(as('developer'), source(kind), { access_level: ACCESS.GUEST }), 403],
+      [await invite(as('owner'), { kind, id: UNKNOWN_ID }, { access_level: ACCESS.GUEST }), 404],
+    ] as const) {
+      expectError(res, [400, refusal]);
+      parity(res, GITLAB.mustProvide, () => expectStatus(res, 400, 'GitLab checks for email or user_id first'));
+    }
   },
 );
 
@@ -145,9 +156,10 @@ suite.test(
   async ({ kind, as }) => {
     const { source, email } = world();
     const address = email();
-    expectError(await invite(as('owner'), source(kind), { email: address }), 400, { error: /^access_level / });
-    expectError(await invite(as('owner'), source(kind), { email: address, access_level: 'developer' }), 400, { error: /^access_level / });
-    expectError(await invite(as('owner'), source(kind), { email: address, access_level: 60 }), 400, { error: 'access_level does not have a valid value' });
+    expectError(await invite(as('owner'), source(kind), { email: address }), 400, { error: /^access_level /, gitlab: GITLAB.grape });
+    expectError(await invite(as('owner'), source(kind), { email: address, access_level: 'developer' }), 400, { error: /^access_level /, gitlab: GITLAB.grape });
+    // 60 (Admin) is "not listed as valid for invitations" (spec: Access levels).
+    expectError(await invite(as('owner'), source(kind), { email: address, access_level: 60 }), 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
     await expectNotInvited(as('admin'), source(kind), address);
   },
 );
@@ -162,10 +174,11 @@ suite.test(
     const { source, email } = world();
     const address = email();
     const res = await invite(as('owner'), source(kind), { email: address, access_level: 0 });
-    // The docs list 0 among the valid values, so the model refuses it per recipient; a target whose
-    // parameter check refuses it outright (400) does not invite anyone either.
-    if (res.status === 400) expectError(res, 400, { error: 'access_level does not have a valid value' });
-    else expectInviteErrors(res, { [address]: 'Access level is not included in the list' });
+    // GitLab's parameter check refuses 0 outright (lib/api/helpers/members_helpers.rb member_access_levels
+    // is Gitlab::Access.all_values, without 0): 400. The spec lists 0 among the access levels, so a
+    // target may take the parameter and refuse it per recipient, as the Member model does.
+    if (res.status === 400) expectError(res, 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
+    else expectInviteErrors(res, { [address]: 'Access level is not included in the list' }, GITLAB.memberModel);
     await expectNotInvited(as('admin'), source(kind), address);
   },
 );
@@ -182,9 +195,14 @@ suite.test(
     const [first, second, third] = [email(), email(), email()];
     await inviteOk(as('owner'), target, first);
     const variant = otherCase(first);
+    // GitLab stores a new invitation's address in lower case, so the variant fails the uniqueness
+    // check (app/services/members/invite_member_builder.rb; app/models/member.rb). The text is the
+    // spec's sample (older GitLab) or current GitLab's wording: parity.
+    const taken = { [variant]: /^(Invite email|The member's email address) has already been taken$/ };
+    const gitlab = 'app/models/member.rb (validates :invite_email, uniqueness); spec/services/members/invite_service_spec.rb (with case insensitive emails)';
     // The taken address before and after a good one.
-    expectInviteErrors(await invite(as('owner'), target, { email: `${variant},${second}`, access_level: ACCESS.GUEST }), { [variant]: 'Invite email has already been taken' });
-    expectInviteErrors(await invite(as('owner'), target, { email: `${third},${variant}`, access_level: ACCESS.GUEST }), { [variant]: 'Invite email has already been taken' });
+    expectInviteErrors(await invite(as('owner'), target, { email: `${variant},${second}`, access_level: ACCESS.GUEST }), taken, gitlab);
+    expectInviteErrors(await invite(as('owner'), target, { email: `${third},${variant}`, access_level: ACCESS.GUEST }), taken, gitlab);
     for (const address of [first, second, third]) await expectInvited(as('admin'), target, address, ACCESS.GUEST);
     await expectNotInvited(as('admin'), target, variant);
   },
@@ -206,8 +224,10 @@ suite.test(
     if ((res.body as InviteResult).status === 'success') {
       await expectInvited(as('admin'), source(kind), address, ACCESS.REPORTER, expires);
     } else {
-      // gitlab-facts §8: before about 15.x GitLab answered a re-invite with an error and kept the first invitation.
-      expectInviteErrors(res, { [address]: 'Invite email has already been taken' });
+      // Current GitLab refreshes the invitation (app/services/members/invite_member_builder.rb
+      // find_or_initialize_by invite_email; spec/requests/api/invitations_spec.rb "updates the member
+      // for that email"); GitLab's docs show the re-invite reported instead, the invitation kept.
+      expectInviteErrors(res, { [address]: 'Invite email has already been taken' }, 'doc/api/invitations.md (example error response); app/models/member.rb (validates :invite_email, uniqueness)');
       await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST, null);
     }
   },
@@ -250,11 +270,14 @@ suite.test(
     const bad = 'not-an-address';
     const res = await invite(as('owner'), source(kind), { email: `${bad},${good}`, access_level: ACCESS.GUEST });
     if (res.status === 400) {
-      // GitLab's email_or_email_list parameter check refuses a list with a malformed address (gitlab-facts §3).
-      expectError(res, 400, { error: /email/ });
+      // GitLab's email_or_email_list parameter check refuses a list with a malformed address, before
+      // anything is done (spec/requests/api/invitations_spec.rb "returns 400 when the comma-separated
+      // email list is not a valid format").
+      expectError(res, 400, { error: 'email contains an invalid email address', gitlab: 'lib/api/validations/validators/email_or_email_list.rb' });
       await expectNotInvited(as('admin'), source(kind), good);
     } else {
-      expectInviteErrors(res, { [bad]: 'Invite email is invalid' });
+      // The spec's form: a failure for that recipient, the others invited.
+      expectInviteErrors(res, { [bad]: 'Invite email is invalid' }, 'app/services/members/invite_service.rb (invalid_emails)');
       await expectInvited(as('admin'), source(kind), good, ACCESS.GUEST);
     }
     await expectNotInvited(as('admin'), source(kind), bad);
@@ -270,8 +293,14 @@ suite.test(
   async ({ kind, as }) => {
     const { source, email } = world();
     const address = email();
-    expectError(await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, expires_at: 'next tuesday' }), 400, { error: /^expires_at / });
-    expectInviteErrors(await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, expires_at: dateIn(-3) }), { [address]: /expires at/i });
+    // No date at all: GitLab's DateTime parameter refuses it. (Not a weekday name: Ruby's Date.parse
+    // reads "next tuesday" as this week's Tuesday, which GitLab would take.)
+    expectError(await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, expires_at: '2031-13-45' }), 400, { error: 'expires_at is invalid', gitlab: GITLAB.grape });
+    expectInviteErrors(
+      await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, expires_at: dateIn(-3) }),
+      { [address]: 'Expires at cannot be a date in the past' },
+      'app/models/member.rb (validates :expires_at, future_date); spec/requests/api/invitations_spec.rb (when set to a date in the past)',
+    );
     await expectNotInvited(as('admin'), source(kind), address);
   },
 );
@@ -351,7 +380,7 @@ suite.test(
   async ({ kind, as }) => {
     const { source, email } = world();
     const [refused, allowed] = [email(), email()];
-    expectError(await invite(as('maintainer'), source(kind), { email: refused, access_level: ACCESS.OWNER }), 403, { message: '403 Forbidden' });
+    expectError(await invite(as('maintainer'), source(kind), { email: refused, access_level: ACCESS.OWNER }), 403, { message: '403 Forbidden', gitlab: 'lib/api/api.rb (rescue_from Gitlab::Access::AccessDeniedError)' });
     await expectNotInvited(as('admin'), source(kind), refused);
     expectInviteSuccess(await invite(as('owner'), source(kind), { email: allowed, access_level: ACCESS.OWNER }));
     await expectInvited(as('admin'), source(kind), allowed, ACCESS.OWNER);
@@ -369,7 +398,7 @@ suite.test(
     const tried: string[] = [];
     for (const role of MANAGERS[kind]) {
       tried.push(email());
-      expectError(await invite(as(role, 'read_api'), source(kind), { email: tried[tried.length - 1], access_level: ACCESS.GUEST }), 403, { error: 'insufficient_scope' });
+      expectError(await invite(as(role, 'read_api'), source(kind), { email: tried[tried.length - 1], access_level: ACCESS.GUEST }), 403, { error: 'insufficient_scope', gitlab: GITLAB.scope });
     }
     await expectNotInvited(as('admin'), source(kind), ...tried);
   },
@@ -387,7 +416,7 @@ suite.test(
     expectInviteSuccess(await invite(as('owner'), { kind, id: source(kind).fullPath }, { email: address, access_level: ACCESS.GUEST }));
     await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
     const unknown = email();
-    expectError(await invite(as('owner'), { kind, id: UNKNOWN_ID }, { email: unknown, access_level: ACCESS.GUEST }), 404, { message: sourceNotFound(kind) });
+    expectError(await invite(as('owner'), { kind, id: UNKNOWN_ID }, { email: unknown, access_level: ACCESS.GUEST }), 404, { message: sourceNotFound(kind), gitlab: GITLAB.sourceNotFound });
   },
 );
 
@@ -415,7 +444,7 @@ suite.test(
   async ({ kind, as }) => {
     const { source, email } = world();
     const address = email();
-    expectError(await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, member_role_id: 'custom' }), 400, { error: 'member_role_id is invalid' });
+    expectError(await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, member_role_id: 'custom' }), 400, { error: 'member_role_id is invalid', gitlab: 'ee/lib/ee/api/invitations.rb (optional :member_role_id, type: Integer); lib/api/api.rb (Grape errors)' });
     await expectNotInvited(as('admin'), source(kind), address);
   },
 );
@@ -428,7 +457,9 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { fresh, email } = world();
-    // A source of its own: some of these inputs may be invited with odd addresses.
+    // A source of its own: some of these inputs may be invited with odd addresses. GitLab refuses
+    // the malformed ones in its parameter checks (400: lib/api/api.rb, email_or_email_list.rb) or
+    // takes them and invites no one (user ids that name nobody).
     const source = await fresh(kind);
     const bodies: Record<string, unknown>[] = [
       { email: email(), access_level: 'ten' },
@@ -467,8 +498,9 @@ suite.test(
     const target = source(kit.kind);
     const person = await user('no-access');
     const res = await invite(kit.as('owner'), target, { user_id: person.id, access_level: 0 });
-    if (res.status === 400) expectError(res, 400, { error: 'access_level does not have a valid value' });
-    else expectUserIdFailure(res, person, 'Access level is not included in the list');
+    // GitLab: 400 from its parameter check (see no-access-level-refused); per recipient elsewhere.
+    if (res.status === 400) expectError(res, 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
+    else expectUserIdFailure(res, person, 'Access level is not included in the list', GITLAB.memberModel);
     await expectNotMember(kit, target, person);
   },
 );
@@ -482,8 +514,9 @@ suite.test(
   async ({ kind, as }) => {
     const { source, email } = world();
     const address = email();
-    // Grape's CommaSeparatedToArray turns anything but a string or an array into an empty list,
-    // so GitLab answers "Must provide either email or user_id"; a stricter type check is a 400 too.
+    // Grape's CommaSeparatedToArray turns anything but a string or an array into an empty list
+    // (lib/api/validations/types/comma_separated_to_array.rb), so GitLab answers "Must provide
+    // either email or user_id" (lib/api/invitations.rb); a stricter type check is a 400 too.
     expectError(await invite(as('owner'), source(kind), { email: { address }, access_level: ACCESS.GUEST }), 400);
     await expectNotInvited(as('admin'), source(kind), address);
   },
@@ -498,7 +531,7 @@ suite.test(
   async ({ kind, as }) => {
     const { source, email } = world();
     const [first, second, third] = [email(), email(), email()];
-    // Grape's CommaSeparatedToArray strips each part.
+    // Grape's CommaSeparatedToArray strips each part (lib/api/validations/types/comma_separated_to_array.rb).
     expectInviteSuccess(await invite(as('owner'), source(kind), { email: `${first} , ${second},  ${third}`, access_level: ACCESS.GUEST }));
     for (const address of [first, second, third]) await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
   },
@@ -543,7 +576,11 @@ suite.test(
     const person = await user();
     expectOk(await as('owner').post(membersUrl(group), { body: { user_id: person.id, access_level: ACCESS.DEVELOPER } }), 201, 'member');
     const res = await invite(as('owner'), target, { email: person.email, access_level: ACCESS.REPORTER });
-    expectInviteErrors(res, { [person.email]: `Access level should be greater than or equal to Developer inherited membership from group ${group.name}` });
+    expectInviteErrors(
+      res,
+      { [person.email]: `Access level should be greater than or equal to Developer inherited membership from group ${group.name}` },
+      'app/models/member.rb (higher_access_level_than_group); spec/requests/api/invitations_spec.rb (does not create the member if group level is higher)',
+    );
     expectError(await as('admin').get(`${membersUrl(target)}/${person.id}`), 404);
   },
 );

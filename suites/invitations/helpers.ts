@@ -4,7 +4,7 @@
 // read-backs through the invitation list (every page) and the members API, the refusal matrix, and
 // the promotion-approval check.
 import { segment, type Client, type Exchange, type Query } from '../harness/core/client.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail } from '../harness/core/checks.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../harness/core/checks.js';
 import { useWorld, type Kit } from '../harness/run/conformance.js';
 import { QUEUED } from '../common/promotion.js';
 import { ACCESS, datePart, ROLES, sourceNotFound, sourcePath, type Role, type SourceKind, type SourceRef } from '../harness/core/vocabulary.js';
@@ -13,6 +13,31 @@ import type { GroupInfo, ProjectInfo, SourceInfo } from '../harness/run/world.js
 
 export const MUST_PROVIDE = '400 Bad request - Must provide either email or user_id as a parameter';
 const ALREADY_MEMBER = 'User already exists in source';
+
+/**
+ * Where GitLab writes the texts and does the things these tests check beyond the spec: the `gitlab`
+ * citation of expectError texts and of parity checks.
+ */
+export const GITLAB = {
+  /** The endpoints: parameters, lookups, permission, answers. */
+  api: 'lib/api/invitations.rb',
+  /** Grape's parameter errors: {"error": "<param> <reason>"}. */
+  grape: 'lib/api/api.rb (rescue_from Grape::Exceptions::Base: {"error": …}); Grape lib/grape/locale/en.yml',
+  /** bad_request! before the source lookup. */
+  mustProvide: 'lib/api/invitations.rb (bad_request! before find_source and authorize_admin_source_member!)',
+  /** authorize_admin_source_member!: 403 "403 Forbidden". */
+  forbidden: 'lib/api/helpers/members_helpers.rb (authorize_admin_source_member!); lib/api/helpers.rb (authorize!, forbidden!)',
+  /** find_group! / find_project!: 404 "404 Group Not Found" / "404 Project Not Found". */
+  sourceNotFound: 'lib/api/helpers/members_helpers.rb (find_source); lib/api/helpers.rb (find_group!, find_project!: not_found!)',
+  /** before { authenticate! }: 401 "401 Unauthorized". */
+  unauthorized: 'lib/api/invitations.rb (before { authenticate! }); lib/api/helpers.rb (unauthorized!)',
+  /** A read_api or read_repository token on a write: 403 {"error":"insufficient_scope"}. */
+  scope: 'lib/api/api.rb (allow_access_with_scope :api; :read_api only for GET and HEAD); lib/api/api_guard.rb (insufficient_scope)',
+  /** The bare not_found! of PUT and DELETE: 404 "404 Not Found". */
+  inviteNotFound: 'lib/api/invitations.rb (not_found! unless invite)',
+  /** Per-recipient texts: the Member model's validations, by way of the invite service. */
+  memberModel: 'app/models/member.rb (validations); app/services/members/invite_service.rb (add_error_for_member)',
+} as const;
 /** An id that names no group, project or user. */
 export const UNKNOWN_ID = 2147483000;
 
@@ -62,7 +87,11 @@ export function useInvitationsWorld(scope: string): () => InvitationsWorld {
 
 // ---- who may manage invitations ------------------------------------------------------------
 
-/** The roles that may administer members and invitations (gitlab-facts §3): Owner of a group; Maintainer or Owner of a project. */
+/**
+ * The roles that may administer members and invitations: Owner of a group; Maintainer or Owner of a
+ * project (lib/api/invitations.rb authorize_admin_source_member!; app/policies/group_policy.rb enables
+ * admin_group_member for owners, app/policies/project_policy.rb admin_project_member for maintainers).
+ */
 export const MANAGERS: Record<SourceKind, readonly Role[]> = { group: ['owner'], project: ['owner', 'maintainer'] };
 
 /** The lowest role that may manage invitations of a kind: Owner of a group, Maintainer of a project. */
@@ -72,13 +101,15 @@ export function manager(kind: SourceKind): Role {
 
 /**
  * Everyone else is refused: 403 for members below the needed role, 404 for an outsider of the
- * private source, 401 without a token. `send` makes the request as one caller.
+ * private source, 401 without a token (statuses GitLab's code settles: GITLAB.forbidden,
+ * GITLAB.sourceNotFound, GITLAB.unauthorized; their texts are parity). `send` makes the request as
+ * one caller.
  */
 export async function expectRefused(kit: Kit, source: SourceRef, send: (client: Client) => Promise<Exchange>): Promise<void> {
   const below = ROLES.filter((role) => !MANAGERS[source.kind].includes(role));
-  for (const role of below) expectError(await send(kit.as(role)), 403, { message: '403 Forbidden' });
-  expectError(await send(kit.as('outsider')), 404, { message: sourceNotFound(source.kind) });
-  expectError(await send(kit.as('anonymous')), 401, { message: '401 Unauthorized' });
+  for (const role of below) expectError(await send(kit.as(role)), 403, { message: '403 Forbidden', gitlab: GITLAB.forbidden });
+  expectError(await send(kit.as('outsider')), 404, { message: sourceNotFound(source.kind), gitlab: GITLAB.sourceNotFound });
+  expectError(await send(kit.as('anonymous')), 401, { message: '401 Unauthorized', gitlab: GITLAB.unauthorized });
 }
 
 // ---- URLs ----------------------------------------------------------------------------------
@@ -107,7 +138,10 @@ export function invite(client: Client, source: SourceRef, body: Record<string, u
   return client.post(invitationsUrl(source), { body });
 }
 
-/** 201 {"status":"success"}: every recipient was invited or added. */
+/**
+ * 201 {"status":"success"}: every recipient was invited or added. The body is the spec's; the 201 is
+ * GitLab's (lib/api/invitations.rb returns the service's hash from a POST, which Grape answers 201).
+ */
 export function expectInviteSuccess(res: Exchange): InviteResult {
   expectOk(res, 201, 'invitation-result');
   const body = res.body as InviteResult;
@@ -115,45 +149,67 @@ export function expectInviteSuccess(res: Exchange): InviteResult {
   return body;
 }
 
-/** 201 with status "error" and a message object naming exactly the failing recipients, each with its text. */
-export function expectInviteErrors(res: Exchange, failures: Record<string, string | RegExp>): void {
+/**
+ * 201 with status "error" and a message object naming exactly the failing recipients (spec:
+ * Endpoints/Invitations, Responses). The text of each is GitLab's: checked at the parity level
+ * against `gitlab`, the path that writes it.
+ */
+export function expectInviteErrors(res: Exchange, failures: Record<string, string | RegExp>, gitlab: string): void {
   expectOk(res, 201, 'invitation-result');
   const body = res.body as InviteResult;
   expectEqual(body.status, 'error', 'status "error"', res);
-  const message = typeof body.message === 'object' ? body.message : {};
+  const message = typeof body.message === 'object' && body.message !== null ? body.message : {};
   expectEqual(Object.keys(message).sort(), Object.keys(failures).sort(), 'message to name exactly the failing recipients', res);
-  for (const [who, text] of Object.entries(failures)) {
-    const actual = message[who];
-    const ok = text instanceof RegExp ? text.test(actual) : actual === text;
-    expectTrue(ok, `the message for ${who}`, `wanted ${String(text)}, got ${JSON.stringify(actual)}`, res);
-  }
-}
-
-/** The one failure of a user given by user_id: the docs key it by username, older releases by the user's address. */
-export function expectUserIdFailure(res: Exchange, user: ActorInfo, text: string): void {
-  const message = (res.body as InviteResult | undefined)?.message;
-  const byAddress = typeof message === 'object' && user.email in message;
-  expectInviteErrors(res, { [byAddress ? user.email : user.username]: text });
+  parity(res, gitlab, () => {
+    for (const [who, text] of Object.entries(failures)) {
+      const actual = message[who];
+      const ok = text instanceof RegExp ? text.test(actual) : actual === text;
+      expectTrue(ok, `the message for ${who}`, `wanted ${String(text)}, got ${JSON.stringify(actual)}`, res);
+    }
+  });
 }
 
 /**
- * Inviting a direct member again, by address or by user_id: the spec reports "User already exists
- * in source"; newer GitLab updates the membership instead and answers success.
+ * The one failure of a user given by user_id: the spec keys failures by "email or username"; GitLab
+ * keys it by username (app/services/members/invite_service.rb invited_object).
  */
-export function expectAlreadyMember(res: Exchange, user: ActorInfo, by: 'email' | 'user_id'): void {
-  if ((res.body as InviteResult | undefined)?.status !== 'error') expectInviteSuccess(res);
-  else if (by === 'email') expectInviteErrors(res, { [user.email]: ALREADY_MEMBER });
-  else expectUserIdFailure(res, user, ALREADY_MEMBER);
+export function expectUserIdFailure(res: Exchange, user: ActorInfo, text: string, gitlab: string): void {
+  const message = (res.body as InviteResult | undefined)?.message;
+  const byAddress = typeof message === 'object' && message !== null && user.email in message;
+  expectInviteErrors(res, { [byAddress ? user.email : user.username]: text }, gitlab);
+  parity(res, 'app/services/members/invite_service.rb (invited_object: the username of a user given by user_id)', () => {
+    expectTrue(!byAddress, `the failure of ${user.username}, given by user_id, keyed by username`, 'it is keyed by the address', res);
+  });
 }
 
-/** More than 100 recipients: 201 with status "error", the limit message, and (newer releases) the reason. */
+/**
+ * Inviting a direct member again, by address or by user_id. Current GitLab updates the membership
+ * and answers success (app/services/members/creator_service.rb; spec/services/members/invite_service_spec.rb
+ * "allows re-invite of an already invited email and updates the access_level"); the spec's sample
+ * text and GitLab's docs (doc/api/invitations.md) report "User already exists in source" for that
+ * recipient. Either way no pending invitation appears (the caller checks).
+ */
+export function expectAlreadyMember(res: Exchange, user: ActorInfo, by: 'email' | 'user_id'): void {
+  const gitlab = 'app/models/member.rb (validates :user_id, uniqueness, message: "already exists in source"); doc/api/invitations.md (example error response)';
+  if ((res.body as InviteResult | undefined)?.status !== 'error') expectInviteSuccess(res);
+  else if (by === 'email') expectInviteErrors(res, { [user.email]: ALREADY_MEMBER }, gitlab);
+  else expectUserIdFailure(res, user, ALREADY_MEMBER, gitlab);
+}
+
+/**
+ * More than 100 recipients: nothing is done, 201 with status "error" and a message (GitLab's code
+ * settles the limit: app/services/members/create_service.rb DEFAULT_INVITE_LIMIT, validate_invitable!).
+ * GitLab's message is one string and it passes back a reason (parity); the spec's form of a failure
+ * is a map of recipients, which the schema accepts too.
+ */
 export function expectLimitRefused(res: Exchange): void {
   expectOk(res, 201, 'invitation-result');
   const body = res.body as InviteResult;
   expectEqual(body.status, 'error', 'status "error"', res);
-  expectEqual(body.message, 'Too many users specified (limit is 100)', 'the limit message', res);
-  // gitlab-facts §3: the reason is passed back by newer releases only.
-  if (body.reason !== undefined) expectEqual(body.reason, 'too_many_invites_error', 'reason', res);
+  parity(res, 'app/services/members/create_service.rb (TooManyInvitesError: error(e.message, pass_back: { reason: … })); spec/services/members/invite_service_spec.rb (limits the number of emails to 100)', () => {
+    expectEqual(body.message, 'Too many users specified (limit is 100)', 'the limit message', res);
+    expectEqual(body.reason, 'too_many_invites_error', 'reason', res);
+  });
 }
 
 /** Invites one address or several and insists it worked (the set-up of a test). */
@@ -244,7 +300,10 @@ export async function expectNotMember(kit: Kit, source: SourceInfo, user: ActorI
 
 /**
  * With promotion approval on: existing users invited above Guest, by user_id or by address, are
- * queued under their username and not added; a Guest and an address without an account are not queued.
+ * queued under their username with the spec's text and not added; a Guest (no billable role) and an
+ * address without an account are not queued (GitLab:
+ * ee/app/services/gitlab_subscriptions/member_management/queue_non_billable_to_billable_service.rb;
+ * ee/spec/requests/api/invitations_spec.rb).
  */
 export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world: InvitationsWorld): Promise<void> {
   const owner = kit.as('owner');

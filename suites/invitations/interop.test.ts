@@ -1,0 +1,88 @@
+// What clients rely on at the HTTP level, on the invitations endpoints of groups and projects
+// (suites/common/interop.ts): the JSON media type, a bodiless DELETE that declares JSON, form-encoded
+// writes, a token in the query, and the list walked through the Link header.
+import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
+import { ACCESS } from '../harness/core/vocabulary.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectJsonMediaType, sendEmptyJson, walkByLink } from '../common/interop.js';
+import { expectInvited, expectInviteSuccess, expectNotInvited, invitationsUrl, invitationUrl, inviteOk, manager, useInvitationsWorld, type Invitation } from './helpers.js';
+import { invitations } from './area.js';
+
+const world = useInvitationsWorld('invitations-interop');
+const list = endpoint(invitations, 'list');
+
+list.test(
+  {
+    case: 'json-media-type',
+    title: 'the invitation list and a 404 for an unknown source are answered as application/json (exactly, at the parity level)',
+    clauses: ['invitations.http.json-media-type'],
+  },
+  async ({ kind, as }) => {
+    const source = world().source(kind);
+    const res = await as(manager(kind)).get(invitationsUrl(source));
+    expectOk(res, 200, 'invitation', { list: true });
+    expectJsonMediaType(res);
+    const missing = await as(manager(kind)).get(invitationsUrl({ kind, id: 2147483000 }));
+    expectError(missing, 404);
+    expectJsonMediaType(missing);
+  },
+);
+
+endpoint(invitations, 'delete').test(
+  {
+    case: 'empty-json-body',
+    title: 'a DELETE that declares Content-Type application/json and sends no body deletes the invitation: 204',
+    clauses: ['invitations.http.empty-json-body', 'invitations.delete.success'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email('interop-delete');
+    await inviteOk(as(manager(kind)), source(kind), address);
+    const res = await sendEmptyJson(as(manager(kind)), 'DELETE', invitationUrl(source(kind), address));
+    expectStatus(res, 204);
+    await expectNotInvited(as('admin'), source(kind), address);
+  },
+);
+
+endpoint(invitations, 'create').test(
+  {
+    case: 'form-body',
+    title: 'an invitation sent with form fields (application/x-www-form-urlencoded) is made as with JSON',
+    clauses: ['invitations.http.form-body', 'invitations.create.by-email'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email('interop-form');
+    expectInviteSuccess(await as(manager(kind)).post(invitationsUrl(source(kind)), { body: { email: address, access_level: ACCESS.DEVELOPER }, form: true }));
+    await expectInvited(as('admin'), source(kind), address, ACCESS.DEVELOPER);
+  },
+);
+
+list.test(
+  {
+    case: 'private-token-query',
+    title: 'a token in the private_token query parameter lists the invitations; a wrong one is refused with 401',
+    clauses: ['invitations.http.private-token-query'],
+  },
+  async ({ kind, as, run }) => {
+    const source = world().source(kind);
+    const token = run.actors[manager(kind)].tokens.api;
+    expectOk(await as('anonymous').get(invitationsUrl(source), { query: { private_token: token } }), 200, 'invitation', { list: true });
+    expectError(await as('anonymous').get(invitationsUrl(source), { query: { private_token: 'glpat-not-a-token-0000000' } }), 401);
+  },
+);
+
+list.test(
+  {
+    case: 'link-pagination',
+    title: 'following rel="next" of the Link header from page 1 (two a page) reaches every invitation exactly once',
+    clauses: ['invitations.http.link-pagination'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const mine = [email('link'), email('link'), email('link')];
+    await inviteOk(as(manager(kind)), source(kind), mine);
+    const walked = await walkByLink<Invitation>(as(manager(kind)), invitationsUrl(source(kind)), 'invitation', 2);
+    for (const address of mine) expectEqual(walked.filter((i) => i.invite_email === address).length, 1, `${address} once among the pages`);
+  },
+);
