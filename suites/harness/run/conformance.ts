@@ -81,7 +81,9 @@ function kit(run: RunContext, kind: SourceKind, log: TestLog): Kit {
     as(actor, scope = 'api') {
       if (actor === 'anonymous') return base;
       if (actor === 'admin') return base.withToken(run.adminToken, 'admin');
-      return base.withToken(run.actors[actor].tokens[scope], scope === 'api' ? actor : `${actor} (${scope} token)`);
+      const token = run.actors[actor].tokens[scope];
+      if (token === undefined) throw new HarnessError(`the shared actor ${actor} has no ${scope} token`);
+      return base.withToken(token, scope === 'api' ? actor : `${actor} (${scope} token)`);
     },
     withToken: (token, label) => base.withToken(token, label),
   };

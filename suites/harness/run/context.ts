@@ -11,7 +11,8 @@ export interface ActorInfo {
   username: string;
   name: string;
   email: string;
-  tokens: Record<TokenScope, string>;
+  /** Its personal access tokens by scope: `api` always; the shared actors hold every scope. */
+  tokens: { api: string } & Partial<Record<TokenScope, string>>;
 }
 
 export interface RunContext {

@@ -10,7 +10,7 @@ import type { Catalog } from '../core/area.js';
 import { Client } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
-import { ROLES, type ActorName } from '../core/vocabulary.js';
+import { ROLES, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
 import { loadConfig } from './config.js';
 import type { ActorInfo, RunContext } from './context.js';
 import { sweepLedger, World } from './world.js';
@@ -77,7 +77,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
     };
     const world = new World(run, 'shared-actors');
     for (const name of [...ROLES, 'outsider'] as const) {
-      run.actors[name] = await world.user(name);
+      run.actors[name] = await world.user(name, TOKEN_SCOPES);
     }
     return { run, teardown };
   } catch (error) {
