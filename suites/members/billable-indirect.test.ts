@@ -1,11 +1,14 @@
 // GET /groups/:id/billable_members/:user_id/indirect
-import { expectEqual, expectError, expectStatus } from '../harness/core/checks.js';
+import { expectEqual, expectError, expectTrue, parity } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import {
   billableIndirectPath,
   checkPagination,
+  expectAdminRefused,
   expectAnonymous401,
   expectBadRequest,
+  expectSourceNotFound,
+  GITLAB,
   LEVEL,
   listAll,
   sorted,
@@ -40,14 +43,16 @@ suite.test(
     clauses: ['members.billable-indirect.list'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
+  async ({ as, log }) => {
     const { root, invited, u } = world();
     const items = await listAll<Membership>(as('owner'), billableIndirectPath(root, u.id), 'membership');
     expectEqual(sorted(items.map((m) => m.source_id)), sorted(invited.map((g) => g.id)), 'the sources of the indirect memberships (the invited groups)');
     for (const [i, group] of invited.entries()) {
       const m = items.find((x) => x.source_id === group.id)!;
       expectEqual(m.access_level.integer_value, [LEVEL.DEVELOPER, LEVEL.REPORTER, LEVEL.MAINTAINER][i], `the level in invited group ${i + 1}`);
-      expectEqual(m.source_full_name, group.fullPath, `the full name of invited group ${i + 1}`);
+      // A top-level group's full name is its name (equal to its path in the suite); the exact form is GitLab's (Namespace#full_name).
+      expectTrue(m.source_full_name.includes(group.fullPath), `the full name of invited group ${i + 1} to name it`, `got ${m.source_full_name}`);
+      parity({ log }, 'ee/lib/api/entities/billable_membership.rb (source_full_name: member.source.full_name)', () => expectEqual(m.source_full_name, group.fullPath, `the full name of invited group ${i + 1}`));
     }
   },
 );
@@ -69,18 +74,18 @@ suite.test(
 suite.test(
   {
     case: 'errors',
-    title: 'unknown and non-billable users give 404; a subgroup and non-owners 400; an outsider 404; nobody 401',
+    title: 'unknown and non-billable users give 404; a subgroup 400; non-owners are refused (400 or 403; GitLab: 400); an outsider 404; nobody 401',
     clauses: ['members.billable-memberships.user', 'members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
   async ({ as }) => {
     const { root, sub, u, stranger } = world();
-    // The code of this experimental endpoint was not read (gitlab-facts §7): the 404 texts are not checked.
-    expectStatus(await as('owner').get(billableIndirectPath(root, 2147483000)), 404);
-    expectStatus(await as('owner').get(billableIndirectPath(root, stranger.id)), 404);
+    // The same lookups as the memberships route (ee/lib/ee/api/members.rb get ":id/billable_members/:user_id/indirect").
+    expectError(await as('owner').get(billableIndirectPath(root, 2147483000)), 404, { message: '404 Not found', gitlab: `${GITLAB.eeApi} (indirect: User.find); lib/api/api.rb (rescue_from ActiveRecord::RecordNotFound)` });
+    expectError(await as('owner').get(billableIndirectPath(root, stranger.id)), 404, { message: '404 User Not Found', gitlab: `${GITLAB.eeApi} (indirect: not_found!('User') unless billable_member?)` });
     expectBadRequest(await as('owner').get(billableIndirectPath(sub, u.id)));
-    for (const role of ['maintainer', 'developer', 'guest'] as const) expectBadRequest(await as(role).get(billableIndirectPath(root, u.id)));
-    expectError(await as('outsider').get(billableIndirectPath(root, u.id)), 404, { message: '404 Group Not Found' });
+    for (const role of ['maintainer', 'developer', 'guest'] as const) expectAdminRefused(await as(role).get(billableIndirectPath(root, u.id)));
+    expectSourceNotFound(await as('outsider').get(billableIndirectPath(root, u.id)), 'group');
     expectAnonymous401(await as('anonymous').get(billableIndirectPath(root, u.id)));
   },
 );

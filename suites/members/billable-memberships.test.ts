@@ -1,14 +1,17 @@
 // GET /groups/:id/billable_members/:user_id/memberships
-import { expectEqual, expectError, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { expectEqual, expectError, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
 import {
   billableMembershipsPath,
   checkPagination,
   dateInDays,
+  expectAdminRefused,
   expectAnonymous401,
   expectBadRequest,
   expectParamError,
+  expectSourceNotFound,
+  GITLAB,
   LEVEL,
   listAll,
   membersPath,
@@ -47,22 +50,30 @@ suite.test(
     clauses: ['members.billable-memberships.direct'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
+  async ({ as, log }) => {
     const { root, sub, project, u } = world();
     const items = await listAll<Membership>(as('owner'), billableMembershipsPath(root, u.id), 'membership');
-    const bySource = new Map(items.map((m) => [`${m.source_members_url.includes('/-/project_members') ? 'project' : 'group'}:${m.source_id}`, m]));
-    expectEqual([...bySource.keys()].sort(), [`group:${root.id}`, `group:${sub.id}`, `project:${project.id}`].sort(), 'the memberships, by source');
+    // A group and a project may share a numeric id: a membership is told by its source_id and by the
+    // source's own name (the last part of its path; the suite's names equal paths) in source_full_name.
+    const ownName = (source: GroupInfo | ProjectInfo) => source.fullPath.split('/').pop()!;
+    const of = (source: GroupInfo | ProjectInfo) => items.filter((m) => m.source_id === source.id && m.source_full_name.includes(ownName(source)));
+    expectEqual(items.length, 3, 'three direct memberships in the hierarchy (none outside it)');
     const expected: [GroupInfo | ProjectInfo, number, string, string | null][] = [
       [root, LEVEL.DEVELOPER, 'Developer', expiry],
       [sub, LEVEL.MAINTAINER, 'Maintainer', null],
       [project, LEVEL.MAINTAINER, 'Maintainer', null],
     ];
     for (const [source, level, role, expires] of expected) {
-      const m = bySource.get(`${source.kind}:${source.id}`)!;
-      expectEqual(m.source_full_name, fullName(source), `source_full_name of the ${source.kind} membership`);
+      const found = of(source);
+      expectEqual(found.length, 1, `one membership of the ${source.kind} ${source.fullPath}`);
+      const m = found[0];
       expectEqual([m.access_level.integer_value, m.access_level.string_value, m.expires_at], [level, role, expires], `access_level and expires_at of the ${source.kind} membership`);
-      const page = source.kind === 'group' ? `/groups/${source.fullPath}/-/group_members` : `/${source.fullPath}/-/project_members`;
-      expectTrue(m.source_members_url.endsWith(page), `source_members_url of the ${source.kind} membership to end in ${page}`, `got ${m.source_members_url}`);
+      // The form of the full name and of the members page URL is GitLab's (Namespace#full_name, Project#full_name; the members page routes).
+      parity({ log }, 'ee/lib/api/entities/billable_membership.rb (source_full_name: member.source.full_name; source_members_url(member))', () => {
+        expectEqual(m.source_full_name, fullName(source), `source_full_name of the ${source.kind} membership`);
+        const page = source.kind === 'group' ? `/groups/${source.fullPath}/-/group_members` : `/${source.fullPath}/-/project_members`;
+        expectTrue(m.source_members_url.endsWith(page), `source_members_url of the ${source.kind} membership to end in ${page}`, `got ${m.source_members_url}`);
+      });
     }
   },
 );
@@ -84,30 +95,30 @@ suite.test(
 suite.test(
   {
     case: 'user-errors',
-    title: 'an unknown user gives 404 "404 Not found"; a user who is not billable in the group 404 "404 User Not Found"; a bad id 400',
+    title: 'an unknown user and a user who is not billable in the group give 404 (GitLab: "404 Not found" and "404 User Not Found"); a bad id 400',
     clauses: ['members.billable-memberships.user'],
     requires: { capabilities: ['premium'] },
   },
   async ({ as }) => {
     const { root, stranger } = world();
-    expectError(await as('owner').get(billableMembershipsPath(root, 2147483000)), 404, { message: '404 Not found' });
-    expectError(await as('owner').get(billableMembershipsPath(root, stranger.id)), 404, { message: '404 User Not Found' });
-    expectParamError(await as('owner').get(billableMembershipsPath(root, 'u')), 'user_id');
+    expectError(await as('owner').get(billableMembershipsPath(root, 2147483000)), 404, { message: '404 Not found', gitlab: `${GITLAB.eeApi} (User.find); lib/api/api.rb (rescue_from ActiveRecord::RecordNotFound)` });
+    expectError(await as('owner').get(billableMembershipsPath(root, stranger.id)), 404, { message: '404 User Not Found', gitlab: `${GITLAB.eeApi} (not_found!('User') unless billable_member?)` });
+    expectParamError(await as('owner').get(billableMembershipsPath(root, 'u')), 'user_id', `${GITLAB.eeApi} (requires :user_id, type: Integer); ${GITLAB.grape}`);
   },
 );
 
 suite.test(
   {
     case: 'subgroup-and-roles',
-    title: 'a subgroup gives 400; Maintainers, Developers and Guests get 400, an outsider 404, nobody 401',
+    title: 'a subgroup gives 400; Maintainers, Developers and Guests are refused (400 or 403; GitLab: 400), an outsider gets 404, nobody 401',
     clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
   async ({ as }) => {
     const { root, sub, u } = world();
     expectBadRequest(await as('owner').get(billableMembershipsPath(sub, u.id)));
-    for (const role of ['maintainer', 'developer', 'guest'] as const) expectBadRequest(await as(role).get(billableMembershipsPath(root, u.id)));
-    expectError(await as('outsider').get(billableMembershipsPath(root, u.id)), 404, { message: '404 Group Not Found' });
+    for (const role of ['maintainer', 'developer', 'guest'] as const) expectAdminRefused(await as(role).get(billableMembershipsPath(root, u.id)));
+    expectSourceNotFound(await as('outsider').get(billableMembershipsPath(root, u.id)), 'group');
     expectAnonymous401(await as('anonymous').get(billableMembershipsPath(root, u.id)));
   },
 );

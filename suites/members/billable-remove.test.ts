@@ -1,11 +1,14 @@
 // DELETE /groups/:id/billable_members/:user_id
-import { expectEqual, expectError, expectStatus } from '../harness/core/checks.js';
+import { expectEqual, expectError, expectStatus, parity } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import {
   billableMemberPath,
   billablePath,
   eventually,
   expectAnonymous401,
+  expectNotShownSuccess,
+  expectSourceNotFound,
+  GITLAB,
   idsOf,
   LEVEL,
   listAll,
@@ -16,6 +19,10 @@ import {
 import { members } from './area.js';
 
 const suite = endpoint(members, 'billable-remove');
+
+/** The removal service's refusals: current GitLab's words, or those of releases that removed at once (GITLAB.scheduleDeletion). */
+const NOT_ROOT = /^400 Bad request - (Must be a root namespace|Invalid group provided, must be top-level)$/;
+const NOT_AUTHORIZED = /^400 Bad request - (User not authorized|User unauthorized to remove member)$/;
 
 
 const world = useMembersWorld('remove-billable-member', async (t) => {
@@ -28,7 +35,7 @@ const world = useMembersWorld('remove-billable-member', async (t) => {
 suite.test(
   {
     case: 'whole-hierarchy',
-    title: 'a billable member is removed from the group, its subgroup and project (204), and is no longer billable',
+    title: 'a billable member is removed from the group, its subgroup and project (200 or 204; GitLab: 204), and is no longer billable',
     clauses: ['members.billable-remove'],
     requires: { capabilities: ['premium'] },
   },
@@ -38,8 +45,8 @@ suite.test(
     await t.add(root, u, LEVEL.DEVELOPER);
     await t.add(sub, u, LEVEL.MAINTAINER);
     await t.add(project, u, LEVEL.MAINTAINER);
-    expectStatus(await as('owner').delete(billableMemberPath(root, u.id)), 204);
-    // GitLab removes the memberships asynchronously (gitlab-facts §4): wait for them to go.
+    expectNotShownSuccess(await as('owner').delete(billableMemberPath(root, u.id)), GITLAB.noContent);
+    // GitLab removes the memberships asynchronously (GITLAB.scheduleDeletion schedules the removal): wait for them to go.
     await eventually('u to leave the group, the subgroup and the project', async () => {
       const statuses = await Promise.all([root, sub, project].map(async (s) => (await as('owner').get(memberPath(s, u.id))).status));
       return statuses.every((status) => status === 404);
@@ -60,7 +67,7 @@ suite.test(
     const { root, project, t } = world();
     const v = await t.user();
     await t.add(project, v, LEVEL.DEVELOPER);
-    expectStatus(await as('owner').delete(billableMemberPath(root, v.id)), 204);
+    expectNotShownSuccess(await as('owner').delete(billableMemberPath(root, v.id)), GITLAB.noContent);
     await eventually('v to leave the project', async () => (await as('owner').get(memberPath(project, v.id))).status === 404);
   },
 );
@@ -77,14 +84,20 @@ suite.test(
     const w = await t.user();
     await t.add(root, w, LEVEL.REPORTER);
     await t.add(sub, w, LEVEL.REPORTER);
-    expectError(await as('owner').delete(billableMemberPath(sub, w.id)), 400, { message: /^400 Bad request/ });
-    // gitlab-facts §4: the service's refusal of a non-owner comes back as 400 "400 Bad request - <reason>"; 403 is plausible too.
-    for (const role of ['maintainer', 'developer'] as const) expectStatus(await as(role).delete(billableMemberPath(root, w.id)), [400, 403], 'a non-owner is refused (400 from the service, or 403)');
-    expectError(await as('outsider').delete(billableMemberPath(root, w.id)), 404, { message: '404 Group Not Found' });
+    expectError(await as('owner').delete(billableMemberPath(sub, w.id)), 400, { message: NOT_ROOT, gitlab: GITLAB.scheduleDeletion });
+    // The removal service refuses a non-owner with an error the endpoint renders as 400 "400 Bad request - User not authorized"
+    // (GITLAB.scheduleDeletion); the spec gives no status, and 403 is the API's usual refusal.
+    for (const role of ['maintainer', 'developer'] as const) {
+      const res = await as(role).delete(billableMemberPath(root, w.id));
+      expectError(res, [400, 403]);
+      parity(res, GITLAB.scheduleDeletion, () => expectError(res, 400, { message: NOT_AUTHORIZED, gitlab: GITLAB.scheduleDeletion }));
+    }
+    expectSourceNotFound(await as('outsider').delete(billableMemberPath(root, w.id)), 'group');
     expectAnonymous401(await as('anonymous').delete(billableMemberPath(root, w.id)));
-    // Unconfirmed answers for users who do not exist or belong to no source of the hierarchy.
+    // Users who do not exist or belong to no source of the hierarchy: GitLab schedules a deletion record (its validation may
+    // refuse an unknown user with 400) and the removal finds nothing; the spec says nothing. Either way nothing changes.
     expectStatus(await as('owner').delete(billableMemberPath(root, 2147483000)), [400, 404], 'an unknown user is refused');
-    expectStatus(await as('owner').delete(billableMemberPath(root, run.actors.outsider.id)), [204, 400, 404], 'a user who is no member: nothing to remove');
+    expectStatus(await as('owner').delete(billableMemberPath(root, run.actors.outsider.id)), [200, 204, 400, 404], 'a user who is no member: nothing to remove');
     expectEqual((await readMember(as('owner'), root, w.id)).access_level, LEVEL.REPORTER, 'w, still a member of the group');
     expectEqual((await readMember(as('owner'), sub, w.id)).access_level, LEVEL.REPORTER, 'w, still a member of the subgroup');
   },
@@ -102,15 +115,15 @@ suite.test(
     const w = await t.user();
     await t.add(root, w, LEVEL.REPORTER);
     await t.add(sub, w, LEVEL.REPORTER);
-    // gitlab-facts §4: a service error comes back as 400 "400 Bad request - <msg>", so the reason is never empty.
+    // A service error comes back as 400 "400 Bad request - <msg>" (bad_request!(result[:message]), GITLAB.scheduleDeletion), so the reason is never empty.
     const withReason = /^400 Bad request - \S/;
-    expectError(await as('owner').delete(billableMemberPath(sub, w.id)), 400, { message: withReason });
+    expectError(await as('owner').delete(billableMemberPath(sub, w.id)), 400, { message: withReason, gitlab: GITLAB.scheduleDeletion });
     const byMaintainer = await as('maintainer').delete(billableMemberPath(root, w.id));
     expectStatus(byMaintainer, [400, 403], 'a non-owner is refused (400 from the service, or 403)');
-    if (byMaintainer.status === 400) expectError(byMaintainer, 400, { message: withReason });
+    if (byMaintainer.status === 400) expectError(byMaintainer, 400, { message: withReason, gitlab: GITLAB.scheduleDeletion });
     const noMember = await as('owner').delete(billableMemberPath(root, run.actors.outsider.id));
-    expectStatus(noMember, [204, 400, 404], 'a user who is no member: nothing to remove (unconfirmed answer)');
-    if (noMember.status === 400) expectError(noMember, 400, { message: withReason });
+    expectStatus(noMember, [200, 204, 400, 404], 'a user who is no member: nothing to remove (the spec says nothing)');
+    if (noMember.status === 400) expectError(noMember, 400, { message: withReason, gitlab: GITLAB.scheduleDeletion });
     expectEqual((await readMember(as('owner'), root, w.id)).access_level, LEVEL.REPORTER, 'w, still a member of the group');
     expectEqual((await readMember(as('owner'), sub, w.id)).access_level, LEVEL.REPORTER, 'w, still a member of the subgroup');
   },

@@ -4,10 +4,13 @@ import { expectEqual, expectError } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { ACCESS, sourceNotFound, type SourceKind } from '../harness/core/vocabulary.js';
 import type { GroupInfo } from '../harness/run/world.js';
-import { allMemberPath, expectParamError, expectReadMatrix, readAnyMember, shareWith, sourceIn, useMembersWorld, type Toolkit } from './helpers.js';
+import { allMemberPath, expectParamError, expectReadMatrix, GITLAB, readAnyMember, shareWith, sourceIn, useMembersWorld, type Toolkit } from './helpers.js';
 import { members } from './area.js';
 
 const suite = endpoint(members, 'get-all');
+
+/** GitLab's lookup among all members: find_by! → 404 "404 Not found". */
+const NOT_FOUND = `${GITLAB.api} (get ":id/members/all/:user_id": find_all_members(source).find_by!); lib/api/api.rb (rescue_from ActiveRecord::RecordNotFound)`;
 
 /**
  * The source of the kind in a role group, with x and y members of both, shared with a public group;
@@ -83,8 +86,8 @@ suite.test(
   },
   async ({ kind, as, run }) => {
     const { source } = world()[kind];
-    expectError(await as('owner').get(allMemberPath(source, run.actors.outsider.id)), 404, { message: '404 Not found' });
-    expectParamError(await as('owner').get(allMemberPath(source, 'x1')), 'user_id');
+    expectError(await as('owner').get(allMemberPath(source, run.actors.outsider.id)), 404, { message: '404 Not found', gitlab: NOT_FOUND });
+    expectParamError(await as('owner').get(allMemberPath(source, 'x1')), 'user_id', `${GITLAB.api} (requires :user_id, type: Integer); ${GITLAB.grape}`);
   },
 );
 
@@ -98,7 +101,7 @@ suite.test(
   async ({ kind, as, withToken }) => {
     const { shared, sm } = world()[kind];
     const { r } = world();
-    expectError(await as('outsider').get(allMemberPath(shared, r.id)), 404, { message: '404 Not found' });
+    expectError(await as('outsider').get(allMemberPath(shared, r.id)), 404, { message: '404 Not found', gitlab: NOT_FOUND });
     expectEqual((await readAnyMember(withToken(sm.tokens.api, `a member of the shared ${kind}`), shared, r.id)).id, r.id, `the private invited group's member, for a member of the shared ${kind}`);
   },
 );

@@ -4,12 +4,15 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { apiPath, type Client, type Exchange, type Query } from '../harness/core/client.js';
-import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectTrue, expectValidationError, fail } from '../harness/core/checks.js';
+import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, expectValidationError, fail, parity } from '../harness/core/checks.js';
 import { useWorld } from '../harness/run/conformance.js';
 import { HarnessError } from '../harness/core/errors.js';
 import { type ActorName, type SourceKind } from '../harness/core/vocabulary.js';
 import { type ActorInfo, type RunContext } from '../harness/run/context.js';
 import type { GroupInfo, ProjectInfo, Visibility, World } from '../harness/run/world.js';
+import { GITLAB } from './clauses.js';
+
+export { GITLAB };
 
 export const LEVEL = { MINIMAL: 5, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 } as const;
 
@@ -63,7 +66,7 @@ export interface Toolkit {
   newcomer(): Promise<ActorInfo>;
   /** Gives a user a role as the administrator (setup; the target contract has no other way). */
   add(source: SourceRef, user: { id: number }, level: number): Promise<void>;
-  /** Takes a direct membership away again, as the administrator (restoring a fixture). */
+  /** Takes a direct membership away again, as the administrator (restoring a fixture; 200 or 204, see expectNotShownSuccess). */
   remove(source: SourceRef, user: { id: number }): Promise<void>;
 }
 
@@ -98,7 +101,7 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
       },
       async remove(source, user) {
         const res = await world.admin.delete(memberPath(source, user.id));
-        if (res.status !== 204) throw new HarnessError(`clean-up failed: could not remove user ${user.id} from ${source.kind} ${source.id}${describeExchange(res)}`);
+        if (![200, 204].includes(res.status)) throw new HarnessError(`clean-up failed: could not remove user ${user.id} from ${source.kind} ${source.id}${describeExchange(res)}`);
       },
     };
     return { ...(await build(t)), t };
@@ -230,9 +233,30 @@ export async function readAnyMember(client: Client, source: SourceRef, userId: n
   return res.body as MemberBody;
 }
 
-/** The user is not a direct member of the source (404 "404 Not found"). */
+/** The user is not a direct member of the source: 404 (GitLab parity: "404 Not found", GITLAB.recordNotFound). */
 export async function expectNotMember(client: Client, source: SourceRef, userId: number): Promise<void> {
-  expectError(await client.get(memberPath(source, userId)), 404, { message: '404 Not found' });
+  expectError(await client.get(memberPath(source, userId)), 404, { message: '404 Not found', gitlab: GITLAB.recordNotFound });
+}
+
+/**
+ * The state of a user's membership in a source, observed as the spec lets a client observe it: the
+ * state filter of …/members/all (spec: Endpoints/Members, Premium) lists the user under `state` and
+ * not under the other. GitLab parity: the membership_state field of the user's direct membership
+ * there (a GitLab field the spec's Member table does not list).
+ */
+export async function expectMembershipState(client: Client, source: SourceRef, userId: number, state: 'awaiting' | 'active', what: string): Promise<void> {
+  const other = state === 'active' ? 'awaiting' : 'active';
+  const expected: [string, number[]][] = [[state, [userId]], [other, []]];
+  for (const [filter, wanted] of expected) {
+    const res = await client.get(allMembersPath(source), { query: { state: filter, user_ids: String(userId), per_page: 100 } });
+    expectOk(res, 200, 'member', { list: true });
+    expectEqual(idsOf(res.body as MemberBody[]), wanted, `${what}: the user ${wanted.length > 0 ? 'among' : 'not among'} the ${filter} members of the ${source.kind} (…/members/all?state=${filter})`, res);
+  }
+  const res = await client.get(memberPath(source, userId));
+  expectOk(res, 200, 'member');
+  parity(res, `${GITLAB.eeEntity} (membership_state)`, () => {
+    expectEqual((res.body as MemberBody).membership_state, state, `${what}: membership_state of the direct membership`, res);
+  });
 }
 
 export function findIn<T extends { id: number }>(items: T[], id: number, what: string, exchange?: Exchange): T {
@@ -245,7 +269,9 @@ export function findIn<T extends { id: number }>(items: T[], id: number, what: s
 
 /**
  * GitLab's offset pagination of a list whose full content is `expectedIds`: two items per page,
- * the X-* headers and Link relations on the first and last page, and [] past the end.
+ * the X-* headers and Link relations on the first and last page, and [] past the end. The spec names
+ * page and per_page only; the headers are what GitLab's code always sends for such lists
+ * (GITLAB.pagination), so they are checked at the spec level with that citation.
  */
 export async function checkPagination(client: Client, path: string, schema: string, expectedIds: number[], query: Query = {}): Promise<void> {
   const total = expectedIds.length;
@@ -279,38 +305,82 @@ export async function checkPagination(client: Client, path: string, schema: stri
   expectEqual(past.body, [], 'a page past the end to be an empty list', past);
 }
 
-/** The request is refused without a token: 401 {"message":"401 Unauthorized"} (gitlab-facts §0.22). */
+/** The request is refused without a token: 401 (GitLab: before { authenticate! }; parity: {"message":"401 Unauthorized"}). */
 export function expectAnonymous401(res: Exchange): void {
-  expectError(res, 401, { message: '401 Unauthorized' });
+  expectError(res, 401, { message: '401 Unauthorized', gitlab: GITLAB.unauthorized });
 }
 
-/** 403 {"message":"403 Forbidden"} for a member without the right. */
-export function expectForbidden(res: Exchange): void {
-  expectError(res, 403, { message: '403 Forbidden' });
+/** 403 for a member without the right (GitLab's authorize! / AccessDeniedError; parity: {"message":"403 Forbidden"}). */
+export function expectForbidden(res: Exchange, gitlab: string = GITLAB.forbidden): void {
+  expectError(res, 403, { message: '403 Forbidden', gitlab });
 }
 
-/** The EE group endpoints' refusal: 400 {"message":"400 Bad request"} (gitlab-facts §0.20). */
+/** An owner's read_api token on a write: 403 (parity: {"error":"insufficient_scope"}). */
+export function expectInsufficientScope(res: Exchange): void {
+  expectError(res, 403, { error: 'insufficient_scope', gitlab: GITLAB.scope });
+}
+
+/** The source is unknown or hidden from the caller: 404 (parity: "404 Group Not Found" / "404 Project Not Found"). */
+export function expectSourceNotFound(res: Exchange, kind: 'group' | 'project'): void {
+  expectError(res, 404, { message: kind === 'group' ? '404 Group Not Found' : '404 Project Not Found', gitlab: GITLAB.sourceNotFound });
+}
+
+/**
+ * The EE group endpoints on a subgroup: 400 (GitLab's bad_request! unless group.root?, which the
+ * spec's "top-level groups only" leaves without a status; parity: {"message":"400 Bad request"}).
+ */
 export function expectBadRequest(res: Exchange): void {
-  expectError(res, 400, { message: '400 Bad request' });
+  expectError(res, 400, { message: '400 Bad request', gitlab: GITLAB.eeBadRequest });
 }
 
-/** A 400 parameter error naming the parameter. */
-export function expectParamError(res: Exchange, param: string): void {
-  expectError(res, 400, { error: new RegExp(`\\b${param.replace(/[[\]]/g, '\\$&')}\\b`) });
+/**
+ * The EE group endpoints for a member who may not administer the group's members: the spec requires
+ * the right (Authentication 4) without a status, so 400 or 403; GitLab parity: 400 {"message":"400 Bad request"}.
+ */
+export function expectAdminRefused(res: Exchange): void {
+  expectError(res, [400, 403]);
+  parity(res, GITLAB.eeBadRequest, () => expectError(res, 400, { message: '400 Bad request', gitlab: GITLAB.eeBadRequest }));
 }
 
+/** A 400 parameter error (GitLab's Grape validation; parity: {"error": …} naming the parameter). */
+export function expectParamError(res: Exchange, param: string, gitlab: string = GITLAB.grape): void {
+  expectError(res, 400, { error: new RegExp(`\\b${param.replace(/[[\]]/g, '\\$&')}\\b`), gitlab });
+}
 
-/** The Member model's refusal of a level below an inherited one (Member#higher_access_level_than_group). */
+/** per_page=0: 400 (GitLab's Grape except_values; parity: {"error":"per_page has a value not allowed"}). */
+export function expectPerPageZeroRefused(res: Exchange): void {
+  expectError(res, 400, { error: 'per_page has a value not allowed', gitlab: GITLAB.perPageZero });
+}
+
+/**
+ * The Member model's refusal of a level below an inherited one: a 400 validation error on
+ * access_level; GitLab parity: the text naming the highest inherited membership (GITLAB.inheritedLevel).
+ */
 export function expectInheritedLevelError(res: Exchange, role: string, groupName: string): void {
   expectValidationError(res, 'access_level');
-  const texts = (res.body as { message: Record<string, unknown> }).message.access_level;
-  expectEqual(texts, [`should be greater than or equal to ${role} inherited membership from group ${groupName}`], 'the access_level error naming the highest inherited membership', res);
+  parity(res, GITLAB.inheritedLevel, () => {
+    const texts = (res.body as { message: Record<string, unknown> }).message.access_level;
+    expectEqual(texts, [`should be greater than or equal to ${role} inherited membership from group ${groupName}`], 'the access_level error naming the highest inherited membership', res);
+  });
+}
+
+/**
+ * A success the spec answers with "Response: not shown" (member and billable-member removal,
+ * approve, approve_all): 200 or 204 at the spec level; GitLab parity: 204 with no body (`gitlab`
+ * cites where GitLab answers so).
+ */
+export function expectNotShownSuccess(res: Exchange, gitlab: string = GITLAB.destroyed): void {
+  expectStatus(res, [200, 204], `the spec shows no response; GitLab: 204 (${gitlab})`);
+  parity(res, gitlab, () => {
+    expectStatus(res, 204);
+    expectEqual(res.body, undefined, 'an empty body', res);
+  });
 }
 
 /** The role matrix of a request every member may make: members 200, an outsider 404, nobody 401. */
 export async function expectReadMatrix(as: (actor: ActorName | 'anonymous') => Client, path: string, notFound: string, schema: string, list: boolean): Promise<void> {
   for (const role of MATRIX_ROLES) expectOk(await as(role).get(path), 200, schema, { list });
-  expectError(await as('outsider').get(path), 404, { message: notFound });
+  expectError(await as('outsider').get(path), 404, { message: notFound, gitlab: GITLAB.sourceNotFound });
   expectAnonymous401(await as('anonymous').get(path));
 }
 
@@ -323,14 +393,17 @@ export const manager = (kind: SourceKind): 'owner' | 'maintainer' => MANAGERS[ki
 /** The member roles below those who manage members: under Owner in a group, under Maintainer in a project. */
 const NON_MANAGERS = { group: ['maintainer', 'developer', 'reporter', 'guest'], project: ['developer', 'reporter', 'guest'] } as const;
 
-/** The role matrix of a write only managers may make: 403 for every member role below them, 404 for an outsider, 401 for nobody. */
+/**
+ * The role matrix of a write only managers may make: 403 for every member role below them
+ * (GITLAB.managers), 404 for an outsider of the private source, 401 for nobody; texts at parity.
+ */
 export async function expectWriteRefused(as: (actor: ActorName | 'anonymous') => Client, source: SourceRef, send: (client: Client) => Promise<Exchange>): Promise<void> {
-  for (const role of NON_MANAGERS[source.kind]) expectForbidden(await send(as(role)));
-  expectError(await send(as('outsider')), 404, { message: source.kind === 'group' ? '404 Group Not Found' : '404 Project Not Found' });
+  for (const role of NON_MANAGERS[source.kind]) expectForbidden(await send(as(role)), `${GITLAB.managers}; ${GITLAB.forbidden}`);
+  expectSourceNotFound(await send(as('outsider')), source.kind);
   expectAnonymous401(await send(as('anonymous')));
 }
 
-/** Polls `check` until it holds, for answers GitLab completes asynchronously (billable removal). */
+/** Polls `check` until it holds, for answers GitLab completes asynchronously (billable removal: GITLAB.scheduleDeletion schedules it). */
 export async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {

@@ -64,6 +64,7 @@ addSuite.test(
     const [a, b] = [await t.newcomer(), await t.newcomer()];
     await withPromotionManagement(as('admin'), true, async () => {
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.REPORTER } });
+      // The spec gives the body; the status is Grape's for a POST that returns the service's hash (lib/api/members.rb).
       expectOk(res, 201, 'member-add-result');
       expectEqual(res.body, { queued_users: { [a.username]: QUEUED, [b.username]: QUEUED }, status: 'success' }, 'the queue answer naming both users', res);
     });
@@ -101,7 +102,9 @@ addSuite.test(
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
     const [asGuest, byAdmin] = [await t.newcomer(), await t.newcomer()];
-    // Reporter in a group of its own: already billable, so a billable role is no promotion.
+    // Reporter in a group of its own: already billable, so a billable role is no promotion. An
+    // administrator's request is never queued (GitLab: promotion_management_required? is false for
+    // administrators, ee/app/services/gitlab_subscriptions/member_management/queue_non_billable_to_billable_service.rb).
     const seated = await t.user();
     await withPromotionManagement(as('admin'), true, async () => {
       const guest = await as(manager(kind)).post(membersPath(source), { body: { user_id: asGuest.id, access_level: ACCESS.GUEST } });

@@ -1,0 +1,88 @@
+// What clients rely on at the HTTP level, on the members endpoints of groups and projects
+// (suites/common/interop.ts): the JSON media type, a bodiless DELETE that declares JSON, form-encoded
+// writes, a token in the query, and the list walked through the Link header.
+import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
+import { ACCESS } from '../harness/core/vocabulary.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectJsonMediaType, sendEmptyJson, walkByLink } from '../common/interop.js';
+import { expectNotMember, listAll, manager, memberPath, membersPath, readMember, useMembersWorld, type MemberBody } from './helpers.js';
+import { members } from './area.js';
+
+const world = useMembersWorld('members-interop', async (t) => ({ group: await t.roleGroup(), project: await t.roleProject({ group: await t.group() }) }));
+const list = endpoint(members, 'list');
+
+list.test(
+  {
+    case: 'json-media-type',
+    title: 'the member list and a 404 for a non-member are answered as application/json (exactly, at the parity level)',
+    clauses: ['members.http.json-media-type'],
+  },
+  async ({ kind, as, run }) => {
+    const source = world()[kind];
+    const res = await as('developer').get(membersPath(source));
+    expectOk(res, 200, 'member', { list: true });
+    expectJsonMediaType(res);
+    const missing = await as('developer').get(memberPath(source, run.actors.outsider.id));
+    expectError(missing, 404);
+    expectJsonMediaType(missing);
+  },
+);
+
+endpoint(members, 'remove').test(
+  {
+    case: 'empty-json-body',
+    title: 'a DELETE that declares Content-Type application/json and sends no body removes the member',
+    clauses: ['members.http.empty-json-body', 'members.remove.direct'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const user = await t.user();
+    await t.add(source, user, ACCESS.DEVELOPER);
+    const res = await sendEmptyJson(as(manager(kind)), 'DELETE', memberPath(source, user.id));
+    // The spec shows no response for DELETE member; GitLab answers 204 (lib/api/members.rb).
+    expectStatus(res, [200, 204], 'the spec shows no response for DELETE member');
+    await expectNotMember(as('admin'), source, user.id);
+  },
+);
+
+endpoint(members, 'add').test(
+  {
+    case: 'form-body',
+    title: 'a member added with form fields (application/x-www-form-urlencoded) is made as with JSON',
+    clauses: ['members.http.form-body', 'members.add.single'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const user = await t.user();
+    const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.REPORTER }, form: true });
+    expectOk(res, 201, 'member');
+    expectEqual((await readMember(as('admin'), source, user.id)).access_level, ACCESS.REPORTER, 'the access level read back');
+  },
+);
+
+list.test(
+  {
+    case: 'private-token-query',
+    title: 'a token in the private_token query parameter lists the members; a wrong one is refused with 401',
+    clauses: ['members.http.private-token-query'],
+  },
+  async ({ kind, as, run }) => {
+    const source = world()[kind];
+    expectOk(await as('anonymous').get(membersPath(source), { query: { private_token: run.actors.guest.tokens.api } }), 200, 'member', { list: true });
+    expectError(await as('anonymous').get(membersPath(source), { query: { private_token: 'glpat-not-a-token-0000000' } }), 401);
+  },
+);
+
+list.test(
+  {
+    case: 'link-pagination',
+    title: 'following rel="next" of the Link header from page 1 (two a page) reaches every member exactly once',
+    clauses: ['members.http.link-pagination'],
+  },
+  async ({ kind, as }) => {
+    const source = world()[kind];
+    const walked = await walkByLink<MemberBody>(as('developer'), membersPath(source), 'member', 2);
+    const all = await listAll(as('developer'), membersPath(source), 'member');
+    expectEqual(walked.map((m) => m.id).sort((a, b) => a - b), all.map((m) => m.id).sort((a, b) => a - b), 'the pages walked through Link to hold every member exactly once');
+  },
+);
