@@ -1,0 +1,80 @@
+// What clients rely on at the HTTP level, on the repository-files endpoints (suites/common/interop.ts):
+// the JSON media type, a bodiless DELETE that declares JSON, form-encoded writes, a token in the query.
+import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { expectJsonMediaType, sendEmptyJson } from '../common/interop.js';
+import { createFile, fileUrl, readFile, useFilesWorld, writeBody } from './helpers.js';
+import { repositoryFiles } from './area.js';
+
+const world = useFilesWorld('files-interop');
+
+endpoint(repositoryFiles, 'get').test(
+  {
+    case: 'json-media-type',
+    title: 'a file and a 404 for a missing one are answered as application/json (exactly, at the parity level)',
+    clauses: ['files.http.json-media-type'],
+  },
+  async ({ as }) => {
+    const { privateProject, path } = world();
+    const file = path('media-type');
+    await createFile(as('maintainer'), privateProject, file, 'json\n');
+    const found = await as('developer').get(fileUrl(privateProject, file), { query: { ref: 'main' } });
+    expectOk(found, 200, 'file');
+    expectJsonMediaType(found);
+    const missing = await as('developer').get(fileUrl(privateProject, path('media-type', 'absent.txt')), { query: { ref: 'main' } });
+    expectError(missing, 404);
+    expectJsonMediaType(missing);
+  },
+);
+
+endpoint(repositoryFiles, 'delete').test(
+  {
+    case: 'empty-json-body',
+    title: 'DELETE with its parameters in the query, Content-Type application/json and no body deletes the file',
+    clauses: ['files.http.empty-json-body', 'files.delete.commit'],
+  },
+  async ({ as }) => {
+    const { privateProject, path } = world();
+    const file = path('empty-json');
+    await createFile(as('maintainer'), privateProject, file, 'to be deleted\n');
+    const res = await sendEmptyJson(as('maintainer'), 'DELETE', fileUrl(privateProject, file), { branch: 'main', commit_message: 'conformance: delete with an empty JSON body' });
+    // The spec leaves the answer of a delete open; GitLab answers 204 (lib/api/files.rb).
+    expectStatus(res, [200, 204], 'the spec shows no response for DELETE file');
+    expectError(await as('developer').get(fileUrl(privateProject, file), { query: { ref: 'main' } }), 404);
+  },
+);
+
+endpoint(repositoryFiles, 'create').test(
+  {
+    case: 'form-body',
+    title: 'a file created with form fields (application/x-www-form-urlencoded) reads back as written',
+    clauses: ['files.http.form-body', 'files.create.commit'],
+  },
+  async ({ as }) => {
+    const { privateProject, path } = world();
+    const file = path('form-body');
+    const res = await as('maintainer').post(fileUrl(privateProject, file), { body: writeBody('sent as form fields\n', { message: 'conformance: form body' }), form: true });
+    expectOk(res, 201, 'file-write-result');
+    expectEqual(res.body, { file_path: file, branch: 'main' }, 'the write result', res);
+    const back = await readFile(as('developer'), privateProject, file);
+    expectEqual(Buffer.from(String(back.content), 'base64').toString('utf8'), 'sent as form fields\n', 'the content read back');
+  },
+);
+
+endpoint(repositoryFiles, 'get').test(
+  {
+    case: 'private-token-query',
+    title: 'a token in the private_token query parameter reads a private file; a wrong one is refused with 401',
+    clauses: ['files.http.private-token-query'],
+    // Beyond the spec (GitLab's own behaviour, which clients use): the whole test is a parity check.
+    level: 'parity',
+  },
+  async ({ as, run }) => {
+    const { privateProject, path } = world();
+    const file = path('query-token');
+    await createFile(as('maintainer'), privateProject, file, 'private\n');
+    const res = await as('anonymous').get(fileUrl(privateProject, file), { query: { ref: 'main', private_token: run.actors.developer.tokens.api } });
+    expectOk(res, 200, 'file');
+    expectError(await as('anonymous').get(fileUrl(privateProject, file), { query: { ref: 'main', private_token: 'glpat-not-a-token-0000000' } }), 401);
+  },
+);
