@@ -1,4 +1,4 @@
-// `npm run reference-server -- --port 3000 [--host 127.0.0.1] [--admin-token glpat-...]`
+// `npm run reference-server -- --port 3000 [--host 127.0.0.1] [--admin-token glpat-...] [--spec-only]`
 // Starts the reference server alone and prints its URL and administrator token.
 import { parseArgs } from 'node:util';
 import { startReferenceServer } from './server.js';
@@ -12,13 +12,15 @@ const { values } = parseArgs({
     'header-prefix': { type: 'string' },
     fault: { type: 'string', multiple: true },
     latency: { type: 'string', default: '0' },
+    'spec-only': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (values.help) {
   console.log(`Usage: npm run reference-server -- [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--header-prefix X-Gitlab-]
-                                   [--latency MS] [--fault NAME ...]
+                                   [--latency MS] [--fault NAME ...] [--spec-only]
+  --spec-only  do what the spec says and nothing more of GitLab's (other error texts, check order, optional fields)
 Faults: ${FAULTS.map((f) => `\n  ${f.name}: ${f.description}`).join('')}`);
   process.exit(0);
 }
@@ -47,9 +49,10 @@ const server = await startReferenceServer({
   headerPrefix: values['header-prefix'],
   latencyMs,
   faults: values.fault,
+  specOnly: values['spec-only'],
 });
 // The operator asked for this server: printing its admin token here is the point of the command.
-console.log(`GitLab reference server listening on ${server.url} (API at ${server.url}/api/v4)`);
+console.log(`GitLab reference server listening on ${server.url} (API at ${server.url}/api/v4)${values['spec-only'] ? ', spec-only mode' : ''}`);
 console.log(`Administrator token: ${server.adminToken}`);
 console.log(`Run the suite against it:  CONFORMANCE_TARGET_URL=${server.url} CONFORMANCE_ADMIN_TOKEN=<token above> npm run conformance`);
 

@@ -14,8 +14,9 @@ import { membersRoutes } from './routes/members.js';
 import { seedFixtures } from './fixtures.js';
 import { remoteMirrorsRoutes } from './routes/remote-mirrors.js';
 import { invitationsRoutes } from './routes/invitations.js';
+import { installSpecOnly, type SpecOnlyOptions } from './spec-only/index.js';
 
-export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOptions {
+export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOptions, SpecOnlyOptions {
   /** Fixes the administrator's token; a fresh `glpat-` token otherwise. */
   adminToken?: string;
   /** Largest accepted request body; GitLab's default API limit is far above what tests need. */
@@ -64,6 +65,7 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
   const latency = options.latencyMs ?? 0;
   if (latency > 0) app.addHook('onRequest', () => new Promise<void>((resolve) => setTimeout(resolve, latency)));
   if (withFaults) installFaults(app, faults, options.faultHeader ?? false);
+  if (options.specOnly) installSpecOnly(app, ctx);
   app.register(
     async (api) => {
       for (const routes of ROUTES) routes(api, ctx);

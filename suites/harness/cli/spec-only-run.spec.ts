@@ -1,0 +1,79 @@
+// The suite's spec level against a server that does what the spec says and nothing more (issue #12):
+// the reference server in spec-only mode (reference-server/spec-only/) answers with other error texts,
+// another order of checks where the spec gives none, without the fields the spec leaves optional,
+// and with other success statuses where the spec leaves them open. Every conformance test must
+// pass at the spec level; one that fails asserts GitLab's behaviour at the spec level and must move
+// that assertion to the parity level (or accept both answers). The run is the real command in a
+// child process, against a server started here, with its fixture manifest written to a file and
+// the metadata headers under the spec's own `X-Service-` prefix.
+// Behind CONFORMANCE_SPEC_ONLY_RUN=1 until the tests named in /work/research/spec-only-failures.md are fixed.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { startReferenceServer, type ReferenceServer } from '../../../reference-server/server.js';
+import { CAPABILITIES } from '../run/config.js';
+import type { Results } from '../report/results.js';
+
+const BIN = resolve(import.meta.dirname, '..', '..', '..', 'bin', 'gitlab-api-conformance.js');
+const ADMIN_TOKEN = 'glpat-spec-only-run-admin-000';
+const HEADER_PREFIX = 'X-Service-';
+const ENABLED = process.env.CONFORMANCE_SPEC_ONLY_RUN === '1';
+const RUN_MS = 600_000;
+
+let server: ReferenceServer | undefined;
+let dir: string | undefined;
+afterAll(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The command in a child process (asynchronously: the server answers from this process). */
+function cli(args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST'));
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, ...env } });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_MS - 10_000);
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+test('the whole suite passes at the spec level against the reference server in spec-only mode', { timeout: RUN_MS }, async (ctx) => {
+  if (!ENABLED) {
+    ctx.skip('set CONFORMANCE_SPEC_ONLY_RUN=1: tests still assert GitLab-only behaviour at the spec level (see /work/research/spec-only-failures.md); the lead removes this switch once they are fixed');
+  }
+  server = await startReferenceServer({ adminToken: ADMIN_TOKEN, specOnly: true, headerPrefix: HEADER_PREFIX });
+  dir = mkdtempSync(join(tmpdir(), 'conformance-spec-only-'));
+  const manifest = join(dir, 'fixtures.json');
+  writeFileSync(manifest, JSON.stringify(server.fixtures));
+  const reports = join(dir, 'reports');
+  const run = await cli(['--report-dir', reports, '--level', 'spec'], {
+    CONFORMANCE_TARGET_URL: server.url,
+    CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN,
+    CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','),
+    CONFORMANCE_FIXTURES: manifest,
+    CONFORMANCE_HEADER_PREFIX: HEADER_PREFIX,
+  }, dir);
+
+  let results: Results;
+  try {
+    results = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as Results;
+  } catch {
+    throw new Error(`the run wrote no results (exit ${run.code}):\n${run.stderr.slice(-3000)}`);
+  }
+  const failing = results.tests.filter((t) => t.verdict === 'fail' || t.verdict === 'error');
+  const lines = failing.map((t) => `${t.id} [${t.verdict}]: ${(t.reason ?? '').split('\n')[0]}`);
+  expect(failing.length, `${failing.length} test(s) fail at the spec level against the spec-only server:\n${lines.join('\n')}`).toBe(0);
+  expect(results.summary.pass, 'tests that passed (the run must not be empty)').toBeGreaterThan(100);
+  expect(results.summary.unsupported, 'tests reported unsupported (the spec-only server offers every capability and fixture)').toBe(0);
+  expect(run.code, run.stderr.slice(-2000)).toBe(0);
+});
