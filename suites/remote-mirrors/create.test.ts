@@ -1,17 +1,30 @@
 // POST /projects/:id/remote_mirrors
 import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError } from '../harness/core/checks.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../harness/core/checks.js';
 import type { Client, Exchange } from '../harness/core/client.js';
 import type { ProjectInfo } from '../harness/run/world.js';
-import { createMirror, expectNoSecret, expectRefusedBelowMaintainer, expectSameMirror, listMirrors, mirrorPath, mirrorsPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { createMirror, expectAnonymousOnPrivate, expectNoSecret, expectRefusedBelowMaintainer, expectSameMirror, GITLAB_TEXT, listMirrorPages, listMirrors, mirrorPath, mirrorsPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
 
 const suite = endpoint(remoteMirrors, 'create');
 
 const world = useMirrorsWorld('mirrors-create');
 
-/** A refused URL: 400 with the model's validation body, `{"message":{"url":["..."]}}`. */
-const expectUrlRefused = (res: Exchange) => expectValidationError(res, 'url');
+/** Where GitLab refuses a mirror URL: the model's validation errors, rendered as `{"message":{"url":["..."]}}`. */
+const URL_REFUSED_GITLAB =
+  'app/models/remote_mirror.rb (validates :url, presence, public_url); app/validators/addressable_url_validator.rb ("is blocked: %{exception_message}"); gems/gitlab-http/lib/gitlab/http_v2/url_blocker.rb; app/services/remote_mirrors/create_service.rb (message: remote_mirror.errors)';
+
+/**
+ * A refused URL: 400 with the model's validation body, `{"message":{"url":["..."]}}` (the shape is
+ * GitLab's create service, settled for every refusal of the model); the exact reason, when given, is
+ * GitLab parity.
+ */
+function expectUrlRefused(res: Exchange, reason?: string): void {
+  expectValidationError(res, 'url');
+  if (reason !== undefined) {
+    parity(res, URL_REFUSED_GITLAB, () => expectEqual((res.body as { message: { url: string[] } }).message.url, [reason], 'GitLab\'s reason for the refused url', res));
+  }
+}
 
 /** No mirror of the project shows `url` (a URL without masked credentials), read back as a Maintainer. */
 async function expectNotCreated(client: Client, project: ProjectInfo, url: string): Promise<void> {
@@ -55,7 +68,11 @@ suite.test(
         [null, null, null, null],
         'last_update_at, last_update_started_at, last_successful_update_at and last_error to be null',
       );
-      expectEqual([mirror.only_protected_branches, mirror.keep_divergent_refs], [false, false], 'only_protected_branches and keep_divergent_refs to be false');
+      expectEqual(mirror.only_protected_branches, false, 'only_protected_branches to be false');
+      // The spec types keep_divergent_refs as a boolean; GitLab stores null when it was not given
+      // (db/structure.sql: remote_mirrors.keep_divergent_refs boolean without a default) and the
+      // entity exposes the column as it is (lib/api/entities/remote_mirror.rb).
+      expectTrue(mirror.keep_divergent_refs === false || mirror.keep_divergent_refs === null, 'keep_divergent_refs to be false (or null: not set)', `got ${JSON.stringify(mirror.keep_divergent_refs)}`);
       // The spec says auth_method may be absent from the single read; GitLab sends "password" when unset.
       if (mirror.auth_method !== undefined) expectEqual(mirror.auth_method, 'password', 'auth_method when not given');
     }
@@ -104,10 +121,9 @@ suite.test(
       const read = await as('maintainer').get(mirrorPath(privateProject, created.id));
       expectOk(read, 200, 'remote-mirror');
       expectEqual((read.body as Mirror).url, shown, 'the url read back by id');
-      const list = await as('maintainer').get(mirrorsPath(privateProject), { query: { per_page: 100 } });
-      expectOk(list, 200, 'remote-mirror', { list: true });
-      expectEqual((list.body as Mirror[]).find((m) => m.id === created.id)?.url, shown, 'the url in the list');
-      for (const secret of secrets) for (const exchange of [res, read, list]) expectNoSecret(exchange, secret);
+      const pages = await listMirrorPages(as('maintainer'), privateProject);
+      expectEqual(pages.flatMap((page) => page.body as Mirror[]).find((m) => m.id === created.id)?.url, shown, 'the url in the list');
+      for (const secret of secrets) for (const exchange of [res, read, ...pages]) expectNoSecret(exchange, secret);
     }
   },
 );
@@ -115,20 +131,30 @@ suite.test(
 suite.test(
   {
     case: 'git-user-kept',
-    title: 'the user git is kept (ssh://git@host unchanged, its password masked); a url without credentials is unchanged',
+    title: 'a url without credentials is unchanged and a password of the user git is masked; the user git is kept (GitLab) or masked (the spec\'s wording)',
     clauses: ['mirrors.url.git-user-kept'],
   },
   async ({ as }) => {
     const { privateProject } = world();
+    // Divergence: the spec says "username and password parts are always replaced by *****"; GitLab
+    // keeps the user git (RemoteMirror#safe_url(allowed_usernames: %w[git])). Both are accepted at the
+    // spec level (`shown`), GitLab's form (`gitlab`) is checked at the parity level.
     const cases = [
-      { url: 'ssh://git@example.com/conformance/git-user.git', shown: 'ssh://git@example.com/conformance/git-user.git' },
-      { url: 'ssh://git:Pa55-git-word@example.org/conformance/git-pass.git', shown: 'ssh://git:*****@example.org/conformance/git-pass.git' },
-      { url: 'git://example.org/conformance/plain.git', shown: 'git://example.org/conformance/plain.git' },
+      { url: 'ssh://git@example.com/conformance/git-user.git', shown: ['ssh://git@example.com/conformance/git-user.git', 'ssh://*****@example.com/conformance/git-user.git'], gitlab: 'ssh://git@example.com/conformance/git-user.git' },
+      { url: 'ssh://git:Pa55-git-word@example.org/conformance/git-pass.git', shown: ['ssh://git:*****@example.org/conformance/git-pass.git', 'ssh://*****:*****@example.org/conformance/git-pass.git'], gitlab: 'ssh://git:*****@example.org/conformance/git-pass.git' },
+      { url: 'git://example.org/conformance/plain.git', shown: ['git://example.org/conformance/plain.git'], gitlab: 'git://example.org/conformance/plain.git' },
     ];
-    for (const { url, shown } of cases) {
-      const created = await createMirror(as('maintainer'), privateProject, { url });
-      expectEqual(created.url, shown, `the url of ${url}`);
-      expectEqual((await readMirror(as('maintainer'), privateProject, created.id)).url, shown, `the url of ${url} read back`);
+    for (const { url, shown, gitlab } of cases) {
+      const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url } });
+      expectOk(res, 201, 'remote-mirror');
+      const created = res.body as Mirror;
+      const read = await as('maintainer').get(mirrorPath(privateProject, created.id));
+      expectOk(read, 200, 'remote-mirror');
+      for (const [exchange, mirror, where] of [[res, created, 'created'], [read, read.body as Mirror, 'read back']] as const) {
+        expectTrue(shown.includes(mirror.url), `the url of ${url} (${where}) to be one of ${shown.join(', ')}`, `got ${mirror.url}`, exchange);
+        expectNoSecret(exchange, 'Pa55-git-word');
+        parity(exchange, 'app/models/remote_mirror.rb (safe_url(allowed_usernames: %w[git])); app/models/concerns/safe_url.rb', () => expectEqual(mirror.url, gitlab, `GitLab's url of ${url} (${where})`, exchange));
+      }
     }
   },
 );
@@ -146,6 +172,8 @@ suite.test(
       const created = await createMirror(as('maintainer'), privateProject, { url });
       expectEqual(created.url, url, `the ${scheme} url as given`);
     }
+    // GitLab's reason is "is blocked: Only allowed schemes are http, https, ssh, git"
+    // (spec/requests/api/remote_mirrors_spec.rb); not pinned here, see the verdicts.
     for (const url of ['ftp://example.com/conformance/scheme-ftp.git', 'file:///srv/conformance/scheme-file.git']) {
       expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }));
       await expectNotCreated(as('maintainer'), privateProject, url);
@@ -186,8 +214,19 @@ suite.test(
   async ({ as }) => {
     const { privateProject } = world();
     const before = (await listMirrors(as('maintainer'), privateProject)).length;
-    for (const url of ['', 'not a url', 'https://', 'https://exa mple.com/x.git', 'ssh://-oProxyCommand=true@example.com/conformance/x.git']) {
-      expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }));
+    // GitLab's reasons, where its code settles them: presence, Addressable's refusal of a space in the
+    // host (UrlBlocker#parse_url), and enforce_user (UrlBlocker#validate_user). "not a url" and "https://"
+    // are refused on an instance with the default settings (no scheme; an empty host resolves to a local
+    // address) with reasons that depend on the resolver: not pinned.
+    const cases: [string, string | undefined][] = [
+      ['', "can't be blank"],
+      ['not a url', undefined],
+      ['https://', undefined],
+      ['https://exa mple.com/x.git', 'is blocked: URI is invalid'],
+      ['ssh://-oProxyCommand=true@example.com/conformance/x.git', 'is blocked: Username needs to start with an alphanumeric character'],
+    ];
+    for (const [url, reason] of cases) {
+      expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }), reason);
     }
     expectEqual((await listMirrors(as('maintainer'), privateProject)).length, before, 'the number of mirrors to be unchanged');
   },
@@ -202,7 +241,7 @@ suite.test(
   async ({ as }) => {
     const { privateProject } = world();
     const before = (await listMirrors(as('maintainer'), privateProject)).length;
-    expectError(await as('maintainer').post(mirrorsPath(privateProject), { body: { enabled: true } }), 400, { error: 'url is missing' });
+    expectError(await as('maintainer').post(mirrorsPath(privateProject), { body: { enabled: true } }), 400, { error: 'url is missing', gitlab: GITLAB_TEXT.params });
     expectEqual((await listMirrors(as('maintainer'), privateProject)).length, before, 'the number of mirrors to be unchanged');
   },
 );
@@ -217,7 +256,9 @@ suite.test(
     const { privateProject } = world();
     const url = target('bad-auth');
     const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url, auth_method: 'oauth' } });
-    expectError(res, 400, { error: 'auth_method does not have a valid value' });
+    // The status is settled; the body is GitLab's Grape refusal on create ({"error":…}), where its
+    // update answers with the model's {"message":{"auth_method":[…]}}: the shape is GitLab parity.
+    expectError(res, 400, { error: 'auth_method does not have a valid value', gitlab: 'lib/api/remote_mirrors.rb (POST: auth_method values: %w[ssh_public_key password]); spec/requests/api/remote_mirrors_spec.rb (when auth method is invalid)' });
     await expectNotCreated(as('maintainer'), privateProject, url);
   },
 );
@@ -232,10 +273,10 @@ suite.test(
     const { privateProject } = world();
     for (const param of ['enabled', 'keep_divergent_refs', 'only_protected_branches']) {
       const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url: target(`types-${param}`), [param]: 'maybe' } });
-      expectError(res, 400, { error: `${param} is invalid` });
+      expectError(res, 400, { error: `${param} is invalid`, gitlab: GITLAB_TEXT.params });
       await expectNotCreated(as('maintainer'), privateProject, target(`types-${param}`));
     }
-    expectError(await as('maintainer').post(mirrorsPath(privateProject), { body: { url: { host: 'example.com' } } }), 400, { error: 'url is invalid' });
+    expectError(await as('maintainer').post(mirrorsPath(privateProject), { body: { url: { host: 'example.com' } } }), 400, { error: 'url is invalid', gitlab: GITLAB_TEXT.params });
   },
 );
 
@@ -248,11 +289,15 @@ suite.test(
   },
   async ({ as }) => {
     const { privateProject } = world();
-    const created = await createMirror(as('maintainer'), privateProject, { url: target('regex'), mirror_branch_regex: '^release/' });
-    for (const mirror of [created, await readMirror(as('maintainer'), privateProject, created.id)]) {
+    const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url: target('regex'), mirror_branch_regex: '^release/' } });
+    expectOk(res, 201, 'remote-mirror');
+    const read = await as('maintainer').get(mirrorPath(privateProject, (res.body as Mirror).id));
+    expectOk(read, 200, 'remote-mirror');
+    for (const exchange of [res, read]) {
+      const mirror = exchange.body as Mirror;
       expectEqual(mirror.only_protected_branches, false, 'only_protected_branches with a regex');
-      // The spec leaves mirror_branch_regex out of the response; GitLab EE shows it (gitlab-facts §2).
-      if (mirror.mirror_branch_regex !== undefined) expectEqual(mirror.mirror_branch_regex, '^release/', 'mirror_branch_regex as given');
+      // The spec leaves mirror_branch_regex out of the response; GitLab EE's entity shows it.
+      parity(exchange, 'ee/lib/ee/api/entities/remote_mirror.rb (expose :mirror_branch_regex)', () => expectEqual(mirror.mirror_branch_regex, '^release/', 'mirror_branch_regex as given', exchange));
     }
   },
 );
@@ -268,7 +313,7 @@ suite.test(
     const { privateProject } = world();
     const url = target('regex-exclusive');
     const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url, only_protected_branches: true, mirror_branch_regex: '^release/' } });
-    expectError(res, 400, { error: 'only_protected_branches, mirror_branch_regex are mutually exclusive' });
+    expectError(res, 400, { error: 'only_protected_branches, mirror_branch_regex are mutually exclusive', gitlab: GITLAB_TEXT.exclusive });
     await expectNotCreated(as('maintainer'), privateProject, url);
   },
 );
@@ -276,15 +321,31 @@ suite.test(
 suite.test(
   {
     case: 'branch-regex-invalid',
-    title: 'an invalid mirror_branch_regex is refused with 400, not a server error',
+    title: 'an invalid mirror_branch_regex is refused with 400 (GitLab EE) or ignored, never a server error',
     clauses: ['mirrors.regex.invalid'],
     requires: { capabilities: ['premium'] },
   },
   async ({ as }) => {
     const { privateProject } = world();
     const url = target('regex-invalid');
-    expectError(await as('maintainer').post(mirrorsPath(privateProject), { body: { url, mirror_branch_regex: 'release/[' } }), 400);
-    await expectNotCreated(as('maintainer'), privateProject, url);
+    const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url, mirror_branch_regex: 'release/[' } });
+    // GitLab EE validates the regex in the model (400 {"message":{"mirror_branch_regex":["not valid RE2
+    // syntax: …"]}}); GitLab CE does not declare the parameter, and older EE dropped it with the regex
+    // feature flag off: the mirror is created without it (201).
+    expectStatus(res, [400, 201], 'GitLab EE refuses an invalid regex; where the parameter is not taken it is ignored');
+    parity(res, 'ee/app/models/ee/remote_mirror.rb (validates :mirror_branch_regex, untrusted_regexp: true); app/validators/untrusted_regexp_validator.rb ("not valid RE2 syntax: …")', () => {
+      expectValidationError(res, 'mirror_branch_regex');
+      expectTrue(/^not valid RE2 syntax: /.test((res.body as { message: { mirror_branch_regex: string[] } }).message.mirror_branch_regex[0]), 'GitLab\'s reason for the invalid regex', '', res);
+    });
+    if (res.status === 400) {
+      expectError(res, 400);
+      await expectNotCreated(as('maintainer'), privateProject, url);
+      return;
+    }
+    expectOk(res, 201, 'remote-mirror');
+    const created = res.body as Mirror;
+    const read = await readMirror(as('maintainer'), privateProject, created.id);
+    expectTrue(read.mirror_branch_regex === undefined || read.mirror_branch_regex === null, 'an ignored regex not to be stored', `got ${JSON.stringify(read.mirror_branch_regex)}`);
   },
 );
 
@@ -298,8 +359,8 @@ suite.test(
     const { privateProject } = world();
     for (const role of ['maintainer', 'owner'] as const) await createMirror(as(role), privateProject, { url: target(`role-${role}`) });
     await expectRefusedBelowMaintainer(as, (client) => client.post(mirrorsPath(privateProject), { body: { url: target('role-below') } }));
-    expectError(await as('outsider').post(mirrorsPath(privateProject), { body: { url: target('role-outsider') } }), 404, { message: '404 Project Not Found' });
-    expectError(await as('maintainer').post(mirrorsPath(2147483000), { body: { url: target('role-unknown') } }), 404, { message: '404 Project Not Found' });
+    expectError(await as('outsider').post(mirrorsPath(privateProject), { body: { url: target('role-outsider') } }), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
+    expectError(await as('maintainer').post(mirrorsPath(2147483000), { body: { url: target('role-unknown') } }), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
     const urls = (await listMirrors(as('maintainer'), privateProject)).map((m) => m.url);
     expectTrue(urls.includes(target('role-maintainer')) && urls.includes(target('role-owner')), 'the mirrors of the Maintainer and the Owner to be listed', urls.join(', '));
     await expectNotCreated(as('maintainer'), privateProject, target('role-below'));
@@ -315,9 +376,8 @@ suite.test(
   },
   async ({ as }) => {
     const { publicProject, privateProject } = world();
-    expectError(await as('anonymous').post(mirrorsPath(publicProject), { body: { url: target('anonymous') } }), 401, { message: '401 Unauthorized' });
-    // GitLab: find_project! hides a private project (404) before the permission check's 401.
-    expectStatus(await as('anonymous').post(mirrorsPath(privateProject), { body: { url: target('anonymous') } }), [401, 404], 'a private project is hidden (404) or the caller unauthorized (401)');
+    expectError(await as('anonymous').post(mirrorsPath(publicProject), { body: { url: target('anonymous') } }), 401, { message: '401 Unauthorized', gitlab: GITLAB_TEXT.anonymous });
+    expectAnonymousOnPrivate(await as('anonymous').post(mirrorsPath(privateProject), { body: { url: target('anonymous') } }));
     await expectNotCreated(as('maintainer'), publicProject, target('anonymous'));
     await expectNotCreated(as('maintainer'), privateProject, target('anonymous'));
   },
@@ -333,7 +393,7 @@ suite.test(
     const { privateProject } = world();
     for (const scope of ['read_api', 'read_repository'] as const) {
       const res = await as('maintainer', scope).post(mirrorsPath(privateProject), { body: { url: target(`scope-${scope}`) } });
-      expectError(res, 403, { error: 'insufficient_scope' });
+      expectError(res, 403, { error: 'insufficient_scope', gitlab: GITLAB_TEXT.scope });
       await expectNotCreated(as('maintainer'), privateProject, target(`scope-${scope}`));
     }
     await createMirror(as('maintainer', 'api'), privateProject, { url: target('scope-api') });
@@ -358,7 +418,12 @@ suite.test(
       'https://exam\nple.com/conformance/newline.git',
       'https://example.com\\conformance\\backslash.git',
     ];
-    for (const url of urls) expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }));
+    // A tab, a newline or a backslash in the host: Addressable refuses it and UrlBlocker#parse_url
+    // says "URI is invalid" (settled). Without "//" the host is empty: refused on an instance with
+    // the default settings for resolving to a local address, a reason not pinned here.
+    for (const url of urls) {
+      expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }), url.startsWith('https:example') ? undefined : 'is blocked: URI is invalid');
+    }
     expectEqual((await listMirrors(as('maintainer'), privateProject)).map((m) => m.id), before.map((m) => m.id), 'the mirrors of the project to be unchanged');
   },
 );
@@ -366,17 +431,16 @@ suite.test(
 suite.test(
   {
     case: 'local-ranges-refused',
-    title: 'link-local, unique-local IPv6, IPv4-mapped IPv6, unspecified and *.localhost targets are refused with the url validation body',
+    title: 'link-local, unique-local IPv6, IPv4-mapped IPv6 and unspecified targets are refused with the url validation body; a *.localhost name may be refused or accepted',
     clauses: ['mirrors.create.local-refused'],
   },
   async ({ as }) => {
     const { privateProject } = world();
     const before = await listMirrors(as('maintainer'), privateProject);
     const local = [
-      // Loopback and "this host": the unspecified addresses and names under .localhost.
+      // Loopback and "this host": the unspecified addresses.
       'https://0.0.0.0/conformance/unspecified.git',
       'https://[::]/conformance/unspecified.git',
-      'https://mirror.localhost/conformance/sub-localhost.git',
       // Private networks, with octets of more than one digit, and their upper edge.
       'https://10.20.30.40/conformance/private.git',
       'https://172.31.255.254/conformance/private.git',
@@ -392,7 +456,23 @@ suite.test(
       'https://[::ffff:a9fe:a9fe]/conformance/mapped.git',
     ];
     for (const url of local) expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }));
-    expectEqual((await listMirrors(as('maintainer'), privateProject)).map((m) => m.id), before.map((m) => m.id), 'the mirrors of the project to be unchanged');
+    // A name under .localhost: GitLab checks resolved addresses only (UrlBlocker#validate_resolved_uri),
+    // so it refuses the name where the resolver maps it to a loopback address (systemd-resolved,
+    // nss-myhostname) and accepts it where the name does not resolve, or where the instance allows
+    // local requests. Both answers are accepted; a refusal has the url validation body.
+    const named = await as('maintainer').post(mirrorsPath(privateProject), { body: { url: 'https://mirror.localhost/conformance/sub-localhost.git' } });
+    expectStatus(named, [400, 201], 'GitLab refuses a *.localhost name only where it resolves to a local address');
+    const accepted: number[] = [];
+    if (named.status === 400) expectUrlRefused(named);
+    else {
+      expectOk(named, 201, 'remote-mirror');
+      accepted.push((named.body as Mirror).id);
+    }
+    expectEqual(
+      (await listMirrors(as('maintainer'), privateProject)).map((m) => m.id).filter((id) => !accepted.includes(id)),
+      before.map((m) => m.id),
+      'the mirrors of the project to be unchanged by the refused targets',
+    );
   },
 );
 

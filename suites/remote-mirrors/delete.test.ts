@@ -1,16 +1,12 @@
 // DELETE /projects/:id/remote_mirrors/:mirror_id
 import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectStatus } from '../harness/core/checks.js';
-import { createMirror, expectRefusedBelowMaintainer, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld } from './helpers.js';
+import { expectEqual, expectError } from '../harness/core/checks.js';
+import { createMirror, expectAnonymousOnPrivate, expectMirrorDeleted, expectRefusedBelowMaintainer, GITLAB_TEXT, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld } from './helpers.js';
 import { remoteMirrors } from './area.js';
 
 const suite = endpoint(remoteMirrors, 'delete');
 
 const world = useMirrorsWorld('mirrors-delete');
-
-/** The spec does not show the answer; GitLab's destroy_conditionally! gives 204 (gitlab-facts §5.1). */
-const DELETED = [200, 204];
-const DELETED_WHY = 'the spec shows no response; GitLab answers 204';
 
 suite.test(
   {
@@ -23,9 +19,9 @@ suite.test(
     const project = await freshProject();
     const doomed = await createMirror(as('maintainer'), project, { url: target('doomed'), enabled: true });
     const kept = await createMirror(as('maintainer'), project, { url: target('kept') });
-    expectStatus(await as('maintainer').delete(mirrorPath(project, doomed.id)), DELETED, DELETED_WHY);
+    expectMirrorDeleted(await as('maintainer').delete(mirrorPath(project, doomed.id)));
 
-    expectError(await as('maintainer').get(mirrorPath(project, doomed.id)), 404, { message: '404 Not found' });
+    expectError(await as('maintainer').get(mirrorPath(project, doomed.id)), 404, { message: '404 Not found', gitlab: GITLAB_TEXT.mirrorNotFound });
     expectEqual((await listMirrors(as('maintainer'), project)).map((m) => m.id), [kept.id], 'only the other mirror to be listed');
   },
 );
@@ -39,10 +35,10 @@ suite.test(
   async ({ as }) => {
     const { privateProject, publicProject } = world();
     const gone = await createMirror(as('maintainer'), privateProject, { url: target('delete-twice') });
-    expectStatus(await as('maintainer').delete(mirrorPath(privateProject, gone.id)), DELETED, DELETED_WHY);
+    expectMirrorDeleted(await as('maintainer').delete(mirrorPath(privateProject, gone.id)));
     const elsewhere = await createMirror(as('maintainer'), publicProject, { url: target('delete-elsewhere') });
     for (const id of [gone.id, 2147483000, 'abc', elsewhere.id]) {
-      expectError(await as('maintainer').delete(mirrorPath(privateProject, id)), 404, { message: '404 Not found' });
+      expectError(await as('maintainer').delete(mirrorPath(privateProject, id)), 404, { message: '404 Not found', gitlab: GITLAB_TEXT.mirrorNotFound });
     }
     await readMirror(as('maintainer'), publicProject, elsewhere.id);
   },
@@ -59,12 +55,12 @@ suite.test(
     const byMaintainer = await createMirror(as('maintainer'), privateProject, { url: target('delete-by-maintainer') });
     const byOwner = await createMirror(as('maintainer'), privateProject, { url: target('delete-by-owner') });
     await expectRefusedBelowMaintainer(as, (client) => client.delete(mirrorPath(privateProject, byMaintainer.id)));
-    expectError(await as('outsider').delete(mirrorPath(privateProject, byMaintainer.id)), 404, { message: '404 Project Not Found' });
+    expectError(await as('outsider').delete(mirrorPath(privateProject, byMaintainer.id)), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
     await readMirror(as('maintainer'), privateProject, byMaintainer.id);
 
     for (const [role, mirror] of [['maintainer', byMaintainer], ['owner', byOwner]] as const) {
-      expectStatus(await as(role).delete(mirrorPath(privateProject, mirror.id)), DELETED, DELETED_WHY);
-      expectError(await as('maintainer').get(mirrorPath(privateProject, mirror.id)), 404, { message: '404 Not found' });
+      expectMirrorDeleted(await as(role).delete(mirrorPath(privateProject, mirror.id)));
+      expectError(await as('maintainer').get(mirrorPath(privateProject, mirror.id)), 404, { message: '404 Not found', gitlab: GITLAB_TEXT.mirrorNotFound });
     }
   },
 );
@@ -78,11 +74,10 @@ suite.test(
   async ({ as }) => {
     const { publicProject, privateProject } = world();
     const open = await createMirror(as('maintainer'), publicProject, { url: target('delete-anonymous') });
-    expectError(await as('anonymous').delete(mirrorPath(publicProject, open.id)), 401, { message: '401 Unauthorized' });
+    expectError(await as('anonymous').delete(mirrorPath(publicProject, open.id)), 401, { message: '401 Unauthorized', gitlab: GITLAB_TEXT.anonymous });
     const hidden = await createMirror(as('maintainer'), privateProject, { url: target('delete-anonymous') });
-    // GitLab: find_project! hides a private project (404) before the permission check's 401.
-    expectStatus(await as('anonymous').delete(mirrorPath(privateProject, hidden.id)), [401, 404], 'a private project is hidden (404) or the caller unauthorized (401)');
-    expectError(await as('maintainer', 'read_api').delete(mirrorPath(privateProject, hidden.id)), 403, { error: 'insufficient_scope' });
+    expectAnonymousOnPrivate(await as('anonymous').delete(mirrorPath(privateProject, hidden.id)));
+    expectError(await as('maintainer', 'read_api').delete(mirrorPath(privateProject, hidden.id)), 403, { error: 'insufficient_scope', gitlab: GITLAB_TEXT.scope });
     await readMirror(as('maintainer'), publicProject, open.id);
     await readMirror(as('maintainer'), privateProject, hidden.id);
   },

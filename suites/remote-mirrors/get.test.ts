@@ -1,7 +1,7 @@
 // GET /projects/:id/remote_mirrors/:mirror_id
 import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
-import { createMirror, expectNoSecret, expectRefusedBelowMaintainer, expectSameMirror, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { expectEqual, expectError, expectOk } from '../harness/core/checks.js';
+import { createMirror, expectAnonymousOnPrivate, expectNoSecret, expectRefusedBelowMaintainer, expectSameMirror, GITLAB_TEXT, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
 
 const suite = endpoint(remoteMirrors, 'get');
@@ -51,7 +51,7 @@ suite.test(
     const { privateProject, publicProject } = world();
     const elsewhere = await createMirror(as('maintainer'), publicProject, { url: target('get-elsewhere') });
     for (const id of [2147483000, 'abc', elsewhere.id]) {
-      expectError(await as('maintainer').get(mirrorPath(privateProject, id)), 404, { message: '404 Not found' });
+      expectError(await as('maintainer').get(mirrorPath(privateProject, id)), 404, { message: '404 Not found', gitlab: GITLAB_TEXT.mirrorNotFound });
     }
     await readMirror(as('maintainer'), publicProject, elsewhere.id);
   },
@@ -68,7 +68,7 @@ suite.test(
     const created = await createMirror(as('maintainer'), privateProject, { url: target('get-roles') });
     for (const role of ['maintainer', 'owner'] as const) expectEqual((await readMirror(as(role), privateProject, created.id)).id, created.id, `the mirror read as ${role}`);
     await expectRefusedBelowMaintainer(as, (client) => client.get(mirrorPath(privateProject, created.id)));
-    expectError(await as('outsider').get(mirrorPath(privateProject, created.id)), 404, { message: '404 Project Not Found' });
+    expectError(await as('outsider').get(mirrorPath(privateProject, created.id)), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
   },
 );
 
@@ -82,9 +82,8 @@ suite.test(
     const { publicProject, privateProject } = world();
     const open = await createMirror(as('maintainer'), publicProject, { url: target('get-anonymous') });
     const hidden = await createMirror(as('maintainer'), privateProject, { url: target('get-anonymous') });
-    expectError(await as('anonymous').get(mirrorPath(publicProject, open.id)), 401, { message: '401 Unauthorized' });
-    // GitLab: find_project! hides a private project (404) before the permission check's 401.
-    expectStatus(await as('anonymous').get(mirrorPath(privateProject, hidden.id)), [401, 404], 'a private project is hidden (404) or the caller unauthorized (401)');
+    expectError(await as('anonymous').get(mirrorPath(publicProject, open.id)), 401, { message: '401 Unauthorized', gitlab: GITLAB_TEXT.anonymous });
+    expectAnonymousOnPrivate(await as('anonymous').get(mirrorPath(privateProject, hidden.id)));
   },
 );
 
@@ -98,6 +97,6 @@ suite.test(
     const { privateProject } = world();
     const created = await createMirror(as('maintainer'), privateProject, { url: target('get-scopes') });
     expectEqual((await readMirror(as('maintainer', 'read_api'), privateProject, created.id)).id, created.id, 'the mirror read with a read_api token');
-    expectError(await as('maintainer', 'read_repository').get(mirrorPath(privateProject, created.id)), 403, { error: 'insufficient_scope' });
+    expectError(await as('maintainer', 'read_repository').get(mirrorPath(privateProject, created.id)), 403, { error: 'insufficient_scope', gitlab: GITLAB_TEXT.scope });
   },
 );

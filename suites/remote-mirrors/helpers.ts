@@ -2,7 +2,7 @@
 // role, holding a private and a public project with a repository), mirror paths, target URLs that
 // are never reachable nor local, and setup steps that insist they worked.
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
-import { expectEqual, expectError, expectOk, expectTrue, fail } from '../harness/core/checks.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../harness/core/checks.js';
 import { useWorld, type Kit } from '../harness/run/conformance.js';
 import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
 
@@ -16,7 +16,8 @@ export interface Mirror {
   last_successful_update_at: string | null;
   last_error: string | null;
   only_protected_branches: boolean;
-  keep_divergent_refs: boolean;
+  /** A boolean in the spec; GitLab stores null when a mirror was created without it (the column has no default). */
+  keep_divergent_refs: boolean | null;
   auth_method?: string;
   mirror_branch_regex?: string | null;
 }
@@ -76,16 +77,27 @@ export function expectSameMirror(actual: Mirror, expected: Mirror, what: string)
   if (actualMethod !== undefined) expectEqual(actualMethod, expectedMethod, `auth_method of ${what}`);
 }
 
-/** The project's whole mirror list (one page of up to 100). */
+/** Every page of the project's mirror list (100 a page), until a page comes back short. */
+export async function listMirrorPages(client: Client, project: ProjectRef): Promise<Exchange[]> {
+  const pages: Exchange[] = [];
+  for (let page = 1; ; page += 1) {
+    const res = await client.get(mirrorsPath(project), { query: { per_page: 100, page } });
+    expectOk(res, 200, 'remote-mirror', { list: true });
+    pages.push(res);
+    if ((res.body as Mirror[]).length < 100) return pages;
+    if (page >= 50) fail('expected the mirror list to end', `still full after ${page} pages of 100`, res);
+  }
+}
+
+/** The project's whole mirror list, walked page by page. */
 export async function listMirrors(client: Client, project: ProjectRef): Promise<Mirror[]> {
-  const res = await client.get(mirrorsPath(project), { query: { per_page: 100 } });
-  expectOk(res, 200, 'remote-mirror', { list: true });
-  return res.body as Mirror[];
+  return (await listMirrorPages(client, project)).flatMap((page) => page.body as Mirror[]);
 }
 
 /**
- * States in which a push attempt is over: `failed` for a target that cannot be reached (gitlab-facts
- * §8), or `to_retry` when GitLab will try again after a back-off of minutes (gitlab-facts §0.12).
+ * States in which a push attempt is over: `finished`, `failed` for a target that cannot be reached, or
+ * `to_retry` when GitLab will try again after a back-off of minutes (app/models/remote_mirror.rb:
+ * state_machine :update_status, update_fail, update_retry; backoff_delay).
  */
 export const SYNC_ENDED = ['finished', 'failed', 'to_retry'];
 const SYNC_WAIT_MS = 30_000;
@@ -103,9 +115,42 @@ export async function waitForSyncEnd(client: Client, project: ProjectInfo, mirro
   }
 }
 
-/** Developer, Reporter and Guest lack admin_remote_mirror: 401, not 403 (gitlab-facts §0.4). */
+/** Where GitLab refuses a signed-in caller below Maintainer on every mirror endpoint: 401, not 403. */
+export const BELOW_MAINTAINER_GITLAB =
+  'lib/api/remote_mirrors.rb (before { unauthorized! unless can?(current_user, :admin_remote_mirror, user_project) }); spec/requests/api/remote_mirrors_spec.rb (requires admin_remote_mirror permission: unauthorized)';
+
+/** Developer, Reporter and Guest lack admin_remote_mirror: GitLab's `before` filter answers 401, not 403. */
 export async function expectRefusedBelowMaintainer(as: Kit['as'], send: (client: Client) => Promise<Exchange>): Promise<void> {
-  for (const role of ['developer', 'reporter', 'guest'] as const) expectError(await send(as(role)), 401, { message: '401 Unauthorized' });
+  for (const role of ['developer', 'reporter', 'guest'] as const) expectError(await send(as(role)), 401, { message: '401 Unauthorized', gitlab: BELOW_MAINTAINER_GITLAB });
+}
+
+/** Where GitLab writes the other texts the mirror tests check at the parity level. */
+export const GITLAB_TEXT = {
+  mirrorNotFound: "lib/api/remote_mirrors.rb (find_remote_mirror: remote_mirrors.find); lib/api/api.rb (rescue_from ActiveRecord::RecordNotFound: '404 Not found')",
+  projectNotFound: "lib/api/helpers.rb (find_project!: not_found!('Project'))",
+  anonymous: 'lib/api/remote_mirrors.rb (before: unauthorized!)',
+  scope: 'lib/api/api.rb (allow_access_with_scope :read_api for GET and HEAD); lib/api/api_guard.rb (InsufficientScopeError)',
+  params: 'lib/api/remote_mirrors.rb (params); lib/api/api.rb (rescue_from Grape::Exceptions::Base); Grape lib/grape/locale/en.yml',
+  exclusive: 'ee/lib/ee/api/helpers/remote_mirrors_helpers.rb (mutually_exclusive :only_protected_branches, :mirror_branch_regex)',
+  syncDisabled: 'app/services/remote_mirrors/sync_service.rb (remote_mirror.disabled?); lib/api/remote_mirrors.rb (render_api_error!(result[:message], 400)); spec/requests/api/remote_mirrors_spec.rb',
+} as const;
+
+/**
+ * An anonymous request on a private project: the spec does not say how it is refused (401 or 404);
+ * GitLab hides the project first (find_project! without authenticate_non_public): 404.
+ */
+export function expectAnonymousOnPrivate(res: Exchange): void {
+  expectError(res, [401, 404]);
+  parity(res, 'lib/api/helpers.rb (find_project!: not_found!, no authenticate_non_public on these routes)', () => {
+    expectError(res, 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
+  });
+}
+
+/** The spec: DELETE "Response: not shown". GitLab: destroy_conditionally!, 204 with an empty body. */
+export function expectMirrorDeleted(res: Exchange): void {
+  expectStatus(res, [200, 204], 'the spec shows no response for DELETE; GitLab answers 204');
+  if (res.status === 204) expectEqual(res.bytes.length, 0, 'an empty body with 204');
+  parity(res, 'lib/api/remote_mirrors.rb (destroy_conditionally!); lib/api/helpers.rb (destroy_conditionally!: status 204); spec/requests/api/remote_mirrors_spec.rb (deletes a remote mirror: no_content)', () => expectStatus(res, 204));
 }
 
 /** No response body may carry a credential that was sent in a URL. */

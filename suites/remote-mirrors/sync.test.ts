@@ -2,7 +2,7 @@
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
 import type { Exchange } from '../harness/core/client.js';
-import { createMirror, expectRefusedBelowMaintainer, readMirror, SYNC_ENDED, syncPath, target, useMirrorsWorld, waitForSyncEnd, type Mirror } from './helpers.js';
+import { createMirror, expectAnonymousOnPrivate, expectRefusedBelowMaintainer, GITLAB_TEXT, readMirror, SYNC_ENDED, syncPath, target, useMirrorsWorld, waitForSyncEnd, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
 
 const suite = endpoint(remoteMirrors, 'sync');
@@ -40,7 +40,8 @@ suite.test(
     // The target's own clock: its Date header (whole seconds) of the sync answer.
     const requestedAt = Date.parse(expectHeader(sync, 'Date'));
 
-    // GitLab pushes in a background job; the target on example.com may not answer (gitlab-facts §8).
+    // GitLab pushes in a background job (RemoteMirror#sync: RepositoryUpdateRemoteMirrorWorker); the
+    // target on example.com may not answer, so the push may fail.
     const done = await waitForSyncEnd(as('maintainer'), privateProject, created.id);
     const started = done.last_update_started_at === null ? NaN : Date.parse(done.last_update_started_at);
     const ended = done.last_update_at === null ? NaN : Date.parse(done.last_update_at);
@@ -50,7 +51,8 @@ suite.test(
       expectTrue(ended >= started && succeeded >= started, 'last_update_at and last_successful_update_at of a finished push to be set, after it started', JSON.stringify(done));
       expectEqual(done.last_error, null, 'last_error of a finished push');
     } else {
-      // failed, or to_retry: the attempt failed and GitLab retries later (gitlab-facts §0.12).
+      // failed, or to_retry: the attempt failed and GitLab retries later (app/models/remote_mirror.rb:
+      // update_fail, update_retry, update_error_message).
       expectTrue(typeof done.last_error === 'string' && done.last_error !== '', 'a failed push to say why in last_error', JSON.stringify(done));
       if (done.update_status === 'failed') expectTrue(ended >= started, 'last_update_at of a failed push to be set, after it started', JSON.stringify(done));
     }
@@ -66,7 +68,7 @@ suite.test(
   async ({ as }) => {
     const { privateProject } = world();
     const created = await createMirror(as('maintainer'), privateProject, { url: target('sync-disabled') });
-    expectError(await as('maintainer').post(syncPath(privateProject, created.id)), 400, { message: DISABLED_MESSAGE });
+    expectError(await as('maintainer').post(syncPath(privateProject, created.id)), 400, { message: DISABLED_MESSAGE, gitlab: GITLAB_TEXT.syncDisabled });
     expectUntouched(await readMirror(as('maintainer'), privateProject, created.id), 'after a refused sync');
   },
 );
@@ -81,8 +83,9 @@ suite.test(
     const { freshProject } = world();
     const project = await freshProject({ empty: true });
     const created = await createMirror(as('maintainer'), project, { url: target('sync-empty'), enabled: true });
-    // gitlab-facts §0.11: GitLab computes enabled false without a repository; whether an empty one
-    // counts as existing is unconfirmed, so both answers are accepted if sync agrees with them.
+    // GitLab computes enabled false without a repository (RemoteMirror#enabled: repository_exists?);
+    // whether an empty one counts as existing is not settled here, so both answers are accepted if
+    // sync agrees with them.
     const shown = (await readMirror(as('maintainer'), project, created.id)).enabled;
     expectEqual(shown, created.enabled, 'enabled read back to equal enabled on create');
     const res = await as('maintainer').post(syncPath(project, created.id));
@@ -90,7 +93,7 @@ suite.test(
       expectNoContent(res);
       expectTrue((await waitForSyncEnd(as('maintainer'), project, created.id)).last_update_started_at !== null, 'the push of an enabled mirror to have started');
     } else {
-      expectError(res, 400, { message: DISABLED_MESSAGE });
+      expectError(res, 400, { message: DISABLED_MESSAGE, gitlab: GITLAB_TEXT.syncDisabled });
     }
   },
 );
@@ -105,7 +108,7 @@ suite.test(
     const { privateProject, publicProject } = world();
     const elsewhere = await createMirror(as('maintainer'), publicProject, { url: target('sync-elsewhere'), enabled: true });
     for (const id of [2147483000, 'abc', elsewhere.id]) {
-      expectError(await as('maintainer').post(syncPath(privateProject, id)), 404, { message: '404 Not found' });
+      expectError(await as('maintainer').post(syncPath(privateProject, id)), 404, { message: '404 Not found', gitlab: GITLAB_TEXT.mirrorNotFound });
     }
     expectUntouched(await readMirror(as('maintainer'), publicProject, elsewhere.id), 'the other project\'s mirror');
   },
@@ -121,7 +124,7 @@ suite.test(
     const { privateProject } = world();
     const created = await createMirror(as('maintainer'), privateProject, { url: target('sync-roles'), enabled: true });
     await expectRefusedBelowMaintainer(as, (client) => client.post(syncPath(privateProject, created.id)));
-    expectError(await as('outsider').post(syncPath(privateProject, created.id)), 404, { message: '404 Project Not Found' });
+    expectError(await as('outsider').post(syncPath(privateProject, created.id)), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
     expectUntouched(await readMirror(as('maintainer'), privateProject, created.id), 'after the refused syncs');
 
     for (const role of ['maintainer', 'owner'] as const) {
@@ -140,11 +143,10 @@ suite.test(
   async ({ as }) => {
     const { publicProject, privateProject } = world();
     const open = await createMirror(as('maintainer'), publicProject, { url: target('sync-anonymous'), enabled: true });
-    expectError(await as('anonymous').post(syncPath(publicProject, open.id)), 401, { message: '401 Unauthorized' });
+    expectError(await as('anonymous').post(syncPath(publicProject, open.id)), 401, { message: '401 Unauthorized', gitlab: GITLAB_TEXT.anonymous });
     const hidden = await createMirror(as('maintainer'), privateProject, { url: target('sync-anonymous'), enabled: true });
-    // GitLab: find_project! hides a private project (404) before the permission check's 401.
-    expectStatus(await as('anonymous').post(syncPath(privateProject, hidden.id)), [401, 404], 'a private project is hidden (404) or the caller unauthorized (401)');
-    expectError(await as('maintainer', 'read_api').post(syncPath(privateProject, hidden.id)), 403, { error: 'insufficient_scope' });
+    expectAnonymousOnPrivate(await as('anonymous').post(syncPath(privateProject, hidden.id)));
+    expectError(await as('maintainer', 'read_api').post(syncPath(privateProject, hidden.id)), 403, { error: 'insufficient_scope', gitlab: GITLAB_TEXT.scope });
     expectUntouched(await readMirror(as('maintainer'), publicProject, open.id), 'after the anonymous sync');
     expectUntouched(await readMirror(as('maintainer'), privateProject, hidden.id), 'after the refused syncs');
   },

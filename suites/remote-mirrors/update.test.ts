@@ -1,8 +1,8 @@
 // PUT /projects/:id/remote_mirrors/:mirror_id
 import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError } from '../harness/core/checks.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../harness/core/checks.js';
 import type { Exchange } from '../harness/core/client.js';
-import { createMirror, expectRefusedBelowMaintainer, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { createMirror, expectAnonymousOnPrivate, expectRefusedBelowMaintainer, GITLAB_TEXT, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
 
 const suite = endpoint(remoteMirrors, 'update');
@@ -87,7 +87,7 @@ suite.test(
     expectOk(ssh, 200, 'remote-mirror');
     expectEqual((ssh.body as Mirror).auth_method, 'ssh_public_key', 'auth_method after the update');
 
-    // GitLab declares no values for auth_method on update: its model refuses with {"message":{"auth_method":[...]}}.
+    // GitLab declares no values for auth_method on update: its model refuses it (the body: auth-method-invalid-body).
     expectError(await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { auth_method: 'oauth' } }), 400);
     const read = await readMirror(as('maintainer'), privateProject, created.id);
     if (read.auth_method !== undefined) expectEqual(read.auth_method, 'ssh_public_key', 'auth_method unchanged by the refused update');
@@ -104,10 +104,10 @@ suite.test(
     const { privateProject } = world();
     const created = await createMirror(as('maintainer'), privateProject, { url: target('types') });
     for (const param of ['enabled', 'only_protected_branches', 'keep_divergent_refs']) {
-      expectError(await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { [param]: 'maybe' } }), 400, { error: `${param} is invalid` });
+      expectError(await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { [param]: 'maybe' } }), 400, { error: `${param} is invalid`, gitlab: GITLAB_TEXT.params });
     }
     const read = await readMirror(as('maintainer'), privateProject, created.id);
-    expectEqual([read.enabled, read.only_protected_branches, read.keep_divergent_refs], [false, false, false], 'the mirror unchanged');
+    expectEqual([read.enabled, read.only_protected_branches, read.keep_divergent_refs], [created.enabled, created.only_protected_branches, created.keep_divergent_refs], 'the mirror unchanged');
   },
 );
 
@@ -123,10 +123,13 @@ suite.test(
     const created = await createMirror(as('maintainer'), privateProject, { url: target('update-regex') });
     const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { mirror_branch_regex: '^feature-' } });
     expectOk(res, 200, 'remote-mirror');
-    for (const mirror of [res.body as Mirror, await readMirror(as('maintainer'), privateProject, created.id)]) {
+    const read = await as('maintainer').get(mirrorPath(privateProject, created.id));
+    expectOk(read, 200, 'remote-mirror');
+    for (const exchange of [res, read]) {
+      const mirror = exchange.body as Mirror;
       expectEqual(mirror.only_protected_branches, false, 'only_protected_branches with a regex');
-      // The spec leaves mirror_branch_regex out of the response; GitLab EE shows it (gitlab-facts §2).
-      if (mirror.mirror_branch_regex !== undefined) expectEqual(mirror.mirror_branch_regex, '^feature-', 'mirror_branch_regex as given');
+      // The spec leaves mirror_branch_regex out of the response; GitLab EE's entity shows it.
+      parity(exchange, 'ee/lib/ee/api/entities/remote_mirror.rb (expose :mirror_branch_regex)', () => expectEqual(mirror.mirror_branch_regex, '^feature-', 'mirror_branch_regex as given', exchange));
     }
   },
 );
@@ -142,11 +145,16 @@ suite.test(
     const { privateProject } = world();
     const created = await createMirror(as('maintainer'), privateProject, { url: target('update-exclusive') });
     const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { only_protected_branches: true, mirror_branch_regex: '^feature-' } });
-    expectError(res, 400, { error: 'only_protected_branches, mirror_branch_regex are mutually exclusive' });
-    expectError(await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { mirror_branch_regex: 'feature-(' } }), 400);
+    expectError(res, 400, { error: 'only_protected_branches, mirror_branch_regex are mutually exclusive', gitlab: GITLAB_TEXT.exclusive });
+    // An invalid regex: GitLab EE's model refuses it (400); where the parameter is not taken it is ignored (200).
+    const invalid = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { mirror_branch_regex: 'feature-(' } });
+    expectStatus(invalid, [400, 200], 'GitLab EE refuses an invalid regex; where the parameter is not taken it is ignored');
+    if (invalid.status === 400) expectError(invalid, 400);
+    else expectOk(invalid, 200, 'remote-mirror');
+    parity(invalid, 'ee/app/models/ee/remote_mirror.rb (validates :mirror_branch_regex, untrusted_regexp: true); app/validators/untrusted_regexp_validator.rb', () => expectValidationError(invalid, 'mirror_branch_regex'));
     const read = await readMirror(as('maintainer'), privateProject, created.id);
     expectEqual(read.only_protected_branches, false, 'only_protected_branches unchanged by the refused updates');
-    if (read.mirror_branch_regex !== undefined) expectEqual(read.mirror_branch_regex, created.mirror_branch_regex ?? null, 'mirror_branch_regex unchanged');
+    if (read.mirror_branch_regex !== undefined) expectEqual(read.mirror_branch_regex, created.mirror_branch_regex ?? null, 'mirror_branch_regex unchanged (an invalid one is never stored)');
   },
 );
 
@@ -160,7 +168,7 @@ suite.test(
     const { privateProject, publicProject } = world();
     const elsewhere = await createMirror(as('maintainer'), publicProject, { url: target('update-elsewhere') });
     for (const id of [2147483000, 'abc', elsewhere.id]) {
-      expectError(await as('maintainer').put(mirrorPath(privateProject, id), { body: { enabled: true } }), 404, { message: '404 Not found' });
+      expectError(await as('maintainer').put(mirrorPath(privateProject, id), { body: { enabled: true } }), 404, { message: '404 Not found', gitlab: GITLAB_TEXT.mirrorNotFound });
     }
     expectEqual((await readMirror(as('maintainer'), publicProject, elsewhere.id)).enabled, false, 'the other project\'s mirror unchanged');
   },
@@ -176,7 +184,7 @@ suite.test(
     const { privateProject } = world();
     const created = await createMirror(as('maintainer'), privateProject, { url: target('update-roles') });
     await expectRefusedBelowMaintainer(as, (client) => client.put(mirrorPath(privateProject, created.id), { body: { enabled: true } }));
-    expectError(await as('outsider').put(mirrorPath(privateProject, created.id), { body: { enabled: true } }), 404, { message: '404 Project Not Found' });
+    expectError(await as('outsider').put(mirrorPath(privateProject, created.id), { body: { enabled: true } }), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
     expectEqual((await readMirror(as('maintainer'), privateProject, created.id)).enabled, false, 'enabled unchanged by the refused updates');
 
     for (const [role, keep] of [['maintainer', true], ['owner', false]] as const) {
@@ -195,11 +203,10 @@ suite.test(
   async ({ as }) => {
     const { publicProject, privateProject } = world();
     const open = await createMirror(as('maintainer'), publicProject, { url: target('update-anonymous') });
-    expectError(await as('anonymous').put(mirrorPath(publicProject, open.id), { body: { enabled: true } }), 401, { message: '401 Unauthorized' });
+    expectError(await as('anonymous').put(mirrorPath(publicProject, open.id), { body: { enabled: true } }), 401, { message: '401 Unauthorized', gitlab: GITLAB_TEXT.anonymous });
     const hidden = await createMirror(as('maintainer'), privateProject, { url: target('update-anonymous') });
-    // GitLab: find_project! hides a private project (404) before the permission check's 401.
-    expectStatus(await as('anonymous').put(mirrorPath(privateProject, hidden.id), { body: { enabled: true } }), [401, 404], 'a private project is hidden (404) or the caller unauthorized (401)');
-    expectError(await as('maintainer', 'read_api').put(mirrorPath(privateProject, hidden.id), { body: { enabled: true } }), 403, { error: 'insufficient_scope' });
+    expectAnonymousOnPrivate(await as('anonymous').put(mirrorPath(privateProject, hidden.id), { body: { enabled: true } }));
+    expectError(await as('maintainer', 'read_api').put(mirrorPath(privateProject, hidden.id), { body: { enabled: true } }), 403, { error: 'insufficient_scope', gitlab: GITLAB_TEXT.scope });
     expectEqual((await readMirror(as('maintainer'), publicProject, open.id)).enabled, false, 'the public project\'s mirror unchanged');
     expectEqual((await readMirror(as('maintainer'), privateProject, hidden.id)).enabled, false, 'the private project\'s mirror unchanged');
   },
@@ -243,14 +250,21 @@ suite.test(
 suite.test(
   {
     case: 'auth-method-invalid-body',
-    title: 'an unknown auth_method on PUT is refused by the model: 400 {"message":{"auth_method":["..."]}}',
+    title: 'an unknown auth_method on PUT is refused with 400 and changes nothing (GitLab: the model\'s {"message":{"auth_method":["is not included in the list"]}})',
     clauses: ['mirrors.auth-method.values'],
   },
   async ({ as }) => {
     const { privateProject } = world();
     const created = await createMirror(as('maintainer'), privateProject, { url: target('auth-invalid-body') });
     const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { auth_method: 'oauth', enabled: true } });
-    expectValidationError(res, 'auth_method');
+    // The status is settled; the body differs from create's Grape refusal ({"error":…}): GitLab's PUT
+    // declares no values for auth_method, so the model's inclusion validation answers. Shape and text
+    // are GitLab parity.
+    expectError(res, 400);
+    parity(res, 'lib/api/remote_mirrors.rb (PUT: auth_method without values); app/models/concerns/mirror_authentication.rb (inclusion); spec/requests/api/remote_mirrors_spec.rb (PUT when auth method is invalid)', () => {
+      expectValidationError(res, 'auth_method');
+      expectEqual((res.body as { message: { auth_method: string[] } }).message.auth_method, ['is not included in the list'], 'GitLab\'s reason', res);
+    });
     const read = await readMirror(as('maintainer'), privateProject, created.id);
     expectEqual(read.enabled, false, 'enabled unchanged by the refused update');
     if (read.auth_method !== undefined) expectEqual(read.auth_method, 'password', 'auth_method unchanged by the refused update');
@@ -260,7 +274,7 @@ suite.test(
 suite.test(
   {
     case: 'branch-regex-replaces-protected',
-    title: 'PUT mirror_branch_regex on a protected-branches mirror turns only_protected_branches off; an invalid regex is refused with a reason',
+    title: 'PUT mirror_branch_regex on a protected-branches mirror never leaves both on: the regex replaces protected-only mirroring, or is refused or ignored and nothing changes',
     clauses: ['mirrors.regex.accepted', 'mirrors.regex.invalid'],
     requires: { capabilities: ['premium'] },
   },
@@ -269,21 +283,32 @@ suite.test(
     const created = await createMirror(as('maintainer'), privateProject, { url: target('regex-replaces'), only_protected_branches: true });
     expectEqual(created.only_protected_branches, true, 'only_protected_branches as created');
 
-    expectRefusedWithReason(await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { mirror_branch_regex: 'release/[' } }));
-    expectEqual((await readMirror(as('maintainer'), privateProject, created.id)).only_protected_branches, true, 'only_protected_branches unchanged by the refused regex');
+    // An invalid regex: GitLab EE's model refuses it (400); where the parameter is not taken it is ignored (200).
+    const invalid = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { mirror_branch_regex: 'release/[' } });
+    expectStatus(invalid, [400, 200], 'GitLab EE refuses an invalid regex; where the parameter is not taken it is ignored');
+    if (invalid.status === 400) expectRefusedWithReason(invalid);
+    else expectOk(invalid, 200, 'remote-mirror');
+    parity(invalid, 'ee/app/models/ee/remote_mirror.rb (validates :mirror_branch_regex, untrusted_regexp: true); app/validators/untrusted_regexp_validator.rb', () => expectError(invalid, 400));
+    expectEqual((await readMirror(as('maintainer'), privateProject, created.id)).only_protected_branches, true, 'only_protected_branches unchanged by the invalid regex');
 
+    // A valid regex on a protected-branches mirror. The spec (Limits 4) only forbids both at once.
+    // GitLab releases differ: the older EE helper turned only_protected_branches off when a regex
+    // came, or dropped the regex with its feature flag off (ee/lib/ee/api/helpers/
+    // remote_mirrors_helpers.rb, verify_mirror_branches_setting); the EE model refuses a regex while
+    // only_protected_branches is on (ee/app/models/ee/remote_mirror.rb, absence). All are accepted.
     const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { mirror_branch_regex: '^release/' } });
+    expectStatus(res, [200, 400], 'the regex replaces protected-only mirroring (200), is ignored (200), or is refused (400)');
     if (res.status === 400) {
-      // gitlab-facts §2 marks the EE helper that turns only_protected_branches off as possibly
-      // old; a release without it may refuse the combination instead. Then nothing changes.
       expectRefusedWithReason(res);
       expectEqual((await readMirror(as('maintainer'), privateProject, created.id)).only_protected_branches, true, 'only_protected_branches unchanged by the refused regex');
       return;
     }
     expectOk(res, 200, 'remote-mirror');
     for (const mirror of [res.body as Mirror, await readMirror(as('maintainer'), privateProject, created.id)]) {
-      expectEqual(mirror.only_protected_branches, false, 'only_protected_branches once a regex is given (never both)');
-      if (mirror.mirror_branch_regex !== undefined) expectEqual(mirror.mirror_branch_regex, '^release/', 'mirror_branch_regex as given');
+      const regex = mirror.mirror_branch_regex;
+      const regexSet = typeof regex === 'string' && regex !== '';
+      expectTrue(!(mirror.only_protected_branches && regexSet), 'never both only_protected_branches and a regex', JSON.stringify(mirror));
+      if (regexSet) expectEqual(regex, '^release/', 'mirror_branch_regex as given');
     }
   },
 );

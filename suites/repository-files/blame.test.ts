@@ -1,8 +1,8 @@
 // GET /projects/:id/repository/files/:file_path/blame
 import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { apiPath } from '../harness/core/client.js';
-import { createFile, fileUrl, headerName, readFile, updateFile, useFilesWorld, type FilesWorld } from './helpers.js';
+import { createFile, expectGitLabError, expectGitLabStatus, type FilesWorld, fileUrl, GITLAB_TEXT, headerName, readFile, updateFile, useFilesWorld } from './helpers.js';
 import type { Kit } from '../harness/run/conformance.js';
 import { repositoryFiles } from './area.js';
 
@@ -79,7 +79,7 @@ suite.test(
 suite.test(
   {
     case: 'only-ref',
-    title: 'a request with only ref is valid and blames the whole file; headers carry the file metadata',
+    title: 'a request with only ref is valid and blames the whole file; GitLab also sends the file metadata headers',
     clauses: ['files.blame.covers-file', 'files.file.headers'],
   },
   async ({ as, run }) => {
@@ -88,7 +88,8 @@ suite.test(
     expectOk(res, 200, 'blame-range', { list: true });
     const readme = Buffer.from((await readFile(as('developer'), publicProject, 'README.md')).content as string, 'base64').toString('utf8');
     expectEqual((res.body as BlameRange[]).flatMap((r) => r.lines), readme.replace(/\n$/, '').split('\n'), 'the README\'s lines');
-    expectHeader(res, headerName(run.headerPrefix, 'file_path'), 'README.md');
+    // The spec names the metadata headers for the HEAD forms only; GitLab's GET blame sets them too.
+    parity(res, 'lib/api/files.rb (GET blame: set_http_headers(blob_data))', () => expectHeader(res, headerName(run.headerPrefix, 'file_path'), 'README.md'));
   },
 );
 
@@ -101,14 +102,16 @@ suite.test(
   async ({ as }) => {
     const { publicProject } = world();
     const blame = (query: Record<string, string | number>) => as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main', ...query } });
-    expectError(await blame({ 'range[start]': 0, 'range[end]': 1 }), 400, { error: /range\[start\]/ });
-    expectError(await blame({ 'range[start]': 1 }), 400, { error: /range\[end\]/ });
-    expectError(await blame({ 'range[end]': 1 }), 400, { error: /range\[start\]/ });
-    expectError(await blame({ 'range[start]': 'one', 'range[end]': 2 }), 400, { error: /range\[start\]/ });
-    expectError(await blame({ 'range[start]': 2, 'range[end]': 1 }), 400, { either: /range\[start\]/ });
-    // The start-after-end check comes after the file lookup (gitlab-facts §1): a missing file is 404 first.
+    expectError(await blame({ 'range[start]': 0, 'range[end]': 1 }), 400, { error: /range\[start\]/, gitlab: GITLAB_TEXT.params });
+    expectError(await blame({ 'range[start]': 1 }), 400, { error: /range\[end\]/, gitlab: GITLAB_TEXT.params });
+    expectError(await blame({ 'range[end]': 1 }), 400, { error: /range\[start\]/, gitlab: GITLAB_TEXT.params });
+    expectError(await blame({ 'range[start]': 'one', 'range[end]': 2 }), 400, { error: /range\[start\]/, gitlab: GITLAB_TEXT.params });
+    expectError(await blame({ 'range[start]': 2, 'range[end]': 1 }), 400, { either: /range\[start\]/, gitlab: 'lib/api/files.rb (fetch_blame_range); spec/requests/api/files_spec.rb (when start > end)' });
+    // A missing file and start after end: both refusals apply, the spec orders none. GitLab checks the
+    // range after the file lookup (fetch_blame_range runs after assign_file_vars!): 404 first.
     const missing = await as('developer').get(`${fileUrl(publicProject, 'missing.txt')}/blame`, { query: { ref: 'main', 'range[start]': 2, 'range[end]': 1 } });
-    expectError(missing, 404, { message: '404 File Not Found' });
+    expectError(missing, [400, 404]);
+    expectGitLabError(missing, 'lib/api/files.rb (GET blame: assign_file_vars! before fetch_blame_range)', 404, { message: '404 File Not Found' });
   },
 );
 
@@ -121,9 +124,13 @@ suite.test(
   async ({ as }) => {
     const { publicProject } = world();
     const res = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main', 'range[start]': 1, 'range[end]': 500 } });
-    // gitlab-facts §7: unconfirmed whether GitLab clamps (200) or refuses (400); both are accepted.
-    expectStatus(res, [200, 400], 'GitLab\'s answer to an end past EOF is unconfirmed');
+    // The spec does not say what an end past the last line does: a clamped answer (200) or a refusal
+    // (400) are both accepted. GitLab passes the range to Gitaly's RawBlame, which refuses only a start
+    // past the end ("range is outside of the file length"); git blame clamps the end: 200.
+    expectStatus(res, [200, 400], 'the spec leaves an end past the last line open');
     if (res.status === 200) expectOk(res, 200, 'blame-range', { list: true });
+    else expectError(res, 400);
+    expectGitLabStatus(res, 'lib/gitlab/blame.rb (range); Gitaly internal/gitaly/service/commit/raw_blame.go (only a start past the end is refused); git builtin/blame.c (the end is clamped)', 200);
   },
 );
 
@@ -136,10 +143,10 @@ suite.test(
   async ({ as }) => {
     const { publicProject, privateProject } = world();
     const url = (p: typeof publicProject, f: string) => `${fileUrl(p, f)}/blame`;
-    expectError(await as('developer').get(url(publicProject, 'missing.txt'), { query: { ref: 'main' } }), 404, { message: '404 File Not Found' });
-    expectError(await as('developer').get(url(publicProject, 'README.md'), { query: { ref: 'nope' } }), 404, { message: '404 Commit Not Found' });
-    expectError(await as('developer').get(url(publicProject, 'README.md')), 400, { error: /ref/ });
-    expectError(await as('outsider').get(url(privateProject, 'README.md'), { query: { ref: 'main' } }), 404, { message: '404 Project Not Found' });
+    expectError(await as('developer').get(url(publicProject, 'missing.txt'), { query: { ref: 'main' } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
+    expectError(await as('developer').get(url(publicProject, 'README.md'), { query: { ref: 'nope' } }), 404, { message: '404 Commit Not Found', gitlab: GITLAB_TEXT.commitNotFound });
+    expectError(await as('developer').get(url(publicProject, 'README.md')), 400, { error: /ref/, gitlab: GITLAB_TEXT.params });
+    expectError(await as('outsider').get(url(privateProject, 'README.md'), { query: { ref: 'main' } }), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
     expectError(await as('guest').get(url(privateProject, 'README.md'), { query: { ref: 'main' } }), 403);
     expectOk(await as('reporter', 'read_api').get(url(privateProject, 'README.md'), { query: { ref: 'main' } }), 200, 'blame-range', { list: true });
   },
@@ -154,7 +161,7 @@ suite.test(
   async ({ as }) => {
     const { publicProject } = world();
     const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/files/${'/README.md'}/blame`, { query: { ref: 'main' } });
-    expectError(res, 400, { error: 'file_path should be a valid file path' });
+    expectError(res, 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
     expectOk(await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main' } }), 200, 'blame-range', { list: true });
   },
 );

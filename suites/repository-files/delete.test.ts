@@ -1,8 +1,13 @@
 // DELETE /projects/:id/repository/files/:file_path
 import { endpoint } from '../harness/run/conformance.js';
 import { expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { createFile, fileUrl, readFile, useFilesWorld } from './helpers.js';
+import { createFile, expectGitLabStatus, fileUrl, GITLAB_TEXT, readFile, useFilesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
+
+/** The spec: "Response: not shown". GitLab's DELETE returns no body, so Grape answers 204. */
+const DELETED = [204, 200];
+const DELETED_WHY = 'the spec does not show the answer; GitLab answers 204';
+const DELETED_GITLAB = 'lib/api/files.rb (delete: no body, so 204); spec/requests/api/files_spec.rb (deletes existing file in project repo: no_content)';
 
 const suite = endpoint(repositoryFiles, 'delete');
 
@@ -23,10 +28,10 @@ suite.test(
     await createFile(as('maintainer'), publicProject, file, 'to be deleted\n');
     await createFile(as('maintainer'), publicProject, neighbour, 'stays\n');
     const res = await as('maintainer').delete(fileUrl(publicProject, file), { body: deleteBody() });
-    // gitlab-facts §5.3: Grape sends 204 for the empty body; the docs say 200. Both are accepted.
-    expectStatus(res, [204, 200], 'GitLab sends 204, its docs say 200');
+    expectStatus(res, DELETED, DELETED_WHY);
     expectTrue(res.bytes.length === 0 || res.status === 200, 'an empty body with 204', `got ${res.bytes.length} bytes`, res);
-    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404, { message: '404 File Not Found' });
+    expectGitLabStatus(res, DELETED_GITLAB, 204);
+    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
     expectOk(await as('developer').get(fileUrl(publicProject, neighbour), { query: { ref: 'main' } }), 200, 'file');
   },
 );
@@ -39,7 +44,7 @@ suite.test(
   },
   async ({ as }) => {
     const { publicProject, path } = world();
-    expectError(await as('maintainer').delete(fileUrl(publicProject, path('delete-missing')), { body: deleteBody() }), 400);
+    expectError(await as('maintainer').delete(fileUrl(publicProject, path('delete-missing')), { body: deleteBody() }), 400, { message: "A file with this name doesn't exist", gitlab: 'Gitaly internal/gitaly/service/operations/commit_files.go (index error); lib/api/files.rb (render_api_error!(result[:message], 400))' });
   },
 );
 
@@ -56,9 +61,11 @@ suite.test(
     const v1 = (await readFile(as('developer'), publicProject, file)).last_commit_id as string;
     await as('maintainer').put(fileUrl(publicProject, file), { body: { branch: 'main', commit_message: 'v2', content: 'v2\n' } });
     const res = await as('maintainer').delete(fileUrl(publicProject, file), { body: deleteBody({ last_commit_id: v1 }) });
-    // Divergence: the spec lists last_commit_id for DELETE; GitLab drops it (gitlab-facts §0.10), so a
-    // stale id deletes anyway. A target that honours it refuses with 400. Either way nothing half-done.
-    expectStatus(res, [204, 200, 400], 'GitLab ignores last_commit_id on DELETE; honouring it (400) is also accepted');
+    // Divergence: the spec lists last_commit_id for DELETE; GitLab does not declare it there (DELETE
+    // uses simple_file_params, without last_commit_id, and declared_params drops it), so a stale id
+    // deletes anyway. A target that honours it refuses with 400. Either way nothing half-done.
+    expectStatus(res, [...DELETED, 400], 'GitLab ignores last_commit_id on DELETE; honouring it (400) is also accepted');
+    expectGitLabStatus(res, `lib/api/files.rb (delete: params use :simple_file_params, no last_commit_id); ${DELETED_GITLAB}`, 204);
     const after = await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } });
     expectStatus(after, res.status === 400 ? 200 : 404, res.status === 400 ? 'the file to survive a refused delete' : 'the file to be gone after the delete');
   },
@@ -74,9 +81,9 @@ suite.test(
     const { publicProject, path } = world();
     const file = path('delete-required');
     await createFile(as('maintainer'), publicProject, file, 'survivor\n');
-    expectError(await as('maintainer').delete(fileUrl(publicProject, file), { body: { commit_message: 'x' } }), 400, { error: /branch/ });
-    expectError(await as('maintainer').delete(fileUrl(publicProject, file), { body: { branch: 'main' } }), 400, { error: /commit_message/ });
-    expectError(await as('maintainer').delete(fileUrl(publicProject, `${path('delete-required')}/../README.md`), { body: deleteBody() }), 400, { error: 'file_path should be a valid file path' });
+    expectError(await as('maintainer').delete(fileUrl(publicProject, file), { body: { commit_message: 'x' } }), 400, { error: /branch/, gitlab: GITLAB_TEXT.params });
+    expectError(await as('maintainer').delete(fileUrl(publicProject, file), { body: { branch: 'main' } }), 400, { error: /commit_message/, gitlab: GITLAB_TEXT.params });
+    expectError(await as('maintainer').delete(fileUrl(publicProject, `${path('delete-required')}/../README.md`), { body: deleteBody() }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
     expectOk(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 200, 'file');
     expectOk(await as('developer').get(fileUrl(publicProject, 'README.md'), { query: { ref: 'main' } }), 200, 'file');
   },
@@ -95,10 +102,15 @@ suite.test(
     const attempt = (who: ReturnType<typeof as>) => who.delete(fileUrl(publicProject, file), { body: deleteBody({ branch: 'cnf-delete-roles' }) });
     expectError(await attempt(as('reporter')), 403);
     expectError(await attempt(as('guest')), 403);
-    expectStatus(await attempt(as('maintainer', 'read_api')), 403);
-    expectStatus(await attempt(as('maintainer', 'read_repository')), 403);
-    expectStatus(await attempt(as('anonymous')), [401, 403, 404], 'GitLab answers 401, or 403/404 depending on visibility');
+    for (const scope of ['read_api', 'read_repository'] as const) {
+      expectError(await attempt(as('maintainer', scope)), 403, { error: 'insufficient_scope', gitlab: 'lib/api/api_guard.rb (InsufficientScopeError)' });
+    }
+    // GitLab's files API does not authenticate first: authorize! :push_code answers 403 on a public project.
+    expectStatus(await attempt(as('anonymous')), [401, 403, 404], 'a write without a token is refused: 401, or 403/404 depending on visibility');
     expectOk(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'cnf-delete-roles' } }), 200, 'file');
-    expectStatus(await attempt(as('developer')), [204, 200], 'GitLab sends 204, its docs say 200');
+    const deleted = await attempt(as('developer'));
+    expectStatus(deleted, DELETED, DELETED_WHY);
+    expectGitLabStatus(deleted, DELETED_GITLAB, 204);
+    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'cnf-delete-roles' } }), 404);
   },
 );

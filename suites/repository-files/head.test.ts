@@ -1,7 +1,7 @@
 // HEAD /projects/:id/repository/files/:file_path
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { createFile, fileUrl, gitBlobId, headerName, METADATA_FIELDS, readFile, sha256, useFilesWorld } from './helpers.js';
+import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, readFile, sha256, useFilesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'head');
@@ -54,7 +54,9 @@ suite.test(
     const { publicProject, privateProject } = world();
     const query = { ref: 'main' };
     expectStatus(await as('anonymous').head(fileUrl(publicProject, 'README.md'), { query }), 200);
-    expectStatus(await as('anonymous').head(fileUrl(privateProject, 'README.md'), { query }), [401, 404], 'GitLab answers 404, or 401 to anonymous callers');
+    const hidden = await as('anonymous').head(fileUrl(privateProject, 'README.md'), { query });
+    expectStatus(hidden, [401, 404], 'the spec only frees a public repository from authentication; GitLab hides the private project (404)');
+    expectGitLabStatus(hidden, ANONYMOUS_PRIVATE_GITLAB, 404);
     expectStatus(await as('outsider').head(fileUrl(privateProject, 'README.md'), { query }), 404);
     expectStatus(await as('guest').head(fileUrl(privateProject, 'README.md'), { query }), 403);
     expectStatus(await as('reporter', 'read_repository').head(fileUrl(privateProject, 'README.md'), { query }), 200);

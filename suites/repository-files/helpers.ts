@@ -3,7 +3,7 @@
 // computed here, independently of any server.
 import { createHash } from 'node:crypto';
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
-import { expectStatus } from '../harness/core/checks.js';
+import { expectError, expectStatus, parity } from '../harness/core/checks.js';
 import { useWorld } from '../harness/run/conformance.js';
 import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
 
@@ -88,3 +88,30 @@ export const METADATA_FIELDS = ['blob_id', 'commit_id', 'content_sha256', 'encod
 export function headerName(prefix: string, field: string): string {
   return `${prefix}${field.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('-')}`;
 }
+
+/**
+ * GitLab's own answer where the spec allows others (a status the spec leaves open, an exact text):
+ * a parity check, with `gitlab` naming where GitLab's code gives it.
+ */
+export function expectGitLabError(res: Exchange, gitlab: string, status: number, text: { message?: string | RegExp; error?: string | RegExp } = {}): void {
+  parity(res, gitlab, () => expectError(res, status, { ...text, gitlab }));
+}
+
+/** GitLab's success status where the spec leaves it open (e.g. 204 where the spec allows 200 too): a parity check. */
+export function expectGitLabStatus(res: Exchange, gitlab: string, status: number): void {
+  parity(res, gitlab, () => expectStatus(res, status));
+}
+
+/** Where GitLab answers a private project's file to an anonymous caller: 404, the project hidden. */
+export const ANONYMOUS_PRIVATE_GITLAB =
+  'lib/api/helpers.rb (find_project!: not_found!, no authenticate_non_public on the files routes); spec/requests/api/files_spec.rb (when unauthenticated and project is private: 404 Project Not Found)';
+
+/** Where GitLab writes the texts the files tests check at the parity level. */
+export const GITLAB_TEXT = {
+  fileNotFound: "lib/api/files.rb (assign_file_vars!: not_found!('File'))",
+  commitNotFound: "lib/api/files.rb (assign_file_vars!: not_found!('Commit'))",
+  projectNotFound: "lib/api/helpers.rb (find_project!: not_found!('Project'))",
+  filePath: 'lib/api/validations/validators/file_path.rb ("should be a valid file path"); spec/requests/api/files_spec.rb',
+  params: 'lib/api/files.rb (params); lib/api/api.rb (rescue_from Grape::Exceptions::Base); Grape lib/grape/locale/en.yml',
+  route: "lib/api/api.rb (route :any, '*path': error!('404 Not Found', 404))",
+} as const;

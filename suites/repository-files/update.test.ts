@@ -1,7 +1,7 @@
 // PUT /projects/:id/repository/files/:file_path
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { createFile, fileUrl, readFile, useFilesWorld, writeBody } from './helpers.js';
+import { createFile, fileUrl, GITLAB_TEXT, readFile, useFilesWorld, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'update');
@@ -44,7 +44,7 @@ suite.test(
     const v1 = (await readFile(as('developer'), publicProject, file)).last_commit_id as string;
     expectOk(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('v2\n', { lastCommitId: v1 }) }), 200, 'file-write-result');
     const stale = await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('v3 from a stale editor\n', { lastCommitId: v1 }) });
-    expectError(stale, 400);
+    expectError(stale, 400, { message: 'You are attempting to update a file that has changed since you started editing it.', gitlab: 'app/services/files/update_service.rb (FileChangedError); spec/requests/api/files_spec.rb' });
     expectEqual(text(await readFile(as('developer'), publicProject, file)), 'v2\n', 'the content of the accepted update to be kept');
   },
 );
@@ -58,7 +58,7 @@ suite.test(
   async ({ as }) => {
     const { publicProject, path } = world();
     const file = path('update-missing');
-    expectError(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('x\n') }), 400);
+    expectError(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('x\n') }), 400, { message: "A file with this name doesn't exist", gitlab: 'Gitaly internal/gitaly/service/operations/commit_files.go (index error); lib/api/files.rb (render_api_error!(result[:message], http_status))' });
     expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404);
   },
 );
@@ -66,7 +66,7 @@ suite.test(
 suite.test(
   {
     case: 'same-content',
-    title: 'an update with the current content is refused as an empty commit',
+    title: 'an update with the current content is refused as an empty commit (spec) or makes an empty commit (GitLab); the file stays as it was',
     clauses: ['files.update.empty-commit'],
   },
   async ({ as }) => {
@@ -75,12 +75,20 @@ suite.test(
     await createFile(as('maintainer'), publicProject, file, 'unchanged\n');
     const before = await readFile(as('developer'), publicProject, file);
     const res = await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('unchanged\n') });
-    // The spec and GitLab's docs say 400; gitlab-facts §1 marks the code path unconfirmed. A 200 is
-    // tolerated only if no content was changed.
-    expectStatus(res, [400, 200], 'the spec says 400 (empty commit); GitLab\'s code path is unconfirmed');
+    // Divergence. The spec (Errors: "the commit is empty because new content equals current content")
+    // says 400. GitLab has no such check: Files::UpdateService#validate! only compares last_commit_id
+    // (app/services/files/update_service.rb), and Gitaly's UserCommitFiles writes the commit without
+    // comparing trees (internal/gitaly/service/operations/commit_files.go), so it answers 200 with an
+    // empty commit. Both are accepted; either way the file itself must not change.
+    expectStatus(res, [400, 200], 'the spec says 400 (empty commit); GitLab answers 200 and makes an empty commit');
+    if (res.status === 200) expectOk(res, 200, 'file-write-result');
+    else expectError(res, 400);
     const after = await readFile(as('developer'), publicProject, file);
     expectEqual(text(after), 'unchanged\n', 'the content to be unchanged');
-    expectEqual(after.blob_id, before.blob_id, 'the blob to be unchanged');
+    expectEqual([after.blob_id, after.execute_filemode], [before.blob_id, before.execute_filemode], 'the blob and the file mode to be unchanged');
+    // An empty commit does not touch the path, so the last commit of the file stays in both cases.
+    expectEqual(after.last_commit_id, before.last_commit_id, 'the last commit that touched the file to stay the same');
+    if (res.status === 400) expectEqual(after.commit_id, before.commit_id, 'a refused update to leave the branch head where it was');
   },
 );
 
@@ -114,9 +122,9 @@ suite.test(
     for (const missing of ['branch', 'commit_message', 'content']) {
       const body = writeBody('changed\n');
       delete body[missing];
-      expectError(await as('maintainer').put(fileUrl(publicProject, file), { body }), 400, { error: new RegExp(missing) });
+      expectError(await as('maintainer').put(fileUrl(publicProject, file), { body }), 400, { error: new RegExp(missing), gitlab: GITLAB_TEXT.params });
     }
-    expectError(await as('maintainer').put(fileUrl(publicProject, `${path('update-required')}/../other.txt`), { body: writeBody('x') }), 400, { error: 'file_path should be a valid file path' });
+    expectError(await as('maintainer').put(fileUrl(publicProject, `${path('update-required')}/../other.txt`), { body: writeBody('x') }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
     expectEqual(text(await readFile(as('developer'), publicProject, file)), 'keep me\n', 'the content to be unchanged');
   },
 );
@@ -134,9 +142,11 @@ suite.test(
     const attempt = (who: ReturnType<typeof as>) => who.put(fileUrl(publicProject, file), { body: writeBody('changed\n', { branch: 'cnf-update-roles' }) });
     expectError(await attempt(as('reporter')), 403);
     expectError(await attempt(as('guest')), 403);
-    expectStatus(await attempt(as('developer', 'read_api')), 403);
-    expectStatus(await attempt(as('developer', 'read_repository')), 403);
-    expectStatus(await attempt(as('anonymous')), [401, 403, 404], 'GitLab answers 401, or 403/404 depending on visibility');
+    for (const scope of ['read_api', 'read_repository'] as const) {
+      expectError(await attempt(as('developer', scope)), 403, { error: 'insufficient_scope', gitlab: 'lib/api/api_guard.rb (InsufficientScopeError)' });
+    }
+    // GitLab's files API does not authenticate first: authorize! :push_code answers 403 on a public project.
+    expectStatus(await attempt(as('anonymous')), [401, 403, 404], 'a write without a token is refused: 401, or 403/404 depending on visibility');
     expectEqual(text(await readFile(as('developer'), publicProject, file, 'cnf-update-roles')), 'stable\n', 'the content to be unchanged');
     expectOk(await attempt(as('developer')), 200, 'file-write-result');
   },
