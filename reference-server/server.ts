@@ -9,11 +9,8 @@ import type { FixtureManifest } from '../contract/fixture-manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
 import { Store } from './state/store.js';
 import { setupRoutes } from './routes/setup.js';
-import { repositoryFilesRoutes } from './routes/repository-files.js';
-import { membersRoutes } from './routes/members.js';
 import { seedFixtures } from './fixtures.js';
-import { remoteMirrorsRoutes } from './routes/remote-mirrors.js';
-import { invitationsRoutes } from './routes/invitations.js';
+import { SERVER_AREAS, type ServerArea } from './areas.js';
 import { installSpecOnly, type SpecOnlyOptions } from './spec-only/index.js';
 
 export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOptions, SpecOnlyOptions {
@@ -21,6 +18,8 @@ export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOpt
   adminToken?: string;
   /** Largest accepted request body; GitLab's default API limit is far above what tests need. */
   bodyLimit?: number;
+  /** The areas to serve (default: all of reference-server/areas.ts); a test may add one of its own. */
+  areas?: ServerArea[];
   /** Delay before every answer, in milliseconds, to play a slow target. */
   latencyMs?: number;
 }
@@ -37,7 +36,6 @@ export interface ReferenceServer {
   close(): Promise<void>;
 }
 
-const ROUTES: RouteModule[] = [setupRoutes, repositoryFilesRoutes, membersRoutes, remoteMirrorsRoutes, invitationsRoutes];
 
 export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyInstance; store: Store; adminToken: string; faults: FaultContext } {
   const store = new Store();
@@ -68,7 +66,8 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
   if (options.specOnly) installSpecOnly(app, ctx);
   app.register(
     async (api) => {
-      for (const routes of ROUTES) routes(api, ctx);
+      const routes: RouteModule[] = [setupRoutes, ...(options.areas ?? SERVER_AREAS).map((a) => a.routes)];
+      for (const register of routes) register(api, ctx);
     },
     { prefix: '/api/v4' },
   );
