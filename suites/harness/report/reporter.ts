@@ -97,6 +97,10 @@ export class ConformanceReporter implements Reporter {
     const config = loadConfig(process.env, '.env', this.catalog);
 
     const results = buildResults(records, run, shownSettings(config), config.level);
+    results.files = testModules
+      .filter((m) => m.project.name.startsWith('conformance'))
+      .map((m) => ({ file: m.relativeModuleId, durationMs: Math.round(m.diagnostic().duration) }))
+      .sort((a, b) => b.durationMs - a.durationMs);
     if (config.expectedFailuresPath) results.baseline = applyBaseline(results, config.expectedFailuresPath, loadBaseline(config.expectedFailuresPath));
     const coverage = clauseCoverage(this.catalog.clauses, records);
     writeReports(config.reportDir, results, coverage);

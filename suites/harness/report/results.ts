@@ -43,6 +43,8 @@ export interface Results {
   paritySummary: Summary;
   baseline?: { file: string; unexpectedFailures: string[]; stale: string[] };
   tests: TestRecord[];
+  /** Each test file with its wall time, the set-up of its world included. */
+  files?: { file: string; durationMs: number }[];
 }
 
 export type Summary = { total: number; passed: number; failed: number; skipped: number } & Record<Verdict, number>;

@@ -1,0 +1,96 @@
+// The suite against a GitLab-like target: the reference server behind a proxy that delays each
+// request by its kind, as a real GitLab costs (project creation 1,500 ms, group creation 500 ms, user
+// creation 400 ms, other writes 150 ms, reads 60 ms; --profile kind=ms,… changes them). The command
+// runs with its default settings, as a CI user would. Reports wall time, requests and objects per
+// kind, and the slowest test files. Progress goes to stderr as it runs.
+//   node --import tsx bench/latency-profile.ts [--profile project=1500,group=500,user=400,write=150,read=60] [--json out.json]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Results } from '../suites/harness/report/results.js';
+import { startReferenceServer } from '../reference-server/server.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+export const DEFAULT_PROFILE = { project: 1500, group: 500, user: 400, token: 150, write: 150, read: 60 };
+type Kind = keyof typeof DEFAULT_PROFILE;
+
+/** The kind of a request, for its delay and the counts. */
+export function kindOf(method: string, path: string): Kind {
+  const p = path.replace(/\?.*$/, '').replace(/^\/api\/v4/, '');
+  if (method === 'POST' && p === '/projects') return 'project';
+  if (method === 'POST' && p === '/groups') return 'group';
+  if (method === 'POST' && p === '/users') return 'user';
+  if (method === 'POST' && /^\/users\/\d+\/personal_access_tokens$/.test(p)) return 'token';
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+}
+
+function parseProfile(text: string | undefined): Record<Kind, number> {
+  const profile = { ...DEFAULT_PROFILE };
+  for (const part of (text ?? '').split(',').filter(Boolean)) {
+    const [kind, ms] = part.split('=');
+    if (!(kind in profile) || !/^\d+$/.test(ms ?? '')) throw new Error(`--profile: "${part}" is not kind=ms (kinds: ${Object.keys(profile).join(', ')})`);
+    profile[kind as Kind] = Number(ms);
+  }
+  return profile;
+}
+
+export async function latencyProfileRun(profile: Record<Kind, number>, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)) {
+  const server = await startReferenceServer();
+  const target = new URL(server.url);
+  const counts: Record<Kind, number> = { project: 0, group: 0, user: 0, token: 0, write: 0, read: 0 };
+  const proxy = http.createServer((req, res) => {
+    const kind = kindOf(req.method ?? 'GET', req.url ?? '/');
+    counts[kind]++;
+    setTimeout(() => {
+      const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    }, profile[kind]);
+  });
+  await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
+  const port = (proxy.address() as { port: number }).port;
+  const work = mkdtempSync(join(tmpdir(), 'conformance-latency-'));
+  const fixtures = join(work, 'fixtures.json');
+  writeFileSync(fixtures, JSON.stringify(server.fixtures));
+  const started = Date.now();
+  const progress = setInterval(() => log(`latency profile: ${Math.round((Date.now() - started) / 1000)} s, ${Object.values(counts).reduce((a, b) => a + b, 0)} requests so far`), 15_000);
+  try {
+    const code = await new Promise<number | null>((done) => {
+      const child = spawn(process.execPath, [join(ROOT, 'bin', 'gitlab-api-conformance.js'), '--report-dir', join(work, 'reports')], {
+        cwd: ROOT,
+        env: {
+          ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST'))),
+          CONFORMANCE_TARGET_URL: `http://127.0.0.1:${port}`,
+          CONFORMANCE_ADMIN_TOKEN: server.adminToken,
+          CONFORMANCE_CAPABILITIES: 'premium,ultimate,ldap,saml,promotion_management,enterprise_users',
+          CONFORMANCE_FIXTURES: fixtures,
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      child.on('exit', done);
+    });
+    const wallS = (Date.now() - started) / 1000;
+    const results = JSON.parse(readFileSync(join(work, 'reports', 'results.json'), 'utf8')) as Results;
+    const slowest = (results.files ?? []).slice(0, 8).map(({ file, durationMs }) => ({ file, seconds: Math.round(durationMs / 100) / 10 }));
+    return { exitCode: code, wallSeconds: Math.round(wallS), tests: results.summary.total, passed: results.summary.pass, requests: counts, totalRequests: Object.values(counts).reduce((a, b) => a + b, 0), slowest };
+  } finally {
+    clearInterval(progress);
+    proxy.close();
+    await server.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { profile: { type: 'string' }, json: { type: 'string' } } });
+  const profile = parseProfile(values.profile);
+  process.stderr.write(`latency profile: ${JSON.stringify(profile)} (ms per request kind); the suite with its default settings …\n`);
+  const result = await latencyProfileRun(profile);
+  console.log(JSON.stringify(result, null, 2));
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ profile, ...result }, null, 2)}\n`);
+}
