@@ -1,7 +1,7 @@
 // Invitations to groups and projects (lib/api/invitations.rb, app/services/members/invite_service.rb;
 // gitlab-facts §3, §8). A pending invitation is a Member with an invite token and email and no user
 // (the members area lists them as pending members); inviting the address of an existing user, or a
-// user id, makes a direct membership instead.
+// user id, makes a direct membership instead, or updates the one the user already has.
 import { randomBytes } from 'node:crypto';
 import { requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
 import { actorOf, findSource, type RouteModule } from '../http/context.js';
@@ -10,17 +10,23 @@ import { paginate, readPage } from '../http/pagination.js';
 import { mergedParams, Params } from '../http/params.js';
 import { ACCESS, type Member, type Source, type User } from '../state/model.js';
 import { isExpired, type Store } from '../state/store.js';
-import { canAdminMembers, fullMessages, membershipErrors, promotionQueued, QUEUED } from './members/rules.js';
+import { canAdminMembers, canManageOwners, fullMessages, membershipErrors, promotionQueued, QUEUED, toSentence } from './members/rules.js';
 
 type SourceRoute = { Params: { id: string } };
 type InvitationRoute = { Params: { id: string; email: string } };
 
-/** Grape's `values:` for access_level (Gitlab::Access.all_values as the docs list them). */
-const ACCESS_VALUES = [0, 5, 10, 15, 20, 30, 40, 50];
-/** Levels the Member model accepts: 0 and 5 pass the parameter check but not the model's. */
-const ROLE_LEVELS = [10, 15, 20, 30, 40, 50];
+/** PUT's `values:` for access_level: Gitlab::Access.all_values (lib/api/invitations.rb; lib/gitlab/access.rb), without 0 and 5. */
+const ALL_VALUES: readonly number[] = [ACCESS.GUEST, ACCESS.PLANNER, ACCESS.REPORTER, ACCESS.DEVELOPER, ACCESS.MAINTAINER, ACCESS.OWNER];
+/**
+ * POST's `values:`: MembersHelpers.member_access_levels, which is all_values (lib/api/helpers/members_helpers.rb)
+ * plus Minimal Access in EE (ee/lib/ee/api/helpers/members_helpers.rb). 0 is refused with 400.
+ */
+const MEMBER_ACCESS_LEVELS: readonly number[] = [ACCESS.MINIMAL_ACCESS, ...ALL_VALUES];
 const INVITE_LIMIT = 100;
-/** Devise.email_regexp, which Member.valid_email? uses. */
+/**
+ * A well-formed address: Devise.email_regexp (Member.valid_email?), which the reference server also
+ * takes for ValidateEmail.valid?, the check of lib/api/validations/validators/email_or_email_list.rb.
+ */
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 function pendingInvitations(store: Store, source: Source): Member[] {
@@ -52,8 +58,18 @@ function invitationEntity(store: Store, member: Member) {
   };
 }
 
-/** Grape's CommaSeparatedToArray: "a,b" or ["a", "b"] → trimmed, non-blank, de-duplicated strings. */
-function commaList(params: Params, name: string): string[] {
+/** Ruby's String#split(','): trailing empty parts are dropped. */
+function rubySplit(text: string): string[] {
+  const parts = text.split(',');
+  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  return parts;
+}
+
+/**
+ * Grape's CommaSeparatedToArray (lib/api/validations/types/comma_separated_to_array.rb): "a,b" or
+ * ["a", "b"] → the parts, each stripped (blank ones kept).
+ */
+function commaParts(params: Params, name: string): string[] {
   const value = params.raw[name];
   if (value === undefined || value === null) return [];
   const items = Array.isArray(value) ? value : [value];
@@ -64,8 +80,39 @@ function commaList(params: Params, name: string): string[] {
     // Stryker disable next-line ArrayDeclaration: an error was just recorded, so params.done() refuses the request whatever list is returned
     return [];
   }
-  const parts = items.flatMap((item) => String(item).split(',')).map((part) => part.trim());
-  return [...new Set(parts.filter((part) => part !== ''))];
+  return items.flatMap((item) => rubySplit(item === null ? '' : String(item)).map((part) => part.trim()));
+}
+
+/** user_id: the ids, without blanks and repeats (creator_service.rb parse_users_list ignores blanks). */
+function userIdList(params: Params): string[] {
+  return [...new Set(commaParts(params, 'user_id').filter((part) => part !== ''))];
+}
+
+/**
+ * email: one malformed address in the list, a blank part included, refuses the whole request with
+ * 400 before anything is invited (lib/api/validations/validators/email_or_email_list.rb; request spec
+ * "returns 400 when the comma-separated email list is not a valid format").
+ */
+function emailList(params: Params): string[] {
+  const parts = commaParts(params, 'email');
+  if (!parts.every((part) => EMAIL.test(part))) {
+    params.addError('email contains an invalid email address');
+    return [];
+  }
+  return [...new Set(parts)];
+}
+
+/**
+ * Member#access_level_inclusion for the one level the parameter check lets through that a source may
+ * not take: Minimal Access is a level of a licensed top-level group only (EE GroupMember:
+ * source.access_level_values, with Minimal Access when minimal_access_role_allowed?, ee/app/models/ee/group.rb;
+ * the reference server is licensed); ProjectMember takes Gitlab::Access.all_values (app/models/project_member.rb).
+ */
+function levelErrors(source: Source, level: number): string[] {
+  if (level !== ACCESS.MINIMAL_ACCESS || (source.kind === 'group' && source.parentId === null)) return [];
+  const errors = ['Access level is not included in the list'];
+  if (source.kind === 'group') errors.push('Access level supported on top level groups only');
+  return errors;
 }
 
 export const invitationsRoutes: RouteModule = (app, ctx) => {
@@ -78,9 +125,9 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       requireScope(actor, WRITE_API_SCOPES);
       // Grape validates every declared parameter before the endpoint body runs.
       const params = new Params(mergedParams(request));
-      const accessLevel = params.integer('access_level', { required: true, values: ACCESS_VALUES })!;
-      const emails = commaList(params, 'email');
-      const userIds = commaList(params, 'user_id');
+      const accessLevel = params.integer('access_level', { required: true, values: MEMBER_ACCESS_LEVELS })!;
+      const emails = emailList(params);
+      const userIds = userIdList(params);
       const expiresAt = params.date('expires_at') ?? null;
       // Stryker disable next-line LogicalOperator,StringLiteral: invite_source is stored but no endpoint shows it
       const inviteSource = params.string('invite_source') ?? 'invitations-api';
@@ -91,7 +138,7 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       const source = findSource(ctx, request, kind, request.params.id);
       if (!canAdminMembers(store, source, user)) throw forbidden();
       // Members::CreateService: only a project Owner may hand out the Owner role.
-      if (source.kind === 'project' && accessLevel === ACCESS.OWNER && store.accessLevel(source, user) < ACCESS.OWNER) throw forbidden();
+      if (source.kind === 'project' && accessLevel === ACCESS.OWNER && !canManageOwners(store, source, user)) throw forbidden();
       reply.code(201);
       if (emails.length + userIds.length > INVITE_LIMIT) {
         return { message: `Too many users specified (limit is ${INVITE_LIMIT})`, status: 'error', reason: 'too_many_invites_error' };
@@ -99,12 +146,10 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
 
       const ref = store.sourceRef(source);
       const fields = { accessLevel, expiresAt, createdById: user.id, inviteSource };
-      // The Member model's validations, the same for every recipient of this request.
-      const invalid = !ROLE_LEVELS.includes(accessLevel)
-        ? 'Access level is not included in the list'
-        : expiresAt !== null && isExpired(expiresAt)
-          ? 'Expires at cannot be a date in the past'
-          : undefined;
+      // The Member model's validations that are the same for every recipient of this request.
+      const past = expiresAt !== null && isExpired(expiresAt) ? ['Expires at cannot be a date in the past'] : [];
+      const modelErrors = [...past, ...levelErrors(source, accessLevel)];
+      const invalid = modelErrors.length > 0 ? toSentence(modelErrors) : undefined;
       // EE promotion management: the same rule as for members (a non-administrator giving a billable
       // role to a user who holds no seat yet only queues the request; nothing is stored).
       const errors: Record<string, string> = {};
@@ -118,26 +163,33 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
         const problems = invalid ? {} : membershipErrors(store, source, invitee.id, accessLevel, expiresAt);
         if (invalid) errors[key] = invalid;
         else if (Object.keys(problems).length > 0) errors[key] = fullMessages(problems);
-        else if (store.directMembership(source, invitee.id)) errors[key] = 'User already exists in source';
         else if (promotionQueued(store, user, invitee, accessLevel)) queued[invitee.username] = QUEUED;
-        else store.addMember(ref, { userId: invitee.id, ...fields });
+        else {
+          // A direct member already is found and updated, not refused (app/services/members/creator_service.rb:
+          // parse_users_list finds existing_members, member_attributes sets access_level and
+          // expires_at: args[:expires_at], so a re-invite without one clears the expiry).
+          const member = store.directMembership(source, invitee.id);
+          if (member) Object.assign(member, { accessLevel, expiresAt });
+          else store.addMember(ref, { userId: invitee.id, ...fields });
+        }
       };
 
       for (const email of emails) {
         const existing = store.userByEmail(email);
-        if (!EMAIL.test(email)) errors[email] = 'Invite email is invalid';
-        else if (existing) {
+        if (existing) {
           if (!users.includes(existing)) addUser(existing, email);
         } else if (invalid) errors[email] = invalid;
         else {
           const pending = pendingInvitations(store, source);
           // Stryker disable next-line ArrowFunction: without the match the address is reported as taken and kept, which is what older GitLab releases do (gitlab-facts §8: both accepted)
           const same = pending.find((m) => m.inviteEmail === email);
-          // Re-inviting a pending address refreshes that invitation (gitlab-facts §8); the same
-          // address in other letter case fails the uniqueness check.
+          // app/services/members/invite_member_builder.rb: the invitation is looked up by the address
+          // as sent (find_or_initialize_by invite_email) and, found, refreshed; a new one is stored in
+          // lower case (record.invite_email = invitee.downcase if record.new_record?), so the address
+          // of a pending invitation in other letter case fails the uniqueness check.
           if (same) Object.assign(same, { accessLevel, expiresAt });
           else if (pending.some((m) => m.inviteEmail!.toLowerCase() === email.toLowerCase())) errors[email] = 'Invite email has already been taken';
-          else store.addMember(ref, { inviteEmail: email, inviteToken: randomBytes(15).toString('base64url'), ...fields });
+          else store.addMember(ref, { inviteEmail: email.toLowerCase(), inviteToken: randomBytes(15).toString('base64url'), ...fields });
         }
       }
       for (const invitee of users) addUser(invitee, invitee.username);
@@ -167,15 +219,20 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       const user = requireUser(actor);
       requireScope(actor, WRITE_API_SCOPES);
       const params = new Params(mergedParams(request));
-      const accessLevel = params.integer('access_level', { values: ACCESS_VALUES });
+      // Grape's `values: Gitlab::Access.all_values` refuses 0 and 5 with 400 {"error": …} (lib/api/invitations.rb).
+      const accessLevel = params.integer('access_level', { values: ALL_VALUES });
       const expiresAt = params.date('expires_at');
       params.done();
       const source = findSource(ctx, request, kind, request.params.id);
       if (!canAdminMembers(store, source, user)) throw forbidden();
       const invitation = findInvitation(store, source, request.params.email);
       if (accessLevel === undefined && expiresAt === undefined) throw badRequest();
-      // Stryker disable next-line ObjectLiteral,ArrayDeclaration,StringLiteral: GitLab may refuse 0 and 5 in its parameter check ({"error": ...}) or in the model; tests assert the 400 and the unchanged invitation only
-      if (accessLevel !== undefined && !ROLE_LEVELS.includes(accessLevel)) throw validationError({ access_level: ['is not included in the list'] });
+      // Members::UpdateService#has_update_permissions? (app/services/members/update_service.rb): in a
+      // project, a caller who may not manage owners neither raises an invitation to Owner
+      // (prevent_upgrade_to_owner?) nor changes one at Owner (prevent_downgrade_from_owner?;
+      // app/services/members/base_service.rb): Gitlab::Access::AccessDeniedError, 403 (lib/api/api.rb).
+      const owner = accessLevel === ACCESS.OWNER || invitation.accessLevel === ACCESS.OWNER;
+      if (source.kind === 'project' && owner && !canManageOwners(store, source, user)) throw forbidden();
       if (expiresAt && isExpired(expiresAt)) throw validationError({ expires_at: ['cannot be a date in the past'] });
       if (accessLevel !== undefined) invitation.accessLevel = accessLevel;
       if (expiresAt !== undefined) invitation.expiresAt = expiresAt;
@@ -188,7 +245,12 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       requireScope(actor, WRITE_API_SCOPES);
       const source = findSource(ctx, request, kind, request.params.id);
       if (!canAdminMembers(store, source, user)) throw forbidden();
-      store.members.delete(findInvitation(store, source, request.params.email).id);
+      const invitation = findInvitation(store, source, request.params.email);
+      // Members::DestroyService#execute: destroying_member_with_owner_access_level? &&
+      // cannot_revoke_owner_responsibilities_from_member_in_project? raises Gitlab::Access::AccessDeniedError,
+      // 403 (app/services/members/destroy_service.rb; request spec "when MAINTAINER tries to remove invitation of an OWNER").
+      if (source.kind === 'project' && invitation.accessLevel === ACCESS.OWNER && !canManageOwners(store, source, user)) throw forbidden();
+      store.members.delete(invitation.id);
       reply.code(204);
     });
   }

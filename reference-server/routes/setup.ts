@@ -378,15 +378,31 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     reply.code(204);
   });
 
+  // lib/api/settings.rb: `before { authenticated_as_admin! }`; the GET presents the settings (of the
+  // many, the reference server keeps one).
+  const settingsEntity = () => ({ enable_member_promotion_management: store.settings.enableMemberPromotionManagement });
+
+  app.get('/application/settings', async (request) => {
+    const actor = actorOf(ctx, request);
+    requireAdmin(actor);
+    requireScope(actor, READ_API_SCOPES);
+    return settingsEntity();
+  });
+
   app.put('/application/settings', async (request) => {
     const actor = actorOf(ctx, request);
     requireAdmin(actor);
     requireScope(actor, WRITE_API_SCOPES);
     const params = new Params(mergedParams(request));
     const promotion = params.boolean('enable_member_promotion_management');
+    // lib/api/settings.rb: `at_least_one_of(*optional_attributes)`: a PUT without any setting is a
+    // Grape 400 (its text lists every setting; the reference server knows one).
+    if (!params.has('enable_member_promotion_management')) {
+      params.addError('enable_member_promotion_management are missing, at least one parameter must be provided');
+    }
     params.done();
     if (promotion !== undefined) store.settings.enableMemberPromotionManagement = promotion;
-    return { enable_member_promotion_management: store.settings.enableMemberPromotionManagement };
+    return settingsEntity();
   });
 };
 

@@ -1,7 +1,7 @@
 // DELETE /groups/:id/invitations/:email and DELETE /projects/:id/invitations/:email
 // Every case runs for both kinds.
 import { endpoint } from '../harness/run/conformance.js';
-import { expectError, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { expectError, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { ACCESS, sourceNotFound } from '../harness/core/vocabulary.js';
 import {
   expectInvited,
@@ -23,6 +23,9 @@ import { invitations } from './area.js';
 const suite = endpoint(invitations, 'delete');
 
 const world = useInvitationsWorld('invitations-delete');
+
+/** Where GitLab keeps Owner-level invitations of a project to those who may manage owners. */
+const OWNER_ONLY = 'app/services/members/destroy_service.rb (destroying_member_with_owner_access_level? && cannot_revoke_owner_responsibilities_from_member_in_project?); lib/api/api.rb (rescue_from Gitlab::Access::AccessDeniedError); spec/requests/api/invitations_spec.rb (when MAINTAINER tries to remove invitation of an OWNER)';
 
 suite.test(
   {
@@ -87,6 +90,32 @@ suite.test(
     for (const res of both) if (res.status !== 204) expectError(res, [404, 409, 422]);
     expectError(await as('owner').delete(url), 404, { message: '404 Not Found', gitlab: GITLAB.inviteNotFound });
     await expectNotInvited(as('admin'), source(kind), address);
+  },
+);
+
+suite.test(
+  {
+    case: 'owner-level',
+    title: 'an invitation at Owner: the group\'s Owner deletes it; in a project a Maintainer may not (GitLab: 403, it stays) and the Owner does',
+    clauses: ['invitations.delete.owner-level', 'invitations.delete.success'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const target = source(kind);
+    const address = email();
+    await inviteOk(as('owner'), target, address, ACCESS.OWNER);
+    const res = await as(manager(kind)).delete(invitationUrl(target, address));
+    // The spec says nothing of who may remove an Owner-level invitation: in a project a Maintainer's
+    // delete may succeed or be refused (403, Errors); in a group the Owner manages every invitation.
+    if (kind === 'project' && res.status === 403) {
+      expectError(res, 403, { message: '403 Forbidden', gitlab: OWNER_ONLY });
+      await expectInvited(as('admin'), target, address, ACCESS.OWNER);
+      expectStatus(await as('owner').delete(invitationUrl(target, address)), 204);
+    } else {
+      expectStatus(res, 204);
+    }
+    if (kind === 'project') parity(res, OWNER_ONLY, () => expectStatus(res, 403, 'GitLab lets only a project Owner remove an invitation at Owner'));
+    await expectNotInvited(as('admin'), target, address);
   },
 );
 

@@ -13,6 +13,9 @@ import type { GroupInfo, ProjectInfo, SourceInfo } from '../harness/run/world.js
 
 export const MUST_PROVIDE = '400 Bad request - Must provide either email or user_id as a parameter';
 const ALREADY_MEMBER = 'User already exists in source';
+const ALREADY_MEMBER_TEXT = 'app/models/member.rb (validates :user_id, uniqueness, message: "already exists in source"); doc/api/invitations.md (example error response)';
+/** Where GitLab updates a direct member who is invited again. */
+export const REINVITE_UPDATES = 'app/services/members/creator_service.rb (parse_users_list: existing_members; member_attributes: access_level, expires_at: args[:expires_at]); spec/requests/api/invitations_spec.rb (updates an already existing active member)';
 
 /**
  * Where GitLab writes the texts and does the things these tests check beyond the spec: the `gitlab`
@@ -35,6 +38,8 @@ export const GITLAB = {
   scope: 'lib/api/api.rb (allow_access_with_scope :api; :read_api only for GET and HEAD); lib/api/api_guard.rb (insufficient_scope)',
   /** The bare not_found! of PUT and DELETE: 404 "404 Not Found". */
   inviteNotFound: 'lib/api/invitations.rb (not_found! unless invite)',
+  /** The parameter check of access_level on POST: 0 is no member access level. */
+  accessLevels: 'lib/api/invitations.rb (requires :access_level, values: member_access_levels); lib/api/helpers/members_helpers.rb (member_access_levels: Gitlab::Access.all_values, plus 5 in EE); lib/gitlab/access.rb (all_values)',
   /** Per-recipient texts: the Member model's validations, by way of the invite service. */
   memberModel: 'app/models/member.rb (validations); app/services/members/invite_service.rb (add_error_for_member)',
 } as const;
@@ -183,17 +188,23 @@ export function expectUserIdFailure(res: Exchange, user: ActorInfo, text: string
 }
 
 /**
- * Inviting a direct member again, by address or by user_id. Current GitLab updates the membership
- * and answers success (app/services/members/creator_service.rb; spec/services/members/invite_service_spec.rb
- * "allows re-invite of an already invited email and updates the access_level"); the spec's sample
- * text and GitLab's docs (doc/api/invitations.md) report "User already exists in source" for that
- * recipient. Either way no pending invitation appears (the caller checks).
+ * Inviting a direct member again, by address or by user_id, at `level` (the member held `before`).
+ * A success means the membership now has the requested level; a failure for that recipient (the
+ * spec's sample text "User already exists in source", GitLab's docs) that it kept its level. GitLab
+ * updates the membership and answers success (parity: app/services/members/creator_service.rb
+ * finds the existing member and sets its access_level; spec/requests/api/invitations_spec.rb
+ * "updates an already existing active member"). Either way no pending invitation appears (the caller
+ * checks). Returns the level the member holds now.
  */
-export function expectAlreadyMember(res: Exchange, user: ActorInfo, by: 'email' | 'user_id'): void {
-  const gitlab = 'app/models/member.rb (validates :user_id, uniqueness, message: "already exists in source"); doc/api/invitations.md (example error response)';
-  if ((res.body as InviteResult | undefined)?.status !== 'error') expectInviteSuccess(res);
-  else if (by === 'email') expectInviteErrors(res, { [user.email]: ALREADY_MEMBER }, gitlab);
-  else expectUserIdFailure(res, user, ALREADY_MEMBER, gitlab);
+export async function expectAlreadyMember(kit: Kit, source: SourceInfo, res: Exchange, user: ActorInfo, by: 'email' | 'user_id', level: number, before: number): Promise<number> {
+  const refused = (res.body as InviteResult | undefined)?.status === 'error';
+  if (!refused) expectInviteSuccess(res);
+  else if (by === 'email') expectInviteErrors(res, { [user.email]: ALREADY_MEMBER }, ALREADY_MEMBER_TEXT);
+  else expectUserIdFailure(res, user, ALREADY_MEMBER, ALREADY_MEMBER_TEXT);
+  parity(res, REINVITE_UPDATES, () => expectTrue(!refused, `re-inviting ${user.username}, a direct member, to succeed and update the membership`, 'it was reported as a failure', res));
+  const now = refused ? before : level;
+  await expectMember(kit, source, user, now);
+  return now;
 }
 
 /**

@@ -1,10 +1,10 @@
 // What clients rely on at the HTTP level, on the invitations endpoints of groups and projects
 // (suites/common/interop.ts): the JSON media type, a bodiless DELETE that declares JSON, form-encoded
 // writes, a token in the query, and the list walked through the Link header.
-import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
+import { expectEqual, expectStatus } from '../harness/core/checks.js';
 import { ACCESS } from '../harness/core/vocabulary.js';
 import { endpoint } from '../harness/run/conformance.js';
-import { expectJsonMediaType, sendEmptyJson, walkByLink } from '../common/interop.js';
+import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson, walkByLink } from '../common/interop.js';
 import { expectInvited, expectInviteSuccess, expectNotInvited, invitationsUrl, invitationUrl, inviteOk, manager, useInvitationsWorld, type Invitation } from './helpers.js';
 import { invitations } from './area.js';
 
@@ -19,12 +19,7 @@ list.test(
   },
   async ({ kind, as }) => {
     const source = world().source(kind);
-    const res = await as(manager(kind)).get(invitationsUrl(source));
-    expectOk(res, 200, 'invitation', { list: true });
-    expectJsonMediaType(res);
-    const missing = await as(manager(kind)).get(invitationsUrl({ kind, id: 2147483000 }));
-    expectError(missing, 404);
-    expectJsonMediaType(missing);
+    expectJsonAnswers(await as(manager(kind)).get(invitationsUrl(source)), await as(manager(kind)).get(invitationsUrl({ kind, id: 2147483000 })), 'invitation', { list: true });
   },
 );
 
@@ -68,9 +63,7 @@ list.test(
   },
   async ({ kind, as, run }) => {
     const source = world().source(kind);
-    const token = run.actors[manager(kind)].tokens.api;
-    expectOk(await as('anonymous').get(invitationsUrl(source), { query: { private_token: token } }), 200, 'invitation', { list: true });
-    expectError(await as('anonymous').get(invitationsUrl(source), { query: { private_token: 'glpat-not-a-token-0000000' } }), 401);
+    await expectPrivateTokenQuery(as('anonymous'), invitationsUrl(source), run.actors[manager(kind)].tokens.api, 'invitation', { list: true });
   },
 );
 

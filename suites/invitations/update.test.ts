@@ -25,6 +25,9 @@ const suite = endpoint(invitations, 'update');
 
 const world = useInvitationsWorld('invitations-update');
 
+/** Where GitLab keeps the Owner level of a project's invitations to those who may manage owners. */
+const OWNER_ONLY = 'app/services/members/update_service.rb (has_update_permissions?: prevent_upgrade_to_owner?, prevent_downgrade_from_owner?); app/services/members/base_service.rb (manage_owners); lib/api/api.rb (rescue_from Gitlab::Access::AccessDeniedError)';
+
 /** Where GitLab takes only the parameters sent. */
 const ONLY_GIVEN = 'lib/api/invitations.rb (declared_params(include_missing: false))';
 
@@ -183,9 +186,48 @@ suite.test(
     const address = email();
     await inviteOk(as('owner'), source(kind), address, ACCESS.REPORTER);
     // GitLab's parameter check refuses both (lib/api/invitations.rb values: Gitlab::Access.all_values,
-    // {"error": …}); a target may refuse them in its model ({"message": {"access_level": […]}}).
-    for (const level of [ACCESS.MINIMAL, ACCESS.NO_ACCESS]) expectError(await update(as('owner'), source(kind), address, { access_level: level }), 400);
+    // {"error": …}, parity); a target may refuse them in its model ({"message": {"access_level": […]}}).
+    for (const level of [ACCESS.MINIMAL, ACCESS.NO_ACCESS]) {
+      expectError(await update(as('owner'), source(kind), address, { access_level: level }), 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
+    }
     await expectInvited(as('admin'), source(kind), address, ACCESS.REPORTER, null);
+  },
+);
+
+suite.test(
+  {
+    case: 'owner-level',
+    title: 'the lowest role that manages invitations (group: Owner; project: Maintainer) raises one to Owner and changes one at Owner in a group; in a project only an Owner does (GitLab: 403 to a Maintainer, nothing changes)',
+    clauses: ['invitations.update.owner-level', 'invitations.update.fields'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const target = source(kind);
+    const [raised, atOwner] = [email(), email()];
+    await inviteOk(as('owner'), target, raised, ACCESS.REPORTER);
+    await inviteOk(as('owner'), target, atOwner, ACCESS.OWNER);
+    // [address, level before, level asked for]: one raised to Owner, one taken down from it.
+    const changes = [[raised, ACCESS.REPORTER, ACCESS.OWNER], [atOwner, ACCESS.OWNER, ACCESS.MAINTAINER]] as const;
+    for (const [address, before, after] of changes) {
+      const res = await update(as(manager(kind)), target, address, { access_level: after });
+      // The spec says nothing of who may hand out the Owner role: in a project a Maintainer's change
+      // may be made or refused; in a group the Owner manages every invitation.
+      if (kind === 'project' && res.status === 403) {
+        expectError(res, 403, { message: '403 Forbidden', gitlab: OWNER_ONLY });
+        await expectInvited(as('admin'), target, address, before);
+      } else {
+        expectUpdated(res, after, null);
+        await expectInvited(as('admin'), target, address, after);
+      }
+      if (kind === 'project') parity(res, OWNER_ONLY, () => expectStatus(res, 403, 'GitLab lets only a project Owner give or take the Owner level of an invitation'));
+    }
+    if (kind === 'project') {
+      // The project's Owner may.
+      for (const [address, , after] of changes) {
+        expectUpdated(await update(as('owner'), target, address, { access_level: after }), after, null);
+        await expectInvited(as('admin'), target, address, after);
+      }
+    }
   },
 );
 
