@@ -2,7 +2,7 @@
 // its interop tests (suites/<area>/interop.test.ts) use: the media type of JSON answers, requests
 // that declare a JSON body and send none (python-gitlab does so on every DELETE), form-encoded
 // bodies, a token in the query string, and pagination followed through the Link header.
-import { expectOk, expectTrue, fail, parity } from '../harness/core/checks.js';
+import { expectError, expectOk, expectTrue, fail, parity } from '../harness/core/checks.js';
 import type { Clause } from '../harness/core/clauses.js';
 import type { Client, Exchange, Query } from '../harness/core/client.js';
 
@@ -32,6 +32,20 @@ export function expectJsonMediaType(res: Exchange): void {
   if (type === undefined) fail('expected a Content-Type header on a JSON answer', 'there is none', res);
   expectTrue(type.split(';')[0].trim().toLowerCase() === 'application/json', 'the media type of a JSON answer to be application/json', `Content-Type: ${type}`, res);
   parity(res, API_CONTENT_TYPE, () => expectTrue(type === 'application/json', 'Content-Type exactly "application/json" (no charset parameter: python-gitlab 3 then leaves the body unparsed)', `Content-Type: ${type}`, res));
+}
+
+/** A found resource (200 of the schema) and a 404 for a missing one, both labelled application/json (expectJsonMediaType). */
+export function expectJsonAnswers(found: Exchange, missing: Exchange, schema: string, options: { list?: boolean } = {}): void {
+  expectOk(found, 200, schema, options);
+  expectJsonMediaType(found);
+  expectError(missing, 404);
+  expectJsonMediaType(missing);
+}
+
+/** A read with the token in the private_token query parameter (besides `query`): `token` gets 200 of the schema, a wrong token 401. */
+export async function expectPrivateTokenQuery(anonymous: Client, path: string, token: string, schema: string, options: { list?: boolean; query?: Query } = {}): Promise<void> {
+  expectOk(await anonymous.get(path, { query: { ...options.query, private_token: token } }), 200, schema, { list: options.list });
+  expectError(await anonymous.get(path, { query: { ...options.query, private_token: 'glpat-not-a-token-0000000' } }), 401);
 }
 
 /** The request as python-gitlab sends a bodiless one: Content-Type application/json and no body. */

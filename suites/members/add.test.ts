@@ -26,7 +26,7 @@ import { members } from './area.js';
 const suite = endpoint(members, 'add');
 
 // A group and a project (in a group of its own), each with the shared actors in their roles.
-const world = useMembersWorld('add', async (t) => ({ group: await t.roleGroup(), project: await t.roleProject({ group: await t.group() }) }));
+const world = useMembersWorld('add', (t) => t.roleSources());
 
 /** The status of a request adding several users: GitLab's member creators report "success" or "error" (app/services/members/create_service.rb). */
 function expectAddStatus(res: Exchange, what = 'the status of the request'): string {
@@ -346,8 +346,7 @@ suite.test(
     expectEqual((same.body as MemberBody).access_level, ACCESS.MAINTAINER, 'the level of the member added at the inherited level', same);
     expectEqual((await readMember(as('admin'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the member added at the inherited level, read back');
     // And the other way round: Maintainer in the nearer group, Reporter in the farther one.
-    const other = await t.user();
-    await t.add(top, other, ACCESS.REPORTER);
+    const other = await t.member(top, ACCESS.REPORTER);
     await t.add(mid, other, ACCESS.MAINTAINER);
     expectInheritedLevelError(await as('admin').post(membersPath(source), { body: { user_id: other.id, access_level: ACCESS.DEVELOPER } }), 'Maintainer', mid.name);
     await expectNotMember(as('admin'), source, other.id);

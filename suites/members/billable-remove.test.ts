@@ -25,12 +25,7 @@ const NOT_ROOT = /^400 Bad request - (Must be a root namespace|Invalid group pro
 const NOT_AUTHORIZED = /^400 Bad request - (User not authorized|User unauthorized to remove member)$/;
 
 
-const world = useMembersWorld('remove-billable-member', async (t) => {
-  const root = await t.roleGroup();
-  const sub = await t.group({ parent: root });
-  const project = await t.project({ group: sub });
-  return { root, sub, project };
-});
+const world = useMembersWorld('remove-billable-member', (t) => t.hierarchy());
 
 suite.test(
   {
@@ -41,8 +36,7 @@ suite.test(
   },
   async ({ as }) => {
     const { root, sub, project, t } = world();
-    const u = await t.user();
-    await t.add(root, u, LEVEL.DEVELOPER);
+    const u = await t.member(root, LEVEL.DEVELOPER);
     await t.add(sub, u, LEVEL.MAINTAINER);
     await t.add(project, u, LEVEL.MAINTAINER);
     expectNotShownSuccess(await as('owner').delete(billableMemberPath(root, u.id)), GITLAB.noContent);
@@ -65,8 +59,7 @@ suite.test(
   },
   async ({ as }) => {
     const { root, project, t } = world();
-    const v = await t.user();
-    await t.add(project, v, LEVEL.DEVELOPER);
+    const v = await t.member(project, LEVEL.DEVELOPER);
     expectNotShownSuccess(await as('owner').delete(billableMemberPath(root, v.id)), GITLAB.noContent);
     await eventually('v to leave the project', async () => (await as('owner').get(memberPath(project, v.id))).status === 404);
   },
@@ -81,8 +74,7 @@ suite.test(
   },
   async ({ as, run }) => {
     const { root, sub, t } = world();
-    const w = await t.user();
-    await t.add(root, w, LEVEL.REPORTER);
+    const w = await t.member(root, LEVEL.REPORTER);
     await t.add(sub, w, LEVEL.REPORTER);
     expectError(await as('owner').delete(billableMemberPath(sub, w.id)), 400, { message: NOT_ROOT, gitlab: GITLAB.scheduleDeletion });
     // The removal service refuses a non-owner with an error the endpoint renders as 400 "400 Bad request - User not authorized"
@@ -112,8 +104,7 @@ suite.test(
   },
   async ({ as, run }) => {
     const { root, sub, t } = world();
-    const w = await t.user();
-    await t.add(root, w, LEVEL.REPORTER);
+    const w = await t.member(root, LEVEL.REPORTER);
     await t.add(sub, w, LEVEL.REPORTER);
     // A service error comes back as 400 "400 Bad request - <msg>" (bad_request!(result[:message]), GITLAB.scheduleDeletion), so the reason is never empty.
     const withReason = /^400 Bad request - \S/;

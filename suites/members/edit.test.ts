@@ -1,7 +1,7 @@
 // PUT /groups/:id/members/:user_id and PUT /projects/:id/members/:user_id
 import { expectEqual, expectError, expectOk, expectValidationError, parity } from '../harness/core/checks.js';
 import type { Client } from '../harness/core/client.js';
-import { ACCESS, dateIn, type SourceKind } from '../harness/core/vocabulary.js';
+import { ACCESS, dateIn } from '../harness/core/vocabulary.js';
 import { endpoint } from '../harness/run/conformance.js';
 import {
   expectForbidden,
@@ -23,15 +23,7 @@ import { members } from './area.js';
 const suite = endpoint(members, 'edit');
 
 // A group and a project (in a group of its own), each with the shared actors in their roles.
-const world = useMembersWorld('edit', async (t) => ({ group: await t.roleGroup(), project: await t.roleProject({ group: await t.group() }) }));
-
-/** A new direct member of the group or project at `level`, for one test. */
-async function newMember(kind: SourceKind, level: number) {
-  const { [kind]: source, t } = world();
-  const user = await t.user();
-  await t.add(source, user, level);
-  return user;
-}
+const world = useMembersWorld('edit', (t) => t.roleSources());
 
 suite.test(
   {
@@ -40,8 +32,8 @@ suite.test(
     clauses: ['members.edit.level', 'members.entity.shape'],
   },
   async ({ kind, as }) => {
-    const { [kind]: source } = world();
-    const user = await newMember(kind, ACCESS.DEVELOPER);
+    const { [kind]: source, t } = world();
+    const user = await t.member(source, ACCESS.DEVELOPER);
     const expiry = dateIn(9);
     const res = await as(manager(kind)).put(memberPath(source, user.id), { body: { access_level: ACCESS.MAINTAINER, expires_at: expiry } });
     expectOk(res, 200, 'member');
@@ -85,8 +77,8 @@ suite.test(
     clauses: ['members.edit.params', 'members.errors.shape'],
   },
   async ({ kind, as }) => {
-    const { [kind]: source } = world();
-    const user = await newMember(kind, ACCESS.REPORTER);
+    const { [kind]: source, t } = world();
+    const user = await t.member(source, ACCESS.REPORTER);
     const client = as(manager(kind));
     for (const body of [{ expires_at: dateIn(5) }, {}]) expectParamError(await client.put(memberPath(source, user.id), { body }), 'access_level', `${GITLAB.api} (requires :access_level); ${GITLAB.grape}`);
     for (const level of [33, 1]) expectValidationError(await client.put(memberPath(source, user.id), { body: { access_level: level } }), 'access_level');
@@ -102,8 +94,8 @@ suite.test(
     clauses: ['members.manage.role', 'members.auth.anonymous'],
   },
   async ({ kind, as }) => {
-    const { [kind]: source } = world();
-    const user = await newMember(kind, ACCESS.GUEST);
+    const { [kind]: source, t } = world();
+    const user = await t.member(source, ACCESS.GUEST);
     const edit = (client: Client, level: number) => client.put(memberPath(source, user.id), { body: { access_level: level } });
     await expectWriteRefused(as, source, (client) => edit(client, ACCESS.MAINTAINER));
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.GUEST, 'the level after the refused edits');
@@ -122,8 +114,8 @@ suite.test(
     clauses: ['members.auth.read-api-scope'],
   },
   async ({ kind, as }) => {
-    const { [kind]: source } = world();
-    const user = await newMember(kind, ACCESS.REPORTER);
+    const { [kind]: source, t } = world();
+    const user = await t.member(source, ACCESS.REPORTER);
     expectInsufficientScope(await as('owner', 'read_api').put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER } }));
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.REPORTER, 'the level, unchanged');
   },
@@ -137,8 +129,8 @@ suite.test(
     requires: { capabilities: ['ultimate'], minVersion: '16.6' },
   },
   async ({ kind, as }) => {
-    const { [kind]: source } = world();
-    const user = await newMember(kind, ACCESS.REPORTER);
+    const { [kind]: source, t } = world();
+    const user = await t.member(source, ACCESS.REPORTER);
     expectParamError(await as('owner').put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER, member_role_id: 'custom' } }), 'member_role_id', `${GITLAB.eeHelpers} (optional_put_params_ee: member_role_id, type: Integer); ${GITLAB.grape}`);
     const back = await readMember(as('owner'), source, user.id);
     expectEqual([back.access_level, back.expires_at], [ACCESS.REPORTER, null], 'the member, unchanged');
@@ -155,8 +147,7 @@ suite.test(
     const { t } = world();
     const top = await t.group();
     const source = await sourceIn(t, kind, top);
-    const user = await t.user();
-    await t.add(top, user, ACCESS.DEVELOPER);
+    const user = await t.member(top, ACCESS.DEVELOPER);
     await t.add(source, user, ACCESS.MAINTAINER);
     expectInheritedLevelError(await as('admin').put(memberPath(source, user.id), { body: { access_level: ACCESS.REPORTER } }), 'Developer', top.name);
     expectEqual((await readMember(as('admin'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the level after the refused edit');
@@ -190,8 +181,8 @@ suite.test(
     only: { kind: 'project', why: 'only Owners edit members of a group, so every group manager may give and change the Owner role; in a project Maintainers manage members too, but only Owners give or change the Owner role (manage_owners)' },
   },
   async ({ kind, as }) => {
-    const { [kind]: source } = world();
-    const user = await newMember(kind, ACCESS.DEVELOPER);
+    const { [kind]: source, t } = world();
+    const user = await t.member(source, ACCESS.DEVELOPER);
     expectForbidden(await as('maintainer').put(memberPath(source, user.id), { body: { access_level: ACCESS.OWNER } }), GITLAB.projectOwners);
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.DEVELOPER, 'the level after the refused promotion');
     expectOk(await as('owner').put(memberPath(source, user.id), { body: { access_level: ACCESS.OWNER } }), 200, 'member');

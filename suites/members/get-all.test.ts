@@ -28,19 +28,16 @@ async function build(t: Toolkit, kind: SourceKind, invitedPublic: GroupInfo, inv
   await t.add(top, y, ACCESS.MAINTAINER);
   await shareWith(t, source, invitedPublic, ACCESS.MAINTAINER);
   const shared = await sourceIn(t, kind, await t.group({ visibility: 'public' }), 'public');
-  const sm = await t.user();
-  await t.add(shared, sm, ACCESS.DEVELOPER);
+  const sm = await t.member(shared, ACCESS.DEVELOPER);
   await shareWith(t, shared, invitedPrivate, ACCESS.DEVELOPER);
   return { source, shared, x, y, sm };
 }
 
 const world = useMembersWorld('members-get-all', async (t) => {
   const invitedPublic = await t.group({ visibility: 'public' });
-  const p = await t.user();
-  await t.add(invitedPublic, p, ACCESS.MAINTAINER);
+  const p = await t.member(invitedPublic, ACCESS.MAINTAINER);
   const invitedPrivate = await t.group();
-  const r = await t.user();
-  await t.add(invitedPrivate, r, ACCESS.DEVELOPER);
+  const r = await t.member(invitedPrivate, ACCESS.DEVELOPER);
   return { group: await build(t, 'group', invitedPublic, invitedPrivate), project: await build(t, 'project', invitedPublic, invitedPrivate), p, r };
 });
 

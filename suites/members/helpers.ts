@@ -5,11 +5,13 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { apiPath, type Client, type Exchange, type Query } from '../harness/core/client.js';
 import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, expectValidationError, fail, parity } from '../harness/core/checks.js';
-import { useWorld } from '../harness/run/conformance.js';
+import { fixture, type ResolvedFixture } from '../../fixtures/manifest.js';
+import { useWorld, type Kit } from '../harness/run/conformance.js';
 import { HarnessError } from '../harness/core/errors.js';
 import { type ActorName, type SourceKind } from '../harness/core/vocabulary.js';
 import { type ActorInfo, type RunContext } from '../harness/run/context.js';
 import type { GroupInfo, ProjectInfo, Visibility, World } from '../harness/run/world.js';
+import { readOk } from '../common/read.js';
 import { GITLAB } from './clauses.js';
 
 export { GITLAB };
@@ -57,6 +59,10 @@ export interface Toolkit {
   /** A project (in `group`, private unless told) with every shared role actor as a direct member. */
   roleProject(options?: { group?: GroupInfo; visibility?: Visibility }): Promise<ProjectInfo>;
   project(options?: { group?: GroupInfo; visibility?: Visibility }): Promise<ProjectInfo>;
+  /** A role group, and a role project in a group of its own: the two sources of a test written for both kinds. */
+  roleSources(): Promise<{ group: GroupInfo; project: ProjectInfo }>;
+  /** A top-level role group, a subgroup in it and a project in the subgroup: the hierarchy of the EE group endpoints. */
+  hierarchy(): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }>;
   /**
    * A new user who already holds a seat (Reporter in a group of its own), so that giving them a
    * role is never held back by promotion management, on a target that keeps it on.
@@ -64,6 +70,8 @@ export interface Toolkit {
   user(): Promise<ActorInfo>;
   /** A new user with no membership at all: holds no seat. */
   newcomer(): Promise<ActorInfo>;
+  /** A new user (holding a seat, as user()) made a direct member of `source` at `level`. */
+  member(source: SourceRef, level: number): Promise<ActorInfo>;
   /** Gives a user a role as the administrator (setup; the target contract has no other way). */
   add(source: SourceRef, user: { id: number }, level: number): Promise<void>;
   /** Takes a direct membership away again, as the administrator (restoring a fixture; 200 or 204, see expectNotShownSuccess). */
@@ -88,6 +96,15 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
         await world.addRoleMembers(project);
         return project;
       },
+      async roleSources() {
+        const group = await t.roleGroup();
+        return { group, project: await t.roleProject({ group: await t.group() }) };
+      },
+      async hierarchy() {
+        const root = await t.roleGroup();
+        const sub = await t.group({ parent: root });
+        return { root, sub, project: await t.project({ group: sub }) };
+      },
       async user() {
         seat ??= await world.group({ hint: 'seats' });
         const user = await world.user();
@@ -95,6 +112,11 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
         return user;
       },
       newcomer: () => world.user(),
+      async member(source, level) {
+        const user = await t.user();
+        await t.add(source, user, level);
+        return user;
+      },
       async add(source, user, level) {
         const res = await world.admin.post(membersPath(source), { body: { user_id: user.id, access_level: level } });
         if (res.status !== 201) throw new HarnessError(`setup failed: could not add user ${user.id} to ${source.kind} ${source.id} at level ${level}${describeExchange(res)}`);
@@ -146,10 +168,6 @@ export async function inTemporarySource<T>(t: Toolkit, kind: SourceKind, parentI
   return result;
 }
 
-export function dateInDays(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-}
-
 // ---- reading back ----------------------------------------------------------------------------
 
 export interface MemberBody {
@@ -189,6 +207,24 @@ export async function listAll<T = MemberBody>(client: Client, path: string, sche
   return fail('expected the list to end', 'it went on past 50 pages of 100');
 }
 
+/** An entry of a top-level group's pending members (spec: Resources/Pending member). */
+export interface PendingMember {
+  id: number;
+  name?: string;
+  username?: string;
+  /** The spec promises it for people without an account; GitLab sends it always (the account's primary email). */
+  email?: string;
+  web_url?: string;
+  avatar_url: string | null;
+  approved: boolean;
+  invited: boolean;
+}
+
+/** The pending members of a top-level group, every page (200, PendingMember schema). */
+export function pendingMembers(client: Client, group: SourceRef): Promise<PendingMember[]> {
+  return listAll<PendingMember>(client, pendingPath(group), 'pending-member');
+}
+
 /**
  * A part of a user's name to search by, in capitals: the last name, which the suite's usernames do
  * not contain (they carry the first name). User.search matches parts of three characters or more,
@@ -220,17 +256,13 @@ export async function memberIds(client: Client, source: SourceRef, all = false):
 }
 
 /** One direct member read back (200, Member schema). */
-export async function readMember(client: Client, source: SourceRef, userId: number): Promise<MemberBody> {
-  const res = await client.get(memberPath(source, userId));
-  expectOk(res, 200, 'member');
-  return res.body as MemberBody;
+export function readMember(client: Client, source: SourceRef, userId: number): Promise<MemberBody> {
+  return readOk(client, memberPath(source, userId), 'member');
 }
 
 /** One member among all (direct, inherited, invited) read back (200, Member schema). */
-export async function readAnyMember(client: Client, source: SourceRef, userId: number): Promise<MemberBody> {
-  const res = await client.get(allMemberPath(source, userId));
-  expectOk(res, 200, 'member');
-  return res.body as MemberBody;
+export function readAnyMember(client: Client, source: SourceRef, userId: number): Promise<MemberBody> {
+  return readOk(client, allMemberPath(source, userId), 'member');
 }
 
 /** The user is not a direct member of the source: 404 (GitLab parity: "404 Not found", GITLAB.recordNotFound). */
@@ -345,6 +377,21 @@ export function expectAdminRefused(res: Exchange): void {
   parity(res, GITLAB.eeBadRequest, () => expectError(res, 400, { message: '400 Bad request', gitlab: GITLAB.eeBadRequest }));
 }
 
+/**
+ * The callers an EE endpoint of a top-level group refuses (members.ee.admin-only, members.auth.anonymous):
+ * its Maintainers, Developers and Guests (expectAdminRefused), an outsider 404 (the group hidden, unless
+ * `outsider` checks otherwise) and nobody 401.
+ */
+export async function expectOwnersOnly(
+  as: (actor: ActorName | 'anonymous') => Client,
+  send: (client: Client) => Promise<Exchange>,
+  outsider = (res: Exchange) => expectSourceNotFound(res, 'group'),
+): Promise<void> {
+  for (const role of ['maintainer', 'developer', 'guest'] as const) expectAdminRefused(await send(as(role)));
+  outsider(await send(as('outsider')));
+  expectAnonymous401(await send(as('anonymous')));
+}
+
 /** A 400 parameter error (GitLab's Grape validation; parity: {"error": …} naming the parameter). */
 export function expectParamError(res: Exchange, param: string, gitlab: string = GITLAB.grape): void {
   expectError(res, 400, { error: new RegExp(`\\b${param.replace(/[[\]]/g, '\\$&')}\\b`), gitlab });
@@ -407,6 +454,27 @@ export async function expectWriteRefused(as: (actor: ActorName | 'anonymous') =>
   expectAnonymous401(await send(as('anonymous')));
 }
 
+/**
+ * The refusals both override endpoints share (members.override.refused, members.auth.anonymous): for a
+ * user who is no member 403 or 404 (GitLab authorizes override_group_member on the group, LDAP-synced
+ * groups only, before it looks the member up: 403), and on `member` a Developer 403, an outsider 404,
+ * nobody 401. `send` makes the endpoint's request on an override path.
+ */
+export async function expectOverrideRefused(
+  as: (actor: ActorName | 'anonymous') => Client,
+  group: SourceRef,
+  member: { id: number },
+  nonMemberId: number,
+  send: (client: Client, path: string) => Promise<Exchange>,
+): Promise<void> {
+  const nobody = await send(as('owner'), overridePath(group, nonMemberId));
+  expectError(nobody, [403, 404]);
+  parity(nobody, GITLAB.override, () => expectForbidden(nobody, GITLAB.override));
+  expectForbidden(await send(as('developer'), overridePath(group, member.id)), GITLAB.override);
+  expectSourceNotFound(await send(as('outsider'), overridePath(group, member.id)), 'group');
+  expectAnonymous401(await send(as('anonymous'), overridePath(group, member.id)));
+}
+
 /** Polls `check` until it holds, for answers GitLab completes asynchronously (billable removal: GITLAB.scheduleDeletion schedules it). */
 export async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -418,6 +486,32 @@ export async function eventually(what: string, check: () => Promise<boolean>, ti
 }
 
 // ---- fixtures and global settings ------------------------------------------------------------
+
+/** The world of the override endpoints: a group with the shared actors in their roles, and `plain`, a member of it who is not LDAP-synced, at `level`. */
+export function useOverrideWorld(scope: string, level: number) {
+  return useMembersWorld(scope, async (t) => {
+    const group = await t.roleGroup();
+    return { group, plain: await t.member(group, level) };
+  });
+}
+
+/** GitLab shows override on every answer about an LDAP-synced group member, GET included (the spec only in the override operations). */
+export const OVERRIDE_SHOWN = `${GITLAB.eeEntity} (expose :override, if: source_type == 'Namespace' && member.ldap?)`;
+
+/**
+ * Runs `body` on the LDAP fixture, alone among the run's files that change it (exclusively), with the
+ * fixture, its group and a client of the group's owner.
+ */
+export async function withLdapFixture(
+  run: RunContext,
+  withToken: Kit['withToken'],
+  body: (ldap: { fx: ResolvedFixture<'ldap'>; group: SourceRef; owner: Client }) => Promise<void>,
+): Promise<void> {
+  const fx = fixture(run.fixtures, 'ldap')!;
+  const group = { kind: 'group' as const, id: fx.group_id };
+  const owner = withToken(fx.ownerToken, 'LDAP group owner');
+  await exclusively(run, 'ldap', () => body({ fx, group, owner }));
+}
 
 /**
  * Runs `body` alone among the run's test files for `name` (a fixture or a setting several files

@@ -81,11 +81,9 @@ const world = useMembersWorld('members-list-all', async (t) => {
   await t.add(publicGroup, p, ACCESS.DEVELOPER);
   await t.add(publicGroup, q, ACCESS.MAINTAINER);
   const privateGroup = await t.group();
-  const r = await t.user();
-  await t.add(privateGroup, r, ACCESS.DEVELOPER);
+  const r = await t.member(privateGroup, ACCESS.DEVELOPER);
   const intoParent = await t.group({ visibility: 'public' });
-  const qa = await t.user();
-  await t.add(intoParent, qa, ACCESS.REPORTER);
+  const qa = await t.member(intoParent, ACCESS.REPORTER);
   const invited = { publicGroup, privateGroup, intoParent };
   const sides = { group: await build(t, 'group', invited), project: await build(t, 'project', invited) };
   // Everyone of the source: the administrator (creator of the groups above), the role actors of
@@ -111,7 +109,7 @@ suite.test(
   {
     case: 'inherited-and-invited',
     title: 'all members: its own, those of the groups above it, of a group it is shared with and of a group shared with the group above it, each once',
-    clauses: ['members.all.inherited', 'members.entity.shape'],
+    clauses: ['members.all.inherited', 'members.all.highest-level', 'members.entity.shape'],
     requires: { minVersion: '12.4' },
   },
   async ({ kind, as }) => {

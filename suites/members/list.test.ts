@@ -41,8 +41,7 @@ const expiry = dateIn(40);
  */
 async function build(t: Toolkit, kind: SourceKind) {
   const parent = await t.group();
-  const inherited = await t.user();
-  await t.add(parent, inherited, ACCESS.DEVELOPER);
+  const inherited = await t.member(parent, ACCESS.DEVELOPER);
   const source = await roleSourceIn(t, kind, parent);
   const [a, b, c] = [await t.user(), await t.user(), await t.user()];
   // `a` is added with an expiry, by the administrator (its created_by).
@@ -51,8 +50,7 @@ async function build(t: Toolkit, kind: SourceKind) {
   await t.add(source, b, ACCESS.REPORTER);
   await t.add(source, c, ACCESS.MAINTAINER);
   const invited = await t.group();
-  const viaInvite = await t.user();
-  await t.add(invited, viaInvite, ACCESS.DEVELOPER);
+  const viaInvite = await t.member(invited, ACCESS.DEVELOPER);
   await shareWith(t, source, invited, ACCESS.DEVELOPER);
   const publicSource = await roleSourceIn(t, kind, await t.group({ visibility: 'public' }), 'public');
   // The administrator created the source: always a group's direct Owner, maybe a project's member (knownDirect).

@@ -1,34 +1,25 @@
 // POST /groups/:id/members/:user_id/override
-import { fixture } from '../../fixtures/manifest.js';
-import { expectEqual, expectError, expectOk, expectStatus, parity } from '../harness/core/checks.js';
+import { expectEqual, expectOk, expectStatus, parity } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import {
-  exclusively,
-  expectAnonymous401,
   expectForbidden,
-  expectSourceNotFound,
+  expectOverrideRefused,
   GITLAB,
   LEVEL,
   memberPath,
+  OVERRIDE_SHOWN,
   overridePath,
   readMember,
-  useMembersWorld,
+  useOverrideWorld,
+  withLdapFixture,
   type MemberBody,
 } from './helpers.js';
 import { members } from './area.js';
 
 const suite = endpoint(members, 'override-set');
 
-/** GitLab shows override on every answer about an LDAP-synced group member, GET included (the spec only in the override operations). */
-const OVERRIDE_SHOWN = `${GITLAB.eeEntity} (expose :override, if: source_type == 'Namespace' && member.ldap?)`;
 
-
-const world = useMembersWorld('set-member-override', async (t) => {
-  const group = await t.roleGroup();
-  const plain = await t.user();
-  await t.add(group, plain, LEVEL.DEVELOPER);
-  return { group, plain };
-});
+const world = useOverrideWorld('set-member-override', LEVEL.DEVELOPER);
 
 suite.test(
   {
@@ -38,10 +29,7 @@ suite.test(
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
   },
   async ({ withToken, run, log }) => {
-    const fx = fixture(run.fixtures, 'ldap')!;
-    const group = { kind: 'group' as const, id: fx.group_id };
-    const owner = withToken(fx.ownerToken, 'LDAP group owner');
-    await exclusively(run, 'ldap', async () => {
+    await withLdapFixture(run, withToken, async ({ fx, group, owner }) => {
       const before = await readMember(owner, group, fx.user_id);
       parity({ log }, OVERRIDE_SHOWN, () => expectEqual(before.override, false, 'the fixture member\'s override flag before the test'));
       const level = before.access_level;
@@ -92,13 +80,7 @@ suite.test(
   },
   async ({ as, run }) => {
     const { group, plain } = world();
-    // GitLab authorizes override_group_member on the group (LDAP-synced groups only) before it looks the member up.
-    const nobody = await as('owner').post(overridePath(group, run.actors.outsider.id));
-    expectError(nobody, [403, 404]);
-    parity(nobody, GITLAB.override, () => expectForbidden(nobody, GITLAB.override));
-    expectForbidden(await as('developer').post(overridePath(group, plain.id)), GITLAB.override);
-    expectSourceNotFound(await as('outsider').post(overridePath(group, plain.id)), 'group');
-    expectAnonymous401(await as('anonymous').post(overridePath(group, plain.id)));
+    await expectOverrideRefused(as, group, plain, run.actors.outsider.id, (client, path) => client.post(path));
   },
 );
 
@@ -110,15 +92,13 @@ suite.test(
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
   },
   async ({ withToken, run, log }) => {
-    const fx = fixture(run.fixtures, 'ldap')!;
-    const group = { kind: 'group' as const, id: fx.group_id };
     const { t } = world();
     const viewer = await t.user();
-    await exclusively(run, 'ldap', async () => {
+    await withLdapFixture(run, withToken, async ({ fx, group, owner }) => {
       await t.add(group, viewer, LEVEL.DEVELOPER);
       try {
         expectForbidden(await withToken(viewer.tokens.api, 'a Developer of the LDAP group').post(overridePath(group, fx.user_id)), GITLAB.override);
-        const back = await readMember(withToken(fx.ownerToken, 'LDAP group owner'), group, fx.user_id);
+        const back = await readMember(owner, group, fx.user_id);
         parity({ log }, OVERRIDE_SHOWN, () => expectEqual(back.override, false, 'the override flag, unchanged'));
       } finally {
         await t.remove(group, viewer);

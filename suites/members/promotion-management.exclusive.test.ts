@@ -22,10 +22,7 @@ import { members } from './area.js';
 const addSuite = endpoint(members, 'add');
 const editSuite = endpoint(members, 'edit');
 
-const world = useMembersWorld('promotion-management', async (t) => ({
-  group: await t.roleGroup(),
-  project: await t.roleProject({ group: await t.group() }),
-}));
+const world = useMembersWorld('promotion-management', (t) => t.roleSources());
 
 addSuite.test(
   {

@@ -1,7 +1,7 @@
 // DELETE /groups/:id/members/:user_id and DELETE /projects/:id/members/:user_id
 import { expectEqual, expectError, expectTrue } from '../harness/core/checks.js';
 import type { Client } from '../harness/core/client.js';
-import { ACCESS, type SourceKind } from '../harness/core/vocabulary.js';
+import { ACCESS } from '../harness/core/vocabulary.js';
 import { endpoint } from '../harness/run/conformance.js';
 import {
   expectForbidden,
@@ -34,14 +34,6 @@ const world = useMembersWorld('remove', async (t) => {
   return { group, sub, subProject, projectGroup, project };
 });
 
-/** A new direct member of the group or project at `level`, for one test. */
-async function newMember(kind: SourceKind, level: number) {
-  const { [kind]: source, t } = world();
-  const user = await t.user();
-  await t.add(source, user, level);
-  return user;
-}
-
 suite.test(
   {
     case: 'removes',
@@ -49,8 +41,8 @@ suite.test(
     clauses: ['members.remove.direct'],
   },
   async ({ kind, as }) => {
-    const { [kind]: source } = world();
-    const [a, b] = [await newMember(kind, ACCESS.DEVELOPER), await newMember(kind, ACCESS.DEVELOPER)];
+    const { [kind]: source, t } = world();
+    const [a, b] = [await t.member(source, ACCESS.DEVELOPER), await t.member(source, ACCESS.DEVELOPER)];
     const client = as(manager(kind));
     expectNotShownSuccess(await client.delete(memberPath(source, a.id)));
     await expectNotMember(client, source, a.id);
@@ -99,8 +91,7 @@ suite.test(
     const w = world();
     // The group kind acts on the subgroup, whose parent is the role group; the project kind on the project, in its group.
     const [source, parent] = kind === 'group' ? [w.sub, w.group] : [w.project, w.projectGroup];
-    const user = await w.t.user();
-    await w.t.add(parent, user, ACCESS.REPORTER);
+    const user = await w.t.member(parent, ACCESS.REPORTER);
     expectError(await as('owner').delete(memberPath(source, user.id)), 404, { message: '404 Not found', gitlab: GITLAB.recordNotFound });
     expectEqual((await readMember(as('admin'), parent, user.id)).access_level, ACCESS.REPORTER, 'the group membership, kept');
     expectError(await as('owner').delete(memberPath(source, run.actors.outsider.id)), 404, { message: '404 Not found', gitlab: GITLAB.recordNotFound });
@@ -116,8 +107,7 @@ suite.test(
   },
   async ({ as }) => {
     const { group, subProject, t } = world();
-    const user = await t.user();
-    await t.add(subProject, user, ACCESS.DEVELOPER);
+    const user = await t.member(subProject, ACCESS.DEVELOPER);
     expectError(await as('owner').delete(memberPath(group, user.id)), 404, { message: '404 Not found', gitlab: GITLAB.recordNotFound });
     expectEqual((await readMember(as('owner'), subProject, user.id)).access_level, ACCESS.DEVELOPER, 'the project membership, kept');
   },
@@ -130,9 +120,9 @@ suite.test(
     clauses: ['members.remove.self'],
   },
   async ({ kind, as, withToken }) => {
-    const { [kind]: source } = world();
+    const { [kind]: source, t } = world();
     for (const level of [ACCESS.DEVELOPER, ACCESS.GUEST]) {
-      const user = await newMember(kind, level);
+      const user = await t.member(source, level);
       expectNotShownSuccess(await withToken(user.tokens.api, 'the member themselves').delete(memberPath(source, user.id)));
       await expectNotMember(as('owner'), source, user.id);
     }
@@ -146,14 +136,14 @@ suite.test(
     clauses: ['members.manage.role', 'members.auth.anonymous', 'members.auth.read-api-scope'],
   },
   async ({ kind, as }) => {
-    const { [kind]: source } = world();
-    const user = await newMember(kind, ACCESS.GUEST);
+    const { [kind]: source, t } = world();
+    const user = await t.member(source, ACCESS.GUEST);
     const remove = (client: Client, target: { id: number }) => client.delete(memberPath(source, target.id));
     await expectWriteRefused(as, source, (client) => remove(client, user));
     expectInsufficientScope(await remove(as('owner', 'read_api'), user));
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.GUEST, 'the member, still there');
     for (const role of MANAGERS[kind]) {
-      const target = role === MANAGERS[kind][0] ? user : await newMember(kind, ACCESS.REPORTER);
+      const target = role === MANAGERS[kind][0] ? user : await t.member(source, ACCESS.REPORTER);
       expectNotShownSuccess(await remove(as(role), target));
       await expectNotMember(as('owner'), source, target.id);
     }
@@ -167,8 +157,8 @@ suite.test(
     clauses: ['members.remove.params', 'members.errors.shape'],
   },
   async ({ kind, as }) => {
-    const { [kind]: source } = world();
-    const user = await newMember(kind, ACCESS.REPORTER);
+    const { [kind]: source, t } = world();
+    const user = await t.member(source, ACCESS.REPORTER);
     for (const param of ['skip_subresources', 'unassign_issuables']) {
       expectParamError(await as(manager(kind)).delete(memberPath(source, user.id), { query: { [param]: 'maybe' } }), param, `${GITLAB.api} (optional :${param}, type: Boolean); ${GITLAB.grape}`);
     }
@@ -204,8 +194,7 @@ suite.test(
     const { projectGroup, t } = world();
     // The project's group has no owner but the administrator who made it, and the project one Owner member.
     const project = await t.project({ group: projectGroup });
-    const user = await t.user();
-    await t.add(project, user, ACCESS.OWNER);
+    const user = await t.member(project, ACCESS.OWNER);
     expectNotShownSuccess(await as('admin').delete(memberPath(project, user.id)));
     await expectNotMember(as('admin'), project, user.id);
   },
@@ -219,8 +208,8 @@ suite.test(
     only: { kind: 'project', why: 'only Owners remove members of a group, so every group manager may remove an Owner; in a project Maintainers manage members too, but only Owners remove an Owner (manage_owners)' },
   },
   async ({ kind, as }) => {
-    const { [kind]: source } = world();
-    const user = await newMember(kind, ACCESS.OWNER);
+    const { [kind]: source, t } = world();
+    const user = await t.member(source, ACCESS.OWNER);
     expectForbidden(await as('maintainer').delete(memberPath(source, user.id)), GITLAB.projectOwners);
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.OWNER, 'the Owner, still there');
     expectNotShownSuccess(await as('owner').delete(memberPath(source, user.id)));

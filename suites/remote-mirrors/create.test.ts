@@ -3,7 +3,7 @@ import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../harness/core/checks.js';
 import type { Client, Exchange } from '../harness/core/client.js';
 import type { ProjectInfo } from '../harness/run/world.js';
-import { createMirror, expectAnonymousOnPrivate, expectNoSecret, expectRefusedBelowMaintainer, expectSameMirror, GITLAB_TEXT, listMirrorPages, listMirrors, mirrorPath, mirrorsPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectProjectNotFound, expectRefusedBelowMaintainer, expectSameMirror, GITLAB_TEXT, listMirrorPages, listMirrors, mirrorPath, mirrorsPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
 
 const suite = endpoint(remoteMirrors, 'create');
@@ -359,8 +359,8 @@ suite.test(
     const { privateProject } = world();
     for (const role of ['maintainer', 'owner'] as const) await createMirror(as(role), privateProject, { url: target(`role-${role}`) });
     await expectRefusedBelowMaintainer(as, (client) => client.post(mirrorsPath(privateProject), { body: { url: target('role-below') } }));
-    expectError(await as('outsider').post(mirrorsPath(privateProject), { body: { url: target('role-outsider') } }), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
-    expectError(await as('maintainer').post(mirrorsPath(2147483000), { body: { url: target('role-unknown') } }), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
+    expectProjectNotFound(await as('outsider').post(mirrorsPath(privateProject), { body: { url: target('role-outsider') } }));
+    expectProjectNotFound(await as('maintainer').post(mirrorsPath(2147483000), { body: { url: target('role-unknown') } }));
     const urls = (await listMirrors(as('maintainer'), privateProject)).map((m) => m.url);
     expectTrue(urls.includes(target('role-maintainer')) && urls.includes(target('role-owner')), 'the mirrors of the Maintainer and the Owner to be listed', urls.join(', '));
     await expectNotCreated(as('maintainer'), privateProject, target('role-below'));
@@ -376,7 +376,7 @@ suite.test(
   },
   async ({ as }) => {
     const { publicProject, privateProject } = world();
-    expectError(await as('anonymous').post(mirrorsPath(publicProject), { body: { url: target('anonymous') } }), 401, { message: '401 Unauthorized', gitlab: GITLAB_TEXT.anonymous });
+    expectAnonymousOnPublic(await as('anonymous').post(mirrorsPath(publicProject), { body: { url: target('anonymous') } }));
     expectAnonymousOnPrivate(await as('anonymous').post(mirrorsPath(privateProject), { body: { url: target('anonymous') } }));
     await expectNotCreated(as('maintainer'), publicProject, target('anonymous'));
     await expectNotCreated(as('maintainer'), privateProject, target('anonymous'));
@@ -393,7 +393,7 @@ suite.test(
     const { privateProject } = world();
     for (const scope of ['read_api', 'read_repository'] as const) {
       const res = await as('maintainer', scope).post(mirrorsPath(privateProject), { body: { url: target(`scope-${scope}`) } });
-      expectError(res, 403, { error: 'insufficient_scope', gitlab: GITLAB_TEXT.scope });
+      expectInsufficientScope(res);
       await expectNotCreated(as('maintainer'), privateProject, target(`scope-${scope}`));
     }
     await createMirror(as('maintainer', 'api'), privateProject, { url: target('scope-api') });

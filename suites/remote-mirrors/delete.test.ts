@@ -1,12 +1,17 @@
 // DELETE /projects/:id/remote_mirrors/:mirror_id
 import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError } from '../harness/core/checks.js';
-import { createMirror, expectAnonymousOnPrivate, expectMirrorDeleted, expectRefusedBelowMaintainer, GITLAB_TEXT, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld } from './helpers.js';
+import { expectEqual } from '../harness/core/checks.js';
+import type { Client } from '../harness/core/client.js';
+import type { ProjectInfo } from '../harness/run/world.js';
+import { createMirror, expectMirrorDeleted, expectMirrorNotFound, expectRefusedToNonMaintainers, expectWriteRefusedWithoutApiToken, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld } from './helpers.js';
 import { remoteMirrors } from './area.js';
 
 const suite = endpoint(remoteMirrors, 'delete');
 
 const world = useMirrorsWorld('mirrors-delete');
+
+/** The delete request, as the refusal tests send it. */
+const deleteMirror = (client: Client, project: ProjectInfo, mirrorId: number | string) => client.delete(mirrorPath(project, mirrorId));
 
 suite.test(
   {
@@ -21,7 +26,7 @@ suite.test(
     const kept = await createMirror(as('maintainer'), project, { url: target('kept') });
     expectMirrorDeleted(await as('maintainer').delete(mirrorPath(project, doomed.id)));
 
-    expectError(await as('maintainer').get(mirrorPath(project, doomed.id)), 404, { message: '404 Not found', gitlab: GITLAB_TEXT.mirrorNotFound });
+    expectMirrorNotFound(await as('maintainer').get(mirrorPath(project, doomed.id)));
     expectEqual((await listMirrors(as('maintainer'), project)).map((m) => m.id), [kept.id], 'only the other mirror to be listed');
   },
 );
@@ -37,9 +42,7 @@ suite.test(
     const gone = await createMirror(as('maintainer'), privateProject, { url: target('delete-twice') });
     expectMirrorDeleted(await as('maintainer').delete(mirrorPath(privateProject, gone.id)));
     const elsewhere = await createMirror(as('maintainer'), publicProject, { url: target('delete-elsewhere') });
-    for (const id of [gone.id, 2147483000, 'abc', elsewhere.id]) {
-      expectError(await as('maintainer').delete(mirrorPath(privateProject, id)), 404, { message: '404 Not found', gitlab: GITLAB_TEXT.mirrorNotFound });
-    }
+    for (const id of [gone.id, 2147483000, 'abc', elsewhere.id]) expectMirrorNotFound(await as('maintainer').delete(mirrorPath(privateProject, id)));
     await readMirror(as('maintainer'), publicProject, elsewhere.id);
   },
 );
@@ -54,13 +57,12 @@ suite.test(
     const { privateProject } = world();
     const byMaintainer = await createMirror(as('maintainer'), privateProject, { url: target('delete-by-maintainer') });
     const byOwner = await createMirror(as('maintainer'), privateProject, { url: target('delete-by-owner') });
-    await expectRefusedBelowMaintainer(as, (client) => client.delete(mirrorPath(privateProject, byMaintainer.id)));
-    expectError(await as('outsider').delete(mirrorPath(privateProject, byMaintainer.id)), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
+    await expectRefusedToNonMaintainers(as, (client) => deleteMirror(client, privateProject, byMaintainer.id));
     await readMirror(as('maintainer'), privateProject, byMaintainer.id);
 
     for (const [role, mirror] of [['maintainer', byMaintainer], ['owner', byOwner]] as const) {
       expectMirrorDeleted(await as(role).delete(mirrorPath(privateProject, mirror.id)));
-      expectError(await as('maintainer').get(mirrorPath(privateProject, mirror.id)), 404, { message: '404 Not found', gitlab: GITLAB_TEXT.mirrorNotFound });
+      expectMirrorNotFound(await as('maintainer').get(mirrorPath(privateProject, mirror.id)));
     }
   },
 );
@@ -73,11 +75,7 @@ suite.test(
   },
   async ({ as }) => {
     const { publicProject, privateProject } = world();
-    const open = await createMirror(as('maintainer'), publicProject, { url: target('delete-anonymous') });
-    expectError(await as('anonymous').delete(mirrorPath(publicProject, open.id)), 401, { message: '401 Unauthorized', gitlab: GITLAB_TEXT.anonymous });
-    const hidden = await createMirror(as('maintainer'), privateProject, { url: target('delete-anonymous') });
-    expectAnonymousOnPrivate(await as('anonymous').delete(mirrorPath(privateProject, hidden.id)));
-    expectError(await as('maintainer', 'read_api').delete(mirrorPath(privateProject, hidden.id)), 403, { error: 'insufficient_scope', gitlab: GITLAB_TEXT.scope });
+    const { open, hidden } = await expectWriteRefusedWithoutApiToken(as, world(), { url: target('delete-anonymous') }, deleteMirror);
     await readMirror(as('maintainer'), publicProject, open.id);
     await readMirror(as('maintainer'), privateProject, hidden.id);
   },

@@ -1,7 +1,7 @@
 // GET /projects/:id/remote_mirrors/:mirror_id
 import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectOk } from '../harness/core/checks.js';
-import { createMirror, expectAnonymousOnPrivate, expectNoSecret, expectRefusedBelowMaintainer, expectSameMirror, GITLAB_TEXT, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { expectEqual, expectOk } from '../harness/core/checks.js';
+import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectRefusedToNonMaintainers, expectSameMirror, expectUnknownMirrorsNotFound, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
 
 const suite = endpoint(remoteMirrors, 'get');
@@ -48,12 +48,8 @@ suite.test(
     clauses: ['mirrors.id.not-found'],
   },
   async ({ as }) => {
-    const { privateProject, publicProject } = world();
-    const elsewhere = await createMirror(as('maintainer'), publicProject, { url: target('get-elsewhere') });
-    for (const id of [2147483000, 'abc', elsewhere.id]) {
-      expectError(await as('maintainer').get(mirrorPath(privateProject, id)), 404, { message: '404 Not found', gitlab: GITLAB_TEXT.mirrorNotFound });
-    }
-    await readMirror(as('maintainer'), publicProject, elsewhere.id);
+    const elsewhere = await expectUnknownMirrorsNotFound(as, world(), { url: target('get-elsewhere') }, (client, project, id) => client.get(mirrorPath(project, id)));
+    await readMirror(as('maintainer'), world().publicProject, elsewhere.id);
   },
 );
 
@@ -67,8 +63,7 @@ suite.test(
     const { privateProject } = world();
     const created = await createMirror(as('maintainer'), privateProject, { url: target('get-roles') });
     for (const role of ['maintainer', 'owner'] as const) expectEqual((await readMirror(as(role), privateProject, created.id)).id, created.id, `the mirror read as ${role}`);
-    await expectRefusedBelowMaintainer(as, (client) => client.get(mirrorPath(privateProject, created.id)));
-    expectError(await as('outsider').get(mirrorPath(privateProject, created.id)), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
+    await expectRefusedToNonMaintainers(as, (client) => client.get(mirrorPath(privateProject, created.id)));
   },
 );
 
@@ -82,7 +77,7 @@ suite.test(
     const { publicProject, privateProject } = world();
     const open = await createMirror(as('maintainer'), publicProject, { url: target('get-anonymous') });
     const hidden = await createMirror(as('maintainer'), privateProject, { url: target('get-anonymous') });
-    expectError(await as('anonymous').get(mirrorPath(publicProject, open.id)), 401, { message: '401 Unauthorized', gitlab: GITLAB_TEXT.anonymous });
+    expectAnonymousOnPublic(await as('anonymous').get(mirrorPath(publicProject, open.id)));
     expectAnonymousOnPrivate(await as('anonymous').get(mirrorPath(privateProject, hidden.id)));
   },
 );
@@ -97,6 +92,6 @@ suite.test(
     const { privateProject } = world();
     const created = await createMirror(as('maintainer'), privateProject, { url: target('get-scopes') });
     expectEqual((await readMirror(as('maintainer', 'read_api'), privateProject, created.id)).id, created.id, 'the mirror read with a read_api token');
-    expectError(await as('maintainer', 'read_repository').get(mirrorPath(privateProject, created.id)), 403, { error: 'insufficient_scope', gitlab: GITLAB_TEXT.scope });
+    expectInsufficientScope(await as('maintainer', 'read_repository').get(mirrorPath(privateProject, created.id)));
   },
 );

@@ -4,6 +4,7 @@
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../harness/core/checks.js';
 import { useWorld, type Kit } from '../harness/run/conformance.js';
+import { readOk } from '../common/read.js';
 import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
 
 export interface Mirror {
@@ -63,10 +64,8 @@ export async function createMirror(client: Client, project: ProjectInfo, body: R
 }
 
 /** Reads one mirror back (200 and the schema expected). */
-export async function readMirror(client: Client, project: ProjectRef, mirrorId: number): Promise<Mirror> {
-  const res = await client.get(mirrorPath(project, mirrorId));
-  expectOk(res, 200, 'remote-mirror');
-  return res.body as Mirror;
+export function readMirror(client: Client, project: ProjectRef, mirrorId: number): Promise<Mirror> {
+  return readOk(client, mirrorPath(project, mirrorId), 'remote-mirror');
 }
 
 /** Two views of one mirror are equal; the single read may leave auth_method out (spec: Resources/Remote mirror). */
@@ -143,15 +142,74 @@ export const GITLAB_TEXT = {
   syncDisabled: 'app/services/remote_mirrors/sync_service.rb (remote_mirror.disabled?); lib/api/remote_mirrors.rb (render_api_error!(result[:message], 400)); spec/requests/api/remote_mirrors_spec.rb',
 } as const;
 
+/** The mirror is not one of the project's (an unknown, non-numeric or another project's id): 404 "404 Not found". */
+export function expectMirrorNotFound(res: Exchange): void {
+  expectError(res, 404, { message: '404 Not found', gitlab: GITLAB_TEXT.mirrorNotFound });
+}
+
+/** The project is hidden from the caller (an outsider of a private project) or unknown: 404 "404 Project Not Found". */
+export function expectProjectNotFound(res: Exchange): void {
+  expectError(res, 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
+}
+
+/** A token without the scope the request needs (read_api on a write, read_repository anywhere): 403 insufficient_scope. */
+export function expectInsufficientScope(res: Exchange): void {
+  expectError(res, 403, { error: 'insufficient_scope', gitlab: GITLAB_TEXT.scope });
+}
+
+/** An anonymous request on a public project: 401 "401 Unauthorized". */
+export function expectAnonymousOnPublic(res: Exchange): void {
+  expectError(res, 401, { message: '401 Unauthorized', gitlab: GITLAB_TEXT.anonymous });
+}
+
 /**
  * An anonymous request on a private project: the spec does not say how it is refused (401 or 404);
  * GitLab hides the project first (find_project! without authenticate_non_public): 404.
  */
 export function expectAnonymousOnPrivate(res: Exchange): void {
   expectError(res, [401, 404]);
-  parity(res, 'lib/api/helpers.rb (find_project!: not_found!, no authenticate_non_public on these routes)', () => {
-    expectError(res, 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
-  });
+  parity(res, 'lib/api/helpers.rb (find_project!: not_found!, no authenticate_non_public on these routes)', () => expectProjectNotFound(res));
+}
+
+/**
+ * The not-found check of an endpoint on one mirror (mirrors.id.not-found): an unknown id, a non-numeric
+ * one and the id of another project's mirror (made here in the public project, with `body`) each give
+ * 404 on the private project. Returns that other mirror, for the test to check it is unchanged.
+ */
+export async function expectUnknownMirrorsNotFound(
+  as: Kit['as'],
+  { privateProject, publicProject }: MirrorsWorld,
+  body: Record<string, unknown>,
+  send: (client: Client, project: ProjectInfo, mirrorId: number | string) => Promise<Exchange>,
+): Promise<Mirror> {
+  const elsewhere = await createMirror(as('maintainer'), publicProject, body);
+  for (const id of [2147483000, 'abc', elsewhere.id]) expectMirrorNotFound(await send(as('maintainer'), privateProject, id));
+  return elsewhere;
+}
+
+/** The refusals of the role matrix on the private project: Developer, Reporter and Guest (expectRefusedBelowMaintainer), and an outsider 404. */
+export async function expectRefusedToNonMaintainers(as: Kit['as'], send: (client: Client) => Promise<Exchange>): Promise<void> {
+  await expectRefusedBelowMaintainer(as, send);
+  expectProjectNotFound(await send(as('outsider')));
+}
+
+/**
+ * A write on one mirror without an api token: anonymous 401 on the public project and 401 or 404 on
+ * the private one, a read_api token 403. Makes the mirror (`body`) in each project first and returns
+ * both, for the test to check they are unchanged.
+ */
+export async function expectWriteRefusedWithoutApiToken(
+  as: Kit['as'],
+  { publicProject, privateProject }: MirrorsWorld,
+  body: Record<string, unknown>,
+  send: (client: Client, project: ProjectInfo, mirrorId: number) => Promise<Exchange>,
+): Promise<{ open: Mirror; hidden: Mirror }> {
+  const open = await createMirror(as('maintainer'), publicProject, body);
+  expectAnonymousOnPublic(await send(as('anonymous'), publicProject, open.id));
+  const hidden = await createMirror(as('maintainer'), privateProject, body);
+  expectAnonymousOnPrivate(await send(as('anonymous'), privateProject, hidden.id));
+  expectInsufficientScope(await send(as('maintainer', 'read_api'), privateProject, hidden.id));
+  return { open, hidden };
 }
 
 /** The spec: DELETE "Response: not shown". GitLab: destroy_conditionally!, 204 with an empty body. */

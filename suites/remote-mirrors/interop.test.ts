@@ -3,7 +3,7 @@
 // token in the query.
 import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
-import { expectJsonMediaType, sendEmptyJson } from '../common/interop.js';
+import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson } from '../common/interop.js';
 import { createMirror, mirrorPath, mirrorsPath, readMirror, syncPath, target, useMirrorsWorld, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
 
@@ -17,12 +17,7 @@ endpoint(remoteMirrors, 'list').test(
   },
   async ({ as }) => {
     const { privateProject } = world();
-    const list = await as('maintainer').get(mirrorsPath(privateProject));
-    expectOk(list, 200, 'remote-mirror', { list: true });
-    expectJsonMediaType(list);
-    const missing = await as('maintainer').get(mirrorPath(privateProject, 2147483000));
-    expectError(missing, 404);
-    expectJsonMediaType(missing);
+    expectJsonAnswers(await as('maintainer').get(mirrorsPath(privateProject)), await as('maintainer').get(mirrorPath(privateProject, 2147483000)), 'remote-mirror', { list: true });
   },
 );
 
@@ -82,8 +77,6 @@ endpoint(remoteMirrors, 'list').test(
     level: 'parity',
   },
   async ({ as, run }) => {
-    const { privateProject } = world();
-    expectOk(await as('anonymous').get(mirrorsPath(privateProject), { query: { private_token: run.actors.maintainer.tokens.api } }), 200, 'remote-mirror', { list: true });
-    expectError(await as('anonymous').get(mirrorsPath(privateProject), { query: { private_token: 'glpat-not-a-token-0000000' } }), 401);
+    await expectPrivateTokenQuery(as('anonymous'), mirrorsPath(world().privateProject), run.actors.maintainer.tokens.api, 'remote-mirror', { list: true });
   },
 );

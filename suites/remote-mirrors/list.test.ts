@@ -1,7 +1,7 @@
 // GET /projects/:id/remote_mirrors
 import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectHeader, expectOk, expectTrue, parity } from '../harness/core/checks.js';
-import { createMirror, expectAnonymousOnPrivate, expectNoSecret, expectRefusedBelowMaintainer, GITLAB_TEXT, listMirrors, mirrorsPath, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { expectEqual, expectHeader, expectOk, expectTrue, parity } from '../harness/core/checks.js';
+import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectProjectNotFound, expectRefusedToNonMaintainers, listMirrors, mirrorsPath, target, useMirrorsWorld, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
 
 const suite = endpoint(remoteMirrors, 'list');
@@ -98,9 +98,8 @@ suite.test(
     await createMirror(as('maintainer'), privateProject, { url: target('roles') });
     const expected = await listMirrors(as('maintainer'), privateProject);
     expectEqual((await listMirrors(as('owner'), privateProject)).map((m) => m.id), expected.map((m) => m.id), 'the Owner to see the same mirrors');
-    await expectRefusedBelowMaintainer(as, (client) => client.get(mirrorsPath(privateProject)));
-    expectError(await as('outsider').get(mirrorsPath(privateProject)), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
-    expectError(await as('maintainer').get(mirrorsPath(2147483000)), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
+    await expectRefusedToNonMaintainers(as, (client) => client.get(mirrorsPath(privateProject)));
+    expectProjectNotFound(await as('maintainer').get(mirrorsPath(2147483000)));
   },
 );
 
@@ -112,7 +111,7 @@ suite.test(
   },
   async ({ as }) => {
     const { publicProject, privateProject } = world();
-    expectError(await as('anonymous').get(mirrorsPath(publicProject)), 401, { message: '401 Unauthorized', gitlab: GITLAB_TEXT.anonymous });
+    expectAnonymousOnPublic(await as('anonymous').get(mirrorsPath(publicProject)));
     expectAnonymousOnPrivate(await as('anonymous').get(mirrorsPath(privateProject)));
   },
 );
@@ -128,6 +127,6 @@ suite.test(
     await createMirror(as('maintainer'), privateProject, { url: target('scopes') });
     const ids = (await listMirrors(as('maintainer'), privateProject)).map((m) => m.id);
     expectEqual((await listMirrors(as('maintainer', 'read_api'), privateProject)).map((m) => m.id), ids, 'a read_api token to list the same mirrors');
-    expectError(await as('maintainer', 'read_repository').get(mirrorsPath(privateProject)), 403, { error: 'insufficient_scope', gitlab: GITLAB_TEXT.scope });
+    expectInsufficientScope(await as('maintainer', 'read_repository').get(mirrorsPath(privateProject)));
   },
 );

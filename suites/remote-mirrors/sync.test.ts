@@ -1,13 +1,17 @@
 // POST /projects/:id/remote_mirrors/:mirror_id/sync
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
-import type { Exchange } from '../harness/core/client.js';
-import { createMirror, expectAnonymousOnPrivate, expectRefusedBelowMaintainer, GITLAB_TEXT, readMirror, SYNC_ENDED, syncPath, target, useMirrorsWorld, waitForSyncEnd, type Mirror } from './helpers.js';
+import type { Client, Exchange } from '../harness/core/client.js';
+import type { ProjectInfo } from '../harness/run/world.js';
+import { createMirror, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, expectWriteRefusedWithoutApiToken, GITLAB_TEXT, readMirror, SYNC_ENDED, syncPath, target, useMirrorsWorld, waitForSyncEnd, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
 
 const suite = endpoint(remoteMirrors, 'sync');
 
 const world = useMirrorsWorld('mirrors-sync');
+
+/** The sync request, as the refusal tests send it. */
+const requestSync = (client: Client, project: ProjectInfo, mirrorId: number | string) => client.post(syncPath(project, mirrorId));
 
 const DISABLED_MESSAGE = 'Cannot proceed with the push mirroring. Please verify your mirror configuration.';
 
@@ -105,12 +109,8 @@ suite.test(
     clauses: ['mirrors.id.not-found'],
   },
   async ({ as }) => {
-    const { privateProject, publicProject } = world();
-    const elsewhere = await createMirror(as('maintainer'), publicProject, { url: target('sync-elsewhere'), enabled: true });
-    for (const id of [2147483000, 'abc', elsewhere.id]) {
-      expectError(await as('maintainer').post(syncPath(privateProject, id)), 404, { message: '404 Not found', gitlab: GITLAB_TEXT.mirrorNotFound });
-    }
-    expectUntouched(await readMirror(as('maintainer'), publicProject, elsewhere.id), 'the other project\'s mirror');
+    const elsewhere = await expectUnknownMirrorsNotFound(as, world(), { url: target('sync-elsewhere'), enabled: true }, requestSync);
+    expectUntouched(await readMirror(as('maintainer'), world().publicProject, elsewhere.id), 'the other project\'s mirror');
   },
 );
 
@@ -123,8 +123,7 @@ suite.test(
   async ({ as }) => {
     const { privateProject } = world();
     const created = await createMirror(as('maintainer'), privateProject, { url: target('sync-roles'), enabled: true });
-    await expectRefusedBelowMaintainer(as, (client) => client.post(syncPath(privateProject, created.id)));
-    expectError(await as('outsider').post(syncPath(privateProject, created.id)), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
+    await expectRefusedToNonMaintainers(as, (client) => requestSync(client, privateProject, created.id));
     expectUntouched(await readMirror(as('maintainer'), privateProject, created.id), 'after the refused syncs');
 
     for (const role of ['maintainer', 'owner'] as const) {
@@ -142,11 +141,7 @@ suite.test(
   },
   async ({ as }) => {
     const { publicProject, privateProject } = world();
-    const open = await createMirror(as('maintainer'), publicProject, { url: target('sync-anonymous'), enabled: true });
-    expectError(await as('anonymous').post(syncPath(publicProject, open.id)), 401, { message: '401 Unauthorized', gitlab: GITLAB_TEXT.anonymous });
-    const hidden = await createMirror(as('maintainer'), privateProject, { url: target('sync-anonymous'), enabled: true });
-    expectAnonymousOnPrivate(await as('anonymous').post(syncPath(privateProject, hidden.id)));
-    expectError(await as('maintainer', 'read_api').post(syncPath(privateProject, hidden.id)), 403, { error: 'insufficient_scope', gitlab: GITLAB_TEXT.scope });
+    const { open, hidden } = await expectWriteRefusedWithoutApiToken(as, world(), { url: target('sync-anonymous'), enabled: true }, requestSync);
     expectUntouched(await readMirror(as('maintainer'), publicProject, open.id), 'after the anonymous sync');
     expectUntouched(await readMirror(as('maintainer'), privateProject, hidden.id), 'after the refused syncs');
   },

@@ -1,13 +1,17 @@
 // PUT /projects/:id/remote_mirrors/:mirror_id
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../harness/core/checks.js';
-import type { Exchange } from '../harness/core/client.js';
-import { createMirror, expectAnonymousOnPrivate, expectRefusedBelowMaintainer, GITLAB_TEXT, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import type { Client, Exchange } from '../harness/core/client.js';
+import type { ProjectInfo } from '../harness/run/world.js';
+import { createMirror, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, expectWriteRefusedWithoutApiToken, GITLAB_TEXT, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
 
 const suite = endpoint(remoteMirrors, 'update');
 
 const world = useMirrorsWorld('mirrors-update');
+
+/** The update request, as the refusal tests send it: turning the mirror on. */
+const enable = (client: Client, project: ProjectInfo, mirrorId: number | string) => client.put(mirrorPath(project, mirrorId), { body: { enabled: true } });
 
 suite.test(
   {
@@ -165,12 +169,8 @@ suite.test(
     clauses: ['mirrors.id.not-found'],
   },
   async ({ as }) => {
-    const { privateProject, publicProject } = world();
-    const elsewhere = await createMirror(as('maintainer'), publicProject, { url: target('update-elsewhere') });
-    for (const id of [2147483000, 'abc', elsewhere.id]) {
-      expectError(await as('maintainer').put(mirrorPath(privateProject, id), { body: { enabled: true } }), 404, { message: '404 Not found', gitlab: GITLAB_TEXT.mirrorNotFound });
-    }
-    expectEqual((await readMirror(as('maintainer'), publicProject, elsewhere.id)).enabled, false, 'the other project\'s mirror unchanged');
+    const elsewhere = await expectUnknownMirrorsNotFound(as, world(), { url: target('update-elsewhere') }, enable);
+    expectEqual((await readMirror(as('maintainer'), world().publicProject, elsewhere.id)).enabled, false, 'the other project\'s mirror unchanged');
   },
 );
 
@@ -183,8 +183,7 @@ suite.test(
   async ({ as }) => {
     const { privateProject } = world();
     const created = await createMirror(as('maintainer'), privateProject, { url: target('update-roles') });
-    await expectRefusedBelowMaintainer(as, (client) => client.put(mirrorPath(privateProject, created.id), { body: { enabled: true } }));
-    expectError(await as('outsider').put(mirrorPath(privateProject, created.id), { body: { enabled: true } }), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
+    await expectRefusedToNonMaintainers(as, (client) => enable(client, privateProject, created.id));
     expectEqual((await readMirror(as('maintainer'), privateProject, created.id)).enabled, false, 'enabled unchanged by the refused updates');
 
     for (const [role, keep] of [['maintainer', true], ['owner', false]] as const) {
@@ -202,11 +201,7 @@ suite.test(
   },
   async ({ as }) => {
     const { publicProject, privateProject } = world();
-    const open = await createMirror(as('maintainer'), publicProject, { url: target('update-anonymous') });
-    expectError(await as('anonymous').put(mirrorPath(publicProject, open.id), { body: { enabled: true } }), 401, { message: '401 Unauthorized', gitlab: GITLAB_TEXT.anonymous });
-    const hidden = await createMirror(as('maintainer'), privateProject, { url: target('update-anonymous') });
-    expectAnonymousOnPrivate(await as('anonymous').put(mirrorPath(privateProject, hidden.id), { body: { enabled: true } }));
-    expectError(await as('maintainer', 'read_api').put(mirrorPath(privateProject, hidden.id), { body: { enabled: true } }), 403, { error: 'insufficient_scope', gitlab: GITLAB_TEXT.scope });
+    const { open, hidden } = await expectWriteRefusedWithoutApiToken(as, world(), { url: target('update-anonymous') }, enable);
     expectEqual((await readMirror(as('maintainer'), publicProject, open.id)).enabled, false, 'the public project\'s mirror unchanged');
     expectEqual((await readMirror(as('maintainer'), privateProject, hidden.id)).enabled, false, 'the private project\'s mirror unchanged');
   },

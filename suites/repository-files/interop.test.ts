@@ -2,7 +2,7 @@
 // the JSON media type, a bodiless DELETE that declares JSON, form-encoded writes, a token in the query.
 import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
-import { expectJsonMediaType, sendEmptyJson } from '../common/interop.js';
+import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson } from '../common/interop.js';
 import { createFile, fileUrl, readFile, useFilesWorld, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
@@ -19,11 +19,8 @@ endpoint(repositoryFiles, 'get').test(
     const file = path('media-type');
     await createFile(as('maintainer'), privateProject, file, 'json\n');
     const found = await as('developer').get(fileUrl(privateProject, file), { query: { ref: 'main' } });
-    expectOk(found, 200, 'file');
-    expectJsonMediaType(found);
     const missing = await as('developer').get(fileUrl(privateProject, path('media-type', 'absent.txt')), { query: { ref: 'main' } });
-    expectError(missing, 404);
-    expectJsonMediaType(missing);
+    expectJsonAnswers(found, missing, 'file');
   },
 );
 
@@ -73,8 +70,6 @@ endpoint(repositoryFiles, 'get').test(
     const { privateProject, path } = world();
     const file = path('query-token');
     await createFile(as('maintainer'), privateProject, file, 'private\n');
-    const res = await as('anonymous').get(fileUrl(privateProject, file), { query: { ref: 'main', private_token: run.actors.developer.tokens.api } });
-    expectOk(res, 200, 'file');
-    expectError(await as('anonymous').get(fileUrl(privateProject, file), { query: { ref: 'main', private_token: 'glpat-not-a-token-0000000' } }), 401);
+    await expectPrivateTokenQuery(as('anonymous'), fileUrl(privateProject, file), run.actors.developer.tokens.api, 'file', { query: { ref: 'main' } });
   },
 );
