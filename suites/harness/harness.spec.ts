@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadManifest } from '../../fixtures/manifest.js';
 import { CATALOG } from '../areas.js';
+import { formsByKind } from './core/area.js';
 import { retryDelayMs } from './core/client.js';
 import { redact, registerSecret, REDACTED } from './core/redact.js';
 import { versionAtLeast } from './core/version.js';
-import { ConfigError, loadConfig } from './run/config.js';
+import { ConfigError, loadConfig, SETTINGS } from './run/config.js';
 import { gate, type TestMeta } from './run/conformance.js';
 import type { RunContext } from './run/context.js';
 import { Ledger } from './run/ledger.js';
@@ -140,14 +141,23 @@ describe('ledger', () => {
 
 describe('endpoint list', () => {
   const forms = (path: string) => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
-  const registered = [...CATALOG.endpointArea].map(([form, area]) => `${form}\t${area}`);
+  // The areas' `endpoints` only: their extensions (GitLab endpoints beyond the spec) are not the spec's forms.
+  const registered = CATALOG.areas.flatMap((area) => Object.values(area.endpoints).flatMap((f) => formsByKind(f).map(([, form]) => `${form}\t${area.name}`)));
   test('the registered areas declare exactly the 47 forms of docs/endpoints.txt, each in its area', () => {
     const lines = forms(join(import.meta.dirname, '..', '..', 'docs', 'endpoints.txt'));
     expect(lines).toHaveLength(47);
     expect([...registered].sort()).toEqual([...lines].sort());
+    expect([...CATALOG.extensionArea.keys()].filter((form) => lines.some((l) => l.startsWith(`${form}\t`))), 'extensions that are spec forms').toEqual([]);
   });
   const shared = join(import.meta.dirname, '..', '..', '..', 'shared', 'spec', 'endpoints.txt');
   test.skipIf(!existsSync(shared))('docs/endpoints.txt is the spec\'s own list (../shared/spec/endpoints.txt)', () => {
     expect(forms(join(import.meta.dirname, '..', '..', 'docs', 'endpoints.txt'))).toEqual(forms(shared));
+  });
+});
+
+describe('README', () => {
+  test('lists every setting, with its default', () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    for (const setting of SETTINGS) expect(readme, setting.env).toContain(`| \`${setting.env}\` |`);
   });
 });
