@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { blobId } from './objects.js';
+import { blobId, treeId, type TreeEntry } from './objects.js';
 import { Repository, RepositoryError } from './repository.js';
 
 const author = { name: 'Ada Author', email: 'ada@example.com', time: 1_700_000_000 };
@@ -61,6 +61,76 @@ describe('git object ids', () => {
   });
 });
 
+describe('trees shared between commits', () => {
+  /** The root tree id real git computes for a flat file list (objects need not exist: --missing-ok). */
+  function gitTree(files: ReadonlyMap<string, TreeEntry>): string {
+    const env = { GIT_INDEX_FILE: join(dir, `index-${files.size}-${Math.random()}`) };
+    const lines = [...files].map(([path, entry]) => `${entry.mode} blob ${entry.blobId}\t${path}\n`).join('');
+    git(['update-index', '--index-info'], lines, env);
+    return git(['write-tree', '--missing-ok'], undefined, env);
+  }
+
+  test('a commit into a big tree gives the ids of the same tree built from scratch, and of git', () => {
+    git(['init', '-q']);
+    const repo = new Repository('main');
+    const files = new Map<string, TreeEntry>();
+    const write = (action: Parameters<Repository['commit']>[0]['action']) => {
+      const commit = repo.commit({ branch: 'main', action, message: `${action.kind} ${action.path}`, author, committer });
+      if (action.kind === 'delete') files.delete(action.path);
+      else files.set(action.path, { mode: action.executable ? '100755' : files.get(action.path)?.mode ?? '100644', blobId: blobId(action.content) });
+      return commit;
+    };
+    // 2,000 files in nested directories, with names whose git order differs from a plain sort
+    // ("a-b" < "a.b" < "a/" < "a0", and non-ASCII names compared by their UTF-8 bytes).
+    const names = ['a', 'a-b', 'a.b', 'a0', 'z', 'ü', 'é.txt', 'A'];
+    for (let i = 0; i < 2000; i++) {
+      const path = `${names[i % 8]}/${names[(i >> 3) % 8]}/${i % 3 === 0 ? `${names[i % 5]}/` : ''}f${i}.txt`;
+      write({ kind: 'create', path, content: Buffer.from(`file ${i}\n`), executable: i % 7 === 0 });
+    }
+    expect(repo.resolve('main')!.tree).toBe(treeId(files));
+    // Then single writes deep inside it: each commit's tree equals the whole tree built anew.
+    const steps: Parameters<Repository['commit']>[0]['action'][] = [
+      { kind: 'create', path: 'a/a-b/new/deeper/file.txt', content: Buffer.from('new\n') },
+      { kind: 'update', path: 'a.b/a/f2.txt', content: Buffer.from('changed\n') },
+      { kind: 'update', path: 'a.b/a/f2.txt', content: Buffer.from('changed\n'), executable: true },
+      { kind: 'delete', path: 'a/a-b/new/deeper/file.txt' },
+      { kind: 'create', path: 'top.txt', content: Buffer.from('top\n') },
+      { kind: 'delete', path: 'a/a/a/f0.txt' },
+    ];
+    for (const action of steps) {
+      const commit = write(action);
+      expect(commit.tree).toBe(treeId(files));
+    }
+    // An emptied directory disappears, as in git.
+    expect(repo.isDirectory(repo.resolve('main')!, 'a/a-b/new')).toBe(false);
+    expect(repo.resolve('main')!.tree).toBe(gitTree(files));
+  });
+
+  test('reads and the last commit of a path see only their own path', () => {
+    const repo = new Repository('main');
+    const write = (path: string, content: string) =>
+      repo.commit({ branch: 'main', action: { kind: repo.isEmpty || !repo.readFile(repo.resolve('main')!, path) ? 'create' : 'update', path, content: Buffer.from(content) }, message: path, author, committer });
+    const first = write('src/lib/a.rb', 'a\n');
+    for (let i = 0; i < 200; i++) write(`docs/page${i}.md`, `${i}\n`);
+    const touched = write('src/lib/b.rb', 'b\n');
+    for (let i = 0; i < 200; i++) write(`docs/page${i}.md`, `${i} again\n`);
+    const head = repo.resolve('main')!;
+    expect(repo.lastCommitFor(head, 'src/lib/a.rb').id).toBe(first.id);
+    expect(repo.lastCommitFor(head, 'src/lib/b.rb').id).toBe(touched.id);
+    expect(repo.lastCommitFor(head, 'docs/page7.md').message).toBe('docs/page7.md');
+    // A new head finds the answer known for its parent.
+    const next = write('docs/page0.md', 'third\n');
+    expect(repo.lastCommitFor(next, 'src/lib/a.rb').id).toBe(first.id);
+    expect(repo.lastCommitFor(next, 'docs/page0.md').id).toBe(next.id);
+    expect(repo.blame(next, 'docs/page0.md').map((r) => [r.commit.id, r.lines])).toEqual([[next.id, ['third']]]);
+    // The first commit still reads as it was.
+    expect(repo.readFile(first, 'docs/page0.md')).toBeUndefined();
+    expect(repo.readFile(first, 'src/lib/a.rb')?.content.toString()).toBe('a\n');
+    expect(repo.readFile(head, 'src/lib')).toBeUndefined();
+    expect(repo.readFile(head, 'src/lib/a.rb/x')).toBeUndefined();
+  });
+});
+
 describe('repository behaviour', () => {
   const at = (time: number) => ({ ...author, time });
 
@@ -105,10 +175,17 @@ describe('repository behaviour', () => {
     expect(() => write({ kind: 'create', path: 'f.txt', content: Buffer.from('z') })).toThrow(new RepositoryError('A file with this name already exists'));
     expect(() => write({ kind: 'update', path: 'missing.txt', content: Buffer.from('z') })).toThrow("A file with this name doesn't exist");
     expect(() => write({ kind: 'delete', path: 'missing.txt' })).toThrow("A file with this name doesn't exist");
-    expect(() => write({ kind: 'update', path: 'f.txt', content: Buffer.from('a\nB\nc\nd\n') })).toThrow(/empty commit/);
     expect(() => write({ kind: 'update', path: 'f.txt', content: Buffer.from('new') }, { lastCommitId: '0'.repeat(40) })).toThrow(/changed since you started editing/);
     expect(() => write({ kind: 'create', path: 'n.txt', content: Buffer.from('n') }, { startBranch: 'no-such-branch' })).toThrow(/on a branch/);
     expect(repo.resolve('main')?.id).toBe(c3.id);
+  });
+
+  test('an update with the content the file has makes an empty commit, as GitLab does (app/services/files/update_service.rb; Gitaly commit_files.go)', () => {
+    const { repo, c3 } = history();
+    const commit = repo.commit({ branch: 'main', action: { kind: 'update', path: 'f.txt', content: Buffer.from('a\nB\nc\nd\n') }, message: 'same', author, committer });
+    expect(commit.parentIds).toEqual([c3.id]);
+    expect(repo.resolve('main')?.id).toBe(commit.id);
+    expect(commit.treeId).toBe(c3.treeId);
   });
 
   test('a new branch from start_branch leaves the start branch alone', () => {

@@ -1,8 +1,10 @@
 // An in-memory git repository: content-addressed blobs, commits with parents, branches and tags.
 // History is linear per branch (every write is a single-file commit), which keeps blame exact.
+// Commits share their trees (objects.ts): a write rebuilds only the trees on the path it changes,
+// so its cost follows the depth of the path, not the number of files in the repository.
 import { createHash } from 'node:crypto';
 import { diffArrays } from 'diff';
-import { blobId, commitId, treeId, type Commit, type FileMode, type Signature, type TreeEntry } from './objects.js';
+import { blobAt, blobId, commitId, itemAt, sameAt, Tree, withFile, type Commit, type FileMode, type Signature } from './objects.js';
 import { lfsPointer, isLfsTracked } from './lfs.js';
 
 export interface FileAtRef {
@@ -31,6 +33,8 @@ export class Repository {
   readonly tags = new Map<string, string>();
   /** LFS objects by their sha256 oid, linked to this project. */
   readonly lfsObjects = new Map<string, Buffer>();
+  /** Commit ids by their first 7 characters, so that an abbreviated id resolves without a scan. */
+  private readonly abbreviations = new Map<string, string[]>();
 
   constructor(public defaultBranch: string) {}
 
@@ -47,7 +51,7 @@ export class Repository {
     if (tag) return this.commits.get(tag);
     if (/^[0-9a-f]{40}$/.test(ref)) return this.commits.get(ref);
     if (/^[0-9a-f]{7,39}$/.test(ref)) {
-      const matches = [...this.commits.keys()].filter((id) => id.startsWith(ref));
+      const matches = (this.abbreviations.get(ref.slice(0, 7)) ?? []).filter((id) => id.startsWith(ref));
       if (matches.length === 1) return this.commits.get(matches[0]);
     }
     return undefined;
@@ -59,21 +63,19 @@ export class Repository {
   }
 
   readFile(commit: Commit, path: string): FileAtRef | undefined {
-    const entry = commit.files.get(path);
+    const entry = blobAt(commit.root, path);
     if (!entry) return undefined;
-    const content = this.blobs.get(entry.blobId);
+    const content = this.blobs.get(entry.id);
     if (!content) return undefined;
-    return { commit, path, mode: entry.mode, blobId: entry.blobId, content };
+    return { commit, path, mode: entry.mode, blobId: entry.id, content };
   }
 
   isDirectory(commit: Commit, path: string): boolean {
-    const prefix = `${path}/`;
-    for (const key of commit.files.keys()) if (key.startsWith(prefix)) return true;
-    return false;
+    return itemAt(commit.root, path)?.kind === 'tree';
   }
 
-  /** Commits never change, so answers about them are kept (GitLab caches these too). */
-  private readonly lastCommitCache = new Map<string, Commit>();
+  /** Commits never change, so answers about them are kept (GitLab caches these too): by path, then commit id. */
+  private readonly lastCommitCache = new Map<string, Map<string, Commit>>();
   private readonly sha256Cache = new Map<string, string>();
 
   /** SHA-256 of a blob's bytes, hex. */
@@ -88,39 +90,43 @@ export class Repository {
 
   /** The newest commit at or before `commit` (first-parent history) that changed `path`. */
   lastCommitFor(commit: Commit, path: string): Commit {
-    const key = `${commit.id}:${path}`;
-    let found = this.lastCommitCache.get(key);
-    if (!found) {
-      found = this.walkToLastChange(commit, path);
-      this.lastCommitCache.set(key, found);
+    let known = this.lastCommitCache.get(path);
+    if (!known) this.lastCommitCache.set(path, (known = new Map()));
+    const cached = known.get(commit.id);
+    if (cached) return cached;
+    // Walk first-parent history while the file stays the same; an answer already known for a
+    // commit on the way is the answer for all the commits walked (so a new head walks one step).
+    const walked: Commit[] = [];
+    let found: Commit | undefined;
+    for (let current = commit; !found; ) {
+      walked.push(current);
+      const parent = this.firstParent(current);
+      if (!parent || !sameAt(parent.root, current.root, path)) found = current;
+      else found = known.get(parent.id) ?? ((current = parent), undefined);
     }
+    for (const c of walked) known.set(c.id, found);
     return found;
   }
 
-  private walkToLastChange(commit: Commit, path: string): Commit {
-    let current = commit;
-    const blobAt = (c: Commit) => c.files.get(path)?.blobId;
-    const modeAt = (c: Commit) => c.files.get(path)?.mode;
-    for (;;) {
-      const parent = current.parentIds[0] === undefined ? undefined : this.commits.get(current.parentIds[0]);
-      if (!parent || blobAt(parent) !== blobAt(current) || modeAt(parent) !== modeAt(current)) return current;
-      current = parent;
-    }
+  private firstParent(commit: Commit): Commit | undefined {
+    return commit.parentIds[0] === undefined ? undefined : this.commits.get(commit.parentIds[0]);
   }
 
   /** Blame of a file: consecutive lines last changed by the same commit form one range. */
   blame(commit: Commit, path: string): BlameRange[] {
+    // The versions of the file, newest first: each commit that changed it, back to its creation
+    // (commits that left it alone are skipped through lastCommitFor).
     const history: Commit[] = [];
-    for (let c: Commit | undefined = commit; c && c.files.has(path); ) {
+    for (let c: Commit | undefined = commit; c && blobAt(c.root, path); c = this.firstParent(c)) {
+      c = this.lastCommitFor(c, path);
       history.push(c);
-      c = c.parentIds[0] === undefined ? undefined : this.commits.get(c.parentIds[0]);
     }
     history.reverse();
     // Walk from the oldest version forwards: each line keeps the commit that introduced it.
     let owners: Commit[] = [];
     let lines: string[] = [];
     for (const c of history) {
-      const next = splitLines(this.blobs.get(c.files.get(path)!.blobId)!);
+      const next = splitLines(this.blobs.get(blobAt(c.root, path)!.id)!);
       const nextOwners: Commit[] = [];
       let oldIndex = 0;
       for (const part of diffArrays(lines, next)) {
@@ -170,8 +176,8 @@ export class Repository {
         throw new RepositoryError(`A branch called '${branch}' already exists. Switch to that branch in order to make changes`);
       }
     }
-    const files = new Map<string, TreeEntry>(parent?.files ?? []);
-    const existing = files.get(action.path);
+    const root = parent?.root ?? Tree.EMPTY;
+    const existing = blobAt(root, action.path);
     if (options.lastCommitId !== undefined && parent && existing) {
       if (this.lastCommitFor(parent, action.path).id !== options.lastCommitId) {
         throw new RepositoryError('You are attempting to update a file that has changed since you started editing it.');
@@ -179,24 +185,29 @@ export class Repository {
     }
     if (action.kind === 'create') {
       if (existing || (parent && this.isDirectory(parent, action.path))) throw new RepositoryError('A file with this name already exists');
-      if (parent && this.pathBlockedByFile(files, action.path)) throw new RepositoryError('A file with this name already exists');
+      if (parent && this.pathBlockedByFile(root, action.path)) throw new RepositoryError('A file with this name already exists');
     } else if (!existing) {
       throw new RepositoryError("A file with this name doesn't exist");
     }
+    let next: Tree;
     if (action.kind === 'delete') {
-      files.delete(action.path);
+      next = withFile(root, action.path, undefined);
     } else {
-      const stored = this.storeContent(files, action.path, action.content);
+      const stored = this.storeContent(root, action.path, action.content);
       const mode: FileMode = action.executable === undefined ? existing?.mode ?? '100644' : action.executable ? '100755' : '100644';
-      if (existing && existing.blobId === stored && existing.mode === mode) {
-        throw new RepositoryError('You are attempting to make an empty commit: the new content equals the current content');
-      }
-      files.set(action.path, { mode, blobId: stored });
+      // The same content and mode make an empty commit, as GitLab does (app/services/files/update_service.rb
+      // has no content check; Gitaly's UserCommitFiles commits without comparing trees).
+      next = withFile(root, action.path, { mode, id: stored });
     }
-    const tree = treeId(files);
     const parentIds = parent ? [parent.id] : [];
-    const id = commitId(tree, parentIds, options.author, options.committer, options.message);
-    const commit: Commit = { id, tree, parentIds, author: options.author, committer: options.committer, message: options.message, files };
+    const id = commitId(next.id, parentIds, options.author, options.committer, options.message);
+    const commit: Commit = { id, tree: next.id, parentIds, author: options.author, committer: options.committer, message: options.message, root: next };
+    if (!this.commits.has(id)) {
+      const abbreviation = id.slice(0, 7);
+      const same = this.abbreviations.get(abbreviation);
+      if (same) same.push(id);
+      else this.abbreviations.set(abbreviation, [id]);
+    }
     this.commits.set(id, commit);
     this.branches.set(branch, id);
     return commit;
@@ -211,10 +222,10 @@ export class Repository {
   }
 
   /** Stores the blob, turning content of LFS-tracked paths into a pointer as GitLab's LFS transformer does. */
-  private storeContent(files: ReadonlyMap<string, TreeEntry>, path: string, content: Buffer): string {
+  private storeContent(root: Tree, path: string, content: Buffer): string {
     let stored = content;
-    const attributes = files.get('.gitattributes');
-    if (attributes && path !== '.gitattributes' && isLfsTracked(this.blobs.get(attributes.blobId)!.toString('utf8'), path)) {
+    const attributes = blobAt(root, '.gitattributes');
+    if (attributes && path !== '.gitattributes' && isLfsTracked(this.blobs.get(attributes.id)!.toString('utf8'), path)) {
       const oid = createHash('sha256').update(content).digest('hex');
       this.lfsObjects.set(oid, content);
       stored = lfsPointer(oid, content.length);
@@ -225,9 +236,15 @@ export class Repository {
   }
 
   /** True when a parent directory of `path` is a file (git cannot hold both). */
-  private pathBlockedByFile(files: ReadonlyMap<string, TreeEntry>, path: string): boolean {
+  private pathBlockedByFile(root: Tree, path: string): boolean {
+    let tree = root;
     const parts = path.split('/');
-    for (let i = 1; i < parts.length; i++) if (files.has(parts.slice(0, i).join('/'))) return true;
+    for (const part of parts.slice(0, -1)) {
+      const item = tree.get(part);
+      if (!item) return false;
+      if (item.kind === 'blob') return true;
+      tree = item.tree;
+    }
     return false;
   }
 }

@@ -4,25 +4,73 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RepositoryError, type Commit, type FileAtRef, type WriteAction } from '../git/repository.js';
 import { parseLfsPointer } from '../git/lfs.js';
-import { requireScope, WRITE_API_SCOPES, type Actor } from '../http/auth.js';
+import { authenticate, requireScope, WRITE_API_SCOPES, type Actor } from '../http/auth.js';
 import { actorOf, findProject, type RouteModule } from '../http/context.js';
-import { apiError, forbidden, notFound, paramError, unauthorized } from '../http/errors.js';
+import { apiError, forbidden, notFound, paramError } from '../http/errors.js';
 import { mergedParams, Params } from '../http/params.js';
-import { ACCESS, type Project } from '../state/model.js';
+import { ACCESS, type Project, type User } from '../state/model.js';
+import type { Store } from '../state/store.js';
 
 /** Token scopes that may read repository files (lib/api/files.rb `allow_access_with_scope`). */
 const READ_FILE_SCOPES = ['api', 'read_api', 'read_repository', 'ai_workflows'];
 
 type FileRoute = { Params: { id: string; file_path: string } };
 
-/** The `file_path: true` validator: no traversal, no absolute path (raw allows one encoded leading `/`). */
-function validFilePath(raw: string, allowInitialSeparator: boolean): string {
-  const path = allowInitialSeparator ? raw.replace(/^\/+/, '') : raw;
+/**
+ * The `file_path: true` validator on every form, /raw included: no traversal, no absolute path
+ * (lib/api/validations/validators/file_path.rb check_allowed_absolute_path!; spec/requests/api/files_spec.rb
+ * "when path is absolute" on /raw too: 400).
+ */
+function validFilePath(path: string): string {
   const segments = path.split('/');
   if (path === '' || path.startsWith('/') || path.includes('\0') || segments.includes('..') || /%2e%2e/i.test(path)) {
     throw paramError('file_path should be a valid file path');
   }
   return path;
+}
+
+/**
+ * read_code on a project the caller can see, as the repository feature decides (app/policies/project_policy.rb,
+ * app/models/project_feature.rb): disabled for everyone; on a private project Reporter and above
+ * (PRIVATE_FEATURES_MIN_ACCESS_LEVEL_FOR_PRIVATE_PROJECT); a private feature of a public or internal
+ * project for members, Guests included; an enabled one for everyone who sees the project.
+ */
+export function canReadCode(store: Store, project: Project, user: User | undefined): boolean {
+  const feature = project.repositoryAccessLevel ?? 'enabled';
+  if (feature === 'disabled') return false;
+  if (project.visibility === 'private') return store.accessLevel(project, user) >= ACCESS.REPORTER;
+  if (feature === 'private') return store.accessLevel(project, user) >= ACCESS.GUEST;
+  return true;
+}
+
+/**
+ * Whether a PUT of a file that would otherwise go through leaves the file as it is (same bytes, same
+ * mode): GitLab commits anyway, an empty commit (app/services/files/update_service.rb); the spec
+ * (Errors) calls it an empty commit and refuses it with 400. The spec-only variation and a seeded
+ * fault use it to refuse such an update before anything is written.
+ */
+export function unchangedUpdate(store: Store, request: FastifyRequest): boolean {
+  let actor: Actor;
+  try {
+    actor = authenticate(store, request);
+  } catch {
+    return false;
+  }
+  const { id, file_path: path } = request.params as { id: string; file_path: string };
+  const project = store.findProject(String(id));
+  const params = mergedParams(request);
+  const text = (name: string) => (typeof params[name] === 'string' && String(params[name]).trim() !== '' ? String(params[name]) : undefined);
+  const branch = text('branch');
+  if (!project || !actor.user || !text('commit_message') || branch === undefined) return false;
+  if (actor.token && !actor.token.scopes.some((scope) => (WRITE_API_SCOPES as readonly string[]).includes(scope))) return false;
+  if ((project.repositoryAccessLevel ?? 'enabled') === 'disabled' || store.accessLevel(project, actor.user) < ACCESS.DEVELOPER) return false;
+  const head = project.repository.branchHead(text('start_branch') ?? branch);
+  const file = head && project.repository.readFile(head, String(path));
+  if (!file || (params.content !== null && typeof params.content !== 'string')) return false;
+  const content = String(params.content ?? '');
+  const bytes = params.encoding === 'base64' ? Buffer.from(content, 'base64') : Buffer.from(content, 'utf8');
+  const flag = params.execute_filemode === undefined ? undefined : ['true', '1'].includes(String(params.execute_filemode));
+  return bytes.equals(file.content) && (flag === undefined || flag === (file.mode === '100755'));
 }
 
 export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
@@ -33,8 +81,8 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     const actor = actorOf(ctx, request);
     requireScope(actor, READ_FILE_SCOPES);
     const project = findProject(ctx, request, id);
-    // read_code: anyone who can see a public or internal project; Reporter and above on a private one.
-    if (project.visibility === 'private' && store.accessLevel(project, actor.user) < ACCESS.REPORTER) throw forbidden();
+    // authorize_read_code! (lib/api/files.rb): a project the caller sees but whose code they may not read is 403.
+    if (!canReadCode(store, project, actor.user)) throw forbidden();
     return project;
   }
 
@@ -66,10 +114,15 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     };
   }
 
+  /** The header of each blob_data field (file_name → X-Gitlab-File-Name), named once rather than on every request. */
+  const headerNames = new Map<string, string>();
+  const headerName = (key: string) => `${prefix}${key.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('-')}`;
+
   function setMetadataHeaders(reply: FastifyReply, data: ReturnType<typeof blobData>): void {
     for (const [key, value] of Object.entries(data)) {
-      const name = key.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('-');
-      reply.header(`${prefix}${name}`, String(value));
+      let name = headerNames.get(key);
+      if (name === undefined) headerNames.set(key, (name = headerName(key)));
+      reply.header(name, String(value));
     }
   }
 
@@ -82,18 +135,19 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
 
   app.get<FileRoute>('/projects/:id/repository/files/:file_path', async (request, reply) => {
     actorOf(ctx, request);
-    const path = validFilePath(request.params.file_path, false);
+    const path = validFilePath(request.params.file_path);
     const ref = requiredRef(new Params(mergedParams(request)));
     const project = readableProject(request, request.params.id);
     const file = fileAt(project, resolveCommit(project, ref), path);
     const data = blobData(project, file, ref);
     setMetadataHeaders(reply, data);
-    return { ...data, content: file.content.toString('base64') };
+    // The body is blob_data and the content: added to the same object rather than copied into another.
+    return Object.assign(data, { content: file.content.toString('base64') });
   });
 
   app.get<FileRoute>('/projects/:id/repository/files/:file_path/blame', async (request, reply) => {
     actorOf(ctx, request);
-    const path = validFilePath(request.params.file_path, false);
+    const path = validFilePath(request.params.file_path);
     const params = new Params(mergedParams(request));
     const range = readRange(params);
     const ref = requiredRef(params);
@@ -108,14 +162,14 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
 
   app.get<FileRoute>('/projects/:id/repository/files/:file_path/raw', async (request, reply) => {
     actorOf(ctx, request);
-    const path = validFilePath(request.params.file_path, true);
+    const path = validFilePath(request.params.file_path);
     const params = new Params(mergedParams(request));
-    const ref = params.string('ref');
+    // optional :ref, allow_blank: false (lib/api/files.rb): absent reads the default branch, blank is a 400 "ref is empty".
+    const ref = params.string('ref', { allowBlank: false });
     const lfs = params.boolean('lfs') ?? false;
     params.done();
     const project = readableProject(request, request.params.id);
-    // No ref reads the default branch; so does a blank one, whose answer on GitLab (default branch, 400 or 404) is unconfirmed.
-    const commit = !ref ? project.repository.branchHead(project.repository.defaultBranch) : resolveCommit(project, ref);
+    const commit = ref === undefined ? project.repository.branchHead(project.repository.defaultBranch) : resolveCommit(project, ref);
     if (!commit) throw notFound('Commit');
     const file = fileAt(project, commit, path);
     const fileName = path.split('/').pop()!;
@@ -139,14 +193,17 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
   function writableProject(request: FastifyRequest, actor: Actor, id: string): Project {
     requireScope(actor, WRITE_API_SCOPES);
     const project = findProject(ctx, request, id);
-    if (!actor.user) throw unauthorized();
+    // authorize! :push_code (lib/api/files.rb; no authenticate! first): a caller without it, anonymous
+    // included, is 403 on a project they see (lib/api/helpers.rb authorize!: forbidden!). A disabled
+    // repository takes push_code from everyone (app/policies/project_policy.rb, repository_disabled).
+    if (!actor.user || (project.repositoryAccessLevel ?? 'enabled') === 'disabled') throw forbidden();
     if (store.accessLevel(project, actor.user) < ACCESS.DEVELOPER) throw forbidden();
     return project;
   }
 
   function write(request: FastifyRequest<FileRoute>, kind: WriteAction['kind']) {
     const actor = actorOf(ctx, request);
-    const path = validFilePath(request.params.file_path, false);
+    const path = validFilePath(request.params.file_path);
     const params = new Params(mergedParams(request));
     const branch = params.string('branch', { required: true, allowBlank: false });
     const message = params.string('commit_message', { required: true, allowBlank: false });
@@ -158,7 +215,8 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     let executable: boolean | undefined;
     let lastCommitId: string | undefined;
     if (kind !== 'delete') {
-      content = params.string('content', { required: true });
+      // `content: null` is taken as empty (spec/requests/api/files_spec.rb "when base64 encoding with a nil content": an empty file).
+      content = params.raw.content === null ? '' : params.string('content', { required: true });
       encoding = params.string('encoding', { values: ['text', 'base64'] });
       executable = params.boolean('execute_filemode');
       lastCommitId = params.string('last_commit_id');
@@ -209,11 +267,29 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
   });
 };
 
-/** `range` is optional, but when either bound is given both are required and must be integers > 0. */
+/**
+ * `range` is optional, but when either bound is given both are required and must be integers > 0
+ * (lib/api/files.rb: requires :start, :end, type: Integer, allow_blank: false, values v > 0): a
+ * missing bound is "is missing, … is empty", a blank one "is empty" (spec/requests/api/files_spec.rb
+ * "when range is incomplete", "when range is missing").
+ */
 function readRange(params: Params): { start: number; end: number } | undefined {
   if (!params.has('range[start]') && !params.has('range[end]')) return undefined;
-  const start = params.integer('range[start]', { required: true, min: 1 });
-  const end = params.integer('range[end]', { required: true, min: 1 });
+  const bound = (name: string): number | undefined => {
+    const value = params.raw[name];
+    if (value === undefined || value === null) {
+      params.addError(`${name} is missing`);
+      params.addError(`${name} is empty`);
+      return undefined;
+    }
+    if (typeof value === 'string' && value.trim() === '') {
+      params.addError(`${name} is empty`);
+      return undefined;
+    }
+    return params.integer(name, { required: true, min: 1 });
+  };
+  const start = bound('range[start]');
+  const end = bound('range[end]');
   // Stryker disable next-line LogicalOperator: a missing bound is already recorded as a parameter error, so requiredRef's params.done() refuses the request first
   return start === undefined || end === undefined ? undefined : { start, end };
 }

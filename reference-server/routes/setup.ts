@@ -1,7 +1,7 @@
 // The target contract's setup endpoints (TARGET-CONTRACT.md §2), as GitLab answers them:
 // version, current user, users and their tokens, groups, projects, sharing, branches, settings.
 import type { FastifyRequest } from 'fastify';
-import { ACCESS, type Group, type Project, type Visibility } from '../state/model.js';
+import { ACCESS, type FeatureAccessLevel, type Group, type Project, type Visibility } from '../state/model.js';
 import { requireAdmin, requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
 import { actorOf, findGroup, findProject, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
 import { apiError, conflict, forbidden, notFound, validationError } from '../http/errors.js';
@@ -9,8 +9,11 @@ import { mergedParams, Params } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { RepositoryError } from '../git/repository.js';
 import { ROLE_NAMES } from '../state/model.js';
+import { accessRequestsRoutes } from './access-requests.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
+/** ProjectFeature's levels as the API names them (lib/api/helpers/projects_helpers.rb: values disabled, private, enabled). */
+const FEATURE_LEVELS = ['disabled', 'private', 'enabled'] as const;
 const TOKEN_SCOPES = ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo', 'admin_mode', 'create_runner', 'manage_runner', 'ai_features', 'k8s_proxy', 'read_service_ping'];
 const ALL_ACCESS_VALUES = Object.keys(ROLE_NAMES).map(Number);
 const PATH_PATTERN = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
@@ -45,6 +48,9 @@ export function projectEntity(ctx: Context, request: FastifyRequest, project: Pr
     visibility: project.visibility,
     default_branch: project.repository.isEmpty ? null : project.repository.defaultBranch,
     empty_repo: project.repository.isEmpty,
+    repository_access_level: project.repositoryAccessLevel ?? 'enabled',
+    merge_requests_access_level: project.mergeRequestsAccessLevel ?? 'enabled',
+    builds_access_level: project.buildsAccessLevel ?? 'enabled',
     created_at: project.createdAt,
     creator_id: project.creatorId,
     namespace: group
@@ -62,6 +68,8 @@ export function projectEntity(ctx: Context, request: FastifyRequest, project: Pr
 
 export const setupRoutes: RouteModule = (app, ctx) => {
   const { store } = ctx;
+  // POST and GET …/access_requests (lib/api/access_requests.rb): the suites' access requesters.
+  accessRequestsRoutes(app, ctx);
 
   app.get('/version', async (request) => {
     requireUser(actorOf(ctx, request));
@@ -299,6 +307,59 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       });
     }
     reply.code(201);
+    return projectEntity(ctx, request, project);
+  });
+
+  // lib/api/projects.rb `put ':id'`: authorize_admin_project (Maintainer and above), renaming and a
+  // visibility change need more (:rename_project, :change_visibility_level: Owner here), then
+  // Projects::UpdateService; a failed validation is render_validation_error! (400 {"message":{…}}).
+  // Of the many settings the reference server keeps name, path, visibility and three feature levels.
+  app.put<{ Params: { id: string } }>('/projects/:id', async (request) => {
+    const actor = actorOf(ctx, request);
+    const user = requireUser(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const name = params.string('name', { allowBlank: false });
+    const path = params.string('path', { allowBlank: false });
+    const visibility = params.string('visibility', { values: VISIBILITIES }) as Visibility | undefined;
+    const levels = {
+      repository: params.string('repository_access_level', { values: FEATURE_LEVELS }) as FeatureAccessLevel | undefined,
+      mergeRequests: params.string('merge_requests_access_level', { values: FEATURE_LEVELS }) as FeatureAccessLevel | undefined,
+      builds: params.string('builds_access_level', { values: FEATURE_LEVELS }) as FeatureAccessLevel | undefined,
+    };
+    const names = ['name', 'path', 'visibility', 'repository_access_level', 'merge_requests_access_level', 'builds_access_level'];
+    // at_least_one_of(*update_params_at_least_one_of): Grape's text lists every setting; this one the kept ones.
+    if (!names.some((n) => params.has(n))) params.addError(`${names.join(', ')} are missing, at least one parameter must be provided`);
+    params.done();
+    const project = findProject(ctx, request, request.params.id);
+    const level = store.accessLevel(project, user);
+    if (level < ACCESS.MAINTAINER) throw forbidden();
+    if ((name !== undefined || visibility !== undefined) && level < ACCESS.OWNER) throw forbidden();
+    const errors: Record<string, string[]> = {};
+    if (path !== undefined) {
+      if (!PATH_PATTERN.test(path)) errors.path = ['can contain only letters, digits, \'_\', \'-\' and \'.\'.'];
+      const taken = [...store.projects.values()].some(
+        (p) => p.id !== project.id && p.namespace.kind === project.namespace.kind && p.namespace.id === project.namespace.id && p.path.toLowerCase() === path.toLowerCase(),
+      );
+      if (taken) errors.path = ['has already been taken'];
+    }
+    const group = store.projectGroup(project);
+    if (visibility !== undefined && group && rank(visibility) > rank(group.visibility)) {
+      errors.visibility_level = [`${visibility} is not allowed in a ${group.visibility} group.`];
+    }
+    // ProjectFeature#repository_children_level: merge requests and CI cannot be more open than the repository.
+    const order = (l: FeatureAccessLevel | undefined) => FEATURE_LEVELS.indexOf(l ?? 'enabled');
+    const repository = levels.repository ?? project.repositoryAccessLevel;
+    for (const [field, value] of [['merge_requests_access_level', levels.mergeRequests ?? project.mergeRequestsAccessLevel], ['builds_access_level', levels.builds ?? project.buildsAccessLevel]] as const) {
+      if (order(value) > order(repository)) errors[`project_feature.${field}`] = ['cannot have higher visibility level than repository access level'];
+    }
+    if (Object.keys(errors).length > 0) throw validationError(errors);
+    if (name !== undefined) project.name = name;
+    if (path !== undefined) project.path = path;
+    if (visibility !== undefined) project.visibility = visibility;
+    if (levels.repository !== undefined) project.repositoryAccessLevel = levels.repository;
+    if (levels.mergeRequests !== undefined) project.mergeRequestsAccessLevel = levels.mergeRequests;
+    if (levels.builds !== undefined) project.buildsAccessLevel = levels.builds;
     return projectEntity(ctx, request, project);
   });
 

@@ -156,7 +156,7 @@ describe('(c) the order of checks where the spec gives none', () => {
 });
 
 describe('(d) where GitLab differs from the spec, the spec', () => {
-  test('a PUT of a file with its current content is 400 (the base server already refuses the empty commit)', async () => {
+  test('a PUT of a file with its current content is 400, as the spec says (GitLab makes an empty commit)', async () => {
     const current = await admin().get(`${file(ids.project)}?ref=main`);
     const same = Buffer.from(String(current.body.content), 'base64').toString('utf8');
     expect((await admin().put(file(ids.project), { branch: 'main', commit_message: 'same', content: same })).status).toBe(400);

@@ -4,15 +4,13 @@
 // spec sentence (/work/shared/spec/api-spec.md) that allows it. They run in this order, as hooks
 // around the routes (index.ts: a preHandler before them, an onSend after them and after any fault);
 // the error texts are replaced last, so the answers the other variations make lose GitLab's words too.
-//
-// Not varied, because the base server already answers as the spec says: PUT of a file with its
-// current content is refused with 400 (spec, Errors: "the commit is empty because new content
-// equals current content"), where GitLab makes an empty commit.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bothKinds, changeParams, dropParams, mapBody, matches, type When } from '../faults/dsl.js';
 import { JSON_CONTENT_TYPE } from '../http/gitlab-http.js';
 import { userBasic } from '../http/context.js';
+import { apiError } from '../http/errors.js';
 import { mergedParams } from '../http/params.js';
+import { unchangedUpdate } from '../routes/repository-files.js';
 import {
   callerOf,
   emailVisible,
@@ -169,6 +167,15 @@ export const VARIATIONS: Variation[] = [
     }),
   },
   // ---- (d) where GitLab differs from the spec ----
+  {
+    name: 'files-empty-commit-refused',
+    spec: 'Errors: a commit fails with 400 when "the commit is empty because new content equals current content" (GitLab makes the empty commit and answers 200).',
+    preHandler(request, ctx) {
+      if (matches(request, { method: 'PUT', route: FILE }) && unchangedUpdate(ctx.store, request)) {
+        throw apiError(400, 'Spec-only: the commit is empty, the new content equals the current content');
+      }
+    },
+  },
   {
     name: 'invitations-update-default-level',
     spec: 'PUT …/invitations/:email, parameter access_level: "integer | no | default 30" (GitLab keeps the level, and refuses an update without parameters).',

@@ -4,6 +4,13 @@ import type { Repository } from '../git/repository.js';
 
 export type Visibility = 'private' | 'internal' | 'public';
 
+/**
+ * A project feature's access level as the API names it (`repository_access_level`): disabled for
+ * everyone, private to project members, or enabled for everyone who can see the project
+ * (GitLab: app/models/project_feature.rb, lib/api/helpers/projects_helpers.rb).
+ */
+export type FeatureAccessLevel = 'disabled' | 'private' | 'enabled';
+
 export const ACCESS = {
   NO_ACCESS: 0,
   MINIMAL_ACCESS: 5,
@@ -98,6 +105,8 @@ export interface RemoteMirror {
   lastUpdateAt: string | null;
   lastUpdateStartedAt: string | null;
   lastSuccessfulUpdateAt: string | null;
+  /** The known_hosts lines of the target (host_keys, RemoteMirrors::HostKeysConverter), or null. */
+  sshKnownHosts: string | null;
   /** What the simulated push target holds: branch name to commit id. */
   pushedRefs: Map<string, string>;
 }
@@ -115,6 +124,11 @@ export interface Project {
   protectedBranches: Set<string>;
   sharedWith: GroupLink[];
   remoteMirrors: RemoteMirror[];
+  /** The repository feature (PUT /projects/:id `repository_access_level`); absent means `enabled`, GitLab's default. */
+  repositoryAccessLevel?: FeatureAccessLevel;
+  /** The merge-requests and CI features (`merge_requests_access_level`, `builds_access_level`): never more open than the repository (ProjectFeature#repository_children_level); absent means `enabled`. */
+  mergeRequestsAccessLevel?: FeatureAccessLevel;
+  buildsAccessLevel?: FeatureAccessLevel;
 }
 
 export type Source = Group | Project;

@@ -40,3 +40,26 @@ suite.test(
     expectStatus(await as('anonymous').head(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main' } }), 200);
   },
 );
+
+suite.test(
+  {
+    case: 'executable-file',
+    title: 'HEAD blame of an executable file carries Execute-Filemode "true" with its path, name and last commit',
+    clauses: ['files.blame.head', 'files.file.headers', 'files.file.execute-filemode'],
+  },
+  async ({ as, run }) => {
+    const { publicProject, path } = world();
+    const file = path('head-blame-exec', 'ls');
+    await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\nls "$@"\n', { executable: true });
+    const fields = await readFile(as('developer'), publicProject, file);
+    for (const who of ['anonymous', 'developer'] as const) {
+      const res = await as(who).head(`${fileUrl(publicProject, file)}/blame`, { query: { ref: 'main' } });
+      expectStatus(res, 200);
+      expectHeader(res, headerName(run.headerPrefix, 'execute_filemode'), 'true');
+      expectHeader(res, headerName(run.headerPrefix, 'file_path'), file);
+      expectHeader(res, headerName(run.headerPrefix, 'file_name'), 'ls');
+      expectHeader(res, headerName(run.headerPrefix, 'last_commit_id'), String(fields.last_commit_id));
+      expectHeader(res, headerName(run.headerPrefix, 'content_sha256'), String(fields.content_sha256));
+    }
+  },
+);

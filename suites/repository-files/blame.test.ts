@@ -107,6 +107,13 @@ suite.test(
     expectError(await blame({ 'range[end]': 1 }), 400, { error: /range\[start\]/, gitlab: GITLAB_TEXT.params });
     expectError(await blame({ 'range[start]': 'one', 'range[end]': 2 }), 400, { error: /range\[start\]/, gitlab: GITLAB_TEXT.params });
     expectError(await blame({ 'range[start]': 2, 'range[end]': 1 }), 400, { either: /range\[start\]/, gitlab: 'lib/api/files.rb (fetch_blame_range); spec/requests/api/files_spec.rb (when start > end)' });
+    // Negative and blank bounds, as anonymous and as a member (spec/requests/api/files_spec.rb "when
+    // range contains negative integers", "when range is missing"; Grape joins the errors with ", ").
+    for (const who of ['anonymous', 'developer'] as const) {
+      const asWho = (query: Record<string, string | number>) => as(who).get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main', ...query } });
+      expectError(await asWho({ 'range[start]': -2, 'range[end]': -5 }), 400, { error: 'range[start] does not have a valid value, range[end] does not have a valid value', gitlab: `${GITLAB_TEXT.params}; spec/requests/api/files_spec.rb (when range contains negative integers)` });
+      expectError(await asWho({ 'range[start]': '', 'range[end]': '' }), 400, { error: 'range[start] is empty, range[end] is empty', gitlab: `${GITLAB_TEXT.params} (allow_blank: false); spec/requests/api/files_spec.rb (when range is missing)` });
+    }
     // A missing file and start after end: both refusals apply, the spec orders none. GitLab checks the
     // range after the file lookup (fetch_blame_range runs after assign_file_vars!): 404 first.
     const missing = await as('developer').get(`${fileUrl(publicProject, 'missing.txt')}/blame`, { query: { ref: 'main', 'range[start]': 2, 'range[end]': 1 } });
@@ -163,5 +170,30 @@ suite.test(
     const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/files/${'/README.md'}/blame`, { query: { ref: 'main' } });
     expectError(res, 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
     expectOk(await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main' } }), 200, 'blame-range', { list: true });
+  },
+);
+
+suite.test(
+  {
+    case: 'dotfile-and-commit-sha',
+    title: 'blame of a dotfile, and of a file at an older commit id after it was deleted on the branch (also with a read_repository token)',
+    clauses: ['files.blame.covers-file', 'files.get.ref-kinds', 'files.path.encoded', 'files.auth.scopes'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    await createFile(as('maintainer'), publicProject, '.gitignore', 'node_modules/\ncoverage/\n');
+    const gone = path('blame-sha', 'gone.txt');
+    await createFile(as('maintainer'), publicProject, gone, 'one\ntwo\n');
+    const sha = (await readFile(as('maintainer'), publicProject, gone)).commit_id as string;
+    expectStatus(await as('maintainer').delete(fileUrl(publicProject, gone), { body: { branch: 'main', commit_message: 'conformance: delete gone.txt' } }), [200, 204]);
+    for (const [who, scope] of [['anonymous', 'api'], ['developer', 'api'], ['developer', 'read_repository']] as const) {
+      const dot = await as(who, scope).get(`${fileUrl(publicProject, '.gitignore')}/blame`, { query: { ref: 'main' } });
+      expectOk(dot, 200, 'blame-range', { list: true });
+      expectEqual((dot.body as BlameRange[]).flatMap((r) => r.lines), ['node_modules/', 'coverage/'], `the lines of .gitignore (${who}, ${scope})`, dot);
+      const old = await as(who, scope).get(`${fileUrl(publicProject, gone)}/blame`, { query: { ref: sha } });
+      expectOk(old, 200, 'blame-range', { list: true });
+      expectEqual((old.body as BlameRange[]).map((r) => [r.commit.id, r.lines]), [[sha, ['one', 'two']]], `the deleted file's blame at ${sha} (${who}, ${scope})`, old);
+    }
+    expectError(await as('developer').get(`${fileUrl(publicProject, gone)}/blame`, { query: { ref: 'main' } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
   },
 );

@@ -1,7 +1,7 @@
 // DELETE /projects/:id/repository/files/:file_path
 import { endpoint } from '../harness/run/conformance.js';
 import { expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { createFile, expectGitLabStatus, fileUrl, GITLAB_TEXT, readFile, useFilesWorld } from './helpers.js';
+import { createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, useFilesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 /** The spec: "Response: not shown". GitLab's DELETE returns no body, so Grape answers 204. */
@@ -33,6 +33,23 @@ suite.test(
     expectGitLabStatus(res, DELETED_GITLAB, 204);
     expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
     expectOk(await as('developer').get(fileUrl(publicProject, neighbour), { query: { ref: 'main' } }), 200, 'file');
+  },
+);
+
+suite.test(
+  {
+    case: 'with-author',
+    title: 'delete with author_email and author_name succeeds and the file is gone',
+    clauses: ['files.delete.commit', 'files.create.author'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('delete-author');
+    await createFile(as('maintainer'), publicProject, file, 'authored delete\n');
+    const res = await as('maintainer').delete(fileUrl(publicProject, file), { body: deleteBody({ author_email: 'user@example.org', author_name: 'John Doe' }) });
+    expectStatus(res, DELETED, DELETED_WHY);
+    expectGitLabStatus(res, DELETED_GITLAB, 204);
+    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
   },
 );
 
@@ -74,16 +91,18 @@ suite.test(
 suite.test(
   {
     case: 'required-and-traversal',
-    title: 'delete needs branch and commit_message and refuses traversal; the file survives',
-    clauses: ['files.create.required', 'files.write.traversal'],
+    title: 'delete needs branch and a non-empty commit_message and refuses traversal and an absolute path; the file survives',
+    clauses: ['files.create.required', 'files.write.traversal', 'files.raw.leading-slash'],
   },
   async ({ as }) => {
     const { publicProject, path } = world();
     const file = path('delete-required');
     await createFile(as('maintainer'), publicProject, file, 'survivor\n');
-    expectError(await as('maintainer').delete(fileUrl(publicProject, file), { body: { commit_message: 'x' } }), 400, { error: /branch/, gitlab: GITLAB_TEXT.params });
-    expectError(await as('maintainer').delete(fileUrl(publicProject, file), { body: { branch: 'main' } }), 400, { error: /commit_message/, gitlab: GITLAB_TEXT.params });
+    expectWriteParamError(await as('maintainer').delete(fileUrl(publicProject, file), { body: { commit_message: 'x' } }), 'branch');
+    expectWriteParamError(await as('maintainer').delete(fileUrl(publicProject, file), { body: { branch: 'main' } }), 'commit_message');
+    expectWriteParamError(await as('maintainer').delete(fileUrl(publicProject, file), { body: deleteBody({ commit_message: '' }) }), 'commit_message');
     expectError(await as('maintainer').delete(fileUrl(publicProject, `${path('delete-required')}/../README.md`), { body: deleteBody() }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
+    expectError(await as('maintainer').delete(fileUrl(publicProject, `/${file}`), { body: deleteBody() }), 400, { error: 'file_path should be a valid file path', gitlab: `${GITLAB_TEXT.filePath} (when path is absolute)` });
     expectOk(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 200, 'file');
     expectOk(await as('developer').get(fileUrl(publicProject, 'README.md'), { query: { ref: 'main' } }), 200, 'file');
   },
@@ -106,7 +125,9 @@ suite.test(
       expectError(await attempt(as('maintainer', scope)), 403, { error: 'insufficient_scope', gitlab: 'lib/api/api_guard.rb (InsufficientScopeError)' });
     }
     // GitLab's files API does not authenticate first: authorize! :push_code answers 403 on a public project.
-    expectStatus(await attempt(as('anonymous')), [401, 403, 404], 'a write without a token is refused: 401, or 403/404 depending on visibility');
+    const anonymous = await attempt(as('anonymous'));
+    expectStatus(anonymous, [401, 403, 404], 'a write without a token is refused: 401, or 403/404 depending on visibility');
+    expectGitLabError(anonymous, 'lib/api/files.rb (authorize! :push_code, no authenticate!); lib/api/helpers.rb (authorize!: forbidden!)', 403, { message: '403 Forbidden' });
     expectOk(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'cnf-delete-roles' } }), 200, 'file');
     const deleted = await attempt(as('developer'));
     expectStatus(deleted, DELETED, DELETED_WHY);

@@ -227,3 +227,27 @@ suite.test(
     expectError(res, 404, { error: '404 Not Found', gitlab: GITLAB_TEXT.route });
   },
 );
+
+suite.test(
+  {
+    case: 'pathspec-characters',
+    title: 'a file named with git pathspec characters (":wq") reads back with its name, path and the commit that added it',
+    clauses: ['files.file.name-and-path', 'files.file.last-commit-id', 'files.path.encoded'],
+  },
+  async ({ as }) => {
+    const { publicProject, privateProject } = world();
+    for (const [project, readers] of [
+      [publicProject, [['anonymous', 'api']]],
+      [privateProject, [['developer', 'api'], ['developer', 'read_repository']]],
+    ] as const) {
+      await createFile(as('maintainer'), project, ':wq', 'Test file\n');
+      const added = (await readFile(as('maintainer'), project, ':wq')).commit_id;
+      for (const [who, scope] of readers) {
+        const res = await as(who, scope).get(fileUrl(project, ':wq'), { query: { ref: 'main' } });
+        expectOk(res, 200, 'file');
+        const body = res.body as Record<string, unknown>;
+        expectEqual([body.file_path, body.file_name, body.last_commit_id], [':wq', ':wq', added], `":wq" as ${who} (${scope}) reads it`, res);
+      }
+    }
+  },
+);

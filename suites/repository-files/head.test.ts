@@ -62,3 +62,32 @@ suite.test(
     expectStatus(await as('reporter', 'read_repository').head(fileUrl(privateProject, 'README.md'), { query }), 200);
   },
 );
+
+suite.test(
+  {
+    case: 'paths-and-commit-sha',
+    title: 'HEAD refuses a ".." or an encoded absolute file_path with 400, and answers a file at an older commit id after it was deleted on the branch',
+    clauses: ['files.write.traversal', 'files.raw.leading-slash', 'files.head.metadata-only', 'files.file.headers', 'files.get.ref-kinds'],
+  },
+  async ({ as, run }) => {
+    const { publicProject, path } = world();
+    const gone = path('head-sha', 'commit.js.coffee');
+    const content = 'class Commit\n';
+    await createFile(as('maintainer'), publicProject, gone, content);
+    const sha = (await readFile(as('maintainer'), publicProject, gone)).commit_id as string;
+    expectStatus(await as('maintainer').delete(fileUrl(publicProject, gone), { body: { branch: 'main', commit_message: 'conformance: delete the file' } }), [200, 204]);
+    const query = { ref: 'main' };
+    for (const [who, scope] of [['anonymous', 'api'], ['developer', 'read_repository'], ['developer', 'api']] as const) {
+      const reader = as(who, scope);
+      expectStatus(await reader.head(fileUrl(publicProject, '../README.md'), { query }), 400);
+      expectStatus(await reader.head(fileUrl(publicProject, '/etc/passwd.rb'), { query }), 400);
+      const res = await reader.head(fileUrl(publicProject, gone), { query: { ref: sha } });
+      expectStatus(res, 200);
+      expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
+      expectHeader(res, headerName(run.headerPrefix, 'file_name'), 'commit.js.coffee');
+      expectHeader(res, headerName(run.headerPrefix, 'content_sha256'), sha256(Buffer.from(content)));
+      expectHeader(res, headerName(run.headerPrefix, 'commit_id'), sha);
+      expectStatus(await reader.head(fileUrl(publicProject, gone), { query }), 404);
+    }
+  },
+);

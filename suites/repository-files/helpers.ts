@@ -3,9 +3,10 @@
 // computed here, independently of any server.
 import { createHash } from 'node:crypto';
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
-import { expectError, expectStatus, parity } from '../harness/core/checks.js';
+import { describeExchange, expectError, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
+import { HarnessError } from '../harness/core/errors.js';
 import { useWorld } from '../harness/run/conformance.js';
-import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
+import type { GroupInfo, ProjectInfo, World } from '../harness/run/world.js';
 
 export interface FilesWorld {
   group: GroupInfo;
@@ -115,3 +116,42 @@ export const GITLAB_TEXT = {
   params: 'lib/api/files.rb (params); lib/api/api.rb (rescue_from Grape::Exceptions::Base); Grape lib/grape/locale/en.yml',
   route: "lib/api/api.rb (route :any, '*path': error!('404 Not Found', 404))",
 } as const;
+
+/**
+ * File-write parameter errors (a missing or invalid content, encoding, execute_filemode, branch,
+ * commit_message) come in two forms, by GitLab version: Grape's validation {"error":"content is
+ * missing"} (lib/api/files.rb params with requires/values, lib/api/api.rb rescue_from
+ * Grape::Exceptions::Base; gitlabhq spec/requests/api/files_spec.rb) and, in the newest GitLab read,
+ * where write bodies arrive as Workhorse body uploads and lib/api/files.rb checks them itself with
+ * bad_request!, {"message":"400 Bad request - content is required"} ("encoding must be text or
+ * base64", "execute_filemode must be a boolean"; spec/requests/api/files_spec.rb@387ee084 of the
+ * gitlab-org/gitlab mirror, "validates file params").
+ */
+export const WRITE_PARAMS_GITLAB =
+  'older GitLab (e.g. gitlabhq/gitlabhq@926711e4): lib/api/files.rb (Grape params) and lib/api/api.rb (rescue_from Grape::Exceptions::Base): {"error":"<param> is missing"}; newest GitLab read (spec/requests/api/files_spec.rb@387ee084, "validates file params"): lib/api/files.rb bad_request!: {"message":"400 Bad request - <param> is required"}';
+
+/** A 400 for a file-write parameter, in either of GitLab's two forms (parity), naming the parameter. */
+export function expectWriteParamError(res: Exchange, param: string): void {
+  expectError(res, 400);
+  parity(res, WRITE_PARAMS_GITLAB, () => {
+    const body = (res.body ?? {}) as { error?: unknown; message?: unknown };
+    const grape = typeof body.error === 'string' && body.error.includes(param);
+    const newest = typeof body.message === 'string' && body.message.startsWith('400 Bad request - ') && body.message.includes(param);
+    expectTrue(grape || newest, `a parameter error naming ${param}: Grape's {"error":"${param} …"} (older GitLab) or {"message":"400 Bad request - ${param} …"} (newest GitLab, files_spec@387ee084)`, `got ${JSON.stringify(res.body)}`, res);
+  });
+}
+
+/**
+ * Sets a project's repository feature through GitLab's own API (PUT /projects/:id, lib/api/projects.rb),
+ * as the admin. Merge requests and CI follow it: GitLab refuses them more open than the repository
+ * (ProjectFeature#repository_children_level), as its own 'disabled repository' context sets all three.
+ */
+export async function setRepositoryAccess(world: World, project: ProjectInfo, level: 'disabled' | 'private' | 'enabled'): Promise<void> {
+  const res = await world.admin.put(apiPath`/projects/${project.id}`, {
+    body: { repository_access_level: level, merge_requests_access_level: level, builds_access_level: level },
+  });
+  const shown = (res.body as { repository_access_level?: unknown } | undefined)?.repository_access_level;
+  if (res.status !== 200 || (shown !== undefined && shown !== level)) {
+    throw new HarnessError(`setup failed: could not set repository_access_level=${level} on ${project.fullPath} (wanted HTTP 200)${describeExchange(res)}`);
+  }
+}

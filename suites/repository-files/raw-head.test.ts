@@ -41,3 +41,25 @@ suite.test(
     expectStatus(await as('anonymous').head(`${fileUrl(publicProject, 'README.md')}/raw`), 200);
   },
 );
+
+suite.test(
+  {
+    case: 'lfs-missing-object',
+    title: 'HEAD raw with lfs=true on an LFS pointer whose object the project does not hold is 404 (or, with LFS off, the pointer\'s metadata)',
+    clauses: ['files.raw.head', 'files.raw.lfs-missing-object'],
+    requires: { minVersion: '15.7' },
+  },
+  async ({ as, run }) => {
+    const { publicProject, path } = world();
+    const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${'fedcba9876543210'.repeat(4)}\nsize 4321\n`;
+    const file = path('head-raw-lfs', 'orphan.iso');
+    await createFile(as('maintainer'), publicProject, file, pointer);
+    const res = await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main', lfs: true } });
+    // As GET raw (files.raw.lfs-missing-object): GitLab answers 404 (lib/api/files.rb: not_found! unless
+    // lfs_object&.project_allowed_access?); a target with LFS off serves the pointer blob.
+    expectStatus(res, [404, 200], 'no LFS object: 404, or the pointer where LFS is off');
+    expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
+    if (res.status === 200) expectHeader(res, headerName(run.headerPrefix, 'blob_id'), gitBlobId(Buffer.from(pointer)));
+    expectStatus(await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } }), 200);
+  },
+);

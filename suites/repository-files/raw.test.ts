@@ -154,12 +154,14 @@ suite.test(
     const { publicProject } = world();
     const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/files/${'/README.md'}/raw`, { query: { ref: 'main' } });
     // GitLab's file_path validator refuses an absolute path on every form, /raw included
-    // (spec/requests/api/files_spec.rb "when path is absolute"); its newest version has an
-    // allow_initial_path_separator option for an encoded initial "/". Both answers are accepted;
-    // a 200 must be the README itself.
+    // (spec/requests/api/files_spec.rb "when path is absolute", still so in the newest spec read,
+    // 387ee084); a later validator has an allow_initial_path_separator option for an encoded initial
+    // "/" that no route of the index turns on. Both answers are accepted at the spec level; a 200
+    // must be the README itself. GitLab parity: the 400 of files_spec@387ee084.
     expectStatus(res, [200, 400], 'GitLab refuses an absolute file_path; a version allowing an encoded initial separator reads the file');
+    expectGitLabError(res, `${GITLAB_TEXT.filePath} (files_spec@387ee084: "when path is absolute" on /raw: 400)`, 400, { error: 'file_path should be a valid file path' });
     if (res.status === 400) {
-      expectError(res, 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
+      expectError(res, 400);
       return;
     }
     const plain = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/raw`, { query: { ref: 'main' } });
@@ -248,5 +250,54 @@ suite.test(
     const res = await as('developer').get(`${fileUrl(empty, 'README.md')}/raw`);
     // GitLab: user_project.commit(nil) finds no default-branch commit, so not_found!('Commit') before any file lookup.
     expectError(res, 404, { message: /^404 (Commit|File) Not Found$/, gitlab: GITLAB_TEXT.commitNotFound });
+  },
+);
+
+suite.test(
+  {
+    case: 'blank-ref',
+    title: 'raw with a blank ref (ref=) is refused with 400 (GitLab), or read as no ref, from the default branch',
+    clauses: ['files.raw.ref-not-blank', 'files.raw.default-ref'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('raw-blank-ref', 'version.txt');
+    await createFile(as('maintainer'), publicProject, file, 'on main\n');
+    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: '' } });
+    // The spec makes ref optional (default: the HEAD of the project) and says nothing of a blank one.
+    // GitLab declares it optional, allow_blank: false: Grape refuses it.
+    expectStatus(res, [200, 400], 'a blank ref is refused, or taken as no ref');
+    expectGitLabError(res, 'lib/api/files.rb (GET raw: optional :ref, allow_blank: false); Grape lib/grape/locale/en.yml ("is empty")', 400, { error: 'ref is empty' });
+    if (res.status === 400) expectError(res, 400);
+    else expectEqual(res.bytes.toString('utf8'), 'on main\n', 'the default branch\'s content for a blank ref');
+  },
+);
+
+suite.test(
+  {
+    case: 'dotfile-and-commit-sha',
+    title: 'raw reads a dotfile, and a file at an older commit id after it was deleted on the branch',
+    clauses: ['files.raw.content', 'files.get.ref-kinds', 'files.path.encoded'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    await createFile(as('maintainer'), publicProject, '.gitignore', 'node_modules/\n');
+    const gone = path('raw-sha', 'gone.txt');
+    await createFile(as('maintainer'), publicProject, gone, 'deleted later\n');
+    const sha = (await readFile(as('maintainer'), publicProject, gone)).commit_id as string;
+    const removed = await as('maintainer').delete(fileUrl(publicProject, gone), { body: { branch: 'main', commit_message: 'conformance: delete gone.txt' } });
+    expectStatus(removed, [200, 204]);
+    for (const who of ['anonymous', 'developer'] as const) {
+      const dot = await as(who).get(`${fileUrl(publicProject, '.gitignore')}/raw`, { query: { ref: 'main' } });
+      expectStatus(dot, 200);
+      expectEqual(dot.bytes.toString('utf8'), 'node_modules/\n', `.gitignore read by ${who}`);
+      const old = await as(who).get(`${fileUrl(publicProject, gone)}/raw`, { query: { ref: sha } });
+      expectStatus(old, 200);
+      expectEqual(old.bytes.toString('utf8'), 'deleted later\n', `the deleted file at ${sha}, read by ${who}`);
+      expectError(await as(who).get(`${fileUrl(publicProject, gone)}/raw`, { query: { ref: 'main' } }), 404);
+    }
+    const token = await as('developer', 'read_repository').get(`${fileUrl(publicProject, gone)}/raw`, { query: { ref: sha } });
+    expectStatus(token, 200);
+    expectEqual(token.bytes.toString('utf8'), 'deleted later\n', 'the deleted file at its old commit, with a read_repository token');
   },
 );

@@ -1,7 +1,7 @@
 // PUT /projects/:id/repository/files/:file_path
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { createFile, fileUrl, GITLAB_TEXT, readFile, useFilesWorld, writeBody } from './helpers.js';
+import { createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, useFilesWorld, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'update');
@@ -81,6 +81,7 @@ suite.test(
     // comparing trees (internal/gitaly/service/operations/commit_files.go), so it answers 200 with an
     // empty commit. Both are accepted; either way the file itself must not change.
     expectStatus(res, [400, 200], 'the spec says 400 (empty commit); GitLab answers 200 and makes an empty commit');
+    expectGitLabStatus(res, 'app/services/files/update_service.rb (validate!: no content check); Gitaly internal/gitaly/service/operations/commit_files.go (no empty-tree check)', 200);
     if (res.status === 200) expectOk(res, 200, 'file-write-result');
     else expectError(res, 400);
     const after = await readFile(as('developer'), publicProject, file);
@@ -89,6 +90,7 @@ suite.test(
     // An empty commit does not touch the path, so the last commit of the file stays in both cases.
     expectEqual(after.last_commit_id, before.last_commit_id, 'the last commit that touched the file to stay the same');
     if (res.status === 400) expectEqual(after.commit_id, before.commit_id, 'a refused update to leave the branch head where it was');
+    else expectTrue(after.commit_id !== before.commit_id, 'the empty commit to be the new head of the branch', `the head stayed ${String(after.commit_id)}`);
   },
 );
 
@@ -113,7 +115,7 @@ suite.test(
   {
     case: 'required-and-traversal',
     title: 'update needs branch, commit_message and content, and refuses traversal; nothing changes',
-    clauses: ['files.create.required', 'files.write.traversal'],
+    clauses: ['files.create.required', 'files.write.traversal', 'files.raw.leading-slash', 'files.errors.shape'],
   },
   async ({ as }) => {
     const { publicProject, path } = world();
@@ -122,9 +124,12 @@ suite.test(
     for (const missing of ['branch', 'commit_message', 'content']) {
       const body = writeBody('changed\n');
       delete body[missing];
-      expectError(await as('maintainer').put(fileUrl(publicProject, file), { body }), 400, { error: new RegExp(missing), gitlab: GITLAB_TEXT.params });
+      expectWriteParamError(await as('maintainer').put(fileUrl(publicProject, file), { body }), missing);
     }
+    expectWriteParamError(await as('maintainer').put(fileUrl(publicProject, file), { body: { ...writeBody('changed\n'), commit_message: '' } }), 'commit_message');
+    expectError(await as('maintainer').put(fileUrl(publicProject, file), { body: {} }), 400);
     expectError(await as('maintainer').put(fileUrl(publicProject, `${path('update-required')}/../other.txt`), { body: writeBody('x') }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
+    expectError(await as('maintainer').put(fileUrl(publicProject, `/${file}`), { body: writeBody('changed\n') }), 400, { error: 'file_path should be a valid file path', gitlab: `${GITLAB_TEXT.filePath} (when path is absolute)` });
     expectEqual(text(await readFile(as('developer'), publicProject, file)), 'keep me\n', 'the content to be unchanged');
   },
 );
@@ -146,8 +151,85 @@ suite.test(
       expectError(await attempt(as('developer', scope)), 403, { error: 'insufficient_scope', gitlab: 'lib/api/api_guard.rb (InsufficientScopeError)' });
     }
     // GitLab's files API does not authenticate first: authorize! :push_code answers 403 on a public project.
-    expectStatus(await attempt(as('anonymous')), [401, 403, 404], 'a write without a token is refused: 401, or 403/404 depending on visibility');
+    const anonymous = await attempt(as('anonymous'));
+    expectStatus(anonymous, [401, 403, 404], 'a write without a token is refused: 401, or 403/404 depending on visibility');
+    expectGitLabError(anonymous, 'lib/api/files.rb (authorize! :push_code, no authenticate!); lib/api/helpers.rb (authorize!: forbidden!)', 403, { message: '403 Forbidden' });
     expectEqual(text(await readFile(as('developer'), publicProject, file, 'cnf-update-roles')), 'stable\n', 'the content to be unchanged');
     expectOk(await attempt(as('developer')), 200, 'file-write-result');
+  },
+);
+
+suite.test(
+  {
+    case: 'null-content',
+    title: 'an update with encoding=base64 and content null writes an empty file (GitLab), or is refused as a missing content',
+    clauses: ['files.update.null-content', 'files.create.encoding'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('update-null');
+    await createFile(as('maintainer'), publicProject, file, 'not empty yet\n');
+    const res = await as('maintainer').put(fileUrl(publicProject, file), { body: { ...writeBody(undefined, { encoding: 'base64' }), content: null } });
+    // The spec requires content and says nothing of null; GitLab takes it as empty (spec/requests/api/
+    // files_spec.rb "when base64 encoding with a nil content": updates a file with an empty content).
+    expectStatus(res, [200, 400], 'null content: an empty file (GitLab) or a missing content');
+    expectGitLabStatus(res, 'spec/requests/api/files_spec.rb (when base64 encoding with a nil content: 200, empty blob)', 200);
+    const after = await readFile(as('developer'), publicProject, file);
+    if (res.status === 200) {
+      expectOk(res, 200, 'file-write-result');
+      expectEqual([text(after), after.size], ['', 0], 'the file to be empty after the update');
+    } else {
+      expectError(res, 400);
+      expectEqual(text(after), 'not empty yet\n', 'a refused update to leave the content');
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'form-fields',
+    title: 'update takes its parameters as form fields: content, author, execute_filemode and a current last_commit_id; a stale one is refused',
+    clauses: ['files.update.commit', 'files.create.author', 'files.create.execute-filemode', 'files.update.last-commit-id', 'files.http.form-body'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('update-form', 'script.sh');
+    await createFile(as('maintainer'), publicProject, file, 'echo 1\n');
+    const v1 = (await readFile(as('developer'), publicProject, file)).last_commit_id as string;
+    const put = (content: string, options: Parameters<typeof writeBody>[1]) => as('maintainer').put(fileUrl(publicProject, file), { body: writeBody(content, options), form: true });
+
+    const res = await put('echo 2\n', { authorName: 'Form Author', authorEmail: 'form.author@example.com', executable: true, lastCommitId: v1 });
+    expectOk(res, 200, 'file-write-result');
+    expectEqual(res.body, { file_path: file, branch: 'main' }, 'the write result', res);
+    const v2 = await readFile(as('developer'), publicProject, file);
+    expectEqual([text(v2), v2.execute_filemode], ['echo 2\n', true], 'the content and the execute flag sent as form fields');
+    const blame = await as('developer').get(`${fileUrl(publicProject, file)}/blame`, { query: { ref: 'main' } });
+    expectOk(blame, 200, 'blame-range', { list: true });
+    const commit = (blame.body as { commit: { id: string; author_name: string; author_email: string } }[])[0].commit;
+    expectEqual([commit.id, commit.author_name, commit.author_email], [v2.last_commit_id, 'Form Author', 'form.author@example.com'], 'the commit author from the form fields', blame);
+
+    expectOk(await put('echo 3\n', { executable: false }), 200, 'file-write-result');
+    expectEqual((await readFile(as('developer'), publicProject, file)).execute_filemode, false, 'execute_filemode=false as a form field');
+
+    const stale = await put('echo stale\n', { lastCommitId: v1 });
+    expectError(stale, 400, { message: 'You are attempting to update a file that has changed since you started editing it.', gitlab: 'app/services/files/update_service.rb (FileChangedError); spec/requests/api/files_spec.rb (with form encoding)' });
+    expectEqual(text(await readFile(as('developer'), publicProject, file)), 'echo 3\n', 'the content to survive a stale form update');
+  },
+);
+
+suite.test(
+  {
+    case: 'form-errors',
+    title: 'a form update without parameters, with an empty commit_message or an absolute path is refused with 400; nothing changes',
+    clauses: ['files.create.required', 'files.write.traversal', 'files.raw.leading-slash', 'files.http.form-body'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('update-form-errors');
+    await createFile(as('maintainer'), publicProject, file, 'keep me\n');
+    expectError(await as('maintainer').put(fileUrl(publicProject, file), { body: {}, form: true }), 400);
+    expectWriteParamError(await as('maintainer').put(fileUrl(publicProject, file), { body: { ...writeBody('changed\n'), commit_message: '' }, form: true }), 'commit_message');
+    expectError(await as('maintainer').put(fileUrl(publicProject, `/${file}`), { body: writeBody('changed\n'), form: true }), 400, { error: 'file_path should be a valid file path', gitlab: `${GITLAB_TEXT.filePath} (when path is absolute)` });
+    expectEqual(text(await readFile(as('developer'), publicProject, file)), 'keep me\n', 'the content to be unchanged');
   },
 );
