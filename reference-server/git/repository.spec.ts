@@ -185,7 +185,8 @@ describe('repository behaviour', () => {
     const commit = repo.commit({ branch: 'main', action: { kind: 'update', path: 'f.txt', content: Buffer.from('a\nB\nc\nd\n') }, message: 'same', author, committer });
     expect(commit.parentIds).toEqual([c3.id]);
     expect(repo.resolve('main')?.id).toBe(commit.id);
-    expect(commit.treeId).toBe(c3.treeId);
+    expect(commit.tree).toBe(c3.tree);
+    expect(commit.id).not.toBe(c3.id);
   });
 
   test('a new branch from start_branch leaves the start branch alone', () => {

@@ -2,6 +2,7 @@
 // GitLab's finders and policies apply. Routes never touch the maps directly for rules; they ask here.
 import { randomBytes } from 'node:crypto';
 import { Repository } from '../git/repository.js';
+import { AccessRequests } from './access-requests.js';
 import {
   ACCESS,
   type ApplicationSettings,
@@ -23,38 +24,264 @@ export function newToken(): string {
   return `glpat-${randomBytes(15).toString('base64url')}`;
 }
 
+/** The fields of a membership that the lists built from it depend on (user lists, members/all rows). */
+const TRACKED = ['userId', 'accessLevel', 'expiresAt'] as const;
+type TrackedField = (typeof TRACKED)[number];
+type Watcher = (member: Member, field: TrackedField, previous: unknown) => void;
+
 /**
- * All members by id, with an index by source so that a group's or project's members are found
- * without scanning every membership of the instance (members/all over large hierarchies).
+ * A membership record as the store makes it: plain fields, except that its user, level and expiry
+ * are accessors, so that whoever changes them, the member map's indexes and the lists kept from
+ * them hear of it. (Accessors on the class, not on each record: reads stay as fast as a field's.)
+ */
+class MemberRecord implements Member {
+  id: number;
+  source: Member['source'];
+  inviteEmail: string | null;
+  inviteToken: string | null;
+  createdById: number | null;
+  createdAt: string;
+  state: Member['state'];
+  ldap: boolean;
+  override: boolean;
+  inviteSource: string;
+  memberRoleId: number | null;
+  #userId: number | null;
+  #accessLevel: number;
+  #expiresAt: string | null;
+  #watcher: Watcher | undefined;
+
+  constructor(fields: Member) {
+    this.id = fields.id;
+    this.source = fields.source;
+    this.#userId = fields.userId;
+    this.inviteEmail = fields.inviteEmail;
+    this.inviteToken = fields.inviteToken;
+    this.#accessLevel = fields.accessLevel;
+    this.#expiresAt = fields.expiresAt;
+    this.createdById = fields.createdById;
+    this.createdAt = fields.createdAt;
+    this.state = fields.state;
+    this.ldap = fields.ldap;
+    this.override = fields.override;
+    this.inviteSource = fields.inviteSource;
+    this.memberRoleId = fields.memberRoleId;
+  }
+
+  get userId(): number | null {
+    return this.#userId;
+  }
+
+  set userId(value: number | null) {
+    const previous = this.#userId;
+    this.#userId = value;
+    if (value !== previous) this.#watcher?.(this, 'userId', previous);
+  }
+
+  get accessLevel(): number {
+    return this.#accessLevel;
+  }
+
+  set accessLevel(value: number) {
+    const previous = this.#accessLevel;
+    this.#accessLevel = value;
+    if (value !== previous) this.#watcher?.(this, 'accessLevel', previous);
+  }
+
+  get expiresAt(): string | null {
+    return this.#expiresAt;
+  }
+
+  set expiresAt(value: string | null) {
+    const previous = this.#expiresAt;
+    this.#expiresAt = value;
+    if (value !== previous) this.#watcher?.(this, 'expiresAt', previous);
+  }
+
+  /** Who hears of changes: the member map that holds the record. */
+  watch(watcher: Watcher | undefined): void {
+    this.#watcher = watcher;
+  }
+
+  /** All fields, as the plain record they stand for. */
+  toJSON(): Member {
+    return {
+      id: this.id,
+      source: this.source,
+      userId: this.userId,
+      inviteEmail: this.inviteEmail,
+      inviteToken: this.inviteToken,
+      accessLevel: this.accessLevel,
+      expiresAt: this.expiresAt,
+      createdById: this.createdById,
+      createdAt: this.createdAt,
+      state: this.state,
+      ldap: this.ldap,
+      override: this.override,
+      inviteSource: this.inviteSource,
+      memberRoleId: this.memberRoleId,
+    };
+  }
+}
+
+/** What the index keeps about one group or project. */
+interface SourceIndex {
+  /** Its membership records (users and invitations) by id; ids grow, so insertion order is id order. */
+  members: Map<number, Member>;
+  /** Its user memberships by user id (a user has one record in a source; the oldest if ever more). */
+  byUser: Map<number, Member>;
+  /** A value that changes whenever a membership of the source is added, removed or changed. */
+  version: number;
+  /** The records as a list, and the user memberships among them, made on first use after a change. */
+  list?: readonly Member[];
+  users?: readonly Member[];
+}
+
+/**
+ * All members by id, with indexes by source and by user so that a group's or project's members,
+ * or a user's membership in one, are found without scanning every membership of the instance.
+ * Changes to a record's user, level or expiry reach the indexes (see MemberRecord), so lists
+ * derived from a source's members can be kept until its version changes.
  */
 class MemberMap extends Map<number, Member> {
-  private readonly bySource = new Map<string, Map<number, Member>>();
+  private readonly bySource = new Map<string, SourceIndex>();
+  private readonly byUser = new Map<number, Set<Member>>();
+  /** Versions come from one clock, so that a version never repeats for a source. */
+  private clock = 0;
+  private readonly watcher: Watcher = (member, field, previous) => {
+    if (this.get(member.id) !== member) return;
+    const index = this.indexOf(member.source);
+    if (field !== 'userId') return this.changed(index);
+    this.unlink(member, index, previous as number | null);
+    this.link(member, index);
+  };
 
   override set(id: number, member: Member): this {
+    const previous = this.get(id);
+    if (previous === member) return this;
+    if (previous) this.delete(id);
     super.set(id, member);
-    const key = `${member.source.kind}:${member.source.id}`;
-    let index = this.bySource.get(key);
-    if (!index) this.bySource.set(key, (index = new Map()));
-    index.set(id, member);
+    const index = this.indexOf(member.source);
+    index.members.set(id, member);
+    if (member instanceof MemberRecord) member.watch(this.watcher);
+    else this.trackPlain(member);
+    this.link(member, index);
     return this;
   }
 
   override delete(id: number): boolean {
     const member = this.get(id);
-    if (member) this.bySource.get(`${member.source.kind}:${member.source.id}`)?.delete(id);
+    if (member) {
+      const index = this.indexOf(member.source);
+      this.unlink(member, index, member.userId);
+      index.members.delete(id);
+      this.changed(index);
+      if (member instanceof MemberRecord) member.watch(undefined);
+    }
     return super.delete(id);
   }
 
-  // Kept with delete and set so that the index can never disagree with the map, whoever calls it.
+  // Kept with delete and set so that the indexes can never disagree with the map, whoever calls it.
   override clear(): void {
+    for (const member of this.values()) if (member instanceof MemberRecord) member.watch(undefined);
     this.bySource.clear();
+    this.byUser.clear();
     super.clear();
   }
 
-  /** The members recorded on a source, by id (ids grow, so insertion order is id order). */
-  ofSource(source: { kind: string; id: number }): Member[] {
-    return [...(this.bySource.get(`${source.kind}:${source.id}`)?.values() ?? [])];
+  /** The members recorded on a source, in id order (the same list until the source's memberships change). */
+  ofSource(source: { kind: string; id: number }): readonly Member[] {
+    const index = this.bySource.get(sourceKey(source));
+    if (!index) return [];
+    // Stryker disable next-line LogicalOperator: a new list of the same records is the same list
+    return (index.list ??= [...index.members.values()]);
   }
+
+  /** The user memberships (not invitations) of a source, in id order. */
+  usersOf(source: { kind: string; id: number }): readonly Member[] {
+    const index = this.bySource.get(sourceKey(source));
+    if (!index) return [];
+    // A record has either a user or an invite token, never both or neither.
+    // Stryker disable next-line LogicalOperator: a new list of the same records is the same list
+    return (index.users ??= this.ofSource(source).filter((m) => m.userId !== null));
+  }
+
+  /** The user membership of `userId` in a source. */
+  userIn(source: { kind: string; id: number }, userId: number): Member | undefined {
+    return this.bySource.get(sourceKey(source))?.byUser.get(userId);
+  }
+
+  /** Every membership of a user, in id order. */
+  ofUser(userId: number): Member[] {
+    return [...(this.byUser.get(userId) ?? [])].sort((a, b) => a.id - b.id);
+  }
+
+  /** Changes whenever a membership of the source is added, removed or changed. */
+  versionOf(source: { kind: string; id: number }): number {
+    return this.bySource.get(sourceKey(source))?.version ?? 0;
+  }
+
+  private indexOf(source: { kind: string; id: number }): SourceIndex {
+    const key = sourceKey(source);
+    let index = this.bySource.get(key);
+    if (!index) this.bySource.set(key, (index = { members: new Map(), byUser: new Map(), version: 0 }));
+    return index;
+  }
+
+  private changed(index: SourceIndex): void {
+    index.version = ++this.clock;
+    index.list = undefined;
+    index.users = undefined;
+  }
+
+  private link(member: Member, index: SourceIndex): void {
+    this.changed(index);
+    if (member.userId === null) return;
+    const current = index.byUser.get(member.userId);
+    if (!current || current.id > member.id) index.byUser.set(member.userId, member);
+    let mine = this.byUser.get(member.userId);
+    if (!mine) this.byUser.set(member.userId, (mine = new Set()));
+    mine.add(member);
+  }
+
+  /** Takes the record out of the user indexes, under the user id it was indexed with. */
+  private unlink(member: Member, index: SourceIndex, userId: number | null): void {
+    if (userId === null) return;
+    const mine = this.byUser.get(userId);
+    mine?.delete(member);
+    if (mine?.size === 0) this.byUser.delete(userId);
+    if (index.byUser.get(userId) !== member) return;
+    index.byUser.delete(userId);
+    // Another record of the same user in the source (never made by the API) takes its place.
+    for (const other of index.members.values()) {
+      if (other !== member && other.userId === userId) {
+        index.byUser.set(userId, other);
+        break;
+      }
+    }
+  }
+
+  /** A record made elsewhere than Store.addMember: the same tracking, with accessors on the record itself. */
+  private trackPlain(member: Member): void {
+    for (const field of TRACKED) {
+      if (Object.getOwnPropertyDescriptor(member, field)?.set) continue; // already tracked
+      let value: unknown = member[field];
+      Object.defineProperty(member, field, {
+        enumerable: true,
+        configurable: true,
+        get: () => value,
+        set: (next: unknown) => {
+          const previous = value;
+          value = next;
+          if (next !== previous) this.watcher(member, field, previous);
+        },
+      });
+    }
+  }
+}
+
+function sourceKey(source: { kind: string; id: number }): string {
+  return `${source.kind}:${source.id}`;
 }
 
 export class Store {
@@ -64,6 +291,8 @@ export class Store {
   readonly groups = new Map<number, Group>();
   readonly projects = new Map<number, Project>();
   readonly members = new MemberMap();
+  /** Pending access requests (POST …/access_requests), kept apart from memberships (access-requests.ts). */
+  readonly accessRequests = new AccessRequests();
   readonly settings: ApplicationSettings = { enableMemberPromotionManagement: false };
 
   id(kind: keyof Store['nextId']): number {
@@ -111,10 +340,9 @@ export class Store {
   deleteUser(id: number): void {
     this.users.delete(id);
     for (const [key, token] of this.tokens) if (token.userId === id) this.tokens.delete(key);
-    for (const [key, member] of this.members) if (member.userId === id || member.createdById === id) {
-      if (member.userId === id) this.members.delete(key);
-      else member.createdById = null;
-    }
+    for (const member of this.members.ofUser(id)) this.members.delete(member.id);
+    this.accessRequests.removeUser(id);
+    for (const member of this.members.values()) if (member.createdById === id) member.createdById = null;
   }
 
   // ---- groups and projects ----------------------------------------------------------------
@@ -181,6 +409,7 @@ export class Store {
   }
 
   private deleteMembersOf(source: Member['source']): void {
+    this.accessRequests.removeSource(source);
     for (const member of this.members.ofSource(source)) this.members.delete(member.id);
   }
 
@@ -261,14 +490,24 @@ export class Store {
     return { kind: source.kind, id: source.id };
   }
 
-  /** Members recorded directly on the source: active and awaiting users, and pending invitations. */
-  directMembers(source: Source): Member[] {
+  /** Members recorded directly on the source: active and awaiting users, and pending invitations (id order). */
+  directMembers(source: Source): readonly Member[] {
     return this.members.ofSource(source);
+  }
+
+  /** The direct memberships of users (not pending invitations) in a source, in id order. */
+  userMembers(source: Source): readonly Member[] {
+    return this.members.usersOf(source);
+  }
+
+  /** The direct membership record of a user in a source, whatever its state. */
+  userMember(source: Source, userId: number): Member | undefined {
+    return this.members.userIn(source, userId);
   }
 
   /** Records a membership (or, with `inviteEmail` and `inviteToken`, a pending invitation). */
   addMember(source: Member['source'], fields: Partial<Omit<Member, 'id' | 'source'>> & { accessLevel: number }): Member {
-    const member: Member = {
+    const member = new MemberRecord({
       id: this.id('member'),
       source,
       userId: null,
@@ -283,13 +522,18 @@ export class Store {
       inviteSource: 'members-api',
       memberRoleId: null,
       ...fields,
-    };
+    });
     this.members.set(member.id, member);
+    // A user's access request to the source becomes this membership (Members::CreatorService clears requested_at).
+    if (member.userId !== null) this.accessRequests.remove(source, member.userId);
     return member;
   }
 
   /** The direct, accepted (non-invitation) membership of a user in a source. */
   directMembership(source: Source, userId: number): Member | undefined {
+    const member = this.members.userIn(source, userId);
+    // A record with a user has no invite token; the scan is for one made otherwise.
+    if (!member || member.inviteToken === null) return member;
     return this.directMembers(source).find((m) => m.userId === userId && m.inviteToken === null);
   }
 
@@ -351,9 +595,18 @@ export class Store {
   }
 }
 
-/** Today's date (UTC), as GitLab's date fields write it. */
+const day = { from: 0, until: 0, value: '' };
+
+/** Today's date (UTC), as GitLab's date fields write it; made once a day (every request asks). */
 export function today(): string {
-  return new Date().toISOString().slice(0, 10);
+  const now = Date.now();
+  if (now < day.from || now >= day.until) {
+    const date = new Date(now);
+    day.from = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+    day.until = day.from + 86_400_000;
+    day.value = date.toISOString().slice(0, 10);
+  }
+  return day.value;
 }
 
 export function isExpired(date: string | null): boolean {

@@ -11,6 +11,7 @@ import {
   expectInviteSuccess,
   expectLimitRefused,
   expectMember,
+  expectNonMembersRefused,
   expectNotInvited,
   expectNotMember,
   expectRefused,
@@ -27,6 +28,7 @@ import {
   membersUrl,
   MUST_PROVIDE,
   otherCase,
+  pendingRequesterIds,
   REINVITE_UPDATES,
   UNKNOWN_ID,
   update,
@@ -677,5 +679,42 @@ suite.test(
     expectEqual(await read(), before, 'the setting unchanged by a PUT without any setting');
     const byOwner = await as('owner').get('/application/settings');
     parity(byOwner, SETTINGS, () => expectError(byOwner, 403, { message: '403 Forbidden', gitlab: SETTINGS }));
+  },
+);
+
+suite.test(
+  {
+    case: 'public-source-writes-forbidden',
+    title: 'on a public group or project a stranger and an access requester may not invite (403, not 404); nothing is invited and the requester is no member',
+    clauses: ['invitations.auth.public-non-member'],
+  },
+  async (kit) => {
+    const { public: sources, email } = world();
+    const target = sources.source(kit.kind);
+    const address = email();
+    await expectNonMembersRefused(kit, sources.requester, (client) => invite(client, target, { email: address, access_level: ACCESS.MAINTAINER }));
+    await expectNonMembersRefused(kit, sources.requester, (client) => invite(client, target, { user_id: sources.requester.id, access_level: ACCESS.MAINTAINER }));
+    await expectNotInvited(kit.as('admin'), target, address);
+    expectStatus(await kit.as('admin').get(`${membersUrl(target)}/${sources.requester.id}`), 404, 'the requester not to be a member');
+  },
+);
+
+suite.test(
+  {
+    case: 'requester-becomes-member',
+    title: 'inviting the address of a user whose access request is pending makes them a direct member at the level given (201, success), not a pending invitation; the request is no longer pending',
+    clauses: ['invitations.create.requester', 'invitations.create.existing-user-email'],
+  },
+  async (kit) => {
+    const w = world();
+    const target = w.public.source(kit.kind);
+    const user = await w.requester(target);
+    const client = kit.as(manager(kit.kind));
+    expectTrue((await pendingRequesterIds(client, target)).includes(user.id), 'the access request to be pending before the invitation (setup)');
+    expectInviteSuccess(await invite(client, target, { email: user.email, access_level: ACCESS.MAINTAINER }));
+    await expectMember(kit, target, user, ACCESS.MAINTAINER);
+    await expectNotInvited(kit.as('admin'), target, user.email);
+    const after = await pendingRequesterIds(client, target);
+    expectTrue(!after.includes(user.id), 'the access request to be gone once the user is a member', `pending: ${after.join(', ') || '(none)'}`);
   },
 );

@@ -6,6 +6,7 @@ import { ACCESS, sourceNotFound } from '../harness/core/vocabulary.js';
 import {
   expectInvited,
   expectMember,
+  expectNonMembersRefused,
   expectNotInvited,
   expectRefused,
   GITLAB,
@@ -154,5 +155,21 @@ suite.test(
     await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
     expectStatus(await as('owner').delete(`${invitationsUrl({ kind, id: source(kind).fullPath })}/${address}`), 204);
     await expectNotInvited(as('admin'), source(kind), address);
+  },
+);
+
+suite.test(
+  {
+    case: 'public-source-writes-forbidden',
+    title: 'on a public group or project a stranger and an access requester may not delete an invitation (403, not 404); it stays',
+    clauses: ['invitations.auth.public-non-member'],
+  },
+  async (kit) => {
+    const { public: sources, email } = world();
+    const target = sources.source(kit.kind);
+    const address = email();
+    await inviteOk(kit.as('owner'), target, address);
+    await expectNonMembersRefused(kit, sources.requester, (client) => client.delete(invitationUrl(target, address)));
+    await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
   },
 );

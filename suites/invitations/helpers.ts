@@ -63,6 +63,14 @@ export interface InvitationsWorld {
   user(hint?: string): Promise<ActorInfo>;
   /** A new source of this kind, with the shared actors in their roles: for tests that count. */
   fresh(kind: SourceKind): Promise<SourceInfo>;
+  /**
+   * A public group and a public project (in a public group of its own), the shared actors holding
+   * their roles there, and `requester`, a user whose access request to both is pending (GitLab's spec
+   * set-up: public sources with an access requester).
+   */
+  public: { group: GroupInfo; project: ProjectInfo; requester: ActorInfo; source(kind: SourceKind): SourceInfo };
+  /** A new user whose access request to `source` (a public one) is pending. */
+  requester(source: SourceInfo): Promise<ActorInfo>;
 }
 
 export function useInvitationsWorld(scope: string): () => InvitationsWorld {
@@ -77,6 +85,20 @@ export function useInvitationsWorld(scope: string): () => InvitationsWorld {
     // Projects inherit the roles of the group; invitations need no repository.
     const newProject = () => world.project({ group, hint: 'invitations', empty: true });
     const project = await newProject();
+    // Public sources with an access requester; the project's group is another one (a pending request
+    // to a project's group would keep the user from asking for the project).
+    const publicGroup = await world.group({ visibility: 'public', hint: 'invitations' });
+    await world.addRoleMembers(publicGroup);
+    const publicParent = await world.group({ visibility: 'public', hint: 'invitations' });
+    await world.addRoleMembers(publicParent);
+    const publicProject = await world.project({ group: publicParent, visibility: 'public', hint: 'invitations', empty: true });
+    const newRequester = async (target: SourceInfo) => {
+      const user = await world.user('requester');
+      await world.requestAccess(target, user);
+      return user;
+    };
+    const requester = await newRequester(publicGroup);
+    await world.requestAccess(publicProject, requester);
     return {
       group,
       subgroup,
@@ -86,6 +108,8 @@ export function useInvitationsWorld(scope: string): () => InvitationsWorld {
       email: (hint) => world.factories.email(hint),
       user: (hint) => world.user(hint),
       fresh: (kind) => (kind === 'group' ? roleGroup() : newProject()),
+      public: { group: publicGroup, project: publicProject, requester, source: (kind) => (kind === 'group' ? publicGroup : publicProject) },
+      requester: newRequester,
     };
   });
 }
@@ -115,6 +139,25 @@ export async function expectRefused(kit: Kit, source: SourceRef, send: (client: 
   for (const role of below) expectError(await send(kit.as(role)), 403, { message: '403 Forbidden', gitlab: GITLAB.forbidden });
   expectError(await send(kit.as('outsider')), 404, { message: sourceNotFound(source.kind), gitlab: GITLAB.sourceNotFound });
   expectError(await send(kit.as('anonymous')), 401, { message: '401 Unauthorized', gitlab: GITLAB.unauthorized });
+}
+
+/**
+ * On a public source the non-members, a stranger (the shared outsider) and `requester`, whose access
+ * request is pending, are refused with 403, not the 404 of a private source (invitations.auth.public-non-member;
+ * text "403 Forbidden" at parity).
+ */
+export async function expectNonMembersRefused(kit: Kit, requester: ActorInfo, send: (client: Client) => Promise<Exchange>): Promise<void> {
+  for (const client of [kit.as('outsider'), kit.withToken(requester.tokens.api, 'access requester')]) {
+    expectError(await send(client), 403, { message: '403 Forbidden', gitlab: `${GITLAB.forbidden}; app/policies/group_policy.rb (public_group: read_group); app/policies/project_policy.rb (public_project)` });
+  }
+}
+
+/** The ids of the users whose access request to `source` is pending (GET …/access_requests, a set-up endpoint: lib/api/access_requests.rb). */
+export async function pendingRequesterIds(client: Client, source: SourceRef): Promise<number[]> {
+  const res = await client.get(`${sourcePath(source)}/access_requests`, { query: { per_page: 100 } });
+  expectStatus(res, 200, 'the access requests to be readable by a member manager (GET …/access_requests)');
+  expectTrue(Array.isArray(res.body), 'the access requests to be a list', '', res);
+  return (res.body as { id: number }[]).map((r) => r.id);
 }
 
 // ---- URLs ----------------------------------------------------------------------------------

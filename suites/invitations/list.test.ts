@@ -7,6 +7,7 @@ import { ACCESS, dateIn, datePart, sourceNotFound } from '../harness/core/vocabu
 import type { SourceInfo } from '../harness/run/world.js';
 import {
   expectList,
+  expectNonMembersRefused,
   expectRefused,
   GITLAB,
   inviteOk,
@@ -250,5 +251,19 @@ suite.test(
     await inviteOk(as('owner'), source(kind), address);
     const res = await as('owner').get(invitationsUrl({ kind, id: source(kind).fullPath }), { query: { query: address } });
     expectEqual(expectList(res), [address], `the invitation of the ${kind} named by path`);
+  },
+);
+
+suite.test(
+  {
+    case: 'public-source-refused',
+    title: 'on a public group or project a stranger and an access requester may not list the invitations (403, not 404)',
+    clauses: ['invitations.auth.public-non-member'],
+  },
+  async (kit) => {
+    const { public: sources } = world();
+    const target = sources.source(kit.kind);
+    await expectNonMembersRefused(kit, sources.requester, (client) => client.get(invitationsUrl(target)));
+    expectList(await kit.as(manager(kit.kind)).get(invitationsUrl(target)));
   },
 );

@@ -6,6 +6,7 @@ import type { Exchange } from '../harness/core/client.js';
 import { ACCESS, dateIn, sourceNotFound } from '../harness/core/vocabulary.js';
 import {
   expectInvited,
+  expectNonMembersRefused,
   expectRefused,
   expectUpdated,
   GITLAB,
@@ -299,5 +300,21 @@ suite.test(
       expectTrue(res.status >= 400 && res.status < 500, 'a 4xx answer to malformed input', `got HTTP ${res.status}`, res);
     }
     await expectInvited(as('admin'), target, address, ACCESS.GUEST);
+  },
+);
+
+suite.test(
+  {
+    case: 'public-source-writes-forbidden',
+    title: 'on a public group or project a stranger and an access requester may not update an invitation (403, not 404); it is unchanged',
+    clauses: ['invitations.auth.public-non-member'],
+  },
+  async (kit) => {
+    const { public: sources, email } = world();
+    const target = sources.source(kit.kind);
+    const address = email();
+    await inviteOk(kit.as('owner'), target, address, ACCESS.GUEST);
+    await expectNonMembersRefused(kit, sources.requester, (client) => update(client, target, address, { access_level: ACCESS.MAINTAINER }));
+    await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
   },
 );

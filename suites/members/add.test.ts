@@ -8,6 +8,7 @@ import {
   expectForbidden,
   expectInheritedLevelError,
   expectInsufficientScope,
+  expectNonMembersRefused,
   expectNotMember,
   expectParamError,
   expectWriteRefused,
@@ -15,7 +16,10 @@ import {
   MANAGERS,
   memberIds,
   membersPath,
+  pendingRequesterIds,
+  publicSources,
   readMember,
+  requester,
   sourceIn,
   useMembersWorld,
   GITLAB,
@@ -25,8 +29,9 @@ import { members } from './area.js';
 
 const suite = endpoint(members, 'add');
 
-// A group and a project (in a group of its own), each with the shared actors in their roles.
-const world = useMembersWorld('add', (t) => t.roleSources());
+// A group and a project (in a group of its own), each with the shared actors in their roles; and a
+// public group and project with the shared actors and an access requester.
+const world = useMembersWorld('add', async (t) => ({ ...(await t.roleSources()), public: await publicSources(t) }));
 
 /** The status of a request adding several users: GitLab's member creators report "success" or "error" (app/services/members/create_service.rb). */
 function expectAddStatus(res: Exchange, what = 'the status of the request'): string {
@@ -367,5 +372,44 @@ suite.test(
     await expectNotMember(as('owner'), source, user.id);
     expectOk(await as('owner').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), 201, 'member');
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.OWNER, 'the new Owner read back');
+  },
+);
+
+suite.test(
+  {
+    case: 'public-source-writes-forbidden',
+    title: 'on a public group or project a stranger and an access requester may not add members (403, not 404): the requester adding themselves, the stranger adding the requester; nobody is added and the request stays pending',
+    clauses: ['members.public.writes-refused', 'members.requester.not-member'],
+  },
+  async ({ kind, as, withToken }) => {
+    const { public: sources } = world();
+    const source = sources[kind];
+    const pending = sources.requester;
+    const asRequester = withToken(pending.tokens.api, 'access requester');
+    await expectNonMembersRefused(as, asRequester, (client) => client.post(membersPath(source), { body: { user_id: pending.id, access_level: ACCESS.MAINTAINER } }));
+    await expectNotMember(as('owner'), source, pending.id);
+    expectTrue((await pendingRequesterIds(as('owner'), source)).includes(pending.id), 'the access request to stay pending (GET …/access_requests)');
+  },
+);
+
+suite.test(
+  {
+    case: 'requester-becomes-member',
+    title: 'a member manager adds a user whose access request is pending: 201 with the Member at the level given, it reads back, and the request is no longer pending',
+    clauses: ['members.requester.becomes-member', 'members.add.single'],
+  },
+  async ({ kind, as }) => {
+    const { public: sources, t } = world();
+    const source = sources[kind];
+    const user = await requester(t, source);
+    const client = as(manager(kind));
+    expectTrue((await pendingRequesterIds(client, source)).includes(user.id), 'the access request to be pending before the add (setup)');
+    const res = await client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.MAINTAINER } });
+    expectOk(res, 201, 'member');
+    const body = res.body as MemberBody;
+    expectEqual([body.id, body.access_level], [user.id, ACCESS.MAINTAINER], 'id and access_level of the requester made a member', res);
+    expectEqual((await readMember(as('guest'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the former requester read back as a member');
+    const after = await pendingRequesterIds(client, source);
+    expectTrue(!after.includes(user.id), 'the access request to be gone once the user is a member', `pending: ${after.join(', ') || '(none)'}`);
   },
 );

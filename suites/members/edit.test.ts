@@ -7,11 +7,13 @@ import {
   expectForbidden,
   expectInheritedLevelError,
   expectInsufficientScope,
+  expectNonMembersRefused,
   expectParamError,
   expectWriteRefused,
   manager,
   MANAGERS,
   memberPath,
+  publicSources,
   readMember,
   sourceIn,
   useMembersWorld,
@@ -22,8 +24,9 @@ import { members } from './area.js';
 
 const suite = endpoint(members, 'edit');
 
-// A group and a project (in a group of its own), each with the shared actors in their roles.
-const world = useMembersWorld('edit', (t) => t.roleSources());
+// A group and a project (in a group of its own), each with the shared actors in their roles; and a
+// public group and project with the shared actors and an access requester.
+const world = useMembersWorld('edit', async (t) => ({ ...(await t.roleSources()), public: await publicSources(t) }));
 
 suite.test(
   {
@@ -191,5 +194,21 @@ suite.test(
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.OWNER, 'the Owner, unchanged by the Maintainer');
     expectOk(await as('owner').put(memberPath(source, user.id), { body: { access_level: ACCESS.MAINTAINER } }), 200, 'member');
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the former Owner, made Maintainer by the Owner, read back');
+  },
+);
+
+suite.test(
+  {
+    case: 'public-source-writes-forbidden',
+    title: 'on a public group or project a stranger and an access requester may not edit a member (403, not 404); the level is unchanged',
+    clauses: ['members.public.writes-refused'],
+  },
+  async ({ kind, as, run, withToken }) => {
+    const { public: sources } = world();
+    const source = sources[kind];
+    const developer = run.actors.developer.id;
+    const asRequester = withToken(sources.requester.tokens.api, 'access requester');
+    await expectNonMembersRefused(as, asRequester, (client) => client.put(memberPath(source, developer), { body: { access_level: ACCESS.MAINTAINER } }));
+    expectEqual((await readMember(as('owner'), source, developer)).access_level, ACCESS.DEVELOPER, 'the Developer\'s level, unchanged');
   },
 );

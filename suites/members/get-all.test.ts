@@ -1,10 +1,24 @@
 // GET /groups/:id/members/all/:user_id and GET /projects/:id/members/all/:user_id: one direct,
 // inherited or invited member of a group or project.
-import { expectEqual, expectError } from '../harness/core/checks.js';
+import { expectEqual, expectError, expectOk } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { ACCESS, sourceNotFound, type SourceKind } from '../harness/core/vocabulary.js';
 import type { GroupInfo } from '../harness/run/world.js';
-import { allMemberPath, expectParamError, expectReadMatrix, GITLAB, readAnyMember, shareWith, sourceIn, useMembersWorld, type Toolkit } from './helpers.js';
+import {
+  allMemberPath,
+  expectParamError,
+  expectParentMembersRefused,
+  expectReadMatrix,
+  GITLAB,
+  privateParent,
+  publicSources,
+  readAnyMember,
+  shareWith,
+  sourceIn,
+  useMembersWorld,
+  type MemberBody,
+  type Toolkit,
+} from './helpers.js';
 import { members } from './area.js';
 
 const suite = endpoint(members, 'get-all');
@@ -38,7 +52,15 @@ const world = useMembersWorld('members-get-all', async (t) => {
   const p = await t.member(invitedPublic, ACCESS.MAINTAINER);
   const invitedPrivate = await t.group();
   const r = await t.member(invitedPrivate, ACCESS.DEVELOPER);
-  return { group: await build(t, 'group', invitedPublic, invitedPrivate), project: await build(t, 'project', invitedPublic, invitedPrivate), p, r };
+  return {
+    group: await build(t, 'group', invitedPublic, invitedPrivate),
+    project: await build(t, 'project', invitedPublic, invitedPrivate),
+    p,
+    r,
+    // A public group and project with the shared actors and an access requester; a private group whose subgroup has a member of its own.
+    public: await publicSources(t),
+    private: await privateParent(t),
+  };
 });
 
 suite.test(
@@ -113,5 +135,39 @@ suite.test(
   async ({ kind, as }) => {
     const { source, x } = world()[kind];
     await expectReadMatrix(as, allMemberPath(source, x.id), sourceNotFound(kind), 'member', false);
+  },
+);
+
+suite.test(
+  {
+    case: 'public-source-single-member',
+    title: 'a stranger and an access requester read a member among all members of a public group or project (200, with the Member fields)',
+    clauses: ['members.public.read', 'members.entity.shape'],
+  },
+  async ({ kind, as, run, withToken }) => {
+    const { public: sources } = world();
+    const source = sources[kind];
+    const developer = run.actors.developer;
+    const asRequester = withToken(sources.requester.tokens.api, 'access requester');
+    for (const [client, who] of [[as('outsider'), 'a stranger'], [asRequester, 'the access requester']] as const) {
+      const res = await client.get(allMemberPath(source, developer.id));
+      expectOk(res, 200, 'member');
+      const body = res.body as MemberBody;
+      expectEqual([body.id, body.username, body.name, body.access_level], [developer.id, developer.username, developer.name, ACCESS.DEVELOPER], `the Developer's id, username, name and access_level, read by ${who}`, res);
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'subgroup-member-private-parent',
+    title: 'a member of a subgroup only may not read a member among all members of the private parent group: 403 or 404 (GitLab: 403 "403 Forbidden")',
+    clauses: ['members.read.private-parent'],
+    only: { kind: 'group', why: 'only a group has subgroups whose members may see it without being its members' },
+  },
+  async ({ run, withToken }) => {
+    const { parent, subMember } = world().private;
+    const client = withToken(subMember.tokens.api, 'a member of the subgroup only');
+    expectParentMembersRefused(await client.get(allMemberPath(parent, run.actors.owner.id)));
   },
 );

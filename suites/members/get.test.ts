@@ -12,10 +12,12 @@ import {
   inTemporarySource,
   memberPath,
   membersPath,
+  publicSources,
   readMember,
   roleSourceIn,
   useMembersWorld,
   GITLAB,
+  type MemberBody,
   type Toolkit,
 } from './helpers.js';
 import { members } from './area.js';
@@ -35,7 +37,8 @@ async function build(t: Toolkit, kind: SourceKind) {
   return { source, inherited, a };
 }
 
-const world = useMembersWorld('members-get', async (t) => ({ group: await build(t, 'group'), project: await build(t, 'project') }));
+// And a public group and project with the shared actors and an access requester.
+const world = useMembersWorld('members-get', async (t) => ({ group: await build(t, 'group'), project: await build(t, 'project'), public: await publicSources(t) }));
 
 suite.test(
   {
@@ -184,5 +187,26 @@ suite.test(
         await check(project);
       });
     });
+  },
+);
+
+suite.test(
+  {
+    case: 'public-source-single-member',
+    title: 'a stranger and an access requester read a direct member of a public group or project (200, with the Member fields); the requester is no member (404)',
+    clauses: ['members.public.read', 'members.entity.shape', 'members.requester.not-member'],
+  },
+  async ({ kind, as, run, withToken }) => {
+    const { public: sources } = world();
+    const source = sources[kind];
+    const developer = run.actors.developer;
+    const asRequester = withToken(sources.requester.tokens.api, 'access requester');
+    for (const [client, who] of [[as('outsider'), 'a stranger'], [asRequester, 'the access requester']] as const) {
+      const res = await client.get(memberPath(source, developer.id));
+      expectOk(res, 200, 'member');
+      const body = res.body as MemberBody;
+      expectEqual([body.id, body.username, body.name, body.access_level], [developer.id, developer.username, developer.name, ACCESS.DEVELOPER], `the Developer's id, username, name and access_level, read by ${who}`, res);
+    }
+    await expectNotMember(as('owner'), source, sources.requester.id);
   },
 );

@@ -43,6 +43,8 @@ export const approvePath = (group: SourceRef, memberId: number | string) => `${m
 export const approveAllPath = (group: SourceRef) => `${membersPath(group)}/approve_all`;
 export const pendingPath = (group: SourceRef) => `${groupPath(group)}/pending_members`;
 export const overridePath = (group: SourceRef, userId: number | string) => `${memberPath(group, userId)}/override`;
+/** The access requests of a group or project (a set-up endpoint: lib/api/access_requests.rb). */
+export const accessRequestsPath = (source: SourceRef) => `${sourceBase(source)}/access_requests`;
 
 // ---- the world of a test file ----------------------------------------------------------------
 
@@ -166,6 +168,66 @@ export async function inTemporarySource<T>(t: Toolkit, kind: SourceKind, parentI
   }
   await remove();
   return result;
+}
+
+// ---- public sources and access requesters ------------------------------------------------------
+
+/** A new user (holding a seat, as Toolkit.user) who asks for access to the public `source` (POST …/access_requests): an access requester. */
+export async function requester(t: Toolkit, source: GroupInfo | ProjectInfo): Promise<ActorInfo> {
+  const user = await t.user();
+  await t.world.requestAccess(source, user);
+  return user;
+}
+
+/**
+ * A public group and a public project (in a public group of its own: a pending request to a
+ * project's group would keep the user from asking for the project), each with the shared role
+ * actors, and one user who asked for access to both: the set-up of GitLab's members spec.
+ */
+export async function publicSources(t: Toolkit): Promise<{ group: GroupInfo; project: ProjectInfo; requester: ActorInfo }> {
+  const group = await t.roleGroup({ visibility: 'public' });
+  const project = await t.roleProject({ group: await t.group({ visibility: 'public' }), visibility: 'public' });
+  const user = await requester(t, group);
+  await t.world.requestAccess(project, user);
+  return { group, project, requester: user };
+}
+
+/**
+ * A private group with the shared role actors, a private subgroup with a project in it, and a new
+ * user who is a Developer of the subgroup only: GitLab's members spec "with a subgroup" (the project
+ * lets the subgroup member see the parent group: GroupPolicy has_projects).
+ */
+export async function privateParent(t: Toolkit): Promise<{ parent: GroupInfo; sub: GroupInfo; subMember: ActorInfo }> {
+  const parent = await t.roleGroup();
+  const sub = await t.group({ parent });
+  await t.project({ group: sub });
+  return { parent, sub, subMember: await t.member(sub, LEVEL.DEVELOPER) };
+}
+
+/**
+ * A member of a subgroup only asks for the members of the private parent group: refused, 403 or
+ * (a target hiding the parent from them) 404; GitLab parity: 403 "403 Forbidden" (members.read.private-parent).
+ */
+export function expectParentMembersRefused(res: Exchange): void {
+  expectError(res, [403, 404]);
+  parity(res, GITLAB.readGroupMember, () => expectForbidden(res, GITLAB.readGroupMember));
+}
+
+/** The ids of the users whose access request to `source` is pending (GET …/access_requests, as one who manages its members). */
+export async function pendingRequesterIds(client: Client, source: SourceRef): Promise<number[]> {
+  const res = await client.get(accessRequestsPath(source), { query: { per_page: 100 } });
+  expectStatus(res, 200, 'the access requests to be readable by a member manager (GET …/access_requests)');
+  expectTrue(Array.isArray(res.body), 'the access requests to be a list', '', res);
+  return idsOf(res.body as { id: number }[]);
+}
+
+/**
+ * On a public source the non-members, a stranger (the shared outsider) and `requester`, whose
+ * access request is pending, are refused a member write with 403, not the 404 of a private source
+ * (members.public.writes-refused; GitLab parity: "403 Forbidden").
+ */
+export async function expectNonMembersRefused(as: (actor: ActorName | 'anonymous') => Client, requester: Client, send: (client: Client) => Promise<Exchange>): Promise<void> {
+  for (const client of [as('outsider'), requester]) expectForbidden(await send(client), `${GITLAB.publicSource}; ${GITLAB.forbidden}`);
 }
 
 // ---- reading back ----------------------------------------------------------------------------

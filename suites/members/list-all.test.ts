@@ -10,6 +10,7 @@ import {
   checkPagination,
   exclusively,
   expectParamError,
+  expectParentMembersRefused,
   expectReadMatrix,
   findIn,
   idsOf,
@@ -18,6 +19,8 @@ import {
   listAll,
   manager,
   membersPath,
+  privateParent,
+  publicSources,
   shareWith,
   sorted,
   sourceIn,
@@ -102,6 +105,9 @@ const world = useMembersWorld('members-list-all', async (t) => {
     qa,
     // A project in the administrator's own namespace (no group above it), with the role actors.
     personal: await t.roleProject(),
+    // A public group and project with the shared actors and an access requester; a private group whose subgroup has a member of its own.
+    public: await publicSources(t),
+    private: await privateParent(t),
   };
 });
 
@@ -355,5 +361,33 @@ suite.test(
     // The administrator owns the namespace: GitLab may list them (as the namespace owner) or not.
     expectEqual(sorted(knownDirect(run, 'project', ids)), sorted(ROLES.map((role) => run.actors[role].id)), 'the direct members of the personal project');
     expectEqual(findIn(items, run.actors.maintainer.id, 'the maintainer').access_level, ACCESS.MAINTAINER, 'the maintainer\'s level');
+  },
+);
+
+suite.test(
+  {
+    case: 'requester-reads',
+    title: 'a user whose access request to a public group or project is pending lists all its members (200) and is not among them',
+    clauses: ['members.public.read', 'members.requester.not-member'],
+  },
+  async ({ kind, run, withToken }) => {
+    const { public: sources } = world();
+    const pending = sources.requester;
+    const ids = idsOf(await listAll(withToken(pending.tokens.api, 'access requester'), allMembersPath(sources[kind]), 'member'));
+    expectTrue(ids.includes(run.actors.developer.id), 'the members, the Developer among them, to be listed to the requester', `ids: ${ids.join(', ')}`);
+    expectTrue(!ids.includes(pending.id), 'the requester not to be listed among the members', `ids: ${ids.join(', ')}`);
+  },
+);
+
+suite.test(
+  {
+    case: 'subgroup-member-private-parent',
+    title: 'a member of a subgroup only may not list all members of the private parent group: 403 or 404 (GitLab: 403 "403 Forbidden")',
+    clauses: ['members.read.private-parent'],
+    only: { kind: 'group', why: 'only a group has subgroups whose members may see it without being its members' },
+  },
+  async ({ withToken }) => {
+    const { parent, subMember } = world().private;
+    expectParentMembersRefused(await withToken(subMember.tokens.api, 'a member of the subgroup only').get(allMembersPath(parent)));
   },
 );

@@ -19,6 +19,7 @@ import {
   memberIds,
   membersPath,
   nameSearchTerm,
+  publicSources,
   roleSourceIn,
   shareWith,
   sorted,
@@ -63,6 +64,8 @@ const world = useMembersWorld('members-list', async (t) => ({
   project: await build(t, 'project'),
   // A project in the administrator's own namespace: no group above it.
   personal: await t.roleProject(),
+  // A public group and project with the shared actors and an access requester.
+  public: await publicSources(t),
 }));
 
 suite.test(
@@ -378,5 +381,20 @@ suite.test(
     expectEqual(knownDirect(run, 'project', idsOf(items)), sorted(ROLES.map((r) => run.actors[r].id)), 'the direct members of the personal project');
     expectEqual(items.filter((m) => m.email !== undefined).map((m) => m.id), [], 'no email shown to a Developer');
     expectEqual(findIn(items, run.actors.guest.id, 'the guest').access_level, ACCESS.GUEST, 'the guest\'s level');
+  },
+);
+
+suite.test(
+  {
+    case: 'requester-reads',
+    title: 'a user whose access request to a public group or project is pending lists its members (200) and is not among them',
+    clauses: ['members.public.read', 'members.requester.not-member'],
+  },
+  async ({ kind, run, withToken }) => {
+    const { public: sources } = world();
+    const pending = sources.requester;
+    const ids = idsOf(await listAll(withToken(pending.tokens.api, 'access requester'), membersPath(sources[kind]), 'member'));
+    expectTrue(ids.includes(run.actors.developer.id), 'the members, the Developer among them, to be listed to the requester', `ids: ${ids.join(', ')}`);
+    expectTrue(!ids.includes(pending.id), 'the requester not to be listed among the members', `ids: ${ids.join(', ')}`);
   },
 );

@@ -6,6 +6,7 @@ import { endpoint } from '../harness/run/conformance.js';
 import {
   expectForbidden,
   expectInsufficientScope,
+  expectNonMembersRefused,
   expectNotMember,
   expectParamError,
   expectNotShownSuccess,
@@ -14,6 +15,8 @@ import {
   MANAGERS,
   memberIds,
   memberPath,
+  pendingRequesterIds,
+  publicSources,
   readMember,
   useMembersWorld,
   GITLAB,
@@ -31,7 +34,8 @@ const world = useMembersWorld('remove', async (t) => {
   const subProject = await t.project({ group: sub });
   const projectGroup = await t.group();
   const project = await t.roleProject({ group: projectGroup });
-  return { group, sub, subProject, projectGroup, project };
+  // And a public group and project with the shared actors and an access requester.
+  return { group, sub, subProject, projectGroup, project, public: await publicSources(t) };
 });
 
 suite.test(
@@ -214,5 +218,39 @@ suite.test(
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.OWNER, 'the Owner, still there');
     expectNotShownSuccess(await as('owner').delete(memberPath(source, user.id)));
     await expectNotMember(as('owner'), source, user.id);
+  },
+);
+
+suite.test(
+  {
+    case: 'public-source-writes-forbidden',
+    title: 'on a public group or project a stranger and an access requester may not remove a member (403, not 404); the member stays',
+    clauses: ['members.public.writes-refused'],
+  },
+  async ({ kind, as, run, withToken }) => {
+    const { public: sources } = world();
+    const source = sources[kind];
+    const developer = run.actors.developer.id;
+    const asRequester = withToken(sources.requester.tokens.api, 'access requester');
+    await expectNonMembersRefused(as, asRequester, (client) => client.delete(memberPath(source, developer)));
+    expectEqual((await readMember(as('owner'), source, developer)).access_level, ACCESS.DEVELOPER, 'the Developer, still a member');
+  },
+);
+
+suite.test(
+  {
+    case: 'requester-not-removed',
+    title: 'DELETE …/members/:user_id of a user whose access request is pending gives a member manager 404 (GitLab: "404 Not found"); the request stays pending',
+    clauses: ['members.requester.not-member'],
+  },
+  async ({ kind, as }) => {
+    const { public: sources } = world();
+    const source = sources[kind];
+    const pending = sources.requester;
+    const client = as(manager(kind));
+    expectError(await client.delete(memberPath(source, pending.id)), 404, { message: '404 Not found', gitlab: `${GITLAB.recordNotFound}; ${GITLAB.accessRequests}` });
+    await expectNotMember(client, source, pending.id);
+    const after = await pendingRequesterIds(client, source);
+    expectTrue(after.includes(pending.id), 'the access request to stay pending (GET …/access_requests)', `pending: ${after.join(', ') || '(none)'}`);
   },
 );

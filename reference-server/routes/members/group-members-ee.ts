@@ -146,7 +146,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     if (!user) throw recordNotFound(); // User.find
     if (!billableUsers(store, root).has(user.id)) throw notFound('User');
     const wanted = pick(root);
-    const members = [...store.members.values()].filter((m) => m.userId === user.id && wanted(m));
+    const members = store.members.ofUser(user.id).filter(wanted);
     // Stryker disable next-line MethodExpression,ArrowFunction,ArithmeticOperator: GitLab gives the memberships no order (a union of group and project members); tests compare sorted ids
     return { params, members: members.sort((a, b) => a.id - b.id) };
   };

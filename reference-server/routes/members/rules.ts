@@ -2,7 +2,7 @@
 // top-level group, the rows of /members/all, billable users, promotion queueing and the model
 // validations of a membership (gitlab-facts §4).
 import { ACCESS, ROLE_NAMES, type Group, type GroupLink, type Member, type Project, type Source, type User } from '../../state/model.js';
-import { isExpired, type Store } from '../../state/store.js';
+import { isExpired, today, type Store } from '../../state/store.js';
 
 export const QUEUED = 'Request queued for administrator approval.';
 
@@ -46,14 +46,13 @@ export function canManageOwners(store: Store, source: Source, user: User): boole
   return store.accessLevel(source, user) >= ACCESS.OWNER;
 }
 
-/** Direct members of a source that are users (not pending invitations). */
-export function userMembers(store: Store, source: Source): Member[] {
-  // A record has either a user or an invite token, never both or neither.
-  return store.directMembers(source).filter((m) => m.userId !== null);
+/** Direct members of a source that are users (not pending invitations), in id order. */
+export function userMembers(store: Store, source: Source): readonly Member[] {
+  return store.userMembers(source);
 }
 
 export function directUserMember(store: Store, source: Source, userId: number): Member | undefined {
-  return userMembers(store, source).find((m) => m.userId === userId);
+  return store.userMember(source, userId);
 }
 
 /** A group with its subgroups and the projects in all of them (for a top-level group: its hierarchy). */
@@ -86,21 +85,64 @@ export interface MemberRow {
 
 export const directRow = (member: Member): MemberRow => ({ member, accessLevel: member.accessLevel, sourceHidden: false });
 
+/** Members of these sources count, each at most at `cap`; `sourceHidden` for an invited group hidden from the viewer. */
+interface Contribution {
+  sources: readonly Source[];
+  cap?: number;
+  sourceHidden: boolean;
+}
+
+/** The rows of /members/all for one source, kept with what they were made from. */
+interface RowsView {
+  key: string;
+  rows: readonly MemberRow[];
+  byUser?: Map<number, MemberRow>;
+}
+
+/** One view per source (gone with it): the rows stay until a membership, link or the viewer's sight of them changes. */
+const views = new WeakMap<Source, RowsView>();
+
 /**
  * Direct, inherited and invited-group members of a source, one row per user with the highest
  * level (GroupMembersFinder, MembersFinder). Members of an invited group are shown when the viewer
  * can see that group, or is a member of the source itself (GitLab 17.4: then even members of
  * invited private groups, whose source is hidden from the viewer). Minimal-access members are left out.
+ * The rows are in member id order; they are made again only when what they come from changes (the
+ * memberships of the sources involved, the links, the viewer's sight of invited groups, the date).
  */
-export function allMemberRows(store: Store, source: Source, viewer: User): MemberRow[] {
+export function allMemberRows(store: Store, source: Source, viewer: User): readonly MemberRow[] {
+  return allMembersView(store, source, viewer).rows;
+}
+
+/** The /members/all row of one user, if any. */
+export function allMemberRow(store: Store, source: Source, viewer: User, userId: number): MemberRow | undefined {
+  const view = allMembersView(store, source, viewer);
+  // Stryker disable next-line LogicalOperator: a new index of the same rows finds the same row
+  view.byUser ??= new Map(view.rows.map((row) => [row.member.userId!, row]));
+  return view.byUser.get(userId);
+}
+
+function allMembersView(store: Store, source: Source, viewer: User): RowsView {
+  const contributions = memberContributions(store, source, viewer);
+  const key = [
+    today(),
+    ...contributions.map((c) => `${c.cap ?? ''}/${c.sourceHidden ? 'h' : ''}/${c.sources.map((s) => `${s.kind}${s.id}.${store.members.versionOf(s)}`).join(',')}`),
+  ].join('|');
+  let view = views.get(source);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,OptionalChaining: making the rows again when nothing changed gives the same rows (the kept view only saves work)
+  if (view?.key !== key) views.set(source, (view = { key, rows: buildRows(store, source, contributions) }));
+  return view;
+}
+
+/** Where the rows of /members/all come from, as far as the viewer may see. */
+function memberContributions(store: Store, source: Source, viewer: User): Contribution[] {
   const chain = groupChainOf(store, source);
-  const rows: MemberRow[] = [];
   // Stryker disable next-line ConditionalExpression: for a group the chain starts with the group itself; adding it again only makes duplicate rows, merged below
-  for (const s of source.kind === 'project' ? [source, ...chain] : chain) for (const member of userMembers(store, s)) rows.push(directRow(member));
+  const contributions: Contribution[] = [{ sources: source.kind === 'project' ? [source, ...chain] : chain, sourceHidden: false }];
 
   const memberOfSource = store.accessLevel(source, viewer) >= ACCESS.GUEST;
   const managesMembers = canAdminMembers(store, source, viewer);
-  const invite = (link: GroupLink, members: (invited: Group) => Member[]) => {
+  const invite = (link: GroupLink, members: (invited: Group) => readonly Source[]) => {
     const invited = store.groups.get(link.groupId);
     // Stryker disable next-line ConditionalExpression,LogicalOperator: a link's group always exists (links go with their groups), and no test shares with an expiry in the past (GitLab's answer to one is unconfirmed)
     if (!invited || isExpired(link.expiresAt)) return;
@@ -108,23 +150,31 @@ export function allMemberRows(store: Store, source: Source, viewer: User): Membe
     if (!memberOfSource && !visible) return;
     // A public invited group is visible to every signed-in viewer, so only private ones can be hidden.
     const sourceHidden = !visible && !managesMembers;
-    for (const member of members(invited)) rows.push({ member, accessLevel: Math.min(link.accessLevel, member.accessLevel), sourceHidden });
+    contributions.push({ sources: members(invited), cap: link.accessLevel, sourceHidden });
   };
   // A project's invited groups count with their ancestors' members; groups shared into a group
   // (or into a project's ancestors) with their direct members only.
   // Stryker disable next-line ConditionalExpression: whether a group's invited groups bring their ancestors' members is unconfirmed (GitLab reads shared_from_groups)
   if (source.kind === 'project') {
-    for (const link of source.sharedWith) invite(link, (invited) => store.groupChain(invited).flatMap((g) => userMembers(store, g)));
+    for (const link of source.sharedWith) invite(link, (invited) => store.groupChain(invited));
   }
-  for (const link of chain.flatMap((g) => g.sharedWith)) invite(link, (invited) => userMembers(store, invited));
+  for (const link of chain.flatMap((g) => g.sharedWith)) invite(link, (invited) => [invited]);
+  return contributions;
+}
 
+function buildRows(store: Store, source: Source, contributions: readonly Contribution[]): MemberRow[] {
   const best = new Map<number, MemberRow>();
-  for (const row of rows) {
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: a membership cannot be made already expired; leaving out Minimal access members is unconfirmed
-    if (isExpired(row.member.expiresAt) || row.member.accessLevel === ACCESS.MINIMAL_ACCESS) continue;
-    const current = best.get(row.member.userId!);
-    // Stryker disable next-line EqualityOperator: when two memberships give the same level, which record GitLab shows is unconfirmed (> vs >=)
-    if (!current || row.accessLevel > current.accessLevel) best.set(row.member.userId!, row);
+  for (const { sources, cap, sourceHidden } of contributions) {
+    for (const s of sources) {
+      for (const member of userMembers(store, s)) {
+        // Stryker disable next-line ConditionalExpression,LogicalOperator: a membership cannot be made already expired; leaving out Minimal access members is unconfirmed
+        if (isExpired(member.expiresAt) || member.accessLevel === ACCESS.MINIMAL_ACCESS) continue;
+        const row = cap === undefined ? directRow(member) : { member, accessLevel: Math.min(cap, member.accessLevel), sourceHidden };
+        const current = best.get(member.userId!);
+        // Stryker disable next-line EqualityOperator: when two memberships give the same level, which record GitLab shows is unconfirmed (> vs >=)
+        if (!current || row.accessLevel > current.accessLevel) best.set(member.userId!, row);
+      }
+    }
   }
   // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,BlockStatement: which record (project or group) GitLab shows with the highest level is unconfirmed; the level is the same
   if (source.kind === 'project') {
@@ -168,7 +218,7 @@ export function invitedGroupIds(store: Store, root: Group): Set<number> {
 export function billableUsers(store: Store, root: Group): Map<number, MembershipType> {
   const { groups, projects } = hierarchy(store, root);
   const out = new Map<number, MembershipType>();
-  const add = (members: Member[], type: MembershipType) => {
+  const add = (members: readonly Member[], type: MembershipType) => {
     for (const m of members) {
       // Stryker disable next-line ConditionalExpression,LogicalOperator,OptionalChaining: the target contract has no way to block a user, and a membership cannot be made already expired, so this never skips anyone
       if (store.users.get(m.userId!)?.state !== 'active' || isExpired(m.expiresAt)) continue;
@@ -190,8 +240,8 @@ export function billableUsers(store: Store, root: Group): Map<number, Membership
 function isBillableUser(store: Store, user: User): boolean {
   // Stryker disable next-line BooleanLiteral: the suite's one administrator creates every group, so also holds an Owner membership
   if (user.isAdmin) return true;
-  for (const m of store.members.values()) {
-    if (m.userId !== user.id || m.accessLevel < ACCESS.REPORTER) continue;
+  for (const m of store.members.ofUser(user.id)) {
+    if (m.accessLevel < ACCESS.REPORTER) continue;
     // Whether an awaiting membership holds a seat is unconfirmed (User.excluding_guests_and_requests).
     if (m.state === 'active') return true;
   }
