@@ -265,10 +265,15 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
       const userId = params.integer('user_id', { required: true });
       params.done();
       const group = findGroup(ctx, request, request.params.id);
+      // GitLab authorizes the override on the group before it looks the member up, and only a group
+      // synced from LDAP grants it (ee/lib/ee/api/helpers/members_helpers.rb; ee/app/policies/ee/group_policy.rb):
+      // any other group answers 403, member or not.
+      const synced = store.directMembers(group).some((m) => m.ldap);
+      if (!synced || !canAdminMembers(store, group, actor)) throw forbidden();
       const member = directUserMember(store, group, userId!);
       if (!member) throw recordNotFound();
-      // override_group_member: the member's level is synced from LDAP, and the caller owns the group.
-      if (!member.ldap || !canAdminMembers(store, group, actor)) throw forbidden();
+      // override_group_member: the member's own level is synced from LDAP.
+      if (!member.ldap) throw forbidden();
       member.override = override;
       // Grape's defaults: 201 for POST, 200 for DELETE with a body.
       // Stryker disable next-line ConditionalExpression,StringLiteral: GitLab's status for POST override is unconfirmed (Grape's 201 or the facts' 200); the suite accepts both
