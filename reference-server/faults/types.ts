@@ -14,17 +14,11 @@ export interface FaultContext {
   fired: Map<string, number>;
 }
 
-export interface Fault {
+/** What every fault is: a name, an area, a description and the hooks it acts through. */
+interface FaultHooks {
   name: string;
   area: FaultArea;
   description: string;
-  /**
-   * Robustness faults (429s, hangs, refused tokens) test the runner, not the verdicts: the fault
-   * checker leaves them to the CLI tests. Every other fault must be caught by the tests it names.
-   */
-  robustness?: true;
-  /** Conformance test ids that must fail while the fault is on (pinned by the fault checker). */
-  caughtBy?: string[];
   /** Changes the URL before routing (a request lands on another route). */
   rewriteUrl?(method: string, url: string): string | undefined;
   /** Runs before routing's handler; may answer instead of the route (return true when it answered). */
@@ -34,3 +28,32 @@ export interface Fault {
   /** Rewrites the answer of the route: payload, status, headers. */
   onSend?(request: FastifyRequest, reply: FastifyReply, payload: string, ctx: FaultContext): string;
 }
+
+/** A seeded fault of the catalogue: a wrong behaviour of the API that the suite must notice. */
+export interface SeededFault extends FaultHooks {
+  robustness?: undefined;
+  /**
+   * The clause ids (suites/<area>/clauses.ts) whose statement the wrong behaviour breaks, chosen by
+   * meaning. The fault checker requires that a test naming one of them fails, at the fault's level,
+   * while the fault is on. Plain strings: the reference server imports nothing from suites/; the
+   * checker validates them against the clause catalog.
+   */
+  clauses: string[];
+  /**
+   * 'parity' for a fault that breaks only GitLab-parity behaviour (an exact error text, GitLab-only
+   * behaviour): caught by a test's parity verdict. Default: the spec level (the spec verdict).
+   */
+  level?: 'parity';
+}
+
+/**
+ * A robustness fault (429s, hangs, refused tokens) tests the runner, not the verdicts: the fault
+ * checker leaves it to the CLI tests, and it names no clause.
+ */
+export interface RobustnessFault extends FaultHooks {
+  robustness: true;
+  clauses?: undefined;
+  level?: undefined;
+}
+
+export type Fault = SeededFault | RobustnessFault;
