@@ -1,12 +1,18 @@
 // `npm run bench`: every performance figure of the project, measured, never asserted. Writes
-// reports/bench.json, prints a table, and rewrites the table in README.md between the bench markers.
+// reports/bench.json, prints a table, and rewrites the table in README.md between the bench markers
+// (only when every section ran). Progress goes to stderr, a line per step.
 //   suite     wall time of the whole conformance run as `npm run conformance` makes it (median of N)
 //   latency   the same against a reference server that delays every answer by 0/20/50/100 ms
 //   scaling   wall time against the number of test files run: fixed start-up and per-test cost
-//   server    requests/s and p50/p99 of reference-server routes beside a bare Fastify route
-//   members   GET members/all and a paginated page as membership grows to 100/1,000/10,000
-//   memory    heap of the reference server over 100,000 requests
-// Options: --runs N (default 3), --only suite,latency,scaling,server,members,memory
+//   server    GET file beside a bare Fastify route (bench/hello-server.ts), alternated, N runs each
+//   files     file commits (PUT an existing file; POST a new one then DELETE it) into repositories
+//             of 10 and of 10,000 files
+//   members   GET members/all (first and last page) and the direct member list with 100 and 10,000
+//             members over a group and its three ancestors
+//   memory    heap of the reference server over 100,000 GET file requests
+// Request rates are medians of N runs of 5 s; "CPU" is the server process's CPU time per request
+// (from /proc), which the load generator sharing two cores disturbs far less than the rate.
+// Options: --runs N (default 3), --only suite,latency,scaling,server,files,members,memory
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -18,13 +24,17 @@ const ROOT = resolve(import.meta.dirname, '..');
 const TOKEN = 'glpat-bench-admin-token-0000';
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, only: { type: 'string' } } });
 const RUNS = Number(values.runs);
-const ONLY = new Set((values.only ?? 'suite,latency,scaling,server,members,memory').split(','));
+const SECTIONS = ['suite', 'latency', 'scaling', 'server', 'files', 'members', 'memory'];
+const ONLY = new Set(values.only?.split(',') ?? SECTIONS);
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+const benchStart = performance.now();
+/** One progress line on stderr per step, with the time since the start. */
+const step = (message: string) => process.stderr.write(`[bench ${Math.round((performance.now() - benchStart) / 1000)} s] ${message}\n`);
 
 /** Starts a child process and resolves with it once it printed a line matching `ready`. */
 function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
@@ -66,19 +76,34 @@ function runSuite(args: string[], env: Record<string, string> = {}): Promise<{ s
   });
 }
 
-async function api(url: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${url}/api/v4${path}`, {
-    method,
-    headers: { 'private-token': TOKEN, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
-  return (await res.json()) as Record<string, unknown>;
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  /** CPU time of the server process per request, in microseconds (when /proc tells it). */
+  cpuUs?: number;
 }
 
-async function load(url: string, path: string, options: Partial<autocannon.Options> = {}): Promise<{ rps: number; p50: number; p99: number; errors: number; non2xx: number }> {
+/** CPU seconds (user and system) a process has used so far, from /proc/<pid>/stat (Linux; else undefined). */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After "pid (comm) ", the fields start at state (3rd); utime and stime are the 14th and 15th, in clock ticks of 1/100 s.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+async function load(url: string, path: string, options: Partial<autocannon.Options> = {}, pid?: number): Promise<Load> {
+  const cpuBefore = cpuSeconds(pid);
   const result = await autocannon({ url: `${url}${path}`, connections: 10, duration: 5, headers: { 'private-token': TOKEN }, ...options });
-  return { rps: round(result.requests.average, 0), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+  const cpuAfter = cpuSeconds(pid);
+  const cpuUs = cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0 ? undefined : round(((cpuAfter - cpuBefore) * 1e6) / result.requests.total, 1);
+  return { rps: round(result.requests.average, 0), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx, cpuUs };
 }
 
 const report: Record<string, unknown> = {
@@ -92,6 +117,7 @@ if (ONLY.has('suite')) {
   const times: number[] = [];
   let tests = 0;
   for (let i = 0; i < RUNS; i++) {
+    step(`suite: run ${i + 1}/${RUNS} of the whole suite`);
     const r = await runSuite([]);
     times.push(r.seconds);
     tests = r.tests;
@@ -104,6 +130,7 @@ if (ONLY.has('latency')) {
   const concurrency = 8;
   const rows: Record<string, unknown>[] = [];
   for (const ms of [0, 20, 50, 100]) {
+    step(`latency: the suite against a server that adds ${ms} ms`);
     const server = await referenceServer(['--latency', String(ms)]);
     try {
       const times: number[] = [];
@@ -129,6 +156,7 @@ if (ONLY.has('scaling')) {
     const times: number[] = [];
     let tests = 0;
     for (let i = 0; i < RUNS; i++) {
+      step(`scaling: areas ${set.join('+')}, run ${i + 1}/${RUNS}`);
       const r = await runSuite(['--area', set.join(',')]);
       times.push(r.seconds);
       tests = r.tests;
@@ -146,75 +174,170 @@ if (ONLY.has('scaling')) {
   lines.push(`| fit: fixed start-up + per test | | **${round(fixed, 2)} s + ${round(perTest * 1000, 1)} ms/test** |`);
 }
 
+interface Seeded {
+  url: string;
+  projectId: number;
+  leafGroupId: number;
+  heapMiB: () => Promise<number>;
+  child: ChildProcess;
+  stop: () => void;
+}
+
+/** bench/seeded-server.ts: the reference server with a repository of `files` files and `members` members. */
+async function seededServer(files: number, members = 0): Promise<Seeded> {
+  const { child, match } = await startChild(['bench/seeded-server.ts', '--files', String(files), '--members', String(members)], /listening (\d+) heap (\d+) project (\d+) group (\d+)/);
+  const heapMiB = async () => ((await (await fetch(`http://127.0.0.1:${match[2]}/`)).json()) as { heapUsedMiB: number }).heapUsedMiB;
+  return { url: `http://127.0.0.1:${match[1]}`, projectId: Number(match[3]), leafGroupId: Number(match[4]), heapMiB, child, stop: () => child.kill('SIGKILL') };
+}
+
+/** `runs` measurements of one load; medians of the rate, latencies and CPU per request. */
+async function repeated(runs: number, measure: () => Promise<Load>): Promise<Load & { runs: number[] }> {
+  const all: Load[] = [];
+  for (let i = 0; i < runs; i++) all.push(await measure());
+  const cpu = all.map((l) => l.cpuUs).filter((x): x is number => x !== undefined);
+  return {
+    rps: median(all.map((l) => l.rps)),
+    p50: median(all.map((l) => l.p50)),
+    p99: median(all.map((l) => l.p99)),
+    errors: all.reduce((n, l) => n + l.errors, 0),
+    non2xx: all.reduce((n, l) => n + l.non2xx, 0),
+    cpuUs: cpu.length > 0 ? round(median(cpu), 1) : undefined,
+    runs: all.map((l) => l.rps),
+  };
+}
+
+const cpuText = (l: Load) => (l.cpuUs === undefined ? '' : `, CPU ${l.cpuUs} µs/req`);
+const failures = (l: Load) => (l.errors + l.non2xx > 0 ? ` (${l.errors} errors, ${l.non2xx} non-2xx!)` : '');
+
 if (ONLY.has('server')) {
+  step(`server: starting the bare Fastify route and the reference server`);
   const hello = await startChild(['bench/hello-server.ts'], /listening (\d+)/);
-  const server = await referenceServer();
+  const server = await seededServer(10);
   try {
-    const bare = await load(`http://127.0.0.1:${hello.match[1]}`, '/hello', { headers: {} });
-    const group = await api(server.url, 'POST', '/groups', { name: 'bench', path: 'bench', visibility: 'public' });
-    const project = await api(server.url, 'POST', '/projects', { name: 'p', namespace_id: group.id, visibility: 'public', initialize_with_readme: true });
-    await api(server.url, 'POST', `/projects/${project.id}/repository/files/src%2Fmain%2Erb`, { branch: 'main', commit_message: 'add', content: 'puts 1\n'.repeat(50) });
-    const getFile = await load(server.url, `/api/v4/projects/${project.id}/repository/files/src%2Fmain%2Erb?ref=main`);
-    let n = 0;
-    const postFile = await load(server.url, '/api/v4/', {
-      duration: 5,
-      requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, path: `/api/v4/projects/${project.id}/repository/files/load%2Ff${++n}%2Etxt`, headers: { ...req.headers, 'content-type': 'application/json' }, body: JSON.stringify({ branch: 'main', commit_message: 'load', content: `file ${n}\n` }) }) }],
-    });
-    report.server = { bareRoute: bare, getFile, postFile, getFileRatio: round(getFile.rps / bare.rps, 2) };
-    lines.push(`| bare Fastify route (ceiling) | 10 connections | ${bare.rps} req/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms |`);
-    lines.push(`| GET file | ratio to bare ${round(getFile.rps / bare.rps, 2)} | ${getFile.rps} req/s, p50 ${getFile.p50} ms, p99 ${getFile.p99} ms |`);
-    lines.push(`| POST file (a new file each) | | ${postFile.rps} req/s, p50 ${postFile.p50} ms, p99 ${postFile.p99} ms |`);
+    const bareUrl = `http://127.0.0.1:${hello.match[1]}`;
+    const filePath = `/api/v4/projects/${server.projectId}/repository/files/dir3%2Ff3%2Etxt?ref=main`;
+    // Alternated, so that both see the same machine over the same minutes.
+    const bareRuns: Load[] = [];
+    const fileRuns: Load[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      step(`server: run ${i + 1}/${RUNS}, bare route`);
+      bareRuns.push(await load(bareUrl, '/hello', { headers: {} }, hello.child.pid));
+      step(`server: run ${i + 1}/${RUNS}, GET file`);
+      fileRuns.push(await load(server.url, filePath, {}, server.child.pid));
+    }
+    const bare = await repeated(RUNS, async () => bareRuns.shift()!);
+    const getFile = await repeated(RUNS, async () => fileRuns.shift()!);
+    const ratio = round(getFile.rps / bare.rps, 2);
+    report.server = { bareRoute: bare, getFile, getFileRatio: ratio };
+    lines.push(`| bare Fastify route (ceiling) | 10 connections, median of ${RUNS} | ${bare.rps} req/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms${cpuText(bare)} |`);
+    lines.push(`| GET file | **ratio to bare ${ratio}** | ${getFile.rps} req/s, p50 ${getFile.p50} ms, p99 ${getFile.p99} ms${cpuText(getFile)}${failures(getFile)} |`);
   } finally {
     hello.child.kill('SIGKILL');
     server.stop();
   }
 }
 
-if (ONLY.has('members')) {
+if (ONLY.has('files')) {
   const rows: Record<string, unknown>[] = [];
-  for (const size of [100, 1000, 10000]) {
-    const server = await referenceServer();
+  for (const size of [10, 10_000]) {
+    step(`files: seeding a repository of ${size} files (one commit each)`);
+    const seeding = performance.now();
+    const server = await seededServer(size);
     try {
-      // Three levels of ancestors above the group whose members are listed.
-      let parent: Record<string, unknown> | undefined;
-      for (const level of ['l1', 'l2', 'l3', 'leaf']) {
-        parent = await api(server.url, 'POST', '/groups', { name: level, path: level, visibility: 'private', parent_id: parent?.id });
-      }
-      const leafId = parent!.id as number;
-      const ancestors = [leafId - 3, leafId - 2, leafId - 1];
-      for (let i = 0; i < size; i++) {
-        const user = await api(server.url, 'POST', '/users', { username: `u${i}`, name: `User ${i}`, email: `u${i}@example.com`, password: 'Bench-pass-1234' });
-        const at = i % 4 === 3 ? leafId : ancestors[i % 3];
-        await api(server.url, 'POST', `/groups/${at}/members`, { user_id: user.id, access_level: 10 + 10 * (i % 4) });
-      }
-      const all = await load(server.url, `/api/v4/groups/${leafId}/members/all?per_page=100`);
-      const lastPage = await load(server.url, `/api/v4/groups/${leafId}/members/all?per_page=20&page=${Math.ceil(size / 20)}`);
-      rows.push({ members: size, all, lastPage });
-      lines.push(`| GET members/all, ${size} members over 3 ancestor levels (per_page=100) | | ${all.rps} req/s, p50 ${all.p50} ms, p99 ${all.p99} ms |`);
-      lines.push(`| … its last page (per_page=20) | | ${lastPage.rps} req/s, p99 ${lastPage.p99} ms |`);
+      const seedSeconds = round((performance.now() - seeding) / 1000, 1);
+      const heapMiB = await server.heapMiB();
+      const files = `/api/v4/projects/${server.projectId}/repository/files`;
+      const json = { 'content-type': 'application/json' };
+      let n = 0;
+      step(`files: ${size} files, PUT (update one of 9 files), ${RUNS} runs`);
+      const put = await repeated(RUNS, () =>
+        load(server.url, files, {
+          requests: [
+            {
+              method: 'PUT',
+              setupRequest: (req) => {
+                const k = 1 + (++n % 9);
+                return { ...req, path: `${files}/dir${k}%2Ff${k}%2Etxt`, headers: { ...req.headers, ...json }, body: JSON.stringify({ branch: 'main', commit_message: 'update', content: `version ${n}\n` }) };
+              },
+            },
+          ],
+        }, server.child.pid),
+      );
+      step(`files: ${size} files, POST a new file then DELETE it, ${RUNS} runs`);
+      const createDelete = await repeated(RUNS, () =>
+        load(server.url, files, {
+          requests: [
+            {
+              method: 'POST',
+              setupRequest: (req, context) => {
+                (context as { n?: number }).n = ++n;
+                return { ...req, path: `${files}/dir5%2Fnew-${n}%2Etxt`, headers: { ...req.headers, ...json }, body: JSON.stringify({ branch: 'main', commit_message: 'add', content: `new ${n}\n` }) };
+              },
+            },
+            {
+              method: 'DELETE',
+              setupRequest: (req, context) => ({ ...req, path: `${files}/dir5%2Fnew-${(context as { n?: number }).n}%2Etxt?branch=main&commit_message=delete`, body: undefined }),
+            },
+          ],
+        }, server.child.pid),
+      );
+      rows.push({ files: size, seedSeconds, heapMiBAfterSeeding: heapMiB, put, createDelete });
+      lines.push(`| PUT file (a commit), repository of ${size} files | seeded in ${seedSeconds} s, heap ${heapMiB} MiB | ${put.rps} commits/s, p50 ${put.p50} ms, p99 ${put.p99} ms${cpuText(put)}${failures(put)} |`);
+      lines.push(`| POST then DELETE a file (two commits), ${size} files | | ${createDelete.rps} commits/s, p50 ${createDelete.p50} ms, p99 ${createDelete.p99} ms${cpuText(createDelete)}${failures(createDelete)} |`);
     } finally {
       server.stop();
     }
   }
-  report.members = rows;
+  const [small, big] = rows as { put: Load; createDelete: Load }[];
+  const ratios = { put: round(small.put.rps / big.put.rps, 2), createDelete: round(small.createDelete.rps / big.createDelete.rps, 2) };
+  report.files = { rows, slowdown10kVs10: ratios };
+  lines.push(`| file commits, 10 → 10,000 files | slowdown (rate at 10 / rate at 10,000) | **PUT ${ratios.put}×, POST+DELETE ${ratios.createDelete}×** |`);
+}
+
+if (ONLY.has('members')) {
+  const rows: { members: number; all: Load; lastPage: Load; direct: Load }[] = [];
+  for (const size of [100, 10_000]) {
+    step(`members: seeding ${size} members over a group and its three ancestors`);
+    const server = await seededServer(1, size);
+    try {
+      const leaf = server.leafGroupId;
+      step(`members: ${size} members, members/all per_page=100, ${RUNS} runs`);
+      const all = await repeated(RUNS, () => load(server.url, `/api/v4/groups/${leaf}/members/all?per_page=100`, {}, server.child.pid));
+      step(`members: ${size} members, members/all last page per_page=20, ${RUNS} runs`);
+      const lastPage = await repeated(RUNS, () => load(server.url, `/api/v4/groups/${leaf}/members/all?per_page=20&page=${Math.ceil(size / 20)}`, {}, server.child.pid));
+      step(`members: ${size} members, direct members of the top group per_page=20, ${RUNS} runs`);
+      const direct = await repeated(RUNS, () => load(server.url, `/api/v4/groups/${leaf - 3}/members?per_page=20`, {}, server.child.pid));
+      rows.push({ members: size, all, lastPage, direct });
+      lines.push(`| GET members/all, ${size} members over 3 ancestor levels (per_page=100) | | ${all.rps} req/s, p50 ${all.p50} ms, p99 ${all.p99} ms${cpuText(all)}${failures(all)} |`);
+      lines.push(`| … its last page (per_page=20) | | ${lastPage.rps} req/s, p99 ${lastPage.p99} ms${cpuText(lastPage)}${failures(lastPage)} |`);
+      lines.push(`| GET members of the top group (${Math.ceil(size / 4)} direct, per_page=20) | | ${direct.rps} req/s, p99 ${direct.p99} ms${cpuText(direct)}${failures(direct)} |`);
+    } finally {
+      server.stop();
+    }
+  }
+  const [small, big] = rows;
+  const slowdown = { all: round(small.all.rps / big.all.rps, 2), lastPage: round(small.lastPage.rps / big.lastPage.rps, 2), direct: round(small.direct.rps / big.direct.rps, 2) };
+  report.members = { rows, slowdown10kVs100: slowdown };
+  lines.push(`| members lists, 100 → 10,000 members | slowdown (rate at 100 / rate at 10,000) | **members/all ${slowdown.all}×, last page ${slowdown.lastPage}×, direct ${slowdown.direct}×** |`);
 }
 
 if (ONLY.has('memory')) {
-  const { child, match } = await startChild(['bench/memory-server.ts'], /listening (\d+) heap (\d+)/);
+  step('memory: starting the reference server');
+  const server = await seededServer(1);
   try {
-    const url = `http://127.0.0.1:${match[1]}`;
-    const heap = async () => (await (await fetch(`http://127.0.0.1:${match[2]}/`)).json()) as { heapUsedMiB: number };
-    await autocannon({ url: `${url}/api/v4/projects/1/repository/files/README%2Emd?ref=main`, amount: 5_000, connections: 10 });
-    const before = (await heap()).heapUsedMiB;
+    const url = `${server.url}/api/v4/projects/${server.projectId}/repository/files/README%2Emd?ref=main`;
+    await autocannon({ url, amount: 5_000, connections: 10, headers: { 'private-token': TOKEN } });
+    const before = await server.heapMiB();
     const samples: number[] = [];
     for (let i = 0; i < 5; i++) {
-      await autocannon({ url: `${url}/api/v4/projects/1/repository/files/README%2Emd?ref=main`, amount: 20_000, connections: 10 });
-      samples.push((await heap()).heapUsedMiB);
+      step(`memory: GET file requests ${i * 20_000}–${(i + 1) * 20_000} of 100,000`);
+      await autocannon({ url, amount: 20_000, connections: 10, headers: { 'private-token': TOKEN } });
+      samples.push(await server.heapMiB());
     }
     report.memory = { requests: 100_000, heapUsedMiBBefore: before, heapUsedMiBAfterEach20k: samples };
     lines.push(`| heap over 100,000 GET file requests (after GC) | | ${before} MiB → ${samples.join(', ')} MiB |`);
   } finally {
-    child.kill('SIGKILL');
+    server.stop();
   }
 }
 
@@ -232,4 +355,4 @@ console.log(`\n${table}\n`);
 const readmePath = join(ROOT, 'README.md');
 const readme = readFileSync(readmePath, 'utf8');
 const marked = /<!-- bench:start -->[\s\S]*<!-- bench:end -->/;
-if (marked.test(readme) && ONLY.size === 6) writeFileSync(readmePath, readme.replace(marked, `<!-- bench:start -->\n${table}\n<!-- bench:end -->`));
+if (marked.test(readme) && SECTIONS.every((section) => ONLY.has(section))) writeFileSync(readmePath, readme.replace(marked, `<!-- bench:start -->\n${table}\n<!-- bench:end -->`));

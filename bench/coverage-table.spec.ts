@@ -50,7 +50,8 @@ function declaredTestIds(files = testFiles()): Map<string, string> {
       const testCase = /\bcase:\s*'([a-z0-9-]+)'/.exec(spec)?.[1];
       if (testCase === undefined) throw new Error(`${relative(ROOT, file)}: a test of ${target.key} without a literal case`);
       const only = /\bonly:\s*\{\s*kind:\s*'(group|project)'/.exec(spec)?.[1];
-      const forms = target.area.endpoints[target.key];
+      // An extension (a GitLab endpoint beyond the spec's forms) is an endpoint key too.
+      const forms = target.area.endpoints[target.key] ?? target.area.extensions?.[target.key];
       if (forms === undefined) throw new Error(`${relative(ROOT, file)}: area ${target.area.name} has no endpoint ${target.key}`);
       const kinds = formsByKind(forms).map(([kind]) => kind);
       for (const kind of kinds) {

@@ -196,8 +196,9 @@ export class Repository {
       const stored = this.storeContent(root, action.path, action.content);
       const mode: FileMode = action.executable === undefined ? existing?.mode ?? '100644' : action.executable ? '100755' : '100644';
       // The same content and mode make an empty commit, as GitLab does (app/services/files/update_service.rb
-      // has no content check; Gitaly's UserCommitFiles commits without comparing trees).
-      next = withFile(root, action.path, { mode, id: stored });
+      // has no content check; Gitaly's UserCommitFiles commits without comparing trees). Its tree
+      // is the parent's own.
+      next = existing?.id === stored && existing.mode === mode ? root : withFile(root, action.path, { mode, id: stored });
     }
     const parentIds = parent ? [parent.id] : [];
     const id = commitId(next.id, parentIds, options.author, options.committer, options.message);

@@ -42,7 +42,6 @@ function findInvitation(store: Store, source: Source, email: string): Member {
 
 /** GitLab's Invitation entity: no `id`; `user_name` only when a user is attached. */
 function invitationEntity(store: Store, member: Member) {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: only pending invitations (no user attached) are rendered, so user is undefined whichever branch runs
   const user = member.userId === null ? undefined : store.users.get(member.userId);
   const creator = member.createdById === null ? undefined : store.users.get(member.createdById);
   return {
@@ -51,9 +50,7 @@ function invitationEntity(store: Store, member: Member) {
     expires_at: member.expiresAt,
     invite_email: member.inviteEmail,
     invite_token: member.inviteToken,
-    // Stryker disable next-line ObjectLiteral: a pending invitation never has a user attached, so user_name is never rendered
     ...(user ? { user_name: user.name } : {}),
-    // Stryker disable next-line OptionalChaining: every invitation records the user who sent it; no contract request removes that user while the invitation is listed (GitLab's answer then is unconfirmed)
     created_by_name: creator?.name ?? null,
   };
 }
@@ -73,11 +70,8 @@ function commaParts(params: Params, name: string): string[] {
   const value = params.raw[name];
   if (value === undefined || value === null) return [];
   const items = Array.isArray(value) ? value : [value];
-  // Stryker disable next-line MethodExpression: some/every differ only for a list mixing strings and objects, whose answer GitLab does not confirm (CommaSeparatedToArray stringifies array items)
   if (items.some((item) => typeof item === 'object' && item !== null)) {
-    // Stryker disable next-line StringLiteral: the wording of GitLab's refusal of a non-list email/user_id is unconfirmed; tests assert the 400 only
     params.addError(`${name} is invalid`);
-    // Stryker disable next-line ArrayDeclaration: an error was just recorded, so params.done() refuses the request whatever list is returned
     return [];
   }
   return items.flatMap((item) => rubySplit(item === null ? '' : String(item)).map((part) => part.trim()));
@@ -129,7 +123,6 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       const emails = emailList(params);
       const userIds = userIdList(params);
       const expiresAt = params.date('expires_at') ?? null;
-      // Stryker disable next-line LogicalOperator,StringLiteral: invite_source is stored but no endpoint shows it
       const inviteSource = params.string('invite_source') ?? 'invitations-api';
       // Type-checked only: the reference server has no custom roles to assign.
       params.integer('member_role_id');
@@ -156,7 +149,6 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       const queued: Record<string, string> = {};
 
       // Unknown and non-numeric user ids are dropped without an error entry (gitlab-facts §8).
-      // Stryker disable next-line MethodExpression: ids that are not plain decimals (-1, 1.5, 1e1) are cast differently by GitLab (unconfirmed); tests send only ids that name no user either way
       const users = userIds.filter((id) => /^\d+$/.test(id)).flatMap((id) => store.users.get(Number(id)) ?? []);
       const addUser = (invitee: User, key: string) => {
         // A known user also meets the membership rules members have (a level below an inherited one is refused).
@@ -181,7 +173,6 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
         } else if (invalid) errors[email] = invalid;
         else {
           const pending = pendingInvitations(store, source);
-          // Stryker disable next-line ArrowFunction: without the match the address is reported as taken and kept, which is what older GitLab releases do (gitlab-facts §8: both accepted)
           const same = pending.find((m) => m.inviteEmail === email);
           // app/services/members/invite_member_builder.rb: the invitation is looked up by the address
           // as sent (find_or_initialize_by invite_email) and, found, refreshed; a new one is stored in

@@ -1,10 +1,12 @@
 // Push (remote) mirrors of a project, as lib/api/remote_mirrors.rb answers them (gitlab-facts §2):
-// list, read, create, update, force a sync and delete. Every form needs admin_remote_mirror
-// (Maintainer and above); GitLab's `before` filter refuses others with 401, not 403 (facts §0.4).
+// list, read, create, update, force a sync and delete, and the public key of an SSH mirror (GitLab
+// 17.9, beyond the spec's forms). Every form needs admin_remote_mirror (Maintainer and above);
+// GitLab's `before` filter refuses others with 401, not 403 (facts §0.4).
+import { createHash, createPublicKey, generatePrime, type JsonWebKey } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { READ_API_SCOPES, requireScope, WRITE_API_SCOPES } from '../http/auth.js';
 import { actorOf, findProject, type RouteModule } from '../http/context.js';
-import { apiError, recordNotFound, unauthorized, validationError } from '../http/errors.js';
+import { apiError, notFound, recordNotFound, unauthorized, validationError } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { mergedParams, Params } from '../http/params.js';
 import { ACCESS, type Project, type RemoteMirror } from '../state/model.js';
@@ -32,25 +34,20 @@ function splitUrl(raw: string): SplitUrl | undefined {
   if (!match) return undefined;
   const [, scheme, authority, path] = match;
   const at = authority.lastIndexOf('@');
-  // Stryker disable next-line EqualityOperator: an empty userinfo (https://@host) is the only difference; GitLab's display of it is unconfirmed
   if (at < 0) return { scheme, rest: authority + path, credentials: {} };
   const userinfo = authority.slice(0, at);
   const colon = userinfo.indexOf(':');
-  // Stryker disable next-line EqualityOperator: differs only for an empty user (https://:secret@host), whose display on GitLab is unconfirmed
   const user = colon < 0 ? userinfo : userinfo.slice(0, colon);
-  // Stryker disable next-line EqualityOperator,MethodExpression,ArithmeticOperator: the password is only ever shown as *****; an empty user or password, whose display on GitLab is unconfirmed, is the only visible difference
   const password = colon < 0 ? undefined : userinfo.slice(colon + 1);
   return {
     scheme,
     rest: authority.slice(at + 1) + path,
-    // Stryker disable next-line ConditionalExpression,StringLiteral,LogicalOperator: differs only for an empty user or password in the url, whose display on GitLab is unconfirmed
     credentials: { ...(user !== '' && { user }), ...(password !== undefined && password !== '' && { password }) },
   };
 }
 
 /** GitLab's public_url validator with enforce_user (UrlBlocker): the reasons a mirror URL is refused. */
 function urlProblem(raw: string): string | undefined {
-  // Stryker disable next-line ConditionalExpression,MethodExpression,StringLiteral: a blank url is refused as invalid by the next checks anyway; only the (unconfirmed) wording differs
   if (raw.trim() === '') return "can't be blank";
   // Parsers disagree on where the host of such a URL is (WHATWG drops tabs, reads \ as /): refuse them.
   if (/[\s\\]/.test(raw)) return 'is blocked: URI is invalid';
@@ -82,7 +79,6 @@ function ipv4Bytes(host: string): number[] | undefined {
 /** Why a (normalised) host is not public: localhost, loopback, private and link-local ranges. */
 function localAddress(host: string): string | undefined {
   const v4 = ipv4Bytes(host);
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: differs only for host names GitLab resolves by DNS (the reference server does not), never for an address literal
   const v6 = !v4 && host.startsWith('[') ? host.slice(1, -1).toLowerCase() : undefined;
   if (host === 'localhost' || host.endsWith('.localhost') || v6 === '::1' || v6 === '::' || v4?.[0] === 127 || v4?.[0] === 0) {
     return 'Requests to localhost are not allowed';
@@ -115,21 +111,180 @@ function mirrorEntity(mirror: RemoteMirror) {
     only_protected_branches: mirror.onlyProtectedBranches,
     keep_divergent_refs: mirror.keepDivergentRefs,
     auth_method: mirror.authMethod,
-    host_keys: [],
+    // expose :ssh_known_hosts_fingerprints, as: :host_keys, using: MirrorHostKey
+    host_keys: fingerprintHostKeys(mirror.sshKnownHosts).map((fingerprint) => ({ fingerprint_sha256: fingerprint })),
     // EE entity extension (the reference server is Premium).
     mirror_branch_regex: mirror.mirrorBranchRegex,
   };
 }
 
 /** The parameters of the branch selection, shared by create and update (EE helper: mutually exclusive). */
-function readBranchSelection(params: Params): { onlyProtected?: boolean; regex?: string } {
+function readBranchSelection(params: Params): { onlyProtected?: boolean; regex?: string; protectedBlank: boolean } {
   const onlyProtected = params.boolean('only_protected_branches');
   const regex = params.string('mirror_branch_regex');
   // Grape's mutually_exclusive looks at which keys were sent, whatever their values.
   if (params.has('only_protected_branches') && params.has('mirror_branch_regex')) {
     params.addError('only_protected_branches, mirror_branch_regex are mutually exclusive');
   }
-  return { onlyProtected, regex };
+  // null, or an empty form value (Grape coerces '' to nil for a Boolean), reaches the model as nil:
+  // `validates :only_protected_branches, inclusion: { in: [true, false], message: :blank }`.
+  const raw = params.raw.only_protected_branches;
+  const last = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  return { onlyProtected, regex, protectedBlank: last === null || last === '' };
+}
+
+/** The model's validation of only_protected_branches (app/models/remote_mirror.rb). */
+const protectedProblem = (selection: { protectedBlank: boolean }) => (selection.protectedBlank ? "can't be blank" : undefined);
+
+// ---- host keys ---------------------------------------------------------------------------------
+// `host_keys` (Array[String], lib/api/helpers/remote_mirrors_helpers.rb) becomes the mirror's
+// ssh_known_hosts (app/models/remote_mirrors/host_keys_converter.rb); the entity shows the SHA-256
+// fingerprint of each valid line (app/models/ssh_host_key.rb fingerprint_host_keys,
+// lib/api/entities/mirror_host_key.rb).
+
+/** Gitlab::SSHPublicKey's algorithms (lib/gitlab/ssh_public_key.rb), in its order. */
+const SSH_ALGORITHMS = ['ssh-rsa', 'ssh-dss', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'ssh-ed25519', 'sk-ecdsa-sha2-nistp256@openssh.com', 'sk-ssh-ed25519@openssh.com'];
+const ALGORITHM_AT = new RegExp(`(?:^|\\s)(${SSH_ALGORITHMS.map((a) => a.replace(/[.]/g, '\\.')).join('|')})(?=\\s|$)`);
+const MAX_HOST_KEYS = 10;
+/** A line that starts with a host (or several) before the key type (HostKeysConverter::KEY_WITH_HOSTNAME_REGEX). */
+const KEY_WITH_HOSTNAME = /^\S+\s+(ssh-|ecdsa-)/;
+const EC_CURVES: Record<string, string> = { nistp256: 'P-256', nistp384: 'P-384', nistp521: 'P-521' };
+
+/** Reads the RFC 4253 fields of a key blob; undefined when they run past its end. */
+class BlobReader {
+  private at = 0;
+  constructor(private readonly blob: Buffer) {}
+  bytes(): Buffer | undefined {
+    if (this.at + 4 > this.blob.length) return undefined;
+    const length = this.blob.readUInt32BE(this.at);
+    if (this.at + 4 + length > this.blob.length) return undefined;
+    const out = this.blob.subarray(this.at + 4, this.at + 4 + length);
+    this.at += 4 + length;
+    return out;
+  }
+  get done(): boolean {
+    return this.at === this.blob.length;
+  }
+}
+
+const b64url = (bytes: Buffer) => bytes.toString('base64url');
+const unsigned = (mpint: Buffer) => (mpint.length > 1 && mpint[0] === 0 ? mpint.subarray(1) : mpint);
+
+function validJwk(jwk: JsonWebKey): boolean {
+  try {
+    createPublicKey({ key: jwk, format: 'jwk' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a key blob is what SSHData::PublicKey.parse_rfc4253 accepts for `algorithm`. */
+function validBlob(algorithm: string, blob: Buffer): boolean {
+  const r = new BlobReader(blob);
+  if (r.bytes()?.toString('latin1') !== algorithm) return false;
+  const fields = (n: number) => Array.from({ length: n }, () => r.bytes());
+  let ok: boolean;
+  if (algorithm === 'ssh-rsa') {
+    const [e, n] = fields(2);
+    ok = e !== undefined && n !== undefined && validJwk({ kty: 'RSA', e: b64url(unsigned(e)), n: b64url(unsigned(n)) });
+  } else if (algorithm === 'ssh-dss') {
+    ok = fields(4).every((f) => f !== undefined && f.length > 0);
+  } else if (algorithm.includes('ecdsa-sha2-')) {
+    const [curve, point] = fields(2);
+    if (algorithm.startsWith('sk-') && r.bytes() === undefined) return false;
+    const crv = curve && EC_CURVES[curve.toString('latin1')];
+    const size = point ? (point.length - 1) / 2 : 0;
+    ok = crv !== undefined && algorithm.includes(curve!.toString('latin1')) && point![0] === 4 && Number.isInteger(size) &&
+      validJwk({ kty: 'EC', crv, x: b64url(point!.subarray(1, 1 + size)), y: b64url(point!.subarray(1 + size)) });
+  } else {
+    const [key] = fields(1);
+    if (algorithm.startsWith('sk-') && r.bytes() === undefined) return false;
+    ok = key?.length === 32;
+  }
+  return ok && r.done;
+}
+
+/** The key blob of a public key line, as Gitlab::SSHPublicKey reads it (options or hosts before the type allowed); undefined when invalid. */
+function keyBlob(line: string): Buffer | undefined {
+  const found = ALGORITHM_AT.exec(line);
+  if (!found) return undefined;
+  const [algorithm, data] = line.slice(found.index).trim().split(/\s+/);
+  // Base64.strict_decode64: the canonical alphabet, padded to a multiple of four.
+  if (data === undefined || !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(data)) return undefined;
+  const blob = Buffer.from(data, 'base64');
+  return validBlob(algorithm, blob) ? blob : undefined;
+}
+
+/** Exported for the seeded faults: a host key GitLab accepts (Gitlab::SSHPublicKey#valid?). */
+export const validHostKey = (key: string): boolean => keyBlob(key) !== undefined;
+
+/** `SshHostKey.fingerprint_host_keys`: "SHA256:<base64, unpadded>" of each valid line, in order. */
+function fingerprintHostKeys(knownHosts: string | null): string[] {
+  if (knownHosts === null) return [];
+  return knownHosts.split('\n').flatMap((line) => {
+    const blob = keyBlob(line);
+    return blob ? [`SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`] : [];
+  });
+}
+
+/**
+ * HostKeysConverter#sanitize_key: the key without the padding around its parts, and a key whose
+ * Base64 lost its "+" to a form decoder (spaces instead) restored.
+ */
+function sanitizeKey(key: string): string {
+  const found = ALGORITHM_AT.exec(key);
+  if (!found) return key;
+  const prefix = key.slice(0, found.index).trim();
+  const rest = key.slice(found.index).trim().slice(found[1].length).trim();
+  // key_data.tr(' ', '+'), where that makes a valid key (a comment after the key keeps its space).
+  const restored = rest.replace(/ /g, '+');
+  const data = rest.includes(' ') && validHostKey(`${found[1]} ${restored}`) ? restored : rest;
+  return [prefix, found[1], data].filter((part) => part !== '').join(' ');
+}
+
+/** The host a bare key is listed under: the url's host, "[host]:port" for a port other than 22 (Addressable: only an explicit port). */
+function knownHostsHost(url: string): string | undefined {
+  const split = /\s/.test(url) ? undefined : splitUrl(url);
+  const authority = split && /^[^/?#]*/.exec(split.rest)![0];
+  const match = authority === undefined ? null : /^(\[[^\]]*\]|[^:[\]]*)(?::(\d*))?$/.exec(authority);
+  if (!match || match[1] === '') return undefined;
+  const port = match[2] ? Number(match[2]) : undefined;
+  return port === undefined || port === 22 ? match[1] : `[${match[1]}]:${port}`;
+}
+
+const invalidHostKeys = (keys: string[]) => apiError(400, `Invalid SSH host key(s): ${keys.join(', ')}`);
+
+/** HostKeysConverter#to_ssh_known_hosts!: the known_hosts text (null for none), or the 400 of an invalid key. */
+function toKnownHosts(hostKeys: string[] | null, url: string): string | null {
+  if (hostKeys === null || hostKeys.length === 0) return null;
+  if (hostKeys.length > MAX_HOST_KEYS) throw invalidHostKeys([`too many host keys (maximum is ${MAX_HOST_KEYS})`]);
+  const keys = hostKeys.map((key) => sanitizeKey(key.trim()));
+  const invalid = keys.filter((key) => key !== '' && !validHostKey(key));
+  if (invalid.length > 0) throw invalidHostKeys(invalid);
+  const lines = keys.filter((key) => key !== '').map((key) => {
+    if (KEY_WITH_HOSTNAME.test(key)) return key;
+    const host = knownHostsHost(url);
+    if (host === undefined) throw invalidHostKeys(['cannot determine hostname from URL for bare key']);
+    return `${host} ${key}`;
+  });
+  return lines.length > 0 ? lines.join('\n') : null;
+}
+
+/**
+ * `optional :host_keys, type: Array[String]`: undefined when not sent, null (clears, as an empty
+ * array) when sent as null. A form or query sends `host_keys[]`; a single `host_keys` value that is
+ * not an array is a Grape refusal.
+ */
+function readHostKeys(params: Params): string[] | null | undefined {
+  const bracketed = params.raw['host_keys[]'];
+  const raw = params.raw.host_keys !== undefined ? params.raw.host_keys : bracketed === undefined ? undefined : [bracketed].flat();
+  if (raw === undefined || raw === null) return raw;
+  if (Array.isArray(raw) && raw.every((key) => key === null || ['string', 'number', 'boolean'].includes(typeof key))) {
+    return raw.map((key) => (key === null ? '' : String(key)));
+  }
+  params.addError('host_keys is invalid');
+  return undefined;
 }
 
 /** The model's untrusted_regexp validation of mirror_branch_regex. */
@@ -146,7 +301,6 @@ function regexProblem(regex: string | undefined): string | undefined {
 function applyBranchSelection(mirror: RemoteMirror, selection: { onlyProtected?: boolean; regex?: string }): void {
   if (selection.onlyProtected !== undefined) mirror.onlyProtectedBranches = selection.onlyProtected;
   if (selection.regex !== undefined) {
-    // Stryker disable next-line StringLiteral: whether GitLab stores an empty mirror_branch_regex as null or "" is unconfirmed
     mirror.mirrorBranchRegex = selection.regex === '' ? null : selection.regex;
     // A regex replaces protected-only mirroring (EE helper, gitlab-facts §2).
     if (mirror.mirrorBranchRegex !== null) mirror.onlyProtectedBranches = false;
@@ -161,16 +315,12 @@ function throwInvalid(problems: Record<string, string | undefined>): void {
 
 /** The simulated push: the selected branches land on the target, then the mirror reads `finished`. */
 function push(project: Project, mirror: RemoteMirror): void {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: the refs a push leaves on the target are not observable through the API
   const regex = mirror.mirrorBranchRegex === null ? undefined : new RegExp(mirror.mirrorBranchRegex);
-  // Stryker disable next-line MethodExpression,ArrayDeclaration,ArrowFunction: the refs a push leaves on the target are not observable through the API
   const selected = [...project.repository.branches].filter(([name]) =>
-    // Stryker disable next-line BooleanLiteral: the refs a push leaves on the target are not observable through the API
     mirror.onlyProtectedBranches ? project.protectedBranches.has(name) : regex ? regex.test(name) : true,
   );
   // Without keep_divergent_refs the target becomes exactly the selection; with it, refs the
   // target has beyond the source are left alone.
-  // Stryker disable next-line BooleanLiteral,ConditionalExpression: the refs a push leaves on the target are not observable through the API
   if (!mirror.keepDivergentRefs) mirror.pushedRefs.clear();
   for (const [name, commitId] of selected) mirror.pushedRefs.set(name, commitId);
   const finishedAt = now();
@@ -180,8 +330,60 @@ function push(project: Project, mirror: RemoteMirror): void {
   mirror.lastSuccessfulUpdateAt = finishedAt;
 }
 
+const newPrime = (bits: number) => new Promise<bigint>((resolve, reject) => generatePrime(bits, { bigint: true }, (error, prime) => (error ? reject(error) : resolve(prime))));
+const RSA_BITS = 4096;
+const RSA_EXPONENT = 65537n;
+
+/** An SSH string field: its length (four bytes, big-endian), then its bytes. */
+function sshString(bytes: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(bytes.length);
+  return Buffer.concat([length, bytes]);
+}
+
+/** An SSH mpint: unsigned big-endian, a zero byte before a set high bit. */
+function sshMpint(value: bigint): Buffer {
+  const hex = value.toString(16);
+  const bytes = Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex');
+  return sshString(bytes[0] >= 128 ? Buffer.concat([Buffer.alloc(1), bytes]) : bytes);
+}
+
+/** A prime of `bits` bits that makes a valid RSA factor with the exponent 65537 (gcd(e, p - 1) = 1). */
+async function rsaPrime(bits: number): Promise<bigint> {
+  for (;;) {
+    const prime = await newPrime(bits);
+    if ((prime - 1n) % RSA_EXPONENT !== 0n) return prime;
+  }
+}
+
+/**
+ * MirrorAuthentication#generate_ssh_private_key!: GitLab makes an RSA key of 4096 bits for the
+ * mirror, once (when auth_method becomes ssh_public_key; no route shows it before the first read of
+ * the public key, so it is made then), and keeps it. Only its public half is ever shown and the push
+ * is simulated, so the modulus is a multi-prime one (RFC 8017): eight primes of about 512 bits, which
+ * cost milliseconds where two of 2048 bits cost seconds of CPU. Returns "ssh-rsa <Base64>", without
+ * the comment.
+ */
+async function newSshPublicKey(): Promise<string> {
+  const primes = await Promise.all(Array.from({ length: 7 }, () => rsaPrime(512)));
+  const product = primes.reduce((a, b) => a * b, 1n);
+  // The last prime brings the modulus to exactly 4096 bits: a prime of b bits makes it L + b - 1 or L + b bits long.
+  const bits = RSA_BITS - product.toString(2).length;
+  for (let attempt = 0; ; attempt += 1) {
+    const modulus = product * (await rsaPrime(bits + (attempt % 2)));
+    if (modulus.toString(2).length === RSA_BITS) {
+      return `ssh-rsa ${Buffer.concat([sshString(Buffer.from('ssh-rsa')), sshMpint(RSA_EXPONENT), sshMpint(modulus)]).toString('base64')}`;
+    }
+  }
+}
+
+/** MirrorAuthentication#ssh_key_auth?: an ssh:// url and auth_method ssh_public_key. */
+const sshKeyAuth = (mirror: RemoteMirror) => mirror.url.startsWith('ssh://') && mirror.authMethod === 'ssh_public_key';
+
 export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
   const { store } = ctx;
+  /** The SSH key of each mirror that has needed one; kept beside the store, never shown but by …/public_key. */
+  const sshKeys = new WeakMap<RemoteMirror, Promise<string>>();
 
   /** Scope, then `find_project!` (404), then admin_remote_mirror (401), as GitLab orders them. */
   function mirrorProject(request: FastifyRequest<ProjectRoute>, scopes: readonly string[]): Project {
@@ -201,7 +403,6 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
 
   app.get<ProjectRoute>('/projects/:id/remote_mirrors', async (request, reply) => {
     const project = mirrorProject(request, READ_API_SCOPES);
-    // Stryker disable next-line MethodExpression,ArrowFunction,ArithmeticOperator: mirrors are appended with increasing ids, so the list is already in id order
     const mirrors = [...project.remoteMirrors].sort((a, b) => a.id - b.id);
     return paginate(request, reply, mirrors, new Params(mergedParams(request))).map(mirrorEntity);
   });
@@ -219,8 +420,11 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
     const authMethod = params.string('auth_method', { values: AUTH_METHODS });
     const keepDivergentRefs = params.boolean('keep_divergent_refs');
     const selection = readBranchSelection(params);
+    const hostKeys = readHostKeys(params);
     params.done();
-    throwInvalid({ url: urlProblem(url!), mirror_branch_regex: regexProblem(selection.regex) });
+    // build_mirror_params converts host_keys before the model validates anything (bare keys take the host of the url as given).
+    const sshKnownHosts = hostKeys === undefined ? null : toKnownHosts(hostKeys, url!);
+    throwInvalid({ url: urlProblem(url!), only_protected_branches: protectedProblem(selection), mirror_branch_regex: regexProblem(selection.regex) });
 
     const split = splitUrl(url!)!;
     const mirror: RemoteMirror = {
@@ -237,6 +441,7 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
       lastUpdateAt: null,
       lastUpdateStartedAt: null,
       lastSuccessfulUpdateAt: null,
+      sshKnownHosts,
       pushedRefs: new Map(),
     };
     applyBranchSelection(mirror, selection);
@@ -253,12 +458,16 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
     const authMethod = params.string('auth_method');
     const keepDivergentRefs = params.boolean('keep_divergent_refs');
     const selection = readBranchSelection(params);
+    const hostKeys = readHostKeys(params);
     params.done();
     const mirror = findMirror(project, request.params.mirror_id);
+    // Bare host keys take the host of the mirror's url. Left out, the stored keys stay; [] or null clears them.
+    const sshKnownHosts = hostKeys === undefined ? mirror.sshKnownHosts : toKnownHosts(hostKeys, mirror.url);
     // No Grape `values` on update: the model's inclusion validation refuses other methods.
     const badMethod = authMethod !== undefined && !(AUTH_METHODS as readonly string[]).includes(authMethod);
-    throwInvalid({ auth_method: badMethod ? 'is not included in the list' : undefined, mirror_branch_regex: regexProblem(selection.regex) });
+    throwInvalid({ auth_method: badMethod ? 'is not included in the list' : undefined, only_protected_branches: protectedProblem(selection), mirror_branch_regex: regexProblem(selection.regex) });
 
+    mirror.sshKnownHosts = sshKnownHosts;
     if (enabled !== undefined) mirror.enabled = enabled;
     if (keepDivergentRefs !== undefined) mirror.keepDivergentRefs = keepDivergentRefs;
     if (authMethod !== undefined) mirror.authMethod = authMethod as RemoteMirror['authMethod'];
@@ -277,6 +486,17 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
       setTimeout(() => push(project, mirror), PUSH_DURATION_MS).unref();
     }
     reply.code(204);
+  });
+
+  // Beyond the spec's forms (GitLab 17.9): `not_found! unless mirror.ssh_key_auth?`, then
+  // `{ public_key: mirror.ssh_public_key }`, whose comment is git@<the instance's host>.
+  app.get<MirrorRoute>('/projects/:id/remote_mirrors/:mirror_id/public_key', async (request) => {
+    const project = mirrorProject(request, READ_API_SCOPES);
+    const mirror = findMirror(project, request.params.mirror_id);
+    if (!sshKeyAuth(mirror)) throw notFound();
+    let key = sshKeys.get(mirror);
+    if (key === undefined) sshKeys.set(mirror, (key = newSshPublicKey()));
+    return { public_key: `${await key} git@${request.hostname}` };
   });
 
   app.delete<MirrorRoute>('/projects/:id/remote_mirrors/:mirror_id', async (request, reply) => {

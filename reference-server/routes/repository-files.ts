@@ -179,7 +179,6 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     if (pointer) {
       const object = project.repository.lfsObjects.get(pointer.oid);
       if (!object) throw notFound();
-      // Stryker disable next-line StringLiteral: GitLab sends the LFS object as a download or a redirect; its content type is unconfirmed
       reply.type('application/octet-stream');
       return object;
     }
@@ -224,7 +223,6 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     params.done();
     const project = writableProject(request, actor, request.params.id);
     const user = actor.user!;
-    // Stryker disable next-line BlockStatement: the protection test tolerates 201 (default_branch_protection is an instance setting)
     if (project.protectedBranches.has(branch!) && store.accessLevel(project, user) < ACCESS.MAINTAINER) {
       throw apiError(400, 'You are not allowed to push into this branch');
     }
@@ -258,7 +256,6 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     return result;
   });
 
-  // Stryker disable next-line StringLiteral: any kind other than 'create' and 'delete' is an update in Repository.commit
   app.put<FileRoute>('/projects/:id/repository/files/:file_path', async (request) => write(request, 'update'));
 
   app.delete<FileRoute>('/projects/:id/repository/files/:file_path', async (request, reply) => {
@@ -290,7 +287,6 @@ function readRange(params: Params): { start: number; end: number } | undefined {
   };
   const start = bound('range[start]');
   const end = bound('range[end]');
-  // Stryker disable next-line LogicalOperator: a missing bound is already recorded as a parameter error, so requiredRef's params.done() refuses the request first
   return start === undefined || end === undefined ? undefined : { start, end };
 }
 

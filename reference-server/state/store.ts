@@ -193,7 +193,6 @@ class MemberMap extends Map<number, Member> {
   ofSource(source: { kind: string; id: number }): readonly Member[] {
     const index = this.bySource.get(sourceKey(source));
     if (!index) return [];
-    // Stryker disable next-line LogicalOperator: a new list of the same records is the same list
     return (index.list ??= [...index.members.values()]);
   }
 
@@ -202,7 +201,6 @@ class MemberMap extends Map<number, Member> {
     const index = this.bySource.get(sourceKey(source));
     if (!index) return [];
     // A record has either a user or an invite token, never both or neither.
-    // Stryker disable next-line LogicalOperator: a new list of the same records is the same list
     return (index.users ??= this.ofSource(source).filter((m) => m.userId !== null));
   }
 

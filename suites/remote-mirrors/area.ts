@@ -1,4 +1,5 @@
-// The remote-mirrors area (spec: Endpoints / Remote mirrors): push mirrors of a project.
+// The remote-mirrors area (spec: Endpoints / Remote mirrors): push mirrors of a project, and the
+// public key of an SSH mirror (GitLab 17.9), an extension beyond the spec's forms.
 import { defineArea } from '../harness/core/area.js';
 import { remoteMirrorsClauses } from './clauses.js';
 
@@ -12,6 +13,10 @@ export const remoteMirrors = defineArea({
     update: 'PUT /projects/:id/remote_mirrors/:mirror_id',
     sync: 'POST /projects/:id/remote_mirrors/:mirror_id/sync',
     delete: 'DELETE /projects/:id/remote_mirrors/:mirror_id',
+  },
+  // Beyond the spec's forms: GitLab's own (lib/api/remote_mirrors.rb), tested at the parity level.
+  extensions: {
+    'public-key': 'GET /projects/:id/remote_mirrors/:mirror_id/public_key',
   },
   clauses: remoteMirrorsClauses,
 });

@@ -501,3 +501,68 @@ suite.test(
     expectEqual((await listMirrors(as('maintainer'), project)).map((m) => m.id), created.map((m) => m.id), 'every public target to be listed');
   },
 );
+
+suite.test(
+  {
+    case: 'boolean-strings',
+    title: 'enabled, only_protected_branches and keep_divergent_refs as form fields or query parameters "true"/"false" are read as booleans ("1"/"0" too: GitLab parity)',
+    clauses: ['mirrors.params.boolean-strings', 'mirrors.create.options'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const send = (how: 'form' | 'query', values: [string, string, string], name: string) => {
+      const [enabled, onlyProtected, keepDivergent] = values;
+      const params = { url: target(`booleans-${name}`), enabled, only_protected_branches: onlyProtected, keep_divergent_refs: keepDivergent };
+      return how === 'form' ? as('maintainer').post(mirrorsPath(privateProject), { body: params, form: true }) : as('maintainer').post(mirrorsPath(privateProject), { query: params });
+    };
+    const expectValues = async (res: Exchange, expected: boolean[], what: string) => {
+      expectOk(res, 201, 'remote-mirror');
+      const created = res.body as Mirror;
+      const read = await readMirror(as('maintainer'), privateProject, created.id);
+      for (const [mirror, where] of [[created, 'created'], [read, 'read back']] as const) {
+        expectEqual([mirror.enabled, mirror.only_protected_branches, mirror.keep_divergent_refs], expected, `enabled, only_protected_branches and keep_divergent_refs ${what} (${where})`, res);
+      }
+    };
+    await expectValues(await send('form', ['true', 'false', 'true'], 'form-true'), [true, false, true], 'from form fields "true", "false", "true"');
+    await expectValues(await send('form', ['false', 'true', 'false'], 'form-false'), [false, true, false], 'from form fields "false", "true", "false"');
+    await expectValues(await send('query', ['true', 'true', 'true'], 'query-true'), [true, true, true], 'from query parameters "true"');
+    await expectValues(await send('query', ['false', 'false', 'false'], 'query-false'), [false, false, false], 'from query parameters "false"');
+    // "1" and "0": GitLab's Boolean coercion; the spec says nothing of them.
+    for (const [how, values, expected] of [['form', ['1', '0', '1'], [true, false, true]], ['query', ['0', '1', '0'], [false, true, false]]] as const) {
+      const res = await send(how, [...values], `${how}-digits`);
+      parity(res, GITLAB_TEXT.booleans, () => {
+        expectOk(res, 201, 'remote-mirror');
+        const { enabled, only_protected_branches, keep_divergent_refs } = res.body as Mirror;
+        expectEqual([enabled, only_protected_branches, keep_divergent_refs], [...expected], `the values of ${how} "${values.join('", "')}"`, res);
+      });
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'protected-null',
+    title: 'only_protected_branches null (JSON) or empty (form) is never a server error; GitLab refuses it: 400 {"message":{"only_protected_branches":["can\'t be blank"]}}, nothing created',
+    clauses: ['mirrors.params.protected-null'],
+  },
+  async ({ as }) => {
+    const { freshProject } = world();
+    const project = await freshProject();
+    const accepted: number[] = [];
+    for (const [form, value] of [[false, null], [true, '']] as const) {
+      const res = await as('maintainer').post(mirrorsPath(project), { body: { url: target(`protected-null-${form ? 'form' : 'json'}`), enabled: true, only_protected_branches: value }, form });
+      // Taken as "not given" (201, a boolean shown) or refused (400): the spec does not say which.
+      expectStatus(res, [400, 201], 'GitLab refuses a null only_protected_branches; the spec leaves it open');
+      parity(res, GITLAB_TEXT.protectedNull, () => {
+        expectValidationError(res, 'only_protected_branches');
+        expectEqual((res.body as { message: Record<string, string[]> }).message.only_protected_branches, ["can't be blank"], 'GitLab\'s reason', res);
+      });
+      if (res.status === 400) expectError(res, 400);
+      else {
+        expectOk(res, 201, 'remote-mirror');
+        accepted.push((res.body as Mirror).id);
+      }
+    }
+    expectEqual((await listMirrors(as('maintainer'), project)).map((m) => m.id), accepted, 'no mirror to exist for a refused request');
+  },
+);

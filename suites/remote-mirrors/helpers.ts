@@ -20,6 +20,8 @@ export interface Mirror {
   /** A boolean in the spec; GitLab stores null when a mirror was created without it (the column has no default). */
   keep_divergent_refs: boolean | null;
   auth_method?: string;
+  /** GitLab's fingerprints of the mirror's SSH host keys (beyond the spec: lib/api/entities/remote_mirror.rb). */
+  host_keys?: { fingerprint_sha256: string }[];
   mirror_branch_regex?: string | null;
 }
 
@@ -140,6 +142,8 @@ export const GITLAB_TEXT = {
   params: 'lib/api/remote_mirrors.rb (params); lib/api/api.rb (rescue_from Grape::Exceptions::Base); Grape lib/grape/locale/en.yml',
   exclusive: 'ee/lib/ee/api/helpers/remote_mirrors_helpers.rb (mutually_exclusive :only_protected_branches, :mirror_branch_regex)',
   syncDisabled: 'app/services/remote_mirrors/sync_service.rb (remote_mirror.disabled?); lib/api/remote_mirrors.rb (render_api_error!(result[:message], 400)); spec/requests/api/remote_mirrors_spec.rb',
+  booleans: 'lib/api/remote_mirrors.rb (type: Boolean); Grape lib/grape/validations/types/primitive_coercer.rb; dry-types Params::Bool ("1"/"0", "t"/"f", "yes"/"no", "on"/"off")',
+  protectedNull: 'app/models/remote_mirror.rb (validates :only_protected_branches, inclusion: { in: [true, false], message: :blank }); spec/requests/api/remote_mirrors_spec.rb (when only_protected_branches is not set)',
 } as const;
 
 /** The mirror is not one of the project's (an unknown, non-numeric or another project's id): 404 "404 Not found". */

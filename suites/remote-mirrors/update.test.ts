@@ -307,3 +307,60 @@ suite.test(
     }
   },
 );
+
+suite.test(
+  {
+    case: 'boolean-strings',
+    title: 'PUT enabled, only_protected_branches and keep_divergent_refs as form fields or query parameters "true"/"false" are read as booleans ("1"/"0" too: GitLab parity)',
+    clauses: ['mirrors.params.boolean-strings', 'mirrors.update.toggle', 'mirrors.update.branches'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: target('update-booleans') });
+    const put = (how: 'form' | 'query', [enabled, onlyProtected, keepDivergent]: string[]) => {
+      const params = { enabled, only_protected_branches: onlyProtected, keep_divergent_refs: keepDivergent };
+      return as('maintainer').put(mirrorPath(privateProject, created.id), how === 'form' ? { body: params, form: true } : { query: params });
+    };
+    const values = (mirror: Mirror) => [mirror.enabled, mirror.only_protected_branches, mirror.keep_divergent_refs];
+    for (const [how, sent, expected] of [['form', ['true', 'true', 'true'], [true, true, true]], ['query', ['false', 'false', 'false'], [false, false, false]], ['query', ['true', 'false', 'true'], [true, false, true]], ['form', ['false', 'true', 'false'], [false, true, false]]] as const) {
+      const res = await put(how, [...sent]);
+      expectOk(res, 200, 'remote-mirror');
+      expectEqual(values(res.body as Mirror), [...expected], `the values after ${how} "${sent.join('", "')}"`, res);
+      expectEqual(values(await readMirror(as('maintainer'), privateProject, created.id)), [...expected], `the values read back after ${how} "${sent.join('", "')}"`);
+    }
+    // "1" and "0" (GitLab's own request spec sends enabled '0'): GitLab's Boolean coercion, not the spec's.
+    for (const [how, sent, expected] of [['form', ['0', 'true', 'true'], [false, true, true]], ['query', ['1', '0', '0'], [true, false, false]]] as const) {
+      const res = await put(how, [...sent]);
+      parity(res, GITLAB_TEXT.booleans, () => {
+        expectOk(res, 200, 'remote-mirror');
+        expectEqual(values(res.body as Mirror), [...expected], `the values after ${how} "${sent.join('", "')}"`, res);
+      });
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'protected-null',
+    title: 'PUT only_protected_branches null is never a server error; GitLab refuses it: 400 {"message":{"only_protected_branches":["can\'t be blank"]}} and changes nothing',
+    clauses: ['mirrors.params.protected-null'],
+  },
+  async ({ as }) => {
+    const { privateProject } = world();
+    const created = await createMirror(as('maintainer'), privateProject, { url: target('update-protected-null'), only_protected_branches: true });
+    const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { enabled: true, only_protected_branches: null } });
+    expectStatus(res, [400, 200], 'GitLab refuses a null only_protected_branches; the spec leaves it open');
+    parity(res, GITLAB_TEXT.protectedNull, () => {
+      expectValidationError(res, 'only_protected_branches');
+      expectEqual((res.body as { message: Record<string, string[]> }).message.only_protected_branches, ["can't be blank"], 'GitLab\'s reason', res);
+    });
+    const read = await readMirror(as('maintainer'), privateProject, created.id);
+    if (res.status === 200) {
+      expectOk(res, 200, 'remote-mirror');
+      expectEqual(read.enabled, true, 'enabled changed by the accepted update');
+      return;
+    }
+    expectError(res, 400);
+    expectEqual([read.enabled, read.only_protected_branches], [false, true], 'enabled and only_protected_branches unchanged by the refused update');
+  },
+);

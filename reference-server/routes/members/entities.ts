@@ -31,12 +31,10 @@ export function memberEntity(ctx: Context, request: FastifyRequest, row: MemberR
   const user = store.users.get(member.userId!)!;
   const memberSource = sourceOf(store, member)!;
   const body: Record<string, unknown> = { ...userBasic(request, user), access_level: row.accessLevel, created_at: member.createdAt };
-  // Stryker disable next-line ConditionalExpression: store.users.get(null) is undefined as well
   const creator = member.createdById === null ? undefined : store.users.get(member.createdById);
   if (creator && !row.sourceHidden) body.created_by = userBasic(request, creator);
   body.expires_at = member.expiresAt;
   if (emailVisible(store, user, view.viewer, rootGroupOf(store, memberSource))) body.email = user.email;
-  // Stryker disable next-line ConditionalExpression: project members are never LDAP-synced and a project has no SAML SSO, so the block adds nothing for them
   if (memberSource.kind === 'group') {
     const root = store.rootOf(memberSource);
     const owner = view.viewer.isAdmin || store.groupAccess(memberSource, view.viewer.id) >= ACCESS.OWNER;
@@ -47,7 +45,6 @@ export function memberEntity(ctx: Context, request: FastifyRequest, row: MemberR
     if (member.ldap) body.override = member.override;
   }
   body.membership_state = member.state;
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: is_using_seat for awaiting members and blocked users is unconfirmed (GitLab asks the user's license seat)
   if (view.showSeatInfo) body.is_using_seat = user.state === 'active' && member.state === 'active';
   return body;
 }
@@ -90,16 +87,13 @@ export function membershipEntity(ctx: Context, request: FastifyRequest, member: 
 }
 
 function gravatar(email: string): string {
-  // Stryker disable next-line MethodExpression: the avatar URL of an invited address depends on the instance's Gravatar settings; tests check only its type
   const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
   return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
 }
 
 /** PendingMember: name, username and web_url only when the person has an account. */
 export function pendingMemberEntity(ctx: Context, request: FastifyRequest, member: Member) {
-  // Stryker disable next-line ConditionalExpression: store.users.get(null) is undefined as well
   const user = member.userId === null ? undefined : ctx.store.users.get(member.userId);
-  // Stryker disable next-line StringLiteral: an invitation always has an address, so the fallback is never reached
   const email = user?.email ?? member.inviteEmail ?? '';
   const basic = user ? userBasic(request, user) : undefined;
   return {
@@ -109,7 +103,6 @@ export function pendingMemberEntity(ctx: Context, request: FastifyRequest, membe
     ...(basic ? { web_url: basic.web_url } : {}),
     invited: member.inviteToken !== null,
     avatar_url: basic?.avatar_url ?? gravatar(email),
-    // Stryker disable next-line ConditionalExpression,StringLiteral: only invitations are listed while active; their approved value is unconfirmed
     approved: member.state === 'active',
   };
 }

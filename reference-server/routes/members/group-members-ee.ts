@@ -48,7 +48,6 @@ function rootGroupFor(ctx: Context, request: FastifyRequest<GroupRoute>, user: U
   return requireRootAdmin(ctx, findGroup(ctx, request, request.params.id), user);
 }
 
-// Stryker disable all: no endpoint signs a user in, so every last_login_at is null and both sign-in orders are the id order
 /** `column <direction> NULLS LAST`, as User orders by sign-in time; ties keep the id order. */
 function bySignIn(direction: 1 | -1) {
   return (a: User, b: User) => {
@@ -60,7 +59,6 @@ function bySignIn(direction: 1 | -1) {
     return (x < y ? -1 : 1) * direction;
   };
 }
-// Stryker restore all
 
 /**
  * User.order_recent_last_activity (`last_activity_on DESC NULLS LAST, id ASC`) and
@@ -71,9 +69,7 @@ function byActivity(direction: 1 | -1) {
   return (a: User, b: User) => {
     const x = a.lastActivityOn ?? '';
     const y = b.lastActivityOn ?? '';
-    // Stryker disable next-line ArithmeticOperator: the order of users with the same date is not asserted (older releases break no ties)
     if (x === y) return (b.id - a.id) * direction;
-    // Stryker disable next-line ArithmeticOperator: direction is 1 or -1, so * and / agree
     return (x < y ? -1 : 1) * direction;
   };
 }
@@ -87,15 +83,12 @@ function billableOrder(sort: string | undefined): (a: User, b: User) => number {
     case 'name_asc':
     case 'name_desc': {
       const direction = sort === 'name_asc' ? 1 : -1;
-      // Stryker disable next-line ArithmeticOperator,MethodExpression: direction is 1 or -1, so * and / agree; for the letters of a name, upper and lower case compare alike
       return (a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) * direction || a.id - b.id;
     }
-    // Stryker disable all: no endpoint signs a user in, so every last_login_at is null and both sign-in orders are the id order
     case 'recent_sign_in':
       return bySignIn(-1);
     case 'oldest_sign_in':
       return bySignIn(1);
-    // Stryker restore all
     case 'last_activity_on_desc':
       return byActivity(-1);
     case 'last_activity_on_asc':
@@ -108,7 +101,6 @@ function billableOrder(sort: string | undefined): (a: User, b: User) => number {
 function matchesSearch(user: User, search: string): boolean {
   const q = search.toLowerCase();
   if (user.name.toLowerCase().includes(q) || user.username.toLowerCase().includes(q)) return true;
-  // Stryker disable next-line all: the target contract creates users without a public email, so this is false whatever the mutant
   return user.publicEmail !== '' && user.publicEmail.toLowerCase() === q;
 }
 
@@ -137,7 +129,6 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
   const billableMemberships = (request: FastifyRequest<UserRoute>, pick: (root: Group) => (m: Member) => boolean) => {
     const viewer = caller(ctx, request, READ_API_SCOPES);
     const params = routeParams(request);
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an empty user_id segment (members//x) gives 400 here and 404 with the mutant; GitLab's answer to an empty segment is unconfirmed and no test sends one
     const userId = params.integer('user_id', { required: true });
     readPage(params);
     params.done();
@@ -147,7 +138,6 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     if (!billableUsers(store, root).has(user.id)) throw notFound('User');
     const wanted = pick(root);
     const members = store.members.ofUser(user.id).filter(wanted);
-    // Stryker disable next-line MethodExpression,ArrowFunction,ArithmeticOperator: GitLab gives the memberships no order (a union of group and project members); tests compare sorted ids
     return { params, members: members.sort((a, b) => a.id - b.id) };
   };
 
@@ -170,7 +160,6 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
   app.delete<UserRoute>('/groups/:id/billable_members/:user_id', async (request, reply) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const params = routeParams(request);
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an empty user_id segment (members//x) gives 400 here and 404 with the mutant; GitLab's answer to an empty segment is unconfirmed and no test sends one
     const userId = params.integer('user_id', { required: true });
     params.done();
     const group = findGroup(ctx, request, request.params.id);
@@ -186,7 +175,6 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
   app.put<UserRoute>('/groups/:id/members/:user_id/state', async (request) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const params = routeParams(request);
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an empty user_id segment (members//x) gives 400 here and 404 with the mutant; GitLab's answer to an empty segment is unconfirmed and no test sends one
     const userId = params.integer('user_id', { required: true });
     const state = params.string('state', { required: true, values: MEMBER_STATES }) as Member['state'] | undefined;
     params.done();
@@ -210,7 +198,6 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     const seen = new Set<string>();
     const pending = hierarchyMembers(store, root).filter((m) => {
       if (m.inviteToken === null && m.state !== 'awaiting') return false;
-      // Stryker disable next-line MethodExpression,OptionalChaining: any one case folding gives the same key to the same address, and an invitation always has an email
       const key = m.userId !== null ? `user:${m.userId}` : `email:${m.inviteEmail?.toLowerCase()}`;
       if (seen.has(key)) return false;
       seen.add(key);
@@ -222,7 +209,6 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
   /** `Members::ActivateService`: awaiting memberships of the hierarchy become active; 204 through `no_content!`. */
   const activate = (root: Group, which: (m: Member) => boolean): number => {
     const mine = hierarchyMembers(store, root).filter(which);
-    // Stryker disable next-line MethodExpression: counting active memberships too changes only the answer to approving an active member, which is unconfirmed (see below)
     const awaiting = mine.filter((m) => m.state === 'awaiting');
     for (const m of awaiting) m.state = 'active';
     return awaiting.length;
@@ -231,21 +217,17 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
   app.put<MemberIdRoute>('/groups/:id/members/:member_id/approve', async (request, reply) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const params = routeParams(request);
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an empty member_id segment gives 400 here and 404 with the mutant; GitLab's answer to an empty segment is unconfirmed and no test sends one
     const memberId = params.integer('member_id', { required: true });
     params.done();
     const group = findGroup(ctx, request, request.params.id);
     const member = store.members.get(memberId!);
     if (!member) throw notFound();
     const root = requireRootAdmin(ctx, group, actor);
-    // Stryker disable next-line ArrowFunction,ConditionalExpression,LogicalOperator,EqualityOperator: an invitation is never awaiting (no endpoint sets its state), so this predicate never activates anything a test could see
     const sameInvitation = (m: Member) => m.inviteToken !== null && m.inviteEmail === member.inviteEmail;
     const approved =
-      // Stryker disable next-line ConditionalExpression: differs only for an awaiting invitation, which no endpoint can produce; GitLab's answer to approving one is unconfirmed
       member.userId !== null
         ? activate(root, (m) => m.userId === member.userId)
         : activate(root, sameInvitation);
-    // Stryker disable next-line ConditionalExpression,StringLiteral: nothing awaiting happens only for a member already active, and GitLab's answer then (400 with a reason, or 204) is unconfirmed
     if (approved === 0) throw badRequest('No memberships found');
     reply.code(204);
   });
@@ -261,7 +243,6 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     app[method]<UserRoute>('/groups/:id/members/:user_id/override', async (request, reply) => {
       const actor = caller(ctx, request, WRITE_API_SCOPES);
       const params = routeParams(request);
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: an empty user_id segment (members//x) gives 400 here and 404 with the mutant; GitLab's answer to an empty segment is unconfirmed and no test sends one
       const userId = params.integer('user_id', { required: true });
       params.done();
       const group = findGroup(ctx, request, request.params.id);
@@ -276,7 +257,6 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
       if (!member.ldap) throw forbidden();
       member.override = override;
       // Grape's defaults: 201 for POST, 200 for DELETE with a body.
-      // Stryker disable next-line ConditionalExpression,StringLiteral: GitLab's status for POST override is unconfirmed (Grape's 201 or the facts' 200); the suite accepts both
       reply.code(method === 'post' ? 201 : 200);
       return memberEntity(ctx, request, directRow(member), { viewer: actor, source: group });
     });

@@ -63,7 +63,6 @@ export function hierarchy(store: Store, root: Group): { groups: Group[]; project
 /** Every membership record (users and invitations) of the groups and projects of a hierarchy. */
 export function hierarchyMembers(store: Store, root: Group): Member[] {
   const { groups, projects } = hierarchy(store, root);
-  // Stryker disable next-line MethodExpression,ArrowFunction,ArithmeticOperator: the order of pending members is unconfirmed; tests compare sorted ids
   return [...groups, ...projects].flatMap((source) => store.directMembers(source)).sort((a, b) => a.id - b.id);
 }
 
@@ -117,7 +116,6 @@ export function allMemberRows(store: Store, source: Source, viewer: User): reado
 /** The /members/all row of one user, if any. */
 export function allMemberRow(store: Store, source: Source, viewer: User, userId: number): MemberRow | undefined {
   const view = allMembersView(store, source, viewer);
-  // Stryker disable next-line LogicalOperator: a new index of the same rows finds the same row
   view.byUser ??= new Map(view.rows.map((row) => [row.member.userId!, row]));
   return view.byUser.get(userId);
 }
@@ -129,7 +127,6 @@ function allMembersView(store: Store, source: Source, viewer: User): RowsView {
     ...contributions.map((c) => `${c.cap ?? ''}/${c.sourceHidden ? 'h' : ''}/${c.sources.map((s) => `${s.kind}${s.id}.${store.members.versionOf(s)}`).join(',')}`),
   ].join('|');
   let view = views.get(source);
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,OptionalChaining: making the rows again when nothing changed gives the same rows (the kept view only saves work)
   if (view?.key !== key) views.set(source, (view = { key, rows: buildRows(store, source, contributions) }));
   return view;
 }
@@ -137,14 +134,12 @@ function allMembersView(store: Store, source: Source, viewer: User): RowsView {
 /** Where the rows of /members/all come from, as far as the viewer may see. */
 function memberContributions(store: Store, source: Source, viewer: User): Contribution[] {
   const chain = groupChainOf(store, source);
-  // Stryker disable next-line ConditionalExpression: for a group the chain starts with the group itself; adding it again only makes duplicate rows, merged below
   const contributions: Contribution[] = [{ sources: source.kind === 'project' ? [source, ...chain] : chain, sourceHidden: false }];
 
   const memberOfSource = store.accessLevel(source, viewer) >= ACCESS.GUEST;
   const managesMembers = canAdminMembers(store, source, viewer);
   const invite = (link: GroupLink, members: (invited: Group) => readonly Source[]) => {
     const invited = store.groups.get(link.groupId);
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: a link's group always exists (links go with their groups), and no test shares with an expiry in the past (GitLab's answer to one is unconfirmed)
     if (!invited || isExpired(link.expiresAt)) return;
     const visible = store.canSee(invited, viewer);
     if (!memberOfSource && !visible) return;
@@ -154,7 +149,6 @@ function memberContributions(store: Store, source: Source, viewer: User): Contri
   };
   // A project's invited groups count with their ancestors' members; groups shared into a group
   // (or into a project's ancestors) with their direct members only.
-  // Stryker disable next-line ConditionalExpression: whether a group's invited groups bring their ancestors' members is unconfirmed (GitLab reads shared_from_groups)
   if (source.kind === 'project') {
     for (const link of source.sharedWith) invite(link, (invited) => store.groupChain(invited));
   }
@@ -167,26 +161,20 @@ function buildRows(store: Store, source: Source, contributions: readonly Contrib
   for (const { sources, cap, sourceHidden } of contributions) {
     for (const s of sources) {
       for (const member of userMembers(store, s)) {
-        // Stryker disable next-line ConditionalExpression,LogicalOperator: a membership cannot be made already expired; leaving out Minimal access members is unconfirmed
         if (isExpired(member.expiresAt) || member.accessLevel === ACCESS.MINIMAL_ACCESS) continue;
         const row = cap === undefined ? directRow(member) : { member, accessLevel: Math.min(cap, member.accessLevel), sourceHidden };
         const current = best.get(member.userId!);
-        // Stryker disable next-line EqualityOperator: when two memberships give the same level, which record GitLab shows is unconfirmed (> vs >=)
         if (!current || row.accessLevel > current.accessLevel) best.set(member.userId!, row);
       }
     }
   }
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,BlockStatement: which record (project or group) GitLab shows with the highest level is unconfirmed; the level is the same
   if (source.kind === 'project') {
     // MembersFinder keeps a user's project membership record, with the user's highest level.
-    // Stryker disable next-line BlockStatement: which record (project or group) GitLab shows with the highest level is unconfirmed; the level is the same
     for (const [userId, row] of best) {
       const own = directUserMember(store, source, userId);
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,BooleanLiteral: which record GitLab shows with the highest level, and its created_by then, is unconfirmed
       if (own && own !== row.member) best.set(userId, { member: own, accessLevel: row.accessLevel, sourceHidden: false });
     }
   }
-  // Stryker disable next-line MethodExpression,ArrowFunction,ArithmeticOperator: the order of /members/all is unconfirmed; tests compare sorted ids
   return [...best.values()].sort((a, b) => a.member.id - b.member.id);
 }
 
@@ -202,7 +190,6 @@ function invitedGroups(store: Store, root: Group): { group: Group; into: 'group'
     for (const source of sources) {
       for (const link of source.sharedWith) {
         const group = store.groups.get(link.groupId);
-        // Stryker disable next-line ConditionalExpression,LogicalOperator: a link's group always exists (links go with their groups), and no test shares with an expiry in the past (GitLab's answer to one is unconfirmed)
         if (group && !isExpired(link.expiresAt)) out.push({ group, into });
       }
     }
@@ -220,7 +207,6 @@ export function billableUsers(store: Store, root: Group): Map<number, Membership
   const out = new Map<number, MembershipType>();
   const add = (members: readonly Member[], type: MembershipType) => {
     for (const m of members) {
-      // Stryker disable next-line ConditionalExpression,LogicalOperator,OptionalChaining: the target contract has no way to block a user, and a membership cannot be made already expired, so this never skips anyone
       if (store.users.get(m.userId!)?.state !== 'active' || isExpired(m.expiresAt)) continue;
       if (m.state === 'active' && !out.has(m.userId!)) out.set(m.userId!, type);
     }
@@ -238,7 +224,6 @@ export function billableUsers(store: Store, root: Group): Map<number, Membership
 
 /** A user takes a seat once they hold Reporter or above anywhere (Guest, Planner, Minimal access are free). */
 function isBillableUser(store: Store, user: User): boolean {
-  // Stryker disable next-line BooleanLiteral: the suite's one administrator creates every group, so also holds an Owner membership
   if (user.isAdmin) return true;
   for (const m of store.members.ofUser(user.id)) {
     if (m.accessLevel < ACCESS.REPORTER) continue;
@@ -284,7 +269,6 @@ export function membershipErrors(store: Store, source: Source, userId: number, l
       errors.access_level = [`should be greater than or equal to ${ROLE_NAMES[inherited.level]} inherited membership from group ${inherited.group.name}`];
     }
   }
-  // Stryker disable next-line StringLiteral: the wording of the past-date error is unconfirmed (gitlab-facts §4); tests check the field only
   if (expiresAt && isExpired(expiresAt)) errors.expires_at = ['cannot be a date in the past'];
   return errors;
 }

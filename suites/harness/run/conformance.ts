@@ -117,13 +117,20 @@ export interface TestSpec {
   /** The kinds this case holds for, when the endpoint has both and the case only one; `why` says why. */
   only?: { kind: SourceKind; why: string };
   requires?: Requirements;
-  /** `parity` when the whole test checks GitLab behaviour beyond the spec. */
+  /** `parity` when the whole test checks GitLab behaviour beyond the spec (always so on an extension). */
   level?: VerdictLevel;
 }
 
-/** The tests of one endpoint of an area: `endpoint(area, 'create').test({ case, title, clauses }, body)`. */
-export function endpoint<E extends string>(area: Area<E>, name: E) {
-  const variants = formsByKind(area.endpoints[name]).map(([kind, form]) => ({ kind: kind ?? kindOfForm(form), form }));
+/**
+ * The tests of one endpoint of an area: `endpoint(area, 'create').test({ case, title, clauses }, body)`.
+ * `name` may also be one of the area's extensions (a GitLab endpoint beyond the spec's forms): its
+ * tests are at the parity level, and each names the GitLab version that added the endpoint
+ * (`requires.minVersion`), so that an older target reports them unsupported.
+ */
+export function endpoint<E extends string, X extends string>(area: Area<E, X>, name: E | X) {
+  const extension = area.extensions !== undefined && Object.hasOwn(area.extensions, name);
+  const forms = extension ? area.extensions![name as X] : area.endpoints[name as E];
+  const variants = formsByKind(forms).map(([kind, form]) => ({ kind: kind ?? kindOfForm(form), form }));
   const family = variants.length > 1;
   return {
     test(spec: TestSpec, body: (kit: Kit) => Promise<void>): void {
@@ -132,10 +139,14 @@ export function endpoint<E extends string>(area: Area<E>, name: E) {
       const unknown = spec.clauses.filter((c) => !area.clauseIds.has(c));
       if (unknown.length > 0) throw new Error(`${area.prefix}.${name}.${spec.case} names clauses that area ${area.name} does not declare: ${unknown.join(', ')}`);
       if (spec.only && !variants.some((v) => v.kind === spec.only!.kind)) throw new Error(`${area.prefix}.${name}.${spec.case}: endpoint ${name} has no ${spec.only.kind} form`);
+      if (extension && (spec.level === 'spec' || !spec.requires?.minVersion)) {
+        throw new Error(`${area.prefix}.${name}.${spec.case}: ${name} is an extension (beyond the spec): its tests are at the parity level and name the GitLab version that added it (requires.minVersion)`);
+      }
       for (const { kind, form } of variants) {
         if (spec.only && spec.only.kind !== kind) continue;
         const id = family ? `${area.prefix}.${name}.${kind}.${spec.case}` : `${area.prefix}.${name}.${spec.case}`;
-        declare({ id, title: spec.title, area: area.name, endpoint: form, kind, clauses: spec.clauses, requires: spec.requires ?? {}, level: spec.level ?? 'spec' }, body);
+        const level = extension ? 'parity' : (spec.level ?? 'spec');
+        declare({ id, title: spec.title, area: area.name, endpoint: form, kind, clauses: spec.clauses, requires: spec.requires ?? {}, level }, body);
       }
     },
   };
