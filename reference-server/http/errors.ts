@@ -1,5 +1,5 @@
 // GitLab's two error shapes: helpers render `{"message": ...}`, Grape parameter validation renders
-// `{"error": "..."}` (gitlab-facts §5.1). Routes throw these; the server's error handler renders them.
+// `{"error": "..."}` (lib/api/helpers.rb render_api_error!; lib/api/api.rb rescue_from). Routes throw these; the server's error handler renders them.
 
 export class ApiError extends Error {
   constructor(

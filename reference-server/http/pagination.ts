@@ -1,4 +1,4 @@
-// GitLab's offset pagination (gitlab-facts §5.4): page/per_page with default 20, max 100 (clamped),
+// GitLab's offset pagination (lib/api/helpers/pagination.rb; lib/gitlab/pagination/offset_pagination.rb; config/initializers/kaminari_config.rb): page/per_page with default 20, max 100 (clamped),
 // per_page=0 refused, X-* headers, and a Link header built from the request URL.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Params } from './params.js';

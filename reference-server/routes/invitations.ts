@@ -1,5 +1,5 @@
 // Invitations to groups and projects (lib/api/invitations.rb, app/services/members/invite_service.rb;
-// gitlab-facts §3, §8). A pending invitation is a Member with an invite token and email and no user
+// app/services/members/invite_service.rb). A pending invitation is a Member with an invite token and email and no user
 // (the members area lists them as pending members); inviting the address of an existing user, or a
 // user id, makes a direct membership instead, or updates the one the user already has.
 import { randomBytes } from 'node:crypto';
@@ -148,7 +148,7 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       const errors: Record<string, string> = {};
       const queued: Record<string, string> = {};
 
-      // Unknown and non-numeric user ids are dropped without an error entry (gitlab-facts §8).
+      // Unknown and non-numeric user ids are dropped without an error entry (lib/api/validations/types/comma_separated_to_integer_array.rb).
       const users = userIds.filter((id) => /^\d+$/.test(id)).flatMap((id) => store.users.get(Number(id)) ?? []);
       const addUser = (invitee: User, key: string) => {
         // A known user also meets the membership rules members have (a level below an inherited one is refused).

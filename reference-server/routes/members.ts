@@ -1,4 +1,4 @@
-// Members of groups and projects (lib/api/members.rb, ee/lib/ee/api/members.rb; gitlab-facts §4).
+// Members of groups and projects (lib/api/members.rb, ee/lib/ee/api/members.rb).
 // The endpoints of both source kinds live in members/source-members.ts, the group-only EE ones in
 // members/group-members-ee.ts; members/rules.ts and members/entities.ts hold what they share.
 import type { RouteModule } from '../http/context.js';

@@ -1,4 +1,4 @@
-// Push (remote) mirrors of a project, as lib/api/remote_mirrors.rb answers them (gitlab-facts §2):
+// Push (remote) mirrors of a project, as lib/api/remote_mirrors.rb answers them:
 // list, read, create, update, force a sync and delete, and the public key of an SSH mirror (GitLab
 // 17.9, beyond the spec's forms). Every form needs admin_remote_mirror (Maintainer and above);
 // GitLab's `before` filter refuses others with 401, not 403 (facts §0.4).
@@ -302,7 +302,7 @@ function applyBranchSelection(mirror: RemoteMirror, selection: { onlyProtected?:
   if (selection.onlyProtected !== undefined) mirror.onlyProtectedBranches = selection.onlyProtected;
   if (selection.regex !== undefined) {
     mirror.mirrorBranchRegex = selection.regex === '' ? null : selection.regex;
-    // A regex replaces protected-only mirroring (EE helper, gitlab-facts §2).
+    // A regex replaces protected-only mirroring (ee/lib/ee/api/helpers/remote_mirrors_helpers.rb).
     if (mirror.mirrorBranchRegex !== null) mirror.onlyProtectedBranches = false;
   }
 }

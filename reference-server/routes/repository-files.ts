@@ -1,4 +1,4 @@
-// The nine repository-file endpoint forms, as lib/api/files.rb answers them (gitlab-facts §1):
+// The nine repository-file endpoint forms, as lib/api/files.rb answers them:
 // GET/HEAD file, GET/HEAD blame, GET/HEAD raw, POST, PUT, DELETE. HEAD forms are Fastify's
 // automatic HEAD routes: the GET handler runs and only the status and headers are sent.
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -22,7 +22,7 @@ function emailVisible(store: Store, user: User, viewer: User, root: Group | unde
 
 /**
  * The EE Member entity. Its conditions look at the membership's own source (not the one asked
- * about): email by that source's top-level group (gitlab-facts §8), group_saml_identity only for
+ * about): email by that source's top-level group (ee/lib/ee/api/entities/member.rb), group_saml_identity only for
  * group memberships, to owners of a group whose top-level group has SAML SSO on.
  */
 export function memberEntity(ctx: Context, request: FastifyRequest, row: MemberRow, view: MemberView) {

@@ -1,4 +1,4 @@
-// The group-only EE members endpoints (ee/lib/ee/api/members.rb; gitlab-facts §0.19, §0.20, §4):
+// The group-only EE members endpoints (ee/lib/ee/api/members.rb; ee/lib/ee/api/helpers/members_helpers.rb):
 // billable members with their memberships and removal, membership state, pending members and
 // their approval, and the override of LDAP-synced levels. They work on top-level groups only and
 // answer 400 "400 Bad request" to subgroups and to callers who may not administer members.
@@ -114,7 +114,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     const sort = params.string('sort', { values: BILLABLE_SORTS });
     readPage(params);
     params.done();
-    // read_billable_member is the Owner's; both failures are the same 400 (gitlab-facts §0.20).
+    // read_billable_member is the Owner's; both failures are the same 400 (ee/lib/ee/api/members.rb: bad_request! for a subgroup or a caller without read_billable_member).
     const root = rootGroupFor(ctx, request, viewer);
     const billable = billableUsers(store, root);
     const users = [...billable.keys()]

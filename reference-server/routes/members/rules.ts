@@ -1,6 +1,6 @@
 // The membership rules the members routes share: who may manage members, the hierarchy of a
 // top-level group, the rows of /members/all, billable users, promotion queueing and the model
-// validations of a membership (gitlab-facts §4).
+// validations of a membership (app/models/member.rb; app/services/members/).
 import { ACCESS, ROLE_NAMES, type Group, type GroupLink, type Member, type Project, type Source, type User } from '../../state/model.js';
 import { isExpired, today, type Store } from '../../state/store.js';
 

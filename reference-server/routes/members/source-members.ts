@@ -1,5 +1,5 @@
 // The members endpoints that exist for both groups and projects (lib/api/members.rb,
-// lib/api/helpers/members_helpers.rb; gitlab-facts §0.5, §0.6, §0.22, §4): list, list all, read one,
+// lib/api/helpers/members_helpers.rb; app/services/members/create_service.rb): list, list all, read one,
 // add (one or several users), edit and remove.
 import type { FastifyRequest } from 'fastify';
 import { actorOf, findSource, type Context, type RouteModule } from '../../http/context.js';
@@ -164,7 +164,7 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
 
       const target = userIdParam !== undefined ? (/^\d+$/.test(userIdParam.trim()) ? store.users.get(Number(userIdParam)) : undefined) : store.userByUsername(username!);
       if (!target) throw notFound('User');
-      // "Already a member" is answered before the permission check (gitlab-facts §0.6).
+      // "Already a member" is answered before the permission check (lib/api/helpers/members_helpers.rb check_existing_membership).
       if (directUserMember(store, source, target.id)) throw conflict('Member already exists');
       checkCanAdd(store, actor, source, fields.accessLevel);
       const errors = membershipErrors(store, source, target.id, fields.accessLevel, fields.expiresAt);
@@ -251,7 +251,7 @@ function canDestroy(store: Store, actor: User, source: Source, member: Member): 
 
 /**
  * Several users in one request (comma-separated): `Members::CreateService` renders its status
- * hash with 201 whatever happened to each user (gitlab-facts §0.5). Unknown users are dropped;
+ * hash with 201 whatever happened to each user (app/services/members/create_service.rb; lib/api/members.rb). Unknown users are dropped;
  * existing members are updated, as GitLab's member creators do.
  */
 function addSeveral(
