@@ -169,12 +169,16 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
       checkCanAdd(store, actor, source, fields.accessLevel);
       const errors = membershipErrors(store, source, target.id, fields.accessLevel, fields.expiresAt);
       if (Object.keys(errors).length > 0) throw validationError(errors);
-      if (promotionQueued(store, actor, target, fields.accessLevel)) return { message: { [target.username]: QUEUED } };
+      // A queued promotion is 202 Accepted (ee/lib/ee/api/helpers/members_helpers.rb; ee/spec/requests/api/members_spec.rb "single member api response").
+      if (promotionQueued(store, actor, target, fields.accessLevel)) {
+        reply.code(202);
+        return { message: { [target.username]: QUEUED } };
+      }
       const member = store.addMember(store.sourceRef(source), { userId: target.id, ...fields, createdById: actor.id });
       return memberEntity(ctx, request, directRow(member), { viewer: actor, source });
     });
 
-    app.put<MemberRoute>(`${base}/:user_id`, async (request) => {
+    app.put<MemberRoute>(`${base}/:user_id`, async (request, reply) => {
       const actor = caller(ctx, request, WRITE_API_SCOPES);
       const params = routeParams(request);
       const userId = params.integer('user_id', { required: true });
@@ -193,7 +197,10 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
       // promotionQueued needs a user with no active Reporter+ membership, so a queued level is always above the
       // member's own, except for an awaiting member, whose queueing on GitLab is unconfirmed.
       const raises = accessLevel! > member.accessLevel;
-      if (raises && promotionQueued(store, actor, target, accessLevel!)) return { message: { [target.username]: QUEUED } };
+      if (raises && promotionQueued(store, actor, target, accessLevel!)) {
+        reply.code(202); // as a queued add (ee/spec/requests/api/members_spec.rb "update membership api response")
+        return { message: { [target.username]: QUEUED } };
+      }
       member.accessLevel = accessLevel!;
       if (expiresAt !== undefined) member.expiresAt = expiresAt;
       return memberEntity(ctx, request, directRow(member), { viewer: actor, source });
