@@ -2,7 +2,7 @@
 // (bench/mutation-marks.json) are put back as Stryker comments, so that the route code in the
 // repository carries no mutation bookkeeping. The reports come back to reports/mutation/.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadMarks, withMarks } from './mutation-marks.js';
@@ -20,7 +20,8 @@ try {
   }
   console.error(`mutation: ${marks.length} marks put back into a copy of the project at ${work}`);
   const stryker = spawnSync('npx', ['stryker', 'run'], { cwd: work, stdio: 'inherit' });
-  cpSync(join(work, 'reports', 'mutation'), join(ROOT, 'reports', 'mutation'), { recursive: true });
+  // Stryker writes no report when its first run of the suite fails (it says why above).
+  if (existsSync(join(work, 'reports', 'mutation'))) cpSync(join(work, 'reports', 'mutation'), join(ROOT, 'reports', 'mutation'), { recursive: true });
   process.exitCode = stryker.status ?? 1;
 } finally {
   rmSync(work, { recursive: true, force: true });
