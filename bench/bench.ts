@@ -10,21 +10,26 @@
 //   members   GET members/all (first and last page) and the direct member list with 100 and 10,000
 //             members over a group and its three ancestors
 //   memory    heap of the reference server over 100,000 GET file requests
+//   profile   the suite with its default settings against a GitLab-like latency per request kind
+//             (bench/latency-profile.ts): wall time, requests and objects per kind, slowest files
+//   compare   side by side, alternated: today's suite and the 354-test suite of 2026-11-22 (commit
+//             dcb69fe, --baseline REF to change), each with its own defaults, on this machine
 // Request rates are medians of N runs of 5 s; "CPU" is the server process's CPU time per request
 // (from /proc), which the load generator sharing two cores disturbs far less than the rate.
-// Options: --runs N (default 3), --only suite,latency,scaling,server,files,members,memory
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+// Options: --runs N (default 3), --only suite,latency,…,compare, --baseline REF (the compare section's old suite)
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { DEFAULT_PROFILE, latencyProfileRun } from './latency-profile.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TOKEN = 'glpat-bench-admin-token-0000';
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, only: { type: 'string' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, only: { type: 'string' }, baseline: { type: 'string', default: 'dcb69fe' } } });
 const RUNS = Number(values.runs);
-const SECTIONS = ['suite', 'latency', 'scaling', 'server', 'files', 'members', 'memory'];
+const SECTIONS = ['suite', 'latency', 'scaling', 'server', 'files', 'members', 'memory', 'profile', 'compare'];
 const ONLY = new Set(values.only?.split(',') ?? SECTIONS);
 
 const median = (xs: number[]) => {
@@ -55,13 +60,13 @@ async function referenceServer(extra: string[] = []): Promise<{ url: string; sto
   return { url: match[1], child, stop: () => child.kill('SIGKILL') };
 }
 
-/** One whole run of the suite; returns wall seconds and the number of tests. */
-function runSuite(args: string[], env: Record<string, string> = {}): Promise<{ seconds: number; tests: number }> {
+/** One whole run of the suite (of the project at `root`); returns wall seconds and the number of tests. */
+function runSuite(args: string[], env: Record<string, string> = {}, root = ROOT): Promise<{ seconds: number; tests: number }> {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const reportDir = join(ROOT, 'reports', 'bench-run');
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'gitlab-api-conformance.js'), ...args], {
-      cwd: ROOT,
+    const reportDir = join(root, 'reports', 'bench-run');
+    const child = spawn(process.execPath, [join(root, 'bin', 'gitlab-api-conformance.js'), ...args], {
+      cwd: root,
       env: { ...process.env, CONFORMANCE_REPORT_DIR: reportDir, ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -338,6 +343,53 @@ if (ONLY.has('memory')) {
     lines.push(`| heap over 100,000 GET file requests (after GC) | | ${before} MiB → ${samples.join(', ')} MiB |`);
   } finally {
     server.stop();
+  }
+}
+
+if (ONLY.has('profile')) {
+  step(`profile: the suite with its default settings behind ${JSON.stringify(DEFAULT_PROFILE)} ms per request kind`);
+  const run = await latencyProfileRun(DEFAULT_PROFILE, (line) => step(line));
+  report.profile = { delaysMs: DEFAULT_PROFILE, ...run };
+  const r = run.requests;
+  lines.push(`| full suite, GitLab-like latency per request kind, default settings | ${run.tests} tests (${run.passed} passed) | **${run.wallSeconds} s**, ${run.totalRequests} requests |`);
+  lines.push(`| … objects it creates | POST /users, tokens, /groups, /projects | ${r.user} users, ${r.token} tokens, ${r.group} groups, ${r.project} projects |`);
+  lines.push(`| … its slowest files | | ${run.slowest.slice(0, 3).map((f) => `${f.file} ${f.seconds} s`).join('; ')} |`);
+}
+
+if (ONLY.has('compare')) {
+  // The old suite runs from a git worktree of its commit, with today's node_modules (its
+  // dependencies are a subset). Runs alternate, so both see the same machine over the same minutes.
+  const ref = values.baseline!;
+  const old = mkdtempSync(join(tmpdir(), 'conformance-baseline-'));
+  const added = spawnSync('git', ['worktree', 'add', '--detach', old, ref], { cwd: ROOT, encoding: 'utf8' });
+  if (added.status !== 0) {
+    step(`compare: skipped, commit ${ref} is not in this clone (${added.stderr.trim()})`);
+    lines.push(`| today's suite beside the suite of ${ref} | | not measured: ${ref} is not in this clone |`);
+  } else {
+    try {
+      if (!existsSync(join(old, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(old, 'node_modules'), 'dir');
+      const today: number[] = [];
+      const then: number[] = [];
+      let testsToday = 0;
+      let testsThen = 0;
+      for (let i = 0; i < RUNS; i++) {
+        step(`compare: run ${i + 1}/${RUNS}, the suite of ${ref}`);
+        const a = await runSuite([], {}, old);
+        then.push(a.seconds);
+        testsThen = a.tests;
+        step(`compare: run ${i + 1}/${RUNS}, today's suite`);
+        const b = await runSuite([]);
+        today.push(b.seconds);
+        testsToday = b.tests;
+      }
+      const perTest = (seconds: number, tests: number) => round((seconds * 1000) / tests, 1);
+      report.compare = { baseline: ref, baseline_tests: testsThen, baseline_seconds: then.map((t) => round(t, 2)), tests: testsToday, seconds: today.map((t) => round(t, 2)) };
+      lines.push(`| suite of ${ref} (2026-11-22), bundled server, its defaults | ${testsThen} tests, median of ${RUNS}, alternated | **${round(median(then), 2)} s** (${perTest(median(then), testsThen)} ms/test) |`);
+      lines.push(`| today's suite, same runs | ${testsToday} tests | **${round(median(today), 2)} s** (${perTest(median(today), testsToday)} ms/test) |`);
+    } finally {
+      spawnSync('git', ['worktree', 'remove', '--force', old], { cwd: ROOT });
+      rmSync(old, { recursive: true, force: true });
+    }
   }
 }
 
