@@ -10,7 +10,8 @@ import type { SeededFault } from './types.js';
 import { authenticate } from '../http/auth.js';
 import { apiError } from '../http/errors.js';
 import { unchangedUpdate } from '../routes/repository-files.js';
-import { ACCESS } from '../state/model.js';
+import { ACCESS, ROLE_NAMES } from '../state/model.js';
+import { QUEUED } from '../routes/members/rules.js';
 import type { Project } from '../state/model.js';
 
 const FILE = '/projects/:id/repository/files/:file_path';
@@ -20,6 +21,8 @@ const MIRROR = '/projects/:id/remote_mirrors/:mirror_id';
 const invitations = (method: string, suffix = '') => ({ method, route: bothKinds(`/:kind/:id/invitations${suffix}`) });
 const members = (method: string | string[], suffix = '') => ({ method, route: bothKinds(`/:kind/:id/members${suffix}`) });
 const group = (method: string, suffix: string) => ({ method, route: `/groups/:id${suffix}` });
+/** The routes that add (POST …/members) and edit (PUT …/members/:user_id) members. */
+const MEMBER_WRITES = [...bothKinds('/:kind/:id/members'), ...bothKinds('/:kind/:id/members/:user_id')];
 
 type Json = Record<string, unknown>;
 const withHeaders = (names: string[], when: When): Pick<SeededFault, 'onSend'> => dropHeaders(when, ...names);
@@ -118,6 +121,16 @@ const files: Omit<SeededFault, 'area'>[] = [
   { name: 'files.null-content-refused', level: 'parity', clauses: ['files.update.null-content'], description: 'PUT with content null is refused as a missing content instead of writing an empty file', ...changeParams(file('PUT'), (p) => {
     if (p.content === null) delete p.content;
   }) },
+  { name: 'files.execute-filemode-word-ignored', clauses: ['files.create.execute-filemode-type'], description: 'an execute_filemode that is no boolean is ignored and the file written, instead of a 400', ...changeParams(file('POST'), (p, request) => {
+    if (p.execute_filemode === undefined || typeof p.execute_filemode === 'boolean' || ['true', 'false', '1', '0'].includes(String(p.execute_filemode))) return;
+    delete p.execute_filemode;
+    delete (request.query as Json).execute_filemode;
+  }) },
+  { name: 'files.invalid-json-created', clauses: ['files.create.invalid-json'], description: 'a create whose JSON body does not parse answers 201 as if written', onSend(request, reply, payload) {
+    if (!matches(request, file('POST')) || reply.statusCode !== 400 || !payload.includes('message body does not match declared format')) return payload;
+    reply.code(201);
+    return JSON.stringify({ file_path: decodeURIComponent(String((request.params as Json).file_path)), branch: 'main' });
+  } },
 ];
 
 /** The file a raw request names, at its ref or the default branch, answered as text (for faults that leak it). */
@@ -366,6 +379,117 @@ const invitation: Omit<SeededFault, 'area'>[] = [
   // ---- public sources and access requesters (requests: lib/api/access_requests.rb) ----------
   { name: 'invitations.requester-stays-pending', clauses: ['invitations.create.requester'], description: 'inviting the address of a user whose access request is pending makes them a member but leaves the request pending', ...keepAccessRequests({ method: 'POST', route: bothKinds('/:kind/:id/invitations') }, (p, ctx) => String(p.email ?? '').split(',').map((e) => ctx.store.userByEmail(e.trim())?.id)) },
   { name: 'invitations.public-non-member-404', clauses: ['invitations.auth.public-non-member'], description: 'the invitation endpoints answer a non-member of a public group or project 404 (as for a private one) instead of 403', ...nonMemberRefusalAs404({ method: ['GET', 'POST', 'PUT', 'DELETE'], route: [...bothKinds('/:kind/:id/invitations'), ...bothKinds('/:kind/:id/invitations/:email')] }) },
+  // ---- confirmed addresses, inherited levels, lists, Minimal access, promotions (issue #17) ----
+  { name: 'invitations.unconfirmed-address-adds-user', clauses: ['invitations.create.confirmed-email'], description: 'an address its user has not confirmed (primary or secondary) makes that user a member instead of a pending invitation', ...changeParams(invitations('POST'), (p, request, ctx) => {
+    const value = p.email ?? (request.query as Json).email;
+    if (typeof value !== 'string') return;
+    const holder = (email: string) => [...ctx.store.users.values()].find((u) => (!u.confirmed && u.email === email) || u.emails.some((e) => !e.confirmed && e.email === email));
+    const parts = value.split(',').map((s) => s.trim());
+    const moved = parts.flatMap((part) => holder(part)?.id ?? []);
+    if (moved.length === 0) return;
+    p.email = parts.filter((part) => !holder(part)).join(',');
+    p.user_id = [...(p.user_id === undefined ? [] : [String(p.user_id)]), ...moved].join(',');
+    delete (request.query as Json).email;
+  }) },
+  ((): Omit<SeededFault, 'area'> => {
+    const hidden = new WeakMap<object, { confirmed: boolean }[]>();
+    return { name: 'invitations.secondary-email-invited', clauses: ['invitations.create.confirmed-email'], description: 'a confirmed secondary address is invited as a pending invitation instead of adding its user', ...changeParams(invitations('POST'), (p, request, ctx) => {
+      const parts = typeof p.email === 'string' ? p.email.split(',').map((s) => s.trim()) : [];
+      const rows = [...ctx.store.users.values()].flatMap((u) => u.emails.filter((e) => e.confirmed && parts.includes(e.email)));
+      for (const row of rows) row.confirmed = false;
+      if (rows.length > 0) hidden.set(request, rows);
+    }), onSend(request, _reply, payload, ctx) {
+      const rows = hidden.get(request);
+      if (!rows) return payload;
+      hidden.delete(request);
+      for (const row of rows) row.confirmed = true;
+      ctx.fired.set('invitations.secondary-email-invited', (ctx.fired.get('invitations.secondary-email-invited') ?? 0) + 1);
+      return payload;
+    } };
+  })(),
+  { name: 'invitations.emails-dropped-with-user-ids', clauses: ['invitations.create.several'], description: 'with user_id in the request the addresses in email are ignored', ...changeParams(invitations('POST'), (p, request) => {
+    if (p.user_id === undefined || p.email === undefined) return;
+    delete p.email;
+    delete (request.query as Json).email;
+  }) },
+  { name: 'invitations.inherited-level-capped', clauses: ['invitations.create.above-inherited'], description: 'a user invited above the level they hold in an ancestor group is added at the inherited level, not the requested one', onSend(request, reply, payload, ctx) {
+    if (!matches(request, invitations('POST')) || reply.statusCode !== 201) return payload;
+    const params = { ...(request.query as Json), ...((request.body ?? {}) as Json) };
+    const id = String((request.params as Json).id);
+    const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
+    const parent = !source ? undefined : source.kind === 'group' ? (source.parentId === null ? undefined : ctx.store.groups.get(source.parentId)) : ctx.store.projectGroup(source);
+    if (!source || !parent || typeof params.email !== 'string') return payload;
+    for (const email of params.email.split(',').map((s) => s.trim())) {
+      const user = ctx.store.userByEmail(email);
+      const member = user && ctx.store.directMembership(source, user.id);
+      const inherited = user ? ctx.store.accessLevel(parent, user) : 0;
+      if (!member || inherited === 0 || member.accessLevel <= inherited) continue;
+      member.accessLevel = inherited;
+      ctx.fired.set('invitations.inherited-level-capped', (ctx.fired.get('invitations.inherited-level-capped') ?? 0) + 1);
+    }
+    return payload;
+  } },
+  { name: 'invitations.email-array-unchecked', clauses: ['invitations.create.invalid-email'], description: 'email sent as a JSON array skips the address check: malformed addresses are dropped silently and the others invited', ...changeParams(invitations('POST'), (p) => {
+    if (Array.isArray(p.email)) p.email = p.email.filter((e) => /^[^@\s]+@[^@\s]+$/.test(String(e)));
+  }) },
+  { name: 'invitations.group-maintainer-deletes-owner-invite', clauses: ['invitations.delete.owner-level', 'invitations.auth.admin-members'], description: 'a group Maintainer deletes an invitation at the Owner level (204) instead of being refused with 403', onSend(request, reply, payload, ctx) {
+    if (!matches(request, { method: 'DELETE', route: '/groups/:id/invitations/:email' }) || reply.statusCode !== 403) return payload;
+    const token = ctx.store.tokens.get(String(request.headers['private-token'] ?? ''));
+    const user = token && ctx.store.users.get(token.userId);
+    const group = ctx.store.findGroup(String((request.params as Json).id));
+    if (!user || !group || ctx.store.accessLevel(group, user) < ACCESS.MAINTAINER) return payload;
+    const invitation = ctx.store.directMembers(group).find((m) => m.inviteToken !== null && m.inviteEmail === (request.params as Json).email);
+    if (!invitation || invitation.accessLevel !== ACCESS.OWNER) return payload;
+    ctx.store.members.delete(invitation.id);
+    reply.code(204);
+    return '';
+  } },
+  { name: 'invitations.minimal-access-top-level-refused', clauses: ['invitations.create.minimal-access-licensed'], description: 'access_level 5 on a licensed top-level group is reported per recipient and nothing invited, as in a subgroup', onSend(request, reply, payload, ctx) {
+    const params = { ...(request.query as Json), ...((request.body ?? {}) as Json) };
+    if (!matches(request, { method: 'POST', route: '/groups/:id/invitations' }) || reply.statusCode !== 201 || String(params.access_level) !== '5' || typeof params.email !== 'string') return payload;
+    const group = ctx.store.findGroup(String((request.params as Json).id));
+    if (!group || group.parentId !== null) return payload;
+    const emails = params.email.split(',').map((s) => s.trim().toLowerCase());
+    for (const m of ctx.store.directMembers(group)) if (m.inviteToken !== null && emails.includes(m.inviteEmail!)) ctx.store.members.delete(m.id);
+    return JSON.stringify({ status: 'error', message: Object.fromEntries(emails.map((e) => [e, 'Access level is not included in the list'])) });
+  } },
+  ((): Omit<SeededFault, 'area'> => {
+    const paused = new WeakSet<object>();
+    return { name: 'invitations.promotion-guest-member-updated', clauses: ['invitations.create.queued-members'], description: 'with promotion approval on, an existing Guest member re-invited above Guest is updated instead of queued', ...changeParams(invitations('POST'), (p, request, ctx) => {
+      const id = String((request.params as Json).id);
+      const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
+      if (!source || !ctx.store.settings.enableMemberPromotionManagement || Number(p.access_level) < ACCESS.REPORTER) return;
+      const ids = String(p.user_id ?? '').split(',').map(Number);
+      if (!ids.some((userId) => ctx.store.directMembership(source, userId)?.accessLevel === ACCESS.GUEST)) return;
+      ctx.store.settings.enableMemberPromotionManagement = false;
+      paused.add(request);
+    }), onSend(request, _reply, payload, ctx) {
+      if (!paused.has(request)) return payload;
+      paused.delete(request);
+      ctx.store.settings.enableMemberPromotionManagement = true;
+      ctx.fired.set('invitations.promotion-guest-member-updated', (ctx.fired.get('invitations.promotion-guest-member-updated') ?? 0) + 1);
+      return payload;
+    } };
+  })(),
+  ((): Omit<SeededFault, 'area'> => {
+    const held = new WeakMap<object, { member: { accessLevel: number }; level: number; username: string }[]>();
+    return { name: 'invitations.promotion-billable-queued', clauses: ['invitations.create.queued-members'], description: 'with promotion approval on, a billable member re-invited at another level is queued and keeps their level instead of being updated', ...changeParams(invitations('POST'), (p, request, ctx) => {
+      const id = String((request.params as Json).id);
+      const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
+      if (!source || !ctx.store.settings.enableMemberPromotionManagement) return;
+      const rows = String(p.user_id ?? '').split(',').flatMap((userId) => {
+        const member = ctx.store.directMembership(source, Number(userId));
+        return member && member.accessLevel >= ACCESS.REPORTER ? [{ member, level: member.accessLevel, username: ctx.store.users.get(Number(userId))!.username }] : [];
+      });
+      if (rows.length > 0) held.set(request, rows);
+    }), onSend(request, reply, payload) {
+      const rows = held.get(request);
+      if (!rows || reply.statusCode !== 201) return payload;
+      held.delete(request);
+      for (const row of rows) row.member.accessLevel = row.level;
+      return JSON.stringify({ status: 'success', queued_users: Object.fromEntries(rows.map((r) => [r.username, 'Request queued for administrator approval.'])) });
+    } };
+  })(),
 ];
 
 const member: Omit<SeededFault, 'area'>[] = [
@@ -446,6 +570,65 @@ const member: Omit<SeededFault, 'area'>[] = [
     reply.code(200);
     return '[]';
   } },
+  // ---- issue #17: GitLab's members request specs ---------------------------------------------
+  { name: 'members.empty-query-matches-nothing', clauses: ['members.list.query-empty'], description: 'an empty query (query=) is taken as a search that nobody matches: the member lists answer []', ...mapBody({ method: 'GET', route: [...bothKinds('/:kind/:id/members'), ...bothKinds('/:kind/:id/members/all')] }, (b, _ctx, request) => ((request.query as Json).query === '' && Array.isArray(b) ? [] : undefined)) },
+  { name: 'members.remove-ignores-if-unmodified-since', clauses: ['members.remove.if-unmodified-since'], description: 'DELETE …/members/:user_id ignores If-Unmodified-Since and removes a member changed after that date', onRequest(request) {
+    if (matches(request, members('DELETE', '/:user_id'))) delete request.headers['if-unmodified-since'];
+    return false;
+  } },
+  { name: 'members.edit-past-expiry-ignored', clauses: ['members.edit.expires-at-past'], description: 'an expires_at in the past on PUT …/members/:user_id is dropped and the rest of the edit applied (200) instead of refused', ...changeParams(members('PUT', '/:user_id'), (p) => {
+    if (typeof p.expires_at === 'string' && p.expires_at < new Date().toISOString().slice(0, 10)) delete p.expires_at;
+  }) },
+  { name: 'members.approve-active-204', clauses: ['members.approve.not-pending'], description: 'approving a member who is already active answers 204 instead of 400', onSend(request, reply, payload) {
+    if (!matches(request, group('PUT', '/members/:member_id/approve')) || reply.statusCode !== 400 || !payload.includes('No memberships found')) return payload;
+    reply.code(204);
+    return '';
+  } },
+  { name: 'members.ee-unknown-group-400', clauses: ['members.ee.unknown-group'], description: 'billable members, billable and indirect memberships and approval answer a group id that does not exist with 400 instead of 404', onSend(request, reply, payload) {
+    const routes = ['/billable_members', '/billable_members/:user_id/memberships', '/billable_members/:user_id/indirect'].map((suffix) => group('GET', suffix));
+    if (![...routes, group('PUT', '/members/:member_id/approve')].some((when) => matches(request, when)) || reply.statusCode !== 404 || !payload.includes('404 Group Not Found')) return payload;
+    reply.code(400);
+    return JSON.stringify({ message: '400 Bad request' });
+  } },
+  { name: 'members.billable-admin-email-hidden', level: 'parity', clauses: ['members.billable.admin-email'], description: 'an administrator sees no email ("email": null) among the billable members', ...mapBody(group('GET', '/billable_members'), (b, ctx, request) => (Array.isArray(b) && callerOf(request, ctx)?.isAdmin ? b.map((row) => ({ ...row, email: null })) : undefined)) },
+  { name: 'members.indirect-outside-hierarchy', clauses: ['members.billable-indirect.hierarchy'], description: 'the indirect memberships also list the user\'s memberships in groups not invited into the hierarchy', ...mapBody(group('GET', '/billable_members/:user_id/indirect'), (b, ctx, request) => {
+    if (!Array.isArray(b)) return undefined;
+    const listed = new Set(b.map((row) => row.id));
+    const extra = ctx.store.members.ofUser(Number((request.params as Json).user_id)).filter((m) => m.source.kind === 'group' && !listed.has(m.id)).map((m) => {
+      const source = ctx.store.groups.get(m.source.id)!;
+      return { id: m.id, source_id: source.id, source_full_name: ctx.store.groupFullName(source), source_members_url: `http://localhost/groups/${source.path}/-/group_members`, created_at: m.createdAt, expires_at: m.expiresAt, access_level: { string_value: ROLE_NAMES[m.accessLevel], integer_value: m.accessLevel } };
+    });
+    return [...b, ...extra];
+  }) },
+  { name: 'members.indirect-no-project-invites', clauses: ['members.billable-indirect.hierarchy'], description: 'the indirect memberships leave out groups invited into a project of the hierarchy', ...mapBody(group('GET', '/billable_members/:user_id/indirect'), (b, ctx) => {
+    if (!Array.isArray(b)) return undefined;
+    const intoProjects = new Set([...ctx.store.projects.values()].flatMap((p) => p.sharedWith.map((link) => link.groupId)));
+    return b.filter((row) => !intoProjects.has(Number(row.source_id)));
+  }) },
+  { name: 'members.seat-info-false-shown', clauses: ['members.entity.seat-hidden'], description: 'show_seat_info=false is taken as true: the members carry is_using_seat', preHandler(request) {
+    const query = request.query as Json;
+    if (matches(request, members('GET')) && query.show_seat_info !== undefined) query.show_seat_info = 'true';
+  } },
+  { name: 'members.minimal-access-refused', clauses: ['members.minimal-access'], description: 'Minimal access (5) is refused as an invalid level when adding or editing, in a top-level group too', ...changeParams({ method: ['POST', 'PUT'], route: MEMBER_WRITES }, (p) => {
+    if (String(p.access_level) === String(ACCESS.MINIMAL_ACCESS)) p.access_level = 1;
+  }) },
+  { name: 'members.minimal-access-subgroup-as-guest', clauses: ['members.minimal-access.subgroup'], description: 'Minimal access (5) in a subgroup is turned into Guest and added instead of refused', ...changeParams({ method: 'POST', route: '/groups/:id/members' }, (p, request, ctx) => {
+    const source = ctx.store.findGroup(String((request.params as Json).id));
+    if (source?.parentId != null && String(p.access_level) === String(ACCESS.MINIMAL_ACCESS)) p.access_level = ACCESS.GUEST;
+  }) },
+  { name: 'members.minimal-access-unlisted', clauses: ['members.minimal-access'], description: 'Minimal access members are left out of …/members and read as no member (404)', onSend(request, reply, payload) {
+    if (reply.statusCode !== 200 || !matches(request, { method: 'GET', route: ['/groups/:id/members', '/groups/:id/members/:user_id'] })) return payload;
+    const body = JSON.parse(payload) as Json | Json[];
+    if (Array.isArray(body)) return JSON.stringify(body.filter((row) => row.access_level !== ACCESS.MINIMAL_ACCESS));
+    if (body.access_level !== ACCESS.MINIMAL_ACCESS) return payload;
+    reply.code(404);
+    return JSON.stringify({ message: '404 Not found' });
+  } },
+  { name: 'members.promotion-queues-seated', clauses: ['members.promotion.not-queued'], description: 'with promotion management on, a billable role for users who already hold a seat is queued too', ...queuedInstead(MEMBER_WRITES, (ctx, request, level) => ctx.store.settings.enableMemberPromotionManagement && !callerOf(request, ctx)?.isAdmin && level >= ACCESS.REPORTER) },
+  { name: 'members.promotion-edit-ignores-setting', clauses: ['members.promotion.not-queued'], description: 'with promotion management off, raising a member without a seat into a billable role is queued anyway', ...queuedInstead(bothKinds('/:kind/:id/members/:user_id'), (ctx, request, level, userIds) => {
+    const seated = (id: number) => ctx.store.members.ofUser(id).some((m) => m.state === 'active' && m.accessLevel >= ACCESS.REPORTER);
+    return !ctx.store.settings.enableMemberPromotionManagement && !callerOf(request, ctx)?.isAdmin && level >= ACCESS.REPORTER && !userIds.some(seated);
+  }) },
 ];
 
 const crossCutting: Omit<SeededFault, 'area'>[] = [
@@ -528,6 +711,43 @@ type FaultCtx = Parameters<NonNullable<SeededFault['onSend']>>[3];
 function faultSource(request: FaultRequest, ctx: FaultCtx) {
   const id = String((request.params as Json | undefined)?.id ?? '');
   return (request.routeOptions.url ?? '').includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
+}
+
+/**
+ * Promotion management's queued answer in place of a member add or edit that succeeded: the
+ * memberships the request made or changed are put back, and its users reported queued.
+ */
+function queuedInstead(route: string | string[], applies: (ctx: FaultCtx, request: FaultRequest, level: number, userIds: number[]) => boolean): Pick<SeededFault, 'preHandler' | 'onSend'> {
+  const undo = new WeakMap<FaultRequest, () => Record<string, string>>();
+  const when: When = { method: ['POST', 'PUT'], route };
+  return {
+    preHandler(request, ctx) {
+      if (!matches(request, when)) return;
+      const params = { ...(request.query as Json), ...((request.body ?? {}) as Json), ...(request.params as Json) };
+      const source = faultSource(request, ctx);
+      const userIds = String(params.user_id ?? '').split(',').map(Number);
+      if (!source || !applies(ctx, request, Number(params.access_level), userIds)) return;
+      const before = new Map(userIds.map((id) => [id, ctx.store.userMember(source, id)?.accessLevel]));
+      undo.set(request, () => {
+        const queued: Record<string, string> = {};
+        for (const [id, level] of before) {
+          const member = ctx.store.userMember(source, id);
+          if (member && level === undefined) ctx.store.members.delete(member.id);
+          else if (member) member.accessLevel = level!;
+          queued[ctx.store.users.get(id)?.username ?? String(id)] = QUEUED;
+        }
+        return queued;
+      });
+    },
+    onSend(request, reply, payload) {
+      const restore = undo.get(request);
+      if (!restore || reply.statusCode >= 300 || payload.includes(QUEUED)) return payload;
+      const queued = restore();
+      const several = request.method === 'POST' && Object.keys(queued).length > 1;
+      reply.code(several ? 201 : 202);
+      return JSON.stringify(several ? { queued_users: queued, status: 'success' } : { message: queued });
+    },
+  };
 }
 
 function callerOf(request: FaultRequest, ctx: FaultCtx) {

@@ -167,7 +167,8 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       };
 
       for (const email of emails) {
-        const existing = store.userByEmail(email);
+        // Only a confirmed address, primary or secondary, names a user; any other is invited.
+        const existing = store.userByConfirmedEmail(email);
         if (existing) {
           if (!users.includes(existing)) addUser(existing, email);
         } else if (invalid) errors[email] = invalid;

@@ -95,14 +95,15 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const reset = params.boolean('reset_password');
     const random = params.boolean('force_random_password');
     const publicEmail = params.string('public_email');
-    params.boolean('skip_confirmation');
+    // app/services/users/build_service.rb: an administrator's user is confirmed only with skip_confirmation.
+    const confirmed = params.boolean('skip_confirmation') === true;
     params.done();
     if (!password && !reset && !random) throw apiError(400, '400 Bad request - "password" not given');
     if (!/^[^@\s]+@[^@\s]+$/.test(email!)) throw validationError({ email: ['is invalid'] });
     if (!PATH_PATTERN.test(username!)) throw validationError({ username: ['can contain only letters, digits, \'_\', \'-\' and \'.\'.'] });
-    if (store.userByEmail(email!)) throw conflict('Email has already been taken');
+    if (store.emailTaken(email!)) throw conflict('Email has already been taken');
     if (store.userByUsername(username!)) throw conflict('Username has already been taken');
-    const user = store.createUser({ username: username!, name: name!, email: email!, publicEmail });
+    const user = store.createUser({ username: username!, name: name!, email: email!, publicEmail, confirmed });
     reply.code(201);
     return { ...userBasic(request, user), email: user.email, public_email: user.publicEmail || null, is_admin: false, created_at: user.createdAt };
   });
@@ -147,6 +148,25 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     if (user.id === actor.user!.id) throw forbidden();
     store.deleteUser(user.id);
     reply.code(204);
+  });
+
+  // lib/api/users.rb `post ":id/emails"` (administrators): a secondary address, confirmed at once only with
+  // skip_confirmation (app/services/emails/create_service.rb); 201 with the Email entity.
+  app.post<{ Params: { id: string } }>('/users/:id/emails', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireAdmin(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const email = params.string('email', { required: true });
+    const confirmed = params.boolean('skip_confirmation') === true;
+    params.done();
+    const user = /^\d+$/.test(request.params.id) ? store.users.get(Number(request.params.id)) : undefined;
+    if (!user) throw notFound('User');
+    if (!/^[^@\s]+@[^@\s]+$/.test(email!)) throw validationError({ email: ['is invalid'] });
+    if (store.emailTaken(email!)) throw validationError({ email: ['has already been taken'] });
+    user.emails.push({ email: email!, confirmed });
+    reply.code(201);
+    return { id: store.id('email'), email: email!, confirmed_at: confirmed ? new Date().toISOString() : null };
   });
 
   app.post<{ Params: { id: string } }>('/users/:id/personal_access_tokens', async (request, reply) => {

@@ -49,6 +49,10 @@ export interface User {
   enterpriseGroupId?: number;
   /** SAML identities by group id (the group with SSO on). */
   samlIdentities: Map<number, { externUid: string; provider: string; samlProviderId: number }>;
+  /** Whether the primary address is confirmed: POST /users confirms it only with skip_confirmation. */
+  confirmed: boolean;
+  /** Secondary addresses (POST /users/:id/emails), confirmed only with skip_confirmation. */
+  emails: { email: string; confirmed: boolean }[];
 }
 
 export interface PersonalAccessToken {
@@ -145,6 +149,8 @@ export interface Member {
   expiresAt: string | null;
   createdById: number | null;
   createdAt: string;
+  /** The last change of its level or expiry (GitLab's updated_at, read by If-Unmodified-Since); absent: createdAt. */
+  updatedAt?: string;
   state: 'active' | 'awaiting';
   ldap: boolean;
   override: boolean;

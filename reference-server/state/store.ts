@@ -41,6 +41,7 @@ class MemberRecord implements Member {
   inviteToken: string | null;
   createdById: number | null;
   createdAt: string;
+  updatedAt: string | undefined;
   state: Member['state'];
   ldap: boolean;
   override: boolean;
@@ -61,6 +62,7 @@ class MemberRecord implements Member {
     this.#expiresAt = fields.expiresAt;
     this.createdById = fields.createdById;
     this.createdAt = fields.createdAt;
+    this.updatedAt = fields.updatedAt;
     this.state = fields.state;
     this.ldap = fields.ldap;
     this.override = fields.override;
@@ -85,7 +87,7 @@ class MemberRecord implements Member {
   set accessLevel(value: number) {
     const previous = this.#accessLevel;
     this.#accessLevel = value;
-    if (value !== previous) this.#watcher?.(this, 'accessLevel', previous);
+    if (value !== previous) this.changed('accessLevel', previous);
   }
 
   get expiresAt(): string | null {
@@ -95,7 +97,12 @@ class MemberRecord implements Member {
   set expiresAt(value: string | null) {
     const previous = this.#expiresAt;
     this.#expiresAt = value;
-    if (value !== previous) this.#watcher?.(this, 'expiresAt', previous);
+    if (value !== previous) this.changed('expiresAt', previous);
+  }
+
+  private changed(field: TrackedField, previous: unknown): void {
+    this.updatedAt = now();
+    this.#watcher?.(this, field, previous);
   }
 
   /** Who hears of changes: the member map that holds the record. */
@@ -115,6 +122,7 @@ class MemberRecord implements Member {
       expiresAt: this.expiresAt,
       createdById: this.createdById,
       createdAt: this.createdAt,
+      updatedAt: this.updatedAt,
       state: this.state,
       ldap: this.ldap,
       override: this.override,
@@ -283,7 +291,7 @@ function sourceKey(source: { kind: string; id: number }): string {
 }
 
 export class Store {
-  private nextId = { user: 1, token: 1, namespace: 1, project: 1, member: 1, mirror: 1 };
+  private nextId = { user: 1, token: 1, namespace: 1, project: 1, member: 1, mirror: 1, email: 1 };
   readonly users = new Map<number, User>();
   readonly tokens = new Map<string, PersonalAccessToken>();
   readonly groups = new Map<number, Group>();
@@ -299,7 +307,7 @@ export class Store {
 
   // ---- users and tokens -------------------------------------------------------------------
 
-  createUser(fields: { username: string; name: string; email: string; isAdmin?: boolean; publicEmail?: string }): User {
+  createUser(fields: { username: string; name: string; email: string; isAdmin?: boolean; publicEmail?: string; confirmed?: boolean }): User {
     const user: User = {
       id: this.id('user'),
       username: fields.username,
@@ -312,6 +320,8 @@ export class Store {
       lastActivityOn: null,
       lastLoginAt: null,
       samlIdentities: new Map(),
+      confirmed: fields.confirmed ?? true,
+      emails: [],
     };
     this.users.set(user.id, user);
     return user;
@@ -333,6 +343,25 @@ export class Store {
     const wanted = email.toLowerCase();
     for (const user of this.users.values()) if (user.email.toLowerCase() === wanted) return user;
     return undefined;
+  }
+
+  /**
+   * The user holding a confirmed address, primary or secondary: User.by_any_email(emails, confirmed: true)
+   * (app/models/concerns/bulk_users_by_email_load.rb), the lookup that turns an invited address into a member.
+   */
+  userByConfirmedEmail(email: string): User | undefined {
+    const wanted = email.toLowerCase();
+    for (const user of this.users.values()) {
+      if (user.confirmed && user.email.toLowerCase() === wanted) return user;
+      if (user.emails.some((e) => e.confirmed && e.email.toLowerCase() === wanted)) return user;
+    }
+    return undefined;
+  }
+
+  /** Whether any user holds the address, as primary or secondary (Email's and User's uniqueness of email). */
+  emailTaken(email: string): boolean {
+    const wanted = email.toLowerCase();
+    return [...this.users.values()].some((u) => u.email.toLowerCase() === wanted || u.emails.some((e) => e.email.toLowerCase() === wanted));
   }
 
   deleteUser(id: number): void {

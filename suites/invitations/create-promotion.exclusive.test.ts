@@ -3,8 +3,10 @@
 // *.exclusive.test.ts file, which runs alone after every other file (vitest.config.ts). Every case
 // runs for both kinds.
 import { endpoint } from '../harness/run/conformance.js';
-import { withPromotionManagement } from '../common/promotion.js';
-import { expectPromotionsQueued, useInvitationsWorld } from './helpers.js';
+import { expectEqual } from '../harness/core/checks.js';
+import { ACCESS } from '../harness/core/vocabulary.js';
+import { QUEUED, withPromotionManagement } from '../common/promotion.js';
+import { expectInviteSuccess, expectMember, expectNotInvited, expectPromotionsQueued, invite, useInvitationsWorld } from './helpers.js';
 import { invitations } from './area.js';
 
 const suite = endpoint(invitations, 'create');
@@ -21,5 +23,40 @@ suite.test(
   async (kit) => {
     const w = world();
     await withPromotionManagement(kit.as('admin'), true, () => expectPromotionsQueued(kit, w.source(kit.kind), w));
+  },
+);
+
+suite.test(
+  {
+    case: 'promotion-existing-members',
+    title: 'approval off: an existing user invited above Guest is added; on: a Guest member raised above Guest is queued, billable members are moved up or down to Guest',
+    clauses: ['invitations.create.queued-members'],
+    requires: { capabilities: ['promotion_management'] },
+  },
+  async (kit) => {
+    const w = world();
+    const target = w.source(kit.kind);
+    const owner = kit.as('owner');
+    const [added, guest, developer, maintainer] = [await w.user('promoted'), await w.user('promoted'), await w.user('promoted'), await w.user('promoted')];
+    await withPromotionManagement(kit.as('admin'), false, async () => {
+      const res = await invite(owner, target, { user_id: added.id, access_level: ACCESS.DEVELOPER });
+      expectEqual(expectInviteSuccess(res).queued_users, undefined, 'no queued users with approval off', res);
+      await expectMember(kit, target, added, ACCESS.DEVELOPER);
+      // The members the approval step meets below, at their levels before it is on.
+      for (const [person, level] of [[guest, ACCESS.GUEST], [developer, ACCESS.DEVELOPER], [maintainer, ACCESS.MAINTAINER]] as const) {
+        expectInviteSuccess(await invite(owner, target, { user_id: person.id, access_level: level }));
+      }
+    });
+    await withPromotionManagement(kit.as('admin'), true, async () => {
+      const queued = await invite(owner, target, { user_id: guest.id, access_level: ACCESS.MAINTAINER });
+      expectEqual(expectInviteSuccess(queued).queued_users, { [guest.username]: QUEUED }, `${guest.username}, a Guest, queued for approval`, queued);
+      await expectMember(kit, target, guest, ACCESS.GUEST);
+      for (const [person, level] of [[developer, ACCESS.MAINTAINER], [maintainer, ACCESS.GUEST]] as const) {
+        const res = await invite(owner, target, { user_id: person.id, access_level: level });
+        expectEqual(expectInviteSuccess(res).queued_users, undefined, `no queued users for ${person.username}, a billable member`, res);
+        await expectMember(kit, target, person, level);
+      }
+      await expectNotInvited(kit.as('admin'), target, guest.email, developer.email, maintainer.email);
+    });
   },
 );

@@ -718,3 +718,118 @@ suite.test(
     expectTrue(!after.includes(user.id), 'the access request to be gone once the user is a member', `pending: ${after.join(', ') || '(none)'}`);
   },
 );
+
+suite.test(
+  {
+    case: 'unconfirmed-primary',
+    title: 'the address of a user who has not confirmed it is invited as a pending invitation; the user is not added',
+    clauses: ['invitations.create.confirmed-email', 'invitations.create.by-email'],
+  },
+  async ({ kind, as }) => {
+    const { source, unconfirmedUser } = world();
+    const target = source(kind);
+    const person = await unconfirmedUser();
+    expectInviteSuccess(await invite(as('owner'), target, { email: person.email, access_level: ACCESS.DEVELOPER }));
+    await expectInvited(as('admin'), target, person.email, ACCESS.DEVELOPER);
+    // The user has no token (an unconfirmed account may not be let in): the members API says who is a member.
+    expectError(await as('admin').get(`${membersUrl(target)}/${person.id}`), 404);
+  },
+);
+
+suite.test(
+  {
+    case: 'secondary-email',
+    title: 'a confirmed secondary address adds its user as a direct member; an unconfirmed one is invited as a pending invitation',
+    clauses: ['invitations.create.confirmed-email', 'invitations.create.existing-user-email'],
+  },
+  async (kit) => {
+    const { source, user, secondaryEmail } = world();
+    const target = source(kit.kind);
+    const [confirmed, unconfirmed] = [await user('secondary'), await user('secondary')];
+    const [confirmedAddress, unconfirmedAddress] = [await secondaryEmail(confirmed, true), await secondaryEmail(unconfirmed, false)];
+    expectInviteSuccess(await invite(kit.as('owner'), target, { email: confirmedAddress, access_level: ACCESS.DEVELOPER }));
+    await expectMember(kit, target, confirmed, ACCESS.DEVELOPER);
+    await expectNotInvited(kit.as('admin'), target, confirmedAddress, confirmed.email);
+    expectInviteSuccess(await invite(kit.as('owner'), target, { email: unconfirmedAddress, access_level: ACCESS.DEVELOPER }));
+    await expectInvited(kit.as('admin'), target, unconfirmedAddress, ACCESS.DEVELOPER);
+    await expectNotMember(kit, target, unconfirmed);
+  },
+);
+
+suite.test(
+  {
+    case: 'addresses-and-user-ids',
+    title: 'new addresses and user ids in one request: each address gets a pending invitation and each user becomes a direct member',
+    clauses: ['invitations.create.several', 'invitations.create.by-email', 'invitations.create.user-id'],
+  },
+  async (kit) => {
+    const { source, email, user } = world();
+    const target = source(kit.kind);
+    const [a, b] = [email(), email()];
+    const [first, second] = [await user('by-id'), await user('by-id')];
+    expectInviteSuccess(await invite(kit.as('owner'), target, { email: `${a},${b}`, user_id: `${first.id},${second.id}`, access_level: ACCESS.DEVELOPER }));
+    for (const address of [a, b]) await expectInvited(kit.as('admin'), target, address, ACCESS.DEVELOPER);
+    for (const person of [first, second]) await expectMember(kit, target, person, ACCESS.DEVELOPER);
+    await expectNotInvited(kit.as('admin'), target, first.email, second.email);
+  },
+);
+
+suite.test(
+  {
+    case: 'above-inherited-level',
+    title: 'inviting a user above the level they hold in an ancestor group makes them a direct member at the requested level',
+    clauses: ['invitations.create.above-inherited'],
+  },
+  async (kit) => {
+    // As inherited-level: the subgroup of the group, or the project in it.
+    const { group, subgroup, project, user } = world();
+    const target = kit.kind === 'group' ? subgroup : project;
+    const person = await user('inherited');
+    expectOk(await kit.as('owner').post(membersUrl(group), { body: { user_id: person.id, access_level: ACCESS.DEVELOPER } }), 201, 'member');
+    expectInviteSuccess(await invite(kit.as('owner'), target, { email: person.email, access_level: ACCESS.MAINTAINER }));
+    await expectMember(kit, target, person, ACCESS.MAINTAINER);
+    await expectNotInvited(kit.as('admin'), target, person.email);
+  },
+);
+
+suite.test(
+  {
+    case: 'invalid-address-list',
+    title: 'email sent as a JSON array with a malformed address invites no one for it (GitLab: 400 for the whole request)',
+    clauses: ['invitations.create.invalid-email'],
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const good = email();
+    const bad = 'not-an-email';
+    const res = await invite(as('owner'), source(kind), { email: [good, bad], access_level: ACCESS.MAINTAINER });
+    // As invalid-address, with the list as a JSON array (spec/requests/api/invitations_spec.rb "returns 400 when the email list is not a valid format").
+    parity(res, INVALID_EMAIL, () => expectStatus(res, 400, 'GitLab refuses the whole request in its parameter check'));
+    if (res.status === 400) {
+      expectError(res, 400, { error: 'email contains an invalid email address', gitlab: INVALID_EMAIL });
+      await expectNotInvited(as('admin'), source(kind), good);
+    } else {
+      expectInviteErrors(res, { [bad]: 'Invite email is invalid' }, 'app/services/members/invite_service.rb (invalid_emails)');
+      await expectInvited(as('admin'), source(kind), good, ACCESS.MAINTAINER);
+    }
+    await expectNotInvited(as('admin'), source(kind), bad);
+  },
+);
+
+suite.test(
+  {
+    case: 'minimal-access-licensed',
+    title: 'with a licence, access_level 5 invites to a top-level group at Minimal access and is refused for the address in a subgroup',
+    clauses: ['invitations.create.minimal-access-licensed', 'invitations.create.result-error'],
+    requires: { capabilities: ['premium'] },
+    only: { kind: 'group', why: 'Minimal access is a level of top-level groups (ee/app/models/ee/group.rb); a project refuses it (minimal-access)' },
+  },
+  async ({ as }) => {
+    const { group, subgroup, email } = world();
+    const [top, sub] = [email(), email()];
+    expectInviteSuccess(await invite(as('owner'), group, { email: top, access_level: ACCESS.MINIMAL }));
+    await expectInvited(as('admin'), group, top, ACCESS.MINIMAL);
+    expectInviteErrors(await invite(as('owner'), subgroup, { email: sub, access_level: ACCESS.MINIMAL }), { [sub]: /Access level is not included in the list/ }, MINIMAL_ACCESS);
+    await expectNotInvited(as('admin'), subgroup, sub);
+  },
+);

@@ -61,6 +61,10 @@ export interface InvitationsWorld {
   email(hint?: string): string;
   /** A new user, a member of nothing, with tokens. */
   user(hint?: string): Promise<ActorInfo>;
+  /** A new user whose primary address is unconfirmed (made without skip_confirmation), without tokens. */
+  unconfirmedUser(): Promise<ActorInfo>;
+  /** Gives `user` a new secondary address, confirmed or not, and returns it. */
+  secondaryEmail(user: ActorInfo, confirmed: boolean): Promise<string>;
   /** A new source of this kind, with the shared actors in their roles: for tests that count. */
   fresh(kind: SourceKind): Promise<SourceInfo>;
   /**
@@ -107,6 +111,12 @@ export function useInvitationsWorld(scope: string): () => InvitationsWorld {
       neighbour: (kind) => (kind === 'group' ? project : group),
       email: (hint) => world.factories.email(hint),
       user: (hint) => world.user(hint),
+      unconfirmedUser: () => world.user('unconfirmed', [], { unconfirmed: true }),
+      secondaryEmail: async (user, confirmed) => {
+        const address = world.factories.email('secondary');
+        await world.addEmail(user, address, confirmed);
+        return address;
+      },
       fresh: (kind) => (kind === 'group' ? roleGroup() : newProject()),
       public: { group: publicGroup, project: publicProject, requester, source: (kind) => (kind === 'group' ? publicGroup : publicProject) },
       requester: newRequester,

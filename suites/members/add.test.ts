@@ -21,6 +21,8 @@ import {
   readMember,
   requester,
   sourceIn,
+  LEVEL,
+  MINIMAL_ACCESS_GROUPS,
   useMembersWorld,
   GITLAB,
   type MemberBody,
@@ -411,5 +413,44 @@ suite.test(
     expectEqual((await readMember(as('guest'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the former requester read back as a member');
     const after = await pendingRequesterIds(client, source);
     expectTrue(!after.includes(user.id), 'the access request to be gone once the user is a member', `pending: ${after.join(', ') || '(none)'}`);
+  },
+);
+
+suite.test(
+  {
+    case: 'minimal-access',
+    title: 'an Owner of a top-level group adds a user at Minimal access (5): 201 with access_level 5, and the member reads back so',
+    clauses: ['members.minimal-access'],
+    only: MINIMAL_ACCESS_GROUPS,
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    const user = await t.user();
+    const res = await as('owner').post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
+    expectOk(res, 201, 'member');
+    expectEqual([(res.body as MemberBody).id, (res.body as MemberBody).access_level], [user.id, LEVEL.MINIMAL], 'id and access_level returned', res);
+    expectEqual((await readMember(as('owner'), group, user.id)).access_level, LEVEL.MINIMAL, 'the Minimal access member read back');
+  },
+);
+
+suite.test(
+  {
+    case: 'minimal-access-subgroup',
+    title: 'Minimal access (5) in a subgroup is refused with a 400 validation error on access_level (GitLab: "is not included in the list", "supported on top level groups only"); nobody is added',
+    clauses: ['members.minimal-access.subgroup'],
+    only: MINIMAL_ACCESS_GROUPS,
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    const sub = await t.group({ parent: group });
+    const user = await t.user();
+    const res = await as('owner').post(membersPath(sub), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
+    expectValidationError(res, 'access_level');
+    parity(res, 'ee/app/models/ee/group_member.rb (access_level_inclusion)', () => {
+      expectEqual((res.body as { message: Record<string, unknown> }).message.access_level, ['is not included in the list', 'supported on top level groups only'], 'the access_level errors', res);
+    });
+    await expectNotMember(as('owner'), sub, user.id);
   },
 );

@@ -13,6 +13,7 @@ import {
   LEVEL,
   pendingMembers,
   statePath,
+  expectSourceNotFound,
   useMembersWorld,
 } from './helpers.js';
 import { members } from './area.js';
@@ -104,5 +105,40 @@ suite.test(
       [false, true],
       'the approved member has left the pending list; the other is still on it',
     );
+  },
+);
+
+suite.test(
+  {
+    case: 'not-pending',
+    title: 'approving a member who is already active gives 400 (GitLab: "400 Bad request - No memberships found"); the member stays active',
+    clauses: ['members.approve.not-pending'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root } = world();
+    // A member id is read from the pending list: the member is approved once, so active, then again.
+    const { user, memberId } = await pendingMember(as('owner'));
+    expectNotShownSuccess(await as('owner').put(approvePath(root, memberId)), GITLAB.noContent);
+    expectError(await as('owner').put(approvePath(root, memberId)), 400, {
+      message: '400 Bad request - No memberships found',
+      gitlab: `${GITLAB.eeApi} (approve: bad_request!(result[:message])); ee/app/services/members/activate_service.rb`,
+    });
+    await expectMembershipState(as('owner'), root, user.id, 'active', 'the active member');
+  },
+);
+
+suite.test(
+  {
+    case: 'unknown-group',
+    title: 'approving in a group id that does not exist gives 404 (GitLab: "404 Group Not Found"); the member stays pending',
+    clauses: ['members.ee.unknown-group'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root } = world();
+    const { user, memberId } = await pendingMember(as('owner'));
+    expectSourceNotFound(await as('owner').put(approvePath({ kind: 'group', id: 2147483000 }, memberId)), 'group');
+    await expectMembershipState(as('owner'), root, user.id, 'awaiting', 'the member, still awaiting');
   },
 );

@@ -10,6 +10,7 @@ import {
   LEVEL,
   listAll,
   sorted,
+  expectSourceNotFound,
   useMembersWorld,
   type Membership,
 } from './helpers.js';
@@ -29,7 +30,7 @@ const world = useMembersWorld('get-billable-member-indirect', async (t) => {
   await t.world.shareGroup(root, invited[2], LEVEL.MAINTAINER);
   await t.add(project, u, LEVEL.DEVELOPER);
   const stranger = await t.user();
-  return { root, sub, invited, u, stranger };
+  return { root, sub, project, invited, u, stranger };
 });
 
 suite.test(
@@ -81,5 +82,51 @@ suite.test(
     expectError(await as('owner').get(billableIndirectPath(root, stranger.id)), 404, { message: '404 User Not Found', gitlab: `${GITLAB.eeApi} (indirect: not_found!('User') unless billable_member?)` });
     expectBadRequest(await as('owner').get(billableIndirectPath(sub, u.id)));
     await expectOwnersOnly(as, (client) => client.get(billableIndirectPath(root, u.id)));
+  },
+);
+
+suite.test(
+  {
+    case: 'project-invite',
+    title: 'a membership in a group invited into a project of the hierarchy is an indirect membership',
+    clauses: ['members.billable-indirect.hierarchy', 'members.billable-indirect.list'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { project, t } = world();
+    const invited = await t.group();
+    const v = await t.member(invited, LEVEL.DEVELOPER);
+    await t.world.shareProject(project, invited, LEVEL.DEVELOPER);
+    const items = await listAll<Membership>(as('owner'), billableIndirectPath(world().root, v.id), 'membership');
+    expectEqual(items.map((m) => [m.source_id, m.access_level.integer_value]), [[invited.id, LEVEL.DEVELOPER]], 'the membership in the group invited into the project');
+  },
+);
+
+suite.test(
+  {
+    case: 'outside-hierarchy',
+    title: 'a membership in a group not invited into the hierarchy is not an indirect membership',
+    clauses: ['members.billable-indirect.hierarchy'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { root, invited, t } = world();
+    const w = await t.member(invited[0], LEVEL.DEVELOPER);
+    const external = await t.group();
+    await t.add(external, w, LEVEL.DEVELOPER);
+    const items = await listAll<Membership>(as('owner'), billableIndirectPath(root, w.id), 'membership');
+    expectEqual(items.map((m) => m.source_id), [invited[0].id], 'only the membership in the invited group (not the external group\'s, nor the seat group\'s)');
+  },
+);
+
+suite.test(
+  {
+    case: 'unknown-group',
+    title: 'the indirect memberships in a group id that does not exist: 404 (GitLab: "404 Group Not Found")',
+    clauses: ['members.ee.unknown-group'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    expectSourceNotFound(await as('owner').get(billableIndirectPath({ kind: 'group', id: 2147483000 }, world().u.id)), 'group');
   },
 );

@@ -13,6 +13,7 @@ import {
   LEVEL,
   listAll,
   membersPath,
+  expectSourceNotFound,
   useMembersWorld,
   type Membership,
 } from './helpers.js';
@@ -114,5 +115,17 @@ suite.test(
     const { root, sub, u } = world();
     expectBadRequest(await as('owner').get(billableMembershipsPath(sub, u.id)));
     await expectOwnersOnly(as, (client) => client.get(billableMembershipsPath(root, u.id)));
+  },
+);
+
+suite.test(
+  {
+    case: 'unknown-group',
+    title: 'the memberships of a billable member in a group id that does not exist: 404 (GitLab: "404 Group Not Found")',
+    clauses: ['members.ee.unknown-group'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    expectSourceNotFound(await as('owner').get(billableMembershipsPath({ kind: 'group', id: 2147483000 }, world().u.id)), 'group');
   },
 );

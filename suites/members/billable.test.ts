@@ -16,6 +16,7 @@ import {
   nameSearchTerm,
   sorted,
   statePath,
+  expectSourceNotFound,
   useMembersWorld,
 } from './helpers.js';
 import { members } from './area.js';
@@ -275,5 +276,39 @@ suite.test(
     expectEqual(idsOf(items), [both.id], 'the user once', res);
     // ee/lib/api/entities/billable_member.rb membership_type: group_member, then project_member, group_invite, project_invite.
     expectEqual([items[0].membership_type, items[0].removable], ['group_member', true], 'the group membership to count before the project one', res);
+  },
+);
+
+suite.test(
+  {
+    case: 'admin-email',
+    title: 'an email shown to an administrator among the billable members is the member\'s own (GitLab: every billable member\'s email is shown to administrators)',
+    clauses: ['members.billable.admin-email'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as, log }) => {
+    const { root, gm, pm } = world();
+    const items = await listAll<Billable>(as('admin'), billablePath(root), 'billable-member');
+    const known = [[gm, 'the group member'], [pm, 'the project member']] as const;
+    // The spec shows email "only for some members": an address shown must be the member's own.
+    for (const [user, who] of known) {
+      const shown = findIn(items, user.id, who).email;
+      expectTrue(shown == null || shown === user.email, `the email shown for ${who} to be theirs`, `got ${String(shown)}`);
+    }
+    parity({ log }, `${GITLAB.billableEntity} (expose :email if current_user.can_admin_all_resources?)`, () => {
+      for (const [user, who] of known) expectEqual(findIn(items, user.id, who).email, user.email, `the email of ${who}, shown to an administrator`);
+    });
+  },
+);
+
+suite.test(
+  {
+    case: 'unknown-group',
+    title: 'the billable members of a group id that does not exist: 404 (GitLab: "404 Group Not Found")',
+    clauses: ['members.ee.unknown-group'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    expectSourceNotFound(await as('owner').get(billablePath({ kind: 'group', id: 2147483000 })), 'group');
   },
 );

@@ -16,6 +16,9 @@ import {
   publicSources,
   readMember,
   sourceIn,
+  LEVEL,
+  MINIMAL_ACCESS_GROUPS,
+  minimalAccessMember,
   useMembersWorld,
   GITLAB,
   type MemberBody,
@@ -210,5 +213,45 @@ suite.test(
     const asRequester = withToken(sources.requester.tokens.api, 'access requester');
     await expectNonMembersRefused(as, asRequester, (client) => client.put(memberPath(source, developer), { body: { access_level: ACCESS.MAINTAINER } }));
     expectEqual((await readMember(as('owner'), source, developer)).access_level, ACCESS.DEVELOPER, 'the Developer\'s level, unchanged');
+  },
+);
+
+suite.test(
+  {
+    case: 'past-expiry',
+    title: 'an expires_at in the past is refused with a 400 validation error on expires_at (GitLab: "cannot be a date in the past"); the member is unchanged',
+    clauses: ['members.edit.expires-at-past', 'members.errors.shape'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const user = await t.member(source, ACCESS.REPORTER);
+    const res = await as(manager(kind)).put(memberPath(source, user.id), { body: { access_level: ACCESS.MAINTAINER, expires_at: dateIn(-2) } });
+    expectValidationError(res, 'expires_at');
+    parity(res, `${GITLAB.validation} (expires_at); app/validators/future_date_validator.rb`, () => {
+      expectEqual((res.body as { message: Record<string, unknown> }).message.expires_at, ['cannot be a date in the past'], 'the expires_at error', res);
+    });
+    const back = await readMember(as('owner'), source, user.id);
+    expectEqual([back.access_level, back.expires_at], [ACCESS.REPORTER, null], 'the member, unchanged');
+  },
+);
+
+suite.test(
+  {
+    case: 'minimal-access',
+    title: 'an Owner of a top-level group sets the expiry of a Minimal access member (200, the new expiry returned and read back)',
+    clauses: ['members.minimal-access', 'members.edit.level'],
+    only: MINIMAL_ACCESS_GROUPS,
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    const { user } = await minimalAccessMember(t, group);
+    const expiry = dateIn(2);
+    const res = await as('owner').put(memberPath(group, user.id), { body: { access_level: LEVEL.MINIMAL, expires_at: expiry } });
+    expectOk(res, 200, 'member');
+    const body = res.body as MemberBody;
+    expectEqual([body.id, body.access_level, body.expires_at], [user.id, LEVEL.MINIMAL, expiry], 'id, access_level and expires_at returned', res);
+    const back = await readMember(as('owner'), group, user.id);
+    expectEqual([back.access_level, back.expires_at], [LEVEL.MINIMAL, expiry], 'the member read back');
   },
 );

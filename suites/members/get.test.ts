@@ -15,6 +15,9 @@ import {
   publicSources,
   readMember,
   roleSourceIn,
+  LEVEL,
+  MINIMAL_ACCESS_GROUPS,
+  minimalAccessMember,
   useMembersWorld,
   GITLAB,
   type MemberBody,
@@ -208,5 +211,20 @@ suite.test(
       expectEqual([body.id, body.username, body.name, body.access_level], [developer.id, developer.username, developer.name, ACCESS.DEVELOPER], `the Developer's id, username, name and access_level, read by ${who}`, res);
     }
     await expectNotMember(as('owner'), source, sources.requester.id);
+  },
+);
+
+suite.test(
+  {
+    case: 'minimal-access',
+    title: 'a Minimal access member of a top-level group is read as a direct member (200, access_level 5)',
+    clauses: ['members.minimal-access', 'members.get.direct'],
+    only: MINIMAL_ACCESS_GROUPS,
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { group, user } = await minimalAccessMember(world().t);
+    const member = await readMember(as('admin'), group, user.id);
+    expectEqual([member.id, member.access_level], [user.id, LEVEL.MINIMAL], 'id and access_level of the Minimal access member');
   },
 );

@@ -132,6 +132,17 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
   });
 }
 
+/** Why the Minimal access tests run for groups only. */
+export const MINIMAL_ACCESS_GROUPS = { kind: 'group', why: 'Minimal access (5) is a level of top-level groups only (ee/app/models/ee/group_member.rb access_level_inclusion); a project does not take it' } as const;
+
+/** A new user made a Minimal access member of `group` (a top-level group; a new one, its creator the administrator, unless given). */
+export async function minimalAccessMember(t: Toolkit, group?: GroupInfo): Promise<{ group: GroupInfo; user: ActorInfo }> {
+  const top = group ?? (await t.group());
+  const user = await t.user();
+  await t.add(top, user, LEVEL.MINIMAL);
+  return { group: top, user };
+}
+
 /** A new group or project, as `kind` says, inside `parent` (private unless told), with no member but the administrator (below ancestors with memberships). */
 export function sourceIn(t: Toolkit, kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
   return kind === 'group' ? t.group({ parent, visibility }) : t.project({ group: parent, visibility });
@@ -237,6 +248,7 @@ export interface MemberBody {
   username: string;
   name: string;
   access_level: number;
+  created_at: string;
   expires_at: string | null;
   created_by?: { id: number; username: string };
   email?: string;

@@ -128,6 +128,20 @@ suite.test(
 
 suite.test(
   {
+    case: 'query-empty',
+    title: 'an empty query (query=) lists all members, as without it',
+    clauses: ['members.list.query-empty'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ kind, as }) => {
+    const { source, all } = world()[kind];
+    const ids = (await listAll(as('maintainer'), allMembersPath(source), 'member', { query: '' })).map((m) => m.id);
+    expectEqual(sorted(ids), sorted(all), `the direct, inherited and invited members of the ${kind} with query=`);
+  },
+);
+
+suite.test(
+  {
     case: 'highest-level',
     title: 'a user who is a member of the source and of a group above it appears once, with the higher level; a member of an invited group has at most the level the group was invited with',
     clauses: ['members.all.highest-level', 'members.all.invited-level'],

@@ -1,4 +1,5 @@
 // GET /groups/:id/members and GET /projects/:id/members: the direct members of a group or project.
+import { isDeepStrictEqual } from 'node:util';
 import { fixture } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
@@ -24,6 +25,9 @@ import {
   shareWith,
   sorted,
   sourceIn,
+  LEVEL,
+  MINIMAL_ACCESS_GROUPS,
+  minimalAccessMember,
   useMembersWorld,
   GITLAB,
   type MemberBody,
@@ -196,6 +200,40 @@ suite.test(
     const none = await as('developer').get(membersPath(source), { query: { query: 'no-such-member-anywhere' } });
     expectOk(none, 200, 'member', { list: true });
     expectEqual(none.body, [], 'no member for a string nobody has', none);
+  },
+);
+
+suite.test(
+  {
+    case: 'query-empty',
+    title: 'an empty query (query=) lists every direct member, as without it',
+    clauses: ['members.list.query-empty'],
+  },
+  async ({ kind, as, run }) => {
+    const { source, direct } = world()[kind];
+    const items = await listAll(as('developer'), membersPath(source), 'member', { query: '' });
+    expectEqual(knownDirect(run, kind, idsOf(items)), sorted(direct), `the direct members of the ${kind} with query=`);
+  },
+);
+
+suite.test(
+  {
+    case: 'seat-info-false',
+    title: 'show_seat_info=false adds no seat information: each member has the fields it has without the parameter (GitLab: no is_using_seat)',
+    clauses: ['members.entity.seat-hidden'],
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ kind, as }) => {
+    const { source } = world()[kind];
+    const res = await as('owner').get(membersPath(source), { query: { show_seat_info: false, per_page: 100 } });
+    expectOk(res, 200, 'member', { list: true });
+    const items = res.body as MemberBody[];
+    const plain = new Map((await listAll(as('owner'), membersPath(source), 'member')).map((m) => [m.id, Object.keys(m).sort()]));
+    const extra = items.filter((m) => !isDeepStrictEqual(Object.keys(m).sort(), plain.get(m.id))).map((m) => m.username);
+    expectEqual(extra, [], 'every member to carry the fields it carries without show_seat_info', res);
+    parity(res, `${GITLAB.eeEntity} (expose :is_using_seat, if: options[:show_seat_info])`, () => {
+      expectTrue(items.every((m) => m.is_using_seat === undefined), 'no is_using_seat with show_seat_info=false', '', res);
+    });
   },
 );
 
@@ -396,5 +434,21 @@ suite.test(
     const ids = idsOf(await listAll(withToken(pending.tokens.api, 'access requester'), membersPath(sources[kind]), 'member'));
     expectTrue(ids.includes(run.actors.developer.id), 'the members, the Developer among them, to be listed to the requester', `ids: ${ids.join(', ')}`);
     expectTrue(!ids.includes(pending.id), 'the requester not to be listed among the members', `ids: ${ids.join(', ')}`);
+  },
+);
+
+suite.test(
+  {
+    case: 'minimal-access',
+    title: 'a Minimal access member of a top-level group is listed among its direct members, with access_level 5',
+    clauses: ['members.minimal-access', 'members.list.direct-only'],
+    only: MINIMAL_ACCESS_GROUPS,
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as, run }) => {
+    const { group, user } = await minimalAccessMember(world().t);
+    const items = await listAll(as('admin'), membersPath(group), 'member');
+    expectEqual(idsOf(items), sorted([run.adminId, user.id]), 'the direct members: the administrator who made the group and the Minimal access member');
+    expectEqual(findIn(items, user.id, 'the Minimal access member').access_level, LEVEL.MINIMAL, 'the Minimal access member\'s access_level');
   },
 );

@@ -139,3 +139,63 @@ addSuite.test(
     expectEqual((await readMember(as('owner'), source, newcomer.id)).access_level, ACCESS.DEVELOPER, 'the member read back');
   },
 );
+
+addSuite.test(
+  {
+    case: 'add-several-seated',
+    title: 'with the setting on, several users who already hold a seat are added at once (201, {"status":"success"}), not queued',
+    clauses: ['members.promotion.not-queued', 'members.add.several'],
+    requires: { capabilities: ['promotion_management'] },
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    // Reporters in a group of their own: already billable (ee/spec/requests/api/members_spec.rb "when both users are already billable").
+    const [a, b] = [await t.user(), await t.user()];
+    await withPromotionManagement(as('admin'), true, async () => {
+      const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.DEVELOPER } });
+      expectOk(res, 201, 'member-add-result');
+      expectEqual(res.body, { status: 'success' }, 'the answer of an add with nobody queued', res);
+    });
+    for (const user of [a, b]) expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.DEVELOPER, `user ${user.id}, added at once`);
+  },
+);
+
+editSuite.test(
+  {
+    case: 'edit-seated',
+    title: 'with the setting on, a Developer (who holds a seat) raised to Maintainer is updated at once (200)',
+    clauses: ['members.promotion.not-queued', 'members.edit.level'],
+    requires: { capabilities: ['promotion_management'] },
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const developer = await t.newcomer();
+    await t.add(source, developer, ACCESS.DEVELOPER);
+    await withPromotionManagement(as('admin'), true, async () => {
+      const res = await as(manager(kind)).put(memberPath(source, developer.id), { body: { access_level: ACCESS.MAINTAINER } });
+      expectOk(res, 200, 'member');
+      expectEqual((res.body as MemberBody).access_level, ACCESS.MAINTAINER, 'the raised level returned', res);
+    });
+    expectEqual((await readMember(as('owner'), source, developer.id)).access_level, ACCESS.MAINTAINER, 'the raised level read back');
+  },
+);
+
+editSuite.test(
+  {
+    case: 'edit-setting-off',
+    title: 'with the setting off, a Guest without a seat raised to Developer is updated at once (200)',
+    clauses: ['members.promotion.not-queued', 'members.edit.level'],
+    requires: { capabilities: ['promotion_management'] },
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const guest = await t.newcomer();
+    await t.add(source, guest, ACCESS.GUEST);
+    await withPromotionManagement(as('admin'), false, async () => {
+      const res = await as(manager(kind)).put(memberPath(source, guest.id), { body: { access_level: ACCESS.DEVELOPER } });
+      expectOk(res, 200, 'member');
+      expectEqual((res.body as MemberBody).access_level, ACCESS.DEVELOPER, 'the raised level returned', res);
+    });
+    expectEqual((await readMember(as('owner'), source, guest.id)).access_level, ACCESS.DEVELOPER, 'the raised level read back');
+  },
+);

@@ -18,6 +18,8 @@ import {
   pendingRequesterIds,
   publicSources,
   readMember,
+  MINIMAL_ACCESS_GROUPS,
+  minimalAccessMember,
   useMembersWorld,
   GITLAB,
 } from './helpers.js';
@@ -55,6 +57,41 @@ suite.test(
     expectNotShownSuccess(await client.delete(memberPath(source, b.id), { query: { unassign_issuables: true } }));
     await expectNotMember(client, source, b.id);
     expectTrue(!(await memberIds(client, source)).includes(b.id), 'the member removed with unassign_issuables not to be listed');
+  },
+);
+
+/** GitLab's own date before any membership (spec/support/shared_examples/requests/api/status_shared_examples.rb '412 response'). */
+const LONG_AGO = new Date('1990-01-12T06:00:48Z').toUTCString();
+
+suite.test(
+  {
+    case: 'if-unmodified-since-stale',
+    title: 'If-Unmodified-Since before the membership\'s last change: 412 (GitLab: {"message":"412 Precondition Failed"}) and the member stays',
+    clauses: ['members.remove.if-unmodified-since'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const user = await t.member(source, ACCESS.DEVELOPER);
+    const res = await as(manager(kind)).delete(memberPath(source, user.id), { headers: { 'If-Unmodified-Since': LONG_AGO } });
+    expectError(res, 412, { message: '412 Precondition Failed', gitlab: 'lib/api/helpers.rb (check_unmodified_since!)' });
+    expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.DEVELOPER, 'the member, still there');
+  },
+);
+
+suite.test(
+  {
+    case: 'if-unmodified-since-current',
+    title: 'If-Unmodified-Since after the membership\'s last change: the member is removed as usual (200 or 204; GitLab: 204, no body)',
+    clauses: ['members.remove.if-unmodified-since', 'members.remove.direct'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const user = await t.member(source, ACCESS.DEVELOPER);
+    // An hour after the membership was made, by the target's own clock (created_at): later than any change since.
+    const created = (await readMember(as('owner'), source, user.id)).created_at;
+    const since = new Date(Date.parse(created) + 3_600_000).toUTCString();
+    expectNotShownSuccess(await as(manager(kind)).delete(memberPath(source, user.id), { headers: { 'If-Unmodified-Since': since } }));
+    await expectNotMember(as('owner'), source, user.id);
   },
 );
 
@@ -252,5 +289,21 @@ suite.test(
     await expectNotMember(client, source, pending.id);
     const after = await pendingRequesterIds(client, source);
     expectTrue(after.includes(pending.id), 'the access request to stay pending (GET …/access_requests)', `pending: ${after.join(', ') || '(none)'}`);
+  },
+);
+
+suite.test(
+  {
+    case: 'minimal-access',
+    title: 'an Owner of a top-level group removes a Minimal access member (200 or 204; GitLab: 204); it is no longer a member',
+    clauses: ['members.minimal-access', 'members.remove.direct'],
+    only: MINIMAL_ACCESS_GROUPS,
+    requires: { capabilities: ['premium'] },
+  },
+  async ({ as }) => {
+    const { group, t } = world();
+    const { user } = await minimalAccessMember(t, group);
+    expectNotShownSuccess(await as('owner').delete(memberPath(group, user.id)));
+    await expectNotMember(as('owner'), group, user.id);
   },
 );

@@ -255,3 +255,35 @@ suite.test(
     }
   },
 );
+
+suite.test(
+  {
+    case: 'execute-filemode-not-boolean',
+    title: 'execute_filemode that is not a boolean, in JSON or as a form field, is refused with 400 and nothing is written',
+    clauses: ['files.create.execute-filemode-type', 'files.errors.shape'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    // Not 0: older GitLab (Grape's Boolean) reads 0 as false; a word is no boolean in any version.
+    for (const form of [false, true]) {
+      const file = path('create-filemode', form ? 'form.sh' : 'json.sh');
+      expectWriteParamError(await as('maintainer').post(fileUrl(publicProject, file), { body: { ...writeBody('#!/bin/sh\n'), execute_filemode: 'maybe' }, form }), 'execute_filemode');
+      expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404);
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'invalid-json',
+    title: 'a body declared JSON that does not parse is refused with 400 and nothing is written',
+    clauses: ['files.create.invalid-json'],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    const file = path('create-invalid-json');
+    const body = JSON.stringify(writeBody('not written\n'));
+    expectError(await as('maintainer').post(fileUrl(publicProject, file), { rawJson: `${body.slice(0, -1)} {` }), 400);
+    expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404);
+  },
+);

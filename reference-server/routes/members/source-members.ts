@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import { actorOf, findSource, type Context, type RouteModule } from '../../http/context.js';
 import { requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../../http/auth.js';
-import { conflict, forbidden, notFound, recordNotFound, validationError } from '../../http/errors.js';
+import { apiError, conflict, forbidden, notFound, recordNotFound, validationError } from '../../http/errors.js';
 import { paginate, readPage } from '../../http/pagination.js';
 import { mergedParams, Params } from '../../http/params.js';
 import { ACCESS, type Member, type Source, type User } from '../../state/model.js';
@@ -217,6 +217,8 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
       const source = findSource(ctx, request, kind, request.params.id);
       const member = directUserMember(store, source, userId!);
       if (!member) throw recordNotFound();
+      // destroy_conditionally! checks If-Unmodified-Since before the destroy service's permission (lib/api/helpers.rb).
+      if (modifiedSince(request, member.updatedAt ?? member.createdAt)) throw apiError(412, '412 Precondition Failed');
       if (!canDestroy(store, actor, source, member)) throw forbidden();
       store.members.delete(member.id);
       if (source.kind === 'group' && !skipSubresources) {
@@ -230,6 +232,13 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
     });
   }
 };
+
+/** `check_unmodified_since!`: the record changed after the If-Unmodified-Since date; an unreadable date is ignored. */
+function modifiedSince(request: FastifyRequest, lastUpdated: string): boolean {
+  const header = request.headers['if-unmodified-since'];
+  const since = typeof header === 'string' ? Date.parse(header) : NaN;
+  return !Number.isNaN(since) && Date.parse(lastUpdated) > since;
+}
 
 /** `create_{group,project}_member`, and `manage_owners` to give a project's Owner role. */
 function checkCanAdd(store: Store, actor: User, source: Source, level: number): void {

@@ -16,6 +16,8 @@ export interface SendOptions {
   /** Sent as JSON (default) or as form fields. */
   body?: Record<string, unknown>;
   form?: boolean;
+  /** A body sent as it is, as JSON (Content-Type application/json): for bodies that do not parse. */
+  rawJson?: string;
   headers?: Record<string, string>;
 }
 
@@ -103,6 +105,8 @@ export class Client {
     for (const [name, value] of Object.entries(options.headers ?? {})) req = req.set(name, value);
     if (options.body !== undefined) {
       req = options.form ? req.type('form').send(formFields(options.body)) : req.type('json').send(options.body);
+    } else if (options.rawJson !== undefined) {
+      req = req.type('json').send(options.rawJson);
     }
     const res = await req;
     const bytes = Buffer.isBuffer(res.body) ? res.body : Buffer.alloc(0);
