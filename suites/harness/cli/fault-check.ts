@@ -2,13 +2,13 @@
 // the clauses its wrong behaviour breaks (reference-server/faults/catalogue.ts), and every test names
 // the clauses it checks: one record of what catches what. The check starts one reference server, runs
 // the whole suite against it with no fault (everything must pass, at both levels), then switches each
-// fault on in turn and re-runs the suite files of its area (every area's for a cross-cutting fault)
-// through one vitest instance. A fault is caught when at least one test that names one of its clauses
-// fails at the fault's level (spec: the spec verdict; parity: the GitLab-parity verdict) while the
-// fault is on, having passed at that level with no fault. Other tests that fail are reported as
-// incidental. Writes reports/faults.json and prints the detection rate per area. Exit 1 when a fault
-// names a clause the catalog does not hold, when a fault is not caught that way, or when a test fails
-// with no fault on.
+// fault on in turn and re-runs, through one vitest instance, the files of its area (every area's for
+// a cross-cutting fault) that hold a test naming one of its clauses. A fault is caught when at least
+// one test that names one of its clauses fails at the fault's level (spec: the spec verdict; parity:
+// the GitLab-parity verdict) while the fault is on, having passed at that level with no fault. Other
+// tests of those files that fail are reported as incidental. Writes reports/faults.json and prints
+// the detection rate per area. Exit 1 when a fault names a clause the catalog does not hold, when a
+// fault is not caught that way, or when a test fails with no fault on.
 //   --only a,b  check these faults only
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -123,10 +123,12 @@ try {
   for (const fault of faults) {
     const level = levelOf(fault);
     server.faults.active = new Set([fault.name]);
-    const specs = all.filter((spec) => areaDirs(fault.area).some((dir) => spec.moduleId.startsWith(join(ROOT, dir))));
+    // The files of the fault's area that hold a test naming one of its clauses: only those can catch it.
+    const namingFiles = new Set(baseline.filter((t) => t.clauses.some((c) => fault.clauses.includes(c))).map((t) => join(ROOT, t.file)));
+    const specs = all.filter((spec) => namingFiles.has(spec.moduleId) && areaDirs(fault.area).some((dir) => spec.moduleId.startsWith(join(ROOT, dir))));
     let tests: TestRecord[];
     try {
-      tests = await run(specs);
+      tests = specs.length > 0 ? await run(specs) : [];
     } finally {
       server.faults.active = new Set();
     }
@@ -141,7 +143,7 @@ try {
     const incidental = tests
       .filter((t) => named(t).length === 0 && (newlyFails(t, 'spec') || newlyFails(t, 'parity')))
       .map((t) => ({ id: t.id, level: (newlyFails(t, 'spec') ? 'spec' : 'parity') as VerdictLevel }));
-    const naming = tests.filter((t) => named(t).length > 0 && t.verdict !== 'unsupported' && t.verdict !== 'disabled').length;
+    const ran = tests.filter((t) => named(t).length > 0 && t.verdict !== 'unsupported' && t.verdict !== 'disabled').length;
     const outcome: Outcome = {
       fault: fault.name,
       area: fault.area,
@@ -151,11 +153,11 @@ try {
       caughtBy,
       incidental,
       otherLevel,
-      naming,
+      naming: ran,
       caught: caughtBy.length > 0,
     };
     outcomes.push(outcome);
-    const by = caughtBy.length > 0 ? `by ${caughtBy.map((c) => c.id).join(', ')}` : `no failing test names ${fault.clauses.join(', ') || '(no clause)'} (${naming} ran)`;
+    const by = caughtBy.length > 0 ? `by ${caughtBy.map((c) => c.id).join(', ')}` : `no failing test names ${fault.clauses.join(', ') || '(no clause)'} (${ran} ran)`;
     const also = [
       otherLevel.length > 0 ? `${level === 'spec' ? 'failing at the parity level only' : 'failing the spec verdict too'}: ${otherLevel.join(', ')}` : '',
       incidental.length > 0 ? `incidental: ${incidental.map((t) => t.id).join(', ')}` : '',
