@@ -13,14 +13,17 @@ const { values } = parseArgs({
     fault: { type: 'string', multiple: true },
     latency: { type: 'string', default: '0' },
     'spec-only': { type: 'boolean', default: false },
+    'delayed-deletion': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (values.help) {
   console.log(`Usage: npm run reference-server -- [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--header-prefix X-Gitlab-]
-                                   [--latency MS] [--fault NAME ...] [--spec-only]
-  --spec-only  do what the spec says and nothing more of GitLab's (other error texts, check order, optional fields)
+                                   [--latency MS] [--fault NAME ...] [--spec-only] [--delayed-deletion]
+  --spec-only         do what the spec says and nothing more of GitLab's (other error texts, check order, optional fields)
+  --delayed-deletion  delete groups and projects as GitLab 17 and 18 do: marked first, removed by permanently_remove
+                      (subgroups and projects only: a top-level group stays pending deletion)
 Faults: ${FAULTS.map((f) => `\n  ${f.name}: ${f.description}`).join('')}`);
   process.exit(0);
 }
@@ -50,6 +53,7 @@ const server = await startReferenceServer({
   latencyMs,
   faults: values.fault,
   specOnly: values['spec-only'],
+  delayedDeletion: values['delayed-deletion'],
 });
 // The operator asked for this server: printing its admin token here is the point of the command.
 console.log(`GitLab reference server listening on ${server.url} (API at ${server.url}/api/v4)${values['spec-only'] ? ', spec-only mode' : ''}`);

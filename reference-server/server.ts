@@ -43,7 +43,7 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
   const adminToken = store.createToken(admin.id, 'conformance-admin', ['api', 'sudo', 'admin_mode'], null, options.adminToken).token;
   const ctx: Context = {
     store,
-    options: { version: options.version ?? '18.6.0-ee', headerPrefix: options.headerPrefix ?? 'X-Gitlab-' },
+    options: { version: options.version ?? '18.6.0-ee', headerPrefix: options.headerPrefix ?? 'X-Gitlab-', delayedDeletion: options.delayedDeletion ?? false },
   };
 
   const faults = faultContext(store, options);

@@ -12,6 +12,8 @@ export interface ServerOptions {
   version: string;
   /** Prefix of the file metadata headers, GitLab's is "X-Gitlab-". */
   headerPrefix: string;
+  /** Groups and projects are first marked for deletion, as in GitLab 17 and 18 (routes/deletion.ts). */
+  delayedDeletion?: boolean;
 }
 
 export interface Context {

@@ -10,6 +10,7 @@ import { paginate } from '../http/pagination.js';
 import { RepositoryError } from '../git/repository.js';
 import { ROLE_NAMES } from '../state/model.js';
 import { accessRequestsRoutes } from './access-requests.js';
+import { deletionRoutes } from './deletion.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
 /** ProjectFeature's levels as the API names them (lib/api/helpers/projects_helpers.rb: values disabled, private, enabled). */
@@ -70,6 +71,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
   const { store } = ctx;
   // POST and GET …/access_requests (lib/api/access_requests.rb): the suites' access requesters.
   accessRequestsRoutes(app, ctx);
+  deletionRoutes(app, ctx);
 
   app.get('/version', async (request) => {
     requireUser(actorOf(ctx, request));
@@ -237,16 +239,6 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     return groupEntity(ctx, request, group);
   });
 
-  app.delete<{ Params: { id: string } }>('/groups/:id', async (request, reply) => {
-    const actor = actorOf(ctx, request);
-    requireScope(actor, WRITE_API_SCOPES);
-    const group = findGroup(ctx, request, request.params.id);
-    if (store.accessLevel(group, requireUser(actor)) < ACCESS.OWNER) throw forbidden();
-    store.deleteGroup(group.id);
-    reply.code(202);
-    return { message: '202 Accepted' };
-  });
-
   app.post<{ Params: { id: string } }>('/groups/:id/share', async (request, reply) => {
     const actor = actorOf(ctx, request);
     const user = requireUser(actor);
@@ -381,16 +373,6 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     if (levels.mergeRequests !== undefined) project.mergeRequestsAccessLevel = levels.mergeRequests;
     if (levels.builds !== undefined) project.buildsAccessLevel = levels.builds;
     return projectEntity(ctx, request, project);
-  });
-
-  app.delete<{ Params: { id: string } }>('/projects/:id', async (request, reply) => {
-    const actor = actorOf(ctx, request);
-    requireScope(actor, WRITE_API_SCOPES);
-    const project = findProject(ctx, request, request.params.id);
-    if (store.accessLevel(project, requireUser(actor)) < ACCESS.OWNER) throw forbidden();
-    store.deleteProject(project.id);
-    reply.code(202);
-    return { message: '202 Accepted' };
   });
 
   app.post<{ Params: { id: string } }>('/projects/:id/share', async (request, reply) => {

@@ -85,6 +85,8 @@ export interface Group {
   samlSsoEnabled: boolean;
   /** Groups this group is shared with (they were invited into this group). */
   sharedWith: GroupLink[];
+  /** Set when the group is pending deletion (the server's delayed-deletion mode). */
+  markedForDeletionOn?: string;
 }
 
 export interface UserNamespace {
@@ -118,6 +120,8 @@ export interface RemoteMirror {
 export interface Project {
   kind: 'project';
   id: number;
+  /** Set when the project is pending deletion (the server's delayed-deletion mode). */
+  markedForDeletionOn?: string;
   name: string;
   path: string;
   namespace: { kind: 'group' | 'user'; id: number };
