@@ -372,7 +372,7 @@ export async function expectNotMember(kit: Kit, source: SourceInfo, user: ActorI
 export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world: InvitationsWorld): Promise<void> {
   const owner = kit.as('owner');
   const admin = kit.as('admin');
-  const [byId, byEmail, guest] = [await world.user('promoted'), await world.user('promoted'), await world.user('guest')];
+  const [byId, byEmail, guest] = await Promise.all([world.user('promoted'), world.user('promoted'), world.user('guest')]);
 
   for (const [user, body] of [
     [byId, { user_id: byId.id, access_level: ACCESS.DEVELOPER }],

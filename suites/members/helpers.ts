@@ -82,7 +82,8 @@ export interface Toolkit {
 
 export function useMembersWorld<T extends object>(scope: string, build: (t: Toolkit) => Promise<T>): () => T & { t: Toolkit } {
   return useWorld(scope, async (world, run) => {
-    let seat: GroupInfo | undefined;
+    // A promise, so that users made at once share one seat group.
+    let seat: Promise<GroupInfo> | undefined;
     const t: Toolkit = {
       world,
       run,
@@ -99,8 +100,8 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
         return project;
       },
       async roleSources() {
-        const group = await t.roleGroup();
-        return { group, project: await t.roleProject({ group: await t.group() }) };
+        const [group, project] = await Promise.all([t.roleGroup(), t.group().then((parent) => t.roleProject({ group: parent }))]);
+        return { group, project };
       },
       async hierarchy() {
         const root = await t.roleGroup();
@@ -108,9 +109,9 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
         return { root, sub, project: await t.project({ group: sub }) };
       },
       async user() {
-        seat ??= await world.group({ hint: 'seats' });
+        const seats = await (seat ??= world.group({ hint: 'seats' }));
         const user = await world.user();
-        await world.addMember(seat, user.id, LEVEL.REPORTER);
+        await world.addMember(seats, user.id, LEVEL.REPORTER);
         return user;
       },
       newcomer: () => world.user(),

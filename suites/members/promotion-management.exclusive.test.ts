@@ -36,7 +36,7 @@ addSuite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [byId, byName] = [await t.newcomer(), await t.newcomer()];
+    const [byId, byName] = await Promise.all([t.newcomer(), t.newcomer()]);
     await withPromotionManagement(as('admin'), true, async () => {
       for (const [user, body] of [
         [byId, { user_id: byId.id, access_level: ACCESS.DEVELOPER }],
@@ -62,7 +62,7 @@ addSuite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [a, b] = [await t.newcomer(), await t.newcomer()];
+    const [a, b] = await Promise.all([t.newcomer(), t.newcomer()]);
     await withPromotionManagement(as('admin'), true, async () => {
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.REPORTER } });
       // The spec gives the body; the status is Grape's for a POST that returns the service's hash (lib/api/members.rb).
@@ -103,7 +103,7 @@ addSuite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [asGuest, byAdmin] = [await t.newcomer(), await t.newcomer()];
+    const [asGuest, byAdmin] = await Promise.all([t.newcomer(), t.newcomer()]);
     // Reporter in a group of its own: already billable, so a billable role is no promotion. An
     // administrator's request is never queued (GitLab: promotion_management_required? is false for
     // administrators, ee/app/services/gitlab_subscriptions/member_management/queue_non_billable_to_billable_service.rb).
@@ -150,7 +150,7 @@ addSuite.test(
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
     // Reporters in a group of their own: already billable (ee/spec/requests/api/members_spec.rb "when both users are already billable").
-    const [a, b] = [await t.user(), await t.user()];
+    const [a, b] = await Promise.all([t.user(), t.user()]);
     await withPromotionManagement(as('admin'), true, async () => {
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.DEVELOPER } });
       expectOk(res, 201, 'member-add-result');

@@ -76,9 +76,12 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       actors: {} as Record<ActorName, ActorInfo>,
     };
     const world = new World(run, 'shared-actors');
-    for (const name of [...ROLES, 'outsider'] as const) {
-      run.actors[name] = await world.user(name, TOKEN_SCOPES);
-    }
+    // The shared actors at once: on a real GitLab each user costs several round trips.
+    await Promise.all(
+      ([...ROLES, 'outsider'] as const).map(async (name) => {
+        run.actors[name] = await world.user(name, TOKEN_SCOPES);
+      }),
+    );
     return { run, teardown };
   } catch (error) {
     await teardown();
