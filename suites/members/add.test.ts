@@ -387,8 +387,7 @@ suite.test(
     const { public: sources } = world();
     const source = sources[kind];
     const pending = sources.requester;
-    const asRequester = withToken(pending.tokens.api, 'access requester');
-    await expectNonMembersRefused(as, asRequester, (client) => client.post(membersPath(source), { body: { user_id: pending.id, access_level: ACCESS.MAINTAINER } }));
+    await expectNonMembersRefused({ as, withToken }, pending, (client) => client.post(membersPath(source), { body: { user_id: pending.id, access_level: ACCESS.MAINTAINER } }));
     await expectNotMember(as('owner'), source, pending.id);
     expectTrue((await pendingRequesterIds(as('owner'), source)).includes(pending.id), 'the access request to stay pending (GET …/access_requests)');
   },

@@ -210,8 +210,7 @@ suite.test(
     const { public: sources } = world();
     const source = sources[kind];
     const developer = run.actors.developer.id;
-    const asRequester = withToken(sources.requester.tokens.api, 'access requester');
-    await expectNonMembersRefused(as, asRequester, (client) => client.put(memberPath(source, developer), { body: { access_level: ACCESS.MAINTAINER } }));
+    await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => client.put(memberPath(source, developer), { body: { access_level: ACCESS.MAINTAINER } }));
     expectEqual((await readMember(as('owner'), source, developer)).access_level, ACCESS.DEVELOPER, 'the Developer\'s level, unchanged');
   },
 );

@@ -1,11 +1,12 @@
 // GET /groups/:id/members/all/:user_id and GET /projects/:id/members/all/:user_id: one direct,
 // inherited or invited member of a group or project.
-import { expectEqual, expectError, expectOk } from '../harness/core/checks.js';
+import { expectEqual, expectError } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { ACCESS, sourceNotFound, type SourceKind } from '../harness/core/vocabulary.js';
 import type { GroupInfo } from '../harness/run/world.js';
 import {
   allMemberPath,
+  expectNonMembersRead,
   expectParamError,
   expectParentMembersRefused,
   expectReadMatrix,
@@ -16,7 +17,6 @@ import {
   shareWith,
   sourceIn,
   useMembersWorld,
-  type MemberBody,
   type Toolkit,
 } from './helpers.js';
 import { members } from './area.js';
@@ -148,13 +148,7 @@ suite.test(
     const { public: sources } = world();
     const source = sources[kind];
     const developer = run.actors.developer;
-    const asRequester = withToken(sources.requester.tokens.api, 'access requester');
-    for (const [client, who] of [[as('outsider'), 'a stranger'], [asRequester, 'the access requester']] as const) {
-      const res = await client.get(allMemberPath(source, developer.id));
-      expectOk(res, 200, 'member');
-      const body = res.body as MemberBody;
-      expectEqual([body.id, body.username, body.name, body.access_level], [developer.id, developer.username, developer.name, ACCESS.DEVELOPER], `the Developer's id, username, name and access_level, read by ${who}`, res);
-    }
+    await expectNonMembersRead({ as, withToken }, sources.requester, allMemberPath(source, developer.id), developer, ACCESS.DEVELOPER);
   },
 );
 

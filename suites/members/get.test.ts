@@ -5,6 +5,7 @@ import { endpoint } from '../harness/run/conformance.js';
 import { ACCESS, dateIn, sourceNotFound, type SourceKind, type SourceRef } from '../harness/core/vocabulary.js';
 import {
   exclusively,
+  expectNonMembersRead,
   expectNotMember,
   expectParamError,
   expectReadMatrix,
@@ -20,7 +21,6 @@ import {
   minimalAccessMember,
   useMembersWorld,
   GITLAB,
-  type MemberBody,
   type Toolkit,
 } from './helpers.js';
 import { members } from './area.js';
@@ -203,13 +203,7 @@ suite.test(
     const { public: sources } = world();
     const source = sources[kind];
     const developer = run.actors.developer;
-    const asRequester = withToken(sources.requester.tokens.api, 'access requester');
-    for (const [client, who] of [[as('outsider'), 'a stranger'], [asRequester, 'the access requester']] as const) {
-      const res = await client.get(memberPath(source, developer.id));
-      expectOk(res, 200, 'member');
-      const body = res.body as MemberBody;
-      expectEqual([body.id, body.username, body.name, body.access_level], [developer.id, developer.username, developer.name, ACCESS.DEVELOPER], `the Developer's id, username, name and access_level, read by ${who}`, res);
-    }
+    await expectNonMembersRead({ as, withToken }, sources.requester, memberPath(source, developer.id), developer, ACCESS.DEVELOPER);
     await expectNotMember(as('owner'), source, sources.requester.id);
   },
 );

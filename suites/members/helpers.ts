@@ -233,13 +233,30 @@ export async function pendingRequesterIds(client: Client, source: SourceRef): Pr
   return idsOf(res.body as { id: number }[]);
 }
 
+/** The non-members of a public source: a stranger (the shared outsider) and `requester`, whose access request is pending; each with how a message names it. */
+export function nonMembers(kit: Pick<Kit, 'as' | 'withToken'>, requester: ActorInfo): [Client, string][] {
+  return [
+    [kit.as('outsider'), 'a stranger'],
+    [kit.withToken(requester.tokens.api, 'access requester'), 'the access requester'],
+  ];
+}
+
 /**
- * On a public source the non-members, a stranger (the shared outsider) and `requester`, whose
- * access request is pending, are refused a member write with 403, not the 404 of a private source
- * (members.public.writes-refused; GitLab parity: "403 Forbidden").
+ * On a public source the non-members are refused a member write with 403, not the 404 of a private
+ * source (members.public.writes-refused; GitLab parity: "403 Forbidden").
  */
-export async function expectNonMembersRefused(as: (actor: ActorName | 'anonymous') => Client, requester: Client, send: (client: Client) => Promise<Exchange>): Promise<void> {
-  for (const client of [as('outsider'), requester]) expectForbidden(await send(client), `${GITLAB.publicSource}; ${GITLAB.forbidden}`);
+export async function expectNonMembersRefused(kit: Pick<Kit, 'as' | 'withToken'>, requester: ActorInfo, send: (client: Client) => Promise<Exchange>): Promise<void> {
+  for (const [client] of nonMembers(kit, requester)) expectForbidden(await send(client), `${GITLAB.publicSource}; ${GITLAB.forbidden}`);
+}
+
+/** On a public source the non-members read `path`, a single member: 200, the Member entity of `member` at `level` (members.public.read). */
+export async function expectNonMembersRead(kit: Pick<Kit, 'as' | 'withToken'>, requester: ActorInfo, path: string, member: ActorInfo, level: number): Promise<void> {
+  for (const [client, who] of nonMembers(kit, requester)) {
+    const res = await client.get(path);
+    expectOk(res, 200, 'member');
+    const body = res.body as MemberBody;
+    expectEqual([body.id, body.username, body.name, body.access_level], [member.id, member.username, member.name, level], `the member's id, username, name and access_level, read by ${who}`, res);
+  }
 }
 
 // ---- reading back ----------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 // turns it on only for its own requests and restores the value it found. Each test runs on a group
 // (requests of its Owner) and on a project (requests of its Maintainer).
 import { expectEqual, expectOk, expectStatus, parity } from '../harness/core/checks.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { endpoint, type Kit } from '../harness/run/conformance.js';
 import { QUEUED, withPromotionManagement } from '../common/promotion.js';
 import { ACCESS } from '../harness/core/vocabulary.js';
 import {
@@ -26,6 +26,19 @@ const addSuite = endpoint(members, 'add');
 const editSuite = endpoint(members, 'edit');
 
 const world = useMembersWorld('promotion-management', (t) => t.roleSources());
+
+/** A new member at `from`, raised to `to` with the setting as given: updated at once (200), the level returned and read back. */
+async function expectRaisedAtOnce({ kind, as }: Kit, setting: boolean, from: number, to: number): Promise<void> {
+  const { [kind]: source, t } = world();
+  const member = await t.newcomer();
+  await t.add(source, member, from);
+  await withPromotionManagement(as('admin'), setting, async () => {
+    const res = await as(manager(kind)).put(memberPath(source, member.id), { body: { access_level: to } });
+    expectOk(res, 200, 'member');
+    expectEqual((res.body as MemberBody).access_level, to, 'the raised level returned', res);
+  });
+  expectEqual((await readMember(as('owner'), source, member.id)).access_level, to, 'the raised level read back');
+}
 
 addSuite.test(
   {
@@ -167,17 +180,7 @@ editSuite.test(
     clauses: ['members.promotion.not-queued', 'members.edit.level'],
     requires: { capabilities: ['promotion_management'] },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
-    const developer = await t.newcomer();
-    await t.add(source, developer, ACCESS.DEVELOPER);
-    await withPromotionManagement(as('admin'), true, async () => {
-      const res = await as(manager(kind)).put(memberPath(source, developer.id), { body: { access_level: ACCESS.MAINTAINER } });
-      expectOk(res, 200, 'member');
-      expectEqual((res.body as MemberBody).access_level, ACCESS.MAINTAINER, 'the raised level returned', res);
-    });
-    expectEqual((await readMember(as('owner'), source, developer.id)).access_level, ACCESS.MAINTAINER, 'the raised level read back');
-  },
+  (kit) => expectRaisedAtOnce(kit, true, ACCESS.DEVELOPER, ACCESS.MAINTAINER),
 );
 
 editSuite.test(
@@ -187,15 +190,5 @@ editSuite.test(
     clauses: ['members.promotion.not-queued', 'members.edit.level'],
     requires: { capabilities: ['promotion_management'] },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
-    const guest = await t.newcomer();
-    await t.add(source, guest, ACCESS.GUEST);
-    await withPromotionManagement(as('admin'), false, async () => {
-      const res = await as(manager(kind)).put(memberPath(source, guest.id), { body: { access_level: ACCESS.DEVELOPER } });
-      expectOk(res, 200, 'member');
-      expectEqual((res.body as MemberBody).access_level, ACCESS.DEVELOPER, 'the raised level returned', res);
-    });
-    expectEqual((await readMember(as('owner'), source, guest.id)).access_level, ACCESS.DEVELOPER, 'the raised level read back');
-  },
+  (kit) => expectRaisedAtOnce(kit, false, ACCESS.GUEST, ACCESS.DEVELOPER),
 );

@@ -268,8 +268,7 @@ suite.test(
     const { public: sources } = world();
     const source = sources[kind];
     const developer = run.actors.developer.id;
-    const asRequester = withToken(sources.requester.tokens.api, 'access requester');
-    await expectNonMembersRefused(as, asRequester, (client) => client.delete(memberPath(source, developer)));
+    await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => client.delete(memberPath(source, developer)));
     expectEqual((await readMember(as('owner'), source, developer)).access_level, ACCESS.DEVELOPER, 'the Developer, still a member');
   },
 );
