@@ -1,6 +1,8 @@
 // The HTTP client of the suite, built on supertest. A client is bound to a target, an actor (a token
 // or none) and, for a test's clients, that test's log: every exchange it makes lands there as the
 // test's evidence, and carries the log along so that checks can record GitLab-parity notes on it.
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import request from 'supertest';
 import { redact } from './redact.js';
 import { HarnessError } from './errors.js';
@@ -20,6 +22,10 @@ export interface SendOptions {
   rawJson?: string;
   headers?: Record<string, string>;
 }
+
+// One pool of kept-alive connections per process: superagent opens a new connection for every
+// request unless given an agent, which costs a TCP (and on a real GitLab a TLS) handshake each time.
+const AGENTS = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
 const RETRYABLE = new Set([429, 502, 503]);
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
@@ -72,9 +78,18 @@ export class Client {
     let retries = 0;
     for (;;) {
       const started = performance.now();
-      const exchange = await this.once(method, url, options).catch((error: unknown) => {
+      let exchange: Exchange;
+      try {
+        exchange = await this.once(method, url, options);
+      } catch (error) {
+        // A kept-alive connection the target closed just as it was reused: the request never reached
+        // it, and a read is safe to send again on a new connection.
+        if ((error as { code?: string }).code === 'ECONNRESET' && IDEMPOTENT.has(method) && retries < MAX_RETRIES) {
+          retries++;
+          continue;
+        }
         throw new HarnessError(`${method} ${redact(url)} as ${this.actor} could not be completed: ${describeNetworkError(error, this.timeoutMs)}`);
-      });
+      }
       exchange.durationMs = Math.round(performance.now() - started);
       exchange.retries = retries;
       if (RETRYABLE.has(exchange.status) && IDEMPOTENT.has(method) && retries < MAX_RETRIES) {
@@ -91,8 +106,8 @@ export class Client {
   }
 
   private async once(method: string, url: string, options: SendOptions): Promise<Exchange> {
-    const agent = request(this.baseUrl);
-    let req = agent[method.toLowerCase() as 'get'](url)
+    let req = request(this.baseUrl)[method.toLowerCase() as 'get'](url)
+      .agent(this.baseUrl.startsWith('https:') ? AGENTS.https : AGENTS.http)
       .timeout({ response: this.timeoutMs, deadline: this.timeoutMs * 2 })
       .buffer(true)
       .parse((res, done) => {
