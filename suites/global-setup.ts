@@ -1,8 +1,6 @@
 // vitest global setup of the conformance projects: makes the run (harness/run/lifecycle.ts) once and
 // hands it to the test files; the teardown removes what the run created and stops the bundled server.
 import type { TestProject } from 'vitest/node';
-import { CATALOG } from './areas.js';
-import { createRun } from './harness/run/lifecycle.js';
 import type { RunContext } from './harness/run/context.js';
 
 /**
@@ -16,7 +14,12 @@ interface SharedRun {
 const shared = globalThis as { conformanceRun?: SharedRun };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  shared.conformanceRun ??= { run: createRun({ catalog: CATALOG }), users: 0 };
+  // Imported only by the setup that makes the run: each project loads its setup through its own
+  // module graph, and the second would load the reference server and the areas again for nothing.
+  shared.conformanceRun ??= {
+    run: Promise.all([import('./areas.js'), import('./harness/run/lifecycle.js')]).then(([{ CATALOG }, { createRun }]) => createRun({ catalog: CATALOG })),
+    users: 0,
+  };
   const current = shared.conformanceRun;
   current.users++;
   const { run, teardown } = await current.run.catch((error: unknown) => {
