@@ -13,6 +13,9 @@ const work = mkdtempSync(join(tmpdir(), 'conformance-mutation-'));
 try {
   cpSync(ROOT, work, { recursive: true, filter: (src) => !SKIP.has(src.slice(ROOT.length + 1).split('/')[0]) });
   symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'), 'dir');
+  // Stryker's incremental mode: the results of the last run, so that only what changed since is tested again.
+  const incremental = join('reports', 'mutation', 'stryker-incremental.json');
+  if (existsSync(join(ROOT, incremental))) cpSync(join(ROOT, incremental), join(work, incremental));
   const marks = loadMarks();
   for (const file of new Set(marks.map((m) => m.file))) {
     const path = join(work, file);

@@ -98,6 +98,9 @@ async function run(args: string[]): Promise<number> {
   const vitest = await createVitest('test', {
     root: ROOT,
     config: join(ROOT, 'vitest.config.ts'),
+    // This process runs under tsx already: the config and the modules it imports load as they are,
+    // not bundled again by vite.
+    configLoader: 'native',
     project: ['conformance', 'conformance-exclusive'],
     watch: false,
     testNamePattern: values.grep,
