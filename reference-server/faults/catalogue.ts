@@ -9,7 +9,7 @@ import { answer, bothKinds, changeParams, dropHeaders, dropParams, mapBody, mapR
 import type { SeededFault } from './types.js';
 import { authenticate } from '../http/auth.js';
 import { apiError } from '../http/errors.js';
-import { unchangedUpdate } from '../routes/repository-files.js';
+import { unchangedUpdate } from '../spec-only/unchanged-update.js';
 import { ACCESS, ROLE_NAMES } from '../state/model.js';
 import { QUEUED } from '../routes/members/rules.js';
 import type { Project } from '../state/model.js';

@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RepositoryError, type Commit, type FileAtRef, type WriteAction } from '../git/repository.js';
 import { parseLfsPointer } from '../git/lfs.js';
-import { authenticate, requireScope, WRITE_API_SCOPES, type Actor } from '../http/auth.js';
+import { requireScope, WRITE_API_SCOPES, type Actor } from '../http/auth.js';
 import { actorOf, findProject, type RouteModule } from '../http/context.js';
 import { apiError, forbidden, notFound, paramError } from '../http/errors.js';
 import { mergedParams, Params } from '../http/params.js';
@@ -41,36 +41,6 @@ export function canReadCode(store: Store, project: Project, user: User | undefin
   if (project.visibility === 'private') return store.accessLevel(project, user) >= ACCESS.REPORTER;
   if (feature === 'private') return store.accessLevel(project, user) >= ACCESS.GUEST;
   return true;
-}
-
-/**
- * Whether a PUT of a file that would otherwise go through leaves the file as it is (same bytes, same
- * mode): GitLab commits anyway, an empty commit (app/services/files/update_service.rb); the spec
- * (Errors) calls it an empty commit and refuses it with 400. The spec-only variation and a seeded
- * fault use it to refuse such an update before anything is written.
- */
-export function unchangedUpdate(store: Store, request: FastifyRequest): boolean {
-  let actor: Actor;
-  try {
-    actor = authenticate(store, request);
-  } catch {
-    return false;
-  }
-  const { id, file_path: path } = request.params as { id: string; file_path: string };
-  const project = store.findProject(String(id));
-  const params = mergedParams(request);
-  const text = (name: string) => (typeof params[name] === 'string' && String(params[name]).trim() !== '' ? String(params[name]) : undefined);
-  const branch = text('branch');
-  if (!project || !actor.user || !text('commit_message') || branch === undefined) return false;
-  if (actor.token && !actor.token.scopes.some((scope) => (WRITE_API_SCOPES as readonly string[]).includes(scope))) return false;
-  if ((project.repositoryAccessLevel ?? 'enabled') === 'disabled' || store.accessLevel(project, actor.user) < ACCESS.DEVELOPER) return false;
-  const head = project.repository.branchHead(text('start_branch') ?? branch);
-  const file = head && project.repository.readFile(head, String(path));
-  if (!file || (params.content !== null && typeof params.content !== 'string')) return false;
-  const content = String(params.content ?? '');
-  const bytes = params.encoding === 'base64' ? Buffer.from(content, 'base64') : Buffer.from(content, 'utf8');
-  const flag = params.execute_filemode === undefined ? undefined : ['true', '1'].includes(String(params.execute_filemode));
-  return bytes.equals(file.content) && (flag === undefined || flag === (file.mode === '100755'));
 }
 
 export const repositoryFilesRoutes: RouteModule = (app, ctx) => {

@@ -10,7 +10,7 @@ import { JSON_CONTENT_TYPE } from '../http/gitlab-http.js';
 import { userBasic } from '../http/context.js';
 import { apiError } from '../http/errors.js';
 import { mergedParams } from '../http/params.js';
-import { unchangedUpdate } from '../routes/repository-files.js';
+import { unchangedUpdate } from './unchanged-update.js';
 import {
   callerOf,
   emailVisible,
