@@ -435,6 +435,25 @@ suite.test(
 
 suite.test(
   {
+    case: 'minimal-access-project',
+    title: 'Minimal access (5) on a project is refused with a 400 validation error on access_level (GitLab: "is not included in the list"); nobody is added',
+    clauses: ['members.minimal-access.project'],
+    only: { kind: 'project', why: 'Minimal access is a level of top-level groups; this case checks that a project refuses it' },
+  },
+  async ({ as }) => {
+    const { project, t } = world();
+    const user = await t.user();
+    const res = await as('owner').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
+    expectValidationError(res, 'access_level');
+    parity(res, 'app/models/project_member.rb (access_level_inclusion)', () => {
+      expectEqual((res.body as { message: Record<string, unknown> }).message.access_level, ['is not included in the list'], 'the access_level errors', res);
+    });
+    await expectNotMember(as('owner'), project, user.id);
+  },
+);
+
+suite.test(
+  {
     case: 'minimal-access-subgroup',
     title: 'Minimal access (5) in a subgroup is refused with a 400 validation error on access_level (GitLab: "is not included in the list", "supported on top level groups only"); nobody is added',
     clauses: ['members.minimal-access.subgroup'],

@@ -209,8 +209,10 @@ suite.test(
     requires: { minVersion: '17.4' },
   },
   async ({ kind, withToken, run }) => {
-    const { shared, so } = world()[kind];
+    const { shared, so, sm } = world()[kind];
     const { r } = world();
+    // A plain member's list first, from whom the source is hidden: the manager's list right after must not be that one.
+    await listAll(withToken(sm.tokens.api, `a member of the shared ${kind}`), allMembersPath(shared), 'member');
     const items = await listAll(withToken(so.tokens.api, `a ${manager(kind)} of the shared ${kind}`), allMembersPath(shared), 'member');
     // GitLab hides the source only from viewers who cannot manage the members (app/services/members/invited_private_group_accessibility_assigner.rb).
     expectEqual(findIn(items, r.id, 'the member of the private invited group').created_by?.id, run.adminId, `created_by of the private invited group's member, shown to a ${manager(kind)}`);

@@ -1,5 +1,5 @@
 // POST /groups/:id/members/:user_id/override
-import { expectEqual, expectOk, expectStatus, parity } from '../harness/core/checks.js';
+import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import {
   expectForbidden,
@@ -102,6 +102,32 @@ suite.test(
         parity({ log }, OVERRIDE_SHOWN, () => expectEqual(back.override, false, 'the override flag, unchanged'));
       } finally {
         await t.remove(group, viewer);
+      }
+    });
+  },
+);
+
+suite.test(
+  {
+    case: 'ldap-group-plain-member',
+    title: 'in the LDAP-synced group, a member who is not LDAP-synced cannot be overridden (403); a user who is no member gets no server error',
+    clauses: ['members.override.refused'],
+    requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
+  },
+  async ({ withToken, run }) => {
+    const { t } = world();
+    const [plain, stranger] = [await t.user(), await t.user()];
+    await withLdapFixture(run, withToken, async ({ group, owner }) => {
+      await t.add(group, plain, LEVEL.DEVELOPER);
+      try {
+        // The group passes the override check; the member does not (GroupMemberPolicy: rule { ~ldap }.prevent :override_group_member).
+        expectForbidden(await owner.post(overridePath(group, plain.id)), GITLAB.override);
+        expectEqual((await readMember(owner, group, plain.id)).access_level, LEVEL.DEVELOPER, 'the plain member\'s level, unchanged');
+        // GitLab's find_member gives nil for a non-member there; what it answers then is not settled, a 5xx is never right.
+        const nobody = await owner.post(overridePath(group, stranger.id));
+        expectTrue(nobody.status < 500, 'no server error for a user who is no member', `got HTTP ${nobody.status}`, nobody);
+      } finally {
+        await t.remove(group, plain);
       }
     });
   },

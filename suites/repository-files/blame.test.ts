@@ -103,8 +103,10 @@ suite.test(
     const { publicProject } = world();
     const blame = (query: Record<string, string | number>) => as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main', ...query } });
     expectError(await blame({ 'range[start]': 0, 'range[end]': 1 }), 400, { error: /range\[start\]/, gitlab: GITLAB_TEXT.params });
-    expectError(await blame({ 'range[start]': 1 }), 400, { error: /range\[end\]/, gitlab: GITLAB_TEXT.params });
-    expectError(await blame({ 'range[end]': 1 }), 400, { error: /range\[start\]/, gitlab: GITLAB_TEXT.params });
+    // A bound left out fails both its presence and its allow_blank check (spec/requests/api/files_spec.rb "when range is incomplete").
+    const incomplete = `${GITLAB_TEXT.params} (requires :start, :end, allow_blank: false); spec/requests/api/files_spec.rb (when range is incomplete)`;
+    expectError(await blame({ 'range[start]': 1 }), 400, { error: 'range[end] is missing, range[end] is empty', gitlab: incomplete });
+    expectError(await blame({ 'range[end]': 1 }), 400, { error: 'range[start] is missing, range[start] is empty', gitlab: incomplete });
     expectError(await blame({ 'range[start]': 'one', 'range[end]': 2 }), 400, { error: /range\[start\]/, gitlab: GITLAB_TEXT.params });
     expectError(await blame({ 'range[start]': 2, 'range[end]': 1 }), 400, { either: /range\[start\]/, gitlab: 'lib/api/files.rb (fetch_blame_range); spec/requests/api/files_spec.rb (when start > end)' });
     // Negative and blank bounds, as anonymous and as a member (spec/requests/api/files_spec.rb "when
@@ -138,6 +140,9 @@ suite.test(
     if (res.status === 200) expectOk(res, 200, 'blame-range', { list: true });
     else expectError(res, 400);
     expectGitLabStatus(res, 'lib/gitlab/blame.rb (range); Gitaly internal/gitaly/service/commit/raw_blame.go (only a start past the end is refused); git builtin/blame.c (the end is clamped)', 200);
+    // A bound repeated in the query string: which value counts is the target's business, a server error is not.
+    const repeated = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame?ref=main&range[start]=1&range[start]=2&range[end]=3`);
+    expectTrue(repeated.status < 500, 'no server error for a repeated range bound', `got HTTP ${repeated.status}`, repeated);
   },
 );
 

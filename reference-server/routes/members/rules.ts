@@ -263,6 +263,9 @@ export function membershipErrors(store: Store, source: Source, userId: number, l
   const errors: Record<string, string[]> = {};
   if (!MEMBER_LEVELS.includes(level)) {
     errors.access_level = ['is not included in the list'];
+  } else if (level === ACCESS.MINIMAL_ACCESS && source.kind === 'project') {
+    // ProjectMember#access_level_inclusion: Gitlab::Access.all_values, which has no Minimal access (app/models/project_member.rb).
+    errors.access_level = ['is not included in the list'];
   } else if (level === ACCESS.MINIMAL_ACCESS && source.kind === 'group' && source.parentId !== null) {
     // EE GroupMember#access_level_inclusion: Minimal access is a top-level group's level only.
     errors.access_level = ['is not included in the list', 'supported on top level groups only'];
