@@ -36,7 +36,7 @@ Run options:
   --fixtures PATH            fixture manifest (CONFORMANCE_FIXTURES)
   --report-dir DIR           where the reports go (default reports)
   --concurrency N            test files run at once (CONFORMANCE_CONCURRENCY; default 8 against a
-                             target URL, whatever the cores: the suite waits on HTTP; 4 with the
+                             target URL, whatever the cores: the suite waits on HTTP; 2 with the
                              bundled server)
   --timeout MS               timeout of one HTTP request (default 15000)
   --expected-failures FILE   baseline: YAML or JSON list of { id, reason, link }
