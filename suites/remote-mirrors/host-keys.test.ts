@@ -9,7 +9,7 @@ import type { Exchange } from '../harness/core/client.js';
 import type { TestLog } from '../harness/core/exchange.js';
 import type { ProjectInfo } from '../harness/run/world.js';
 import { createMirror, listMirrorPages, mirrorPath, mirrorsPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
-import { newSshKey, sshKeyWithPlus, type SshKey } from './ssh-keys.js';
+import { malformedSshKeys, newDsaKey, newSecurityKey, newSshKey, sshKeyWithPlus, type SshKey } from './ssh-keys.js';
 import { remoteMirrors } from './area.js';
 
 const world = useMirrorsWorld('mirrors-host-keys');
@@ -17,6 +17,7 @@ const world = useMirrorsWorld('mirrors-host-keys');
 const HOST_KEYS_GITLAB =
   'lib/api/remote_mirrors.rb (build_mirror_params); app/models/remote_mirrors/host_keys_converter.rb (to_ssh_known_hosts!); lib/api/entities/remote_mirror.rb (expose :ssh_known_hosts_fingerprints, as: :host_keys); app/models/ssh_host_key.rb (fingerprint_host_keys); lib/gitlab/ssh_public_key.rb (fingerprint_sha256)';
 const INVALID_GITLAB = 'lib/api/remote_mirrors.rb (build_mirror_params: rescue InvalidHostKeyError, render_api_error!(e.message, 400)); app/models/remote_mirrors/host_keys_converter.rb (validate!, MAX_HOST_KEYS = 10, normalize_key)';
+const MALFORMED_GITLAB = `${INVALID_GITLAB}; lib/gitlab/ssh_public_key.rb (valid?: SSHData::PublicKey.parse_openssh, rescue SSHData::DecodeError; extract_key_parts strips the prefix); github/ssh_data (see malformedSshKeys)`;
 const KEPT_GITLAB = 'lib/api/remote_mirrors.rb (build_mirror_params: return unless result.key?(:host_keys)); app/models/remote_mirrors/host_keys_converter.rb (nil for blank host_keys); app/models/concerns/mirror_authentication.rb (credentials_field)';
 
 const fingerprintsOf = (mirror: Mirror | undefined) => mirror?.host_keys?.map((key) => key.fingerprint_sha256);
@@ -49,6 +50,7 @@ create.test(
   async ({ as, log }) => {
     const { privateProject } = world();
     const [ed25519, ecdsa, rsa, other] = [newSshKey('ed25519'), newSshKey('ecdsa'), newSshKey('rsa'), newSshKey('ed25519')];
+    const moreTypes = [newDsaKey(), newSecurityKey('sk-ecdsa'), newSecurityKey('sk-ed25519'), newSecurityKey('sk-ed25519', '')];
     const cases = [
       {
         url: 'ssh://git@example.com/conformance/host-keys.git',
@@ -59,6 +61,9 @@ create.test(
       { url: 'ssh://git@example.com:2222/conformance/host-keys-port.git', hostKeys: [rsa.text], shown: [rsa] },
       // host_keys of an https mirror are stored as well (GitLab uses them only for ssh:// urls).
       { url: target('host-keys-https'), hostKeys: [ecdsa.text], shown: [ecdsa] },
+      // The other types of Gitlab::SSHPublicKey (lib/gitlab/ssh_public_key.rb TECHNOLOGIES); SSHData reads a
+      // security key's application as any string, the empty one too (github/ssh_data lib/ssh_data/encoding.rb SKED25519_KEY_FIELDS).
+      { url: 'ssh://git@example.com/conformance/host-keys-types.git', hostKeys: moreTypes.map((k) => k.text), shown: moreTypes },
     ];
     for (const { url, hostKeys, shown } of cases) {
       const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url, auth_method: 'ssh_public_key', host_keys: hostKeys } });
@@ -102,19 +107,22 @@ create.test(
     const project = await freshProject();
     const valid = newSshKey('ed25519');
     const notABlob = `ssh-ed25519 ${Buffer.from('not the blob of an ed25519 key').toString('base64')}`;
-    const cases = [
+    const cases: { hostKeys: string[]; message: string; gitlab?: string }[] = [
       { hostKeys: [valid.text, 'not-a-key'], message: 'Invalid SSH host key(s): not-a-key' },
       { hostKeys: ['ssh-ed25519 not_base64!', valid.text, `  ${notABlob} `], message: `Invalid SSH host key(s): ssh-ed25519 not_base64!, ${notABlob}` },
       { hostKeys: Array.from({ length: 11 }, () => newSshKey('ed25519').text), message: 'Invalid SSH host key(s): too many host keys (maximum is 10)' },
       // Blank entries count: 10 keys and a blank one are 11 entries.
       { hostKeys: [...Array.from({ length: 10 }, () => valid.text), ''], message: 'Invalid SSH host key(s): too many host keys (maximum is 10)' },
+      // Blobs that SSHData does not parse, one a request; the message lists the key with its parts' padding dropped.
+      ...malformedSshKeys().map((key) => ({ hostKeys: [key], message: `Invalid SSH host key(s): ${key}`, gitlab: MALFORMED_GITLAB })),
+      { hostKeys: [`example.com   ${notABlob}`], message: `Invalid SSH host key(s): example.com ${notABlob}`, gitlab: MALFORMED_GITLAB },
     ];
     const accepted: number[] = [];
-    for (const [i, { hostKeys, message }] of cases.entries()) {
+    for (const [i, { hostKeys, message, gitlab = INVALID_GITLAB }] of cases.entries()) {
       const res = await as('maintainer').post(mirrorsPath(project), { body: { url: `ssh://git@example.com/conformance/host-keys-invalid-${i}.git`, host_keys: hostKeys } });
       // A target that does not take host_keys ignores them: the mirror is created.
       expectStatus(res, [400, 201], 'GitLab refuses the keys; a target without host_keys creates the mirror');
-      parity(res, INVALID_GITLAB, () => expectError(res, 400, { message, gitlab: INVALID_GITLAB }));
+      parity(res, gitlab, () => expectError(res, 400, { message, gitlab }));
       if (res.status === 400) expectError(res, 400);
       else {
         expectOk(res, 201, 'remote-mirror');

@@ -45,6 +45,98 @@ export function newSshKey(type: SshKeyType): SshKey {
   return sshKeyOf('ssh-rsa', Buffer.concat([text('ssh-rsa'), mpint(number(e!)), mpint(number(n!))]));
 }
 
+/** The INTEGERs of a DER structure, in order (a DSA SubjectPublicKeyInfo holds p, q, g, then y in its BIT STRING). */
+function derIntegers(der: Buffer): Buffer[] {
+  const integers: Buffer[] = [];
+  for (let at = 0; at < der.length;) {
+    const tag = der[at];
+    let length = der[at + 1];
+    let start = at + 2;
+    if (length >= 128) {
+      const bytes = length - 128;
+      length = der.readUIntBE(start, bytes);
+      start += bytes;
+    }
+    if (tag === 0x02) integers.push(der.subarray(start, start + length));
+    // Into constructed values (SEQUENCE) and the BIT STRING (after its unused-bits byte); past the others.
+    at = tag === 0x30 ? start : tag === 0x03 ? start + 1 : start + length;
+  }
+  return integers;
+}
+
+/** p, q, g and y of a new 1024-bit DSA key, as SSH mpints (a DER INTEGER is one already: big-endian, minimal). */
+function dsaFields(): Buffer[] {
+  const der = generateKeyPairSync('dsa', { modulusLength: 1024, divisorLength: 160 }).publicKey.export({ format: 'der', type: 'spki' });
+  return derIntegers(der).map(sshString);
+}
+
+/** A new ssh-dss key (a DSA host key GitLab accepts: lib/gitlab/ssh_public_key.rb TECHNOLOGIES). */
+export const newDsaKey = (): SshKey => sshKeyOf('ssh-dss', Buffer.concat([text('ssh-dss'), ...dsaFields()]));
+
+/** A new security-key (FIDO) public key: the key of its base type and the application string after it. */
+export function newSecurityKey(type: 'sk-ecdsa' | 'sk-ed25519', application = 'ssh:'): SshKey {
+  if (type === 'sk-ed25519') {
+    const { x } = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+    return sshKeyOf('sk-ssh-ed25519@openssh.com', Buffer.concat([text('sk-ssh-ed25519@openssh.com'), sshString(number(x!)), text(application)]));
+  }
+  const { x, y } = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
+  const point = Buffer.concat([Buffer.from([4]), number(x!), number(y!)]);
+  return sshKeyOf('sk-ecdsa-sha2-nistp256@openssh.com', Buffer.concat([text('sk-ecdsa-sha2-nistp256@openssh.com'), text('nistp256'), sshString(point), text(application)]));
+}
+
+/** A public key line of the type with the blob put together from the given fields (RFC 4253 strings). */
+const craftedKey = (type: string, ...fields: Buffer[]) => `${type} ${Buffer.concat([text(type), ...fields]).toString('base64')}`;
+
+/** An uncompressed EC point (0x04, x, y) of a new key on the curve. */
+function ecPoint(curve: 'P-256' | 'P-384'): Buffer {
+  const { x, y } = generateKeyPairSync('ec', { namedCurve: curve }).publicKey.export({ format: 'jwk' });
+  return Buffer.concat([Buffer.from([4]), number(x!), number(y!)]);
+}
+
+/**
+ * Key lines of a supported type whose blob SSHData::PublicKey.parse_openssh refuses with a DecodeError
+ * (github/ssh_data: lib/ssh_data.rb key_parts, Base64.strict_decode64; lib/ssh_data/encoding.rb
+ * decode_string and decode_mpint, "data too short"; lib/ssh_data/public_key.rb parse_rfc4253,
+ * "unexpected trailing data"; lib/ssh_data/public_key/ecdsa.rb check_algorithm!, "bad curve", and
+ * OpenSSL's refusal of the point, "bad key data"), which Gitlab::SSHPublicKey#valid? turns into false.
+ */
+export function malformedSshKeys(): string[] {
+  const ed25519 = Buffer.from(newSshKey('ed25519').text.split(' ')[1], 'base64');
+  const { e } = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'jwk' });
+  const p256 = ecPoint('P-256');
+  const offCurve = Buffer.from(p256);
+  offCurve[offCurve.length - 1] ^= 1;
+  const ecdsa = (curve: string, point: Buffer) => craftedKey('ecdsa-sha2-nistp256', text(curve), sshString(point));
+  return [
+    // An ed25519 blob that ends after its type.
+    craftedKey('ssh-ed25519'),
+    // An ed25519 key with trailing bytes.
+    `ssh-ed25519 ${Buffer.concat([ed25519, Buffer.from([0, 0])]).toString('base64')}`,
+    // An ECDSA key (104 bytes) without its Base64 padding: Base64.strict_decode64 wants it, a lenient decoder does without.
+    newSshKey('ecdsa').text.replace(/=+$/, ''),
+    // An RSA blob that ends after its type.
+    craftedKey('ssh-rsa'),
+    // An RSA key without its modulus.
+    craftedKey('ssh-rsa', mpint(number(e!))),
+    // An ECDSA blob that ends after its type.
+    craftedKey('ecdsa-sha2-nistp256'),
+    // An ecdsa-sha2-nistp256 key of the curve nistp384.
+    ecdsa('nistp384', ecPoint('P-384')),
+    // An ECDSA point of the unknown form 0x05.
+    ecdsa('nistp256', Buffer.concat([Buffer.from([5]), p256.subarray(1)])),
+    // An ECDSA point off the curve.
+    ecdsa('nistp256', offCurve),
+    // An ECDSA point one byte too long (a zero before y): OpenSSL wants exactly 1 + 2 × 32 bytes.
+    ecdsa('nistp256', Buffer.concat([p256.subarray(0, 33), Buffer.alloc(1), p256.subarray(33)])),
+    // A DSA key without its y.
+    craftedKey('ssh-dss', ...dsaFields().slice(0, 3)),
+    // An sk-ecdsa key without its application.
+    craftedKey('sk-ecdsa-sha2-nistp256@openssh.com', text('nistp256'), sshString(p256)),
+    // An sk-ed25519 key without its application.
+    craftedKey('sk-ssh-ed25519@openssh.com', sshString(ed25519.subarray(-32))),
+  ];
+}
+
 /**
  * A new ed25519 key whose Base64 holds a "+" (a form decoder turns it into a space), not as its last
  * character: a trailing space is stripped with the padding around the key, on GitLab too.
