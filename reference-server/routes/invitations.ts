@@ -42,8 +42,8 @@ function findInvitation(store: Store, source: Source, email: string): Member {
 
 /** GitLab's Invitation entity: no `id`; `user_name` only when a user is attached. */
 function invitationEntity(store: Store, member: Member) {
-  const user = member.userId === null ? undefined : store.users.get(member.userId);
-  const creator = member.createdById === null ? undefined : store.users.get(member.createdById);
+  const user = store.userOrNone(member.userId);
+  const creator = store.userOrNone(member.createdById);
   return {
     access_level: member.accessLevel,
     created_at: member.createdAt,
@@ -58,7 +58,7 @@ function invitationEntity(store: Store, member: Member) {
 /** Ruby's String#split(','): trailing empty parts are dropped. */
 function rubySplit(text: string): string[] {
   const parts = text.split(',');
-  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  while (parts.at(-1) === '') parts.pop();
   return parts;
 }
 
@@ -103,10 +103,9 @@ function emailList(params: Params): string[] {
  * the reference server is licensed); ProjectMember takes Gitlab::Access.all_values (app/models/project_member.rb).
  */
 function levelErrors(source: Source, level: number): string[] {
-  if (level !== ACCESS.MINIMAL_ACCESS || (source.kind === 'group' && source.parentId === null)) return [];
-  const errors = ['Access level is not included in the list'];
-  if (source.kind === 'group') errors.push('Access level supported on top level groups only');
-  return errors;
+  if (level !== ACCESS.MINIMAL_ACCESS) return [];
+  if (source.kind === 'project') return ['Access level is not included in the list'];
+  return source.parentId === null ? [] : ['Access level is not included in the list', 'Access level supported on top level groups only'];
 }
 
 export const invitationsRoutes: RouteModule = (app, ctx) => {
@@ -130,8 +129,8 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       if (emails.length === 0 && userIds.length === 0) throw badRequest('Must provide either email or user_id as a parameter');
       const source = findSource(ctx, request, kind, request.params.id);
       if (!canAdminMembers(store, source, user)) throw forbidden();
-      // Members::CreateService: only a project Owner may hand out the Owner role.
-      if (source.kind === 'project' && accessLevel === ACCESS.OWNER && !canManageOwners(store, source, user)) throw forbidden();
+      // Members::CreateService: only an Owner may hand out the Owner role (in a group, canAdminMembers already asks for one).
+      if (accessLevel === ACCESS.OWNER && !canManageOwners(store, source, user)) throw forbidden();
       reply.code(201);
       if (emails.length + userIds.length > INVITE_LIMIT) {
         return { message: `Too many users specified (limit is ${INVITE_LIMIT})`, status: 'error', reason: 'too_many_invites_error' };
@@ -140,16 +139,17 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       const ref = store.sourceRef(source);
       const fields = { accessLevel, expiresAt, createdById: user.id, inviteSource };
       // The Member model's validations that are the same for every recipient of this request.
-      const past = expiresAt !== null && isExpired(expiresAt) ? ['Expires at cannot be a date in the past'] : [];
+      const past = isExpired(expiresAt) ? ['Expires at cannot be a date in the past'] : [];
       const modelErrors = [...past, ...levelErrors(source, accessLevel)];
-      const invalid = modelErrors.length > 0 ? toSentence(modelErrors) : undefined;
+      // An empty sentence when the model finds nothing.
+      const invalid = toSentence(modelErrors);
       // EE promotion management: the same rule as for members (a non-administrator giving a billable
       // role to a user who holds no seat yet only queues the request; nothing is stored).
       const errors: Record<string, string> = {};
       const queued: Record<string, string> = {};
 
       // Unknown and non-numeric user ids are dropped without an error entry (lib/api/validations/types/comma_separated_to_integer_array.rb).
-      const users = userIds.filter((id) => /^\d+$/.test(id)).flatMap((id) => store.users.get(Number(id)) ?? []);
+      const users = userIds.flatMap((id) => store.userByIdText(id) ?? []);
       const addUser = (invitee: User, key: string) => {
         // A known user also meets the membership rules members have (a level below an inherited one is refused).
         const problems = invalid ? {} : membershipErrors(store, source, invitee.id, accessLevel, expiresAt);
@@ -223,8 +223,9 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       // project, a caller who may not manage owners neither raises an invitation to Owner
       // (prevent_upgrade_to_owner?) nor changes one at Owner (prevent_downgrade_from_owner?;
       // app/services/members/base_service.rb): Gitlab::Access::AccessDeniedError, 403 (lib/api/api.rb).
+      // In a group, canAdminMembers has already asked for an Owner.
       const owner = accessLevel === ACCESS.OWNER || invitation.accessLevel === ACCESS.OWNER;
-      if (source.kind === 'project' && owner && !canManageOwners(store, source, user)) throw forbidden();
+      if (owner && !canManageOwners(store, source, user)) throw forbidden();
       if (expiresAt && isExpired(expiresAt)) throw validationError({ expires_at: ['cannot be a date in the past'] });
       if (accessLevel !== undefined) invitation.accessLevel = accessLevel;
       if (expiresAt !== undefined) invitation.expiresAt = expiresAt;
@@ -241,7 +242,8 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       // Members::DestroyService#execute: destroying_member_with_owner_access_level? &&
       // cannot_revoke_owner_responsibilities_from_member_in_project? raises Gitlab::Access::AccessDeniedError,
       // 403 (app/services/members/destroy_service.rb; request spec "when MAINTAINER tries to remove invitation of an OWNER").
-      if (source.kind === 'project' && invitation.accessLevel === ACCESS.OWNER && !canManageOwners(store, source, user)) throw forbidden();
+      // In a group, canAdminMembers has already asked for an Owner.
+      if (invitation.accessLevel === ACCESS.OWNER && !canManageOwners(store, source, user)) throw forbidden();
       store.members.delete(invitation.id);
       reply.code(204);
     });

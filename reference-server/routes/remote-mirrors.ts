@@ -173,10 +173,10 @@ const unsigned = (mpint: Buffer) => (mpint.length > 1 && mpint[0] === 0 ? mpint.
 function validJwk(jwk: JsonWebKey): boolean {
   try {
     createPublicKey({ key: jwk, format: 'jwk' });
-    return true;
   } catch {
     return false;
   }
+  return true;
 }
 
 /** Whether a key blob is what SSHData::PublicKey.parse_rfc4253 accepts for `algorithm`. */
@@ -239,25 +239,32 @@ function sanitizeKey(key: string): string {
   const rest = key.slice(found.index).trim().slice(found[1].length).trim();
   // key_data.tr(' ', '+'), where that makes a valid key (a comment after the key keeps its space).
   const restored = rest.replace(/ /g, '+');
-  const data = rest.includes(' ') && validHostKey(`${found[1]} ${restored}`) ? restored : rest;
+  const restoresKey = validHostKey(`${found[1]} ${restored}`);
+  const data = restoresKey ? restored : rest;
   return [prefix, found[1], data].filter((part) => part !== '').join(' ');
 }
 
-/** The host a bare key is listed under: the url's host, "[host]:port" for a port other than 22 (Addressable: only an explicit port). */
+/**
+ * The host a bare key is listed under: the url's host, "[host]:port" for a port other than 22;
+ * undefined for a url without a host or one that does not parse (a space in the host, as
+ * Addressable refuses it: spec/models/remote_mirrors/host_keys_converter_spec.rb).
+ */
 function knownHostsHost(url: string): string | undefined {
-  const split = /\s/.test(url) ? undefined : splitUrl(url);
-  const authority = split && /^[^/?#]*/.exec(split.rest)![0];
-  const match = authority === undefined ? null : /^(\[[^\]]*\]|[^:[\]]*)(?::(\d*))?$/.exec(authority);
-  if (!match || match[1] === '') return undefined;
-  const port = match[2] ? Number(match[2]) : undefined;
-  return port === undefined || port === 22 ? match[1] : `[${match[1]}]:${port}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.hostname === '') return undefined;
+  return parsed.port === '' || parsed.port === '22' ? parsed.hostname : `[${parsed.hostname}]:${parsed.port}`;
 }
 
 const invalidHostKeys = (keys: string[]) => apiError(400, `Invalid SSH host key(s): ${keys.join(', ')}`);
 
 /** HostKeysConverter#to_ssh_known_hosts!: the known_hosts text (null for none), or the 400 of an invalid key. */
 function toKnownHosts(hostKeys: string[] | null, url: string): string | null {
-  if (hostKeys === null || hostKeys.length === 0) return null;
+  if (hostKeys === null) return null;
   if (hostKeys.length > MAX_HOST_KEYS) throw invalidHostKeys([`too many host keys (maximum is ${MAX_HOST_KEYS})`]);
   const keys = hostKeys.map((key) => sanitizeKey(key.trim()));
   const invalid = keys.filter((key) => key !== '' && !validHostKey(key));
@@ -273,16 +280,17 @@ function toKnownHosts(hostKeys: string[] | null, url: string): string | null {
 
 /**
  * `optional :host_keys, type: Array[String]`: undefined when not sent, null (clears, as an empty
- * array) when sent as null. A form or query sends `host_keys[]`; a single `host_keys` value that is
- * not an array is a Grape refusal.
+ * array) when sent as null. A form or query sends `host_keys[]`. Grape's coercion: an empty string
+ * is an empty array (dry-types Params::Array), any other value that is not an array is refused, and
+ * so is an array holding null (ArrayCoercer#reject?), an array or an object (PrimitiveCoercer#reject?);
+ * numbers and booleans become their text (Coercible::String).
  */
 function readHostKeys(params: Params): string[] | null | undefined {
   const bracketed = params.raw['host_keys[]'];
   const raw = params.raw.host_keys !== undefined ? params.raw.host_keys : bracketed === undefined ? undefined : [bracketed].flat();
   if (raw === undefined || raw === null) return raw;
-  if (Array.isArray(raw) && raw.every((key) => key === null || ['string', 'number', 'boolean'].includes(typeof key))) {
-    return raw.map((key) => (key === null ? '' : String(key)));
-  }
+  if (raw === '') return [];
+  if (Array.isArray(raw) && raw.every((key) => ['string', 'number', 'boolean'].includes(typeof key))) return raw.map(String);
   params.addError('host_keys is invalid');
   return undefined;
 }

@@ -165,7 +165,7 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     // authorize! :push_code (lib/api/files.rb; no authenticate! first): a caller without it, anonymous
     // included, is 403 on a project they see (lib/api/helpers.rb authorize!: forbidden!). A disabled
     // repository takes push_code from everyone (app/policies/project_policy.rb, repository_disabled).
-    if (!actor.user || (project.repositoryAccessLevel ?? 'enabled') === 'disabled') throw forbidden();
+    if (!actor.user || project.repositoryAccessLevel === 'disabled') throw forbidden();
     if (store.accessLevel(project, actor.user) < ACCESS.DEVELOPER) throw forbidden();
     return project;
   }
@@ -202,7 +202,7 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     const action: WriteAction =
       kind === 'delete'
         ? { kind, path }
-        : { kind, path, content: encoding === 'base64' ? Buffer.from(content!, 'base64') : Buffer.from(content!, 'utf8'), executable };
+        : { kind, path, content: encoding === 'base64' ? Buffer.from(content!, 'base64') : Buffer.from(content!), executable };
     try {
       project.repository.commit({
         branch: branch!,

@@ -145,7 +145,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const actor = actorOf(ctx, request);
     requireAdmin(actor);
     requireScope(actor, WRITE_API_SCOPES);
-    const user = /^\d+$/.test(request.params.id) ? store.users.get(Number(request.params.id)) : undefined;
+    const user = store.userByIdText(request.params.id);
     if (!user) throw notFound('User');
     if (user.id === actor.user!.id) throw forbidden();
     store.deleteUser(user.id);
@@ -162,7 +162,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const email = params.string('email', { required: true });
     const confirmed = params.boolean('skip_confirmation') === true;
     params.done();
-    const user = /^\d+$/.test(request.params.id) ? store.users.get(Number(request.params.id)) : undefined;
+    const user = store.userByIdText(request.params.id);
     if (!user) throw notFound('User');
     if (!/^[^@\s]+@[^@\s]+$/.test(email!)) throw validationError({ email: ['is invalid'] });
     if (store.emailTaken(email!)) throw validationError({ email: ['has already been taken'] });
@@ -183,7 +183,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     else if (scopes.length === 0 || !scopes.every((s) => TOKEN_SCOPES.includes(s))) params.addError('scopes does not have a valid value');
     const expiresAt = params.date('expires_at');
     params.done();
-    const user = /^\d+$/.test(request.params.id) ? store.users.get(Number(request.params.id)) : undefined;
+    const user = store.userByIdText(request.params.id);
     if (!user) throw notFound('User');
     const token = store.createToken(user.id, name!, scopes, expiresAt ?? null);
     reply.code(201);

@@ -333,6 +333,16 @@ export class Store {
     return pat;
   }
 
+  /** A user by an id as a request writes it: digits only, anything else names no user. */
+  userByIdText(text: string): User | undefined {
+    return /^\d+$/.test(text) ? this.users.get(Number(text)) : undefined;
+  }
+
+  /** The user of a nullable reference (a member's user, who created it). */
+  userOrNone(id: number | null): User | undefined {
+    return id === null ? undefined : this.users.get(id);
+  }
+
   userByUsername(username: string): User | undefined {
     const wanted = username.toLowerCase();
     for (const user of this.users.values()) if (user.username.toLowerCase() === wanted) return user;

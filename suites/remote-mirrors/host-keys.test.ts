@@ -4,7 +4,7 @@
 // with a parameter it may not know: the mirror is created or updated as asked, a refusal creates and
 // changes nothing, and there is never a server error.
 import { endpoint, type Kit } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus, parity } from '../harness/core/checks.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectValidationError, parity } from '../harness/core/checks.js';
 import type { Exchange } from '../harness/core/client.js';
 import type { TestLog } from '../harness/core/exchange.js';
 import type { ProjectInfo } from '../harness/run/world.js';
@@ -18,6 +18,8 @@ const HOST_KEYS_GITLAB =
   'lib/api/remote_mirrors.rb (build_mirror_params); app/models/remote_mirrors/host_keys_converter.rb (to_ssh_known_hosts!); lib/api/entities/remote_mirror.rb (expose :ssh_known_hosts_fingerprints, as: :host_keys); app/models/ssh_host_key.rb (fingerprint_host_keys); lib/gitlab/ssh_public_key.rb (fingerprint_sha256)';
 const INVALID_GITLAB = 'lib/api/remote_mirrors.rb (build_mirror_params: rescue InvalidHostKeyError, render_api_error!(e.message, 400)); app/models/remote_mirrors/host_keys_converter.rb (validate!, MAX_HOST_KEYS = 10, normalize_key)';
 const MALFORMED_GITLAB = `${INVALID_GITLAB}; lib/gitlab/ssh_public_key.rb (valid?: SSHData::PublicKey.parse_openssh, rescue SSHData::DecodeError; extract_key_parts strips the prefix); github/ssh_data (see malformedSshKeys)`;
+const TYPES_GITLAB =
+  'lib/api/helpers/remote_mirrors_helpers.rb (optional :host_keys, type: Array[String]); Grape lib/grape/validations/types/array_coercer.rb (reject? nil), lib/grape/validations/types/primitive_coercer.rb (reject? Array or Hash for String; Coercible::String); dry-types lib/dry/types/coercions/params.rb (to_ary)';
 const KEPT_GITLAB = 'lib/api/remote_mirrors.rb (build_mirror_params: return unless result.key?(:host_keys)); app/models/remote_mirrors/host_keys_converter.rb (nil for blank host_keys); app/models/concerns/mirror_authentication.rb (credentials_field)';
 
 const fingerprintsOf = (mirror: Mirror | undefined) => mirror?.host_keys?.map((key) => key.fingerprint_sha256);
@@ -130,8 +132,16 @@ create.test(
       }
     }
     // A bare key needs the host of the url: GitLab says so before it validates the url itself.
-    const hostless = await as('maintainer').post(mirrorsPath(project), { body: { url: 'not a url', host_keys: [valid.text] } });
-    expectError(hostless, 400, { message: 'Invalid SSH host key(s): cannot determine hostname from URL for bare key', gitlab: INVALID_GITLAB });
+    for (const url of ['not a url', 'ssh:///conformance/host-keys-no-host.git', 'ssh://git@/conformance/host-keys-no-host.git', 'ssh://git@exam ple.com/conformance/host-keys.git']) {
+      const hostless = await as('maintainer').post(mirrorsPath(project), { body: { url, host_keys: [valid.text] } });
+      expectError(hostless, 400, { message: 'Invalid SSH host key(s): cannot determine hostname from URL for bare key', gitlab: INVALID_GITLAB });
+    }
+    // Blank entries and keys with a host of their own need none of the url: there the url itself is refused.
+    for (const hostKeys of [['', '  '], [`example.com ${valid.text}`]]) {
+      const res = await as('maintainer').post(mirrorsPath(project), { body: { url: 'not a url', host_keys: hostKeys } });
+      expectError(res, 400);
+      parity(res, `${INVALID_GITLAB}; app/models/remote_mirror.rb (validates :url, public_url)`, () => expectValidationError(res, 'url'));
+    }
     expectEqual((await listMirrorPages(as('maintainer'), project)).flatMap((page) => page.body as Mirror[]).map((m) => m.id), accepted, 'no mirror to exist for the refused requests');
 
     const ten = Array.from({ length: 10 }, () => newSshKey('ed25519'));
@@ -139,6 +149,47 @@ create.test(
     expectOk(res, 201, 'remote-mirror');
     expectFingerprints(res, res.body as Mirror, ten, 'a mirror created with 10 keys');
     await expectReadBack(as, log, project, (res.body as Mirror).id, ten);
+  },
+);
+
+create.test(
+  {
+    case: 'host-keys-types',
+    title: 'host_keys as Grape coerces an Array[String]: no array, or an array holding null, an array or an object, is refused with 400 {"error":"host_keys is invalid"} and nothing is created; numbers and booleans are keys as text; an empty string is no keys',
+    clauses: ['mirrors.host-keys.types'],
+  },
+  async ({ as, log }) => {
+    const { privateProject: project } = world();
+    const valid = newSshKey('ed25519');
+    const cases: { hostKeys: unknown; error?: string; message?: string }[] = [
+      { hostKeys: valid.text, error: 'host_keys is invalid' },
+      { hostKeys: 10, error: 'host_keys is invalid' },
+      { hostKeys: { key: valid.text }, error: 'host_keys is invalid' },
+      { hostKeys: [valid.text, null], error: 'host_keys is invalid' },
+      { hostKeys: [[valid.text]], error: 'host_keys is invalid' },
+      { hostKeys: [{ key: valid.text }], error: 'host_keys is invalid' },
+      { hostKeys: [valid.text, 5], message: 'Invalid SSH host key(s): 5' },
+      { hostKeys: [true], message: 'Invalid SSH host key(s): true' },
+    ];
+    const refused: string[] = [];
+    for (const [i, { hostKeys, error, message }] of cases.entries()) {
+      const url = `ssh://example.com/conformance/host-keys-types-${i}.git`;
+      const res = await as('maintainer').post(mirrorsPath(project), { body: { url, host_keys: hostKeys } });
+      // A target that does not take host_keys ignores them: the mirror is created.
+      expectStatus(res, [400, 201], 'GitLab refuses host_keys of these types; a target without host_keys creates the mirror');
+      const gitlab = error === undefined ? `${TYPES_GITLAB}; ${INVALID_GITLAB}` : TYPES_GITLAB;
+      parity(res, gitlab, () => expectError(res, 400, { error, message, gitlab }));
+      if (res.status === 400) {
+        expectError(res, 400);
+        refused.push(url);
+      } else expectOk(res, 201, 'remote-mirror');
+    }
+    const listed = (await listMirrorPages(as('maintainer'), project)).flatMap((page) => page.body as Mirror[]).map((m) => m.url);
+    expectEqual(listed.filter((url) => refused.includes(url)), [], 'no mirror to exist for the refused requests');
+    // An empty string is an empty array: the mirror is created without keys.
+    const empty = await as('maintainer').post(mirrorsPath(project), { body: { url: 'ssh://git@example.com/conformance/host-keys-types-empty.git', host_keys: '' } });
+    expectOk(empty, 201, 'remote-mirror');
+    await expectReadBack(as, log, project, (empty.body as Mirror).id, [], TYPES_GITLAB);
   },
 );
 
@@ -167,6 +218,8 @@ update.test(
     await put({ host_keys: [] }, [], 'host_keys []', KEPT_GITLAB);
     await put({ host_keys: [first.text] }, [first], 'a key set again');
     await put({ host_keys: null }, [], 'host_keys null', KEPT_GITLAB);
+    await put({ host_keys: [second.text] }, [second], 'a key set once more');
+    await put({ host_keys: '' }, [], 'host_keys "" (an empty array to Grape)', `${KEPT_GITLAB}; ${TYPES_GITLAB}`);
     expectEqual((await readMirror(as('maintainer'), privateProject, created.id)).enabled, true, 'enabled as the updates left it');
   },
 );

@@ -6,7 +6,7 @@ import { expectEqual, expectError, expectOk, expectTrue } from '../harness/core/
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
 import type { ProjectInfo } from '../harness/run/world.js';
 import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, mirrorPath, target, useMirrorsWorld } from './helpers.js';
-import { rsaModulusBits } from './ssh-keys.js';
+import { rsaPublicKey } from './ssh-keys.js';
 import { remoteMirrors } from './area.js';
 
 const suite = endpoint(remoteMirrors, 'public-key');
@@ -28,7 +28,10 @@ async function readPublicKey(client: Client, project: ProjectInfo, mirrorId: num
   const text = (res.body as { public_key: string }).public_key;
   const match = /^(ssh-rsa [A-Za-z0-9+/]+={0,2}) git@(\S+)$/.exec(text);
   expectTrue(match !== null, 'the public key as "ssh-rsa <Base64> git@<host>"', `got ${JSON.stringify(text)}`, res);
-  expectEqual(rsaModulusBits(match![1]), 4096, 'the size of the RSA key in bits (GitLab: SSHData::PrivateKey::RSA.generate(4096))', res);
+  const key = rsaPublicKey(match![1]);
+  expectTrue(key !== undefined, 'an RSA public key whose exponent and modulus are positive mpints in their shortest form (RFC 4251)', `got ${JSON.stringify(match![1])}`, res);
+  expectEqual(key!.bits, 4096, 'the size of the RSA key in bits (GitLab: SSHData::PrivateKey::RSA.generate(4096))', res);
+  expectEqual(Number(key!.exponent), 65537, 'the public exponent (GitLab: SSHData::PrivateKey::RSA.generate; github/ssh_data lib/ssh_data/private_key/rsa.rb: OpenSSL::PKey::RSA.generate(size), whose default exponent is 65537)', res);
   return match![1];
 }
 

@@ -148,11 +148,20 @@ export function sshKeyWithPlus(): SshKey {
   }
 }
 
+/** An RFC 4251 mpint as a positive number: undefined for a negative one or one with a needless leading zero byte. */
+function positiveMpint(bytes: Buffer): bigint | undefined {
+  if (bytes.length === 0) return 0n;
+  if (bytes[0] >= 0x80) return undefined;
+  if (bytes[0] === 0 && (bytes.length === 1 || bytes[1] < 0x80)) return undefined;
+  return BigInt(`0x${bytes.toString('hex')}`);
+}
+
 /**
- * The parts of an OpenSSH RSA public key "ssh-rsa <base64> [comment]": the size of its modulus in
- * bits, or undefined when the text is not one.
+ * The RSA public key of an OpenSSH line "ssh-rsa <base64> [comment]": its exponent and the size of
+ * its modulus in bits, or undefined when the text is not one whose e and n are positive mpints in
+ * their shortest form (RFC 4251 section 5; RFC 4253 section 6.6).
  */
-export function rsaModulusBits(publicKey: string): number | undefined {
+export function rsaPublicKey(publicKey: string): { exponent: bigint; bits: number } | undefined {
   const [type, data] = publicKey.split(' ');
   if (type !== 'ssh-rsa' || data === undefined || !/^[A-Za-z0-9+/]+={0,2}$/.test(data)) return undefined;
   const blob = Buffer.from(data, 'base64');
@@ -165,6 +174,7 @@ export function rsaModulusBits(publicKey: string): number | undefined {
     at += 4 + length;
   }
   if (fields.length !== 3 || fields[0].toString('latin1') !== 'ssh-rsa') return undefined;
-  const modulus = fields[2][0] === 0 ? fields[2].subarray(1) : fields[2];
-  return modulus.length === 0 ? 0 : (modulus.length - 1) * 8 + modulus[0].toString(2).length;
+  const [exponent, modulus] = [positiveMpint(fields[1]), positiveMpint(fields[2])];
+  if (exponent === undefined || modulus === undefined) return undefined;
+  return { exponent, bits: modulus.toString(2).length };
 }

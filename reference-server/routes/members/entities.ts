@@ -31,7 +31,7 @@ export function memberEntity(ctx: Context, request: FastifyRequest, row: MemberR
   const user = store.users.get(member.userId!)!;
   const memberSource = sourceOf(store, member)!;
   const body: Record<string, unknown> = { ...userBasic(request, user), access_level: row.accessLevel, created_at: member.createdAt };
-  const creator = member.createdById === null ? undefined : store.users.get(member.createdById);
+  const creator = store.userOrNone(member.createdById);
   if (creator && !row.sourceHidden) body.created_by = userBasic(request, creator);
   body.expires_at = member.expiresAt;
   if (emailVisible(store, user, view.viewer, rootGroupOf(store, memberSource))) body.email = user.email;
@@ -93,7 +93,7 @@ function gravatar(email: string): string {
 
 /** PendingMember: name, username and web_url only when the person has an account. */
 export function pendingMemberEntity(ctx: Context, request: FastifyRequest, member: Member) {
-  const user = member.userId === null ? undefined : ctx.store.users.get(member.userId);
+  const user = ctx.store.userOrNone(member.userId);
   const email = user?.email ?? member.inviteEmail ?? '';
   const basic = user ? userBasic(request, user) : undefined;
   return {

@@ -10,8 +10,8 @@ import type { Store } from '../../state/store.js';
  * !(private? && access_level == NO_ACCESS)). Such a user may still see the group, as a member of a
  * subgroup or of a project inside it does: 403 "403 Forbidden" (spec/requests/api/members_spec.rb
  * "subgroup member cannot get parent group members list"). A project the caller can see it may read
- * the members of.
+ * the members of (findSource finds a private project only for those with access, so the test never refuses one).
  */
 export function authorizeReadMembers(store: Store, source: Source, viewer: User): void {
-  if (source.kind === 'group' && source.visibility === 'private' && store.accessLevel(source, viewer) === ACCESS.NO_ACCESS) throw forbidden();
+  if (source.visibility === 'private' && store.accessLevel(source, viewer) === ACCESS.NO_ACCESS) throw forbidden();
 }

@@ -162,7 +162,7 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
       const names = (userIdParam ?? username!).split(',');
       if (names.length > 1) return addSeveral(store, actor, source, names, userIdParam !== undefined, fields);
 
-      const target = userIdParam !== undefined ? (/^\d+$/.test(userIdParam.trim()) ? store.users.get(Number(userIdParam)) : undefined) : store.userByUsername(username!);
+      const target = userIdParam !== undefined ? store.userByIdText(userIdParam.trim()) : store.userByUsername(username!);
       if (!target) throw notFound('User');
       // "Already a member" is answered before the permission check (lib/api/helpers/members_helpers.rb check_existing_membership).
       if (directUserMember(store, source, target.id)) throw conflict('Member already exists');
@@ -236,14 +236,15 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
 /** `check_unmodified_since!`: the record changed after the If-Unmodified-Since date; an unreadable date is ignored. */
 function modifiedSince(request: FastifyRequest, lastUpdated: string): boolean {
   const header = request.headers['if-unmodified-since'];
-  const since = typeof header === 'string' ? Date.parse(header) : NaN;
+  // Node keeps one If-Unmodified-Since; without it, Date.parse(String(undefined)) is NaN.
+  const since = Date.parse(String(header));
   return !Number.isNaN(since) && Date.parse(lastUpdated) > since;
 }
 
-/** `create_{group,project}_member`, and `manage_owners` to give a project's Owner role. */
+/** `create_{group,project}_member`, and `manage_owners` to give a project's Owner role (a group's member admins are Owners already). */
 function checkCanAdd(store: Store, actor: User, source: Source, level: number): void {
   if (!canAdminMembers(store, source, actor)) throw forbidden();
-  if (source.kind === 'project' && level === ACCESS.OWNER && !canManageOwners(store, source, actor)) throw forbidden();
+  if (level === ACCESS.OWNER && !canManageOwners(store, source, actor)) throw forbidden();
 }
 
 /**
@@ -262,7 +263,8 @@ function canDestroy(store: Store, actor: User, source: Source, member: Member): 
   if (source.kind === 'group' && isLastOwner(store, source, member)) return false;
   if (member.userId === actor.id) return true;
   if (!canAdminMembers(store, source, actor)) return false;
-  return source.kind === 'group' || member.accessLevel < ACCESS.OWNER || canManageOwners(store, source, actor);
+  // A project's Owners are removed by owners only; a group's member admins are Owners already.
+  return member.accessLevel < ACCESS.OWNER || canManageOwners(store, source, actor);
 }
 
 /**
@@ -280,8 +282,8 @@ function addSeveral(
 ): Record<string, unknown> {
   checkCanAdd(store, actor, source, fields.accessLevel);
   const targets = new Map<number, User>();
-  for (const name of names.map((n) => n.trim()).filter((n) => n !== '')) {
-    const user = byId ? (/^\d+$/.test(name) ? store.users.get(Number(name)) : undefined) : store.userByUsername(name);
+  for (const name of names.map((n) => n.trim())) {
+    const user = byId ? store.userByIdText(name) : store.userByUsername(name);
     if (user) targets.set(user.id, user);
   }
   if (targets.size === 0) return { message: 'No users specified.', status: 'error' };
