@@ -84,8 +84,8 @@ function localAddress(host: string): string | undefined {
     return 'Requests to localhost are not allowed';
   }
   const privateV4 = v4 !== undefined && (v4[0] === 10 || (v4[0] === 172 && v4[1] >= 16 && v4[1] <= 31) || (v4[0] === 192 && v4[1] === 168));
-  if (privateV4 || (v6 !== undefined && /^f[cd]/.test(v6))) return 'Requests to the local network are not allowed';
-  if ((v4?.[0] === 169 && v4[1] === 254) || (v6 !== undefined && /^fe[89ab]/.test(v6))) return 'Requests to the link local network are not allowed';
+  if (privateV4 || /^f[cd]/.test(v6 ?? '')) return 'Requests to the local network are not allowed';
+  if ((v4?.[0] === 169 && v4[1] === 254) || /^fe[89ab]/.test(v6 ?? '')) return 'Requests to the link local network are not allowed';
   return undefined;
 }
 
@@ -168,7 +168,6 @@ class BlobReader {
 }
 
 const b64url = (bytes: Buffer) => bytes.toString('base64url');
-const unsigned = (mpint: Buffer) => (mpint.length > 1 && mpint[0] === 0 ? mpint.subarray(1) : mpint);
 
 function validJwk(jwk: JsonWebKey): boolean {
   try {
@@ -187,7 +186,8 @@ function validBlob(algorithm: string, blob: Buffer): boolean {
   let ok: boolean;
   if (algorithm === 'ssh-rsa') {
     const [e, n] = fields(2);
-    ok = e !== undefined && n !== undefined && validJwk({ kty: 'RSA', e: b64url(unsigned(e)), n: b64url(unsigned(n)) });
+    // Fields are read in order, so a read n means a read e. A JWK takes an mpint's leading zero byte as it is.
+    ok = n !== undefined && validJwk({ kty: 'RSA', e: b64url(e!), n: b64url(n) });
   } else if (algorithm === 'ssh-dss') {
     ok = fields(4).every((f) => f !== undefined && f.length > 0);
   } else if (algorithm.includes('ecdsa-sha2-')) {
