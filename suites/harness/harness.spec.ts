@@ -14,6 +14,7 @@ import { ConfigError, loadConfig, SETTINGS } from './run/config.js';
 import { gate, type TestMeta } from './run/conformance.js';
 import type { RunContext } from './run/context.js';
 import { Ledger } from './run/ledger.js';
+import { World, type GroupInfo, type ProjectInfo } from './run/world.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'conformance-harness-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -136,6 +137,52 @@ describe('ledger', () => {
     writeFileSync(path, `${readFileSync(path, 'utf8')}{"runId":"r1","kind":"us`);
     expect(Ledger.outstanding(path).map((e) => `${e.kind}:${e.id}`)).toEqual(['project:3', 'user:1']);
     expect(Ledger.outstanding(join(tmp, 'none.jsonl'))).toEqual([]);
+  });
+});
+
+describe('user pool', () => {
+  const users = [1, 2, 3].map((id) => ({ id, username: `pool_${id}`, name: `Pool ${id}`, email: `pool_${id}@example.com`, tokens: { api: `t${id}` } }));
+  const run = { targetUrl: 'http://127.0.0.1:9', adminToken: 'x', requestTimeoutMs: 1000, prefix: 'cnf-test', ledgerPath: join(tmp, 'pool-ledger.jsonl'), runId: 'r', pool: { seats: undefined, users } } as unknown as RunContext;
+  const group = (path: string): GroupInfo => ({ kind: 'group', id: path.length, name: path, fullPath: path });
+  const project = (path: string): ProjectInfo => ({ kind: 'project', id: path.length, fullPath: path, defaultBranch: 'main' });
+  /** A world whose pool never runs dry: a user beyond it is made here, without a target. */
+  const worldOf = () => {
+    const world = new World(run, 'pool-test');
+    let made = 100;
+    world.seatedUser = async () => ({ ...users[0], id: ++made, username: `own_${made}` });
+    return world;
+  };
+
+  test('a user is handed out once per namespace: again in another namespace, not in a subgroup or project of one it was handed out in', async () => {
+    const world = worldOf();
+    world.endBuild();
+    const a = await world.userFor(group('a'));
+    expect((await world.userFor(project('a/sub/p'))).id).not.toBe(a.id);
+    expect((await world.userFor(group('b'))).id).toBe(a.id);
+    // Users asked for at once are distinct.
+    const [x, y] = await Promise.all([world.userFor(group('c')), world.userFor(group('c'))]);
+    expect(x.id).not.toBe(y.id);
+  });
+
+  test('a share links two namespaces: a user handed out in either is not handed out in the other', async () => {
+    const world = worldOf();
+    world.endBuild();
+    const a = await world.userFor(group('a'));
+    const b = await world.userFor(group('b'));
+    expect(b.id).toBe(a.id);
+    (world as unknown as { link: (x: GroupInfo, y: GroupInfo) => void }).link(group('c'), group('a'));
+    expect((await world.userFor(group('c'))).id).not.toBe(a.id);
+  });
+
+  test('users of the build, and users asked for without sources, are new to the whole world; a dry pool makes users of the world\'s own', async () => {
+    const world = worldOf();
+    const built = await world.userFor(group('a'));
+    world.endBuild();
+    const wide = await world.userFor();
+    expect(wide.id).not.toBe(built.id);
+    const third = await world.userFor(group('b'));
+    expect([built.id, wide.id]).not.toContain(third.id);
+    expect((await world.userFor(group('b'))).id).toBeGreaterThan(100);
   });
 });
 

@@ -14,4 +14,5 @@ export const invitations = defineArea({
     delete: both('DELETE', '/:email'),
   },
   clauses: invitationsClauses,
+  usesUserPool: true,
 });

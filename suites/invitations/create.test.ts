@@ -114,7 +114,7 @@ suite.test(
   async (kit) => {
     const { source, user } = world();
     const target = source(kit.kind);
-    const person = await user('by-email');
+    const person = await user(target);
     await expectNotMember(kit, target, person);
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: person.email, access_level: ACCESS.GUEST }));
     await expectNotInvited(kit.as('admin'), target, person.email);
@@ -131,7 +131,7 @@ suite.test(
   async (kit) => {
     const { source, user } = world();
     const target = source(kit.kind);
-    const [first, second] = [await user('by-id'), await user('by-id')];
+    const [first, second] = [await user(target), await user(target)];
     expectInviteSuccess(await invite(kit.as('owner'), target, { user_id: `${first.id},${UNKNOWN_ID},${second.id}`, access_level: ACCESS.GUEST }));
     await expectMember(kit, target, first, ACCESS.GUEST);
     await expectMember(kit, target, second, ACCESS.GUEST);
@@ -147,7 +147,7 @@ suite.test(
   async (kit) => {
     const { source, user } = world();
     const target = source(kit.kind);
-    const [byEmail, byId] = [await user('by-email'), await user('by-id')];
+    const [byEmail, byId] = [await user(target), await user(target)];
     await expectNotMember(kit, target, byEmail);
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: byEmail.email, user_id: `${byId.id},${UNKNOWN_ID}`, access_level: ACCESS.GUEST }));
     await expectNotInvited(kit.as('admin'), target, byEmail.email, byId.email);
@@ -328,7 +328,7 @@ suite.test(
     const { source, email, user } = world();
     const target = source(kit.kind);
     const owner = kit.as('owner');
-    const person = await user('member');
+    const person = await user(target);
     expectInviteSuccess(await invite(owner, target, { user_id: person.id, access_level: ACCESS.GUEST, expires_at: dateIn(20) }));
     const other = email();
 
@@ -377,7 +377,7 @@ suite.test(
     expectInviteErrors(await invite(as('owner'), target, { email: address, access_level: ACCESS.GUEST, expires_at: dateIn(-3) }), { [address]: 'Expires at cannot be a date in the past' }, pastDate);
     await expectNotInvited(as('admin'), target, address);
     // An existing user given by user_id fails the same validation and does not become a member.
-    const person = await user('past-expiry');
+    const person = await user(target);
     expectUserIdFailure(await invite(as('owner'), target, { user_id: person.id, access_level: ACCESS.GUEST, expires_at: dateIn(-3) }), person, 'Expires at cannot be a date in the past', pastDate);
     await expectNotMember(kit, target, person);
   },
@@ -414,7 +414,7 @@ suite.test(
 
     const other = await fresh(kit.kind);
     const many = Array.from({ length: 99 }, () => email('bulk'));
-    const [first, second] = [await user('bulk'), await user('bulk')];
+    const [first, second] = [await user(other), await user(other)];
     expectLimitRefused(await invite(owner, other, { email: many.join(','), user_id: `${first.id},${second.id}`, access_level: ACCESS.GUEST }));
     await expectNotInvited(kit.as('admin'), other, ...many);
     await expectNotMember(kit, other, first);
@@ -574,7 +574,7 @@ suite.test(
   async (kit) => {
     const { source, user } = world();
     const target = source(kit.kind);
-    const person = await user('no-access');
+    const person = await user(target);
     const res = await invite(kit.as('owner'), target, { user_id: person.id, access_level: 0 });
     // GitLab: 400 from its parameter check (see no-access-level-refused); per recipient elsewhere.
     if (res.status === 400) expectError(res, 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
@@ -594,7 +594,7 @@ suite.test(
     const { source, email, user } = world();
     const target = source(kit.kind);
     const address = email();
-    const person = await user('object-id');
+    const person = await user(target);
     // Grape's CommaSeparatedToArray turns anything but a string or an array into an empty list
     // (lib/api/validations/types/comma_separated_to_array.rb), so GitLab answers "Must provide
     // either email or user_id" (lib/api/invitations.rb); a stricter type check is a 400 too.
@@ -652,7 +652,7 @@ suite.test(
     const { fresh, user } = world();
     const source = await fresh(kit.kind);
     const owner = kit.as('owner');
-    const person = await user('listed-once');
+    const person = await user(source);
     const listMembers = async () => (await listAll<{ id: number }>(kit.as('admin'), membersUrl(source), 'member')).map((m) => m.id).sort((a, b) => a - b);
     expectInviteSuccess(await invite(owner, source, { user_id: person.id, access_level: ACCESS.GUEST }));
     const before = await listMembers();
@@ -678,7 +678,7 @@ suite.test(
     // the group, or the project in it.
     const { group, subgroup, project, user } = world();
     const target = kind === 'group' ? subgroup : project;
-    const person = await user();
+    const person = await user(group);
     expectOk(await as('owner').post(membersUrl(group), { body: { user_id: person.id, access_level: ACCESS.DEVELOPER } }), 201, 'member');
     const res = await invite(as('owner'), target, { email: person.email, access_level: ACCESS.REPORTER });
     expectInviteErrors(
@@ -779,9 +779,9 @@ suite.test(
     clauses: ['invitations.create.confirmed-email', 'invitations.create.existing-user-email'],
   },
   async (kit) => {
-    const { source, user, secondaryEmail } = world();
+    const { source, ownUser, secondaryEmail } = world();
     const target = source(kit.kind);
-    const [confirmed, unconfirmed] = [await user('secondary'), await user('secondary')];
+    const [confirmed, unconfirmed] = [await ownUser(), await ownUser()];
     const [confirmedAddress, unconfirmedAddress] = [await secondaryEmail(confirmed, true), await secondaryEmail(unconfirmed, false)];
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: confirmedAddress, access_level: ACCESS.DEVELOPER }));
     await expectMember(kit, target, confirmed, ACCESS.DEVELOPER);
@@ -802,7 +802,7 @@ suite.test(
     const { source, email, user } = world();
     const target = source(kit.kind);
     const [a, b] = [email(), email()];
-    const [first, second] = [await user('by-id'), await user('by-id')];
+    const [first, second] = [await user(target), await user(target)];
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: `${a},${b}`, user_id: `${first.id},${second.id}`, access_level: ACCESS.DEVELOPER }));
     for (const address of [a, b]) await expectInvited(kit.as('admin'), target, address, ACCESS.DEVELOPER);
     for (const person of [first, second]) await expectMember(kit, target, person, ACCESS.DEVELOPER);
@@ -820,7 +820,7 @@ suite.test(
     // As inherited-level: the subgroup of the group, or the project in it.
     const { group, subgroup, project, user } = world();
     const target = kit.kind === 'group' ? subgroup : project;
-    const person = await user('inherited');
+    const person = await user(group);
     expectOk(await kit.as('owner').post(membersUrl(group), { body: { user_id: person.id, access_level: ACCESS.DEVELOPER } }), 201, 'member');
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: person.email, access_level: ACCESS.MAINTAINER }));
     await expectMember(kit, target, person, ACCESS.MAINTAINER);

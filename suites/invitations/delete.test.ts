@@ -59,7 +59,7 @@ suite.test(
     const target = source(kit.kind);
     const [address, elsewhere] = [email(), email()];
     await inviteOk(kit.as('owner'), target, address);
-    const member = await user('member');
+    const member = await user(target);
     await inviteOk(kit.as('owner'), target, member.email, ACCESS.GUEST);
     // An invitation of the project's group, or of the group's project, is not one of this source's.
     await inviteOk(kit.as('owner'), neighbour(kit.kind), elsewhere);

@@ -59,8 +59,10 @@ export interface InvitationsWorld {
   neighbour(kind: SourceKind): SourceInfo;
   /** A new address on example.com that belongs to nobody. */
   email(hint?: string): string;
-  /** A new user, a member of nothing, with tokens. */
-  user(hint?: string): Promise<ActorInfo>;
+  /** A user new to `sources` (World.userFor: one of the run's pool, who holds a seat elsewhere), with an `api` token. */
+  user(...sources: SourceInfo[]): Promise<ActorInfo>;
+  /** A new user of the test's own, a member of nothing: for a test that changes the user itself (its addresses), or needs one who holds no seat (promotion approval). */
+  ownUser(): Promise<ActorInfo>;
   /** A new user whose primary address is unconfirmed (made without skip_confirmation), without tokens. */
   unconfirmedUser(): Promise<ActorInfo>;
   /** Gives `user` a new secondary address, confirmed or not, and returns it. */
@@ -97,7 +99,7 @@ export function useInvitationsWorld(scope: string): () => InvitationsWorld {
     await world.addRoleMembers(publicParent);
     const publicProject = await world.project({ group: publicParent, visibility: 'public', hint: 'invitations', empty: true });
     const newRequester = async (target: SourceInfo) => {
-      const user = await world.user('requester');
+      const user = await world.userFor(target);
       await world.requestAccess(target, user);
       return user;
     };
@@ -110,7 +112,8 @@ export function useInvitationsWorld(scope: string): () => InvitationsWorld {
       source: (kind) => (kind === 'group' ? group : project),
       neighbour: (kind) => (kind === 'group' ? project : group),
       email: (hint) => world.factories.email(hint),
-      user: (hint) => world.user(hint),
+      user: (...sources) => world.userFor(...sources),
+      ownUser: () => world.user(),
       unconfirmedUser: () => world.user('unconfirmed', [], { unconfirmed: true }),
       secondaryEmail: async (user, confirmed) => {
         const address = world.factories.email('secondary');
@@ -372,7 +375,7 @@ export async function expectNotMember(kit: Kit, source: SourceInfo, user: ActorI
 export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world: InvitationsWorld): Promise<void> {
   const owner = kit.as('owner');
   const admin = kit.as('admin');
-  const [byId, byEmail, guest] = await Promise.all([world.user('promoted'), world.user('promoted'), world.user('guest')]);
+  const [byId, byEmail, guest] = await Promise.all([world.ownUser(), world.ownUser(), world.ownUser()]);
 
   for (const [user, body] of [
     [byId, { user_id: byId.id, access_level: ACCESS.DEVELOPER }],

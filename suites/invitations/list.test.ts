@@ -37,7 +37,7 @@ suite.test(
     const source = await fresh(kind);
     const inviter = manager(kind);
     const [dated, open] = [email(), email()];
-    const person = await user('accepted');
+    const person = await user(source);
     const expires = dateIn(20);
     await inviteOk(as(inviter), source, dated, ACCESS.REPORTER, { expires_at: expires });
     await inviteOk(as(inviter), source, open, ACCESS.MAINTAINER);
@@ -72,7 +72,7 @@ suite.test(
   async ({ kind, as }) => {
     const { fresh, email, user } = world();
     const source = await fresh(kind);
-    const person = await user('accepted');
+    const person = await user(source);
     const address = email();
     await inviteOk(as('owner'), source, [address, person.email]);
     expectEqual(expectList(await as('owner').get(invitationsUrl(source))), [address], 'only the pending invitation in the list');

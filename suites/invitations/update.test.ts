@@ -113,7 +113,7 @@ suite.test(
     const { source, neighbour, email, user } = world();
     const [address, elsewhere] = [email(), email()];
     await inviteOk(as('owner'), source(kind), address, ACCESS.GUEST);
-    const member = await user('member');
+    const member = await user(source(kind));
     await inviteOk(as('owner'), source(kind), member.email, ACCESS.GUEST);
     // An invitation of the project's group, or of the group's project, is not one of this source's.
     await inviteOk(as('owner'), neighbour(kind), elsewhere, ACCESS.REPORTER);

@@ -51,7 +51,7 @@ suite.test(
   },
   async ({ kind, as, run }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.user(source);
     const expiry = dateIn(30);
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER, expires_at: expiry } });
     expectOk(res, 201, 'member');
@@ -72,7 +72,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [byJson, byForm] = [await t.user(), await t.user()];
+    const [byJson, byForm] = [await t.user(source), await t.user(source)];
     const json = await as('owner').post(membersPath(source), { body: { username: byJson.username, access_level: ACCESS.REPORTER } });
     expectOk(json, 201, 'member');
     expectEqual((json.body as MemberBody).id, byJson.id, 'the member added by username (JSON)', json);
@@ -92,7 +92,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [a, b, c, d] = [await t.user(), await t.user(), await t.user(), await t.user()];
+    const [a, b, c, d] = [await t.user(source), await t.user(source), await t.user(source), await t.user(source)];
     const byId = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.REPORTER } });
     const byName = await as(manager(kind)).post(membersPath(source), { body: { username: `${c.username},${d.username}`, access_level: ACCESS.MAINTAINER } });
     for (const [res, how] of [[byId, 'by ids'], [byName, 'by usernames']] as const) {
@@ -120,7 +120,7 @@ suite.test(
     const sentence = { 2: /^(.+) and (.+)$/, 3: /^(.+), (.+), and (.+)$/ };
     for (const count of [2, 3] as const) {
       const users: ActorInfo[] = [];
-      for (let i = 0; i < count; i++) users.push(await t.user());
+      for (let i = 0; i < count; i++) users.push(await t.user(source));
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: users.map((u) => u.id).join(','), access_level: 42 } });
       expectOk(res, 201, 'member-add-result');
       const body = res.body as { status: string; message?: string };
@@ -146,7 +146,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.user(source);
     const client = as(manager(kind));
     expectParamError(await client.post(membersPath(source), { body: { user_id: user.id } }), 'access_level');
     expectParamError(await client.post(membersPath(source), { body: { access_level: ACCESS.GUEST } }), 'user_id');
@@ -165,7 +165,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.user(source);
     const client = as(manager(kind));
     for (const level of [42, 45, 99]) expectValidationError(await client.post(membersPath(source), { body: { user_id: user.id, access_level: level } }), 'access_level');
     expectValidationError(await client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST, expires_at: dateIn(-2) } }), 'expires_at');
@@ -218,12 +218,12 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const refused = await t.user();
+    const refused = await t.user(source);
     const add = (client: Client, user: { id: number }) => client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST } });
     await expectWriteRefused(as, source, (client) => add(client, refused));
     await expectNotMember(as('owner'), source, refused.id);
     for (const role of MANAGERS[kind]) {
-      const user = role === MANAGERS[kind][0] ? refused : await t.user();
+      const user = role === MANAGERS[kind][0] ? refused : await t.user(source);
       expectOk(await add(as(role), user), 201, 'member');
       expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.GUEST, `the member the ${role} added, read back`);
     }
@@ -238,7 +238,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.user(source);
     expectInsufficientScope(await as('owner', 'read_api').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST } }));
     await expectNotMember(as('owner'), source, user.id);
   },
@@ -252,7 +252,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.user(source);
     expectOk(await as('owner').post(membersPath({ kind, id: source.fullPath }), { body: { user_id: user.id, access_level: ACCESS.REPORTER } }), 201, 'member');
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.REPORTER, `the member added through the ${kind}'s path`);
   },
@@ -267,7 +267,7 @@ suite.test(
   async ({ kind, as, run }) => {
     const { [kind]: source, t } = world();
     const client = as(manager(kind));
-    const known = await t.user();
+    const known = await t.user(source);
     // GitLab resolves the ids with User.id_in, which drops unknown ids (app/services/members/creator_service.rb
     // parse_users_list); whether the service then reports "success" or "error" is not settled: both are accepted.
     expectAddStatus(await client.post(membersPath(source), { body: { user_id: `${known.id},2147483000`, access_level: ACCESS.REPORTER } }));
@@ -290,7 +290,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.user(source);
     const res = await as('owner').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST, member_role_id: 'custom' } });
     // lib/api/members.rb declares no member_role_id on POST: GitLab passes it on to the service without a type check.
     expectStatus(res, [400, 201], 'the spec types member_role_id as an integer; GitLab\'s POST route does not declare it');
@@ -312,7 +312,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [existing, fresh] = [await t.user(), await t.user()];
+    const [existing, fresh] = [await t.user(source), await t.user(source)];
     await t.add(source, existing, ACCESS.REPORTER);
     // GitLab's member creators find the existing membership and assign the new attributes to it
     // (app/services/members/creator_service.rb: existing_members); an
@@ -341,7 +341,7 @@ suite.test(
     const top = await t.group();
     const mid = await t.group({ parent: top });
     const source = await sourceIn(t, kind, mid);
-    const user = await t.user();
+    const user = await t.user(top);
     // Reporter in the nearer group, Maintainer in the farther one (added in that order: a subgroup
     // membership may not be lower than an inherited one): the highest counts, not the nearest.
     await t.add(mid, user, ACCESS.REPORTER);
@@ -369,7 +369,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.user(source);
     expectForbidden(await as('maintainer').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), GITLAB.projectOwners);
     await expectNotMember(as('owner'), source, user.id);
     expectOk(await as('owner').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), 201, 'member');
@@ -425,7 +425,7 @@ suite.test(
   },
   async ({ as }) => {
     const { group, t } = world();
-    const user = await t.user();
+    const user = await t.user(group);
     const res = await as('owner').post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
     expectOk(res, 201, 'member');
     expectEqual([(res.body as MemberBody).id, (res.body as MemberBody).access_level], [user.id, LEVEL.MINIMAL], 'id and access_level returned', res);
@@ -442,7 +442,7 @@ suite.test(
   },
   async ({ as }) => {
     const { project, t } = world();
-    const user = await t.user();
+    const user = await t.user(project);
     const res = await as('owner').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
     expectValidationError(res, 'access_level');
     parity(res, 'app/models/project_member.rb (access_level_inclusion)', () => {
@@ -463,7 +463,7 @@ suite.test(
   async ({ as }) => {
     const { group, t } = world();
     const sub = await t.group({ parent: group });
-    const user = await t.user();
+    const user = await t.user(sub);
     const res = await as('owner').post(membersPath(sub), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
     expectValidationError(res, 'access_level');
     parity(res, 'ee/app/models/ee/group_member.rb (access_level_inclusion)', () => {

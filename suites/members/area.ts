@@ -28,4 +28,5 @@ export const members = defineArea({
     'override-remove': 'DELETE /groups/:id/members/:user_id/override',
   },
   clauses: membersClauses,
+  usesUserPool: true,
 });

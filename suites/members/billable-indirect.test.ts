@@ -95,7 +95,7 @@ suite.test(
   async ({ as }) => {
     const { project, t } = world();
     const invited = await t.group();
-    const v = await t.member(invited, LEVEL.DEVELOPER);
+    const v = await t.member(invited, LEVEL.DEVELOPER, [project]);
     await t.world.shareProject(project, invited, LEVEL.DEVELOPER);
     const items = await listAll<Membership>(as('owner'), billableIndirectPath(world().root, v.id), 'membership');
     expectEqual(items.map((m) => [m.source_id, m.access_level.integer_value]), [[invited.id, LEVEL.DEVELOPER]], 'the membership in the group invited into the project');

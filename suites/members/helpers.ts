@@ -10,7 +10,7 @@ import { useWorld, type Kit } from '../harness/run/conformance.js';
 import { HarnessError } from '../harness/core/errors.js';
 import { type ActorName, type SourceKind } from '../harness/core/vocabulary.js';
 import { type ActorInfo, type RunContext } from '../harness/run/context.js';
-import type { GroupInfo, ProjectInfo, Visibility, World } from '../harness/run/world.js';
+import type { GroupInfo, ProjectInfo, SourceInfo, Visibility, World } from '../harness/run/world.js';
 import { readOk } from '../common/read.js';
 import { GITLAB } from './clauses.js';
 
@@ -66,14 +66,17 @@ export interface Toolkit {
   /** A top-level role group, a subgroup in it and a project in the subgroup: the hierarchy of the EE group endpoints. */
   hierarchy(): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }>;
   /**
-   * A new user who already holds a seat (Reporter in a group of its own), so that giving them a
-   * role is never held back by promotion management, on a target that keeps it on.
+   * A user new to `sources` (World.userFor: one of the run's pool), who already holds a seat (Reporter
+   * in a group of its own), so that giving them a role is never held back by promotion management,
+   * on a target that keeps it on. Name every group or project the test gives the user a role in.
    */
-  user(): Promise<ActorInfo>;
+  user(...sources: SourceInfo[]): Promise<ActorInfo>;
   /** A new user with no membership at all: holds no seat. */
   newcomer(): Promise<ActorInfo>;
-  /** A new user (holding a seat, as user()) made a direct member of `source` at `level`. */
-  member(source: SourceRef, level: number): Promise<ActorInfo>;
+  /** A new user of the test's own, holding a seat as user() does: for a role in a group other files share too (a fixture's). */
+  ownUser(): Promise<ActorInfo>;
+  /** A user new to `source` and to `alsoNewTo` (holding a seat, as user()) made a direct member of `source` at `level`. */
+  member(source: SourceInfo, level: number, alsoNewTo?: SourceInfo[]): Promise<ActorInfo>;
   /** Gives a user a role as the administrator (setup; the target contract has no other way). */
   add(source: SourceRef, user: { id: number }, level: number): Promise<void>;
   /** Takes a direct membership away again, as the administrator (restoring a fixture; 200 or 204, see expectNotShownSuccess). */
@@ -82,8 +85,6 @@ export interface Toolkit {
 
 export function useMembersWorld<T extends object>(scope: string, build: (t: Toolkit) => Promise<T>): () => T & { t: Toolkit } {
   return useWorld(scope, async (world, run) => {
-    // A promise, so that users made at once share one seat group.
-    let seat: Promise<GroupInfo> | undefined;
     const t: Toolkit = {
       world,
       run,
@@ -108,15 +109,11 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
         const sub = await t.group({ parent: root });
         return { root, sub, project: await t.project({ group: sub }) };
       },
-      async user() {
-        const seats = await (seat ??= world.group({ hint: 'seats' }));
-        const user = await world.user();
-        await world.addMember(seats, user.id, LEVEL.REPORTER);
-        return user;
-      },
+      user: (...sources) => world.userFor(...sources),
       newcomer: () => world.user(),
-      async member(source, level) {
-        const user = await t.user();
+      ownUser: () => world.seatedUser(),
+      async member(source, level, alsoNewTo = []) {
+        const user = await t.user(source, ...alsoNewTo);
         await t.add(source, user, level);
         return user;
       },
@@ -139,7 +136,7 @@ export const MINIMAL_ACCESS_GROUPS = { kind: 'group', why: 'Minimal access (5) i
 /** A new user made a Minimal access member of `group` (a top-level group; a new one, its creator the administrator, unless given). */
 export async function minimalAccessMember(t: Toolkit, group?: GroupInfo): Promise<{ group: GroupInfo; user: ActorInfo }> {
   const top = group ?? (await t.group());
-  const user = await t.user();
+  const user = await t.user(top);
   await t.add(top, user, LEVEL.MINIMAL);
   return { group: top, user };
 }
@@ -186,7 +183,7 @@ export async function inTemporarySource<T>(t: Toolkit, kind: SourceKind, parentI
 
 /** A new user (holding a seat, as Toolkit.user) who asks for access to the public `source` (POST …/access_requests): an access requester. */
 export async function requester(t: Toolkit, source: GroupInfo | ProjectInfo): Promise<ActorInfo> {
-  const user = await t.user();
+  const user = await t.user(source);
   await t.world.requestAccess(source, user);
   return user;
 }
@@ -199,8 +196,8 @@ export async function requester(t: Toolkit, source: GroupInfo | ProjectInfo): Pr
 export async function publicSources(t: Toolkit): Promise<{ group: GroupInfo; project: ProjectInfo; requester: ActorInfo }> {
   const group = await t.roleGroup({ visibility: 'public' });
   const project = await t.roleProject({ group: await t.group({ visibility: 'public' }), visibility: 'public' });
-  const user = await requester(t, group);
-  await t.world.requestAccess(project, user);
+  const user = await t.user(group, project);
+  await Promise.all([t.world.requestAccess(group, user), t.world.requestAccess(project, user)]);
   return { group, project, requester: user };
 }
 

@@ -120,7 +120,7 @@ addSuite.test(
     // Reporter in a group of its own: already billable, so a billable role is no promotion. An
     // administrator's request is never queued (GitLab: promotion_management_required? is false for
     // administrators, ee/app/services/gitlab_subscriptions/member_management/queue_non_billable_to_billable_service.rb).
-    const seated = await t.user();
+    const seated = await t.user(source);
     await withPromotionManagement(as('admin'), true, async () => {
       const guest = await as(manager(kind)).post(membersPath(source), { body: { user_id: asGuest.id, access_level: ACCESS.GUEST } });
       expectOk(guest, 201, 'member');
@@ -163,7 +163,7 @@ addSuite.test(
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
     // Reporters in a group of their own: already billable (ee/spec/requests/api/members_spec.rb "when both users are already billable").
-    const [a, b] = await Promise.all([t.user(), t.user()]);
+    const [a, b] = await Promise.all([t.user(source), t.user(source)]);
     await withPromotionManagement(as('admin'), true, async () => {
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.DEVELOPER } });
       expectOk(res, 201, 'member-add-result');

@@ -104,7 +104,7 @@ suite.test(
   },
   async ({ as }) => {
     const { group, sub, subProject, t } = world();
-    const [u, v] = [await t.user(), await t.user()];
+    const [u, v] = [await t.user(group), await t.user(group)];
     for (const user of [u, v]) {
       await t.add(group, user, ACCESS.DEVELOPER);
       await t.add(sub, user, ACCESS.DEVELOPER);

@@ -23,6 +23,8 @@ export interface AreaDefinition<E extends string = string, X extends string = st
    */
   extensions?: Record<X, EndpointForms>;
   clauses: Clause[];
+  /** Its tests take their new users from the run's pool (World.userFor): the run makes the pool when the area is selected. */
+  usesUserPool?: boolean;
 }
 
 export interface Area<E extends string = string, X extends string = string> extends AreaDefinition<E, X> {

@@ -20,6 +20,11 @@ export type Capability = (typeof CAPABILITIES)[number];
  */
 export const URL_TARGET_CONCURRENCY = 8;
 export const BUNDLED_CONCURRENCY = 2;
+/**
+ * Users in the run's pool (RunContext.pool): enough for the most any one file asks for in one
+ * namespace, so that the files of the user-heavy areas make almost no users of their own.
+ */
+export const USER_POOL_SIZE = 24;
 
 /** vitest's timeout of one conformance test; the test wrapper gives up a little earlier with its own error. */
 export const TEST_TIMEOUT_MS = 60_000;

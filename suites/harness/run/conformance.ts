@@ -240,6 +240,7 @@ export function useWorld<T>(scope: string, build: (world: World, run: RunContext
     world = new World(run, scope);
     try {
       value = await build(world, run);
+      world.endBuild();
     } catch (error) {
       // Not rethrown: a failing hook would leave the tests merely skipped. Each test that asks
       // for the world fails instead, with this error (verdict `error`).

@@ -10,8 +10,8 @@ import type { Catalog } from '../core/area.js';
 import { Client } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
-import { ROLES, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
-import { loadConfig } from './config.js';
+import { ROLES, ROLE_LEVEL, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
+import { loadConfig, USER_POOL_SIZE } from './config.js';
 import type { ActorInfo, RunContext } from './context.js';
 import { sweepLedger, World } from './world.js';
 
@@ -74,17 +74,33 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       level: config.level,
       fixtures,
       actors: {} as Record<ActorName, ActorInfo>,
+      pool: { seats: undefined, users: [] },
     };
     const world = new World(run, 'shared-actors');
-    // The shared actors at once: on a real GitLab each user costs several round trips.
-    await Promise.all(
-      ([...ROLES, 'outsider'] as const).map(async (name) => {
+    // The shared actors and the pool at once: on a real GitLab each user costs several round trips.
+    const pooled = options.catalog === undefined || options.catalog.areas.some((a) => a.usesUserPool && (config.areas.length === 0 || config.areas.includes(a.name)));
+    await Promise.all([
+      ...([...ROLES, 'outsider'] as const).map(async (name) => {
         run.actors[name] = await world.user(name, TOKEN_SCOPES);
       }),
-    );
+      pooled ? makePool(world, run) : undefined,
+    ]);
     return { run, teardown };
   } catch (error) {
     await teardown();
     throw error;
   }
+}
+
+/** The run's pool of users (RunContext.pool): each a Reporter of one seat group, with an `api` token. */
+async function makePool(world: World, run: RunContext): Promise<void> {
+  const seats = await world.group({ hint: 'seats' });
+  run.pool.seats = seats;
+  run.pool.users = await Promise.all(
+    Array.from({ length: USER_POOL_SIZE }, async () => {
+      const user = await world.user('pool');
+      await world.addMember(seats, user.id, ROLE_LEVEL.reporter);
+      return user;
+    }),
+  );
 }
