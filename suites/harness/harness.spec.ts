@@ -1,6 +1,6 @@
 // Unit tests of the harness pieces that decide verdicts and keep secrets: configuration, redaction,
 // version gating, gating reasons, the ledger, and the endpoint list kept in step with the spec's.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -14,6 +14,7 @@ import { ConfigError, loadConfig, SETTINGS } from './run/config.js';
 import { gate, type TestMeta } from './run/conformance.js';
 import type { RunContext } from './run/context.js';
 import { Ledger } from './run/ledger.js';
+import { runWorld } from './run/run-world.js';
 import { World, type GroupInfo, type ProjectInfo } from './run/world.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'conformance-harness-'));
@@ -183,6 +184,36 @@ describe('user pool', () => {
     const third = await world.userFor(group('b'));
     expect([built.id, wide.id]).not.toContain(third.id);
     expect((await world.userFor(group('b'))).id).toBeGreaterThan(100);
+  });
+});
+
+describe('run worlds', () => {
+  const run = { targetUrl: 'http://127.0.0.1:9', adminToken: 'x', requestTimeoutMs: 1000, prefix: 'cnf-test', ledgerPath: join(tmp, 'rw', 'ledger.jsonl'), runId: 'rw1' } as unknown as RunContext;
+
+  test('the first file to ask builds the world once; later askers get the same value without building', async () => {
+    let builds = 0;
+    const build = async () => ({ n: ++builds });
+    const [a, b] = await Promise.all([runWorld(run, 'built-here', build), runWorld(run, 'built-here', build)]);
+    expect([a, b, builds]).toEqual([{ n: 1 }, { n: 1 }, 1]);
+    expect(JSON.parse(readFileSync(join(tmp, 'rw', 'world-rw1-built-here.json'), 'utf8'))).toEqual({ value: { n: 1 } });
+  });
+
+  test('a world another worker claimed is awaited on disk, its value or its failure', async () => {
+    mkdirSync(join(tmp, 'rw'), { recursive: true });
+    const claimed = (scope: string) => join(tmp, 'rw', `world-rw1-${scope}.json`);
+    writeFileSync(claimed('elsewhere'), '');
+    writeFileSync(claimed('failed'), '');
+    const never = async () => {
+      throw new Error('built twice');
+    };
+    const value = runWorld(run, 'elsewhere', never);
+    const failure = runWorld(run, 'failed', never);
+    setTimeout(() => {
+      writeFileSync(claimed('elsewhere'), JSON.stringify({ value: { id: 7 } }));
+      writeFileSync(claimed('failed'), JSON.stringify({ error: 'no group' }));
+    }, 120);
+    await expect(value).resolves.toEqual({ id: 7 });
+    await expect(failure).rejects.toThrow(/failed in another file: no group/);
   });
 });
 
