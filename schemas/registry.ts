@@ -1,13 +1,21 @@
-// Loads every `*.schema.json` beside this file into one Ajv (draft 2020-12, strict, with formats)
-// and compiles each validator once per process. Schemas are named by file: "file", "blame-range".
-import { readdirSync, readFileSync } from 'node:fs';
+// Loads every `*.schema.json` beside this file into one Ajv (draft 2020-12, strict, with formats).
+// Schemas are named by file: "file", "blame-range". Compiling them all costs a process about 0.4 s,
+// and every test worker needs most of them, so the compiled validators are kept as one module of
+// ajv's standalone code under node_modules/.cache, named by the schemas' content and ajv's version:
+// the first process to need them writes it, the others load it in milliseconds.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 
 const SCHEMA_DIR = dirname(fileURLToPath(import.meta.url));
 const ID_BASE = 'https://gitlab-api-conformance.dev/schemas/';
+const CACHE_DIR = join(SCHEMA_DIR, '..', 'node_modules', '.cache', 'gitlab-api-conformance');
+const require = createRequire(import.meta.url);
 
 export interface SchemaIssue {
   /** JSON pointer into the validated value, "" for the root. */
@@ -17,20 +25,41 @@ export interface SchemaIssue {
   value: unknown;
 }
 
-let ajv: Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
+let cached: Record<string, ValidateFunction> | undefined;
 
 function instance(): Ajv2020 {
-  if (ajv) return ajv;
-  ajv = new Ajv2020({ strict: true, allErrors: true });
+  // code.source: the validators can be written out as standalone code.
+  const ajv = new Ajv2020({ strict: true, allErrors: true, code: { source: true } });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   // Annotation only: which GitLab documentation examples (schemas/examples/) a schema must accept
   // (examples.spec.ts).
   ajv.addKeyword({ keyword: 'x-examples', schemaType: 'array' });
-  for (const file of readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.schema.json'))) {
-    ajv.addSchema(JSON.parse(readFileSync(join(SCHEMA_DIR, file), 'utf8')) as object);
+  for (const name of schemaNames()) {
+    const ref = `${ID_BASE}${name}.schema.json`;
+    ajv.addSchema(JSON.parse(readFileSync(join(SCHEMA_DIR, `${name}.schema.json`), 'utf8')) as object);
+    ajv.addSchema({ $id: `${ID_BASE}list/${name}`, type: 'array', items: { $ref: ref } });
   }
   return ajv;
+}
+
+/** Every validator by key ("file", "list:file"): from the cached module, written first when it is missing or stale. */
+function validators(): Record<string, ValidateFunction> {
+  if (cached) return cached;
+  const names = schemaNames();
+  const hash = createHash('sha256').update(String((require('ajv/package.json') as { version: string }).version));
+  for (const name of names) hash.update(`\0${name}\0`).update(readFileSync(join(SCHEMA_DIR, `${name}.schema.json`)));
+  const file = join(CACHE_DIR, `validators-${hash.digest('hex').slice(0, 16)}.cjs`);
+  if (!existsSync(file)) {
+    const exports = Object.fromEntries(names.flatMap((name) => [[name, `${ID_BASE}${name}.schema.json`], [`list:${name}`, `${ID_BASE}list/${name}`]]));
+    const code = (standaloneCode as unknown as (ajv: Ajv2020, refs: Record<string, string>) => string)(instance(), exports);
+    mkdirSync(CACHE_DIR, { recursive: true });
+    // Written whole and renamed into place: a worker loading it at the same time sees all or nothing.
+    const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+    writeFileSync(partial, code);
+    renameSync(partial, file);
+  }
+  cached = require(file) as Record<string, ValidateFunction>;
+  return cached;
 }
 
 /** Names of the schemas on disk ("file", "blame-range", ...). */
@@ -59,14 +88,8 @@ export function schemaSource(name: string): Record<string, unknown> & { 'x-examp
 
 /** A validator for one schema, or for an array of it with `list: true`. */
 function validator(name: string, list: boolean): ValidateFunction {
-  const key = `${list ? 'list:' : ''}${name}`;
-  let validate = compiled.get(key);
-  if (!validate) {
-    const ref = `${ID_BASE}${name}.schema.json`;
-    if (!instance().getSchema(ref)) throw new Error(`unknown schema "${name}" (have: ${schemaNames().join(', ')})`);
-    validate = list ? instance().compile({ type: 'array', items: { $ref: ref } }) : instance().getSchema(ref)!;
-    compiled.set(key, validate);
-  }
+  const validate = validators()[`${list ? 'list:' : ''}${name}`];
+  if (!validate) throw new Error(`unknown schema "${name}" (have: ${schemaNames().join(', ')})`);
   return validate;
 }
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { loadManifest } from '../../../fixtures/manifest.js';
 import { startReferenceServer, type ReferenceServer } from '../../../reference-server/server.js';
-import type { Catalog } from '../core/area.js';
+import type { Area, Catalog } from '../core/area.js';
 import { Client } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
@@ -78,12 +78,22 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
     };
     const world = new World(run, 'shared-actors');
     // The shared actors and the pool at once: on a real GitLab each user costs several round trips.
-    const pooled = options.catalog === undefined || options.catalog.areas.some((a) => a.usesUserPool && (config.areas.length === 0 || config.areas.includes(a.name)));
+    const catalog = options.catalog;
+    const selected = (area: Area) =>
+      (config.areas.length === 0 || config.areas.includes(area.name)) && (config.endpoints.length === 0 || config.endpoints.some((e) => catalog?.endpointArea.get(e) === area.name));
+    const pooled = catalog === undefined || catalog.areas.some((a) => a.usesUserPool && selected(a));
     await Promise.all([
       ...([...ROLES, 'outsider'] as const).map(async (name) => {
         run.actors[name] = await world.user(name, TOKEN_SCOPES);
       }),
-      pooled ? makePool(world, run) : undefined,
+      // Without a pool the files make their own users: a target whose members API fails then shows
+      // it in those files' verdicts, not as a run that cannot be made.
+      pooled
+        ? makePool(world, run).catch((error: unknown) => {
+            run.pool = { seats: undefined, users: [] };
+            console.error(`conformance: the pool of users could not be made, each file makes its own: ${(error as Error).message}`);
+          })
+        : undefined,
     ]);
     return { run, teardown };
   } catch (error) {
