@@ -49,16 +49,20 @@ function validators(): Record<string, ValidateFunction> {
   const hash = createHash('sha256').update(String((require('ajv/package.json') as { version: string }).version));
   for (const name of names) hash.update(`\0${name}\0`).update(readFileSync(join(SCHEMA_DIR, `${name}.schema.json`)));
   const file = join(CACHE_DIR, `validators-${hash.digest('hex').slice(0, 16)}.cjs`);
-  if (!existsSync(file)) {
-    const exports = Object.fromEntries(names.flatMap((name) => [[name, `${ID_BASE}${name}.schema.json`], [`list:${name}`, `${ID_BASE}list/${name}`]]));
-    const code = (standaloneCode as unknown as (ajv: Ajv2020, refs: Record<string, string>) => string)(instance(), exports);
+  if (existsSync(file)) return (cached = require(file) as Record<string, ValidateFunction>);
+  const ajv = instance();
+  const ids = Object.fromEntries(names.flatMap((name) => [[name, `${ID_BASE}${name}.schema.json`], [`list:${name}`, `${ID_BASE}list/${name}`]]));
+  try {
+    const code = (standaloneCode as unknown as (ajv: Ajv2020, refs: Record<string, string>) => string)(ajv, ids);
     mkdirSync(CACHE_DIR, { recursive: true });
     // Written whole and renamed into place: a worker loading it at the same time sees all or nothing.
     const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
     writeFileSync(partial, code);
     renameSync(partial, file);
+  } catch {
+    // A read-only installation: this process uses its own compiled validators, and none is kept.
   }
-  cached = require(file) as Record<string, ValidateFunction>;
+  cached = Object.fromEntries(Object.entries(ids).map(([key, id]) => [key, ajv.getSchema(id)!]));
   return cached;
 }
 
