@@ -198,7 +198,7 @@ describe('run worlds', () => {
     expect(JSON.parse(readFileSync(join(tmp, 'rw', 'world-rw1-built-here.json'), 'utf8'))).toEqual({ value: { n: 1 } });
   });
 
-  test('a world another worker claimed is awaited on disk, its value or its failure', async () => {
+  test('a world another worker claimed is awaited on disk, its value (its tokens then masked) or its failure', async () => {
     mkdirSync(join(tmp, 'rw'), { recursive: true });
     const claimed = (scope: string) => join(tmp, 'rw', `world-rw1-${scope}.json`);
     writeFileSync(claimed('elsewhere'), '');
@@ -209,10 +209,12 @@ describe('run worlds', () => {
     const value = runWorld(run, 'elsewhere', never);
     const failure = runWorld(run, 'failed', never);
     setTimeout(() => {
-      writeFileSync(claimed('elsewhere'), JSON.stringify({ value: { id: 7 } }));
+      writeFileSync(claimed('elsewhere'), JSON.stringify({ value: { id: 7, user: { tokens: { api: 'plain-secret-4242' } } } }));
       writeFileSync(claimed('failed'), JSON.stringify({ error: 'no group' }));
     }, 120);
-    await expect(value).resolves.toEqual({ id: 7 });
+    await expect(value).resolves.toEqual({ id: 7, user: { tokens: { api: 'plain-secret-4242' } } });
+    // The users' tokens of a world built elsewhere are masked here too.
+    expect(redact('token plain-secret-4242')).toBe(`token ${REDACTED}`);
     await expect(failure).rejects.toThrow(/failed in another file: no group/);
   });
 });

@@ -2,7 +2,7 @@
 // with CONFORMANCE_SERVER=in-worker, made here with a reference server of its own (mutation testing
 // needs the server's code to run in the thread where the mutant is switched on).
 import { inject } from 'vitest';
-import type { RunContext } from './context.js';
+import { registerRunSecrets, type RunContext } from './context.js';
 
 let cached: RunContext | undefined;
 let making: Promise<RunContext> | undefined;
@@ -15,6 +15,8 @@ export async function ensureRunContext(): Promise<RunContext> {
     cached = await making;
   } else {
     cached = inject('conformance');
+    // Made in the main process: this worker learns the run's tokens here, to mask them in what it reports.
+    registerRunSecrets(cached);
   }
   return cached;
 }

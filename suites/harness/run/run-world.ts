@@ -6,6 +6,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { HarnessError } from '../core/errors.js';
+import { registerSecret } from '../core/redact.js';
 import type { RunContext } from './context.js';
 import { World } from './world.js';
 
@@ -64,9 +65,19 @@ async function waitFor<T>(file: string, scope: string): Promise<T> {
     if (text !== '') {
       const result = JSON.parse(text) as { value: T } | { error: string };
       if ('error' in result) throw new HarnessError(`building the run's ${scope} world failed in another file: ${result.error}`);
+      registerTokens(result.value);
       return result.value;
     }
     if (Date.now() > until) throw new HarnessError(`the run's ${scope} world was not built within ${WAIT_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The tokens of the users in a world built elsewhere (`tokens` of an ActorInfo), to be masked in this worker's output too. */
+function registerTokens(value: unknown): void {
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === 'tokens' && inner !== null && typeof inner === 'object') for (const token of Object.values(inner)) registerSecret(token as string);
+    else registerTokens(inner);
   }
 }
