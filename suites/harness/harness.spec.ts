@@ -15,7 +15,7 @@ import { gate, type TestMeta } from './run/conformance.js';
 import type { RunContext } from './run/context.js';
 import { Ledger } from './run/ledger.js';
 import { runWorld } from './run/run-world.js';
-import { World, type GroupInfo, type ProjectInfo } from './run/world.js';
+import { noteRunNamespaces, World, type GroupInfo, type ProjectInfo } from './run/world.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'conformance-harness-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -173,6 +173,14 @@ describe('user pool', () => {
     expect(b.id).toBe(a.id);
     (world as unknown as { link: (x: GroupInfo, y: GroupInfo) => void }).link(group('c'), group('a'));
     expect((await world.userFor(group('c'))).id).not.toBe(a.id);
+  });
+
+  test('in the namespace of a run world, which every file uses, a user is always one of the world\'s own', async () => {
+    const world = worldOf();
+    world.endBuild();
+    noteRunNamespaces({ shared: { kind: 'group', id: 1, fullPath: 'run-shared' } });
+    expect((await world.userFor(project('run-shared/p'))).id).toBeGreaterThan(100);
+    expect((await world.userFor(group('not-shared'))).id).toBe(users[0].id);
   });
 
   test('users of the build, and users asked for without sources, are new to the whole world; a dry pool makes users of the world\'s own', async () => {

@@ -6,6 +6,7 @@
 import { segment, type Client, type Exchange, type Query } from '../harness/core/client.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../harness/core/checks.js';
 import { useWorld, type Kit } from '../harness/run/conformance.js';
+import { publicSources } from '../common/public-sources.js';
 import { QUEUED } from '../common/promotion.js';
 import { ACCESS, datePart, ROLES, sourceNotFound, sourcePath, type Role, type SourceKind, type SourceRef } from '../harness/core/vocabulary.js';
 import { type ActorInfo } from '../harness/run/context.js';
@@ -70,9 +71,9 @@ export interface InvitationsWorld {
   /** A new source of this kind, with the shared actors in their roles: for tests that count. */
   fresh(kind: SourceKind): Promise<SourceInfo>;
   /**
-   * A public group and a public project (in a public group of its own), the shared actors holding
-   * their roles there, and `requester`, a user whose access request to both is pending (GitLab's spec
-   * set-up: public sources with an access requester).
+   * The run's public group and public project (in a public group of its own), the shared actors
+   * holding their roles there, and `requester`, a user whose access request to both is pending
+   * (GitLab's spec set-up: public sources with an access requester; suites/common/public-sources.ts).
    */
   public: { group: GroupInfo; project: ProjectInfo; requester: ActorInfo; source(kind: SourceKind): SourceInfo };
   /** A new user whose access request to `source` (a public one) is pending. */
@@ -80,7 +81,7 @@ export interface InvitationsWorld {
 }
 
 export function useInvitationsWorld(scope: string): () => InvitationsWorld {
-  return useWorld(scope, async (world) => {
+  return useWorld(scope, async (world, run) => {
     const roleGroup = async () => {
       const group = await world.group({ hint: 'invitations' });
       await world.addRoleMembers(group);
@@ -91,20 +92,12 @@ export function useInvitationsWorld(scope: string): () => InvitationsWorld {
     // Projects inherit the roles of the group; invitations need no repository.
     const newProject = () => world.project({ group, hint: 'invitations', empty: true });
     const project = await newProject();
-    // Public sources with an access requester; the project's group is another one (a pending request
-    // to a project's group would keep the user from asking for the project).
-    const publicGroup = await world.group({ visibility: 'public', hint: 'invitations' });
-    await world.addRoleMembers(publicGroup);
-    const publicParent = await world.group({ visibility: 'public', hint: 'invitations' });
-    await world.addRoleMembers(publicParent);
-    const publicProject = await world.project({ group: publicParent, visibility: 'public', hint: 'invitations', empty: true });
+    const shared = await publicSources(run);
     const newRequester = async (target: SourceInfo) => {
       const user = await world.userFor(target);
       await world.requestAccess(target, user);
       return user;
     };
-    const requester = await newRequester(publicGroup);
-    await world.requestAccess(publicProject, requester);
     return {
       group,
       subgroup,
@@ -121,7 +114,7 @@ export function useInvitationsWorld(scope: string): () => InvitationsWorld {
         return address;
       },
       fresh: (kind) => (kind === 'group' ? roleGroup() : newProject()),
-      public: { group: publicGroup, project: publicProject, requester, source: (kind) => (kind === 'group' ? publicGroup : publicProject) },
+      public: { ...shared, source: (kind) => (kind === 'group' ? shared.group : shared.project) },
       requester: newRequester,
     };
   });

@@ -7,7 +7,7 @@ import { apiPath, type Client, type Exchange, type Query } from '../harness/core
 import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, expectValidationError, fail, parity } from '../harness/core/checks.js';
 import { fixture, type ResolvedFixture } from '../../fixtures/manifest.js';
 import { useWorld, type Kit } from '../harness/run/conformance.js';
-import { runWorld } from '../harness/run/run-world.js';
+import { publicSources as sharedPublicSources, type PublicSources } from '../common/public-sources.js';
 import { HarnessError } from '../harness/core/errors.js';
 import { type ActorName, type SourceKind } from '../harness/core/vocabulary.js';
 import { type ActorInfo, type RunContext } from '../harness/run/context.js';
@@ -189,32 +189,8 @@ export async function requester(t: Toolkit, source: GroupInfo | ProjectInfo): Pr
   return user;
 }
 
-/**
- * A public group and a public project (in a public group of its own: a pending request to a
- * project's group would keep the user from asking for the project), each with the shared role
- * actors, and one user who asked for access to both: the set-up of GitLab's members spec. One for
- * the whole run (a run world): the files that use it read it, are refused writes, or add users of
- * their own, so none changes what another checks (the actors' roles, the pending request).
- */
-export function publicSources(t: Toolkit): Promise<{ group: GroupInfo; project: ProjectInfo; requester: ActorInfo }> {
-  return runWorld(t.run, 'members-public', async (world) => {
-    const roleSource = async <S extends GroupInfo | ProjectInfo>(source: S) => {
-      await world.addRoleMembers(source);
-      return source;
-    };
-    const [group, project] = await Promise.all([
-      world.group({ visibility: 'public', hint: 'members' }).then(roleSource),
-      world
-        .group({ visibility: 'public', hint: 'members' })
-        .then((parent) => world.project({ group: parent, visibility: 'public', hint: 'members' }))
-        .then(roleSource),
-    ]);
-    // A user of its own: the requester's access requests are the run's, not one file's.
-    const user = await world.user('requester');
-    await Promise.all([world.requestAccess(group, user), world.requestAccess(project, user)]);
-    return { group, project, requester: user };
-  });
-}
+/** The run's public group and project with their access requester (suites/common/public-sources.ts). */
+export const publicSources = (t: Toolkit): Promise<PublicSources> => sharedPublicSources(t.run);
 
 /**
  * A private group with the shared role actors, a private subgroup with a project in it, and a new

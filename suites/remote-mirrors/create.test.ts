@@ -212,8 +212,10 @@ suite.test(
     clauses: ['mirrors.create.malformed-refused'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
-    const before = (await listMirrors(as('maintainer'), privateProject)).length;
+    // A mirror wrongly made of such a url may show it in another form: the list is counted, in a project
+    // only this file writes to (other files write to the shared ones).
+    const project = await world().fileProject();
+    const before = (await listMirrors(as('maintainer'), project)).length;
     // GitLab's reasons, where its code settles them: presence, Addressable's refusal of a space in the
     // host (UrlBlocker#parse_url), and enforce_user (UrlBlocker#validate_user). "not a url" and "https://"
     // are refused on an instance with the default settings (no scheme; an empty host resolves to a local
@@ -226,9 +228,9 @@ suite.test(
       ['ssh://-oProxyCommand=true@example.com/conformance/x.git', 'is blocked: Username needs to start with an alphanumeric character'],
     ];
     for (const [url, reason] of cases) {
-      expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }), reason);
+      expectUrlRefused(await as('maintainer').post(mirrorsPath(project), { body: { url } }), reason);
     }
-    expectEqual((await listMirrors(as('maintainer'), privateProject)).length, before, 'the number of mirrors to be unchanged');
+    expectEqual((await listMirrors(as('maintainer'), project)).length, before, 'the number of mirrors to be unchanged');
   },
 );
 
@@ -239,10 +241,11 @@ suite.test(
     clauses: ['mirrors.create.url-required'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
-    const before = (await listMirrors(as('maintainer'), privateProject)).length;
-    expectError(await as('maintainer').post(mirrorsPath(privateProject), { body: { enabled: true } }), 400, { error: 'url is missing', gitlab: GITLAB_TEXT.params });
-    expectEqual((await listMirrors(as('maintainer'), privateProject)).length, before, 'the number of mirrors to be unchanged');
+    // Without a url there is none to look for: the list is counted, in a project only this file writes to.
+    const project = await world().fileProject();
+    const before = (await listMirrors(as('maintainer'), project)).length;
+    expectError(await as('maintainer').post(mirrorsPath(project), { body: { enabled: true } }), 400, { error: 'url is missing', gitlab: GITLAB_TEXT.params });
+    expectEqual((await listMirrors(as('maintainer'), project)).length, before, 'the number of mirrors to be unchanged');
   },
 );
 
@@ -407,8 +410,10 @@ suite.test(
     clauses: ['mirrors.create.malformed-refused'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
-    const before = await listMirrors(as('maintainer'), privateProject);
+    // A mirror wrongly made of such a url may show it in another form: the list is compared, in a project
+    // only this file writes to (other files write to the shared ones).
+    const project = await world().fileProject();
+    const before = await listMirrors(as('maintainer'), project);
     const urls = [
       // No "//": the host is not where a lenient parser would look for it.
       'https:example.com/conformance/no-authority.git',
@@ -422,9 +427,9 @@ suite.test(
     // says "URI is invalid" (settled). Without "//" the host is empty: refused on an instance with
     // the default settings for resolving to a local address, a reason not pinned here.
     for (const url of urls) {
-      expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }), url.startsWith('https:example') ? undefined : 'is blocked: URI is invalid');
+      expectUrlRefused(await as('maintainer').post(mirrorsPath(project), { body: { url } }), url.startsWith('https:example') ? undefined : 'is blocked: URI is invalid');
     }
-    expectEqual((await listMirrors(as('maintainer'), privateProject)).map((m) => m.id), before.map((m) => m.id), 'the mirrors of the project to be unchanged');
+    expectEqual((await listMirrors(as('maintainer'), project)).map((m) => m.id), before.map((m) => m.id), 'the mirrors of the project to be unchanged');
   },
 );
 
@@ -435,8 +440,10 @@ suite.test(
     clauses: ['mirrors.create.local-refused'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
-    const before = await listMirrors(as('maintainer'), privateProject);
+    // A mirror wrongly made of such a url may show it in another form (IPv6 literals): the list is compared,
+    // in a project only this file writes to (other files write to the shared ones).
+    const project = await world().fileProject();
+    const before = await listMirrors(as('maintainer'), project);
     const local = [
       // Loopback and "this host": the unspecified addresses.
       'https://0.0.0.0/conformance/unspecified.git',
@@ -455,12 +462,12 @@ suite.test(
       'https://[::ffff:192.168.1.1]/conformance/mapped.git',
       'https://[::ffff:a9fe:a9fe]/conformance/mapped.git',
     ];
-    for (const url of local) expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }));
+    for (const url of local) expectUrlRefused(await as('maintainer').post(mirrorsPath(project), { body: { url } }));
     // A name under .localhost: GitLab checks resolved addresses only (UrlBlocker#validate_resolved_uri),
     // so it refuses the name where the resolver maps it to a loopback address (systemd-resolved,
     // nss-myhostname) and accepts it where the name does not resolve, or where the instance allows
     // local requests. Both answers are accepted; a refusal has the url validation body.
-    const named = await as('maintainer').post(mirrorsPath(privateProject), { body: { url: 'https://mirror.localhost/conformance/sub-localhost.git' } });
+    const named = await as('maintainer').post(mirrorsPath(project), { body: { url: 'https://mirror.localhost/conformance/sub-localhost.git' } });
     expectStatus(named, [400, 201], 'GitLab refuses a *.localhost name only where it resolves to a local address');
     const accepted: number[] = [];
     if (named.status === 400) expectUrlRefused(named);
@@ -469,7 +476,7 @@ suite.test(
       accepted.push((named.body as Mirror).id);
     }
     expectEqual(
-      (await listMirrors(as('maintainer'), privateProject)).map((m) => m.id).filter((id) => !accepted.includes(id)),
+      (await listMirrors(as('maintainer'), project)).map((m) => m.id).filter((id) => !accepted.includes(id)),
       before.map((m) => m.id),
       'the mirrors of the project to be unchanged by the refused targets',
     );
@@ -483,8 +490,8 @@ suite.test(
     clauses: ['mirrors.create.public-accepted', 'mirrors.create.returns'],
   },
   async ({ as }) => {
-    const { freshProject } = world();
-    const project = await freshProject();
+    const project = await world().fileProject();
+    const before = (await listMirrors(as('maintainer'), project)).map((m) => m.id);
     const hosts = [
       ...['8.8.8.8', '8.20.0.1', '8.168.0.1', '172.15.0.1', '172.32.0.1', '192.169.0.1', '169.253.0.1'],
       // Public IPv6 addresses, one written as an IPv4-mapped address of a public IPv4 address.
@@ -498,7 +505,7 @@ suite.test(
       if (!host.startsWith('[')) expectEqual(mirror.url, url, `the url of ${url}`);
       created.push(mirror);
     }
-    expectEqual((await listMirrors(as('maintainer'), project)).map((m) => m.id), created.map((m) => m.id), 'every public target to be listed');
+    expectEqual((await listMirrors(as('maintainer'), project)).map((m) => m.id), [...before, ...created.map((m) => m.id)], 'every public target to be listed, after the mirrors the project had');
   },
 );
 
@@ -546,8 +553,8 @@ suite.test(
     clauses: ['mirrors.params.protected-null'],
   },
   async ({ as }) => {
-    const { freshProject } = world();
-    const project = await freshProject();
+    const project = await world().fileProject();
+    const before = (await listMirrors(as('maintainer'), project)).map((m) => m.id);
     const accepted: number[] = [];
     for (const [form, value] of [[false, null], [true, '']] as const) {
       const res = await as('maintainer').post(mirrorsPath(project), { body: { url: target(`protected-null-${form ? 'form' : 'json'}`), enabled: true, only_protected_branches: value }, form });
@@ -563,6 +570,6 @@ suite.test(
         accepted.push((res.body as Mirror).id);
       }
     }
-    expectEqual((await listMirrors(as('maintainer'), project)).map((m) => m.id), accepted, 'no mirror to exist for a refused request');
+    expectEqual((await listMirrors(as('maintainer'), project)).map((m) => m.id), [...before, ...accepted], 'no mirror to exist for a refused request');
   },
 );

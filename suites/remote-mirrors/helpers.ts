@@ -1,9 +1,11 @@
-// Shared pieces of the remote-mirrors suite: the per-file world (a public group with one member per
-// role, holding a private and a public project with a repository), mirror paths, target URLs that
-// are never reachable nor local, and setup steps that insist they worked.
+// Shared pieces of the remote-mirrors suite: the world (a public group with one member per role,
+// holding a private and a public project with a repository, shared by every mirrors file of the
+// run), mirror paths, target URLs that are never reachable nor local, and setup steps that insist
+// they worked.
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../harness/core/checks.js';
 import { useWorld, type Kit } from '../harness/run/conformance.js';
+import { runWorld } from '../harness/run/run-world.js';
 import { readOk } from '../common/read.js';
 import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
 
@@ -25,25 +27,40 @@ export interface Mirror {
   mirror_branch_regex?: string | null;
 }
 
+/**
+ * The group and its two projects are the run's: other mirrors files create, change and delete mirrors
+ * in them while a test runs. A test there works on mirrors of its own, found by id or by a url no
+ * other test uses, and never on the whole list; a test that needs the whole list takes a project of
+ * its file. A run leaves some 70 mirrors in the private project: each list of it is one page of 100,
+ * read at once, where a walk over pages could miss a mirror that a delete between them moved back.
+ */
 export interface MirrorsWorld {
   group: GroupInfo;
   privateProject: ProjectInfo;
   publicProject: ProjectInfo;
-  /** A new private project in the group, for a test that needs a list of its own. */
+  /** A new private project in the group, for a test that needs an empty list (or repository) of its own. */
   freshProject(options?: { empty?: boolean }): Promise<ProjectInfo>;
+  /**
+   * A private project in the group that only this file writes to, made on first use: for a test that
+   * compares the whole list before and after its own requests (the file's tests run one at a time).
+   */
+  fileProject(): Promise<ProjectInfo>;
 }
 
 export function useMirrorsWorld(scope: string): () => MirrorsWorld {
-  return useWorld(scope, async (world) => {
-    const group = await world.group({ visibility: 'public', hint: 'mirrors' });
-    await world.addRoleMembers(group);
-    const privateProject = await world.project({ group, visibility: 'private', hint: 'private' });
-    const publicProject = await world.project({ group, visibility: 'public', hint: 'public' });
+  return useWorld(scope, async (world, run) => {
+    const shared = await runWorld(run, 'mirrors', async (runs) => {
+      const group = await runs.group({ visibility: 'public', hint: 'mirrors' });
+      await runs.addRoleMembers(group);
+      const privateProject = await runs.project({ group, visibility: 'private', hint: 'private' });
+      const publicProject = await runs.project({ group, visibility: 'public', hint: 'public' });
+      return { group, privateProject, publicProject };
+    });
+    let own: Promise<ProjectInfo> | undefined;
     return {
-      group,
-      privateProject,
-      publicProject,
-      freshProject: (options = {}) => world.project({ group, visibility: 'private', hint: 'fresh', ...options }),
+      ...shared,
+      freshProject: (options = {}) => world.project({ group: shared.group, visibility: 'private', hint: 'fresh', ...options }),
+      fileProject: () => (own ??= world.project({ group: shared.group, visibility: 'private', hint: 'own' })),
     };
   });
 }

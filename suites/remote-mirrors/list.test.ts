@@ -79,10 +79,11 @@ suite.test(
     clauses: ['mirrors.id.path-or-number'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
-    const created = await createMirror(as('maintainer'), privateProject, { url: target('by-path') });
-    const byPath = await listMirrors(as('maintainer'), privateProject.fullPath);
-    expectEqual(byPath, await listMirrors(as('maintainer'), privateProject), 'the list by full path to equal the list by id');
+    // Two reads of a list are equal only where no other file writes between them: a project of this file.
+    const project = await world().fileProject();
+    const created = await createMirror(as('maintainer'), project, { url: target('by-path') });
+    const byPath = await listMirrors(as('maintainer'), project.fullPath);
+    expectEqual(byPath, await listMirrors(as('maintainer'), project), 'the list by full path to equal the list by id');
     expectTrue(byPath.some((m) => m.id === created.id), 'the mirror just created to be listed by full path', JSON.stringify(byPath.map((m) => m.id)));
   },
 );
@@ -94,11 +95,12 @@ suite.test(
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
-    await createMirror(as('maintainer'), privateProject, { url: target('roles') });
-    const expected = await listMirrors(as('maintainer'), privateProject);
-    expectEqual((await listMirrors(as('owner'), privateProject)).map((m) => m.id), expected.map((m) => m.id), 'the Owner to see the same mirrors');
-    await expectRefusedToNonMaintainers(as, (client) => client.get(mirrorsPath(privateProject)));
+    // Two reads of a list are equal only where no other file writes between them: a project of this file.
+    const project = await world().fileProject();
+    await createMirror(as('maintainer'), project, { url: target('roles') });
+    const expected = await listMirrors(as('maintainer'), project);
+    expectEqual((await listMirrors(as('owner'), project)).map((m) => m.id), expected.map((m) => m.id), 'the Owner to see the same mirrors');
+    await expectRefusedToNonMaintainers(as, (client) => client.get(mirrorsPath(project)));
     expectProjectNotFound(await as('maintainer').get(mirrorsPath(2147483000)));
   },
 );
@@ -123,10 +125,11 @@ suite.test(
     clauses: ['mirrors.auth.scopes'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
-    await createMirror(as('maintainer'), privateProject, { url: target('scopes') });
-    const ids = (await listMirrors(as('maintainer'), privateProject)).map((m) => m.id);
-    expectEqual((await listMirrors(as('maintainer', 'read_api'), privateProject)).map((m) => m.id), ids, 'a read_api token to list the same mirrors');
-    expectInsufficientScope(await as('maintainer', 'read_repository').get(mirrorsPath(privateProject)));
+    // Two reads of a list are equal only where no other file writes between them: a project of this file.
+    const project = await world().fileProject();
+    await createMirror(as('maintainer'), project, { url: target('scopes') });
+    const ids = (await listMirrors(as('maintainer'), project)).map((m) => m.id);
+    expectEqual((await listMirrors(as('maintainer', 'read_api'), project)).map((m) => m.id), ids, 'a read_api token to list the same mirrors');
+    expectInsufficientScope(await as('maintainer', 'read_repository').get(mirrorsPath(project)));
   },
 );

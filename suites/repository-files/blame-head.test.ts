@@ -15,11 +15,11 @@ suite.test(
     clauses: ['files.blame.head', 'files.file.headers'],
   },
   async ({ as, run }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('head-blame', 'lines.txt');
-    await createFile(as('maintainer'), publicProject, file, 'one\ntwo\n');
-    const fields = await readFile(as('developer'), publicProject, file);
-    const res = await as('developer').head(`${fileUrl(publicProject, file)}/blame`, { query: { ref: 'main' } });
+    await createFile(as('maintainer'), publicProject, file, 'one\ntwo\n', { branch });
+    const fields = await readFile(as('developer'), publicProject, file, branch);
+    const res = await as('developer').head(`${fileUrl(publicProject, file)}/blame`, { query: { ref: branch } });
     expectStatus(res, 200);
     expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
     for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.headerPrefix, field), String(fields[field]));
@@ -33,11 +33,11 @@ suite.test(
     clauses: ['files.blame.head', 'files.get.not-found', 'files.get.ref-required', 'files.get.private-hidden'],
   },
   async ({ as }) => {
-    const { publicProject, privateProject } = world();
-    expectStatus(await as('developer').head(`${fileUrl(publicProject, 'missing.txt')}/blame`, { query: { ref: 'main' } }), 404);
+    const { publicProject, privateProject, branch } = world();
+    expectStatus(await as('developer').head(`${fileUrl(publicProject, 'missing.txt')}/blame`, { query: { ref: branch } }), 404);
     expectStatus(await as('developer').head(`${fileUrl(publicProject, 'README.md')}/blame`), 400);
-    expectStatus(await as('outsider').head(`${fileUrl(privateProject, 'README.md')}/blame`, { query: { ref: 'main' } }), 404);
-    expectStatus(await as('anonymous').head(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main' } }), 200);
+    expectStatus(await as('outsider').head(`${fileUrl(privateProject, 'README.md')}/blame`, { query: { ref: branch } }), 404);
+    expectStatus(await as('anonymous').head(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch } }), 200);
   },
 );
 
@@ -48,12 +48,12 @@ suite.test(
     clauses: ['files.blame.head', 'files.file.headers', 'files.file.execute-filemode'],
   },
   async ({ as, run }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('head-blame-exec', 'ls');
-    await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\nls "$@"\n', { executable: true });
-    const fields = await readFile(as('developer'), publicProject, file);
+    await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\nls "$@"\n', { branch, executable: true });
+    const fields = await readFile(as('developer'), publicProject, file, branch);
     for (const who of ['anonymous', 'developer'] as const) {
-      const res = await as(who).head(`${fileUrl(publicProject, file)}/blame`, { query: { ref: 'main' } });
+      const res = await as(who).head(`${fileUrl(publicProject, file)}/blame`, { query: { ref: branch } });
       expectStatus(res, 200);
       expectHeader(res, headerName(run.headerPrefix, 'execute_filemode'), 'true');
       expectHeader(res, headerName(run.headerPrefix, 'file_path'), file);

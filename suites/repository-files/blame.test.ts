@@ -18,10 +18,10 @@ interface BlameRange {
 /** Two commits by two authors: lines 1-2 from the first, lines 3-5 from the second. */
 async function twoAuthorFile({ as }: Kit, w: FilesWorld, name: string) {
   const file = w.path('blame', name);
-  await createFile(as('maintainer'), w.publicProject, file, 'alpha\nbeta\ngamma\n', { authorName: 'Ada Author', authorEmail: 'ada@example.com', message: 'first version' });
-  const first = (await readFile(as('maintainer'), w.publicProject, file)).last_commit_id as string;
-  await updateFile(as('maintainer'), w.publicProject, file, 'alpha\nbeta\nGAMMA\ndelta\nepsilon\n', { authorName: 'Bob Builder', authorEmail: 'bob@example.com', message: 'second version' });
-  const second = (await readFile(as('maintainer'), w.publicProject, file)).last_commit_id as string;
+  await createFile(as('maintainer'), w.publicProject, file, 'alpha\nbeta\ngamma\n', { branch: w.branch, authorName: 'Ada Author', authorEmail: 'ada@example.com', message: 'first version' });
+  const first = (await readFile(as('maintainer'), w.publicProject, file, w.branch)).last_commit_id as string;
+  await updateFile(as('maintainer'), w.publicProject, file, 'alpha\nbeta\nGAMMA\ndelta\nepsilon\n', { branch: w.branch, authorName: 'Bob Builder', authorEmail: 'bob@example.com', message: 'second version' });
+  const second = (await readFile(as('maintainer'), w.publicProject, file, w.branch)).last_commit_id as string;
   return { file, first, second };
 }
 
@@ -34,7 +34,7 @@ suite.test(
   async (kit) => {
     const w = world();
     const { file, first, second } = await twoAuthorFile(kit, w, 'history.txt');
-    const blame = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: 'main' } });
+    const blame = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: w.branch } });
     expectOk(blame, 200, 'blame-range', { list: true });
     const ranges = blame.body as BlameRange[];
     expectEqual(ranges.map((r) => r.lines), [['alpha', 'beta'], ['GAMMA', 'delta', 'epsilon']], 'consecutive lines of one commit to form one range, covering the file in order');
@@ -61,16 +61,16 @@ suite.test(
   async (kit) => {
     const w = world();
     const { file, first, second } = await twoAuthorFile(kit, w, 'range.txt');
-    const res = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: 'main', 'range[start]': 2, 'range[end]': 3 } });
+    const res = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: w.branch, 'range[start]': 2, 'range[end]': 3 } });
     expectOk(res, 200, 'blame-range', { list: true });
     const ranges = res.body as BlameRange[];
     expectEqual(ranges.map((r) => r.lines), [['beta'], ['GAMMA']], 'only lines 2 to 3');
     expectEqual(ranges.map((r) => r.commit.id), [first, second], 'the commits of lines 2 and 3');
 
-    const tail = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: 'main', 'range[start]': 4, 'range[end]': 5 } });
+    const tail = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: w.branch, 'range[start]': 4, 'range[end]': 5 } });
     expectOk(tail, 200, 'blame-range', { list: true });
     expectEqual((tail.body as BlameRange[]).map((r) => [r.commit.id, r.lines]), [[second, ['delta', 'epsilon']]], 'lines 4 to 5 only, with no range of the first commit');
-    const one = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: 'main', 'range[start]': 1, 'range[end]': 1 } });
+    const one = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: w.branch, 'range[start]': 1, 'range[end]': 1 } });
     expectOk(one, 200, 'blame-range', { list: true });
     expectEqual((one.body as BlameRange[]).map((r) => [r.commit.id, r.lines]), [[first, ['alpha']]], 'a range of one line (start equal to end)');
   },
@@ -83,10 +83,10 @@ suite.test(
     clauses: ['files.blame.covers-file', 'files.file.headers'],
   },
   async ({ as, run }) => {
-    const { publicProject } = world();
-    const res = await as('anonymous').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main' } });
+    const { publicProject, branch } = world();
+    const res = await as('anonymous').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch } });
     expectOk(res, 200, 'blame-range', { list: true });
-    const readme = Buffer.from((await readFile(as('developer'), publicProject, 'README.md')).content as string, 'base64').toString('utf8');
+    const readme = Buffer.from((await readFile(as('developer'), publicProject, 'README.md', branch)).content as string, 'base64').toString('utf8');
     expectEqual((res.body as BlameRange[]).flatMap((r) => r.lines), readme.replace(/\n$/, '').split('\n'), 'the README\'s lines');
     // The spec names the metadata headers for the HEAD forms only; GitLab's GET blame sets them too.
     parity(res, 'lib/api/files.rb (GET blame: set_http_headers(blob_data))', () => expectHeader(res, headerName(run.headerPrefix, 'file_path'), 'README.md'));
@@ -100,8 +100,8 @@ suite.test(
     clauses: ['files.blame.range-validation', 'files.errors.shape'],
   },
   async ({ as }) => {
-    const { publicProject } = world();
-    const blame = (query: Record<string, string | number>) => as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main', ...query } });
+    const { publicProject, branch } = world();
+    const blame = (query: Record<string, string | number>) => as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch, ...query } });
     expectError(await blame({ 'range[start]': 0, 'range[end]': 1 }), 400, { error: /range\[start\]/, gitlab: GITLAB_TEXT.params });
     // A bound left out fails both its presence and its allow_blank check (spec/requests/api/files_spec.rb "when range is incomplete").
     const incomplete = `${GITLAB_TEXT.params} (requires :start, :end, allow_blank: false); spec/requests/api/files_spec.rb (when range is incomplete)`;
@@ -112,13 +112,13 @@ suite.test(
     // Negative and blank bounds, as anonymous and as a member (spec/requests/api/files_spec.rb "when
     // range contains negative integers", "when range is missing"; Grape joins the errors with ", ").
     for (const who of ['anonymous', 'developer'] as const) {
-      const asWho = (query: Record<string, string | number>) => as(who).get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main', ...query } });
+      const asWho = (query: Record<string, string | number>) => as(who).get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch, ...query } });
       expectError(await asWho({ 'range[start]': -2, 'range[end]': -5 }), 400, { error: 'range[start] does not have a valid value, range[end] does not have a valid value', gitlab: `${GITLAB_TEXT.params}; spec/requests/api/files_spec.rb (when range contains negative integers)` });
       expectError(await asWho({ 'range[start]': '', 'range[end]': '' }), 400, { error: 'range[start] is empty, range[end] is empty', gitlab: `${GITLAB_TEXT.params} (allow_blank: false); spec/requests/api/files_spec.rb (when range is missing)` });
     }
     // A missing file and start after end: both refusals apply, the spec orders none. GitLab checks the
     // range after the file lookup (fetch_blame_range runs after assign_file_vars!): 404 first.
-    const missing = await as('developer').get(`${fileUrl(publicProject, 'missing.txt')}/blame`, { query: { ref: 'main', 'range[start]': 2, 'range[end]': 1 } });
+    const missing = await as('developer').get(`${fileUrl(publicProject, 'missing.txt')}/blame`, { query: { ref: branch, 'range[start]': 2, 'range[end]': 1 } });
     expectError(missing, [400, 404]);
     expectGitLabError(missing, 'lib/api/files.rb (GET blame: assign_file_vars! before fetch_blame_range)', 404, { message: '404 File Not Found' });
   },
@@ -131,8 +131,8 @@ suite.test(
     clauses: ['files.blame.range'],
   },
   async ({ as }) => {
-    const { publicProject } = world();
-    const res = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main', 'range[start]': 1, 'range[end]': 500 } });
+    const { publicProject, branch } = world();
+    const res = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch, 'range[start]': 1, 'range[end]': 500 } });
     // The spec does not say what an end past the last line does: a clamped answer (200) or a refusal
     // (400) are both accepted. GitLab passes the range to Gitaly's RawBlame, which refuses only a start
     // past the end ("range is outside of the file length"); git blame clamps the end: 200.
@@ -141,7 +141,7 @@ suite.test(
     else expectError(res, 400);
     expectGitLabStatus(res, 'lib/gitlab/blame.rb (range); Gitaly internal/gitaly/service/commit/raw_blame.go (only a start past the end is refused); git builtin/blame.c (the end is clamped)', 200);
     // A bound repeated in the query string: which value counts is the target's business, a server error is not.
-    const repeated = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame?ref=main&range[start]=1&range[start]=2&range[end]=3`);
+    const repeated = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame?ref=${encodeURIComponent(branch)}&range[start]=1&range[start]=2&range[end]=3`);
     expectTrue(repeated.status < 500, 'no server error for a repeated range bound', `got HTTP ${repeated.status}`, repeated);
   },
 );
@@ -153,14 +153,14 @@ suite.test(
     clauses: ['files.get.not-found', 'files.get.ref-required', 'files.get.private-hidden', 'files.read.role'],
   },
   async ({ as }) => {
-    const { publicProject, privateProject } = world();
+    const { publicProject, privateProject, branch } = world();
     const url = (p: typeof publicProject, f: string) => `${fileUrl(p, f)}/blame`;
-    expectError(await as('developer').get(url(publicProject, 'missing.txt'), { query: { ref: 'main' } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
+    expectError(await as('developer').get(url(publicProject, 'missing.txt'), { query: { ref: branch } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
     expectError(await as('developer').get(url(publicProject, 'README.md'), { query: { ref: 'nope' } }), 404, { message: '404 Commit Not Found', gitlab: GITLAB_TEXT.commitNotFound });
     expectError(await as('developer').get(url(publicProject, 'README.md')), 400, { error: /ref/, gitlab: GITLAB_TEXT.params });
-    expectError(await as('outsider').get(url(privateProject, 'README.md'), { query: { ref: 'main' } }), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
-    expectError(await as('guest').get(url(privateProject, 'README.md'), { query: { ref: 'main' } }), 403);
-    expectOk(await as('reporter', 'read_api').get(url(privateProject, 'README.md'), { query: { ref: 'main' } }), 200, 'blame-range', { list: true });
+    expectError(await as('outsider').get(url(privateProject, 'README.md'), { query: { ref: branch } }), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
+    expectError(await as('guest').get(url(privateProject, 'README.md'), { query: { ref: branch } }), 403);
+    expectOk(await as('reporter', 'read_api').get(url(privateProject, 'README.md'), { query: { ref: branch } }), 200, 'blame-range', { list: true });
   },
 );
 
@@ -171,10 +171,10 @@ suite.test(
     clauses: ['files.raw.leading-slash'],
   },
   async ({ as }) => {
-    const { publicProject } = world();
-    const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/files/${'/README.md'}/blame`, { query: { ref: 'main' } });
+    const { publicProject, branch } = world();
+    const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/files/${'/README.md'}/blame`, { query: { ref: branch } });
     expectError(res, 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
-    expectOk(await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: 'main' } }), 200, 'blame-range', { list: true });
+    expectOk(await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch } }), 200, 'blame-range', { list: true });
   },
 );
 
@@ -185,20 +185,20 @@ suite.test(
     clauses: ['files.blame.covers-file', 'files.get.ref-kinds', 'files.path.encoded', 'files.auth.scopes'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
-    await createFile(as('maintainer'), publicProject, '.gitignore', 'node_modules/\ncoverage/\n');
+    const { publicProject, path, branch } = world();
+    await createFile(as('maintainer'), publicProject, '.gitignore', 'node_modules/\ncoverage/\n', { branch });
     const gone = path('blame-sha', 'gone.txt');
-    await createFile(as('maintainer'), publicProject, gone, 'one\ntwo\n');
-    const sha = (await readFile(as('maintainer'), publicProject, gone)).commit_id as string;
-    expectStatus(await as('maintainer').delete(fileUrl(publicProject, gone), { body: { branch: 'main', commit_message: 'conformance: delete gone.txt' } }), [200, 204]);
+    await createFile(as('maintainer'), publicProject, gone, 'one\ntwo\n', { branch });
+    const sha = (await readFile(as('maintainer'), publicProject, gone, branch)).commit_id as string;
+    expectStatus(await as('maintainer').delete(fileUrl(publicProject, gone), { body: { branch, commit_message: 'conformance: delete gone.txt' } }), [200, 204]);
     for (const [who, scope] of [['anonymous', 'api'], ['developer', 'api'], ['developer', 'read_repository']] as const) {
-      const dot = await as(who, scope).get(`${fileUrl(publicProject, '.gitignore')}/blame`, { query: { ref: 'main' } });
+      const dot = await as(who, scope).get(`${fileUrl(publicProject, '.gitignore')}/blame`, { query: { ref: branch } });
       expectOk(dot, 200, 'blame-range', { list: true });
       expectEqual((dot.body as BlameRange[]).flatMap((r) => r.lines), ['node_modules/', 'coverage/'], `the lines of .gitignore (${who}, ${scope})`, dot);
       const old = await as(who, scope).get(`${fileUrl(publicProject, gone)}/blame`, { query: { ref: sha } });
       expectOk(old, 200, 'blame-range', { list: true });
       expectEqual((old.body as BlameRange[]).map((r) => [r.commit.id, r.lines]), [[sha, ['one', 'two']]], `the deleted file's blame at ${sha} (${who}, ${scope})`, old);
     }
-    expectError(await as('developer').get(`${fileUrl(publicProject, gone)}/blame`, { query: { ref: 'main' } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
+    expectError(await as('developer').get(`${fileUrl(publicProject, gone)}/blame`, { query: { ref: branch } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
   },
 );

@@ -2,16 +2,16 @@
 import { endpoint, useWorld } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
 import { apiPath } from '../harness/core/client.js';
-import { createFile, expectGitLabError, expectWriteParamError, fileUrl, gitBlobId, GITLAB_TEXT, readFile, sha256, useFilesWorld, writeBody } from './helpers.js';
+import { createFile, expectGitLabError, expectWriteParamError, fileUrl, filesRunWorld, gitBlobId, GITLAB_TEXT, readFile, sha256, useFilesWorld, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'create');
 
 const world = useFilesWorld('create-file');
-// Two private projects without commits, one for a JSON and one for a form create of their first file.
-const emptyWorld = useWorld('create-file-empty', async (world) => {
-  const group = await world.group({ visibility: 'private', hint: 'files-empty' });
-  await world.addRoleMembers(group);
+// Two private projects without commits, one for a JSON and one for a form create of their first
+// file: this file's own (the test fills them), in the run's group with its members.
+const emptyWorld = useWorld('create-file-empty', async (world, run) => {
+  const { group } = await filesRunWorld(run);
   return {
     json: await world.project({ group, visibility: 'private', hint: 'empty-json', empty: true }),
     form: await world.project({ group, visibility: 'private', hint: 'empty-form', empty: true }),
@@ -25,13 +25,13 @@ suite.test(
     clauses: ['files.create.commit', 'files.path.encoded', 'files.create.encoding'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('create', 'deep/dir/new.file.rb');
     const content = "puts 'hello'\n";
-    const res = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody(content) });
+    const res = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody(content, { branch }) });
     expectOk(res, 201, 'file-write-result');
-    expectEqual(res.body, { file_path: file, branch: 'main' }, 'the write result to echo file_path and branch');
-    const back = await readFile(as('developer'), publicProject, file);
+    expectEqual(res.body, { file_path: file, branch }, 'the write result to echo file_path and branch');
+    const back = await readFile(as('developer'), publicProject, file, branch);
     expectEqual(Buffer.from(back.content as string, 'base64').toString('utf8'), content, 'the content as written (encoding defaults to text)');
     expectEqual(back.size, Buffer.byteLength(content), 'size of the new file');
     expectEqual(back.content_sha256, sha256(Buffer.from(content)), 'content_sha256 of the new file');
@@ -46,13 +46,13 @@ suite.test(
     clauses: ['files.create.commit', 'files.create.author'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('create-form');
-    const res = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody('from a form\n', { authorName: 'John Doe', authorEmail: 'user@example.org' }), form: true });
+    const res = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody('from a form\n', { branch, authorName: 'John Doe', authorEmail: 'user@example.org' }), form: true });
     expectOk(res, 201, 'file-write-result');
-    const back = await readFile(as('developer'), publicProject, file);
+    const back = await readFile(as('developer'), publicProject, file, branch);
     expectEqual(Buffer.from(back.content as string, 'base64').toString('utf8'), 'from a form\n', 'the content sent as a form field');
-    const blame = await as('developer').get(`${fileUrl(publicProject, file)}/blame`, { query: { ref: 'main' } });
+    const blame = await as('developer').get(`${fileUrl(publicProject, file)}/blame`, { query: { ref: branch } });
     expectOk(blame, 200, 'blame-range', { list: true });
     const commit = (blame.body as { commit: { id: string; author_name: string; author_email: string } }[])[0].commit;
     expectEqual([commit.id, commit.author_name, commit.author_email], [back.last_commit_id, 'John Doe', 'user@example.org'], 'the commit author from the form fields', blame);
@@ -66,17 +66,17 @@ suite.test(
     clauses: ['files.create.encoding'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('create-b64');
-    await createFile(as('maintainer'), publicProject, file, Buffer.from('decoded text\n').toString('base64'), { encoding: 'base64' });
-    expectEqual(Buffer.from((await readFile(as('developer'), publicProject, file)).content as string, 'base64').toString('utf8'), 'decoded text\n', 'the decoded content');
-    await createFile(as('maintainer'), publicProject, path('create-b64', 'text.txt'), 'aGVsbG8=', { encoding: 'text' });
-    expectEqual(Buffer.from((await readFile(as('developer'), publicProject, path('create-b64', 'text.txt'))).content as string, 'base64').toString('utf8'), 'aGVsbG8=', 'encoding=text to store the content as given');
-    const bad = await as('maintainer').post(fileUrl(publicProject, path('create-b64', 'bad.txt')), { body: { ...writeBody('x'), encoding: 'rot13' } });
+    await createFile(as('maintainer'), publicProject, file, Buffer.from('decoded text\n').toString('base64'), { branch, encoding: 'base64' });
+    expectEqual(Buffer.from((await readFile(as('developer'), publicProject, file, branch)).content as string, 'base64').toString('utf8'), 'decoded text\n', 'the decoded content');
+    await createFile(as('maintainer'), publicProject, path('create-b64', 'text.txt'), 'aGVsbG8=', { branch, encoding: 'text' });
+    expectEqual(Buffer.from((await readFile(as('developer'), publicProject, path('create-b64', 'text.txt'), branch)).content as string, 'base64').toString('utf8'), 'aGVsbG8=', 'encoding=text to store the content as given');
+    const bad = await as('maintainer').post(fileUrl(publicProject, path('create-b64', 'bad.txt')), { body: { ...writeBody('x', { branch }), encoding: 'rot13' } });
     // Grape's {"error":"encoding does not have a valid value"} (older GitLab) or {"message":"400 Bad
     // request - encoding must be text or base64"} (newest GitLab read, files_spec@387ee084).
     expectWriteParamError(bad, 'encoding');
-    expectStatus(await as('developer').get(fileUrl(publicProject, path('create-b64', 'bad.txt')), { query: { ref: 'main' } }), 404);
+    expectStatus(await as('developer').get(fileUrl(publicProject, path('create-b64', 'bad.txt')), { query: { ref: branch } }), 404);
   },
 );
 
@@ -87,10 +87,10 @@ suite.test(
     clauses: ['files.create.execute-filemode'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('create-exec', 'tool.sh');
-    await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\n', { executable: true });
-    expectEqual((await readFile(as('developer'), publicProject, file)).execute_filemode, true, 'execute_filemode of the new file');
+    await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\n', { branch, executable: true });
+    expectEqual((await readFile(as('developer'), publicProject, file, branch)).execute_filemode, true, 'execute_filemode of the new file');
   },
 );
 
@@ -101,13 +101,14 @@ suite.test(
     clauses: ['files.create.start-branch'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('create-branch');
-    const res = await as('developer').post(fileUrl(publicProject, file), { body: writeBody('on a new branch\n', { branch: 'cnf-new-branch', startBranch: 'main' }) });
+    const created = `${branch}-new`;
+    const res = await as('developer').post(fileUrl(publicProject, file), { body: writeBody('on a new branch\n', { branch: created, startBranch: branch }) });
     expectOk(res, 201, 'file-write-result');
-    expectEqual((res.body as { branch: string }).branch, 'cnf-new-branch', 'the write result\'s branch');
-    expectOk(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'cnf-new-branch' } }), 200, 'file');
-    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
+    expectEqual((res.body as { branch: string }).branch, created, 'the write result\'s branch');
+    expectOk(await as('developer').get(fileUrl(publicProject, file), { query: { ref: created } }), 200, 'file');
+    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
   },
 );
 
@@ -118,12 +119,12 @@ suite.test(
     clauses: ['files.create.exists', 'files.errors.shape'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('create-twice');
-    await createFile(as('maintainer'), publicProject, file, 'original\n');
-    const again = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody('replacement\n') });
+    await createFile(as('maintainer'), publicProject, file, 'original\n', { branch });
+    const again = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody('replacement\n', { branch }) });
     expectError(again, 400, { message: 'A file with this name already exists', gitlab: 'lib/api/files.rb (render_api_error!(result[:message], 400)); Gitaly internal/gitaly/service/operations/commit_files.go' });
-    expectEqual(Buffer.from((await readFile(as('developer'), publicProject, file)).content as string, 'base64').toString('utf8'), 'original\n', 'the original content to be kept');
+    expectEqual(Buffer.from((await readFile(as('developer'), publicProject, file, branch)).content as string, 'base64').toString('utf8'), 'original\n', 'the original content to be kept');
   },
 );
 
@@ -134,16 +135,16 @@ suite.test(
     clauses: ['files.create.required', 'files.errors.shape'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('create-required');
     for (const missing of ['branch', 'commit_message', 'content']) {
-      const body = writeBody('content\n');
+      const body = writeBody('content\n', { branch });
       delete body[missing];
       expectWriteParamError(await as('maintainer').post(fileUrl(publicProject, file), { body }), missing);
     }
-    expectWriteParamError(await as('maintainer').post(fileUrl(publicProject, file), { body: { ...writeBody('x'), branch: '' } }), 'branch');
-    expectWriteParamError(await as('maintainer').post(fileUrl(publicProject, file), { body: { ...writeBody('x'), commit_message: '' } }), 'commit_message');
-    expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404);
+    expectWriteParamError(await as('maintainer').post(fileUrl(publicProject, file), { body: { ...writeBody('x', { branch }), branch: '' } }), 'branch');
+    expectWriteParamError(await as('maintainer').post(fileUrl(publicProject, file), { body: { ...writeBody('x', { branch }), commit_message: '' } }), 'commit_message');
+    expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } }), 404);
   },
 );
 
@@ -154,11 +155,11 @@ suite.test(
     clauses: ['files.write.traversal'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     for (const bad of [`${path('trav')}/../../escape.txt`, '../escape.txt', '/etc/escape.txt']) {
-      expectError(await as('maintainer').post(fileUrl(publicProject, bad), { body: writeBody('x') }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
+      expectError(await as('maintainer').post(fileUrl(publicProject, bad), { body: writeBody('x', { branch }) }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
     }
-    expectStatus(await as('developer').get(fileUrl(publicProject, 'escape.txt'), { query: { ref: 'main' } }), 404);
+    expectStatus(await as('developer').get(fileUrl(publicProject, 'escape.txt'), { query: { ref: branch } }), 404);
   },
 );
 
@@ -169,16 +170,16 @@ suite.test(
     clauses: ['files.write.role'],
   },
   async ({ as }) => {
-    const { publicProject, privateProject, path } = world();
+    const { publicProject, privateProject, path, branch } = world();
     for (const role of ['owner', 'maintainer', 'developer'] as const) {
-      const res = await as(role).post(fileUrl(privateProject, path('roles', `${role}.txt`)), { body: writeBody(`by ${role}\n`, { branch: `cnf-${role}`, startBranch: 'main' }) });
+      const res = await as(role).post(fileUrl(privateProject, path('roles', `${role}.txt`)), { body: writeBody(`by ${role}\n`, { branch: `${branch}-${role}`, startBranch: branch }) });
       expectOk(res, 201, 'file-write-result');
     }
     for (const role of ['reporter', 'guest'] as const) {
-      expectError(await as(role).post(fileUrl(privateProject, path('roles', `${role}.txt`)), { body: writeBody('x', { branch: `cnf-${role}`, startBranch: 'main' }) }), 403);
+      expectError(await as(role).post(fileUrl(privateProject, path('roles', `${role}.txt`)), { body: writeBody('x', { branch: `${branch}-${role}`, startBranch: branch }) }), 403);
     }
-    expectError(await as('outsider').post(fileUrl(privateProject, path('roles', 'outsider.txt')), { body: writeBody('x') }), 404);
-    expectError(await as('outsider').post(fileUrl(publicProject, path('roles', 'outsider.txt')), { body: writeBody('x', { branch: 'cnf-outsider', startBranch: 'main' }) }), 403);
+    expectError(await as('outsider').post(fileUrl(privateProject, path('roles', 'outsider.txt')), { body: writeBody('x', { branch }) }), 404);
+    expectError(await as('outsider').post(fileUrl(publicProject, path('roles', 'outsider.txt')), { body: writeBody('x', { branch: `${branch}-outsider`, startBranch: branch }) }), 403);
   },
 );
 
@@ -190,7 +191,10 @@ suite.test(
   },
   async ({ as }) => {
     const { privateProject, path } = world();
-    const res = await as('developer').post(fileUrl(privateProject, path('protected', 'dev.txt')), { body: writeBody('x') });
+    // The project's default branch, not this file's (a new branch is not protected); the paths are
+    // this test's alone, and no test reads main's head.
+    const main = { branch: privateProject.defaultBranch };
+    const res = await as('developer').post(fileUrl(privateProject, path('protected', 'dev.txt')), { body: writeBody('x', main) });
     // A new GitLab instance protects the default branch of a new project (application setting
     // default_branch_protection; only Maintainers push), and Commits::CreateService refuses the
     // commit; an instance configured without protection lets the Developer push (201).
@@ -198,7 +202,7 @@ suite.test(
     if (res.status === 400) {
       expectError(res, 400, { message: 'You are not allowed to push into this branch', gitlab: 'app/services/commits/create_service.rb (validate_permissions!); lib/api/files.rb (render_api_error!(result[:message], 400))' });
     }
-    expectOk(await as('maintainer').post(fileUrl(privateProject, path('protected', 'maintainer.txt')), { body: writeBody('x') }), 201, 'file-write-result');
+    expectOk(await as('maintainer').post(fileUrl(privateProject, path('protected', 'maintainer.txt')), { body: writeBody('x', main) }), 201, 'file-write-result');
   },
 );
 
@@ -209,18 +213,18 @@ suite.test(
     clauses: ['files.auth.scopes', 'files.write.anonymous', 'files.auth.private-token'],
   },
   async ({ as, withToken }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('scopes');
     for (const scope of ['read_api', 'read_repository'] as const) {
-      expectError(await as('maintainer', scope).post(fileUrl(publicProject, file), { body: writeBody('x') }), 403, { error: 'insufficient_scope', gitlab: 'lib/api/api_guard.rb (InsufficientScopeError)' });
+      expectError(await as('maintainer', scope).post(fileUrl(publicProject, file), { body: writeBody('x', { branch }) }), 403, { error: 'insufficient_scope', gitlab: 'lib/api/api_guard.rb (InsufficientScopeError)' });
     }
     // The spec does not say how a write without a token is refused. GitLab's files API does not
     // authenticate first: authorize! :push_code answers 403 on a public project (404 on a hidden one).
-    const anonymous = await as('anonymous').post(fileUrl(publicProject, file), { body: writeBody('x') });
+    const anonymous = await as('anonymous').post(fileUrl(publicProject, file), { body: writeBody('x', { branch }) });
     expectStatus(anonymous, [401, 403, 404], 'a write without a token is refused: 401, or 403/404 depending on visibility');
     expectGitLabError(anonymous, 'lib/api/files.rb (authorize! :push_code, no authenticate!); lib/api/helpers.rb (authorize!: forbidden!)', 403, { message: '403 Forbidden' });
-    expectStatus(await withToken('glpat-unknown-token-00000', 'an unknown token').post(fileUrl(publicProject, file), { body: writeBody('x') }), 401);
-    expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404);
+    expectStatus(await withToken('glpat-unknown-token-00000', 'an unknown token').post(fileUrl(publicProject, file), { body: writeBody('x', { branch }) }), 401);
+    expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } }), 404);
   },
 );
 
@@ -231,7 +235,7 @@ suite.test(
     clauses: ['files.get.not-found'],
   },
   async ({ as }) => {
-    const res = await as('maintainer').post(apiPath`/projects/${2147483000}/repository/files/${'a.txt'}`, { body: writeBody('x') });
+    const res = await as('maintainer').post(apiPath`/projects/${2147483000}/repository/files/${'a.txt'}`, { body: writeBody('x', { branch: 'main' }) });
     expectError(res, 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
   },
 );
@@ -246,10 +250,10 @@ suite.test(
     const { json, form } = emptyWorld();
     for (const [project, asForm] of [[json, false], [form, true]] as const) {
       // A Maintainer: whether a Developer may make the initial push of the default branch is an instance setting.
-      const res = await as('maintainer').post(fileUrl(project, 'first.txt'), { body: writeBody('the first file\n'), form: asForm });
+      const res = await as('maintainer').post(fileUrl(project, 'first.txt'), { body: writeBody('the first file\n', { branch: 'main' }), form: asForm });
       expectOk(res, 201, 'file-write-result');
       expectEqual(res.body, { file_path: 'first.txt', branch: 'main' }, 'the write result', res);
-      const back = await readFile(as('developer'), project, 'first.txt');
+      const back = await readFile(as('developer'), project, 'first.txt', 'main');
       expectEqual(Buffer.from(back.content as string, 'base64').toString('utf8'), 'the first file\n', `the first file read back (${asForm ? 'form' : 'JSON'} body)`);
       expectEqual(back.commit_id, back.last_commit_id, 'the first commit to be the head and the file\'s last commit');
     }
@@ -263,12 +267,12 @@ suite.test(
     clauses: ['files.create.execute-filemode-type', 'files.errors.shape'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     // Not 0: older GitLab (Grape's Boolean) reads 0 as false; a word is no boolean in any version.
     for (const form of [false, true]) {
       const file = path('create-filemode', form ? 'form.sh' : 'json.sh');
-      expectWriteParamError(await as('maintainer').post(fileUrl(publicProject, file), { body: { ...writeBody('#!/bin/sh\n'), execute_filemode: 'maybe' }, form }), 'execute_filemode');
-      expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404);
+      expectWriteParamError(await as('maintainer').post(fileUrl(publicProject, file), { body: { ...writeBody('#!/bin/sh\n', { branch }), execute_filemode: 'maybe' }, form }), 'execute_filemode');
+      expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } }), 404);
     }
   },
 );
@@ -280,10 +284,10 @@ suite.test(
     clauses: ['files.create.invalid-json'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('create-invalid-json');
-    const body = JSON.stringify(writeBody('not written\n'));
+    const body = JSON.stringify(writeBody('not written\n', { branch }));
     expectError(await as('maintainer').post(fileUrl(publicProject, file), { rawJson: `${body.slice(0, -1)} {` }), 400);
-    expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404);
+    expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } }), 404);
   },
 );

@@ -13,7 +13,7 @@ const suite = endpoint(repositoryFiles, 'delete');
 
 const world = useFilesWorld('delete-file');
 
-const deleteBody = (extra: Record<string, unknown> = {}) => ({ branch: 'main', commit_message: 'conformance: delete a file', ...extra });
+const deleteBody = (branch: string, extra: Record<string, unknown> = {}) => ({ branch, commit_message: 'conformance: delete a file', ...extra });
 
 suite.test(
   {
@@ -22,17 +22,17 @@ suite.test(
     clauses: ['files.delete.commit'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('delete', 'gone.txt');
     const neighbour = path('delete', 'stays.txt');
-    await createFile(as('maintainer'), publicProject, file, 'to be deleted\n');
-    await createFile(as('maintainer'), publicProject, neighbour, 'stays\n');
-    const res = await as('maintainer').delete(fileUrl(publicProject, file), { body: deleteBody() });
+    await createFile(as('maintainer'), publicProject, file, 'to be deleted\n', { branch });
+    await createFile(as('maintainer'), publicProject, neighbour, 'stays\n', { branch });
+    const res = await as('maintainer').delete(fileUrl(publicProject, file), { body: deleteBody(branch) });
     expectStatus(res, DELETED, DELETED_WHY);
     expectTrue(res.bytes.length === 0 || res.status === 200, 'an empty body with 204', `got ${res.bytes.length} bytes`, res);
     expectGitLabStatus(res, DELETED_GITLAB, 204);
-    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
-    expectOk(await as('developer').get(fileUrl(publicProject, neighbour), { query: { ref: 'main' } }), 200, 'file');
+    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
+    expectOk(await as('developer').get(fileUrl(publicProject, neighbour), { query: { ref: branch } }), 200, 'file');
   },
 );
 
@@ -43,13 +43,13 @@ suite.test(
     clauses: ['files.delete.commit', 'files.create.author'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('delete-author');
-    await createFile(as('maintainer'), publicProject, file, 'authored delete\n');
-    const res = await as('maintainer').delete(fileUrl(publicProject, file), { body: deleteBody({ author_email: 'user@example.org', author_name: 'John Doe' }) });
+    await createFile(as('maintainer'), publicProject, file, 'authored delete\n', { branch });
+    const res = await as('maintainer').delete(fileUrl(publicProject, file), { body: deleteBody(branch, { author_email: 'user@example.org', author_name: 'John Doe' }) });
     expectStatus(res, DELETED, DELETED_WHY);
     expectGitLabStatus(res, DELETED_GITLAB, 204);
-    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
+    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
   },
 );
 
@@ -60,8 +60,8 @@ suite.test(
     clauses: ['files.delete.missing', 'files.errors.shape'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
-    expectError(await as('maintainer').delete(fileUrl(publicProject, path('delete-missing')), { body: deleteBody() }), 400, { message: "A file with this name doesn't exist", gitlab: 'Gitaly internal/gitaly/service/operations/commit_files.go (index error); lib/api/files.rb (render_api_error!(result[:message], 400))' });
+    const { publicProject, path, branch } = world();
+    expectError(await as('maintainer').delete(fileUrl(publicProject, path('delete-missing')), { body: deleteBody(branch) }), 400, { message: "A file with this name doesn't exist", gitlab: 'Gitaly internal/gitaly/service/operations/commit_files.go (index error); lib/api/files.rb (render_api_error!(result[:message], 400))' });
   },
 );
 
@@ -72,18 +72,18 @@ suite.test(
     clauses: ['files.delete.commit'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('delete-lcid');
-    await createFile(as('maintainer'), publicProject, file, 'v1\n');
-    const v1 = (await readFile(as('developer'), publicProject, file)).last_commit_id as string;
-    await as('maintainer').put(fileUrl(publicProject, file), { body: { branch: 'main', commit_message: 'v2', content: 'v2\n' } });
-    const res = await as('maintainer').delete(fileUrl(publicProject, file), { body: deleteBody({ last_commit_id: v1 }) });
+    await createFile(as('maintainer'), publicProject, file, 'v1\n', { branch });
+    const v1 = (await readFile(as('developer'), publicProject, file, branch)).last_commit_id as string;
+    await as('maintainer').put(fileUrl(publicProject, file), { body: { branch, commit_message: 'v2', content: 'v2\n' } });
+    const res = await as('maintainer').delete(fileUrl(publicProject, file), { body: deleteBody(branch, { last_commit_id: v1 }) });
     // Divergence: the spec lists last_commit_id for DELETE; GitLab does not declare it there (DELETE
     // uses simple_file_params, without last_commit_id, and declared_params drops it), so a stale id
     // deletes anyway. A target that honours it refuses with 400. Either way nothing half-done.
     expectStatus(res, [...DELETED, 400], 'GitLab ignores last_commit_id on DELETE; honouring it (400) is also accepted');
     expectGitLabStatus(res, `lib/api/files.rb (delete: params use :simple_file_params, no last_commit_id); ${DELETED_GITLAB}`, 204);
-    const after = await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } });
+    const after = await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } });
     expectStatus(after, res.status === 400 ? 200 : 404, res.status === 400 ? 'the file to survive a refused delete' : 'the file to be gone after the delete');
   },
 );
@@ -95,16 +95,16 @@ suite.test(
     clauses: ['files.create.required', 'files.write.traversal', 'files.raw.leading-slash'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('delete-required');
-    await createFile(as('maintainer'), publicProject, file, 'survivor\n');
+    await createFile(as('maintainer'), publicProject, file, 'survivor\n', { branch });
     expectWriteParamError(await as('maintainer').delete(fileUrl(publicProject, file), { body: { commit_message: 'x' } }), 'branch');
-    expectWriteParamError(await as('maintainer').delete(fileUrl(publicProject, file), { body: { branch: 'main' } }), 'commit_message');
-    expectWriteParamError(await as('maintainer').delete(fileUrl(publicProject, file), { body: deleteBody({ commit_message: '' }) }), 'commit_message');
-    expectError(await as('maintainer').delete(fileUrl(publicProject, `${path('delete-required')}/../README.md`), { body: deleteBody() }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
-    expectError(await as('maintainer').delete(fileUrl(publicProject, `/${file}`), { body: deleteBody() }), 400, { error: 'file_path should be a valid file path', gitlab: `${GITLAB_TEXT.filePath} (when path is absolute)` });
-    expectOk(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 200, 'file');
-    expectOk(await as('developer').get(fileUrl(publicProject, 'README.md'), { query: { ref: 'main' } }), 200, 'file');
+    expectWriteParamError(await as('maintainer').delete(fileUrl(publicProject, file), { body: { branch } }), 'commit_message');
+    expectWriteParamError(await as('maintainer').delete(fileUrl(publicProject, file), { body: deleteBody(branch, { commit_message: '' }) }), 'commit_message');
+    expectError(await as('maintainer').delete(fileUrl(publicProject, `${path('delete-required')}/../README.md`), { body: deleteBody(branch) }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
+    expectError(await as('maintainer').delete(fileUrl(publicProject, `/${file}`), { body: deleteBody(branch) }), 400, { error: 'file_path should be a valid file path', gitlab: `${GITLAB_TEXT.filePath} (when path is absolute)` });
+    expectOk(await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } }), 200, 'file');
+    expectOk(await as('developer').get(fileUrl(publicProject, 'README.md'), { query: { ref: branch } }), 200, 'file');
   },
 );
 
@@ -115,10 +115,11 @@ suite.test(
     clauses: ['files.write.role', 'files.auth.scopes', 'files.write.anonymous'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('delete-roles');
-    await createFile(as('maintainer'), publicProject, file, 'guarded\n', { branch: 'cnf-delete-roles', startBranch: 'main' });
-    const attempt = (who: ReturnType<typeof as>) => who.delete(fileUrl(publicProject, file), { body: deleteBody({ branch: 'cnf-delete-roles' }) });
+    const roles = `${branch}-roles`;
+    await createFile(as('maintainer'), publicProject, file, 'guarded\n', { branch: roles, startBranch: branch });
+    const attempt = (who: ReturnType<typeof as>) => who.delete(fileUrl(publicProject, file), { body: deleteBody(roles) });
     expectError(await attempt(as('reporter')), 403);
     expectError(await attempt(as('guest')), 403);
     for (const scope of ['read_api', 'read_repository'] as const) {
@@ -128,10 +129,10 @@ suite.test(
     const anonymous = await attempt(as('anonymous'));
     expectStatus(anonymous, [401, 403, 404], 'a write without a token is refused: 401, or 403/404 depending on visibility');
     expectGitLabError(anonymous, 'lib/api/files.rb (authorize! :push_code, no authenticate!); lib/api/helpers.rb (authorize!: forbidden!)', 403, { message: '403 Forbidden' });
-    expectOk(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'cnf-delete-roles' } }), 200, 'file');
+    expectOk(await as('developer').get(fileUrl(publicProject, file), { query: { ref: roles } }), 200, 'file');
     const deleted = await attempt(as('developer'));
     expectStatus(deleted, DELETED, DELETED_WHY);
     expectGitLabStatus(deleted, DELETED_GITLAB, 204);
-    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'cnf-delete-roles' } }), 404);
+    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: roles } }), 404);
   },
 );

@@ -16,12 +16,12 @@ suite.test(
     clauses: ['files.file.shape', 'files.file.name-and-path', 'files.file.content-base64', 'files.file.content-sha256', 'files.file.blob-id', 'files.file.ref', 'files.path.encoded'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('metadata', 'notes.v1.md');
     const content = 'first line\nzweite Zeile: äöü\n\tthird line\n';
-    await createFile(as('maintainer'), publicProject, file, content);
+    await createFile(as('maintainer'), publicProject, file, content, { branch });
 
-    const res = await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } });
+    const res = await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } });
     expectOk(res, 200, 'file');
     const body = res.body as Record<string, unknown>;
     const bytes = Buffer.from(content, 'utf8');
@@ -32,7 +32,7 @@ suite.test(
     expectEqual(Buffer.from(body.content as string, 'base64').toString('utf8'), content, 'content to decode to the file content');
     expectEqual(body.content_sha256, sha256(bytes), 'content_sha256 to be the SHA-256 of the content');
     expectEqual(body.blob_id, gitBlobId(bytes), 'blob_id to be the git blob SHA-1 of the content');
-    expectEqual(body.ref, 'main', 'ref to echo the requested ref');
+    expectEqual(body.ref, branch, 'ref to echo the requested ref');
   },
 );
 
@@ -43,16 +43,16 @@ suite.test(
     clauses: ['files.file.commit-id', 'files.file.last-commit-id', 'files.get.ref-kinds'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('commits');
-    await createFile(as('maintainer'), publicProject, file, 'one\n');
-    const first = await readFile(as('maintainer'), publicProject, file);
+    await createFile(as('maintainer'), publicProject, file, 'one\n', { branch });
+    const first = await readFile(as('maintainer'), publicProject, file, branch);
     expectEqual(first.commit_id, first.last_commit_id, 'right after the file was written, commit_id and last_commit_id to be its commit');
 
-    await createFile(as('maintainer'), publicProject, path('commits', 'other.txt'), 'another file\n');
-    const after = await readFile(as('maintainer'), publicProject, file);
+    await createFile(as('maintainer'), publicProject, path('commits', 'other.txt'), 'another file\n', { branch });
+    const after = await readFile(as('maintainer'), publicProject, file, branch);
     expectEqual(after.last_commit_id, first.last_commit_id, 'last_commit_id to stay the commit that last touched the file');
-    expectTrue(after.commit_id !== first.commit_id, 'commit_id to move to the new head of main after another commit', `it stayed ${String(after.commit_id)}`);
+    expectTrue(after.commit_id !== first.commit_id, 'commit_id to move to the new head of the branch after another commit', `it stayed ${String(after.commit_id)}`);
 
     const bySha = await as('maintainer').get(fileUrl(publicProject, file), { query: { ref: first.commit_id as string } });
     expectOk(bySha, 200, 'file');
@@ -69,10 +69,10 @@ suite.test(
     clauses: ['files.file.headers'],
   },
   async ({ as, run }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('headers');
-    await createFile(as('maintainer'), publicProject, file, 'header check\n');
-    const res = await as('reporter').get(fileUrl(publicProject, file), { query: { ref: 'main' } });
+    await createFile(as('maintainer'), publicProject, file, 'header check\n', { branch });
+    const res = await as('reporter').get(fileUrl(publicProject, file), { query: { ref: branch } });
     expectOk(res, 200, 'file');
     const body = res.body as Record<string, unknown>;
     // The spec: "The same data is carried in HTTP response headers by the HEAD operations" (HEAD is
@@ -90,8 +90,8 @@ suite.test(
     clauses: ['files.id.path-or-number'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
-    const res = await as('reporter').get(fileUrl(privateProject.fullPath, 'README.md'), { query: { ref: 'main' } });
+    const { privateProject, branch } = world();
+    const res = await as('reporter').get(fileUrl(privateProject.fullPath, 'README.md'), { query: { ref: branch } });
     expectOk(res, 200, 'file');
     expectEqual((res.body as { file_path: string }).file_path, 'README.md', 'the README of the project named by path');
   },
@@ -104,11 +104,11 @@ suite.test(
     clauses: ['files.file.execute-filemode'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
-    await createFile(as('maintainer'), publicProject, path('exec', 'run.sh'), '#!/bin/sh\necho hi\n', { executable: true });
-    await createFile(as('maintainer'), publicProject, path('exec', 'plain.sh'), 'echo plain\n');
-    expectEqual((await readFile(as('developer'), publicProject, path('exec', 'run.sh'))).execute_filemode, true, 'execute_filemode of run.sh');
-    expectEqual((await readFile(as('developer'), publicProject, path('exec', 'plain.sh'))).execute_filemode, false, 'execute_filemode of plain.sh');
+    const { publicProject, path, branch } = world();
+    await createFile(as('maintainer'), publicProject, path('exec', 'run.sh'), '#!/bin/sh\necho hi\n', { branch, executable: true });
+    await createFile(as('maintainer'), publicProject, path('exec', 'plain.sh'), 'echo plain\n', { branch });
+    expectEqual((await readFile(as('developer'), publicProject, path('exec', 'run.sh'), branch)).execute_filemode, true, 'execute_filemode of run.sh');
+    expectEqual((await readFile(as('developer'), publicProject, path('exec', 'plain.sh'), branch)).execute_filemode, false, 'execute_filemode of plain.sh');
   },
 );
 
@@ -132,11 +132,11 @@ suite.test(
     clauses: ['files.get.not-found', 'files.errors.shape'],
   },
   async ({ as }) => {
-    const { publicProject } = world();
+    const { publicProject, branch } = world();
     const reader = as('developer');
-    expectError(await reader.get(fileUrl(publicProject, 'no/such/file.txt'), { query: { ref: 'main' } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
+    expectError(await reader.get(fileUrl(publicProject, 'no/such/file.txt'), { query: { ref: branch } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
     expectError(await reader.get(fileUrl(publicProject, 'README.md'), { query: { ref: 'no-such-branch' } }), 404, { message: '404 Commit Not Found', gitlab: GITLAB_TEXT.commitNotFound });
-    expectError(await reader.get(fileUrl(2147483000, 'README.md'), { query: { ref: 'main' } }), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
+    expectError(await reader.get(fileUrl(2147483000, 'README.md'), { query: { ref: branch } }), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
   },
 );
 
@@ -147,8 +147,8 @@ suite.test(
     clauses: ['files.get.public-without-auth'],
   },
   async ({ as }) => {
-    const { publicProject } = world();
-    const res = await as('anonymous').get(fileUrl(publicProject, 'README.md'), { query: { ref: 'main' } });
+    const { publicProject, branch } = world();
+    const res = await as('anonymous').get(fileUrl(publicProject, 'README.md'), { query: { ref: branch } });
     expectOk(res, 200, 'file');
   },
 );
@@ -160,13 +160,13 @@ suite.test(
     clauses: ['files.get.private-hidden'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
+    const { privateProject, branch } = world();
     // The spec only says a public repository needs no authentication: 401 or 404. GitLab hides the
     // project (find_project! without authenticate_non_public on the files routes).
-    const anonymous = await as('anonymous').get(fileUrl(privateProject, 'README.md'), { query: { ref: 'main' } });
+    const anonymous = await as('anonymous').get(fileUrl(privateProject, 'README.md'), { query: { ref: branch } });
     expectError(anonymous, [401, 404]);
     expectGitLabError(anonymous, ANONYMOUS_PRIVATE_GITLAB, 404, { message: '404 Project Not Found' });
-    expectError(await as('outsider').get(fileUrl(privateProject, 'README.md'), { query: { ref: 'main' } }), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
+    expectError(await as('outsider').get(fileUrl(privateProject, 'README.md'), { query: { ref: branch } }), 404, { message: '404 Project Not Found', gitlab: GITLAB_TEXT.projectNotFound });
   },
 );
 
@@ -177,11 +177,11 @@ suite.test(
     clauses: ['files.read.role'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
+    const { privateProject, branch } = world();
     for (const role of ['owner', 'maintainer', 'developer', 'reporter'] as const) {
-      expectOk(await as(role).get(fileUrl(privateProject, 'README.md'), { query: { ref: 'main' } }), 200, 'file');
+      expectOk(await as(role).get(fileUrl(privateProject, 'README.md'), { query: { ref: branch } }), 200, 'file');
     }
-    expectError(await as('guest').get(fileUrl(privateProject, 'README.md'), { query: { ref: 'main' } }), 403);
+    expectError(await as('guest').get(fileUrl(privateProject, 'README.md'), { query: { ref: branch } }), 403);
   },
 );
 
@@ -192,12 +192,12 @@ suite.test(
     clauses: ['files.auth.scopes', 'files.auth.private-token'],
   },
   async ({ as, withToken }) => {
-    const { privateProject } = world();
+    const { privateProject, branch } = world();
     for (const scope of ['api', 'read_api', 'read_repository'] as const) {
-      expectOk(await as('reporter', scope).get(fileUrl(privateProject, 'README.md'), { query: { ref: 'main' } }), 200, 'file');
+      expectOk(await as('reporter', scope).get(fileUrl(privateProject, 'README.md'), { query: { ref: branch } }), 200, 'file');
     }
     const unknown = withToken('glpat-not-a-real-token-0000', 'an unknown token');
-    expectStatus(await unknown.get(fileUrl(privateProject, 'README.md'), { query: { ref: 'main' } }), 401);
+    expectStatus(await unknown.get(fileUrl(privateProject, 'README.md'), { query: { ref: branch } }), 401);
   },
 );
 
@@ -208,9 +208,9 @@ suite.test(
     clauses: ['files.write.traversal', 'files.errors.shape'],
   },
   async ({ as }) => {
-    const { publicProject } = world();
+    const { publicProject, branch } = world();
     for (const bad of ['docs/../README.md', '../README.md', '/README.md']) {
-      expectError(await as('developer').get(fileUrl(publicProject, bad), { query: { ref: 'main' } }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
+      expectError(await as('developer').get(fileUrl(publicProject, bad), { query: { ref: branch } }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
     }
   },
 );
@@ -222,8 +222,8 @@ suite.test(
     clauses: ['files.api-prefix'],
   },
   async ({ as }) => {
-    const { publicProject } = world();
-    const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/filez/${'README.md'}`, { query: { ref: 'main' } });
+    const { publicProject, branch } = world();
+    const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/filez/${'README.md'}`, { query: { ref: branch } });
     expectError(res, 404, { error: '404 Not Found', gitlab: GITLAB_TEXT.route });
   },
 );
@@ -235,15 +235,15 @@ suite.test(
     clauses: ['files.file.name-and-path', 'files.file.last-commit-id', 'files.path.encoded'],
   },
   async ({ as }) => {
-    const { publicProject, privateProject } = world();
+    const { publicProject, privateProject, branch } = world();
     for (const [project, readers] of [
       [publicProject, [['anonymous', 'api']]],
       [privateProject, [['developer', 'api'], ['developer', 'read_repository']]],
     ] as const) {
-      await createFile(as('maintainer'), project, ':wq', 'Test file\n');
-      const added = (await readFile(as('maintainer'), project, ':wq')).commit_id;
+      await createFile(as('maintainer'), project, ':wq', 'Test file\n', { branch });
+      const added = (await readFile(as('maintainer'), project, ':wq', branch)).commit_id;
       for (const [who, scope] of readers) {
-        const res = await as(who, scope).get(fileUrl(project, ':wq'), { query: { ref: 'main' } });
+        const res = await as(who, scope).get(fileUrl(project, ':wq'), { query: { ref: branch } });
         expectOk(res, 200, 'file');
         const body = res.body as Record<string, unknown>;
         expectEqual([body.file_path, body.file_name, body.last_commit_id], [':wq', ':wq', added], `":wq" as ${who} (${scope}) reads it`, res);

@@ -15,13 +15,13 @@ suite.test(
     clauses: ['files.head.metadata-only', 'files.file.headers', 'files.file.blob-id', 'files.file.content-sha256'],
   },
   async ({ as, run }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('head', 'data.json');
     const content = '{"a": 1}\n';
-    await createFile(as('maintainer'), publicProject, file, content);
-    const fields = await readFile(as('developer'), publicProject, file);
+    await createFile(as('maintainer'), publicProject, file, content, { branch });
+    const fields = await readFile(as('developer'), publicProject, file, branch);
 
-    const res = await as('developer').head(fileUrl(publicProject, file), { query: { ref: 'main' } });
+    const res = await as('developer').head(fileUrl(publicProject, file), { query: { ref: branch } });
     expectStatus(res, 200);
     expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
     for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.headerPrefix, field), String(fields[field]));
@@ -37,8 +37,8 @@ suite.test(
     clauses: ['files.get.not-found', 'files.get.ref-required', 'files.head.metadata-only'],
   },
   async ({ as }) => {
-    const { publicProject } = world();
-    expectStatus(await as('developer').head(fileUrl(publicProject, 'missing.txt'), { query: { ref: 'main' } }), 404);
+    const { publicProject, branch } = world();
+    expectStatus(await as('developer').head(fileUrl(publicProject, 'missing.txt'), { query: { ref: branch } }), 404);
     expectStatus(await as('developer').head(fileUrl(publicProject, 'README.md'), { query: { ref: 'no-such-ref' } }), 404);
     expectStatus(await as('developer').head(fileUrl(publicProject, 'README.md')), 400);
   },
@@ -51,8 +51,8 @@ suite.test(
     clauses: ['files.get.public-without-auth', 'files.get.private-hidden', 'files.read.role', 'files.auth.scopes'],
   },
   async ({ as }) => {
-    const { publicProject, privateProject } = world();
-    const query = { ref: 'main' };
+    const { publicProject, privateProject, branch } = world();
+    const query = { ref: branch };
     expectStatus(await as('anonymous').head(fileUrl(publicProject, 'README.md'), { query }), 200);
     const hidden = await as('anonymous').head(fileUrl(privateProject, 'README.md'), { query });
     expectStatus(hidden, [401, 404], 'the spec only frees a public repository from authentication; GitLab hides the private project (404)');
@@ -70,13 +70,13 @@ suite.test(
     clauses: ['files.write.traversal', 'files.raw.leading-slash', 'files.head.metadata-only', 'files.file.headers', 'files.get.ref-kinds'],
   },
   async ({ as, run }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const gone = path('head-sha', 'commit.js.coffee');
     const content = 'class Commit\n';
-    await createFile(as('maintainer'), publicProject, gone, content);
-    const sha = (await readFile(as('maintainer'), publicProject, gone)).commit_id as string;
-    expectStatus(await as('maintainer').delete(fileUrl(publicProject, gone), { body: { branch: 'main', commit_message: 'conformance: delete the file' } }), [200, 204]);
-    const query = { ref: 'main' };
+    await createFile(as('maintainer'), publicProject, gone, content, { branch });
+    const sha = (await readFile(as('maintainer'), publicProject, gone, branch)).commit_id as string;
+    expectStatus(await as('maintainer').delete(fileUrl(publicProject, gone), { body: { branch, commit_message: 'conformance: delete the file' } }), [200, 204]);
+    const query = { ref: branch };
     for (const [who, scope] of [['anonymous', 'api'], ['developer', 'read_repository'], ['developer', 'api']] as const) {
       const reader = as(who, scope);
       expectStatus(await reader.head(fileUrl(publicProject, '../README.md'), { query }), 400);

@@ -1,28 +1,52 @@
-// Shared pieces of the repository-files suite: the per-file world (a public group with one member
-// per role and a public and a private project in it), file writes, and the expected git values
-// computed here, independently of any server.
+// Shared pieces of the repository-files suite: the run's world (a public group with one member per
+// role and a public and a private project in it), each file's branch in it, file writes, and the
+// expected git values computed here, independently of any server.
 import { createHash } from 'node:crypto';
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
 import { describeExchange, expectError, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { HarnessError } from '../harness/core/errors.js';
 import { useWorld } from '../harness/run/conformance.js';
+import type { RunContext } from '../harness/run/context.js';
+import { runWorld } from '../harness/run/run-world.js';
 import type { GroupInfo, ProjectInfo, World } from '../harness/run/world.js';
 
-export interface FilesWorld {
+/** The run's files world: built once, shared by every file of the area. */
+export interface FilesRunWorld {
+  /** Public, with the shared actors in their roles: files may add projects of their own to it. */
   group: GroupInfo;
   publicProject: ProjectInfo;
   privateProject: ProjectInfo;
+}
+
+export function filesRunWorld(run: RunContext): Promise<FilesRunWorld> {
+  return runWorld(run, 'files', async (world) => {
+    const group = await world.group({ visibility: 'public', hint: 'files' });
+    await world.addRoleMembers(group);
+    const publicProject = await world.project({ group, visibility: 'public', hint: 'public' });
+    const privateProject = await world.project({ group, visibility: 'private', hint: 'private' });
+    return { group, publicProject, privateProject };
+  });
+}
+
+export interface FilesWorld {
+  publicProject: ProjectInfo;
+  privateProject: ProjectInfo;
+  /**
+   * This file's branch, made from main in both projects: files run at the same time on the shared
+   * projects, and a test that checks commit ids and branch heads must see its own commits only.
+   * A branch a test makes starts with it.
+   */
+  branch: string;
   /** A unique file path for one test: "<test>/<name>" under a directory of its own. */
   path(test: string, name?: string): string;
 }
 
 export function useFilesWorld(scope: string): () => FilesWorld {
-  return useWorld(scope, async (world) => {
-    const group = await world.group({ visibility: 'public', hint: 'files' });
-    await world.addRoleMembers(group);
-    const publicProject = await world.project({ group, visibility: 'public', hint: 'public' });
-    const privateProject = await world.project({ group, visibility: 'private', hint: 'private' });
-    return { group, publicProject, privateProject, path: (test, name = 'file.txt') => `${test}/${name}` };
+  return useWorld(scope, async (world, run) => {
+    const { publicProject, privateProject } = await filesRunWorld(run);
+    const branch = world.factories.slug('files');
+    await Promise.all([world.branch(publicProject, branch), world.branch(privateProject, branch)]);
+    return { publicProject, privateProject, branch, path: (test, name = 'file.txt') => `${test}/${name}` };
   });
 }
 
@@ -39,7 +63,8 @@ export const fileUrl = (project: ProjectInfo | number | string, path: string) =>
   apiPath`/projects/${typeof project === 'object' ? project.id : project}/repository/files/${path}`;
 
 export interface WriteOptions {
-  branch?: string;
+  /** Required: a test writes to its file's branch, or names the default branch when that is its point. */
+  branch: string;
   startBranch?: string;
   message?: string;
   encoding?: 'text' | 'base64';
@@ -49,9 +74,9 @@ export interface WriteOptions {
   lastCommitId?: string;
 }
 
-export function writeBody(content: string | undefined, options: WriteOptions = {}): Record<string, unknown> {
+export function writeBody(content: string | undefined, options: WriteOptions): Record<string, unknown> {
   return {
-    branch: options.branch ?? 'main',
+    branch: options.branch,
     start_branch: options.startBranch,
     commit_message: options.message ?? 'conformance: write a file',
     content,
@@ -64,20 +89,20 @@ export function writeBody(content: string | undefined, options: WriteOptions = {
 }
 
 /** Creates a file through the API (as a maintainer unless told otherwise) and insists it worked. */
-export async function createFile(client: Client, project: ProjectInfo, path: string, content: string, options: WriteOptions = {}): Promise<Exchange> {
+export async function createFile(client: Client, project: ProjectInfo, path: string, content: string, options: WriteOptions): Promise<Exchange> {
   const res = await client.post(fileUrl(project, path), { body: writeBody(content, options) });
   expectStatus(res, 201, `creating ${path} for this test`);
   return res;
 }
 
-export async function updateFile(client: Client, project: ProjectInfo, path: string, content: string, options: WriteOptions = {}): Promise<Exchange> {
+export async function updateFile(client: Client, project: ProjectInfo, path: string, content: string, options: WriteOptions): Promise<Exchange> {
   const res = await client.put(fileUrl(project, path), { body: writeBody(content, options) });
   expectStatus(res, 200, `updating ${path} for this test`);
   return res;
 }
 
 /** Reads a file's JSON metadata at a ref (a plain read: 200 expected). */
-export async function readFile(client: Client, project: ProjectInfo, path: string, ref = 'main'): Promise<Record<string, unknown>> {
+export async function readFile(client: Client, project: ProjectInfo, path: string, ref: string): Promise<Record<string, unknown>> {
   const res = await client.get(fileUrl(project, path), { query: { ref } });
   expectStatus(res, 200, `reading ${path} back at ${ref}`);
   return res.body as Record<string, unknown>;

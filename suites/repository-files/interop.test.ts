@@ -15,11 +15,11 @@ endpoint(repositoryFiles, 'get').test(
     clauses: ['files.http.json-media-type'],
   },
   async ({ as }) => {
-    const { privateProject, path } = world();
+    const { privateProject, path, branch } = world();
     const file = path('media-type');
-    await createFile(as('maintainer'), privateProject, file, 'json\n');
-    const found = await as('developer').get(fileUrl(privateProject, file), { query: { ref: 'main' } });
-    const missing = await as('developer').get(fileUrl(privateProject, path('media-type', 'absent.txt')), { query: { ref: 'main' } });
+    await createFile(as('maintainer'), privateProject, file, 'json\n', { branch });
+    const found = await as('developer').get(fileUrl(privateProject, file), { query: { ref: branch } });
+    const missing = await as('developer').get(fileUrl(privateProject, path('media-type', 'absent.txt')), { query: { ref: branch } });
     expectJsonAnswers(found, missing, 'file');
   },
 );
@@ -31,13 +31,13 @@ endpoint(repositoryFiles, 'delete').test(
     clauses: ['files.http.empty-json-body', 'files.delete.commit'],
   },
   async ({ as }) => {
-    const { privateProject, path } = world();
+    const { privateProject, path, branch } = world();
     const file = path('empty-json');
-    await createFile(as('maintainer'), privateProject, file, 'to be deleted\n');
-    const res = await sendEmptyJson(as('maintainer'), 'DELETE', fileUrl(privateProject, file), { branch: 'main', commit_message: 'conformance: delete with an empty JSON body' });
+    await createFile(as('maintainer'), privateProject, file, 'to be deleted\n', { branch });
+    const res = await sendEmptyJson(as('maintainer'), 'DELETE', fileUrl(privateProject, file), { branch, commit_message: 'conformance: delete with an empty JSON body' });
     // The spec leaves the answer of a delete open; GitLab answers 204 (lib/api/files.rb).
     expectStatus(res, [200, 204], 'the spec shows no response for DELETE file');
-    expectError(await as('developer').get(fileUrl(privateProject, file), { query: { ref: 'main' } }), 404);
+    expectError(await as('developer').get(fileUrl(privateProject, file), { query: { ref: branch } }), 404);
   },
 );
 
@@ -48,12 +48,12 @@ endpoint(repositoryFiles, 'create').test(
     clauses: ['files.http.form-body', 'files.create.commit'],
   },
   async ({ as }) => {
-    const { privateProject, path } = world();
+    const { privateProject, path, branch } = world();
     const file = path('form-body');
-    const res = await as('maintainer').post(fileUrl(privateProject, file), { body: writeBody('sent as form fields\n', { message: 'conformance: form body' }), form: true });
+    const res = await as('maintainer').post(fileUrl(privateProject, file), { body: writeBody('sent as form fields\n', { branch, message: 'conformance: form body' }), form: true });
     expectOk(res, 201, 'file-write-result');
-    expectEqual(res.body, { file_path: file, branch: 'main' }, 'the write result', res);
-    const back = await readFile(as('developer'), privateProject, file);
+    expectEqual(res.body, { file_path: file, branch }, 'the write result', res);
+    const back = await readFile(as('developer'), privateProject, file, branch);
     expectEqual(Buffer.from(String(back.content), 'base64').toString('utf8'), 'sent as form fields\n', 'the content read back');
   },
 );
@@ -67,9 +67,9 @@ endpoint(repositoryFiles, 'get').test(
     level: 'parity',
   },
   async ({ as, run }) => {
-    const { privateProject, path } = world();
+    const { privateProject, path, branch } = world();
     const file = path('query-token');
-    await createFile(as('maintainer'), privateProject, file, 'private\n');
-    await expectPrivateTokenQuery(as('anonymous'), fileUrl(privateProject, file), run.actors.developer.tokens.api, 'file', { query: { ref: 'main' } });
+    await createFile(as('maintainer'), privateProject, file, 'private\n', { branch });
+    await expectPrivateTokenQuery(as('anonymous'), fileUrl(privateProject, file), run.actors.developer.tokens.api, 'file', { query: { ref: branch } });
   },
 );

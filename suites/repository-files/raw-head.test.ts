@@ -15,11 +15,11 @@ suite.test(
     clauses: ['files.raw.head', 'files.file.headers'],
   },
   async ({ as, run }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('head-raw', 'page.html');
     const content = '<p>hello</p>\n';
-    await createFile(as('maintainer'), publicProject, file, content);
-    const res = await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } });
+    await createFile(as('maintainer'), publicProject, file, content, { branch });
+    const res = await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } });
     expectStatus(res, 200);
     expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
     expectHeader(res, headerName(run.headerPrefix, 'blob_id'), gitBlobId(Buffer.from(content)));
@@ -50,16 +50,16 @@ suite.test(
     requires: { minVersion: '15.7' },
   },
   async ({ as, run }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${'fedcba9876543210'.repeat(4)}\nsize 4321\n`;
     const file = path('head-raw-lfs', 'orphan.iso');
-    await createFile(as('maintainer'), publicProject, file, pointer);
-    const res = await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main', lfs: true } });
+    await createFile(as('maintainer'), publicProject, file, pointer, { branch });
+    const res = await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch, lfs: true } });
     // As GET raw (files.raw.lfs-missing-object): GitLab answers 404 (lib/api/files.rb: not_found! unless
     // lfs_object&.project_allowed_access?); a target with LFS off serves the pointer blob.
     expectStatus(res, [404, 200], 'no LFS object: 404, or the pointer where LFS is off');
     expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
     if (res.status === 200) expectHeader(res, headerName(run.headerPrefix, 'blob_id'), gitBlobId(Buffer.from(pointer)));
-    expectStatus(await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } }), 200);
+    expectStatus(await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } }), 200);
   },
 );

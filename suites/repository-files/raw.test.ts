@@ -9,6 +9,8 @@ import { repositoryFiles } from './area.js';
 const suite = endpoint(repositoryFiles, 'raw');
 
 const world = useFilesWorld('get-raw');
+// Tests of raw without a ref read the default branch of the run's public project: they write their
+// files to it (at paths of their own, reading no branch head); the others use this file's branch.
 // A public project without commits: raw without ref has no default-branch HEAD to read.
 const emptyWorld = useWorld('get-raw-empty', async (world) => ({ empty: await world.project({ visibility: 'public', hint: 'empty', empty: true }) }));
 
@@ -19,11 +21,11 @@ suite.test(
     clauses: ['files.raw.content', 'files.create.encoding'],
   },
   async ({ as, run }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const bytes = Buffer.from([0, 1, 2, 255, 254, 10, 13, 10, 0x7f, 0x80]);
     const file = path('raw', 'blob.bin');
-    await createFile(as('maintainer'), publicProject, file, bytes.toString('base64'), { encoding: 'base64' });
-    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } });
+    await createFile(as('maintainer'), publicProject, file, bytes.toString('base64'), { branch, encoding: 'base64' });
+    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } });
     expectStatus(res, 200);
     expectEqual(res.bytes.toString('hex'), bytes.toString('hex'), 'the raw bytes to be the decoded Base64 content');
     // The spec names the metadata headers for the HEAD forms; GitLab's GET raw sets them too.
@@ -38,19 +40,21 @@ suite.test(
     clauses: ['files.raw.default-ref', 'files.create.start-branch'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('raw-ref', 'version.txt');
-    await createFile(as('maintainer'), publicProject, file, 'on main\n');
+    const main = publicProject.defaultBranch;
+    const feature = `${branch}-feature`;
+    await createFile(as('maintainer'), publicProject, file, 'on main\n', { branch: main });
     const res = await as('maintainer').put(fileUrl(publicProject, file), {
-      body: { branch: 'raw-feature', start_branch: 'main', commit_message: 'change on a branch', content: 'on the branch\n' },
+      body: { branch: feature, start_branch: main, commit_message: 'change on a branch', content: 'on the branch\n' },
     });
     expectStatus(res, 200);
     const plain = await as('developer').get(`${fileUrl(publicProject, file)}/raw`);
     expectStatus(plain, 200);
     expectEqual(plain.bytes.toString('utf8'), 'on main\n', 'the default branch\'s content without ref');
-    const onBranch = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'raw-feature' } });
+    const onBranch = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: feature } });
     expectStatus(onBranch, 200);
-    expectEqual(onBranch.bytes.toString('utf8'), 'on the branch\n', 'the branch\'s content with ref=raw-feature');
+    expectEqual(onBranch.bytes.toString('utf8'), 'on the branch\n', `the branch's content with ref=${feature}`);
   },
 );
 
@@ -62,16 +66,16 @@ suite.test(
     requires: { minVersion: '15.7' },
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const dir = path('lfs', '');
     // GitLab reads LFS attributes from the .gitattributes at the root of the branch only.
-    await createFile(as('maintainer'), publicProject, '.gitattributes', `${dir}*.bin filter=lfs diff=lfs merge=lfs -text\n`);
+    await createFile(as('maintainer'), publicProject, '.gitattributes', `${dir}*.bin filter=lfs diff=lfs merge=lfs -text\n`, { branch });
     const payload = 'large object payload\n'.repeat(8);
-    await createFile(as('maintainer'), publicProject, `${dir}big.bin`, payload);
-    await createFile(as('maintainer'), publicProject, `${dir}small.txt`, 'not tracked\n');
+    await createFile(as('maintainer'), publicProject, `${dir}big.bin`, payload, { branch });
+    await createFile(as('maintainer'), publicProject, `${dir}small.txt`, 'not tracked\n', { branch });
 
-    const stored = Buffer.from((await readFile(as('developer'), publicProject, `${dir}big.bin`)).content as string, 'base64').toString('utf8');
-    const raw = (name: string, lfs?: boolean) => as('developer').get(`${fileUrl(publicProject, `${dir}${name}`)}/raw`, { query: { ref: 'main', lfs } });
+    const stored = Buffer.from((await readFile(as('developer'), publicProject, `${dir}big.bin`, branch)).content as string, 'base64').toString('utf8');
+    const raw = (name: string, lfs?: boolean) => as('developer').get(`${fileUrl(publicProject, `${dir}${name}`)}/raw`, { query: { ref: branch, lfs } });
     const withLfs = await raw('big.bin', true);
     expectStatus(withLfs, 200);
     if (stored.startsWith('version https://git-lfs.github.com/spec/v1')) {
@@ -122,7 +126,8 @@ suite.test(
   async ({ as, run }) => {
     const { publicProject, path } = world();
     const file = path('raw-headers', 'notes.txt');
-    await createFile(as('maintainer'), publicProject, file, 'plain text\n');
+    const main = publicProject.defaultBranch;
+    await createFile(as('maintainer'), publicProject, file, 'plain text\n', { branch: main });
     const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`);
     expectStatus(res, 200);
     expectTrue(/^inline;/.test(res.headers['content-disposition'] ?? '') && (res.headers['content-disposition'] ?? '').includes('notes.txt'), 'Content-Disposition inline with the file name', `got ${res.headers['content-disposition']}`, res);
@@ -132,15 +137,15 @@ suite.test(
     // header at all where the front server drops an empty one; never the branch name.
     const refHeader = headerName(run.headerPrefix, 'ref').toLowerCase();
     const without = res.headers[refHeader];
-    expectTrue(without === undefined || without === '' || without === 'main', 'the Ref header without a ref to be absent, empty or the default branch', `got ${JSON.stringify(without)}`, res);
+    expectTrue(without === undefined || without === '' || without === main, 'the Ref header without a ref to be absent, empty or the default branch', `got ${JSON.stringify(without)}`, res);
     parity(res, 'lib/api/files.rb (blob_data ref: params[:ref]); lib/api/helpers/headers_helpers.rb (set_http_headers: to_s)', () => {
       expectTrue(without === undefined || without === '', 'GitLab\'s Ref header without a ref: the ref as given, empty (or dropped)', `got ${JSON.stringify(without)}`, res);
     });
-    const withRef = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } });
+    const withRef = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: main } });
     expectStatus(withRef, 200);
     const given = withRef.headers[refHeader];
-    expectTrue(given === undefined || given === 'main', 'a Ref header, when sent, to be the ref given', `got ${JSON.stringify(given)}`, withRef);
-    parity(withRef, 'lib/api/files.rb (GET raw: set_http_headers(blob_data))', () => expectHeader(withRef, headerName(run.headerPrefix, 'ref'), 'main'));
+    expectTrue(given === undefined || given === main, 'a Ref header, when sent, to be the ref given', `got ${JSON.stringify(given)}`, withRef);
+    parity(withRef, 'lib/api/files.rb (GET raw: set_http_headers(blob_data))', () => expectHeader(withRef, headerName(run.headerPrefix, 'ref'), main));
   },
 );
 
@@ -151,8 +156,8 @@ suite.test(
     clauses: ['files.raw.leading-slash'],
   },
   async ({ as }) => {
-    const { publicProject } = world();
-    const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/files/${'/README.md'}/raw`, { query: { ref: 'main' } });
+    const { publicProject, branch } = world();
+    const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/files/${'/README.md'}/raw`, { query: { ref: branch } });
     // GitLab's file_path validator refuses an absolute path on every form, /raw included
     // (spec/requests/api/files_spec.rb "when path is absolute", still so in the newest spec read,
     // 387ee084); a later validator has an allow_initial_path_separator option for an encoded initial
@@ -164,7 +169,7 @@ suite.test(
       expectError(res, 400);
       return;
     }
-    const plain = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/raw`, { query: { ref: 'main' } });
+    const plain = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/raw`, { query: { ref: branch } });
     expectStatus(plain, 200);
     expectEqual(res.bytes.toString('utf8'), plain.bytes.toString('utf8'), 'the README, as without the slash');
   },
@@ -178,18 +183,18 @@ suite.test(
     requires: { minVersion: '15.7' },
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     // A pointer committed as an ordinary blob (the path is not tracked by LFS), to an object nobody uploaded.
     const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${'0123456789abcdef'.repeat(4)}\nsize 12345\n`;
     const file = path('lfs-missing', 'orphan.txt');
-    await createFile(as('maintainer'), publicProject, file, pointer);
-    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main', lfs: true } });
+    await createFile(as('maintainer'), publicProject, file, pointer, { branch });
+    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch, lfs: true } });
     if (res.status === 404) expectError(res, 404, { message: '404 Not Found', gitlab: 'lib/api/files.rb (GET raw: not_found! unless lfs_object&.project_allowed_access?)' });
     else {
       expectStatus(res, 200, 'a target with LFS off serves the pointer blob itself');
       expectEqual(res.bytes.toString('utf8'), pointer, 'the pointer as stored');
     }
-    const plain = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } });
+    const plain = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } });
     expectStatus(plain, 200);
     expectEqual(plain.bytes.toString('utf8'), pointer, 'without lfs the pointer as stored');
   },
@@ -202,10 +207,10 @@ suite.test(
     clauses: ['files.raw.no-cache', 'files.raw.headers'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('raw-cache', 'notes.txt');
-    await createFile(as('maintainer'), publicProject, file, 'plain text\n');
-    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } });
+    await createFile(as('maintainer'), publicProject, file, 'plain text\n', { branch });
+    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } });
     expectStatus(res, 200);
     expectEqual(res.bytes.toString('utf8'), 'plain text\n', 'the file bytes');
     const cache = expectHeader(res, 'Cache-Control');
@@ -225,10 +230,10 @@ suite.test(
     clauses: ['files.raw.headers'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('raw-quote', 'say"hi.txt');
-    await createFile(as('maintainer'), publicProject, file, 'quoted\n');
-    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: 'main' } });
+    await createFile(as('maintainer'), publicProject, file, 'quoted\n', { branch });
+    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } });
     expectStatus(res, 200);
     expectEqual(res.bytes.toString('utf8'), 'quoted\n', 'the file bytes');
     const disposition = expectHeader(res, 'Content-Disposition');
@@ -262,7 +267,7 @@ suite.test(
   async ({ as }) => {
     const { publicProject, path } = world();
     const file = path('raw-blank-ref', 'version.txt');
-    await createFile(as('maintainer'), publicProject, file, 'on main\n');
+    await createFile(as('maintainer'), publicProject, file, 'on main\n', { branch: publicProject.defaultBranch });
     const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: '' } });
     // The spec makes ref optional (default: the HEAD of the project) and says nothing of a blank one.
     // GitLab declares it optional, allow_blank: false: Grape refuses it.
@@ -280,21 +285,21 @@ suite.test(
     clauses: ['files.raw.content', 'files.get.ref-kinds', 'files.path.encoded'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
-    await createFile(as('maintainer'), publicProject, '.gitignore', 'node_modules/\n');
+    const { publicProject, path, branch } = world();
+    await createFile(as('maintainer'), publicProject, '.gitignore', 'node_modules/\n', { branch });
     const gone = path('raw-sha', 'gone.txt');
-    await createFile(as('maintainer'), publicProject, gone, 'deleted later\n');
-    const sha = (await readFile(as('maintainer'), publicProject, gone)).commit_id as string;
-    const removed = await as('maintainer').delete(fileUrl(publicProject, gone), { body: { branch: 'main', commit_message: 'conformance: delete gone.txt' } });
+    await createFile(as('maintainer'), publicProject, gone, 'deleted later\n', { branch });
+    const sha = (await readFile(as('maintainer'), publicProject, gone, branch)).commit_id as string;
+    const removed = await as('maintainer').delete(fileUrl(publicProject, gone), { body: { branch, commit_message: 'conformance: delete gone.txt' } });
     expectStatus(removed, [200, 204]);
     for (const who of ['anonymous', 'developer'] as const) {
-      const dot = await as(who).get(`${fileUrl(publicProject, '.gitignore')}/raw`, { query: { ref: 'main' } });
+      const dot = await as(who).get(`${fileUrl(publicProject, '.gitignore')}/raw`, { query: { ref: branch } });
       expectStatus(dot, 200);
       expectEqual(dot.bytes.toString('utf8'), 'node_modules/\n', `.gitignore read by ${who}`);
       const old = await as(who).get(`${fileUrl(publicProject, gone)}/raw`, { query: { ref: sha } });
       expectStatus(old, 200);
       expectEqual(old.bytes.toString('utf8'), 'deleted later\n', `the deleted file at ${sha}, read by ${who}`);
-      expectError(await as(who).get(`${fileUrl(publicProject, gone)}/raw`, { query: { ref: 'main' } }), 404);
+      expectError(await as(who).get(`${fileUrl(publicProject, gone)}/raw`, { query: { ref: branch } }), 404);
     }
     const token = await as('developer', 'read_repository').get(`${fileUrl(publicProject, gone)}/raw`, { query: { ref: sha } });
     expectStatus(token, 200);

@@ -7,12 +7,12 @@
 import { endpoint, useWorld } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
 import { apiPath, type Exchange } from '../harness/core/client.js';
-import { expectGitLabStatus, fileUrl, readFile, setRepositoryAccess, writeBody } from './helpers.js';
+import { expectGitLabStatus, fileUrl, filesRunWorld, readFile, setRepositoryAccess, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
-const world = useWorld('files-feature', async (world) => {
-  const group = await world.group({ visibility: 'public', hint: 'feature' });
-  await world.addRoleMembers(group);
+// Projects of this file's own (the tests change their repository feature), in the run's group with its members.
+const world = useWorld('files-feature', async (world, run) => {
+  const { group } = await filesRunWorld(run);
   const disabled = await world.project({ group, visibility: 'public', hint: 'repo-off' });
   const writesOff = await world.project({ group, visibility: 'public', hint: 'writes-off' });
   const membersOnly = await world.project({ group, visibility: 'public', hint: 'repo-private' });
@@ -130,7 +130,7 @@ endpoint(repositoryFiles, 'get').test(
   },
   async ({ as }) => {
     const { membersOnly } = world();
-    const readme = await readFile(as('maintainer'), membersOnly, 'README.md');
+    const readme = await readFile(as('maintainer'), membersOnly, 'README.md', 'main');
     for (const role of ['guest', 'reporter', 'developer'] as const) {
       const res = await as(role).get(fileUrl(membersOnly, 'README.md'), { query: { ref: 'main' } });
       expectOk(res, 200, 'file');
@@ -150,7 +150,7 @@ endpoint(repositoryFiles, 'raw').test(
   },
   async ({ as }) => {
     const { membersOnly } = world();
-    const readme = Buffer.from((await readFile(as('maintainer'), membersOnly, 'README.md')).content as string, 'base64');
+    const readme = Buffer.from((await readFile(as('maintainer'), membersOnly, 'README.md', 'main')).content as string, 'base64');
     const res = await as('guest').get(`${fileUrl(membersOnly, 'README.md')}/raw`, { query: { ref: 'main' } });
     expectStatus(res, 200);
     expectEqual(res.bytes.toString('hex'), readme.toString('hex'), 'the README bytes');

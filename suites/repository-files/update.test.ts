@@ -1,7 +1,7 @@
 // PUT /projects/:id/repository/files/:file_path
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, useFilesWorld, writeBody } from './helpers.js';
+import { createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, useFilesWorld, writeBody, type WriteOptions } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'update');
@@ -17,14 +17,14 @@ suite.test(
     clauses: ['files.update.commit', 'files.file.last-commit-id'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('update');
-    await createFile(as('maintainer'), publicProject, file, 'before\n');
-    const before = await readFile(as('developer'), publicProject, file);
-    const res = await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('after the update\n') });
+    await createFile(as('maintainer'), publicProject, file, 'before\n', { branch });
+    const before = await readFile(as('developer'), publicProject, file, branch);
+    const res = await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('after the update\n', { branch }) });
     expectOk(res, 200, 'file-write-result');
-    expectEqual(res.body, { file_path: file, branch: 'main' }, 'the write result');
-    const after = await readFile(as('developer'), publicProject, file);
+    expectEqual(res.body, { file_path: file, branch }, 'the write result');
+    const after = await readFile(as('developer'), publicProject, file, branch);
     expectEqual(text(after), 'after the update\n', 'the updated content');
     expectEqual(after.size, Buffer.byteLength('after the update\n'), 'the updated size');
     expectTrue(after.last_commit_id !== before.last_commit_id, 'a new last_commit_id after the update', `it stayed ${String(after.last_commit_id)}`);
@@ -38,14 +38,14 @@ suite.test(
     clauses: ['files.update.last-commit-id'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('update-lcid');
-    await createFile(as('maintainer'), publicProject, file, 'v1\n');
-    const v1 = (await readFile(as('developer'), publicProject, file)).last_commit_id as string;
-    expectOk(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('v2\n', { lastCommitId: v1 }) }), 200, 'file-write-result');
-    const stale = await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('v3 from a stale editor\n', { lastCommitId: v1 }) });
+    await createFile(as('maintainer'), publicProject, file, 'v1\n', { branch });
+    const v1 = (await readFile(as('developer'), publicProject, file, branch)).last_commit_id as string;
+    expectOk(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('v2\n', { branch, lastCommitId: v1 }) }), 200, 'file-write-result');
+    const stale = await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('v3 from a stale editor\n', { branch, lastCommitId: v1 }) });
     expectError(stale, 400, { message: 'You are attempting to update a file that has changed since you started editing it.', gitlab: 'app/services/files/update_service.rb (FileChangedError); spec/requests/api/files_spec.rb' });
-    expectEqual(text(await readFile(as('developer'), publicProject, file)), 'v2\n', 'the content of the accepted update to be kept');
+    expectEqual(text(await readFile(as('developer'), publicProject, file, branch)), 'v2\n', 'the content of the accepted update to be kept');
   },
 );
 
@@ -56,10 +56,10 @@ suite.test(
     clauses: ['files.update.missing'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('update-missing');
-    expectError(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('x\n') }), 400, { message: "A file with this name doesn't exist", gitlab: 'Gitaly internal/gitaly/service/operations/commit_files.go (index error); lib/api/files.rb (render_api_error!(result[:message], http_status))' });
-    expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: 'main' } }), 404);
+    expectError(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('x\n', { branch }) }), 400, { message: "A file with this name doesn't exist", gitlab: 'Gitaly internal/gitaly/service/operations/commit_files.go (index error); lib/api/files.rb (render_api_error!(result[:message], http_status))' });
+    expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } }), 404);
   },
 );
 
@@ -70,11 +70,11 @@ suite.test(
     clauses: ['files.update.empty-commit'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('update-same');
-    await createFile(as('maintainer'), publicProject, file, 'unchanged\n');
-    const before = await readFile(as('developer'), publicProject, file);
-    const res = await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('unchanged\n') });
+    await createFile(as('maintainer'), publicProject, file, 'unchanged\n', { branch });
+    const before = await readFile(as('developer'), publicProject, file, branch);
+    const res = await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('unchanged\n', { branch }) });
     // Divergence. The spec (Errors: "the commit is empty because new content equals current content")
     // says 400. GitLab has no such check: Files::UpdateService#validate! only compares last_commit_id
     // (app/services/files/update_service.rb), and Gitaly's UserCommitFiles writes the commit without
@@ -84,7 +84,7 @@ suite.test(
     expectGitLabStatus(res, 'app/services/files/update_service.rb (validate!: no content check); Gitaly internal/gitaly/service/operations/commit_files.go (no empty-tree check)', 200);
     if (res.status === 200) expectOk(res, 200, 'file-write-result');
     else expectError(res, 400);
-    const after = await readFile(as('developer'), publicProject, file);
+    const after = await readFile(as('developer'), publicProject, file, branch);
     expectEqual(text(after), 'unchanged\n', 'the content to be unchanged');
     expectEqual([after.blob_id, after.execute_filemode], [before.blob_id, before.execute_filemode], 'the blob and the file mode to be unchanged');
     // An empty commit does not touch the path, so the last commit of the file stays in both cases.
@@ -101,13 +101,13 @@ suite.test(
     clauses: ['files.create.execute-filemode'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('update-exec', 'script.sh');
-    await createFile(as('maintainer'), publicProject, file, 'echo 1\n');
-    expectOk(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('echo 2\n', { executable: true }) }), 200, 'file-write-result');
-    expectEqual((await readFile(as('developer'), publicProject, file)).execute_filemode, true, 'execute_filemode after turning it on');
-    expectOk(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('echo 3\n', { executable: false }) }), 200, 'file-write-result');
-    expectEqual((await readFile(as('developer'), publicProject, file)).execute_filemode, false, 'execute_filemode after turning it off');
+    await createFile(as('maintainer'), publicProject, file, 'echo 1\n', { branch });
+    expectOk(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('echo 2\n', { branch, executable: true }) }), 200, 'file-write-result');
+    expectEqual((await readFile(as('developer'), publicProject, file, branch)).execute_filemode, true, 'execute_filemode after turning it on');
+    expectOk(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('echo 3\n', { branch, executable: false }) }), 200, 'file-write-result');
+    expectEqual((await readFile(as('developer'), publicProject, file, branch)).execute_filemode, false, 'execute_filemode after turning it off');
   },
 );
 
@@ -118,19 +118,19 @@ suite.test(
     clauses: ['files.create.required', 'files.write.traversal', 'files.raw.leading-slash', 'files.errors.shape'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('update-required');
-    await createFile(as('maintainer'), publicProject, file, 'keep me\n');
+    await createFile(as('maintainer'), publicProject, file, 'keep me\n', { branch });
     for (const missing of ['branch', 'commit_message', 'content']) {
-      const body = writeBody('changed\n');
+      const body = writeBody('changed\n', { branch });
       delete body[missing];
       expectWriteParamError(await as('maintainer').put(fileUrl(publicProject, file), { body }), missing);
     }
-    expectWriteParamError(await as('maintainer').put(fileUrl(publicProject, file), { body: { ...writeBody('changed\n'), commit_message: '' } }), 'commit_message');
+    expectWriteParamError(await as('maintainer').put(fileUrl(publicProject, file), { body: { ...writeBody('changed\n', { branch }), commit_message: '' } }), 'commit_message');
     expectError(await as('maintainer').put(fileUrl(publicProject, file), { body: {} }), 400);
-    expectError(await as('maintainer').put(fileUrl(publicProject, `${path('update-required')}/../other.txt`), { body: writeBody('x') }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
-    expectError(await as('maintainer').put(fileUrl(publicProject, `/${file}`), { body: writeBody('changed\n') }), 400, { error: 'file_path should be a valid file path', gitlab: `${GITLAB_TEXT.filePath} (when path is absolute)` });
-    expectEqual(text(await readFile(as('developer'), publicProject, file)), 'keep me\n', 'the content to be unchanged');
+    expectError(await as('maintainer').put(fileUrl(publicProject, `${path('update-required')}/../other.txt`), { body: writeBody('x', { branch }) }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
+    expectError(await as('maintainer').put(fileUrl(publicProject, `/${file}`), { body: writeBody('changed\n', { branch }) }), 400, { error: 'file_path should be a valid file path', gitlab: `${GITLAB_TEXT.filePath} (when path is absolute)` });
+    expectEqual(text(await readFile(as('developer'), publicProject, file, branch)), 'keep me\n', 'the content to be unchanged');
   },
 );
 
@@ -141,10 +141,11 @@ suite.test(
     clauses: ['files.write.role', 'files.auth.scopes', 'files.write.anonymous'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('update-roles');
-    await createFile(as('maintainer'), publicProject, file, 'stable\n', { branch: 'cnf-update-roles', startBranch: 'main' });
-    const attempt = (who: ReturnType<typeof as>) => who.put(fileUrl(publicProject, file), { body: writeBody('changed\n', { branch: 'cnf-update-roles' }) });
+    const roles = `${branch}-roles`;
+    await createFile(as('maintainer'), publicProject, file, 'stable\n', { branch: roles, startBranch: branch });
+    const attempt = (who: ReturnType<typeof as>) => who.put(fileUrl(publicProject, file), { body: writeBody('changed\n', { branch: roles }) });
     expectError(await attempt(as('reporter')), 403);
     expectError(await attempt(as('guest')), 403);
     for (const scope of ['read_api', 'read_repository'] as const) {
@@ -154,7 +155,7 @@ suite.test(
     const anonymous = await attempt(as('anonymous'));
     expectStatus(anonymous, [401, 403, 404], 'a write without a token is refused: 401, or 403/404 depending on visibility');
     expectGitLabError(anonymous, 'lib/api/files.rb (authorize! :push_code, no authenticate!); lib/api/helpers.rb (authorize!: forbidden!)', 403, { message: '403 Forbidden' });
-    expectEqual(text(await readFile(as('developer'), publicProject, file, 'cnf-update-roles')), 'stable\n', 'the content to be unchanged');
+    expectEqual(text(await readFile(as('developer'), publicProject, file, roles)), 'stable\n', 'the content to be unchanged');
     expectOk(await attempt(as('developer')), 200, 'file-write-result');
   },
 );
@@ -166,15 +167,15 @@ suite.test(
     clauses: ['files.update.null-content', 'files.create.encoding'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('update-null');
-    await createFile(as('maintainer'), publicProject, file, 'not empty yet\n');
-    const res = await as('maintainer').put(fileUrl(publicProject, file), { body: { ...writeBody(undefined, { encoding: 'base64' }), content: null } });
+    await createFile(as('maintainer'), publicProject, file, 'not empty yet\n', { branch });
+    const res = await as('maintainer').put(fileUrl(publicProject, file), { body: { ...writeBody(undefined, { branch, encoding: 'base64' }), content: null } });
     // The spec requires content and says nothing of null; GitLab takes it as empty (spec/requests/api/
     // files_spec.rb "when base64 encoding with a nil content": updates a file with an empty content).
     expectStatus(res, [200, 400], 'null content: an empty file (GitLab) or a missing content');
     expectGitLabStatus(res, 'spec/requests/api/files_spec.rb (when base64 encoding with a nil content: 200, empty blob)', 200);
-    const after = await readFile(as('developer'), publicProject, file);
+    const after = await readFile(as('developer'), publicProject, file, branch);
     if (res.status === 200) {
       expectOk(res, 200, 'file-write-result');
       expectEqual([text(after), after.size], ['', 0], 'the file to be empty after the update');
@@ -192,28 +193,28 @@ suite.test(
     clauses: ['files.update.commit', 'files.create.author', 'files.create.execute-filemode', 'files.update.last-commit-id', 'files.http.form-body'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('update-form', 'script.sh');
-    await createFile(as('maintainer'), publicProject, file, 'echo 1\n');
-    const v1 = (await readFile(as('developer'), publicProject, file)).last_commit_id as string;
-    const put = (content: string, options: Parameters<typeof writeBody>[1]) => as('maintainer').put(fileUrl(publicProject, file), { body: writeBody(content, options), form: true });
+    await createFile(as('maintainer'), publicProject, file, 'echo 1\n', { branch });
+    const v1 = (await readFile(as('developer'), publicProject, file, branch)).last_commit_id as string;
+    const put = (content: string, options: Omit<WriteOptions, 'branch'>) => as('maintainer').put(fileUrl(publicProject, file), { body: writeBody(content, { branch, ...options }), form: true });
 
     const res = await put('echo 2\n', { authorName: 'Form Author', authorEmail: 'form.author@example.com', executable: true, lastCommitId: v1 });
     expectOk(res, 200, 'file-write-result');
-    expectEqual(res.body, { file_path: file, branch: 'main' }, 'the write result', res);
-    const v2 = await readFile(as('developer'), publicProject, file);
+    expectEqual(res.body, { file_path: file, branch }, 'the write result', res);
+    const v2 = await readFile(as('developer'), publicProject, file, branch);
     expectEqual([text(v2), v2.execute_filemode], ['echo 2\n', true], 'the content and the execute flag sent as form fields');
-    const blame = await as('developer').get(`${fileUrl(publicProject, file)}/blame`, { query: { ref: 'main' } });
+    const blame = await as('developer').get(`${fileUrl(publicProject, file)}/blame`, { query: { ref: branch } });
     expectOk(blame, 200, 'blame-range', { list: true });
     const commit = (blame.body as { commit: { id: string; author_name: string; author_email: string } }[])[0].commit;
     expectEqual([commit.id, commit.author_name, commit.author_email], [v2.last_commit_id, 'Form Author', 'form.author@example.com'], 'the commit author from the form fields', blame);
 
     expectOk(await put('echo 3\n', { executable: false }), 200, 'file-write-result');
-    expectEqual((await readFile(as('developer'), publicProject, file)).execute_filemode, false, 'execute_filemode=false as a form field');
+    expectEqual((await readFile(as('developer'), publicProject, file, branch)).execute_filemode, false, 'execute_filemode=false as a form field');
 
     const stale = await put('echo stale\n', { lastCommitId: v1 });
     expectError(stale, 400, { message: 'You are attempting to update a file that has changed since you started editing it.', gitlab: 'app/services/files/update_service.rb (FileChangedError); spec/requests/api/files_spec.rb (with form encoding)' });
-    expectEqual(text(await readFile(as('developer'), publicProject, file)), 'echo 3\n', 'the content to survive a stale form update');
+    expectEqual(text(await readFile(as('developer'), publicProject, file, branch)), 'echo 3\n', 'the content to survive a stale form update');
   },
 );
 
@@ -224,12 +225,12 @@ suite.test(
     clauses: ['files.create.required', 'files.write.traversal', 'files.raw.leading-slash', 'files.http.form-body'],
   },
   async ({ as }) => {
-    const { publicProject, path } = world();
+    const { publicProject, path, branch } = world();
     const file = path('update-form-errors');
-    await createFile(as('maintainer'), publicProject, file, 'keep me\n');
+    await createFile(as('maintainer'), publicProject, file, 'keep me\n', { branch });
     expectError(await as('maintainer').put(fileUrl(publicProject, file), { body: {}, form: true }), 400);
-    expectWriteParamError(await as('maintainer').put(fileUrl(publicProject, file), { body: { ...writeBody('changed\n'), commit_message: '' }, form: true }), 'commit_message');
-    expectError(await as('maintainer').put(fileUrl(publicProject, `/${file}`), { body: writeBody('changed\n'), form: true }), 400, { error: 'file_path should be a valid file path', gitlab: `${GITLAB_TEXT.filePath} (when path is absolute)` });
-    expectEqual(text(await readFile(as('developer'), publicProject, file)), 'keep me\n', 'the content to be unchanged');
+    expectWriteParamError(await as('maintainer').put(fileUrl(publicProject, file), { body: { ...writeBody('changed\n', { branch }), commit_message: '' }, form: true }), 'commit_message');
+    expectError(await as('maintainer').put(fileUrl(publicProject, `/${file}`), { body: writeBody('changed\n', { branch }), form: true }), 400, { error: 'file_path should be a valid file path', gitlab: `${GITLAB_TEXT.filePath} (when path is absolute)` });
+    expectEqual(text(await readFile(as('developer'), publicProject, file, branch)), 'keep me\n', 'the content to be unchanged');
   },
 );

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
 import type { RunContext } from './context.js';
-import { World } from './world.js';
+import { noteRunNamespaces, World } from './world.js';
 
 /** How long a file waits for another worker to build a run world: the hook's own timeout is 120 s. */
 const WAIT_MS = 110_000;
@@ -23,7 +23,10 @@ export function runWorld<T>(run: RunContext, scope: string, build: (world: World
   const file = join(dirname(run.ledgerPath), `world-${run.runId}-${scope}.json`);
   let value = building.get(file) as Promise<T> | undefined;
   if (!value) {
-    value = claim(file) ? buildAndShare(new World(run, scope), file, build) : waitFor<T>(file, scope);
+    value = (claim(file) ? buildAndShare(new World(run, scope), file, build) : waitFor<T>(file, scope)).then((v) => {
+      noteRunNamespaces(v);
+      return v;
+    });
     building.set(file, value);
   }
   return value;
