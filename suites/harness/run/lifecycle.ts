@@ -13,6 +13,7 @@ import { registerSecret } from '../core/redact.js';
 import { ROLES, ROLE_LEVEL, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
 import { loadConfig, USER_POOL_SIZE } from './config.js';
 import type { ActorInfo, RunContext } from './context.js';
+import { removeRunWorldFiles } from './run-world.js';
 import { sweepLedger, World } from './world.js';
 
 /** Makes the run; `catalog` (the registered areas) checks the area and endpoint settings. */
@@ -43,6 +44,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       const { left } = await sweepLedger(admin, ledgerPath);
       if (left.length > 0) console.error(`conformance: clean-up left ${left.length} object(s) on the target: ${left.join(', ')} (ledger ${ledgerPath})`);
     } finally {
+      removeRunWorldFiles(ledgerPath, runId);
       await server?.close();
     }
   };

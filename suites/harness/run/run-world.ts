@@ -3,7 +3,7 @@
 // run instead of once per file. Test files run in several workers, so the first file to ask builds
 // and the others wait for its result on disk, next to the ledger; the run's clean-up removes the
 // objects (they are in the ledger like any other).
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
@@ -30,6 +30,13 @@ export function runWorld<T>(run: RunContext, scope: string, build: (world: World
     building.set(file, value);
   }
   return value;
+}
+
+/** The run's world files, once its objects are removed: the ledger stays, these would only pile up. */
+export function removeRunWorldFiles(ledgerPath: string, runId: string): void {
+  const dir = dirname(ledgerPath);
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) if (name.startsWith(`world-${runId}-`)) rmSync(join(dir, name), { force: true });
 }
 
 /** True for the one caller in the whole run that creates the claim file. */
