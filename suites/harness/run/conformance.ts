@@ -224,7 +224,8 @@ function allTests(task: RunnerTask): RunnerTask[] {
 
 /**
  * The objects one test file works on, built once before its tests and removed after them. Every
- * file builds its own, so files run in parallel without sharing state on the target.
+ * file builds its own, so files run in parallel without sharing state on the target; what many
+ * files can share without stepping on each other comes from a run world (run-world.ts) inside it.
  */
 export function useWorld<T>(scope: string, build: (world: World, run: RunContext) => Promise<T>): () => T {
   let value: T | undefined;
