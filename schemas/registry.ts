@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -14,7 +14,8 @@ import addFormats from 'ajv-formats';
 
 const SCHEMA_DIR = dirname(fileURLToPath(import.meta.url));
 const ID_BASE = 'https://gitlab-api-conformance.dev/schemas/';
-const CACHE_DIR = join(SCHEMA_DIR, '..', 'node_modules', '.cache', 'gitlab-api-conformance');
+/** node_modules/.cache of the checkout, or of the project this package is installed in (as find-cache-dir chooses). */
+const CACHE_DIR = join(nearestNodeModules(join(SCHEMA_DIR, '..')), '.cache', 'gitlab-api-conformance');
 const require = createRequire(import.meta.url);
 
 export interface SchemaIssue {
@@ -26,6 +27,12 @@ export interface SchemaIssue {
 }
 
 let cached: Record<string, ValidateFunction> | undefined;
+
+function nearestNodeModules(root: string): string {
+  const marker = `${sep}node_modules${sep}`;
+  const at = root.lastIndexOf(marker);
+  return at === -1 ? join(root, 'node_modules') : root.slice(0, at + marker.length - 1);
+}
 
 function instance(): Ajv2020 {
   // code.source: the validators can be written out as standalone code.
