@@ -10,6 +10,7 @@ import { JSON_CONTENT_TYPE } from '../http/gitlab-http.js';
 import { userBasic } from '../http/context.js';
 import { apiError } from '../http/errors.js';
 import { mergedParams } from '../http/params.js';
+import { MAX_PER_PAGE } from '../http/pagination.js';
 import { unchangedUpdate } from './unchanged-update.js';
 import {
   callerOf,
@@ -236,8 +237,12 @@ export const VARIATIONS: Variation[] = [
   },
   {
     name: 'mirrors-list-unpaginated',
-    spec: 'GET /projects/:id/remote_mirrors "Returns an array of Remote mirror", not marked as paginated (Conventions: "Lists that take page and per_page … are marked as paginated"): the whole list.',
-    preHandler: dropParams({ method: 'GET', route: MIRRORS }, 'page', 'per_page').preHandler,
+    spec: 'GET /projects/:id/remote_mirrors "Returns an array of Remote mirror", not marked as paginated (Conventions: "Lists that take page and per_page … are marked as paginated"): the whole list (page and per_page ignored; up to the 100 rows of the largest page, which no project of a run comes near).',
+    preHandler(request, ctx) {
+      if (!matches(request, { method: 'GET', route: MIRRORS })) return;
+      dropParams({ method: 'GET', route: MIRRORS }, 'page', 'per_page').preHandler!(request, ctx);
+      (request.query as Json).per_page = String(MAX_PER_PAGE);
+    },
   },
   {
     name: 'per-page-zero-as-default',

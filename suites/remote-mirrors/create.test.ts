@@ -39,14 +39,14 @@ suite.test(
     clauses: ['mirrors.create.returns', 'mirrors.entity.shape'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
-    const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url: target('created') } });
+    const project = await world().fileProject();
+    const res = await as('maintainer').post(mirrorsPath(project), { body: { url: target('created') } });
     expectOk(res, 201, 'remote-mirror');
     const created = res.body as Mirror;
     expectEqual(created.url, target('created'), 'url of a target without credentials to be shown as given');
 
-    expectSameMirror(await readMirror(as('maintainer'), privateProject, created.id), created, 'the mirror read by id');
-    const listed = (await listMirrors(as('maintainer'), privateProject)).filter((m) => m.id === created.id);
+    expectSameMirror(await readMirror(as('maintainer'), project, created.id), created, 'the mirror read by id');
+    const listed = (await listMirrors(as('maintainer'), project)).filter((m) => m.id === created.id);
     expectEqual(listed, [created], 'the list to hold the created mirror, as created');
   },
 );
@@ -106,7 +106,7 @@ suite.test(
     clauses: ['mirrors.url.masked'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
+    const project = await world().fileProject();
     const cases = [
       { url: 'https://alice-user:Pa55-word-one@example.com/conformance/mask-1.git', shown: 'https://*****:*****@example.com/conformance/mask-1.git', secrets: ['alice-user', 'Pa55-word-one'] },
       { url: 'https://tok3n-value-two@example.org/conformance/mask-2.git', shown: 'https://*****@example.org/conformance/mask-2.git', secrets: ['tok3n-value-two'] },
@@ -114,14 +114,14 @@ suite.test(
       { url: 'http://bob-user:Pa55-word-four@example.org/conformance/mask-4.git', shown: 'http://*****:*****@example.org/conformance/mask-4.git', secrets: ['bob-user', 'Pa55-word-four'] },
     ];
     for (const { url, shown, secrets } of cases) {
-      const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url } });
+      const res = await as('maintainer').post(mirrorsPath(project), { body: { url } });
       expectOk(res, 201, 'remote-mirror');
       const created = res.body as Mirror;
       expectEqual(created.url, shown, `the created mirror's url for ${shown}`);
-      const read = await as('maintainer').get(mirrorPath(privateProject, created.id));
+      const read = await as('maintainer').get(mirrorPath(project, created.id));
       expectOk(read, 200, 'remote-mirror');
       expectEqual((read.body as Mirror).url, shown, 'the url read back by id');
-      const pages = await listMirrorPages(as('maintainer'), privateProject);
+      const pages = await listMirrorPages(as('maintainer'), project);
       expectEqual(pages.flatMap((page) => page.body as Mirror[]).find((m) => m.id === created.id)?.url, shown, 'the url in the list');
       for (const secret of secrets) for (const exchange of [res, read, ...pages]) expectNoSecret(exchange, secret);
     }
@@ -166,17 +166,17 @@ suite.test(
     clauses: ['mirrors.create.schemes', 'mirrors.create.returns'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
+    const project = await world().fileProject();
     for (const scheme of ['http', 'https', 'ssh', 'git']) {
       const url = `${scheme}://example.com/conformance/scheme-${scheme}.git`;
-      const created = await createMirror(as('maintainer'), privateProject, { url });
+      const created = await createMirror(as('maintainer'), project, { url });
       expectEqual(created.url, url, `the ${scheme} url as given`);
     }
     // GitLab's reason is "is blocked: Only allowed schemes are http, https, ssh, git"
     // (spec/requests/api/remote_mirrors_spec.rb); not pinned here, see the verdicts.
     for (const url of ['ftp://example.com/conformance/scheme-ftp.git', 'file:///srv/conformance/scheme-file.git']) {
-      expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }));
-      await expectNotCreated(as('maintainer'), privateProject, url);
+      expectUrlRefused(await as('maintainer').post(mirrorsPath(project), { body: { url } }));
+      await expectNotCreated(as('maintainer'), project, url);
     }
   },
 );
@@ -188,7 +188,7 @@ suite.test(
     clauses: ['mirrors.create.local-refused'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
+    const project = await world().fileProject();
     const local = [
       'http://localhost/conformance/local.git',
       'https://127.0.0.1/conformance/local.git',
@@ -199,8 +199,8 @@ suite.test(
       'https://192.168.0.10/conformance/local.git',
     ];
     for (const url of local) {
-      expectUrlRefused(await as('maintainer').post(mirrorsPath(privateProject), { body: { url } }));
-      await expectNotCreated(as('maintainer'), privateProject, url);
+      expectUrlRefused(await as('maintainer').post(mirrorsPath(project), { body: { url } }));
+      await expectNotCreated(as('maintainer'), project, url);
     }
   },
 );
@@ -256,13 +256,13 @@ suite.test(
     clauses: ['mirrors.auth-method.values'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
+    const project = await world().fileProject();
     const url = target('bad-auth');
-    const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url, auth_method: 'oauth' } });
+    const res = await as('maintainer').post(mirrorsPath(project), { body: { url, auth_method: 'oauth' } });
     // The status is settled; the body is GitLab's Grape refusal on create ({"error":…}), where its
     // update answers with the model's {"message":{"auth_method":[…]}}: the shape is GitLab parity.
     expectError(res, 400, { error: 'auth_method does not have a valid value', gitlab: 'lib/api/remote_mirrors.rb (POST: auth_method values: %w[ssh_public_key password]); spec/requests/api/remote_mirrors_spec.rb (when auth method is invalid)' });
-    await expectNotCreated(as('maintainer'), privateProject, url);
+    await expectNotCreated(as('maintainer'), project, url);
   },
 );
 
@@ -273,13 +273,13 @@ suite.test(
     clauses: ['mirrors.params.types'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
+    const project = await world().fileProject();
     for (const param of ['enabled', 'keep_divergent_refs', 'only_protected_branches']) {
-      const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url: target(`types-${param}`), [param]: 'maybe' } });
+      const res = await as('maintainer').post(mirrorsPath(project), { body: { url: target(`types-${param}`), [param]: 'maybe' } });
       expectError(res, 400, { error: `${param} is invalid`, gitlab: GITLAB_TEXT.params });
-      await expectNotCreated(as('maintainer'), privateProject, target(`types-${param}`));
+      await expectNotCreated(as('maintainer'), project, target(`types-${param}`));
     }
-    expectError(await as('maintainer').post(mirrorsPath(privateProject), { body: { url: { host: 'example.com' } } }), 400, { error: 'url is invalid', gitlab: GITLAB_TEXT.params });
+    expectError(await as('maintainer').post(mirrorsPath(project), { body: { url: { host: 'example.com' } } }), 400, { error: 'url is invalid', gitlab: GITLAB_TEXT.params });
   },
 );
 
@@ -313,11 +313,11 @@ suite.test(
     requires: { capabilities: ['premium'] },
   },
   async ({ as }) => {
-    const { privateProject } = world();
+    const project = await world().fileProject();
     const url = target('regex-exclusive');
-    const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url, only_protected_branches: true, mirror_branch_regex: '^release/' } });
+    const res = await as('maintainer').post(mirrorsPath(project), { body: { url, only_protected_branches: true, mirror_branch_regex: '^release/' } });
     expectError(res, 400, { error: 'only_protected_branches, mirror_branch_regex are mutually exclusive', gitlab: GITLAB_TEXT.exclusive });
-    await expectNotCreated(as('maintainer'), privateProject, url);
+    await expectNotCreated(as('maintainer'), project, url);
   },
 );
 
@@ -329,9 +329,9 @@ suite.test(
     requires: { capabilities: ['premium'] },
   },
   async ({ as }) => {
-    const { privateProject } = world();
+    const project = await world().fileProject();
     const url = target('regex-invalid');
-    const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url, mirror_branch_regex: 'release/[' } });
+    const res = await as('maintainer').post(mirrorsPath(project), { body: { url, mirror_branch_regex: 'release/[' } });
     // GitLab EE validates the regex in the model (400 {"message":{"mirror_branch_regex":["not valid RE2
     // syntax: …"]}}); GitLab CE does not declare the parameter, and older EE dropped it with the regex
     // feature flag off: the mirror is created without it (201).
@@ -342,12 +342,12 @@ suite.test(
     });
     if (res.status === 400) {
       expectError(res, 400);
-      await expectNotCreated(as('maintainer'), privateProject, url);
+      await expectNotCreated(as('maintainer'), project, url);
       return;
     }
     expectOk(res, 201, 'remote-mirror');
     const created = res.body as Mirror;
-    const read = await readMirror(as('maintainer'), privateProject, created.id);
+    const read = await readMirror(as('maintainer'), project, created.id);
     expectTrue(read.mirror_branch_regex === undefined || read.mirror_branch_regex === null, 'an ignored regex not to be stored', `got ${JSON.stringify(read.mirror_branch_regex)}`);
   },
 );
@@ -359,15 +359,15 @@ suite.test(
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
-    for (const role of ['maintainer', 'owner'] as const) await createMirror(as(role), privateProject, { url: target(`role-${role}`) });
-    await expectRefusedBelowMaintainer(as, (client) => client.post(mirrorsPath(privateProject), { body: { url: target('role-below') } }));
-    expectProjectNotFound(await as('outsider').post(mirrorsPath(privateProject), { body: { url: target('role-outsider') } }));
+    const project = await world().fileProject();
+    for (const role of ['maintainer', 'owner'] as const) await createMirror(as(role), project, { url: target(`role-${role}`) });
+    await expectRefusedBelowMaintainer(as, (client) => client.post(mirrorsPath(project), { body: { url: target('role-below') } }));
+    expectProjectNotFound(await as('outsider').post(mirrorsPath(project), { body: { url: target('role-outsider') } }));
     expectProjectNotFound(await as('maintainer').post(mirrorsPath(2147483000), { body: { url: target('role-unknown') } }));
-    const urls = (await listMirrors(as('maintainer'), privateProject)).map((m) => m.url);
+    const urls = (await listMirrors(as('maintainer'), project)).map((m) => m.url);
     expectTrue(urls.includes(target('role-maintainer')) && urls.includes(target('role-owner')), 'the mirrors of the Maintainer and the Owner to be listed', urls.join(', '));
-    await expectNotCreated(as('maintainer'), privateProject, target('role-below'));
-    await expectNotCreated(as('maintainer'), privateProject, target('role-outsider'));
+    await expectNotCreated(as('maintainer'), project, target('role-below'));
+    await expectNotCreated(as('maintainer'), project, target('role-outsider'));
   },
 );
 
@@ -378,11 +378,12 @@ suite.test(
     clauses: ['mirrors.auth.anonymous'],
   },
   async ({ as }) => {
-    const { publicProject, privateProject } = world();
+    const { publicProject, fileProject } = world();
+    const project = await fileProject();
     expectAnonymousOnPublic(await as('anonymous').post(mirrorsPath(publicProject), { body: { url: target('anonymous') } }));
-    expectAnonymousOnPrivate(await as('anonymous').post(mirrorsPath(privateProject), { body: { url: target('anonymous') } }));
+    expectAnonymousOnPrivate(await as('anonymous').post(mirrorsPath(project), { body: { url: target('anonymous') } }));
     await expectNotCreated(as('maintainer'), publicProject, target('anonymous'));
-    await expectNotCreated(as('maintainer'), privateProject, target('anonymous'));
+    await expectNotCreated(as('maintainer'), project, target('anonymous'));
   },
 );
 
@@ -393,13 +394,13 @@ suite.test(
     clauses: ['mirrors.auth.scopes'],
   },
   async ({ as }) => {
-    const { privateProject } = world();
+    const project = await world().fileProject();
     for (const scope of ['read_api', 'read_repository'] as const) {
-      const res = await as('maintainer', scope).post(mirrorsPath(privateProject), { body: { url: target(`scope-${scope}`) } });
+      const res = await as('maintainer', scope).post(mirrorsPath(project), { body: { url: target(`scope-${scope}`) } });
       expectInsufficientScope(res);
-      await expectNotCreated(as('maintainer'), privateProject, target(`scope-${scope}`));
+      await expectNotCreated(as('maintainer'), project, target(`scope-${scope}`));
     }
-    await createMirror(as('maintainer', 'api'), privateProject, { url: target('scope-api') });
+    await createMirror(as('maintainer', 'api'), project, { url: target('scope-api') });
   },
 );
 

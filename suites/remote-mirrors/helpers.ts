@@ -29,10 +29,9 @@ export interface Mirror {
 
 /**
  * The group and its two projects are the run's: other mirrors files create, change and delete mirrors
- * in them while a test runs. A test there works on mirrors of its own, found by id or by a url no
- * other test uses, and never on the whole list; a test that needs the whole list takes a project of
- * its file. A run leaves some 70 mirrors in the private project: each list of it is one page of 100,
- * read at once, where a walk over pages could miss a mirror that a delete between them moved back.
+ * in them while a test runs. A test there works on mirrors of its own, found by id, and reads no
+ * list but for its form; a test that looks for mirrors in the list (listed, or not created) takes the
+ * file's own project, where the file's tests write one at a time.
  */
 export interface MirrorsWorld {
   group: GroupInfo;

@@ -50,7 +50,7 @@ create.test(
     clauses: ['mirrors.host-keys.stored', 'mirrors.create.returns'],
   },
   async ({ as, log }) => {
-    const { privateProject } = world();
+    const project = await world().fileProject();
     const [ed25519, ecdsa, rsa, other] = [newSshKey('ed25519'), newSshKey('ecdsa'), newSshKey('rsa'), newSshKey('ed25519')];
     const moreTypes = [newDsaKey(), newSecurityKey('sk-ecdsa'), newSecurityKey('sk-ed25519'), newSecurityKey('sk-ed25519', '')];
     const cases = [
@@ -68,11 +68,11 @@ create.test(
       { url: 'ssh://git@example.com/conformance/host-keys-types.git', hostKeys: moreTypes.map((k) => k.text), shown: moreTypes },
     ];
     for (const { url, hostKeys, shown } of cases) {
-      const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url, auth_method: 'ssh_public_key', host_keys: hostKeys } });
+      const res = await as('maintainer').post(mirrorsPath(project), { body: { url, auth_method: 'ssh_public_key', host_keys: hostKeys } });
       expectOk(res, 201, 'remote-mirror');
       const created = res.body as Mirror;
       expectFingerprints(res, created, shown, `the mirror created for ${url}`);
-      await expectReadBack(as, log, privateProject, created.id, shown);
+      await expectReadBack(as, log, project, created.id, shown);
     }
   },
 );
@@ -86,14 +86,14 @@ create.test(
     level: 'parity',
   },
   async ({ as, log }) => {
-    const { privateProject } = world();
+    const project = await world().fileProject();
     const key = sshKeyWithPlus();
     const spaced = key.text.replace(/\+/g, ' ');
     for (const [form, body] of [[false, { host_keys: [spaced] }], [true, { 'host_keys[]': spaced }]] as const) {
-      const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url: `ssh://git@example.com/conformance/host-keys-plus-${form ? 'form' : 'json'}.git`, ...body }, form });
+      const res = await as('maintainer').post(mirrorsPath(project), { body: { url: `ssh://git@example.com/conformance/host-keys-plus-${form ? 'form' : 'json'}.git`, ...body }, form });
       expectOk(res, 201, 'remote-mirror');
       expectFingerprints(res, res.body as Mirror, [key], `the mirror created with a ${form ? 'form' : 'JSON'} body`);
-      await expectReadBack(as, log, privateProject, (res.body as Mirror).id, [key]);
+      await expectReadBack(as, log, project, (res.body as Mirror).id, [key]);
     }
   },
 );
@@ -159,7 +159,7 @@ create.test(
     clauses: ['mirrors.host-keys.types'],
   },
   async ({ as, log }) => {
-    const { privateProject: project } = world();
+    const project = await world().fileProject();
     const valid = newSshKey('ed25519');
     const cases: { hostKeys: unknown; error?: string; message?: string }[] = [
       { hostKeys: valid.text, error: 'host_keys is invalid' },
@@ -200,16 +200,16 @@ update.test(
     clauses: ['mirrors.host-keys.stored', 'mirrors.host-keys.kept-or-cleared', 'mirrors.update.toggle'],
   },
   async ({ as, log }) => {
-    const { privateProject } = world();
+    const project = await world().fileProject();
     const [first, second, third] = [newSshKey('ed25519'), newSshKey('ecdsa'), newSshKey('rsa')];
-    const created = await createMirror(as('maintainer'), privateProject, { url: 'ssh://git@example.com/conformance/host-keys-update.git', auth_method: 'ssh_public_key' });
+    const created = await createMirror(as('maintainer'), project, { url: 'ssh://git@example.com/conformance/host-keys-update.git', auth_method: 'ssh_public_key' });
     expectFingerprints({ log }, created, [], 'a mirror created without host_keys');
 
     const put = async (body: Record<string, unknown>, keys: SshKey[], what: string, gitlab = HOST_KEYS_GITLAB) => {
-      const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body });
+      const res = await as('maintainer').put(mirrorPath(project, created.id), { body });
       expectOk(res, 200, 'remote-mirror');
       expectFingerprints(res, res.body as Mirror, keys, `the update response (${what})`, gitlab);
-      return expectReadBack(as, log, privateProject, created.id, keys, gitlab);
+      return expectReadBack(as, log, project, created.id, keys, gitlab);
     };
     await put({ host_keys: [first.text, `git.example.org ${second.text}`] }, [first, second], 'two keys set');
     const toggled = await put({ enabled: true }, [first, second], 'host_keys left out', KEPT_GITLAB);
@@ -220,7 +220,7 @@ update.test(
     await put({ host_keys: null }, [], 'host_keys null', KEPT_GITLAB);
     await put({ host_keys: [second.text] }, [second], 'a key set once more');
     await put({ host_keys: '' }, [], 'host_keys "" (an empty array to Grape)', `${KEPT_GITLAB}; ${TYPES_GITLAB}`);
-    expectEqual((await readMirror(as('maintainer'), privateProject, created.id)).enabled, true, 'enabled as the updates left it');
+    expectEqual((await readMirror(as('maintainer'), project, created.id)).enabled, true, 'enabled as the updates left it');
   },
 );
 

@@ -228,7 +228,7 @@ suite.test(
     clauses: ['mirrors.update.branches', 'mirrors.auth-method.values'],
   },
   async ({ as }) => {
-    const { privateProject: project } = world();
+    const project = await world().fileProject();
     const created = await createMirror(as('maintainer'), project, { url: 'ssh://git@example.com/conformance/keeps-auth.git', auth_method: 'ssh_public_key' });
     const res = await as('maintainer').put(mirrorPath(project, created.id), { body: { enabled: true } });
     expectOk(res, 200, 'remote-mirror');
