@@ -199,6 +199,17 @@ async function seededServer(files: number, members = 0): Promise<Seeded> {
 async function repeated(runs: number, measure: () => Promise<Load>): Promise<Load & { runs: number[] }> {
   const all: Load[] = [];
   for (let i = 0; i < runs; i++) all.push(await measure());
+  return medianOf(all);
+}
+
+/** Measures taken in turn, round after round: a slow minute of the machine falls on each of them alike. */
+async function alternated(runs: number, measures: (() => Promise<Load>)[]): Promise<(Load & { runs: number[] })[]> {
+  const all: Load[][] = measures.map(() => []);
+  for (let i = 0; i < runs; i++) for (const [k, measure] of measures.entries()) all[k].push(await measure());
+  return all.map(medianOf);
+}
+
+function medianOf(all: Load[]): Load & { runs: number[] } {
   const cpu = all.map((l) => l.cpuUs).filter((x): x is number => x !== undefined);
   return {
     rps: median(all.map((l) => l.rps)),
@@ -244,18 +255,22 @@ if (ONLY.has('server')) {
 
 if (ONLY.has('files')) {
   const rows: Record<string, unknown>[] = [];
-  for (const size of [10, 10_000]) {
-    step(`files: seeding a repository of ${size} files (one commit each)`);
-    const seeding = performance.now();
-    const server = await seededServer(size);
-    try {
-      const seedSeconds = round((performance.now() - seeding) / 1000, 1);
-      const heapMiB = await server.heapMiB();
+  // Both repositories are seeded first, and their runs alternate: the ratio of two rates measured
+  // minutes apart would carry the machine's drift between them.
+  const sizes = [10, 10_000];
+  const servers: { size: number; seedSeconds: number; heapMiB: number; server: Awaited<ReturnType<typeof seededServer>> }[] = [];
+  try {
+    for (const size of sizes) {
+      step(`files: seeding a repository of ${size} files (one commit each)`);
+      const seeding = performance.now();
+      const server = await seededServer(size);
+      servers.push({ size, seedSeconds: round((performance.now() - seeding) / 1000, 1), heapMiB: await server.heapMiB(), server });
+    }
+    const json = { 'content-type': 'application/json' };
+    let n = 0;
+    const put = ({ server }: (typeof servers)[number]) => {
       const files = `/api/v4/projects/${server.projectId}/repository/files`;
-      const json = { 'content-type': 'application/json' };
-      let n = 0;
-      step(`files: ${size} files, PUT (update one of 9 files), ${RUNS} runs`);
-      const put = await repeated(RUNS, () =>
+      return () =>
         load(server.url, files, {
           requests: [
             {
@@ -266,10 +281,11 @@ if (ONLY.has('files')) {
               },
             },
           ],
-        }, server.child.pid),
-      );
-      step(`files: ${size} files, POST a new file then DELETE it, ${RUNS} runs`);
-      const createDelete = await repeated(RUNS, () =>
+        }, server.child.pid);
+    };
+    const createDelete = ({ server }: (typeof servers)[number]) => {
+      const files = `/api/v4/projects/${server.projectId}/repository/files`;
+      return () =>
         load(server.url, files, {
           requests: [
             {
@@ -284,14 +300,19 @@ if (ONLY.has('files')) {
               setupRequest: (req, context) => ({ ...req, path: `${files}/dir5%2Fnew-${(context as { n?: number }).n}%2Etxt?branch=main&commit_message=delete`, body: undefined }),
             },
           ],
-        }, server.child.pid),
-      );
-      rows.push({ files: size, seedSeconds, heapMiBAfterSeeding: heapMiB, put, createDelete });
-      lines.push(`| PUT file (a commit), repository of ${size} files | seeded in ${seedSeconds} s, heap ${heapMiB} MiB | ${put.rps} commits/s, p50 ${put.p50} ms, p99 ${put.p99} ms${cpuText(put)}${failures(put)} |`);
-      lines.push(`| POST then DELETE a file (two commits), ${size} files | | ${createDelete.rps} commits/s, p50 ${createDelete.p50} ms, p99 ${createDelete.p99} ms${cpuText(createDelete)}${failures(createDelete)} |`);
-    } finally {
-      server.stop();
+        }, server.child.pid);
+    };
+    step(`files: PUT (update one of 9 files), ${sizes.join(' and ')} files alternated, ${RUNS} runs each`);
+    const puts = await alternated(RUNS, servers.map(put));
+    step(`files: POST a new file then DELETE it, ${sizes.join(' and ')} files alternated, ${RUNS} runs each`);
+    const createDeletes = await alternated(RUNS, servers.map(createDelete));
+    for (const [i, { size, seedSeconds, heapMiB }] of servers.entries()) {
+      rows.push({ files: size, seedSeconds, heapMiBAfterSeeding: heapMiB, put: puts[i], createDelete: createDeletes[i] });
+      lines.push(`| PUT file (a commit), repository of ${size} files | seeded in ${seedSeconds} s, heap ${heapMiB} MiB | ${puts[i].rps} commits/s, p50 ${puts[i].p50} ms, p99 ${puts[i].p99} ms${cpuText(puts[i])}${failures(puts[i])} |`);
+      lines.push(`| POST then DELETE a file (two commits), ${size} files | | ${createDeletes[i].rps} commits/s, p50 ${createDeletes[i].p50} ms, p99 ${createDeletes[i].p99} ms${cpuText(createDeletes[i])}${failures(createDeletes[i])} |`);
     }
+  } finally {
+    for (const { server } of servers) server.stop();
   }
   const [small, big] = rows as { put: Load; createDelete: Load }[];
   const ratios = { put: round(small.put.rps / big.put.rps, 2), createDelete: round(small.createDelete.rps / big.createDelete.rps, 2) };
