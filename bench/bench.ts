@@ -232,17 +232,8 @@ if (ONLY.has('server')) {
   try {
     const bareUrl = `http://127.0.0.1:${hello.match[1]}`;
     const filePath = `/api/v4/projects/${server.projectId}/repository/files/dir3%2Ff3%2Etxt?ref=main`;
-    // Alternated, so that both see the same machine over the same minutes.
-    const bareRuns: Load[] = [];
-    const fileRuns: Load[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      step(`server: run ${i + 1}/${RUNS}, bare route`);
-      bareRuns.push(await load(bareUrl, '/hello', { headers: {} }, hello.child.pid));
-      step(`server: run ${i + 1}/${RUNS}, GET file`);
-      fileRuns.push(await load(server.url, filePath, {}, server.child.pid));
-    }
-    const bare = await repeated(RUNS, async () => bareRuns.shift()!);
-    const getFile = await repeated(RUNS, async () => fileRuns.shift()!);
+    step(`server: the bare route and GET file alternated, ${RUNS} runs each`);
+    const [bare, getFile] = await alternated(RUNS, [() => load(bareUrl, '/hello', { headers: {} }, hello.child.pid), () => load(server.url, filePath, {}, server.child.pid)]);
     const ratio = round(getFile.rps / bare.rps, 2);
     report.server = { bareRoute: bare, getFile, getFileRatio: ratio };
     lines.push(`| bare Fastify route (ceiling) | 10 connections, median of ${RUNS} | ${bare.rps} req/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms${cpuText(bare)} |`);
