@@ -213,6 +213,15 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(leftovers(failing)).toEqual([]);
   });
 
+  test.concurrent('a target whose members API hangs gets the run made without the pool of users: error verdicts, exit 1, nothing left', async () => {
+    const hanging = await server({ faults: ['hang'] });
+    const run = await cli(['--endpoint', 'GET /groups/:id/members/:user_id', '--timeout', '2000'], target(hanging));
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/the pool of users could not be made, each file makes its own/);
+    expect(results(run).tests.filter((t) => t.verdict === 'error').length).toBeGreaterThan(0);
+    expect(leftovers(hanging)).toEqual([]);
+  });
+
   test.concurrent('Ctrl-C stops the run, exits 2, and nothing the run created is left', async () => {
     const s = await server({ latencyMs: 15 });
     const run = await cli(['--area', 'repository-files'], target(s), {
