@@ -5,7 +5,7 @@
 // around the routes (index.ts: a preHandler before them, an onSend after them and after any fault);
 // the error texts are replaced last, so the answers the other variations make lose GitLab's words too.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { bothKinds, changeParams, dropParams, mapBody, matches, type When } from '../faults/dsl.js';
+import { bothKinds, changeParams, mapBody, matches, type When } from '../faults/dsl.js';
 import { JSON_CONTENT_TYPE } from '../http/gitlab-http.js';
 import { userBasic } from '../http/context.js';
 import { apiError } from '../http/errors.js';
@@ -238,11 +238,12 @@ export const VARIATIONS: Variation[] = [
   {
     name: 'mirrors-list-unpaginated',
     spec: 'GET /projects/:id/remote_mirrors "Returns an array of Remote mirror", not marked as paginated (Conventions: "Lists that take page and per_page … are marked as paginated"): the whole list (page and per_page ignored; up to the 100 rows of the largest page, which no project of a run comes near).',
-    preHandler(request, ctx) {
-      if (!matches(request, { method: 'GET', route: MIRRORS })) return;
-      dropParams({ method: 'GET', route: MIRRORS }, 'page', 'per_page').preHandler!(request, ctx);
-      (request.query as Json).per_page = String(MAX_PER_PAGE);
-    },
+    preHandler: changeParams({ method: 'GET', route: MIRRORS }, (params, request) => {
+      delete (request.query as Json).page;
+      delete (request.query as Json).per_page;
+      delete params.page;
+      params.per_page = String(MAX_PER_PAGE);
+    }).preHandler,
   },
   {
     name: 'per-page-zero-as-default',

@@ -17,16 +17,9 @@ export interface PublicSources {
 /** A public group and a public project, each with the shared role actors as direct members, and their access requester. */
 export function publicSources(run: RunContext): Promise<PublicSources> {
   return runWorld(run, 'public-sources', async (world) => {
-    const withRoles = async <S extends GroupInfo | ProjectInfo>(source: S) => {
-      await world.addRoleMembers(source);
-      return source;
-    };
     const [group, project] = await Promise.all([
-      world.group({ visibility: 'public', hint: 'public' }).then(withRoles),
-      world
-        .group({ visibility: 'public', hint: 'public' })
-        .then((parent) => world.project({ group: parent, visibility: 'public', hint: 'public', empty: true }))
-        .then(withRoles),
+      world.group({ visibility: 'public', hint: 'public', roles: true }),
+      world.group({ visibility: 'public', hint: 'public' }).then((parent) => world.project({ group: parent, visibility: 'public', hint: 'public', empty: true, roles: true })),
     ]);
     // A user of its own: the requests are the run's, not one file's.
     const requester = await world.user('requester');

@@ -779,9 +779,9 @@ suite.test(
     clauses: ['invitations.create.confirmed-email', 'invitations.create.existing-user-email'],
   },
   async (kit) => {
-    const { source, ownUser, secondaryEmail } = world();
+    const { source, newcomer, secondaryEmail } = world();
     const target = source(kit.kind);
-    const [confirmed, unconfirmed] = [await ownUser(), await ownUser()];
+    const [confirmed, unconfirmed] = [await newcomer(), await newcomer()];
     const [confirmedAddress, unconfirmedAddress] = [await secondaryEmail(confirmed, true), await secondaryEmail(unconfirmed, false)];
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: confirmedAddress, access_level: ACCESS.DEVELOPER }));
     await expectMember(kit, target, confirmed, ACCESS.DEVELOPER);

@@ -63,7 +63,7 @@ export interface InvitationsWorld {
   /** A user new to `sources` (World.userFor: one of the run's pool, who holds a seat elsewhere), with an `api` token. */
   user(...sources: SourceInfo[]): Promise<ActorInfo>;
   /** A new user of the test's own, a member of nothing: for a test that changes the user itself (its addresses), or needs one who holds no seat (promotion approval). */
-  ownUser(): Promise<ActorInfo>;
+  newcomer(): Promise<ActorInfo>;
   /** A new user whose primary address is unconfirmed (made without skip_confirmation), without tokens. */
   unconfirmedUser(): Promise<ActorInfo>;
   /** Gives `user` a new secondary address, confirmed or not, and returns it. */
@@ -82,11 +82,7 @@ export interface InvitationsWorld {
 
 export function useInvitationsWorld(scope: string): () => InvitationsWorld {
   return useWorld(scope, async (world, run) => {
-    const roleGroup = async () => {
-      const group = await world.group({ hint: 'invitations' });
-      await world.addRoleMembers(group);
-      return group;
-    };
+    const roleGroup = () => world.group({ hint: 'invitations', roles: true });
     const group = await roleGroup();
     const subgroup = await world.group({ parent: group, hint: 'sub' });
     // Projects inherit the roles of the group; invitations need no repository.
@@ -106,7 +102,7 @@ export function useInvitationsWorld(scope: string): () => InvitationsWorld {
       neighbour: (kind) => (kind === 'group' ? project : group),
       email: (hint) => world.factories.email(hint),
       user: (...sources) => world.userFor(...sources),
-      ownUser: () => world.user(),
+      newcomer: () => world.user(),
       unconfirmedUser: () => world.user('unconfirmed', [], { unconfirmed: true }),
       secondaryEmail: async (user, confirmed) => {
         const address = world.factories.email('secondary');
@@ -368,7 +364,7 @@ export async function expectNotMember(kit: Kit, source: SourceInfo, user: ActorI
 export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world: InvitationsWorld): Promise<void> {
   const owner = kit.as('owner');
   const admin = kit.as('admin');
-  const [byId, byEmail, guest] = await Promise.all([world.ownUser(), world.ownUser(), world.ownUser()]);
+  const [byId, byEmail, guest] = await Promise.all([world.newcomer(), world.newcomer(), world.newcomer()]);
 
   for (const [user, body] of [
     [byId, { user_id: byId.id, access_level: ACCESS.DEVELOPER }],

@@ -75,7 +75,7 @@ export interface Toolkit {
   /** A new user with no membership at all: holds no seat. */
   newcomer(): Promise<ActorInfo>;
   /** A new user of the test's own, holding a seat as user() does: for a role in a group other files share too (a fixture's). */
-  ownUser(): Promise<ActorInfo>;
+  seatedUser(): Promise<ActorInfo>;
   /** A user new to `source` and to `alsoNewTo` (holding a seat, as user()) made a direct member of `source` at `level`. */
   member(source: SourceInfo, level: number, alsoNewTo?: SourceInfo[]): Promise<ActorInfo>;
   /** Gives a user a role as the administrator (setup; the target contract has no other way). */
@@ -90,17 +90,9 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
       world,
       run,
       group: (options = {}) => world.group({ visibility: options.visibility, parent: options.parent, hint: 'members' }),
-      async roleGroup(options = {}) {
-        const group = await t.group(options);
-        await world.addRoleMembers(group);
-        return group;
-      },
+      roleGroup: (options = {}) => world.group({ visibility: options.visibility, parent: options.parent, hint: 'members', roles: true }),
       project: (options = {}) => world.project({ group: options.group, visibility: options.visibility, hint: 'members' }),
-      async roleProject(options = {}) {
-        const project = await t.project(options);
-        await world.addRoleMembers(project);
-        return project;
-      },
+      roleProject: (options = {}) => world.project({ group: options.group, visibility: options.visibility, hint: 'members', roles: true }),
       async roleSources() {
         const [group, project] = await Promise.all([t.roleGroup(), t.group().then((parent) => t.roleProject({ group: parent }))]);
         return { group, project };
@@ -112,7 +104,7 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
       },
       user: (...sources) => world.userFor(...sources),
       newcomer: () => world.user(),
-      ownUser: () => world.seatedUser(),
+      seatedUser: () => world.seatedUser(),
       async member(source, level, alsoNewTo = []) {
         const user = await t.user(source, ...alsoNewTo);
         await t.add(source, user, level);

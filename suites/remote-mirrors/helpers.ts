@@ -49,8 +49,7 @@ export interface MirrorsWorld {
 export function useMirrorsWorld(scope: string): () => MirrorsWorld {
   return useWorld(scope, async (world, run) => {
     const shared = await runWorld(run, 'mirrors', async (runs) => {
-      const group = await runs.group({ visibility: 'public', hint: 'mirrors' });
-      await runs.addRoleMembers(group);
+      const group = await runs.group({ visibility: 'public', hint: 'mirrors', roles: true });
       const privateProject = await runs.project({ group, visibility: 'private', hint: 'private' });
       const publicProject = await runs.project({ group, visibility: 'public', hint: 'public' });
       return { group, privateProject, publicProject };

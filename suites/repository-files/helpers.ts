@@ -20,8 +20,7 @@ export interface FilesRunWorld {
 
 export function filesRunWorld(run: RunContext): Promise<FilesRunWorld> {
   return runWorld(run, 'files', async (world) => {
-    const group = await world.group({ visibility: 'public', hint: 'files' });
-    await world.addRoleMembers(group);
+    const group = await world.group({ visibility: 'public', hint: 'files', roles: true });
     const publicProject = await world.project({ group, visibility: 'public', hint: 'public' });
     const privateProject = await world.project({ group, visibility: 'private', hint: 'private' });
     return { group, publicProject, privateProject };

@@ -10,7 +10,7 @@ import type { Area, Catalog } from '../core/area.js';
 import { Client } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
-import { ROLES, ROLE_LEVEL, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
+import { ROLES, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
 import { loadConfig, USER_POOL_SIZE } from './config.js';
 import type { ActorInfo, RunContext } from './context.js';
 import { removeRunWorldFiles } from './run-world.js';
@@ -106,13 +106,6 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
 
 /** The run's pool of users (RunContext.pool): each a Reporter of one seat group, with an `api` token. */
 async function makePool(world: World, run: RunContext): Promise<void> {
-  const seats = await world.group({ hint: 'seats' });
-  run.pool.seats = seats;
-  run.pool.users = await Promise.all(
-    Array.from({ length: USER_POOL_SIZE }, async () => {
-      const user = await world.user('pool');
-      await world.addMember(seats, user.id, ROLE_LEVEL.reporter);
-      return user;
-    }),
-  );
+  run.pool.seats = await world.group({ hint: 'seats' });
+  run.pool.users = await Promise.all(Array.from({ length: USER_POOL_SIZE }, () => world.seatedUser('pool')));
 }

@@ -6,8 +6,7 @@ import { tiny } from './area.js';
 
 const suite = endpoint(tiny, 'ping');
 const world = useWorld('tiny-ping', async (w) => {
-  const group = await w.group({ hint: 'tiny' });
-  await w.addRoleMembers(group);
+  const group = await w.group({ hint: 'tiny', roles: true });
   return { group, project: await w.project({ group, hint: 'tiny', empty: true }) };
 });
 
