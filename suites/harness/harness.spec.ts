@@ -143,19 +143,33 @@ describe('ledger', () => {
 
 describe('user pool', () => {
   const users = [1, 2, 3].map((id) => ({ id, username: `pool_${id}`, name: `Pool ${id}`, email: `pool_${id}@example.com`, tokens: { api: `t${id}` } }));
-  const run = { targetUrl: 'http://127.0.0.1:9', adminToken: 'x', requestTimeoutMs: 1000, prefix: 'cnf-test', ledgerPath: join(tmp, 'pool-ledger.jsonl'), runId: 'r', pool: { seats: undefined, users } } as unknown as RunContext;
-  const group = (path: string): GroupInfo => ({ kind: 'group', id: path.length, name: path, fullPath: path });
-  const project = (path: string): ProjectInfo => ({ kind: 'project', id: path.length, fullPath: path, defaultBranch: 'main' });
-  /** A world whose pool never runs dry: a user beyond it is made here, without a target. */
-  const worldOf = () => {
+  const seatless = [11, 12].map((id) => ({ ...users[0], id, username: `seatless_${id}` }));
+  let runs = 0;
+  /** A run of its own for each test: the claims and the spent list live beside its ledger. */
+  const runOf = () =>
+    ({ targetUrl: 'http://127.0.0.1:9', adminToken: 'x', requestTimeoutMs: 1000, prefix: 'cnf-test', ledgerPath: join(tmp, 'pool', 'ledger.jsonl'), runId: `r${++runs}`, pool: { seats: undefined, users, seatless } }) as unknown as RunContext;
+  const idOf = (path: string) => [...path].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1_000_003, 7);
+  const group = (path: string): GroupInfo => ({ kind: 'group', id: idOf(path), name: path, fullPath: path });
+  const project = (path: string): ProjectInfo => ({ kind: 'project', id: idOf(path), fullPath: path, defaultBranch: 'main' });
+  /**
+   * A world whose pool never runs dry and that needs no target: a user beyond the pool is made here,
+   * and taking a user back succeeds or not as told (each call noted).
+   */
+  const worldOf = (run = runOf(), takesBack = true) => {
     const world = new World(run, 'pool-test');
     let made = 100;
     world.seatedUser = async () => ({ ...users[0], id: ++made, username: `own_${made}` });
-    return world;
+    world.user = async () => ({ ...users[0], id: ++made, username: `own_${made}` });
+    const takenBack: number[] = [];
+    (world as unknown as { takeBack: (user: { id: number }) => Promise<boolean> }).takeBack = async (user) => {
+      takenBack.push(user.id);
+      return takesBack;
+    };
+    return { world, takenBack };
   };
 
   test('a user is handed out once per namespace: again in another namespace, not in a subgroup or project of one it was handed out in', async () => {
-    const world = worldOf();
+    const { world } = worldOf();
     world.endBuild();
     const a = await world.userFor(group('a'));
     expect((await world.userFor(project('a/sub/p'))).id).not.toBe(a.id);
@@ -166,7 +180,7 @@ describe('user pool', () => {
   });
 
   test('a share links two namespaces: a user handed out in either is not handed out in the other', async () => {
-    const world = worldOf();
+    const { world } = worldOf();
     world.endBuild();
     const a = await world.userFor(group('a'));
     const b = await world.userFor(group('b'));
@@ -175,16 +189,32 @@ describe('user pool', () => {
     expect((await world.userFor(group('c'))).id).not.toBe(a.id);
   });
 
-  test('in the namespace of a run world, which every file uses, a user is always one of the world\'s own', async () => {
-    const world = worldOf();
-    world.endBuild();
+  test('in the namespace of a run world, which every file uses, a pool user is handed out once in the whole run', async () => {
+    const run = runOf();
+    const [one, two] = [worldOf(run).world, worldOf(run).world];
+    for (const world of [one, two]) world.endBuild();
     noteRunNamespaces({ shared: { kind: 'group', id: 1, fullPath: 'run-shared' } });
-    expect((await world.userFor(project('run-shared/p'))).id).toBeGreaterThan(100);
-    expect((await world.userFor(group('not-shared'))).id).toBe(users[0].id);
+    const first = await one.userFor(project('run-shared/p'));
+    const second = await two.userFor(group('run-shared'));
+    expect([first.id, second.id]).toEqual([users[0].id, users[1].id]);
+    // Not a namespace of the run: the file's own rule.
+    expect((await two.userFor(group('not-shared'))).id).toBe(users[0].id);
+    expect((await one.userFor(group('run-shared'))).id).toBe(users[2].id);
+    expect((await two.userFor(group('run-shared'))).id).toBeGreaterThan(100);
+  });
+
+  test('in a fixture\'s group a pool user is handed out once in the whole run, and not twice in one test', async () => {
+    const run = runOf();
+    const [one, two] = [worldOf(run).world, worldOf(run).world];
+    const [a, b] = [await one.userIn('ldap'), await one.userIn('ldap')];
+    expect(a.id).not.toBe(b.id);
+    expect((await two.userIn('ldap')).id).toBe(users[2].id);
+    expect((await two.userIn('ldap')).id).toBeGreaterThan(100);
+    expect((await two.userIn('saml')).id).toBe(users[0].id);
   });
 
   test('users of the build, and users asked for without sources, are new to the whole world; a dry pool makes users of the world\'s own', async () => {
-    const world = worldOf();
+    const { world } = worldOf();
     const built = await world.userFor(group('a'));
     world.endBuild();
     const wide = await world.userFor();
@@ -192,6 +222,53 @@ describe('user pool', () => {
     const third = await world.userFor(group('b'));
     expect([built.id, wide.id]).not.toContain(third.id);
     expect((await world.userFor(group('b'))).id).toBeGreaterThan(100);
+  });
+
+  test('when the pool runs dry a user of an earlier test is taken back; never one of the build or of the current test, nor one that could not be taken back', async () => {
+    const { world, takenBack } = worldOf();
+    const built = await world.userFor();
+    world.endBuild();
+    world.startTest();
+    const [a, b] = [await world.userFor(group('a')), await world.userFor(group('a'))];
+    expect((await world.userFor(group('a'))).id).toBeGreaterThan(100);
+    expect(takenBack).toEqual([]);
+    world.startTest();
+    expect((await world.userFor(group('a'))).id).toBe(a.id);
+    expect((await world.userFor(group('a'))).id).toBe(b.id);
+    expect((await world.userFor(group('a'))).id).toBeGreaterThan(100);
+    expect(takenBack).toEqual([a.id, b.id]);
+    expect(takenBack).not.toContain(built.id);
+
+    const failing = worldOf(runOf(), false);
+    failing.world.endBuild();
+    failing.world.startTest();
+    for (const _ of users) await failing.world.userFor(group('a'));
+    failing.world.startTest();
+    expect((await failing.world.userFor(group('a'))).id).toBeGreaterThan(100);
+    expect(failing.takenBack).toEqual(users.map((u) => u.id));
+  });
+
+  test('a seatless user serves each source of a file once and is taken out of it after the test; one that cannot be is spent for the whole run', async () => {
+    const run = runOf();
+    const { world } = worldOf(run);
+    world.endBuild();
+    world.startTest();
+    const [x, y] = [await world.seatlessFor(group('g')), await world.seatlessFor(group('g'))];
+    expect([x.id, y.id]).toEqual([11, 12]);
+    expect((await world.seatlessFor(group('h'))).id).toBeGreaterThan(100);
+    await world.endTest();
+    world.startTest();
+    expect((await world.seatlessFor(group('g'))).id).toBeGreaterThan(100);
+    expect((await world.seatlessFor(group('h'))).id).toBe(11);
+    await world.endTest();
+
+    const failing = worldOf(run, false).world;
+    failing.startTest();
+    expect((await failing.seatlessFor(group('k'))).id).toBe(11);
+    await failing.endTest();
+    failing.startTest();
+    expect((await world.seatlessFor(group('k'))).id).toBe(12);
+    expect((await failing.seatlessFor(group('m'))).id).toBe(12);
   });
 });
 

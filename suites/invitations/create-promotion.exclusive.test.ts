@@ -37,7 +37,7 @@ suite.test(
     const w = world();
     const target = w.source(kit.kind);
     const owner = kit.as('owner');
-    const [added, guest, developer, maintainer] = await Promise.all([w.newcomer(), w.newcomer(), w.newcomer(), w.newcomer()]);
+    const [added, guest, developer, maintainer] = await Promise.all([w.seatless(target), w.seatless(target), w.seatless(target), w.seatless(target)]);
     await withPromotionManagement(kit.as('admin'), false, async () => {
       const res = await invite(owner, target, { user_id: added.id, access_level: ACCESS.DEVELOPER });
       expectEqual(expectInviteSuccess(res).queued_users, undefined, 'no queued users with approval off', res);

@@ -62,9 +62,11 @@ export interface InvitationsWorld {
   email(hint?: string): string;
   /** A user new to `sources` (World.userFor: one of the run's pool, who holds a seat elsewhere), with an `api` token. */
   user(...sources: SourceInfo[]): Promise<ActorInfo>;
-  /** A new user of the test's own, a member of nothing: for a test that changes the user itself (its addresses), or needs one who holds no seat (promotion approval). */
+  /** A new user of the test's own, a member of nothing: for a test that changes the user itself (its addresses). */
   newcomer(): Promise<ActorInfo>;
-  /** A new user whose primary address is unconfirmed (made without skip_confirmation), without tokens. */
+  /** A user who holds no seat, never handed out for `source` in this file (World.seatlessFor): for the promotion-approval tests; taken out of `source` after the test. */
+  seatless(source: SourceInfo): Promise<ActorInfo>;
+  /** The file's user whose primary address is unconfirmed (made without skip_confirmation, once, without tokens): invite it into each source once. */
   unconfirmedUser(): Promise<ActorInfo>;
   /** Gives `user` a new secondary address, confirmed or not, and returns it. */
   secondaryEmail(user: ActorInfo, confirmed: boolean): Promise<string>;
@@ -89,6 +91,7 @@ export function useInvitationsWorld(scope: string): () => InvitationsWorld {
     const newProject = () => world.project({ group, hint: 'invitations', empty: true });
     const project = await newProject();
     const shared = await publicSources(run);
+    let unconfirmed: Promise<ActorInfo> | undefined;
     const newRequester = async (target: SourceInfo) => {
       const user = await world.userFor(target);
       await world.requestAccess(target, user);
@@ -103,7 +106,8 @@ export function useInvitationsWorld(scope: string): () => InvitationsWorld {
       email: (hint) => world.factories.email(hint),
       user: (...sources) => world.userFor(...sources),
       newcomer: () => world.user(),
-      unconfirmedUser: () => world.user('unconfirmed', [], { unconfirmed: true }),
+      seatless: (source) => world.seatlessFor(source),
+      unconfirmedUser: () => (unconfirmed ??= world.user('unconfirmed', [], { unconfirmed: true })),
       secondaryEmail: async (user, confirmed) => {
         const address = world.factories.email('secondary');
         await world.addEmail(user, address, confirmed);
@@ -364,7 +368,7 @@ export async function expectNotMember(kit: Kit, source: SourceInfo, user: ActorI
 export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world: InvitationsWorld): Promise<void> {
   const owner = kit.as('owner');
   const admin = kit.as('admin');
-  const [byId, byEmail, guest] = await Promise.all([world.newcomer(), world.newcomer(), world.newcomer()]);
+  const [byId, byEmail, guest] = await Promise.all([world.seatless(source), world.seatless(source), world.seatless(source)]);
 
   for (const [user, body] of [
     [byId, { user_id: byId.id, access_level: ACCESS.DEVELOPER }],

@@ -154,7 +154,7 @@ suite.test(
   async ({ kind, as, withToken, run, log }) => {
     const fx = fixture(run.fixtures, 'saml')!;
     const { t } = world();
-    const viewer = await t.seatedUser();
+    const viewer = await t.fixtureUser('saml');
     // On the SSO group itself; for a project, on a project made in it with the identified user as a direct member.
     const check = async (source: SourceRef) => {
       for (const [client, who] of [[withToken(fx.ownerToken, 'SAML group owner'), 'the owner'], [as('admin'), 'an administrator']] as const) {

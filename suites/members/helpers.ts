@@ -5,7 +5,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { apiPath, type Client, type Exchange, type Query } from '../harness/core/client.js';
 import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, expectValidationError, fail, parity } from '../harness/core/checks.js';
-import { fixture, type ResolvedFixture } from '../../fixtures/manifest.js';
+import { fixture, type FixtureName, type ResolvedFixture } from '../../fixtures/manifest.js';
 import { useWorld, type Kit } from '../harness/run/conformance.js';
 import { publicSources as sharedPublicSources, type PublicSources } from '../common/public-sources.js';
 import { HarnessError } from '../harness/core/errors.js';
@@ -74,8 +74,14 @@ export interface Toolkit {
   user(...sources: SourceInfo[]): Promise<ActorInfo>;
   /** A new user with no membership at all: holds no seat. */
   newcomer(): Promise<ActorInfo>;
-  /** A new user of the test's own, holding a seat as user() does: for a role in a group other files share too (a fixture's). */
-  seatedUser(): Promise<ActorInfo>;
+  /**
+   * A user who holds no seat and was never handed out for `source` in this file (World.seatlessFor):
+   * for the promotion-approval tests. It is taken out of `source` after the test; not for a test in
+   * which an administrator gives it a seat with approval on (use newcomer()).
+   */
+  seatless(source: SourceInfo): Promise<ActorInfo>;
+  /** A user holding a seat, as user() does, for a role in the group of the fixture `name`, which other files use too; the test takes the role away again. */
+  fixtureUser(name: FixtureName): Promise<ActorInfo>;
   /** A user new to `source` and to `alsoNewTo` (holding a seat, as user()) made a direct member of `source` at `level`. */
   member(source: SourceInfo, level: number, alsoNewTo?: SourceInfo[]): Promise<ActorInfo>;
   /** Gives a user a role as the administrator (setup; the target contract has no other way). */
@@ -104,7 +110,8 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
       },
       user: (...sources) => world.userFor(...sources),
       newcomer: () => world.user(),
-      seatedUser: () => world.seatedUser(),
+      seatless: (source) => world.seatlessFor(source),
+      fixtureUser: (name) => world.userIn(name),
       async member(source, level, alsoNewTo = []) {
         const user = await t.user(source, ...alsoNewTo);
         await t.add(source, user, level);

@@ -151,7 +151,7 @@ suite.test(
     const fx = fixture(run.fixtures, 'enterprise')!;
     const { t } = world();
     const owner = withToken(fx.ownerToken, 'enterprise group owner');
-    const viewer = await t.seatedUser();
+    const viewer = await t.fixtureUser('enterprise');
     // The group itself; for a project, one made in the group with both users as direct members.
     const check = async (source: { kind: SourceKind; id: number }) => {
       const items = await listAll(owner, membersPath(source), 'member');

@@ -93,7 +93,7 @@ suite.test(
   },
   async ({ withToken, run, log }) => {
     const { t } = world();
-    const viewer = await t.seatedUser();
+    const viewer = await t.fixtureUser('ldap');
     await withLdapFixture(run, withToken, async ({ fx, group, owner }) => {
       await t.add(group, viewer, LEVEL.DEVELOPER);
       try {
@@ -116,7 +116,7 @@ suite.test(
   },
   async ({ withToken, run }) => {
     const { t } = world();
-    const [plain, stranger] = [await t.seatedUser(), await t.seatedUser()];
+    const [plain, stranger] = [await t.fixtureUser('ldap'), await t.fixtureUser('ldap')];
     await withLdapFixture(run, withToken, async ({ group, owner }) => {
       await t.add(group, plain, LEVEL.DEVELOPER);
       try {

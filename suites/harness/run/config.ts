@@ -21,10 +21,16 @@ export type Capability = (typeof CAPABILITIES)[number];
 export const URL_TARGET_CONCURRENCY = 8;
 export const BUNDLED_CONCURRENCY = 2;
 /**
- * Users in the run's pool (RunContext.pool): enough for the most any one file asks for in one
- * namespace, so that the files of the user-heavy areas make almost no users of their own.
+ * Users in the run's pool (RunContext.pool): as many as the largest world of a file is built with
+ * (members/list-all: 17). Later a file takes back the users of its earlier tests when it runs out
+ * (World.userFor), so that the files of the user-heavy areas make almost no users of their own.
  */
-export const USER_POOL_SIZE = 24;
+export const USER_POOL_SIZE = 17;
+/**
+ * Seatless users in the run's pool (World.seatlessFor): as many as the promotion-approval tests ask
+ * for in one source (members: 8); they are taken out of it after each test and serve the next source.
+ */
+export const SEATLESS_POOL_SIZE = 8;
 
 /** vitest's timeout of one conformance test; the test wrapper gives up a little earlier with its own error. */
 export const TEST_TIMEOUT_MS = 60_000;

@@ -4,7 +4,7 @@
 // `invitations.create.project.limit`. The wrapper gates each test (disabled / unsupported, with the
 // reason), gives it clients that record into its own log, and decides its verdicts on both levels
 // (spec and GitLab parity), which it leaves, typed, in the task's meta for the reporters.
-import { afterAll, beforeAll, test, type RunnerTask } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, test, type RunnerTask } from 'vitest';
 import { fixture, type FixtureName } from '../../../fixtures/manifest.js';
 import { formsByKind, type Area } from '../core/area.js';
 import { describeExchange } from '../core/checks.js';
@@ -248,6 +248,9 @@ export function useWorld<T>(scope: string, build: (world: World, run: RunContext
       failure = error instanceof HarnessError ? error : new HarnessError(`building the world of this file failed: ${(error as Error).message}`);
     }
   });
+  // The world hands out and takes back users test by test (World.userFor, World.seatlessFor).
+  beforeEach(() => world?.startTest());
+  afterEach(() => world?.endTest());
   afterAll(async () => {
     await world?.cleanup();
   });

@@ -40,8 +40,10 @@ export interface RunContext {
    * Users made once for the run and shared by the test files, each a Reporter of `seats` (so it holds
    * a seat) with an `api` token: a file hands one out once per namespace (World.userFor), so that a
    * run does not make a user for every "new user" a test asks for. Empty when no selected area uses it.
+   * `seatless`: users with no membership (an `api` token each), for the promotion-approval tests (World.seatlessFor);
+   * made only when the run may turn promotion approval on.
    */
-  pool: { seats: { kind: 'group'; id: number; name: string; fullPath: string } | undefined; users: ActorInfo[] };
+  pool: { seats: { kind: 'group'; id: number; name: string; fullPath: string } | undefined; users: ActorInfo[]; seatless: ActorInfo[] };
 }
 
 declare module 'vitest' {
@@ -53,6 +55,6 @@ declare module 'vitest' {
 /** Registers the tokens a run holds (administrator, actors, fixture owners), in a process that did not make the run. */
 export function registerRunSecrets(run: RunContext): void {
   registerSecret(run.adminToken);
-  for (const actor of [...Object.values(run.actors), ...run.pool.users]) for (const token of Object.values(actor.tokens)) registerSecret(token);
+  for (const actor of [...Object.values(run.actors), ...run.pool.users, ...run.pool.seatless]) for (const token of Object.values(actor.tokens)) registerSecret(token);
   for (const entry of Object.values(run.fixtures)) registerSecret((entry as { owner_token?: string } | undefined)?.owner_token);
 }

@@ -11,9 +11,9 @@ import { Client } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
 import { ROLES, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
-import { loadConfig, USER_POOL_SIZE } from './config.js';
+import { loadConfig, SEATLESS_POOL_SIZE, USER_POOL_SIZE } from './config.js';
 import type { ActorInfo, RunContext } from './context.js';
-import { removeRunWorldFiles } from './run-world.js';
+import { removeRunFiles } from './run-world.js';
 import { sweepLedger, World } from './world.js';
 
 /** Makes the run; `catalog` (the registered areas) checks the area and endpoint settings. */
@@ -44,7 +44,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       const { left } = await sweepLedger(admin, ledgerPath);
       if (left.length > 0) console.error(`conformance: clean-up left ${left.length} object(s) on the target: ${left.join(', ')} (ledger ${ledgerPath})`);
     } finally {
-      removeRunWorldFiles(ledgerPath, runId);
+      removeRunFiles(ledgerPath, runId);
       await server?.close();
     }
   };
@@ -76,7 +76,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       level: config.level,
       fixtures,
       actors: {} as Record<ActorName, ActorInfo>,
-      pool: { seats: undefined, users: [] },
+      pool: { seats: undefined, users: [], seatless: [] },
     };
     const world = new World(run, 'shared-actors');
     // The shared actors and the pool at once: on a real GitLab each user costs several round trips.
@@ -92,7 +92,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       // it in those files' verdicts, not as a run that cannot be made.
       pooled
         ? makePool(world, run).catch((error: unknown) => {
-            run.pool = { seats: undefined, users: [] };
+            run.pool = { seats: undefined, users: [], seatless: [] };
             console.error(`conformance: the pool of users could not be made, each file makes its own: ${(error as Error).message}`);
           })
         : undefined,
@@ -104,8 +104,15 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
   }
 }
 
-/** The run's pool of users (RunContext.pool): each a Reporter of one seat group, with an `api` token. */
+/**
+ * The run's pool of users (RunContext.pool): each a Reporter of one seat group, with an `api` token;
+ * and, when the run may turn promotion approval on, the seatless ones, members of nothing.
+ */
 async function makePool(world: World, run: RunContext): Promise<void> {
+  const seatless = run.capabilities.includes('promotion_management') ? SEATLESS_POOL_SIZE : 0;
   run.pool.seats = await world.group({ hint: 'seats' });
-  run.pool.users = await Promise.all(Array.from({ length: USER_POOL_SIZE }, () => world.seatedUser('pool')));
+  [run.pool.users, run.pool.seatless] = await Promise.all([
+    Promise.all(Array.from({ length: USER_POOL_SIZE }, () => world.seatedUser('pool'))),
+    Promise.all(Array.from({ length: seatless }, () => world.user('seatless'))),
+  ]);
 }

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
 import type { RunContext } from './context.js';
+import { claimNames } from './run-claims.js';
 import { noteRunNamespaces, World } from './world.js';
 
 /** How long a file waits for another worker to build a run world: the hook's own timeout is 120 s. */
@@ -32,11 +33,12 @@ export function runWorld<T>(run: RunContext, scope: string, build: (world: World
   return value;
 }
 
-/** The run's world files, once its objects are removed: the ledger stays, these would only pile up. */
-export function removeRunWorldFiles(ledgerPath: string, runId: string): void {
+/** The run's world files and claims (run-claims.ts), once its objects are removed: the ledger stays, these would only pile up. */
+export function removeRunFiles(ledgerPath: string, runId: string): void {
   const dir = dirname(ledgerPath);
   if (!existsSync(dir)) return;
-  for (const name of readdirSync(dir)) if (name.startsWith(`world-${runId}-`)) rmSync(join(dir, name), { force: true });
+  const claims = claimNames(runId);
+  for (const name of readdirSync(dir)) if (name.startsWith(`world-${runId}-`) || claims.includes(name)) rmSync(join(dir, name), { force: true, recursive: true });
 }
 
 /** True for the one caller in the whole run that creates the claim file. */
