@@ -11,7 +11,7 @@ import { invitations } from './area.js';
 
 const suite = endpoint(invitations, 'create');
 
-const world = useInvitationsWorld('invitations-create-promotion');
+const world = useInvitationsWorld('invitations-create-promotion', { ownSources: true });
 
 suite.test(
   {

@@ -1,5 +1,5 @@
-// Shared pieces of the invitations suite: the per-file world (a private group with one shared actor
-// per role, a subgroup and a private project in it, so that every test runs for both kinds), who may
+// Shared pieces of the invitations suite: the world of a file (the run's private group with one shared
+// actor per role, a subgroup and a private project in it, so that every test runs for both kinds), who may
 // manage invitations of each kind, invitation URLs, invite calls with checks of their answers,
 // read-backs through the invitation list (every page) and the members API, the refusal matrix, and
 // the promotion-approval check.
@@ -10,7 +10,8 @@ import { publicSources } from '../common/public-sources.js';
 import { QUEUED } from '../common/promotion.js';
 import { ACCESS, datePart, ROLES, sourceNotFound, sourcePath, type Role, type SourceKind, type SourceRef } from '../harness/core/vocabulary.js';
 import { type ActorInfo } from '../harness/run/context.js';
-import type { GroupInfo, ProjectInfo, SourceInfo } from '../harness/run/world.js';
+import type { GroupInfo, ProjectInfo, SourceInfo, World } from '../harness/run/world.js';
+import { runWorld } from '../harness/run/run-world.js';
 
 export const MUST_PROVIDE = '400 Bad request - Must provide either email or user_id as a parameter';
 const ALREADY_MEMBER = 'User already exists in source';
@@ -70,7 +71,11 @@ export interface InvitationsWorld {
   unconfirmedUser(): Promise<ActorInfo>;
   /** Gives `user` a new secondary address, confirmed or not, and returns it. */
   secondaryEmail(user: ActorInfo, confirmed: boolean): Promise<string>;
-  /** A new source of this kind, with the shared actors in their roles: for tests that count. */
+  /**
+   * A source of this kind with the shared actors in their roles and no pending invitation, for tests
+   * that count: one an earlier test of the file held, its invitations withdrawn (withdrawInvitations),
+   * else a new one.
+   */
   fresh(kind: SourceKind): Promise<SourceInfo>;
   /**
    * The run's public group and public project (in a public group of its own), the shared actors
@@ -82,14 +87,28 @@ export interface InvitationsWorld {
   requester(source: SourceInfo): Promise<ActorInfo>;
 }
 
-export function useInvitationsWorld(scope: string): () => InvitationsWorld {
+/** The group, its subgroup and its project of an invitations world. */
+async function invitationSources(world: World): Promise<{ group: GroupInfo; subgroup: GroupInfo; project: ProjectInfo }> {
+  const group = await world.group({ hint: 'invitations', roles: true });
+  const [subgroup, project] = await Promise.all([world.group({ parent: group, hint: 'sub' }), invitationsProject(world, group)]);
+  return { group, subgroup, project };
+}
+
+/** Projects inherit the roles of the group; invitations need no repository. */
+const invitationsProject = (world: World, group: GroupInfo) => world.project({ group, hint: 'invitations', empty: true });
+
+/**
+ * The world of an invitations test file. Its group, subgroup and project are the run's, shared by
+ * the files (a run world): their tests invite addresses and users of their own, count only in
+ * sources of their own (fresh) and read the shared ones address by address. `ownSources` gives the
+ * file sources of its own: the promotion-approval file queues requests there, which no clean-up
+ * can withdraw.
+ */
+export function useInvitationsWorld(scope: string, options: { ownSources?: boolean } = {}): () => InvitationsWorld {
   return useWorld(scope, async (world, run) => {
     const roleGroup = () => world.group({ hint: 'invitations', roles: true });
-    const group = await roleGroup();
-    const subgroup = await world.group({ parent: group, hint: 'sub' });
-    // Projects inherit the roles of the group; invitations need no repository.
-    const newProject = () => world.project({ group, hint: 'invitations', empty: true });
-    const project = await newProject();
+    const { group, subgroup, project } = options.ownSources ? await invitationSources(world) : await runWorld(run, 'invitations', invitationSources);
+    const newProject = () => invitationsProject(world, group);
     const shared = await publicSources(run);
     let unconfirmed: Promise<ActorInfo> | undefined;
     const newRequester = async (target: SourceInfo) => {
@@ -113,7 +132,7 @@ export function useInvitationsWorld(scope: string): () => InvitationsWorld {
         await world.addEmail(user, address, confirmed);
         return address;
       },
-      fresh: (kind) => (kind === 'group' ? roleGroup() : newProject()),
+      fresh: (kind) => world.reusable<SourceInfo>(`fresh-${kind}`, kind === 'group' ? roleGroup : newProject, (source) => withdrawInvitations(world.admin, source)),
       public: { ...shared, source: (kind) => (kind === 'group' ? shared.group : shared.project) },
       requester: newRequester,
     };
@@ -320,6 +339,25 @@ export async function listAll<T>(client: Client, path: string, schema: string, q
     if (body.length === 0 || (next === undefined ? body.length < 100 : next === '')) return items;
   }
   return fail(`expected the list ${path} to end`, 'it went on past 50 pages of 100');
+}
+
+/** Above this many invitations a source is not emptied for reuse: a new one costs less. */
+const WITHDRAW_AT_MOST = 20;
+
+/**
+ * Withdraws every pending invitation of a source (as the administrator) and reads the list back
+ * empty: true when it is, false when there were too many or a step answered otherwise. Its members
+ * are left as they are: the tests that count, count invitations.
+ */
+async function withdrawInvitations(admin: Client, source: SourceInfo): Promise<boolean> {
+  const pending = async () => {
+    const res = await admin.get(invitationsUrl(source), { query: { per_page: 100 } });
+    return res.status === 200 && Array.isArray(res.body) ? (res.body as Invitation[]) : undefined;
+  };
+  const before = await pending();
+  if (before === undefined || before.length > WITHDRAW_AT_MOST) return false;
+  const answers = await Promise.all(before.map((i) => admin.delete(invitationUrl(source, i.invite_email))));
+  return answers.every((res) => [200, 204, 404].includes(res.status)) && (await pending())?.length === 0;
 }
 
 /** Every pending invitation of a source, on every page. */

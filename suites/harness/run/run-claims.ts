@@ -1,7 +1,7 @@
 // What the test files of one run agree on through the file system, next to the ledger, since they
-// run in several workers: which pool users each namespace that several files share (a run world's,
-// a fixture's) has been handed, and which users of the seatless pool are spent.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmdirSync } from 'node:fs';
+// run in several workers: which file has which pool user in each namespace that several files share
+// (a run world's, a fixture's), and which users of the seatless pool are spent.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RunContext } from './context.js';
 
@@ -12,8 +12,8 @@ const spentFile = (run: Pick<RunContext, 'ledgerPath' | 'runId'>) => join(dirnam
 export const claimNames = (runId: string) => [`claims-${runId}`, `spent-${runId}`];
 
 /**
- * Claims `userId` in each shared namespace of `keys` for the whole run, or in none: true when no
- * file of the run had it there yet. A directory per pair, made atomically by mkdir, is the claim.
+ * Claims `userId` in each shared namespace of `keys`, or in none: true when no file of the run has it
+ * there (until releaseShared). A directory per pair, made atomically by mkdir, is the claim.
  * Synchronous, so that users asked for at once in one process are claimed one after the other.
  */
 export function claimShared(run: RunContext, userId: number, keys: readonly string[]): boolean {
@@ -33,6 +33,11 @@ export function claimShared(run: RunContext, userId: number, keys: readonly stri
     }
   }
   return true;
+}
+
+/** Gives up claims made by claimShared: the user has been taken back from those namespaces. */
+export function releaseShared(run: RunContext, userId: number, keys: readonly string[]): void {
+  for (const key of keys) rmSync(join(claimsDir(run), `${key}--${userId}`), { recursive: true, force: true });
 }
 
 /** Marks users of the seatless pool as spent: they may hold a seat now, and no file hands them out again. */
