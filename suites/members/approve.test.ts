@@ -21,7 +21,7 @@ import { members } from './area.js';
 const suite = endpoint(members, 'approve');
 
 
-const world = useMembersWorld('approve-member', (t) => t.hierarchy());
+const world = useMembersWorld('approve-member', (t) => t.sharedHierarchy());
 
 /** A new member of the root group and of the project, made awaiting; its pending entry's id (the member id). */
 async function pendingMember(client: Client): Promise<{ user: { id: number; username: string }; memberId: number }> {

@@ -20,16 +20,16 @@ const suite = endpoint(members, 'billable-indirect');
 
 
 const world = useMembersWorld('get-billable-member-indirect', async (t) => {
-  const { root, sub, project } = await t.hierarchy();
+  const { root, sub, project } = await t.sharedHierarchy();
   // u is a member of three groups invited into the hierarchy, and a direct member of its project.
-  const u = await t.user();
+  const u = await t.user(root);
   const invited = [await t.group(), await t.group(), await t.group()];
   for (const [i, group] of invited.entries()) await t.add(group, u, [LEVEL.DEVELOPER, LEVEL.REPORTER, LEVEL.MAINTAINER][i]);
   await t.world.shareGroup(root, invited[0], LEVEL.DEVELOPER);
   await t.world.shareGroup(sub, invited[1], LEVEL.REPORTER);
   await t.world.shareGroup(root, invited[2], LEVEL.MAINTAINER);
   await t.add(project, u, LEVEL.DEVELOPER);
-  const stranger = await t.user();
+  const stranger = await t.user(root);
   return { root, sub, project, invited, u, stranger };
 });
 

@@ -24,16 +24,16 @@ const suite = endpoint(members, 'billable-memberships');
 const expiry = dateIn(60);
 
 const world = useMembersWorld('get-billable-member-memberships', async (t) => {
-  const { root, sub, project } = await t.hierarchy();
+  const { root, sub, project } = await t.sharedHierarchy();
   const outside = await t.group();
   // u: Developer of the root group (with an expiry), Maintainer of the subgroup and of the project, and a member elsewhere.
-  const u = await t.user();
+  const u = await t.user(root);
   const added = await t.world.admin.post(membersPath(root), { body: { user_id: u.id, access_level: LEVEL.DEVELOPER, expires_at: expiry } });
   expectStatus(added, 201, 'adding a member with an expiry (setup)');
   await t.add(sub, u, LEVEL.MAINTAINER);
   await t.add(project, u, LEVEL.MAINTAINER);
   await t.add(outside, u, LEVEL.OWNER);
-  const stranger = await t.user();
+  const stranger = await t.user(root);
   return { root, sub, project, u, stranger };
 });
 

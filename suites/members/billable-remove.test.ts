@@ -25,7 +25,7 @@ const NOT_ROOT = /^400 Bad request - (Must be a root namespace|Invalid group pro
 const NOT_AUTHORIZED = /^400 Bad request - (User not authorized|User unauthorized to remove member)$/;
 
 
-const world = useMembersWorld('remove-billable-member', (t) => t.hierarchy());
+const world = useMembersWorld('remove-billable-member', (t) => t.sharedHierarchy());
 
 suite.test(
   {

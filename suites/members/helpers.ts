@@ -7,6 +7,7 @@ import { apiPath, type Client, type Exchange, type Query } from '../harness/core
 import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, expectValidationError, fail, parity } from '../harness/core/checks.js';
 import { fixture, type FixtureName, type ResolvedFixture } from '../../fixtures/manifest.js';
 import { useWorld, type Kit } from '../harness/run/conformance.js';
+import { runWorld } from '../harness/run/run-world.js';
 import { publicSources as sharedPublicSources, type PublicSources } from '../common/public-sources.js';
 import { HarnessError } from '../harness/core/errors.js';
 import { type ActorName, type SourceKind } from '../harness/core/vocabulary.js';
@@ -67,6 +68,12 @@ export interface Toolkit {
   /** A top-level role group, a subgroup in it and a project in the subgroup: the hierarchy of the EE group endpoints. */
   hierarchy(): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }>;
   /**
+   * The run's hierarchy of that shape (a run world), for the files whose tests each work with members
+   * of their own and read lists member by member (approve, state, the billable member files but the
+   * list's). Name its root when asking for a user who is to have a role there (user(root)).
+   */
+  sharedHierarchy(): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }>;
+  /**
    * A user new to `sources` (World.userFor: one of the run's pool), who already holds a seat (Reporter
    * in a group of its own), so that giving them a role is never held back by promotion management,
    * on a target that keeps it on. Name every group or project the test gives the user a role in.
@@ -103,11 +110,8 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
         const [group, project] = await Promise.all([t.roleGroup(), t.group().then((parent) => t.roleProject({ group: parent }))]);
         return { group, project };
       },
-      async hierarchy() {
-        const root = await t.roleGroup();
-        const sub = await t.group({ parent: root });
-        return { root, sub, project: await t.project({ group: sub }) };
-      },
+      hierarchy: () => buildHierarchy(world),
+      sharedHierarchy: () => runWorld(run, 'members-hierarchy', buildHierarchy),
       user: (...sources) => world.userFor(...sources),
       newcomer: () => world.user(),
       seatless: (source) => world.seatlessFor(source),
@@ -128,6 +132,13 @@ export function useMembersWorld<T extends object>(scope: string, build: (t: Tool
     };
     return { ...(await build(t)), t };
   });
+}
+
+/** A top-level role group, a subgroup in it and a project in the subgroup. */
+async function buildHierarchy(world: World): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }> {
+  const root = await world.group({ hint: 'members', roles: true });
+  const sub = await world.group({ parent: root, hint: 'members' });
+  return { root, sub, project: await world.project({ group: sub, hint: 'members' }) };
 }
 
 /** Why the Minimal access tests run for groups only. */
@@ -190,6 +201,12 @@ export async function requester(t: Toolkit, source: GroupInfo | ProjectInfo): Pr
 
 /** The run's public group and project with their access requester (suites/common/public-sources.ts). */
 export const publicSources = (t: Toolkit): Promise<PublicSources> => sharedPublicSources(t.run);
+
+/**
+ * A project in the administrator's own namespace (no group above it) with the shared role actors as
+ * its direct members, and nobody else: the run's (a run world), which the tests only read.
+ */
+export const personalProject = (t: Toolkit): Promise<ProjectInfo> => runWorld(t.run, 'members-personal', (world) => world.project({ hint: 'personal', empty: true, roles: true }));
 
 /**
  * A private group with the shared role actors, a private subgroup with a project in it, and a new

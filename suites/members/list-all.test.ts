@@ -29,6 +29,7 @@ import {
   GITLAB,
   type MemberBody,
   type Toolkit,
+  personalProject,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -104,7 +105,7 @@ const world = useMembersWorld('members-list-all', async (t) => {
     r,
     qa,
     // A project in the administrator's own namespace (no group above it), with the role actors.
-    personal: await t.roleProject(),
+    personal: await personalProject(t),
     // A public group and project with the shared actors and an access requester; a private group whose subgroup has a member of its own.
     public: await publicSources(t),
     private: await privateParent(t),

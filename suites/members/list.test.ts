@@ -32,6 +32,7 @@ import {
   GITLAB,
   type MemberBody,
   type Toolkit,
+  personalProject,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -67,7 +68,7 @@ const world = useMembersWorld('members-list', async (t) => ({
   group: await build(t, 'group'),
   project: await build(t, 'project'),
   // A project in the administrator's own namespace: no group above it.
-  personal: await t.roleProject(),
+  personal: await personalProject(t),
   // A public group and project with the shared actors and an access requester.
   public: await publicSources(t),
 }));

@@ -20,7 +20,7 @@ import { members } from './area.js';
 const suite = endpoint(members, 'state');
 
 
-const world = useMembersWorld('set-member-state', (t) => t.hierarchy());
+const world = useMembersWorld('set-member-state', (t) => t.sharedHierarchy());
 
 /** A new member of the root group and of the project in its subgroup. */
 async function newMember() {

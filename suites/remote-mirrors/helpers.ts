@@ -37,7 +37,11 @@ export interface MirrorsWorld {
   group: GroupInfo;
   privateProject: ProjectInfo;
   publicProject: ProjectInfo;
-  /** A new private project in the group, for a test that needs an empty list (or repository) of its own. */
+  /**
+   * A private project in the group without mirrors, for a test that needs an empty list of its own:
+   * the file's own project (or one an earlier test held), its mirrors removed first (removeMirrors),
+   * else a new one. `empty`: a new project with an empty repository.
+   */
   freshProject(options?: { empty?: boolean }): Promise<ProjectInfo>;
   /**
    * A private project in the group that only this file writes to, made on first use: for a test that
@@ -55,12 +59,39 @@ export function useMirrorsWorld(scope: string): () => MirrorsWorld {
       return { group, privateProject, publicProject };
     });
     let own: Promise<ProjectInfo> | undefined;
+    const fileProject = () => (own ??= world.project({ group: shared.group, visibility: 'private', hint: 'own' }));
+    // The file's own project, emptied, serves the first test that needs an empty list (no test asks for both).
+    let first = true;
+    const makeFresh = async () => {
+      if (first) {
+        first = false;
+        const project = await fileProject();
+        if (await removeMirrors(world.admin, project)) return project;
+      }
+      return world.project({ group: shared.group, visibility: 'private', hint: 'fresh' });
+    };
     return {
       ...shared,
-      freshProject: (options = {}) => world.project({ group: shared.group, visibility: 'private', hint: 'fresh', ...options }),
-      fileProject: () => (own ??= world.project({ group: shared.group, visibility: 'private', hint: 'own' })),
+      freshProject: (options = {}) =>
+        options.empty ? world.project({ group: shared.group, visibility: 'private', hint: 'fresh', empty: true }) : world.reusable('fresh', makeFresh, (project) => removeMirrors(world.admin, project)),
+      fileProject,
     };
   });
+}
+
+/** Above this many mirrors a project is not emptied for reuse: a new one costs less. */
+const REMOVE_AT_MOST = 20;
+
+/** Removes every mirror of a project (as the administrator) and reads the list back empty: true when it is. */
+async function removeMirrors(admin: Client, project: ProjectInfo): Promise<boolean> {
+  const listed = async () => {
+    const res = await admin.get(mirrorsPath(project), { query: { per_page: 100 } });
+    return res.status === 200 && Array.isArray(res.body) ? (res.body as Mirror[]) : undefined;
+  };
+  const before = await listed();
+  if (before === undefined || before.length > REMOVE_AT_MOST) return false;
+  const answers = await Promise.all(before.map((m) => admin.delete(mirrorPath(project, m.id))));
+  return answers.every((res) => [200, 204, 404].includes(res.status)) && (await listed())?.length === 0;
 }
 
 type ProjectRef = ProjectInfo | string | number;
