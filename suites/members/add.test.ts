@@ -20,12 +20,12 @@ import {
   publicSources,
   readMember,
   requester,
-  sourceIn,
   LEVEL,
   MINIMAL_ACCESS_GROUPS,
   useMembersWorld,
   GITLAB,
   type MemberBody,
+  belowHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -338,9 +338,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { t } = world();
-    const top = await t.group();
-    const mid = await t.group({ parent: top });
-    const source = await sourceIn(t, kind, mid);
+    const { top, mid, source } = await belowHierarchy(t, kind);
     const user = await t.user(top);
     // Reporter in the nearer group, Maintainer in the farther one (added in that order: a subgroup
     // membership may not be lower than an inherited one): the highest counts, not the nearest.

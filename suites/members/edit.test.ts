@@ -15,13 +15,13 @@ import {
   memberPath,
   publicSources,
   readMember,
-  sourceIn,
   LEVEL,
   MINIMAL_ACCESS_GROUPS,
   minimalAccessMember,
   useMembersWorld,
   GITLAB,
   type MemberBody,
+  belowHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -146,13 +146,12 @@ suite.test(
 suite.test(
   {
     case: 'inherited-level',
-    title: 'lowering a member of a subgroup or of a group\'s project below the level they hold in the parent group is refused with 400 naming that membership; the level stays',
+    title: 'lowering a member of a subgroup or of a group\'s project below the level they hold in an ancestor group is refused with 400 naming that membership; the level stays',
     clauses: ['members.edit.inherited-level'],
   },
   async ({ kind, as }) => {
     const { t } = world();
-    const top = await t.group();
-    const source = await sourceIn(t, kind, top);
+    const { top, source } = await belowHierarchy(t, kind);
     const user = await t.member(top, ACCESS.DEVELOPER);
     await t.add(source, user, ACCESS.MAINTAINER);
     expectInheritedLevelError(await as('admin').put(memberPath(source, user.id), { body: { access_level: ACCESS.REPORTER } }), 'Developer', top.name);

@@ -141,6 +141,16 @@ async function buildHierarchy(world: World): Promise<{ root: GroupInfo; sub: Gro
   return { root, sub, project: await world.project({ group: sub, hint: 'members' }) };
 }
 
+/**
+ * A source of the kind two levels below a top group: the run's hierarchy (Toolkit.sharedHierarchy)
+ * with its project, or with a subgroup of this file's own in its subgroup for a group. For the
+ * tests of inherited levels: name `top` when asking for their users.
+ */
+export async function belowHierarchy(t: Toolkit, kind: SourceKind): Promise<{ top: GroupInfo; mid: GroupInfo; source: GroupInfo | ProjectInfo }> {
+  const { root, sub, project } = await t.sharedHierarchy();
+  return { top: root, mid: sub, source: kind === 'project' ? project : await t.group({ parent: sub }) };
+}
+
 /** Why the Minimal access tests run for groups only. */
 export const MINIMAL_ACCESS_GROUPS = { kind: 'group', why: 'Minimal access (5) is a level of top-level groups only (ee/app/models/ee/group_member.rb access_level_inclusion); a project does not take it' } as const;
 
@@ -209,14 +219,17 @@ export const publicSources = (t: Toolkit): Promise<PublicSources> => sharedPubli
 export const personalProject = (t: Toolkit): Promise<ProjectInfo> => runWorld(t.run, 'members-personal', (world) => world.project({ hint: 'personal', empty: true, roles: true }));
 
 /**
- * A private group with the shared role actors, a private subgroup with a project in it, and a new
- * user who is a Developer of the subgroup only: GitLab's members spec "with a subgroup" (the project
- * lets the subgroup member see the parent group: GroupPolicy has_projects).
+ * A private group with the shared role actors, a private subgroup with a project in it (the run's: a
+ * run world), and a user of the file's own who is a Developer of the subgroup only: GitLab's members
+ * spec "with a subgroup" (the project lets the subgroup member see the parent group: GroupPolicy has_projects).
  */
 export async function privateParent(t: Toolkit): Promise<{ parent: GroupInfo; sub: GroupInfo; subMember: ActorInfo }> {
-  const parent = await t.roleGroup();
-  const sub = await t.group({ parent });
-  await t.project({ group: sub });
+  const { parent, sub } = await runWorld(t.run, 'members-private-parent', async (world) => {
+    const parent = await world.group({ hint: 'members', roles: true });
+    const sub = await world.group({ parent, hint: 'members' });
+    await world.project({ group: sub, hint: 'members', empty: true });
+    return { parent, sub };
+  });
   return { parent, sub, subMember: await t.member(sub, LEVEL.DEVELOPER) };
 }
 

@@ -5,7 +5,7 @@
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../harness/core/checks.js';
 import { useWorld, type Kit } from '../harness/run/conformance.js';
-import { runWorld } from '../harness/run/run-world.js';
+import { emptyRepository, repositorySources } from '../common/repositories.js';
 import { readOk } from '../common/read.js';
 import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
 
@@ -28,8 +28,8 @@ export interface Mirror {
 }
 
 /**
- * The group and its two projects are the run's: other mirrors files create, change and delete mirrors
- * in them while a test runs. A test there works on mirrors of its own, found by id, and reads no
+ * The group and its two projects are the run's (suites/common/repositories.ts): other mirrors files
+ * create, change and delete mirrors in them while a test runs, and files tests write on branches. A test there works on mirrors of its own, found by id, and reads no
  * list but for its form; a test that looks for mirrors in the list (listed, or not created) takes the
  * file's own project, where the file's tests write one at a time.
  */
@@ -40,7 +40,8 @@ export interface MirrorsWorld {
   /**
    * A private project in the group without mirrors, for a test that needs an empty list of its own:
    * the file's own project (or one an earlier test held), its mirrors removed first (removeMirrors),
-   * else a new one. `empty`: a new project with an empty repository.
+   * else a new one. `empty`: the run's public project without commits (suites/common/repositories.ts),
+   * where other files add mirrors too.
    */
   freshProject(options?: { empty?: boolean }): Promise<ProjectInfo>;
   /**
@@ -52,12 +53,7 @@ export interface MirrorsWorld {
 
 export function useMirrorsWorld(scope: string): () => MirrorsWorld {
   return useWorld(scope, async (world, run) => {
-    const shared = await runWorld(run, 'mirrors', async (runs) => {
-      const group = await runs.group({ visibility: 'public', hint: 'mirrors', roles: true });
-      const privateProject = await runs.project({ group, visibility: 'private', hint: 'private' });
-      const publicProject = await runs.project({ group, visibility: 'public', hint: 'public' });
-      return { group, privateProject, publicProject };
-    });
+    const shared = await repositorySources(run);
     let own: Promise<ProjectInfo> | undefined;
     const fileProject = () => (own ??= world.project({ group: shared.group, visibility: 'private', hint: 'own' }));
     // The file's own project, emptied, serves the first test that needs an empty list (no test asks for both).
@@ -72,8 +68,7 @@ export function useMirrorsWorld(scope: string): () => MirrorsWorld {
     };
     return {
       ...shared,
-      freshProject: (options = {}) =>
-        options.empty ? world.project({ group: shared.group, visibility: 'private', hint: 'fresh', empty: true }) : world.reusable('fresh', makeFresh, (project) => removeMirrors(world.admin, project)),
+      freshProject: (options = {}) => (options.empty ? emptyRepository(run) : world.reusable('fresh', makeFresh, (project) => removeMirrors(world.admin, project))),
       fileProject,
     };
   });

@@ -6,26 +6,11 @@ import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
 import { describeExchange, expectError, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { HarnessError } from '../harness/core/errors.js';
 import { useWorld } from '../harness/run/conformance.js';
-import type { RunContext } from '../harness/run/context.js';
-import { runWorld } from '../harness/run/run-world.js';
-import type { GroupInfo, ProjectInfo, World } from '../harness/run/world.js';
+import { repositorySources } from '../common/repositories.js';
+import type { ProjectInfo, World } from '../harness/run/world.js';
 
-/** The run's files world: built once, shared by every file of the area. */
-export interface FilesRunWorld {
-  /** Public, with the shared actors in their roles: files may add projects of their own to it. */
-  group: GroupInfo;
-  publicProject: ProjectInfo;
-  privateProject: ProjectInfo;
-}
-
-export function filesRunWorld(run: RunContext): Promise<FilesRunWorld> {
-  return runWorld(run, 'files', async (world) => {
-    const group = await world.group({ visibility: 'public', hint: 'files', roles: true });
-    const publicProject = await world.project({ group, visibility: 'public', hint: 'public' });
-    const privateProject = await world.project({ group, visibility: 'private', hint: 'private' });
-    return { group, publicProject, privateProject };
-  });
-}
+/** The run's projects of the area: the run world it shares with the remote mirrors area (suites/common/repositories.ts). */
+export const filesRunWorld = repositorySources;
 
 export interface FilesWorld {
   publicProject: ProjectInfo;

@@ -5,6 +5,7 @@ import { apiPath } from '../harness/core/client.js';
 import { useWorld } from '../harness/run/conformance.js';
 import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, readFile, useFilesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
+import { emptyRepository } from '../common/repositories.js';
 
 const suite = endpoint(repositoryFiles, 'raw');
 
@@ -12,7 +13,7 @@ const world = useFilesWorld('get-raw');
 // Tests of raw without a ref read the default branch of the run's public project: they write their
 // files to it (at paths of their own, reading no branch head); the others use this file's branch.
 // A public project without commits: raw without ref has no default-branch HEAD to read.
-const emptyWorld = useWorld('get-raw-empty', async (world) => ({ empty: await world.project({ visibility: 'public', hint: 'empty', empty: true }) }));
+const emptyWorld = useWorld('get-raw-empty', async (_world, run) => ({ empty: await emptyRepository(run) }));
 
 suite.test(
   {
