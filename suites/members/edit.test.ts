@@ -29,7 +29,12 @@ const suite = endpoint(members, 'edit');
 
 // A group and a project (in a group of its own), each with the shared actors in their roles; and a
 // public group and project with the shared actors and an access requester.
-const world = useMembersWorld('edit', async (t) => ({ ...(await t.roleSources()), public: await publicSources(t) }));
+// The run's EE hierarchy: its root (the shared actors in their roles) and its project, where they hold
+// them by inheritance; the tests edit members of their own, one by one.
+const world = useMembersWorld('edit', async (t) => {
+  const { root, project } = await t.sharedHierarchy();
+  return { group: root, project, public: await publicSources(t) };
+});
 
 suite.test(
   {

@@ -15,7 +15,6 @@ import {
   membersPath,
   publicSources,
   readMember,
-  roleSourceIn,
   LEVEL,
   MINIMAL_ACCESS_GROUPS,
   minimalAccessMember,
@@ -29,12 +28,17 @@ const suite = endpoint(members, 'get');
 
 const expiry = dateIn(12);
 
-/** A source of the kind with the role actors and `a` as direct members, below a group with a member of its own. */
+/**
+ * A source of the kind below a group with a member of its own (`inherited`, not a direct member), and
+ * `a` its direct Reporter with an expiry: in the run's EE hierarchy (Toolkit.sharedHierarchy), the
+ * subgroup below the root for a group, the project below the subgroup for a project; the shared
+ * actors hold their roles there by inheritance.
+ */
 async function build(t: Toolkit, kind: SourceKind) {
-  const parent = await t.group();
+  const { root, sub, project } = await t.sharedHierarchy();
+  const [parent, source] = kind === 'group' ? [root, sub] : [sub, project];
   const inherited = await t.member(parent, ACCESS.MAINTAINER);
-  const source = await roleSourceIn(t, kind, parent);
-  const a = await t.user();
+  const a = await t.user(source);
   const added = await t.world.admin.post(membersPath(source), { body: { user_id: a.id, access_level: ACCESS.REPORTER, expires_at: expiry } });
   expectStatus(added, 201, 'adding a member with an expiry (setup)');
   return { source, inherited, a };

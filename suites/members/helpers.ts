@@ -68,9 +68,10 @@ export interface Toolkit {
   /** A top-level role group, a subgroup in it and a project in the subgroup: the hierarchy of the EE group endpoints. */
   hierarchy(): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }>;
   /**
-   * The run's hierarchy of that shape (a run world), for the files whose tests each work with members
-   * of their own and read lists member by member (approve, state, the billable member files but the
-   * list's). Name its root when asking for a user who is to have a role there (user(root)).
+   * The run's hierarchy of that shape (a run world), shared by the files whose tests each work with
+   * members of their own and read lists member by member, never whole (get, edit, remove, approve,
+   * state, the billable member files but the list's). Name the source when asking for a user who is
+   * to have a role there (user(root)), so that no other file has the same user there meanwhile.
    */
   sharedHierarchy(): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }>;
   /**

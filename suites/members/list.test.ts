@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { fixture } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
+import { segment } from '../harness/core/client.js';
 import { ACCESS, dateIn, ROLES, sourceNotFound, sourcePath, type SourceKind } from '../harness/core/vocabulary.js';
 import {
   checkPagination,
@@ -24,7 +25,6 @@ import {
   roleSourceIn,
   shareWith,
   sorted,
-  sourceIn,
   LEVEL,
   MINIMAL_ACCESS_GROUPS,
   minimalAccessMember,
@@ -385,13 +385,19 @@ suite.test(
     clauses: ['members.list.no-invitations'],
   },
   async ({ kind, as }) => {
-    const { t } = world();
-    const source = await sourceIn(t, kind, await t.group());
+    const { t, [kind]: side } = world();
+    // The file's source (only its own tests change it, one at a time); the invitation is withdrawn again.
+    const { source } = side;
+    const address = t.world.factories.email('invitee');
     const before = { direct: await memberIds(as('admin'), source), all: await memberIds(as('admin'), source, true) };
-    const invite = await as('admin').post(`${sourcePath(source)}/invitations`, { body: { email: t.world.factories.email('invitee'), access_level: ACCESS.DEVELOPER } });
+    const invite = await as('admin').post(`${sourcePath(source)}/invitations`, { body: { email: address, access_level: ACCESS.DEVELOPER } });
     expectStatus(invite, 201, 'inviting a person by email (setup, invitations API)');
-    expectEqual(await memberIds(as('admin'), source), before.direct, 'the direct members after the invitation');
-    expectEqual(await memberIds(as('admin'), source, true), before.all, 'all members after the invitation');
+    try {
+      expectEqual(await memberIds(as('admin'), source), before.direct, 'the direct members after the invitation');
+      expectEqual(await memberIds(as('admin'), source, true), before.all, 'all members after the invitation');
+    } finally {
+      await as('admin').delete(`${sourcePath(source)}/invitations/${segment(address)}`);
+    }
   },
 );
 

@@ -31,9 +31,8 @@ const suite = endpoint(members, 'remove');
 // subgroup. The project kind: a project with the shared actors in their roles, in a group whose
 // only member is the administrator who made it.
 const world = useMembersWorld('remove', async (t) => {
-  const group = await t.roleGroup();
-  const sub = await t.group({ parent: group });
-  const subProject = await t.project({ group: sub });
+  // The group side is the run's EE hierarchy (its tests work with members of their own, one by one).
+  const { root: group, sub, project: subProject } = await t.sharedHierarchy();
   const projectGroup = await t.group();
   const project = await t.roleProject({ group: projectGroup });
   // And a public group and project with the shared actors and an access requester.
