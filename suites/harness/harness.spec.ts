@@ -189,18 +189,58 @@ describe('user pool', () => {
     expect((await world.userFor(group('c'))).id).not.toBe(a.id);
   });
 
-  test('in the namespace of a run world, which every file uses, a pool user is handed out once in the whole run', async () => {
+  test('in the namespace of a run world, which every file uses, a pool user is with one file at a time, until that file gives it back', async () => {
+    const run = runOf();
+    const [one, two] = [worldOf(run), worldOf(run)];
+    for (const { world } of [one, two]) world.endBuild();
+    noteRunNamespaces({ shared: { kind: 'group', id: 1, fullPath: 'run-shared' } });
+    const first = await one.world.userFor(project('run-shared/p'));
+    const second = await two.world.userFor(group('run-shared'));
+    expect([first.id, second.id]).toEqual([users[0].id, users[1].id]);
+    // Not a namespace of the run: the file's own rule.
+    expect((await two.world.userFor(group('not-shared'))).id).toBe(users[0].id);
+    expect((await one.world.userFor(group('run-shared'))).id).toBe(users[2].id);
+    expect((await two.world.userFor(group('run-shared'))).id).toBeGreaterThan(100);
+    // The first file ends: its users are taken back from the run world's sources, and the other file may have them there.
+    await one.world.cleanup();
+    expect(one.takenBack.sort()).toEqual([users[0].id, users[2].id]);
+    expect((await two.world.userFor(group('run-shared'))).id).toBe(users[0].id);
+  });
+
+  test('a share with a run world\'s group counts: a user new to the shared group is claimed in the run world too', async () => {
     const run = runOf();
     const [one, two] = [worldOf(run).world, worldOf(run).world];
     for (const world of [one, two]) world.endBuild();
-    noteRunNamespaces({ shared: { kind: 'group', id: 1, fullPath: 'run-shared' } });
-    const first = await one.userFor(project('run-shared/p'));
-    const second = await two.userFor(group('run-shared'));
-    expect([first.id, second.id]).toEqual([users[0].id, users[1].id]);
-    // Not a namespace of the run: the file's own rule.
-    expect((await two.userFor(group('not-shared'))).id).toBe(users[0].id);
-    expect((await one.userFor(group('run-shared'))).id).toBe(users[2].id);
-    expect((await two.userFor(group('run-shared'))).id).toBeGreaterThan(100);
+    noteRunNamespaces({ linked: { kind: 'group', id: 2, fullPath: 'run-linked' } });
+    (one as unknown as { link: (x: GroupInfo, y: GroupInfo) => void }).link(group('run-linked'), group('own'));
+    const a = await one.userFor(group('own'));
+    expect((await two.userFor(group('run-linked'))).id).not.toBe(a.id);
+  });
+
+  test('a source kept for reuse goes to one test at a time, reset first; one that cannot be reset is replaced', async () => {
+    const { world } = worldOf();
+    world.endBuild();
+    let made = 0;
+    let resets = 0;
+    let resetWorks = true;
+    const make = async () => group(`kept-${++made}`);
+    const reset = async () => {
+      resets++;
+      return resetWorks;
+    };
+    world.startTest();
+    const [a, b] = [await world.reusable('slot', make, reset), await world.reusable('slot', make, reset)];
+    expect([a.fullPath, b.fullPath, resets]).toEqual(['kept-1', 'kept-2', 0]);
+    world.startTest();
+    expect((await world.reusable('slot', make, reset)).fullPath).toBe('kept-1');
+    expect((await world.reusable('other', make, reset)).fullPath).toBe('kept-3');
+    expect(resets).toBe(1);
+    world.startTest();
+    resetWorks = false;
+    expect((await world.reusable('slot', make, reset)).fullPath).toBe('kept-4');
+    world.startTest();
+    resetWorks = true;
+    expect((await world.reusable('slot', make, reset)).fullPath).toBe('kept-4');
   });
 
   test('in a fixture\'s group a pool user is handed out once in the whole run, and not twice in one test', async () => {
