@@ -2,7 +2,8 @@
 import { endpoint, useWorld } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
 import { apiPath } from '../harness/core/client.js';
-import { createFile, expectGitLabError, expectWriteParamError, fileUrl, filesRunWorld, gitBlobId, GITLAB_TEXT, readFile, sha256, useFilesWorld, writeBody } from './helpers.js';
+import { createFile, expectGitLabError, expectWriteParamError, fileUrl, gitBlobId, GITLAB_TEXT, readFile, sha256, useFilesWorld, writeBody } from './helpers.js';
+import { repositorySources } from '../common/repositories.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'create');
@@ -11,7 +12,7 @@ const world = useFilesWorld('create-file');
 // Two private projects without commits, one for a JSON and one for a form create of their first
 // file: this file's own (the test fills them), in the run's group with its members.
 const emptyWorld = useWorld('create-file-empty', async (world, run) => {
-  const { group } = await filesRunWorld(run);
+  const { group } = await repositorySources(run);
   return {
     json: await world.project({ group, visibility: 'private', hint: 'empty-json', empty: true }),
     form: await world.project({ group, visibility: 'private', hint: 'empty-form', empty: true }),

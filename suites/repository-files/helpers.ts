@@ -9,9 +9,6 @@ import { useWorld } from '../harness/run/conformance.js';
 import { repositorySources } from '../common/repositories.js';
 import type { ProjectInfo, World } from '../harness/run/world.js';
 
-/** The run's projects of the area: the run world it shares with the remote mirrors area (suites/common/repositories.ts). */
-export const filesRunWorld = repositorySources;
-
 export interface FilesWorld {
   publicProject: ProjectInfo;
   privateProject: ProjectInfo;
@@ -27,7 +24,8 @@ export interface FilesWorld {
 
 export function useFilesWorld(scope: string): () => FilesWorld {
   return useWorld(scope, async (world, run) => {
-    const { publicProject, privateProject } = await filesRunWorld(run);
+    // The run's projects, shared with the remote mirrors area (suites/common/repositories.ts).
+    const { publicProject, privateProject } = await repositorySources(run);
     const branch = world.factories.slug('files');
     await Promise.all([world.branch(publicProject, branch), world.branch(privateProject, branch)]);
     return { publicProject, privateProject, branch, path: (test, name = 'file.txt') => `${test}/${name}` };

@@ -7,12 +7,13 @@
 import { endpoint, useWorld } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
 import { apiPath, type Exchange } from '../harness/core/client.js';
-import { expectGitLabStatus, fileUrl, filesRunWorld, readFile, setRepositoryAccess, writeBody } from './helpers.js';
+import { expectGitLabStatus, fileUrl, readFile, setRepositoryAccess, writeBody } from './helpers.js';
+import { repositorySources } from '../common/repositories.js';
 import { repositoryFiles } from './area.js';
 
 // Projects of this file's own (the tests change their repository feature), in the run's group with its members.
 const world = useWorld('files-feature', async (world, run) => {
-  const { group } = await filesRunWorld(run);
+  const { group } = await repositorySources(run);
   const disabled = await world.project({ group, visibility: 'public', hint: 'repo-off' });
   const writesOff = await world.project({ group, visibility: 'public', hint: 'writes-off' });
   const membersOnly = await world.project({ group, visibility: 'public', hint: 'repo-private' });

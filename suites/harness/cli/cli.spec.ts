@@ -246,6 +246,8 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(groups.filter((g) => g.parentId !== null || !g.markedForDeletionOn).map((g) => g.path)).toEqual([]);
     expect(groups.every((g) => g.path.endsWith(`-deletion_scheduled-${g.id}`))).toBe(true);
     expect(leftovers(s).filter((l) => !l.startsWith('group '))).toEqual([]);
+    // Of the run's files beside the ledger (run worlds, claims of pool users) only the ledger stays.
+    expect(readdirSync(join(run.dir, '.conformance')).filter((name) => !name.startsWith('ledger-'))).toEqual([]);
   });
 
   test.concurrent('sweep removes what a killed run left, by run prefix', async () => {

@@ -11,7 +11,7 @@ import { Client } from '../core/client.js';
 import { ConfigError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
 import { loadConfig } from '../run/config.js';
-import { sweepLedger, sweepPrefix } from '../run/world.js';
+import { sweepLedger, sweepPrefix } from '../run/removal.js';
 import { ProgressReporter } from '../report/progress-reporter.js';
 import { ConformanceReporter } from '../report/reporter.js';
 import { chosenSummary, VERDICTS, type Results } from '../report/results.js';

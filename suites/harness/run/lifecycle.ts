@@ -14,7 +14,8 @@ import { ROLES, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
 import { loadConfig, SEATLESS_POOL_SIZE, USER_POOL_SIZE } from './config.js';
 import type { ActorInfo, RunContext } from './context.js';
 import { removeRunFiles } from './run-world.js';
-import { sweepLedger, World } from './world.js';
+import { sweepLedger } from './removal.js';
+import { World } from './world.js';
 
 /** Makes the run; `catalog` (the registered areas) checks the area and endpoint settings. */
 export async function createRun(options: { unrefServer?: boolean; catalog?: Catalog } = {}): Promise<{ run: RunContext; teardown: () => Promise<void> }> {

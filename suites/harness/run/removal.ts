@@ -1,0 +1,88 @@
+// Removing what a run made: one object at a time (GitLab 17/18's delayed deletion included), the
+// whole of a ledger, or everything named with a run's prefix. The world builder (world.ts) removes
+// its own objects with it; the run's clean-up and the CLI's sweep use the rest.
+import { apiPath, type Client } from '../core/client.js';
+import { HarnessError } from '../core/errors.js';
+import { Ledger, type LedgerEntry, type LedgerKind } from './ledger.js';
+
+/** Projects first, then groups, then users: what a group or user still holds goes before it. */
+export function kindOrder(kind: LedgerKind): number {
+  return { project: 0, group: 1, user: 2 }[kind];
+}
+
+/**
+ * Deletes one object; gone already (404) counts as removed. GitLab 17 and 18 keep a deleted group or
+ * project "pending deletion" for days; a second DELETE with `permanently_remove` and its full path
+ * removes it at once (lib/api/groups.rb, lib/api/projects.rb; as GitLab QA does). The full path is
+ * read again after the first DELETE: GitLab compares it with the path as it is then (lib/api/groups.rb
+ * `immediately_delete_subgroup_error`), and marking renames it to `…-deletion_scheduled-<id>`
+ * (app/services/projects/mark_for_deletion_service.rb). A target
+ * without delayed deletion has it gone already (404), or refuses the second call (400: not marked).
+ * GitLab 18 takes `permanently_remove` for subgroups only: a top-level group stays pending deletion
+ * until the instance's deletion delay has passed.
+ */
+export async function removeObject(admin: Client, item: Pick<LedgerEntry, 'kind' | 'id' | 'name'>): Promise<boolean> {
+  const path =
+    item.kind === 'user' ? apiPath`/users/${item.id}` : item.kind === 'group' ? apiPath`/groups/${item.id}` : apiPath`/projects/${item.id}`;
+  try {
+    if (item.kind === 'user') return [200, 202, 204, 404].includes((await admin.delete(path, { query: { hard_delete: true } })).status);
+    const first = await admin.delete(path);
+    if (first.status === 404) return true;
+    if (![200, 202, 204].includes(first.status)) return false;
+    const marked = await admin.get(path);
+    if (marked.status === 404) return true;
+    const body = (marked.body ?? {}) as { full_path?: unknown; path_with_namespace?: unknown };
+    const fullPath = typeof body.full_path === 'string' ? body.full_path : typeof body.path_with_namespace === 'string' ? body.path_with_namespace : item.name;
+    const second = await admin.delete(path, { query: { permanently_remove: true, full_path: fullPath } });
+    return [200, 202, 204, 400, 404].includes(second.status);
+  } catch {
+    return false;
+  }
+}
+
+/** Removes whatever a ledger still lists (after a crash, or at the end of every run). */
+export async function sweepLedger(admin: Client, ledgerPath: string): Promise<{ removed: number; left: string[] }> {
+  const ledger = Ledger.outstanding(ledgerPath);
+  const items = ledger.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || b.name.split('/').length - a.name.split('/').length);
+  const left: string[] = [];
+  let removed = 0;
+  const writer = items[0] ? new Ledger(ledgerPath, items[0].runId) : undefined;
+  for (const item of items) {
+    if (await removeObject(admin, item)) {
+      writer!.markRemoved(item.kind, item.id, item.name);
+      removed++;
+    } else {
+      left.push(`${item.kind} ${item.name}`);
+    }
+  }
+  return { removed, left };
+}
+
+/**
+ * Removes every user, group and project whose name starts with a run prefix (usernames carry it
+ * with "_" for "-"), found through GitLab's search: for runs whose ledger is lost.
+ */
+export async function sweepPrefix(admin: Client, prefix: string): Promise<{ removed: number; left: string[] }> {
+  const variants = [prefix, prefix.replace(/-/g, '_')];
+  const matches = (name: unknown) => typeof name === 'string' && variants.some((v) => name.split('/').pop()!.startsWith(v));
+  const found: Pick<LedgerEntry, 'kind' | 'id' | 'name'>[] = [];
+  const collect = async (kind: LedgerKind, path: string, nameOf: (o: Record<string, unknown>) => unknown) => {
+    for (let page = 1; page <= 100; page++) {
+      const res = await admin.get(path, { query: { search: prefix.replace(/^cnf[-_]/, ''), per_page: 100, page } });
+      if (res.status !== 200 || !Array.isArray(res.body)) throw new HarnessError(`sweep: GET ${path} answered HTTP ${res.status}`);
+      for (const o of res.body as Record<string, unknown>[]) if (matches(nameOf(o))) found.push({ kind, id: o.id as number, name: String(nameOf(o)) });
+      if (!res.headers['x-next-page']) break;
+    }
+  };
+  await collect('project', '/projects', (o) => o.path_with_namespace);
+  await collect('group', '/groups', (o) => o.full_path);
+  await collect('user', '/users', (o) => o.username);
+  const order = found.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || b.name.split('/').length - a.name.split('/').length);
+  const left: string[] = [];
+  let removed = 0;
+  for (const item of order) {
+    if (await removeObject(admin, item)) removed++;
+    else left.push(`${item.kind} ${item.name}`);
+  }
+  return { removed, left };
+}
