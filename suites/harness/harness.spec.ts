@@ -15,7 +15,7 @@ import { gate, type TestMeta } from './run/conformance.js';
 import type { RunContext } from './run/context.js';
 import { Ledger } from './run/ledger.js';
 import { runWorld } from './run/run-world.js';
-import { noteRunNamespaces, World, type GroupInfo, type ProjectInfo } from './run/world.js';
+import { noteRunSources, World, type GroupInfo, type ProjectInfo } from './run/world.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'conformance-harness-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -193,7 +193,7 @@ describe('user pool', () => {
     const run = runOf();
     const [one, two] = [worldOf(run), worldOf(run)];
     for (const { world } of [one, two]) world.endBuild();
-    noteRunNamespaces({ shared: { kind: 'group', id: 1, fullPath: 'run-shared' } });
+    noteRunSources({ shared: { kind: 'group', id: 1, fullPath: 'run-shared' } });
     const first = await one.world.userFor(project('run-shared/p'));
     const second = await two.world.userFor(group('run-shared'));
     expect([first.id, second.id]).toEqual([users[0].id, users[1].id]);
@@ -211,7 +211,7 @@ describe('user pool', () => {
     const run = runOf();
     const [one, two] = [worldOf(run).world, worldOf(run).world];
     for (const world of [one, two]) world.endBuild();
-    noteRunNamespaces({ linked: { kind: 'group', id: 2, fullPath: 'run-linked' } });
+    noteRunSources({ linked: { kind: 'group', id: 2, fullPath: 'run-linked' } });
     (one as unknown as { link: (x: GroupInfo, y: GroupInfo) => void }).link(group('run-linked'), group('own'));
     const a = await one.userFor(group('own'));
     expect((await two.userFor(group('run-linked'))).id).not.toBe(a.id);

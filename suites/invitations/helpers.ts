@@ -12,6 +12,7 @@ import { ACCESS, datePart, ROLES, sourceNotFound, sourcePath, type Role, type So
 import { type ActorInfo } from '../harness/run/context.js';
 import type { GroupInfo, ProjectInfo, SourceInfo, World } from '../harness/run/world.js';
 import { runWorld } from '../harness/run/run-world.js';
+import { emptyList } from '../common/empty-list.js';
 
 export const MUST_PROVIDE = '400 Bad request - Must provide either email or user_id as a parameter';
 const ALREADY_MEMBER = 'User already exists in source';
@@ -344,21 +345,9 @@ export async function listAll<T>(client: Client, path: string, schema: string, q
 /** Above this many invitations a source is not emptied for reuse: a new one costs less. */
 const WITHDRAW_AT_MOST = 100;
 
-/**
- * Withdraws every pending invitation of a source (as the administrator) and reads the list back
- * empty: true when it is, false when there were too many or a step answered otherwise. Its members
- * are left as they are: the tests that count, count invitations.
- */
-async function withdrawInvitations(admin: Client, source: SourceInfo): Promise<boolean> {
-  const pending = async () => {
-    const res = await admin.get(invitationsUrl(source), { query: { per_page: 100 } });
-    return res.status === 200 && Array.isArray(res.body) ? (res.body as Invitation[]) : undefined;
-  };
-  const before = await pending();
-  if (before === undefined || before.length > WITHDRAW_AT_MOST) return false;
-  const answers = await Promise.all(before.map((i) => admin.delete(invitationUrl(source, i.invite_email))));
-  return answers.every((res) => [200, 204, 404].includes(res.status)) && (await pending())?.length === 0;
-}
+/** Withdraws every pending invitation of a source; its members stay (the tests that count, count invitations). */
+const withdrawInvitations = (admin: Client, source: SourceInfo) =>
+  emptyList<Invitation>(admin, invitationsUrl(source), (i) => invitationUrl(source, i.invite_email), WITHDRAW_AT_MOST);
 
 /** Every pending invitation of a source, on every page. */
 export function invitationsOf(client: Client, source: SourceRef): Promise<Invitation[]> {

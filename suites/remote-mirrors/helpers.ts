@@ -5,6 +5,7 @@
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../harness/core/checks.js';
 import { useWorld, type Kit } from '../harness/run/conformance.js';
+import { emptyList } from '../common/empty-list.js';
 import { emptyRepository, repositorySources } from '../common/repositories.js';
 import { readOk } from '../common/read.js';
 import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
@@ -29,9 +30,10 @@ export interface Mirror {
 
 /**
  * The group and its two projects are the run's (suites/common/repositories.ts): other mirrors files
- * create, change and delete mirrors in them while a test runs, and files tests write on branches. A test there works on mirrors of its own, found by id, and reads no
- * list but for its form; a test that looks for mirrors in the list (listed, or not created) takes the
- * file's own project, where the file's tests write one at a time.
+ * create, change and delete mirrors in them while a test runs, and files tests write on branches. A
+ * test there works on mirrors of its own, found by id, and reads no list but for its form; a test
+ * that looks for mirrors in the list (listed, or not created) takes the file's own project, where
+ * the file's tests write one at a time.
  */
 export interface MirrorsWorld {
   group: GroupInfo;
@@ -40,10 +42,11 @@ export interface MirrorsWorld {
   /**
    * A private project in the group without mirrors, for a test that needs an empty list of its own:
    * the file's own project (or one an earlier test held), its mirrors removed first (removeMirrors),
-   * else a new one. `empty`: the run's public project without commits (suites/common/repositories.ts),
-   * where other files add mirrors too.
+   * else a new one.
    */
-  freshProject(options?: { empty?: boolean }): Promise<ProjectInfo>;
+  freshProject(): Promise<ProjectInfo>;
+  /** The run's public project without commits (suites/common/repositories.ts), where other files add mirrors of their own too. */
+  emptyRepository(): Promise<ProjectInfo>;
   /**
    * A private project in the group that only this file writes to, made on first use: for a test that
    * compares the whole list before and after its own requests (the file's tests run one at a time).
@@ -68,7 +71,8 @@ export function useMirrorsWorld(scope: string): () => MirrorsWorld {
     };
     return {
       ...shared,
-      freshProject: (options = {}) => (options.empty ? emptyRepository(run) : world.reusable('fresh', makeFresh, (project) => removeMirrors(world.admin, project))),
+      freshProject: () => world.reusable('fresh', makeFresh, (project) => removeMirrors(world.admin, project)),
+      emptyRepository: () => emptyRepository(run),
       fileProject,
     };
   });
@@ -77,17 +81,8 @@ export function useMirrorsWorld(scope: string): () => MirrorsWorld {
 /** Above this many mirrors a project is not emptied for reuse: a new one costs less. */
 const REMOVE_AT_MOST = 20;
 
-/** Removes every mirror of a project (as the administrator) and reads the list back empty: true when it is. */
-async function removeMirrors(admin: Client, project: ProjectInfo): Promise<boolean> {
-  const listed = async () => {
-    const res = await admin.get(mirrorsPath(project), { query: { per_page: 100 } });
-    return res.status === 200 && Array.isArray(res.body) ? (res.body as Mirror[]) : undefined;
-  };
-  const before = await listed();
-  if (before === undefined || before.length > REMOVE_AT_MOST) return false;
-  const answers = await Promise.all(before.map((m) => admin.delete(mirrorPath(project, m.id))));
-  return answers.every((res) => [200, 204, 404].includes(res.status)) && (await listed())?.length === 0;
-}
+/** Removes every mirror of a project. */
+const removeMirrors = (admin: Client, project: ProjectInfo) => emptyList<Mirror>(admin, mirrorsPath(project), (m) => mirrorPath(project, m.id), REMOVE_AT_MOST);
 
 type ProjectRef = ProjectInfo | string | number;
 const idOf = (project: ProjectRef) => (typeof project === 'object' ? project.id : project);

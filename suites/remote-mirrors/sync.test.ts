@@ -84,8 +84,7 @@ suite.test(
     clauses: ['mirrors.enabled.computed'],
   },
   async ({ as }) => {
-    const { freshProject } = world();
-    const project = await freshProject({ empty: true });
+    const project = await world().emptyRepository();
     const created = await createMirror(as('maintainer'), project, { url: target('sync-empty'), enabled: true });
     // GitLab computes enabled false without a repository (RemoteMirror#enabled: repository_exists?);
     // whether an empty one counts as existing is not settled here, so both answers are accepted if

@@ -9,7 +9,7 @@ import { HarnessError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
 import type { RunContext } from './context.js';
 import { claimNames } from './run-claims.js';
-import { noteRunNamespaces, World } from './world.js';
+import { noteRunSources, World } from './world.js';
 
 /** How long a file waits for another worker to build a run world: the hook's own timeout is 120 s. */
 const WAIT_MS = 110_000;
@@ -25,7 +25,7 @@ export function runWorld<T>(run: RunContext, scope: string, build: (world: World
   let value = building.get(file) as Promise<T> | undefined;
   if (!value) {
     value = (claim(file) ? buildAndShare(new World(run, scope), file, build) : waitFor<T>(file, scope)).then((v) => {
-      noteRunNamespaces(v);
+      noteRunSources(v);
       return v;
     });
     building.set(file, value);
