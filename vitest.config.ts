@@ -4,7 +4,7 @@
 // world, so the ~0.3 s per-file isolation cost (shared/MEASUREMENTS.md) buys nothing there.
 import { defineConfig } from 'vitest/config';
 import { CATALOG } from './suites/areas.js';
-import { loadConfig, TEST_TIMEOUT_MS } from './suites/harness/run/config.js';
+import { loadConfig, TEST_TIMEOUT_MS, TESTS_PER_FILE } from './suites/harness/run/config.js';
 import { ConformanceReporter } from './suites/harness/report/reporter.js';
 import { PlainSummaryReporter } from './suites/harness/report/plain-summary-reporter.js';
 
@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['{schemas,fixtures,reference-server,suites,bench}/**/*.spec.ts'],
-          testTimeout: TEST_TIMEOUT_MS,
+          testTimeout: 60_000,
         },
       },
       {
@@ -30,6 +30,9 @@ export default defineConfig({
           globalSetup: ['suites/global-setup.ts'],
           pool: 'threads',
           isolate: false,
+          // The tests of a file run at once: they share only fixtures made for sharing (fixture.ts).
+          sequence: { concurrent: true },
+          maxConcurrency: TESTS_PER_FILE,
           testTimeout: TEST_TIMEOUT_MS,
           hookTimeout: 120_000,
         },

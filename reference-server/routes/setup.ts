@@ -107,7 +107,8 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     if (store.userByUsername(username!)) throw conflict('Username has already been taken');
     const user = store.createUser({ username: username!, name: name!, email: email!, publicEmail, confirmed });
     reply.code(201);
-    return { ...userBasic(request, user), email: user.email, public_email: user.publicEmail || null, is_admin: false, created_at: user.createdAt };
+    // lib/api/entities/user_public.rb exposes confirmed_at: null while the primary address is unconfirmed.
+    return { ...userBasic(request, user), email: user.email, public_email: user.publicEmail || null, is_admin: false, created_at: user.createdAt, confirmed_at: user.confirmed ? user.createdAt : null };
   });
 
   // Listings with `search`, as GitLab's GET /users, /groups and /projects (used by `sweep`).

@@ -1,10 +1,10 @@
 // The public sources of the members and invitations areas: GitLab's specs of both set up a public
-// group and project with an access requester. One pair for the whole run (a run world): the tests
-// that use them read, are refused writes, or invite and add users of their own (World.userFor hands
-// out users of their own there), so none changes what another checks.
-import type { ActorInfo, RunContext } from '../harness/run/context.js';
-import { runWorld } from '../harness/run/run-world.js';
-import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
+// group and project with an access requester. One pair for the whole run (a run fixture): the tests
+// that use them read, are refused writes, or invite and add users lent to them (whom the lending
+// policy takes back), so none changes what another checks.
+import { fixture } from '../harness/run/fixture.js';
+import type { ActorInfo } from '../harness/run/context.js';
+import type { GroupInfo, ProjectInfo } from '../harness/core/vocabulary.js';
 
 export interface PublicSources {
   group: GroupInfo;
@@ -15,15 +15,18 @@ export interface PublicSources {
 }
 
 /** A public group and a public project, each with the shared role actors as direct members, and their access requester. */
-export function publicSources(run: RunContext): Promise<PublicSources> {
-  return runWorld(run, 'public-sources', async (world) => {
+export const publicSources = fixture<PublicSources>({
+  name: 'public-sources',
+  scope: 'run',
+  needs: ['access-requests'],
+  async build({ make }) {
     const [group, project] = await Promise.all([
-      world.group({ visibility: 'public', hint: 'public', roles: true }),
-      world.group({ visibility: 'public', hint: 'public' }).then((parent) => world.project({ group: parent, visibility: 'public', hint: 'public', empty: true, roles: true })),
+      make.group({ visibility: 'public', hint: 'public', roles: true }),
+      make.group({ visibility: 'public', hint: 'public' }).then((parent) => make.project({ group: parent, visibility: 'public', hint: 'public', empty: true, roles: true })),
     ]);
-    // A user of its own: the requests are the run's, not one file's.
-    const requester = await world.user('requester');
-    await Promise.all([world.requestAccess(group, requester), world.requestAccess(project, requester)]);
+    // A user of its own: the requests are the run's, not one test's.
+    const requester = await make.user('requester');
+    await Promise.all([make.requestAccess(group, requester), make.requestAccess(project, requester)]);
     return { group, project, requester };
-  });
-}
+  },
+});

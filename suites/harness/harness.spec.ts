@@ -1,6 +1,6 @@
 // Unit tests of the harness pieces that decide verdicts and keep secrets: configuration, redaction,
 // version gating, gating reasons, the ledger, and the endpoint list kept in step with the spec's.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -14,8 +14,6 @@ import { ConfigError, loadConfig, SETTINGS } from './run/config.js';
 import { gate, type TestMeta } from './run/conformance.js';
 import type { RunContext } from './run/context.js';
 import { Ledger } from './run/ledger.js';
-import { runWorld } from './run/run-world.js';
-import { noteRunSources, World, type GroupInfo, type ProjectInfo } from './run/world.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'conformance-harness-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -111,7 +109,7 @@ describe('version gating', () => {
     expect(versionAtLeast(version, minimum)).toBe(expected);
   });
 
-  const meta: TestMeta = { id: 'x.y', title: 't', endpoint: 'GET /groups/:id/members', area: 'members', kind: 'group', clauses: ['c'], requires: { capabilities: ['premium'], minVersion: '17.0' }, level: 'spec' };
+  const meta: TestMeta = { id: 'x.y', title: 't', endpoint: 'GET /groups/:id/members', area: 'members', kind: 'group', clauses: ['c'], requires: { capabilities: ['premium'], minVersion: '17.0' }, level: 'spec', fixtures: [], needs: [] };
   const run = { areas: ['members'], endpoints: [], disabledTests: [], capabilities: ['premium'], version: '17.1.0', fixtures: {} } as unknown as RunContext;
   const said = (g: ReturnType<typeof gate>) => (g ? `${g.verdict}: ${g.reason}` : undefined);
   test('gate tells disabled from unsupported, with the reason', () => {
@@ -138,209 +136,6 @@ describe('ledger', () => {
     writeFileSync(path, `${readFileSync(path, 'utf8')}{"runId":"r1","kind":"us`);
     expect(Ledger.outstanding(path).map((e) => `${e.kind}:${e.id}`)).toEqual(['project:3', 'user:1']);
     expect(Ledger.outstanding(join(tmp, 'none.jsonl'))).toEqual([]);
-  });
-});
-
-describe('user pool', () => {
-  const users = [1, 2, 3].map((id) => ({ id, username: `pool_${id}`, name: `Pool ${id}`, email: `pool_${id}@example.com`, tokens: { api: `t${id}` } }));
-  const seatless = [11, 12].map((id) => ({ ...users[0], id, username: `seatless_${id}` }));
-  let runs = 0;
-  /** A run of its own for each test: the claims and the spent list live beside its ledger. */
-  const runOf = () =>
-    ({ targetUrl: 'http://127.0.0.1:9', adminToken: 'x', requestTimeoutMs: 1000, prefix: 'cnf-test', ledgerPath: join(tmp, 'pool', 'ledger.jsonl'), runId: `r${++runs}`, pool: { seats: undefined, users, seatless } }) as unknown as RunContext;
-  const idOf = (path: string) => [...path].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 1_000_003, 7);
-  const group = (path: string): GroupInfo => ({ kind: 'group', id: idOf(path), name: path, fullPath: path });
-  const project = (path: string): ProjectInfo => ({ kind: 'project', id: idOf(path), fullPath: path, defaultBranch: 'main' });
-  /**
-   * A world whose pool never runs dry and that needs no target: a user beyond the pool is made here,
-   * and taking a user back succeeds or not as told (each call noted).
-   */
-  const worldOf = (run = runOf(), takesBack = true) => {
-    const world = new World(run, 'pool-test');
-    let made = 100;
-    world.seatedUser = async () => ({ ...users[0], id: ++made, username: `own_${made}` });
-    world.user = async () => ({ ...users[0], id: ++made, username: `own_${made}` });
-    const takenBack: number[] = [];
-    (world as unknown as { takeBack: (user: { id: number }) => Promise<boolean> }).takeBack = async (user) => {
-      takenBack.push(user.id);
-      return takesBack;
-    };
-    return { world, takenBack };
-  };
-
-  test('a user is handed out once per namespace: again in another namespace, not in a subgroup or project of one it was handed out in', async () => {
-    const { world } = worldOf();
-    world.endBuild();
-    const a = await world.userFor(group('a'));
-    expect((await world.userFor(project('a/sub/p'))).id).not.toBe(a.id);
-    expect((await world.userFor(group('b'))).id).toBe(a.id);
-    // Users asked for at once are distinct.
-    const [x, y] = await Promise.all([world.userFor(group('c')), world.userFor(group('c'))]);
-    expect(x.id).not.toBe(y.id);
-  });
-
-  test('a share links two namespaces: a user handed out in either is not handed out in the other', async () => {
-    const { world } = worldOf();
-    world.endBuild();
-    const a = await world.userFor(group('a'));
-    const b = await world.userFor(group('b'));
-    expect(b.id).toBe(a.id);
-    (world as unknown as { link: (x: GroupInfo, y: GroupInfo) => void }).link(group('c'), group('a'));
-    expect((await world.userFor(group('c'))).id).not.toBe(a.id);
-  });
-
-  test('in the namespace of a run world, which every file uses, a pool user is with one file at a time, until that file gives it back', async () => {
-    const run = runOf();
-    const [one, two] = [worldOf(run), worldOf(run)];
-    for (const { world } of [one, two]) world.endBuild();
-    noteRunSources({ shared: { kind: 'group', id: 1, fullPath: 'run-shared' } });
-    const first = await one.world.userFor(project('run-shared/p'));
-    const second = await two.world.userFor(group('run-shared'));
-    expect([first.id, second.id]).toEqual([users[0].id, users[1].id]);
-    // Not a namespace of the run: the file's own rule.
-    expect((await two.world.userFor(group('not-shared'))).id).toBe(users[0].id);
-    expect((await one.world.userFor(group('run-shared'))).id).toBe(users[2].id);
-    expect((await two.world.userFor(group('run-shared'))).id).toBeGreaterThan(100);
-    // The first file ends: its users are taken back from the run world's sources, and the other file may have them there.
-    await one.world.cleanup();
-    expect(one.takenBack.sort()).toEqual([users[0].id, users[2].id]);
-    expect((await two.world.userFor(group('run-shared'))).id).toBe(users[0].id);
-  });
-
-  test('a share with a run world\'s group counts: a user new to the shared group is claimed in the run world too', async () => {
-    const run = runOf();
-    const [one, two] = [worldOf(run).world, worldOf(run).world];
-    for (const world of [one, two]) world.endBuild();
-    noteRunSources({ linked: { kind: 'group', id: 2, fullPath: 'run-linked' } });
-    (one as unknown as { link: (x: GroupInfo, y: GroupInfo) => void }).link(group('run-linked'), group('own'));
-    const a = await one.userFor(group('own'));
-    expect((await two.userFor(group('run-linked'))).id).not.toBe(a.id);
-  });
-
-  test('a source kept for reuse goes to one test at a time, reset first; one that cannot be reset is replaced', async () => {
-    const { world } = worldOf();
-    world.endBuild();
-    let made = 0;
-    let resets = 0;
-    let resetWorks = true;
-    const make = async () => group(`kept-${++made}`);
-    const reset = async () => {
-      resets++;
-      return resetWorks;
-    };
-    world.startTest();
-    const [a, b] = [await world.reusable('slot', make, reset), await world.reusable('slot', make, reset)];
-    expect([a.fullPath, b.fullPath, resets]).toEqual(['kept-1', 'kept-2', 0]);
-    world.startTest();
-    expect((await world.reusable('slot', make, reset)).fullPath).toBe('kept-1');
-    expect((await world.reusable('other', make, reset)).fullPath).toBe('kept-3');
-    expect(resets).toBe(1);
-    world.startTest();
-    resetWorks = false;
-    expect((await world.reusable('slot', make, reset)).fullPath).toBe('kept-4');
-    world.startTest();
-    resetWorks = true;
-    expect((await world.reusable('slot', make, reset)).fullPath).toBe('kept-4');
-  });
-
-  test('in a fixture\'s group a pool user is handed out once in the whole run, and not twice in one test', async () => {
-    const run = runOf();
-    const [one, two] = [worldOf(run).world, worldOf(run).world];
-    const [a, b] = [await one.userIn('ldap'), await one.userIn('ldap')];
-    expect(a.id).not.toBe(b.id);
-    expect((await two.userIn('ldap')).id).toBe(users[2].id);
-    expect((await two.userIn('ldap')).id).toBeGreaterThan(100);
-    expect((await two.userIn('saml')).id).toBe(users[0].id);
-  });
-
-  test('users of the build, and users asked for without sources, are new to the whole world; a dry pool makes users of the world\'s own', async () => {
-    const { world } = worldOf();
-    const built = await world.userFor(group('a'));
-    world.endBuild();
-    const wide = await world.userFor();
-    expect(wide.id).not.toBe(built.id);
-    const third = await world.userFor(group('b'));
-    expect([built.id, wide.id]).not.toContain(third.id);
-    expect((await world.userFor(group('b'))).id).toBeGreaterThan(100);
-  });
-
-  test('when the pool runs dry a user of an earlier test is taken back; never one of the build or of the current test, nor one that could not be taken back', async () => {
-    const { world, takenBack } = worldOf();
-    const built = await world.userFor();
-    world.endBuild();
-    world.startTest();
-    const [a, b] = [await world.userFor(group('a')), await world.userFor(group('a'))];
-    expect((await world.userFor(group('a'))).id).toBeGreaterThan(100);
-    expect(takenBack).toEqual([]);
-    world.startTest();
-    expect((await world.userFor(group('a'))).id).toBe(a.id);
-    expect((await world.userFor(group('a'))).id).toBe(b.id);
-    expect((await world.userFor(group('a'))).id).toBeGreaterThan(100);
-    expect(takenBack).toEqual([a.id, b.id]);
-    expect(takenBack).not.toContain(built.id);
-
-    const failing = worldOf(runOf(), false);
-    failing.world.endBuild();
-    failing.world.startTest();
-    for (const _ of users) await failing.world.userFor(group('a'));
-    failing.world.startTest();
-    expect((await failing.world.userFor(group('a'))).id).toBeGreaterThan(100);
-    expect(failing.takenBack).toEqual(users.map((u) => u.id));
-  });
-
-  test('a seatless user serves each source of a file once and is taken out of it after the test; one that cannot be is spent for the whole run', async () => {
-    const run = runOf();
-    const { world } = worldOf(run);
-    world.endBuild();
-    world.startTest();
-    const [x, y] = [await world.seatlessFor(group('g')), await world.seatlessFor(group('g'))];
-    expect([x.id, y.id]).toEqual([11, 12]);
-    expect((await world.seatlessFor(group('h'))).id).toBeGreaterThan(100);
-    await world.endTest();
-    world.startTest();
-    expect((await world.seatlessFor(group('g'))).id).toBeGreaterThan(100);
-    expect((await world.seatlessFor(group('h'))).id).toBe(11);
-    await world.endTest();
-
-    const failing = worldOf(run, false).world;
-    failing.startTest();
-    expect((await failing.seatlessFor(group('k'))).id).toBe(11);
-    await failing.endTest();
-    failing.startTest();
-    expect((await world.seatlessFor(group('k'))).id).toBe(12);
-    expect((await failing.seatlessFor(group('m'))).id).toBe(12);
-  });
-});
-
-describe('run worlds', () => {
-  const run = { targetUrl: 'http://127.0.0.1:9', adminToken: 'x', requestTimeoutMs: 1000, prefix: 'cnf-test', ledgerPath: join(tmp, 'rw', 'ledger.jsonl'), runId: 'rw1' } as unknown as RunContext;
-
-  test('the first file to ask builds the world once; later askers get the same value without building', async () => {
-    let builds = 0;
-    const build = async () => ({ n: ++builds });
-    const [a, b] = await Promise.all([runWorld(run, 'built-here', build), runWorld(run, 'built-here', build)]);
-    expect([a, b, builds]).toEqual([{ n: 1 }, { n: 1 }, 1]);
-    expect(JSON.parse(readFileSync(join(tmp, 'rw', 'world-rw1-built-here.json'), 'utf8'))).toEqual({ value: { n: 1 } });
-  });
-
-  test('a world another worker claimed is awaited on disk, its value (its tokens then masked) or its failure', async () => {
-    mkdirSync(join(tmp, 'rw'), { recursive: true });
-    const claimed = (scope: string) => join(tmp, 'rw', `world-rw1-${scope}.json`);
-    writeFileSync(claimed('elsewhere'), '');
-    writeFileSync(claimed('failed'), '');
-    const never = async () => {
-      throw new Error('built twice');
-    };
-    const value = runWorld(run, 'elsewhere', never);
-    const failure = runWorld(run, 'failed', never);
-    setTimeout(() => {
-      writeFileSync(claimed('elsewhere'), JSON.stringify({ value: { id: 7, user: { tokens: { api: 'plain-secret-4242' } } } }));
-      writeFileSync(claimed('failed'), JSON.stringify({ error: 'no group' }));
-    }, 120);
-    await expect(value).resolves.toEqual({ id: 7, user: { tokens: { api: 'plain-secret-4242' } } });
-    // The users' tokens of a world built elsewhere are masked here too.
-    expect(redact('token plain-secret-4242')).toBe(`token ${REDACTED}`);
-    await expect(failure).rejects.toThrow(/failed in another file: no group/);
   });
 });
 

@@ -6,12 +6,12 @@ import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual } from '../harness/core/checks.js';
 import { ACCESS } from '../harness/core/vocabulary.js';
 import { QUEUED, withPromotionManagement } from '../common/promotion.js';
-import { expectInviteSuccess, expectMember, expectNotInvited, expectPromotionsQueued, invite, useInvitationsWorld } from './helpers.js';
+import { expectInviteSuccess, expectMember, expectNotInvited, expectPromotionsQueued, invite, invitationsWorld, ownSources } from './helpers.js';
 import { invitations } from './area.js';
 
-const suite = endpoint(invitations, 'create');
+const suite = endpoint(invitations, 'create', { uses: [ownSources] });
 
-const world = useInvitationsWorld('invitations-create-promotion', { ownSources: true });
+const world = invitationsWorld(ownSources);
 
 suite.test(
   {
@@ -19,10 +19,11 @@ suite.test(
     title: 'with promotion approval on, existing users invited above Guest are queued and not added; Guests and new addresses are not',
     clauses: ['invitations.create.queued'],
     requires: { capabilities: ['promotion_management'] },
+    needs: ['application-settings-read'],
   },
   async (kit) => {
     const w = world();
-    await withPromotionManagement(kit.as('admin'), true, () => expectPromotionsQueued(kit, w.source(kit.kind), w));
+    await withPromotionManagement(true, () => expectPromotionsQueued(kit, w.source(kit.kind), w));
   },
 );
 
@@ -32,13 +33,14 @@ suite.test(
     title: 'approval off: an existing user invited above Guest is added; on: a Guest member raised above Guest is queued, billable members are moved up or down to Guest',
     clauses: ['invitations.create.queued-members'],
     requires: { capabilities: ['promotion_management'] },
+    needs: ['application-settings-read'],
   },
   async (kit) => {
     const w = world();
     const target = w.source(kit.kind);
     const owner = kit.as('owner');
-    const [added, guest, developer, maintainer] = await Promise.all([w.seatless(target), w.seatless(target), w.seatless(target), w.seatless(target)]);
-    await withPromotionManagement(kit.as('admin'), false, async () => {
+    const [added, guest, developer, maintainer] = await Promise.all([w.seatless(), w.seatless(), w.seatless(), w.seatless()]);
+    await withPromotionManagement(false, async () => {
       const res = await invite(owner, target, { user_id: added.id, access_level: ACCESS.DEVELOPER });
       expectEqual(expectInviteSuccess(res).queued_users, undefined, 'no queued users with approval off', res);
       await expectMember(kit, target, added, ACCESS.DEVELOPER);
@@ -47,7 +49,7 @@ suite.test(
         expectInviteSuccess(await invite(owner, target, { user_id: person.id, access_level: level }));
       }
     });
-    await withPromotionManagement(kit.as('admin'), true, async () => {
+    await withPromotionManagement(true, async () => {
       const queued = await invite(owner, target, { user_id: guest.id, access_level: ACCESS.MAINTAINER });
       expectEqual(expectInviteSuccess(queued).queued_users, { [guest.username]: QUEUED }, `${guest.username}, a Guest, queued for approval`, queued);
       await expectMember(kit, target, guest, ACCESS.GUEST);

@@ -32,14 +32,19 @@ import {
   REINVITE_UPDATES,
   UNKNOWN_ID,
   update,
-  useInvitationsWorld,
+  invitationsWorld,
   type InviteResult,
+  freshSource,
+  publicWorld,
+  sharedSources,
+  unconfirmedUser,
 } from './helpers.js';
 import { invitations } from './area.js';
+import { publicSources } from '../common/public-sources.js';
 
-const suite = endpoint(invitations, 'create');
+const suite = endpoint(invitations, 'create', { uses: [sharedSources] });
 
-const world = useInvitationsWorld('invitations-create');
+const world = invitationsWorld();
 
 /** GitLab's parameter check of email: one malformed address refuses the whole request. */
 const INVALID_EMAIL = 'lib/api/validations/validators/email_or_email_list.rb; spec/requests/api/invitations_spec.rb (returns 400 when the comma-separated email list is not a valid format)';
@@ -114,7 +119,7 @@ suite.test(
   async (kit) => {
     const { source, user } = world();
     const target = source(kit.kind);
-    const person = await user(target);
+    const person = await user();
     await expectNotMember(kit, target, person);
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: person.email, access_level: ACCESS.GUEST }));
     await expectNotInvited(kit.as('admin'), target, person.email);
@@ -131,7 +136,7 @@ suite.test(
   async (kit) => {
     const { source, user } = world();
     const target = source(kit.kind);
-    const [first, second] = [await user(target), await user(target)];
+    const [first, second] = [await user(), await user()];
     expectInviteSuccess(await invite(kit.as('owner'), target, { user_id: `${first.id},${UNKNOWN_ID},${second.id}`, access_level: ACCESS.GUEST }));
     await expectMember(kit, target, first, ACCESS.GUEST);
     await expectMember(kit, target, second, ACCESS.GUEST);
@@ -147,7 +152,7 @@ suite.test(
   async (kit) => {
     const { source, user } = world();
     const target = source(kit.kind);
-    const [byEmail, byId] = [await user(target), await user(target)];
+    const [byEmail, byId] = [await user(), await user()];
     await expectNotMember(kit, target, byEmail);
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: byEmail.email, user_id: `${byId.id},${UNKNOWN_ID}`, access_level: ACCESS.GUEST }));
     await expectNotInvited(kit.as('admin'), target, byEmail.email, byId.email);
@@ -250,11 +255,12 @@ suite.test(
     case: 'lower-case',
     title: 'an address without an account sent with capitals is invited once, listed as sent or (GitLab) in lower case, and updated by the listed address',
     clauses: ['invitations.create.lower-case', 'invitations.create.by-email', 'invitations.update.fields'],
+    uses: [freshSource],
   },
-  async ({ kind, as, log }) => {
-    const { fresh, email } = world();
+  async ({ as, log }) => {
+    const { email } = world();
     // A source of the file's own: the whole list is read, which other files could shift in a shared one.
-    const target = await fresh(kind);
+    const target = freshSource();
     const lower = email();
     const sent = otherCase(lower);
     expectInviteSuccess(await invite(as('owner'), target, { email: sent, access_level: ACCESS.GUEST }));
@@ -330,7 +336,7 @@ suite.test(
     const { source, email, user } = world();
     const target = source(kit.kind);
     const owner = kit.as('owner');
-    const person = await user(target);
+    const person = await user();
     expectInviteSuccess(await invite(owner, target, { user_id: person.id, access_level: ACCESS.GUEST, expires_at: dateIn(20) }));
     const other = email();
 
@@ -379,7 +385,7 @@ suite.test(
     expectInviteErrors(await invite(as('owner'), target, { email: address, access_level: ACCESS.GUEST, expires_at: dateIn(-3) }), { [address]: 'Expires at cannot be a date in the past' }, pastDate);
     await expectNotInvited(as('admin'), target, address);
     // An existing user given by user_id fails the same validation and does not become a member.
-    const person = await user(target);
+    const person = await user();
     expectUserIdFailure(await invite(as('owner'), target, { user_id: person.id, access_level: ACCESS.GUEST, expires_at: dateIn(-3) }), person, 'Expires at cannot be a date in the past', pastDate);
     await expectNotMember(kit, target, person);
   },
@@ -404,11 +410,12 @@ suite.test(
     case: 'limit-counts-all',
     title: 'exactly 100 addresses are invited; 99 addresses and 2 user ids (101 recipients) hit the limit and nothing is invited',
     clauses: ['invitations.create.limit', 'invitations.create.several'],
+    uses: [freshSource],
   },
   async (kit) => {
-    const { fresh, source: shared, email, user } = world();
+    const { source: shared, email, user } = world();
     const owner = kit.as('owner');
-    const source = await fresh(kit.kind);
+    const source = freshSource();
     const hundred = Array.from({ length: 100 }, () => email('bulk'));
     expectInviteSuccess(await invite(owner, source, { email: hundred.join(','), access_level: ACCESS.GUEST }));
     const listed = new Set((await invitationsOf(kit.as('admin'), source)).map((i) => i.invite_email));
@@ -417,7 +424,7 @@ suite.test(
     // Refused whole, so the run's source serves: nothing is looked for there but what this request named.
     const other = shared(kit.kind);
     const many = Array.from({ length: 99 }, () => email('bulk'));
-    const [first, second] = [await user(other), await user(other)];
+    const [first, second] = [await user(), await user()];
     expectLimitRefused(await invite(owner, other, { email: many.join(','), user_id: `${first.id},${second.id}`, access_level: ACCESS.GUEST }));
     await expectNotInvited(kit.as('admin'), other, ...many);
     await expectNotMember(kit, other, first);
@@ -535,13 +542,14 @@ suite.test(
     case: 'no-5xx',
     title: 'malformed parameters never make the server fail: every answer is 201 or 4xx',
     clauses: ['invitations.errors.no-5xx'],
+    uses: [freshSource],
   },
-  async ({ kind, as }) => {
-    const { fresh, email } = world();
+  async ({ as }) => {
+    const { email } = world();
     // A source of its own: some of these inputs may be invited with odd addresses. GitLab refuses
     // the malformed ones in its parameter checks (400: lib/api/api.rb, email_or_email_list.rb) or
     // takes them and invites no one (user ids that name nobody).
-    const source = await fresh(kind);
+    const source = freshSource();
     const bodies: Record<string, unknown>[] = [
       { email: email(), access_level: 'ten' },
       { email: email(), access_level: [] },
@@ -577,7 +585,7 @@ suite.test(
   async (kit) => {
     const { source, user } = world();
     const target = source(kit.kind);
-    const person = await user(target);
+    const person = await user();
     const res = await invite(kit.as('owner'), target, { user_id: person.id, access_level: 0 });
     // GitLab: 400 from its parameter check (see no-access-level-refused); per recipient elsewhere.
     if (res.status === 400) expectError(res, 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
@@ -597,7 +605,7 @@ suite.test(
     const { source, email, user } = world();
     const target = source(kit.kind);
     const address = email();
-    const person = await user(target);
+    const person = await user();
     // Grape's CommaSeparatedToArray turns anything but a string or an array into an empty list
     // (lib/api/validations/types/comma_separated_to_array.rb), so GitLab answers "Must provide
     // either email or user_id" (lib/api/invitations.rb); a stricter type check is a 400 too.
@@ -650,12 +658,13 @@ suite.test(
     case: 'member-listed-once',
     title: 'inviting a direct member again by user_id, next to an unknown id, leaves that user listed once and adds no one else',
     clauses: ['invitations.create.already-member', 'invitations.create.user-id'],
+    uses: [freshSource],
   },
   async (kit) => {
-    const { fresh, user } = world();
-    const source = await fresh(kit.kind);
+    const { user } = world();
+    const source = freshSource();
     const owner = kit.as('owner');
-    const person = await user(source);
+    const person = await user();
     const listMembers = async () => (await listAll<{ id: number }>(kit.as('admin'), membersUrl(source), 'member')).map((m) => m.id).sort((a, b) => a - b);
     expectInviteSuccess(await invite(owner, source, { user_id: person.id, access_level: ACCESS.GUEST }));
     const before = await listMembers();
@@ -681,7 +690,7 @@ suite.test(
     // the group, or the project in it.
     const { group, subgroup, project, user } = world();
     const target = kind === 'group' ? subgroup : project;
-    const person = await user(group);
+    const person = await user();
     expectOk(await as('owner').post(membersUrl(group), { body: { user_id: person.id, access_level: ACCESS.DEVELOPER } }), 201, 'member');
     const res = await invite(as('owner'), target, { email: person.email, access_level: ACCESS.REPORTER });
     expectInviteErrors(
@@ -726,9 +735,11 @@ suite.test(
     case: 'public-source-writes-forbidden',
     title: 'on a public group or project a stranger and an access requester may not invite (403, not 404); nothing is invited and the requester is no member',
     clauses: ['invitations.auth.public-non-member'],
+    uses: [publicSources],
   },
   async (kit) => {
-    const { public: sources, email } = world();
+    const { email } = world();
+    const sources = publicWorld();
     const target = sources.source(kit.kind);
     const address = email();
     await expectNonMembersRefused(kit, sources.requester, (client) => invite(client, target, { email: address, access_level: ACCESS.MAINTAINER }));
@@ -743,10 +754,12 @@ suite.test(
     case: 'requester-becomes-member',
     title: 'inviting the address of a user whose access request is pending makes them a direct member at the level given (201, success), not a pending invitation; the request is no longer pending',
     clauses: ['invitations.create.requester', 'invitations.create.existing-user-email'],
+    uses: [publicSources],
+    needs: ['access-requests'],
   },
   async (kit) => {
     const w = world();
-    const target = w.public.source(kit.kind);
+    const target = publicWorld().source(kit.kind);
     const user = await w.requester(target);
     const client = kit.as(manager(kit.kind));
     expectTrue((await pendingRequesterIds(client, target)).includes(user.id), 'the access request to be pending before the invitation (setup)');
@@ -763,9 +776,10 @@ suite.test(
     case: 'unconfirmed-primary',
     title: 'the address of a user who has not confirmed it is invited as a pending invitation; the user is not added',
     clauses: ['invitations.create.confirmed-email', 'invitations.create.by-email'],
+    uses: [unconfirmedUser],
   },
   async ({ kind, as }) => {
-    const { source, unconfirmedUser } = world();
+    const { source } = world();
     const target = source(kind);
     const person = await unconfirmedUser();
     expectInviteSuccess(await invite(as('owner'), target, { email: person.email, access_level: ACCESS.DEVELOPER }));
@@ -780,6 +794,7 @@ suite.test(
     case: 'secondary-email',
     title: 'a confirmed secondary address adds its user as a direct member; an unconfirmed one is invited as a pending invitation',
     clauses: ['invitations.create.confirmed-email', 'invitations.create.existing-user-email'],
+    needs: ['secondary-emails'],
   },
   async (kit) => {
     const { source, newcomer, secondaryEmail } = world();
@@ -805,7 +820,7 @@ suite.test(
     const { source, email, user } = world();
     const target = source(kit.kind);
     const [a, b] = [email(), email()];
-    const [first, second] = [await user(target), await user(target)];
+    const [first, second] = [await user(), await user()];
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: `${a},${b}`, user_id: `${first.id},${second.id}`, access_level: ACCESS.DEVELOPER }));
     for (const address of [a, b]) await expectInvited(kit.as('admin'), target, address, ACCESS.DEVELOPER);
     for (const person of [first, second]) await expectMember(kit, target, person, ACCESS.DEVELOPER);
@@ -823,7 +838,7 @@ suite.test(
     // As inherited-level: the subgroup of the group, or the project in it.
     const { group, subgroup, project, user } = world();
     const target = kit.kind === 'group' ? subgroup : project;
-    const person = await user(group);
+    const person = await user();
     expectOk(await kit.as('owner').post(membersUrl(group), { body: { user_id: person.id, access_level: ACCESS.DEVELOPER } }), 201, 'member');
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: person.email, access_level: ACCESS.MAINTAINER }));
     await expectMember(kit, target, person, ACCESS.MAINTAINER);

@@ -17,13 +17,16 @@ import {
   MANAGERS,
   otherCase,
   UNKNOWN_ID,
-  useInvitationsWorld,
+  invitationsWorld,
+  publicWorld,
+  sharedSources,
 } from './helpers.js';
 import { invitations } from './area.js';
+import { publicSources } from '../common/public-sources.js';
 
-const suite = endpoint(invitations, 'delete');
+const suite = endpoint(invitations, 'delete', { uses: [sharedSources] });
 
-const world = useInvitationsWorld('invitations-delete');
+const world = invitationsWorld();
 
 /** Where GitLab keeps Owner-level invitations of a project to those who may manage owners. */
 const OWNER_ONLY = 'app/services/members/destroy_service.rb (destroying_member_with_owner_access_level? && cannot_revoke_owner_responsibilities_from_member_in_project?); lib/api/api.rb (rescue_from Gitlab::Access::AccessDeniedError); spec/requests/api/invitations_spec.rb (when MAINTAINER tries to remove invitation of an OWNER)';
@@ -59,7 +62,7 @@ suite.test(
     const target = source(kit.kind);
     const [address, elsewhere] = [email(), email()];
     await inviteOk(kit.as('owner'), target, address);
-    const member = await user(target);
+    const member = await user();
     await inviteOk(kit.as('owner'), target, member.email, ACCESS.GUEST);
     // An invitation of the project's group, or of the group's project, is not one of this source's.
     await inviteOk(kit.as('owner'), neighbour(kit.kind), elsewhere);
@@ -165,9 +168,11 @@ suite.test(
     case: 'public-source-writes-forbidden',
     title: 'on a public group or project a stranger and an access requester may not delete an invitation (403, not 404); it stays',
     clauses: ['invitations.auth.public-non-member'],
+    uses: [publicSources],
   },
   async (kit) => {
-    const { public: sources, email } = world();
+    const { email } = world();
+    const sources = publicWorld();
     const target = sources.source(kit.kind);
     const address = email();
     await inviteOk(kit.as('owner'), target, address);

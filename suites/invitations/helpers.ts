@@ -5,13 +5,14 @@
 // the promotion-approval check.
 import { segment, type Client, type Exchange, type Query } from '../harness/core/client.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../harness/core/checks.js';
-import { useWorld, type Kit } from '../harness/run/conformance.js';
+import type { Kit } from '../harness/run/conformance.js';
+import { fixture } from '../harness/run/fixture.js';
+import { currentFrame } from '../harness/run/frame.js';
+import type { Maker } from '../harness/run/maker.js';
 import { publicSources } from '../common/public-sources.js';
 import { QUEUED } from '../common/promotion.js';
-import { ACCESS, datePart, ROLES, sourceNotFound, sourcePath, type Role, type SourceKind, type SourceRef } from '../harness/core/vocabulary.js';
+import { ACCESS, datePart, ROLES, sourceNotFound, sourcePath, type GroupInfo, type ProjectInfo, type Role, type SourceInfo, type SourceKind, type SourceRef } from '../harness/core/vocabulary.js';
 import { type ActorInfo } from '../harness/run/context.js';
-import type { GroupInfo, ProjectInfo, SourceInfo, World } from '../harness/run/world.js';
-import { runWorld } from '../harness/run/run-world.js';
 import { emptyList } from '../common/empty-list.js';
 
 export const MUST_PROVIDE = '400 Bad request - Must provide either email or user_id as a parameter';
@@ -62,82 +63,93 @@ export interface InvitationsWorld {
   neighbour(kind: SourceKind): SourceInfo;
   /** A new address on example.com that belongs to nobody. */
   email(hint?: string): string;
-  /** A user new to `sources` (World.userFor: one of the run's pool, who holds a seat elsewhere), with an `api` token. */
-  user(...sources: SourceInfo[]): Promise<ActorInfo>;
+  /** A user lent to the test (Frame.user: one of the run's pool, who holds a seat elsewhere), with an `api` token. */
+  user(): Promise<ActorInfo>;
   /** A new user of the test's own, a member of nothing: for a test that changes the user itself (its addresses). */
   newcomer(): Promise<ActorInfo>;
-  /** A user who holds no seat, never handed out for `source` in this file (World.seatlessFor): for the promotion-approval tests; taken out of `source` after the test. */
-  seatless(source: SourceInfo): Promise<ActorInfo>;
-  /** The file's user whose primary address is unconfirmed (made without skip_confirmation, once, without tokens): invite it into each source once. */
-  unconfirmedUser(): Promise<ActorInfo>;
-  /** Gives `user` a new secondary address, confirmed or not, and returns it. */
+  /** A user who holds no seat (Frame.seatlessUser): for the promotion-approval tests; taken out of what it was given after the test. */
+  seatless(): Promise<ActorInfo>;
+  /** Gives `user` a new secondary address, confirmed or not, and returns it (the test needs "secondary-emails"). */
   secondaryEmail(user: ActorInfo, confirmed: boolean): Promise<string>;
-  /**
-   * A source of this kind with the shared actors in their roles and no pending invitation, for tests
-   * that count: one an earlier test of the file held, its invitations withdrawn (withdrawInvitations),
-   * else a new one.
-   */
-  fresh(kind: SourceKind): Promise<SourceInfo>;
-  /**
-   * The run's public group and public project (in a public group of its own), the shared actors
-   * holding their roles there, and `requester`, a user whose access request to both is pending
-   * (GitLab's spec set-up: public sources with an access requester; suites/common/public-sources.ts).
-   */
-  public: { group: GroupInfo; project: ProjectInfo; requester: ActorInfo; source(kind: SourceKind): SourceInfo };
-  /** A new user whose access request to `source` (a public one) is pending. */
+  /** A user lent to the test whose access request to `source` (a public one) is pending (the test needs "access-requests"). */
   requester(source: SourceInfo): Promise<ActorInfo>;
 }
 
 /** The group, its subgroup and its project of an invitations world. */
-async function invitationSources(world: World): Promise<{ group: GroupInfo; subgroup: GroupInfo; project: ProjectInfo }> {
-  const group = await world.group({ hint: 'invitations', roles: true });
-  const [subgroup, project] = await Promise.all([world.group({ parent: group, hint: 'sub' }), invitationsProject(world, group)]);
+async function invitationSources(make: Maker): Promise<{ group: GroupInfo; subgroup: GroupInfo; project: ProjectInfo }> {
+  // At the top: Minimal access is a level of top-level groups only.
+  const group = await make.group({ top: true, hint: 'invitations', roles: true });
+  const [subgroup, project] = await Promise.all([make.group({ parent: group, hint: 'sub' }), invitationsProject(make, group)]);
   return { group, subgroup, project };
 }
 
 /** Projects inherit the roles of the group; invitations need no repository. */
-const invitationsProject = (world: World, group: GroupInfo) => world.project({ group, hint: 'invitations', empty: true });
+const invitationsProject = (make: Maker, group: GroupInfo) => make.project({ group, hint: 'invitations', empty: true });
 
 /**
- * The world of an invitations test file. Its group, subgroup and project are the run's, shared by
- * the files (a run world): their tests invite addresses and users of their own, count only in
- * sources of their own (fresh) and read the shared ones address by address. `ownSources` gives the
- * file sources of its own: the promotion-approval file queues requests there, which no clean-up
- * can withdraw.
+ * The run's group, subgroup and project of the invitations files: their tests invite addresses and
+ * users of their own, count only in sources of their own (freshSource) and read the shared ones
+ * address by address.
  */
-export function useInvitationsWorld(scope: string, options: { ownSources?: boolean } = {}): () => InvitationsWorld {
-  return useWorld(scope, async (world, run) => {
-    const roleGroup = () => world.group({ hint: 'invitations', roles: true });
-    const { group, subgroup, project } = options.ownSources ? await invitationSources(world) : await runWorld(run, 'invitations', invitationSources);
-    const newProject = () => invitationsProject(world, group);
-    const shared = await publicSources(run);
-    let unconfirmed: Promise<ActorInfo> | undefined;
-    const newRequester = async (target: SourceInfo) => {
-      const user = await world.userFor(target);
-      await world.requestAccess(target, user);
-      return user;
-    };
+export const sharedSources = fixture({ name: 'invitation-sources', scope: 'run', build: ({ make }) => invitationSources(make) });
+
+/**
+ * The same for one file alone, per kind of source: the promotion-approval file queues requests
+ * there, which no clean-up can withdraw, and a seatless user serves each source once.
+ */
+export const ownSources = fixture({ name: 'invitation-own-sources', scope: 'file', perKind: true, build: ({ make }) => invitationSources(make) });
+
+/**
+ * A source of the test's kind with the shared actors in their roles and no pending invitation, for
+ * tests that count: one an earlier test held, its invitations withdrawn (withdrawInvitations), else a new one.
+ */
+export const freshSource = fixture<SourceInfo>({
+  name: 'invitations-fresh-source',
+  scope: 'test',
+  uses: [sharedSources],
+  build: ({ make, use, kind }) => (kind === 'group' ? make.group({ hint: 'invitations', roles: true }) : invitationsProject(make, use(sharedSources).group)),
+  reset: (source, { admin }) => withdrawInvitations(admin, source),
+});
+
+/** The run's user whose primary address is unconfirmed (made without skip_confirmation, without tokens): invite it into each source once. */
+export const unconfirmedUser = fixture({ name: 'unconfirmed-user', scope: 'run', needs: ['unconfirmed-users'], build: ({ make }) => make.user('unconfirmed', [], { unconfirmed: true }) });
+
+/** The run's public group and project with their access requester (suites/common/public-sources.ts); the test uses publicSources. */
+export function publicWorld(): { group: GroupInfo; project: ProjectInfo; requester: ActorInfo; source(kind: SourceKind): SourceInfo } {
+  const shared = publicSources();
+  return { ...shared, source: (kind) => (kind === 'group' ? shared.group : shared.project) };
+}
+
+/**
+ * The world of an invitations test, on `sources` (the run's, unless the file has its own): the
+ * sources, and the users and addresses a test asks for.
+ */
+export function invitationsWorld(sources = sharedSources): () => InvitationsWorld {
+  return () => {
+    const { group, subgroup, project } = sources();
+    const frame = currentFrame();
     return {
       group,
       subgroup,
       project,
       source: (kind) => (kind === 'group' ? group : project),
       neighbour: (kind) => (kind === 'group' ? project : group),
-      email: (hint) => world.factories.email(hint),
-      user: (...sources) => world.userFor(...sources),
-      newcomer: () => world.user(),
-      seatless: (source) => world.seatlessFor(source),
-      unconfirmedUser: () => (unconfirmed ??= world.user('unconfirmed', [], { unconfirmed: true })),
+      email: (hint) => frame.factories.email(hint),
+      user: () => frame.user(),
+      newcomer: () => frame.make.user(),
+      seatless: () => frame.seatlessUser(),
       secondaryEmail: async (user, confirmed) => {
-        const address = world.factories.email('secondary');
-        await world.addEmail(user, address, confirmed);
+        const address = frame.factories.email('secondary');
+        await frame.make.addEmail(user, address, confirmed);
         return address;
       },
-      fresh: (kind) => world.reusable<SourceInfo>(`fresh-${kind}`, kind === 'group' ? roleGroup : newProject, (source) => withdrawInvitations(world.admin, source)),
-      public: { ...shared, source: (kind) => (kind === 'group' ? shared.group : shared.project) },
-      requester: newRequester,
+      requester: async (target) => {
+        const user = await frame.user();
+        await frame.make.requestAccess(target, user);
+        return user;
+      },
     };
-  });
+  };
 }
 
 // ---- who may manage invitations ------------------------------------------------------------
@@ -408,7 +420,7 @@ export async function expectNotMember(kit: Kit, source: SourceInfo, user: ActorI
 export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world: InvitationsWorld): Promise<void> {
   const owner = kit.as('owner');
   const admin = kit.as('admin');
-  const [byId, byEmail, guest] = await Promise.all([world.seatless(source), world.seatless(source), world.seatless(source)]);
+  const [byId, byEmail, guest] = await Promise.all([world.seatless(), world.seatless(), world.seatless()]);
 
   for (const [user, body] of [
     [byId, { user_id: byId.id, access_level: ACCESS.DEVELOPER }],

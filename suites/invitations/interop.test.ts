@@ -5,11 +5,11 @@ import { expectEqual, expectStatus } from '../harness/core/checks.js';
 import { ACCESS } from '../harness/core/vocabulary.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson, walkByLink } from '../common/interop.js';
-import { expectInvited, expectInviteSuccess, expectNotInvited, invitationsUrl, invitationUrl, inviteOk, manager, useInvitationsWorld, type Invitation } from './helpers.js';
+import { expectInvited, expectInviteSuccess, expectNotInvited, invitationsUrl, invitationUrl, inviteOk, manager, invitationsWorld, type Invitation , freshSource, sharedSources} from './helpers.js';
 import { invitations } from './area.js';
 
-const world = useInvitationsWorld('invitations-interop');
-const list = endpoint(invitations, 'list');
+const world = invitationsWorld();
+const list = endpoint(invitations, 'list', { uses: [sharedSources] });
 
 list.test(
   {
@@ -23,7 +23,7 @@ list.test(
   },
 );
 
-endpoint(invitations, 'delete').test(
+endpoint(invitations, 'delete', { uses: [sharedSources] }).test(
   {
     case: 'empty-json-body',
     title: 'a DELETE that declares Content-Type application/json and sends no body deletes the invitation: 204',
@@ -39,7 +39,7 @@ endpoint(invitations, 'delete').test(
   },
 );
 
-endpoint(invitations, 'create').test(
+endpoint(invitations, 'create', { uses: [sharedSources] }).test(
   {
     case: 'form-body',
     title: 'an invitation sent with form fields (application/x-www-form-urlencoded) is made as with JSON',
@@ -74,11 +74,12 @@ list.test(
     clauses: ['invitations.http.link-pagination'],
     // Beyond the spec (GitLab's own behaviour, which clients use): the whole test is a parity check.
     level: 'parity',
+    uses: [freshSource],
   },
   async ({ kind, as }) => {
-    const { fresh, email } = world();
+    const { email } = world();
     // A source of the file's own: other files invite into the shared ones while the pages are walked.
-    const source = await fresh(kind);
+    const source = freshSource();
     const mine = [email('link'), email('link'), email('link')];
     await inviteOk(as(manager(kind)), source, mine);
     const walked = await walkByLink<Invitation>(as(manager(kind)), invitationsUrl(source), 'invitation', 2);

@@ -4,7 +4,7 @@ import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectHeader, expectTrue, parity } from '../harness/core/checks.js';
 import type { Exchange } from '../harness/core/client.js';
 import { ACCESS, dateIn, datePart, sourceNotFound } from '../harness/core/vocabulary.js';
-import type { SourceInfo } from '../harness/run/world.js';
+import type { SourceInfo } from '../harness/core/vocabulary.js';
 import {
   expectList,
   expectNonMembersRefused,
@@ -17,28 +17,33 @@ import {
   MANAGERS,
   otherCase,
   UNKNOWN_ID,
-  useInvitationsWorld,
+  invitationsWorld,
   type Invitation,
   invitationsOfAddress,
+  freshSource,
+  publicWorld,
+  sharedSources,
 } from './helpers.js';
 import { invitations } from './area.js';
+import { publicSources } from '../common/public-sources.js';
 
-const suite = endpoint(invitations, 'list');
+const suite = endpoint(invitations, 'list', { uses: [sharedSources] });
 
-const world = useInvitationsWorld('invitations-list');
+const world = invitationsWorld();
 
 suite.test(
   {
     case: 'fields',
     title: 'the list holds exactly the pending invitations, each with address, level, expiry (date or null), creation time and inviter; members are not listed',
     clauses: ['invitations.list.shape', 'invitations.list.values', 'invitations.list.expires-at-date', 'invitations.list.pending-only'],
+    uses: [freshSource],
   },
   async ({ kind, as, run }) => {
-    const { fresh, email, user } = world();
-    const source = await fresh(kind);
+    const { email, user } = world();
+    const source = freshSource();
     const inviter = manager(kind);
     const [dated, open] = [email(), email()];
-    const person = await user(source);
+    const person = await user();
     const expires = dateIn(20);
     await inviteOk(as(inviter), source, dated, ACCESS.REPORTER, { expires_at: expires });
     await inviteOk(as(inviter), source, open, ACCESS.MAINTAINER);
@@ -69,11 +74,12 @@ suite.test(
     case: 'pending-only',
     title: 'members, including a user added by address, are not listed: only the pending invitation is',
     clauses: ['invitations.list.pending-only'],
+    uses: [freshSource],
   },
-  async ({ kind, as }) => {
-    const { fresh, email, user } = world();
-    const source = await fresh(kind);
-    const person = await user(source);
+  async ({ as }) => {
+    const { email, user } = world();
+    const source = freshSource();
+    const person = await user();
     const address = email();
     await inviteOk(as('owner'), source, [address, person.email]);
     expectEqual(expectList(await as('owner').get(invitationsUrl(source))), [address], 'only the pending invitation in the list');
@@ -117,10 +123,11 @@ suite.test(
     case: 'query-exact',
     title: 'query matches the address exactly: no partial match, case-sensitive; an empty query lists all',
     clauses: ['invitations.list.query'],
+    uses: [freshSource],
   },
-  async ({ kind, as }) => {
-    const { fresh, email } = world();
-    const source = await fresh(kind);
+  async ({ as }) => {
+    const { email } = world();
+    const source = freshSource();
     const owner = as('owner');
     const address = email('query');
     const longer = address.replace('@', '_more@');
@@ -139,11 +146,12 @@ suite.test(
     case: 'pagination',
     title: 'page and per_page split the list; a page past the end is empty; GitLab\'s headers describe the pages (parity)',
     clauses: ['invitations.list.pagination'],
+    uses: [freshSource],
   },
-  async ({ kind, as }) => {
-    const { fresh, email } = world();
+  async ({ as }) => {
+    const { email } = world();
     // A source of its own, so that the totals are this test's.
-    const source = await fresh(kind);
+    const source = freshSource();
     const owner = as('owner');
     const invited = [email(), email(), email()];
     await inviteOk(owner, source, invited);
@@ -184,11 +192,12 @@ suite.test(
     case: 'pagination-params',
     title: 'per_page above 100 is clamped to 100; per_page=0 and a non-integer page are refused with 400',
     clauses: ['invitations.list.pagination-params'],
+    uses: [freshSource],
   },
-  async ({ kind, as }) => {
-    const { fresh, email } = world();
+  async ({ as }) => {
+    const { email } = world();
     // A source of its own with 101 invitations (two requests: at most 100 recipients at once).
-    const source = await fresh(kind);
+    const source = freshSource();
     const owner = as('owner');
     const invited = Array.from({ length: 101 }, () => email('page'));
     await inviteOk(owner, source, invited.slice(0, 100));
@@ -261,9 +270,10 @@ suite.test(
     case: 'public-source-refused',
     title: 'on a public group or project a stranger and an access requester may not list the invitations (403, not 404)',
     clauses: ['invitations.auth.public-non-member'],
+    uses: [publicSources],
   },
   async (kit) => {
-    const { public: sources } = world();
+    const sources = publicWorld();
     const target = sources.source(kit.kind);
     await expectNonMembersRefused(kit, sources.requester, (client) => client.get(invitationsUrl(target)));
     expectList(await kit.as(manager(kit.kind)).get(invitationsUrl(target)));

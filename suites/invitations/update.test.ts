@@ -18,13 +18,16 @@ import {
   otherCase,
   UNKNOWN_ID,
   update,
-  useInvitationsWorld,
+  invitationsWorld,
+  publicWorld,
+  sharedSources,
 } from './helpers.js';
 import { invitations } from './area.js';
+import { publicSources } from '../common/public-sources.js';
 
-const suite = endpoint(invitations, 'update');
+const suite = endpoint(invitations, 'update', { uses: [sharedSources] });
 
-const world = useInvitationsWorld('invitations-update');
+const world = invitationsWorld();
 
 /** Where GitLab keeps the Owner level of a project's invitations to those who may manage owners. */
 const OWNER_ONLY = 'app/services/members/update_service.rb (has_update_permissions?: prevent_upgrade_to_owner?, prevent_downgrade_from_owner?); app/services/members/base_service.rb (manage_owners); lib/api/api.rb (rescue_from Gitlab::Access::AccessDeniedError)';
@@ -113,7 +116,7 @@ suite.test(
     const { source, neighbour, email, user } = world();
     const [address, elsewhere] = [email(), email()];
     await inviteOk(as('owner'), source(kind), address, ACCESS.GUEST);
-    const member = await user(source(kind));
+    const member = await user();
     await inviteOk(as('owner'), source(kind), member.email, ACCESS.GUEST);
     // An invitation of the project's group, or of the group's project, is not one of this source's.
     await inviteOk(as('owner'), neighbour(kind), elsewhere, ACCESS.REPORTER);
@@ -308,9 +311,11 @@ suite.test(
     case: 'public-source-writes-forbidden',
     title: 'on a public group or project a stranger and an access requester may not update an invitation (403, not 404); it is unchanged',
     clauses: ['invitations.auth.public-non-member'],
+    uses: [publicSources],
   },
   async (kit) => {
-    const { public: sources, email } = world();
+    const { email } = world();
+    const sources = publicWorld();
     const target = sources.source(kit.kind);
     const address = email();
     await inviteOk(kit.as('owner'), target, address, ACCESS.GUEST);

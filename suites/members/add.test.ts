@@ -22,18 +22,19 @@ import {
   requester,
   LEVEL,
   MINIMAL_ACCESS_GROUPS,
-  useMembersWorld,
+  membersWorld,
   GITLAB,
   type MemberBody,
   belowHierarchy,
+  sharedHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
 
-const suite = endpoint(members, 'add');
-
 // A group and a project (in a group of its own), each with the shared actors in their roles; and a
 // public group and project with the shared actors and an access requester.
-const world = useMembersWorld('add', async (t) => ({ ...(await t.roleSources()), public: await publicSources(t) }));
+const world = membersWorld('add', {}, async (t) => ({ ...(await t.roleSources()) }));
+
+const suite = endpoint(members, 'add', { uses: [world] });
 
 /** The status of a request adding several users: GitLab's member creators report "success" or "error" (app/services/members/create_service.rb). */
 function expectAddStatus(res: Exchange, what = 'the status of the request'): string {
@@ -51,7 +52,7 @@ suite.test(
   },
   async ({ kind, as, run }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user(source);
+    const user = await t.user();
     const expiry = dateIn(30);
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER, expires_at: expiry } });
     expectOk(res, 201, 'member');
@@ -72,7 +73,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [byJson, byForm] = [await t.user(source), await t.user(source)];
+    const [byJson, byForm] = [await t.user(), await t.user()];
     const json = await as('owner').post(membersPath(source), { body: { username: byJson.username, access_level: ACCESS.REPORTER } });
     expectOk(json, 201, 'member');
     expectEqual((json.body as MemberBody).id, byJson.id, 'the member added by username (JSON)', json);
@@ -92,7 +93,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [a, b, c, d] = [await t.user(source), await t.user(source), await t.user(source), await t.user(source)];
+    const [a, b, c, d] = [await t.user(), await t.user(), await t.user(), await t.user()];
     const byId = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.REPORTER } });
     const byName = await as(manager(kind)).post(membersPath(source), { body: { username: `${c.username},${d.username}`, access_level: ACCESS.MAINTAINER } });
     for (const [res, how] of [[byId, 'by ids'], [byName, 'by usernames']] as const) {
@@ -120,7 +121,7 @@ suite.test(
     const sentence = { 2: /^(.+) and (.+)$/, 3: /^(.+), (.+), and (.+)$/ };
     for (const count of [2, 3] as const) {
       const users: ActorInfo[] = [];
-      for (let i = 0; i < count; i++) users.push(await t.user(source));
+      for (let i = 0; i < count; i++) users.push(await t.user());
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: users.map((u) => u.id).join(','), access_level: 42 } });
       expectOk(res, 201, 'member-add-result');
       const body = res.body as { status: string; message?: string };
@@ -146,7 +147,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user(source);
+    const user = await t.user();
     const client = as(manager(kind));
     expectParamError(await client.post(membersPath(source), { body: { user_id: user.id } }), 'access_level');
     expectParamError(await client.post(membersPath(source), { body: { access_level: ACCESS.GUEST } }), 'user_id');
@@ -165,7 +166,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user(source);
+    const user = await t.user();
     const client = as(manager(kind));
     for (const level of [42, 45, 99]) expectValidationError(await client.post(membersPath(source), { body: { user_id: user.id, access_level: level } }), 'access_level');
     expectValidationError(await client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST, expires_at: dateIn(-2) } }), 'expires_at');
@@ -218,12 +219,12 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const refused = await t.user(source);
+    const refused = await t.user();
     const add = (client: Client, user: { id: number }) => client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST } });
     await expectWriteRefused(as, source, (client) => add(client, refused));
     await expectNotMember(as('owner'), source, refused.id);
     for (const role of MANAGERS[kind]) {
-      const user = role === MANAGERS[kind][0] ? refused : await t.user(source);
+      const user = role === MANAGERS[kind][0] ? refused : await t.user();
       expectOk(await add(as(role), user), 201, 'member');
       expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.GUEST, `the member the ${role} added, read back`);
     }
@@ -238,7 +239,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user(source);
+    const user = await t.user();
     expectInsufficientScope(await as('owner', 'read_api').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST } }));
     await expectNotMember(as('owner'), source, user.id);
   },
@@ -252,7 +253,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user(source);
+    const user = await t.user();
     expectOk(await as('owner').post(membersPath({ kind, id: source.fullPath }), { body: { user_id: user.id, access_level: ACCESS.REPORTER } }), 201, 'member');
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.REPORTER, `the member added through the ${kind}'s path`);
   },
@@ -267,7 +268,7 @@ suite.test(
   async ({ kind, as, run }) => {
     const { [kind]: source, t } = world();
     const client = as(manager(kind));
-    const known = await t.user(source);
+    const known = await t.user();
     // GitLab resolves the ids with User.id_in, which drops unknown ids (app/services/members/creator_service.rb
     // parse_users_list); whether the service then reports "success" or "error" is not settled: both are accepted.
     expectAddStatus(await client.post(membersPath(source), { body: { user_id: `${known.id},2147483000`, access_level: ACCESS.REPORTER } }));
@@ -290,7 +291,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user(source);
+    const user = await t.user();
     const res = await as('owner').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST, member_role_id: 'custom' } });
     // lib/api/members.rb declares no member_role_id on POST: GitLab passes it on to the service without a type check.
     expectStatus(res, [400, 201], 'the spec types member_role_id as an integer; GitLab\'s POST route does not declare it');
@@ -312,7 +313,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [existing, fresh] = [await t.user(source), await t.user(source)];
+    const [existing, fresh] = [await t.user(), await t.user()];
     await t.add(source, existing, ACCESS.REPORTER);
     // GitLab's member creators find the existing membership and assign the new attributes to it
     // (app/services/members/creator_service.rb: existing_members); an
@@ -335,11 +336,12 @@ suite.test(
     case: 'inherited-level',
     title: 'a level below the highest one the user holds in the ancestor groups of the group or project is refused with 400 naming that membership; nobody is added; the same level is accepted',
     clauses: ['members.add.inherited-level'],
+    uses: [sharedHierarchy],
   },
   async ({ kind, as }) => {
     const { t } = world();
-    const { top, mid, source } = await belowHierarchy(t, kind);
-    const user = await t.user(top);
+    const { top, mid, source } = await belowHierarchy(kind);
+    const user = await t.user();
     // Reporter in the nearer group, Maintainer in the farther one (added in that order: a subgroup
     // membership may not be lower than an inherited one): the highest counts, not the nearest.
     await t.add(mid, user, ACCESS.REPORTER);
@@ -367,7 +369,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user(source);
+    const user = await t.user();
     expectForbidden(await as('maintainer').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), GITLAB.projectOwners);
     await expectNotMember(as('owner'), source, user.id);
     expectOk(await as('owner').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), 201, 'member');
@@ -380,9 +382,11 @@ suite.test(
     case: 'public-source-writes-forbidden',
     title: 'on a public group or project a stranger and an access requester may not add members (403, not 404): the requester adding themselves, the stranger adding the requester; nobody is added and the request stays pending',
     clauses: ['members.public.writes-refused', 'members.requester.not-member'],
+    uses: [publicSources],
+    needs: ['access-requests'],
   },
   async ({ kind, as, withToken }) => {
-    const { public: sources } = world();
+    const sources = publicSources();
     const source = sources[kind];
     const pending = sources.requester;
     await expectNonMembersRefused({ as, withToken }, pending, (client) => client.post(membersPath(source), { body: { user_id: pending.id, access_level: ACCESS.MAINTAINER } }));
@@ -396,11 +400,13 @@ suite.test(
     case: 'requester-becomes-member',
     title: 'a member manager adds a user whose access request is pending: 201 with the Member at the level given, it reads back, and the request is no longer pending',
     clauses: ['members.requester.becomes-member', 'members.add.single'],
+    uses: [publicSources],
+    needs: ['access-requests'],
   },
   async ({ kind, as }) => {
-    const { public: sources, t } = world();
+    const sources = publicSources();
     const source = sources[kind];
-    const user = await requester(t, source);
+    const user = await requester(source);
     const client = as(manager(kind));
     expectTrue((await pendingRequesterIds(client, source)).includes(user.id), 'the access request to be pending before the add (setup)');
     const res = await client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.MAINTAINER } });
@@ -422,8 +428,10 @@ suite.test(
     requires: { capabilities: ['premium'] },
   },
   async ({ as }) => {
-    const { group, t } = world();
-    const user = await t.user(group);
+    const { t } = world();
+    // Minimal access is a level of top-level groups only.
+    const group = await t.roleGroup({ top: true });
+    const user = await t.user();
     const res = await as('owner').post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
     expectOk(res, 201, 'member');
     expectEqual([(res.body as MemberBody).id, (res.body as MemberBody).access_level], [user.id, LEVEL.MINIMAL], 'id and access_level returned', res);
@@ -440,7 +448,7 @@ suite.test(
   },
   async ({ as }) => {
     const { project, t } = world();
-    const user = await t.user(project);
+    const user = await t.user();
     const res = await as('owner').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
     expectValidationError(res, 'access_level');
     parity(res, 'app/models/project_member.rb (access_level_inclusion)', () => {
@@ -461,7 +469,7 @@ suite.test(
   async ({ as }) => {
     const { group, t } = world();
     const sub = await t.group({ parent: group });
-    const user = await t.user(sub);
+    const user = await t.user();
     const res = await as('owner').post(membersPath(sub), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
     expectValidationError(res, 'access_level');
     parity(res, 'ee/app/models/ee/group_member.rb (access_level_inclusion)', () => {

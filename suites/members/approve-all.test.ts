@@ -11,23 +11,23 @@ import {
   LEVEL,
   pendingMembers,
   statePath,
-  useMembersWorld,
+  membersWorld,
 } from './helpers.js';
 import { members } from './area.js';
 
-const suite = endpoint(members, 'approve-all');
 
-
-const world = useMembersWorld('approve-all-members', async (t) => {
+const world = membersWorld('approve-all-members', {}, async (t) => {
   const { root, sub, project } = await t.hierarchy();
   // a: awaiting in the root group; b: awaiting in the subgroup; c: awaiting in the project only.
   const [a, b, c] = [await t.user(), await t.user(), await t.user()];
   await t.add(root, a, LEVEL.DEVELOPER);
   await t.add(sub, b, LEVEL.DEVELOPER);
   await t.add(project, c, LEVEL.DEVELOPER);
-  for (const user of [a, b, c]) expectStatus(await t.world.admin.put(statePath(root, user.id), { body: { state: 'awaiting' } }), 200, 'making a member awaiting (setup)');
+  for (const user of [a, b, c]) expectStatus(await t.admin.put(statePath(root, user.id), { body: { state: 'awaiting' } }), 200, 'making a member awaiting (setup)');
   return { root, sub, project, a, b, c };
 });
+
+const suite = endpoint(members, 'approve-all', { uses: [world] });
 
 // The refusals run first: the approval below leaves nothing pending.
 suite.test(

@@ -2,7 +2,7 @@
 import { expectEqual, expectError, expectStatus } from '../harness/core/checks.js';
 import type { Client } from '../harness/core/client.js';
 import { endpoint } from '../harness/run/conformance.js';
-import type { GroupInfo } from '../harness/run/world.js';
+import type { GroupInfo } from '../harness/core/vocabulary.js';
 import {
   approvePath,
   expectBadRequest,
@@ -14,14 +14,15 @@ import {
   pendingMembers,
   statePath,
   expectSourceNotFound,
-  useMembersWorld,
+  membersWorld,
+  sharedHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
 
-const suite = endpoint(members, 'approve');
 
+const world = membersWorld('approve-member', { uses: [sharedHierarchy] }, () => sharedHierarchy());
 
-const world = useMembersWorld('approve-member', (t) => t.sharedHierarchy());
+const suite = endpoint(members, 'approve', { uses: [world] });
 
 /** A new member of the root group and of the project, made awaiting; its pending entry's id (the member id). */
 async function pendingMember(client: Client): Promise<{ user: { id: number; username: string }; memberId: number }> {

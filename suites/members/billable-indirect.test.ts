@@ -11,27 +11,28 @@ import {
   listAll,
   sorted,
   expectSourceNotFound,
-  useMembersWorld,
+  membersWorld,
   type Membership,
+  sharedHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
 
-const suite = endpoint(members, 'billable-indirect');
 
-
-const world = useMembersWorld('get-billable-member-indirect', async (t) => {
-  const { root, sub, project } = await t.sharedHierarchy();
+const world = membersWorld('get-billable-member-indirect', { uses: [sharedHierarchy] }, async (t) => {
+  const { root, sub, project } = sharedHierarchy();
   // u is a member of three groups invited into the hierarchy, and a direct member of its project.
-  const u = await t.user(root);
+  const u = await t.user();
   const invited = [await t.group(), await t.group(), await t.group()];
   for (const [i, group] of invited.entries()) await t.add(group, u, [LEVEL.DEVELOPER, LEVEL.REPORTER, LEVEL.MAINTAINER][i]);
-  await t.world.shareGroup(root, invited[0], LEVEL.DEVELOPER);
-  await t.world.shareGroup(sub, invited[1], LEVEL.REPORTER);
-  await t.world.shareGroup(root, invited[2], LEVEL.MAINTAINER);
+  await t.make.share(root, invited[0], LEVEL.DEVELOPER);
+  await t.make.share(sub, invited[1], LEVEL.REPORTER);
+  await t.make.share(root, invited[2], LEVEL.MAINTAINER);
   await t.add(project, u, LEVEL.DEVELOPER);
-  const stranger = await t.user(root);
+  const stranger = await t.user();
   return { root, sub, project, invited, u, stranger };
 });
+
+const suite = endpoint(members, 'billable-indirect', { uses: [world] });
 
 suite.test(
   {
@@ -47,9 +48,10 @@ suite.test(
     for (const [i, group] of invited.entries()) {
       const m = items.find((x) => x.source_id === group.id)!;
       expectEqual(m.access_level.integer_value, [LEVEL.DEVELOPER, LEVEL.REPORTER, LEVEL.MAINTAINER][i], `the level in invited group ${i + 1}`);
-      // A top-level group's full name is its name (equal to its path in the suite); the exact form is GitLab's (Namespace#full_name).
-      expectTrue(m.source_full_name.includes(group.fullPath), `the full name of invited group ${i + 1} to name it`, `got ${m.source_full_name}`);
-      parity({ log }, 'ee/lib/api/entities/billable_membership.rb (source_full_name: member.source.full_name)', () => expectEqual(m.source_full_name, group.fullPath, `the full name of invited group ${i + 1}`));
+      // A group's full name ends with its name; the exact form (its ancestors' names and its own, joined
+      // with " / ") is GitLab's (Namespace#full_name); the suite's groups are named as their paths.
+      expectTrue(m.source_full_name.endsWith(group.name), `the full name of invited group ${i + 1} to end with its name`, `got ${m.source_full_name}`);
+      parity({ log }, 'ee/lib/api/entities/billable_membership.rb (source_full_name: member.source.full_name); app/models/namespace.rb (full_name)', () => expectEqual(m.source_full_name, group.fullPath.split('/').join(' / '), `the full name of invited group ${i + 1}`));
     }
   },
 );
@@ -95,8 +97,8 @@ suite.test(
   async ({ as }) => {
     const { project, t } = world();
     const invited = await t.group();
-    const v = await t.member(invited, LEVEL.DEVELOPER, [project]);
-    await t.world.shareProject(project, invited, LEVEL.DEVELOPER);
+    const v = await t.member(invited, LEVEL.DEVELOPER);
+    await t.make.share(project, invited, LEVEL.DEVELOPER);
     const items = await listAll<Membership>(as('owner'), billableIndirectPath(world().root, v.id), 'membership');
     expectEqual(items.map((m) => [m.source_id, m.access_level.integer_value]), [[invited.id, LEVEL.DEVELOPER]], 'the membership in the group invited into the project');
   },

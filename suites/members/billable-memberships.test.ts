@@ -2,7 +2,7 @@
 import { expectEqual, expectError, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { dateIn } from '../harness/core/vocabulary.js';
 import { endpoint } from '../harness/run/conformance.js';
-import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
+import type { GroupInfo, ProjectInfo } from '../harness/core/vocabulary.js';
 import {
   billableMembershipsPath,
   checkPagination,
@@ -14,28 +14,29 @@ import {
   listAll,
   membersPath,
   expectSourceNotFound,
-  useMembersWorld,
+  membersWorld,
   type Membership,
+  sharedHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
 
-const suite = endpoint(members, 'billable-memberships');
-
 const expiry = dateIn(60);
 
-const world = useMembersWorld('get-billable-member-memberships', async (t) => {
-  const { root, sub, project } = await t.sharedHierarchy();
+const world = membersWorld('get-billable-member-memberships', { uses: [sharedHierarchy] }, async (t) => {
+  const { root, sub, project } = sharedHierarchy();
   const outside = await t.group();
   // u: Developer of the root group (with an expiry), Maintainer of the subgroup and of the project, and a member elsewhere.
-  const u = await t.user(root);
-  const added = await t.world.admin.post(membersPath(root), { body: { user_id: u.id, access_level: LEVEL.DEVELOPER, expires_at: expiry } });
+  const u = await t.user();
+  const added = await t.admin.post(membersPath(root), { body: { user_id: u.id, access_level: LEVEL.DEVELOPER, expires_at: expiry } });
   expectStatus(added, 201, 'adding a member with an expiry (setup)');
   await t.add(sub, u, LEVEL.MAINTAINER);
   await t.add(project, u, LEVEL.MAINTAINER);
   await t.add(outside, u, LEVEL.OWNER);
-  const stranger = await t.user(root);
+  const stranger = await t.user();
   return { root, sub, project, u, stranger };
 });
+
+const suite = endpoint(members, 'billable-memberships', { uses: [world] });
 
 /** The full name GitLab gives a source the suite made (names equal paths): path parts joined by " / ". */
 const fullName = (source: GroupInfo | ProjectInfo) => source.fullPath.split('/').join(' / ');

@@ -14,18 +14,19 @@ import {
   listAll,
   memberPath,
   readMember,
-  useMembersWorld,
+  membersWorld,
+  sharedHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
-
-const suite = endpoint(members, 'billable-remove');
 
 /** The removal service's refusals: current GitLab's words, or those of releases that removed at once (GITLAB.scheduleDeletion). */
 const NOT_ROOT = /^400 Bad request - (Must be a root namespace|Invalid group provided, must be top-level)$/;
 const NOT_AUTHORIZED = /^400 Bad request - (User not authorized|User unauthorized to remove member)$/;
 
 
-const world = useMembersWorld('remove-billable-member', (t) => t.sharedHierarchy());
+const world = membersWorld('remove-billable-member', { uses: [sharedHierarchy] }, () => sharedHierarchy());
+
+const suite = endpoint(members, 'billable-remove', { uses: [world] });
 
 suite.test(
   {

@@ -1,5 +1,5 @@
 // GET /groups/:id/billable_members
-import { fixture } from '../../fixtures/manifest.js';
+import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import {
@@ -17,11 +17,11 @@ import {
   sorted,
   statePath,
   expectSourceNotFound,
-  useMembersWorld,
+  membersWorld,
+  enterpriseGroup,
+  sharedHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
-
-const suite = endpoint(members, 'billable');
 
 
 interface Billable {
@@ -39,9 +39,10 @@ interface Billable {
 
 const SORTS = ['access_level_asc', 'access_level_desc', 'last_joined', 'name_asc', 'name_desc', 'oldest_joined', 'oldest_sign_in', 'recent_sign_in', 'last_activity_on_asc', 'last_activity_on_desc'];
 
-const world = useMembersWorld('get-billable-members', async (t) => {
+const world = membersWorld('get-billable-members', { uses: [sharedHierarchy] }, async (t) => {
   // A hierarchy without Guests (whether Guests are billable depends on the plan).
-  const root = await t.group();
+  // At the top: billable members are a top-level group's.
+  const root = await t.group({ top: true });
   await t.add(root, t.run.actors.owner, LEVEL.OWNER);
   const sub = await t.group({ parent: root });
   const project = await t.project({ group: sub });
@@ -51,26 +52,29 @@ const world = useMembersWorld('get-billable-members', async (t) => {
   await t.add(project, pm, LEVEL.MAINTAINER);
   const invited = await t.group();
   await t.add(invited, im, LEVEL.DEVELOPER);
-  await t.world.shareGroup(root, invited, LEVEL.DEVELOPER);
+  await t.make.share(root, invited, LEVEL.DEVELOPER);
   const projectInvited = await t.group();
   await t.add(projectInvited, pim, LEVEL.DEVELOPER);
-  await t.world.shareProject(project, projectInvited, LEVEL.DEVELOPER);
-  const matrixRoot = await t.roleGroup();
-  // A group whose only owner is the administrator who made it, with a Developer.
-  const soleOwned = await t.group();
+  await t.make.share(project, projectInvited, LEVEL.DEVELOPER);
+  // The run's top-level group with the shared actors in their roles: its billable members are only read.
+  const matrixRoot = sharedHierarchy().root;
+  // A top-level group whose only owner is the administrator who made it, with a Developer.
+  const soleOwned = await t.group({ top: true });
   const dev = await t.member(soleOwned, LEVEL.DEVELOPER);
   // Both a member of the top-level group and of a project inside it.
   const both = await t.member(root, LEVEL.DEVELOPER);
   await t.add(project, both, LEVEL.MAINTAINER);
   // An awaiting member holds no seat, so is not billable.
   const awaiting = await t.member(root, LEVEL.DEVELOPER);
-  expectStatus(await t.world.admin.put(statePath(root, awaiting.id), { body: { state: 'awaiting' } }), 200, 'making a member awaiting (setup)');
+  expectStatus(await t.admin.put(statePath(root, awaiting.id), { body: { state: 'awaiting' } }), 200, 'making a member awaiting (setup)');
   // A member who has used the API, so has a last_activity_on (GitLab: "User using the API").
   const busy = await t.member(sub, LEVEL.DEVELOPER);
-  expectStatus(await t.world.admin.withToken(busy.tokens.api, busy.username).get('/user'), 200, 'a request with the member\'s own token (setup)');
+  expectStatus(await t.admin.withToken(busy.tokens.api, busy.username).get('/user'), 200, 'a request with the member\'s own token (setup)');
   const billable = [t.run.adminId, t.run.actors.owner.id, gm.id, sm.id, pm.id, im.id, pim.id, both.id, busy.id];
   return { root, sub, matrixRoot, soleOwned, dev, both, gm, sm, pm, im, pim, awaiting, busy, billable };
 });
+
+const suite = endpoint(members, 'billable', { uses: [world] });
 
 suite.test(
   {
@@ -213,9 +217,10 @@ suite.test(
     title: 'the owner managing an enterprise user sees that user\'s email among the billable members',
     clauses: ['members.billable.email'],
     requires: { capabilities: ['premium', 'enterprise_users'], fixtures: ['enterprise'] },
+    uses: [enterpriseGroup],
   },
   async ({ withToken, run }) => {
-    const fx = fixture(run.fixtures, 'enterprise')!;
+    const fx = manifestEntry(run.fixtures, 'enterprise')!;
     const items = await listAll<Billable>(withToken(fx.ownerToken, 'enterprise group owner'), billablePath({ kind: 'group', id: fx.group_id }), 'billable-member');
     const email = findIn(items, fx.enterprise_user_id, 'the enterprise user').email;
     expectTrue(typeof email === 'string' && email.includes('@'), 'the enterprise user\'s email', `got ${String(email)}`);

@@ -18,23 +18,24 @@ import {
   LEVEL,
   MINIMAL_ACCESS_GROUPS,
   minimalAccessMember,
-  useMembersWorld,
+  membersWorld,
   GITLAB,
   type MemberBody,
   belowHierarchy,
+  sharedHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
-
-const suite = endpoint(members, 'edit');
 
 // A group and a project (in a group of its own), each with the shared actors in their roles; and a
 // public group and project with the shared actors and an access requester.
 // The run's EE hierarchy: its root (the shared actors in their roles) and its project, where they hold
 // them by inheritance; the tests edit members of their own, one by one.
-const world = useMembersWorld('edit', async (t) => {
-  const { root, project } = await t.sharedHierarchy();
-  return { group: root, project, public: await publicSources(t) };
+const world = membersWorld('edit', { uses: [sharedHierarchy] }, () => {
+  const { root, project } = sharedHierarchy();
+  return { group: root, project };
 });
+
+const suite = endpoint(members, 'edit', { uses: [world] });
 
 suite.test(
   {
@@ -153,10 +154,11 @@ suite.test(
     case: 'inherited-level',
     title: 'lowering a member of a subgroup or of a group\'s project below the level they hold in an ancestor group is refused with 400 naming that membership; the level stays',
     clauses: ['members.edit.inherited-level'],
+    uses: [sharedHierarchy],
   },
   async ({ kind, as }) => {
     const { t } = world();
-    const { top, source } = await belowHierarchy(t, kind);
+    const { top, source } = await belowHierarchy(kind);
     const user = await t.member(top, ACCESS.DEVELOPER);
     await t.add(source, user, ACCESS.MAINTAINER);
     expectInheritedLevelError(await as('admin').put(memberPath(source, user.id), { body: { access_level: ACCESS.REPORTER } }), 'Developer', top.name);
@@ -209,9 +211,10 @@ suite.test(
     case: 'public-source-writes-forbidden',
     title: 'on a public group or project a stranger and an access requester may not edit a member (403, not 404); the level is unchanged',
     clauses: ['members.public.writes-refused'],
+    uses: [publicSources],
   },
   async ({ kind, as, run, withToken }) => {
-    const { public: sources } = world();
+    const sources = publicSources();
     const source = sources[kind];
     const developer = run.actors.developer.id;
     await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => client.put(memberPath(source, developer), { body: { access_level: ACCESS.MAINTAINER } }));
@@ -247,8 +250,8 @@ suite.test(
     requires: { capabilities: ['premium'] },
   },
   async ({ as }) => {
-    const { group, t } = world();
-    const { user } = await minimalAccessMember(t, group);
+    const { group } = world();
+    const { user } = await minimalAccessMember(group);
     const expiry = dateIn(2);
     const res = await as('owner').put(memberPath(group, user.id), { body: { access_level: LEVEL.MINIMAL, expires_at: expiry } });
     expectOk(res, 200, 'member');

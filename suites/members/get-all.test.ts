@@ -3,7 +3,7 @@
 import { expectEqual, expectError } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { ACCESS, sourceNotFound, type SourceKind } from '../harness/core/vocabulary.js';
-import type { GroupInfo } from '../harness/run/world.js';
+import type { GroupInfo } from '../harness/core/vocabulary.js';
 import {
   allMemberPath,
   expectNonMembersRead,
@@ -16,12 +16,10 @@ import {
   readAnyMember,
   shareWith,
   sourceIn,
-  useMembersWorld,
+  membersWorld,
   type Toolkit,
 } from './helpers.js';
 import { members } from './area.js';
-
-const suite = endpoint(members, 'get-all');
 
 /** GitLab's lookup among all members: find_by! → 404 "404 Not found". */
 const NOT_FOUND = `${GITLAB.api} (get ":id/members/all/:user_id": find_all_members(source).find_by!); lib/api/api.rb (rescue_from ActiveRecord::RecordNotFound)`;
@@ -32,7 +30,7 @@ const NOT_FOUND = `${GITLAB.api} (get ":id/members/all/:user_id": find_all_membe
  */
 async function build(t: Toolkit, kind: SourceKind, invitedPublic: GroupInfo, invitedPrivate: GroupInfo) {
   const top = await t.roleGroup();
-  const source = await sourceIn(t, kind, top);
+  const source = await sourceIn(kind, top);
   // x: Developer above, Owner of the source; y: Reporter of the source, Maintainer above (in that
   // order: a membership may not be lower than an inherited one).
   const [x, y] = [await t.user(), await t.user()];
@@ -40,14 +38,14 @@ async function build(t: Toolkit, kind: SourceKind, invitedPublic: GroupInfo, inv
   await t.add(source, x, ACCESS.OWNER);
   await t.add(source, y, ACCESS.REPORTER);
   await t.add(top, y, ACCESS.MAINTAINER);
-  await shareWith(t, source, invitedPublic, ACCESS.MAINTAINER);
-  const shared = await sourceIn(t, kind, await t.group({ visibility: 'public' }), 'public');
+  await shareWith(source, invitedPublic, ACCESS.MAINTAINER);
+  const shared = await sourceIn(kind, await t.group({ visibility: 'public' }), 'public');
   const sm = await t.member(shared, ACCESS.DEVELOPER);
-  await shareWith(t, shared, invitedPrivate, ACCESS.DEVELOPER);
+  await shareWith(shared, invitedPrivate, ACCESS.DEVELOPER);
   return { source, shared, x, y, sm };
 }
 
-const world = useMembersWorld('members-get-all', async (t) => {
+const world = membersWorld('members-get-all', { uses: [privateParent] }, async (t) => {
   const invitedPublic = await t.group({ visibility: 'public' });
   const p = await t.member(invitedPublic, ACCESS.MAINTAINER);
   const invitedPrivate = await t.group();
@@ -57,11 +55,11 @@ const world = useMembersWorld('members-get-all', async (t) => {
     project: await build(t, 'project', invitedPublic, invitedPrivate),
     p,
     r,
-    // A public group and project with the shared actors and an access requester; a private group whose subgroup has a member of its own.
-    public: await publicSources(t),
-    private: await privateParent(t),
+    private: privateParent(),
   };
 });
+
+const suite = endpoint(members, 'get-all', { uses: [world] });
 
 suite.test(
   {
@@ -143,9 +141,10 @@ suite.test(
     case: 'public-source-single-member',
     title: 'a stranger and an access requester read a member among all members of a public group or project (200, with the Member fields)',
     clauses: ['members.public.read', 'members.entity.shape'],
+    uses: [publicSources],
   },
   async ({ kind, as, run, withToken }) => {
-    const { public: sources } = world();
+    const sources = publicSources();
     const source = sources[kind];
     const developer = run.actors.developer;
     await expectNonMembersRead({ as, withToken }, sources.requester, allMemberPath(source, developer.id), developer, ACCESS.DEVELOPER);

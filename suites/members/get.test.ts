@@ -1,10 +1,9 @@
 // GET /groups/:id/members/:user_id and GET /projects/:id/members/:user_id: one direct member.
-import { fixture } from '../../fixtures/manifest.js';
+import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { ACCESS, dateIn, sourceNotFound, type SourceKind, type SourceRef } from '../harness/core/vocabulary.js';
 import {
-  exclusively,
   expectNonMembersRead,
   expectNotMember,
   expectParamError,
@@ -18,13 +17,13 @@ import {
   LEVEL,
   MINIMAL_ACCESS_GROUPS,
   minimalAccessMember,
-  useMembersWorld,
+  membersWorld,
   GITLAB,
   type Toolkit,
+  sharedHierarchy,
+  samlGroup,
 } from './helpers.js';
 import { members } from './area.js';
-
-const suite = endpoint(members, 'get');
 
 const expiry = dateIn(12);
 
@@ -35,17 +34,18 @@ const expiry = dateIn(12);
  * actors hold their roles there by inheritance.
  */
 async function build(t: Toolkit, kind: SourceKind) {
-  const { root, sub, project } = await t.sharedHierarchy();
+  const { root, sub, project } = sharedHierarchy();
   const [parent, source] = kind === 'group' ? [root, sub] : [sub, project];
   const inherited = await t.member(parent, ACCESS.MAINTAINER);
-  const a = await t.user(source);
-  const added = await t.world.admin.post(membersPath(source), { body: { user_id: a.id, access_level: ACCESS.REPORTER, expires_at: expiry } });
+  const a = await t.user();
+  const added = await t.admin.post(membersPath(source), { body: { user_id: a.id, access_level: ACCESS.REPORTER, expires_at: expiry } });
   expectStatus(added, 201, 'adding a member with an expiry (setup)');
   return { source, inherited, a };
 }
 
-// And a public group and project with the shared actors and an access requester.
-const world = useMembersWorld('members-get', async (t) => ({ group: await build(t, 'group'), project: await build(t, 'project'), public: await publicSources(t) }));
+const world = membersWorld('members-get', { uses: [sharedHierarchy] }, async (t) => ({ group: await build(t, 'group'), project: await build(t, 'project') }));
+
+const suite = endpoint(members, 'get', { uses: [world] });
 
 suite.test(
   {
@@ -154,11 +154,12 @@ suite.test(
     title: 'owners see the SAML identity on a membership of a group with SSO (GitLab: administrators too), never on a project membership; a Developer sees none',
     clauses: ['members.entity.saml-identity'],
     requires: { capabilities: ['saml'], fixtures: ['saml'] },
+    uses: [samlGroup],
   },
   async ({ kind, as, withToken, run, log }) => {
-    const fx = fixture(run.fixtures, 'saml')!;
+    const fx = manifestEntry(run.fixtures, 'saml')!;
     const { t } = world();
-    const viewer = await t.fixtureUser('saml');
+    const viewer = await t.user();
     // On the SSO group itself; for a project, on a project made in it with the identified user as a direct member.
     const check = async (source: SourceRef) => {
       for (const [client, who] of [[withToken(fx.ownerToken, 'SAML group owner'), 'the owner'], [as('admin'), 'an administrator']] as const) {
@@ -186,13 +187,11 @@ suite.test(
         await t.remove(source, viewer);
       }
     };
-    await exclusively(run, 'saml', async () => {
-      if (kind === 'group') return check({ kind: 'group', id: fx.group_id });
-      return inTemporarySource(t, kind, fx.group_id, 'saml-project', async (project) => {
-        // As Owner: a direct membership may not be lower than the level the user holds in the group.
-        await t.add(project, { id: fx.user_id }, ACCESS.OWNER);
-        await check(project);
-      });
+    if (kind === 'group') return check({ kind: 'group', id: fx.group_id });
+    return inTemporarySource(kind, fx.group_id, 'saml-project', async (project) => {
+      // As Owner: a direct membership may not be lower than the level the user holds in the group.
+      await t.add(project, { id: fx.user_id }, ACCESS.OWNER);
+      await check(project);
     });
   },
 );
@@ -202,9 +201,10 @@ suite.test(
     case: 'public-source-single-member',
     title: 'a stranger and an access requester read a direct member of a public group or project (200, with the Member fields); the requester is no member (404)',
     clauses: ['members.public.read', 'members.entity.shape', 'members.requester.not-member'],
+    uses: [publicSources],
   },
   async ({ kind, as, run, withToken }) => {
-    const { public: sources } = world();
+    const sources = publicSources();
     const source = sources[kind];
     const developer = run.actors.developer;
     await expectNonMembersRead({ as, withToken }, sources.requester, memberPath(source, developer.id), developer, ACCESS.DEVELOPER);
@@ -221,7 +221,7 @@ suite.test(
     requires: { capabilities: ['premium'] },
   },
   async ({ as }) => {
-    const { group, user } = await minimalAccessMember(world().t);
+    const { group, user } = await minimalAccessMember();
     const member = await readMember(as('admin'), group, user.id);
     expectEqual([member.id, member.access_level], [user.id, LEVEL.MINIMAL], 'id and access_level of the Minimal access member');
   },

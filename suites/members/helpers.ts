@@ -1,19 +1,19 @@
-// Shared pieces of the members suite: endpoint paths, the per-file world toolkit (groups and
-// projects with the shared actors in their roles, fresh users), read-backs, the pagination check,
-// a lock for fixtures that several files change, and the promotion-management setting.
-import { mkdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// Shared pieces of the members suite: endpoint paths, the toolkit and fixtures of its test files
+// (groups and projects with the shared actors in their roles, users lent to tests, the run's
+// hierarchies, the groups of the fixture manifest), read-backs, the pagination check.
 import { apiPath, type Client, type Exchange, type Query } from '../harness/core/client.js';
 import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, expectValidationError, fail, parity } from '../harness/core/checks.js';
-import { fixture, type FixtureName, type ResolvedFixture } from '../../fixtures/manifest.js';
-import { useWorld, type Kit } from '../harness/run/conformance.js';
-import { runWorld } from '../harness/run/run-world.js';
-import { publicSources as sharedPublicSources, type PublicSources } from '../common/public-sources.js';
+import { manifestEntry, type FixtureName, type ResolvedFixture } from '../../fixtures/manifest.js';
+import type { Kit } from '../harness/run/conformance.js';
+import { fixture, type Fixture } from '../harness/run/fixture.js';
+import { currentFrame } from '../harness/run/frame.js';
+import type { Maker } from '../harness/run/maker.js';
+import type { Factories } from '../../fixtures/factories.js';
 import { HarnessError } from '../harness/core/errors.js';
-import { type ActorName, type SourceKind } from '../harness/core/vocabulary.js';
+import { type ActorName, type GroupInfo, type ProjectInfo, type SourceInfo, type SourceKind, type Visibility } from '../harness/core/vocabulary.js';
 import { type ActorInfo, type RunContext } from '../harness/run/context.js';
-import type { GroupInfo, ProjectInfo, SourceInfo, Visibility, World } from '../harness/run/world.js';
 import { readOk } from '../common/read.js';
+import { publicSources } from '../common/public-sources.js';
 import { GITLAB } from './clauses.js';
 
 export { GITLAB };
@@ -53,147 +53,193 @@ export const accessRequestsPath = (source: SourceRef) => `${sourceBase(source)}/
 /** The roles of the matrix: the shared actors made members at their level. */
 const MATRIX_ROLES = ['owner', 'maintainer', 'developer', 'guest'] as const;
 
+/**
+ * What a members test or fixture makes and leases, for the one it runs for (Frame): groups and
+ * projects with or without the shared actors in their roles, users lent to it, memberships given
+ * as the administrator.
+ */
 export interface Toolkit {
-  world: World;
-  run: RunContext;
-  /** A group (private unless told) with every shared role actor as a direct member at its level. */
-  roleGroup(options?: { visibility?: Visibility; parent?: GroupInfo }): Promise<GroupInfo>;
+  readonly run: RunContext;
+  readonly make: Maker;
+  /** The administrator, recording for the test or fixture it runs for. */
+  readonly admin: Client;
+  /** Names for what it makes: unique in the run, the same in every run. */
+  readonly names: Factories;
+  /** A group (private unless told; below the run's root, or `top`) with every shared role actor as a direct member at its level. */
+  roleGroup(options?: { visibility?: Visibility; parent?: GroupInfo; top?: boolean }): Promise<GroupInfo>;
   /** A group with no member but the administrator who creates it. */
-  group(options?: { visibility?: Visibility; parent?: GroupInfo }): Promise<GroupInfo>;
+  group(options?: { visibility?: Visibility; parent?: GroupInfo; top?: boolean }): Promise<GroupInfo>;
   /** A project (in `group`, private unless told) with every shared role actor as a direct member. */
   roleProject(options?: { group?: GroupInfo; visibility?: Visibility }): Promise<ProjectInfo>;
   project(options?: { group?: GroupInfo; visibility?: Visibility }): Promise<ProjectInfo>;
   /** A role group, and a role project in a group of its own: the two sources of a test written for both kinds. */
   roleSources(): Promise<{ group: GroupInfo; project: ProjectInfo }>;
+  /** One of them, as `kind` says: for a world built per kind. */
+  roleSource(kind: SourceKind): Promise<GroupInfo | ProjectInfo>;
   /** A top-level role group, a subgroup in it and a project in the subgroup: the hierarchy of the EE group endpoints. */
   hierarchy(): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }>;
   /**
-   * The run's hierarchy of that shape (a run world), shared by the files whose tests each work with
-   * members of their own and read lists member by member, never whole (get, edit, remove, approve,
-   * state, the billable member files but the list's). Name the source when asking for a user who is
-   * to have a role there (user(root)), so that no other file has the same user there meanwhile.
+   * A user lent to the test or fixture (Frame.user: one of the run's pool), new to the domains of its
+   * fixtures, who already holds a seat (Reporter in a group of its own), so that giving them a role
+   * is never held back by promotion management, on a target that keeps it on.
    */
-  sharedHierarchy(): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }>;
-  /**
-   * A user new to `sources` (World.userFor: one of the run's pool), who already holds a seat (Reporter
-   * in a group of its own), so that giving them a role is never held back by promotion management,
-   * on a target that keeps it on. Name every group or project the test gives the user a role in.
-   */
-  user(...sources: SourceInfo[]): Promise<ActorInfo>;
+  user(): Promise<ActorInfo>;
   /** A new user with no membership at all: holds no seat. */
   newcomer(): Promise<ActorInfo>;
   /**
-   * A user who holds no seat and was never handed out for `source` in this file (World.seatlessFor):
-   * for the promotion-approval tests. It is taken out of `source` after the test; not for a test in
-   * which an administrator gives it a seat with approval on (use newcomer()).
+   * A user who holds no seat (Frame.seatlessUser), for the promotion-approval tests; taken out of
+   * what it was given after the test. Not for a test in which an administrator gives it a seat with
+   * approval on (use newcomer()).
    */
-  seatless(source: SourceInfo): Promise<ActorInfo>;
-  /** A user holding a seat, as user() does, for a role in the group of the fixture `name`, which other files use too; the test takes the role away again. */
-  fixtureUser(name: FixtureName): Promise<ActorInfo>;
-  /** A user new to `source` and to `alsoNewTo` (holding a seat, as user()) made a direct member of `source` at `level`. */
-  member(source: SourceInfo, level: number, alsoNewTo?: SourceInfo[]): Promise<ActorInfo>;
+  seatless(): Promise<ActorInfo>;
+  /** A user lent to the test made a direct member of `source` at `level`. */
+  member(source: SourceInfo, level: number): Promise<ActorInfo>;
   /** Gives a user a role as the administrator (setup; the target contract has no other way). */
   add(source: SourceRef, user: { id: number }, level: number): Promise<void>;
   /** Takes a direct membership away again, as the administrator (restoring a fixture; 200 or 204, see expectNotShownSuccess). */
   remove(source: SourceRef, user: { id: number }): Promise<void>;
 }
 
-export function useMembersWorld<T extends object>(scope: string, build: (t: Toolkit) => Promise<T>): () => T & { t: Toolkit } {
-  return useWorld(scope, async (world, run) => {
-    const t: Toolkit = {
-      world,
-      run,
-      group: (options = {}) => world.group({ visibility: options.visibility, parent: options.parent, hint: 'members' }),
-      roleGroup: (options = {}) => world.group({ visibility: options.visibility, parent: options.parent, hint: 'members', roles: true }),
-      project: (options = {}) => world.project({ group: options.group, visibility: options.visibility, hint: 'members' }),
-      roleProject: (options = {}) => world.project({ group: options.group, visibility: options.visibility, hint: 'members', roles: true }),
-      async roleSources() {
-        const [group, project] = await Promise.all([t.roleGroup(), t.group().then((parent) => t.roleProject({ group: parent }))]);
-        return { group, project };
-      },
-      hierarchy: () => buildHierarchy(world),
-      sharedHierarchy: () => runWorld(run, 'members-hierarchy', buildHierarchy),
-      user: (...sources) => world.userFor(...sources),
-      newcomer: () => world.user(),
-      seatless: (source) => world.seatlessFor(source),
-      fixtureUser: (name) => world.userIn(name),
-      async member(source, level, alsoNewTo = []) {
-        const user = await t.user(source, ...alsoNewTo);
-        await t.add(source, user, level);
-        return user;
-      },
-      async add(source, user, level) {
-        const res = await world.admin.post(membersPath(source), { body: { user_id: user.id, access_level: level } });
-        if (res.status !== 201) throw new HarnessError(`setup failed: could not add user ${user.id} to ${source.kind} ${source.id} at level ${level}${describeExchange(res)}`);
-      },
-      async remove(source, user) {
-        const res = await world.admin.delete(memberPath(source, user.id));
-        if (![200, 204].includes(res.status)) throw new HarnessError(`clean-up failed: could not remove user ${user.id} from ${source.kind} ${source.id}${describeExchange(res)}`);
-      },
-    };
-    return { ...(await build(t)), t };
-  });
+/** The toolkit of whichever test or fixture calls it (its frame). */
+class FrameToolkit implements Toolkit {
+  get run() {
+    return currentFrame().run.context;
+  }
+  get make() {
+    return currentFrame().make;
+  }
+  get admin() {
+    return currentFrame().admin;
+  }
+  get names() {
+    return currentFrame().factories;
+  }
+  group(options: { visibility?: Visibility; parent?: GroupInfo; top?: boolean } = {}) {
+    return this.make.group({ ...options, hint: 'members' });
+  }
+  roleGroup(options: { visibility?: Visibility; parent?: GroupInfo; top?: boolean } = {}) {
+    return this.make.group({ ...options, hint: 'members', roles: true });
+  }
+  project(options: { group?: GroupInfo; visibility?: Visibility } = {}) {
+    return this.make.project({ ...options, hint: 'members' });
+  }
+  roleProject(options: { group?: GroupInfo; visibility?: Visibility } = {}) {
+    return this.make.project({ ...options, hint: 'members', roles: true });
+  }
+  async roleSources() {
+    const [group, project] = await Promise.all([this.roleGroup(), this.group().then((parent) => this.roleProject({ group: parent }))]);
+    return { group, project };
+  }
+  roleSource(kind: SourceKind) {
+    return kind === 'group' ? this.roleGroup() : this.group().then((parent) => this.roleProject({ group: parent }));
+  }
+  hierarchy() {
+    return buildHierarchy(this.make);
+  }
+  user() {
+    return currentFrame().user();
+  }
+  newcomer() {
+    return this.make.user();
+  }
+  seatless() {
+    return currentFrame().seatlessUser();
+  }
+  async member(source: SourceInfo, level: number) {
+    const user = await this.user();
+    await this.add(source, user, level);
+    return user;
+  }
+  async add(source: SourceRef, user: { id: number }, level: number) {
+    const res = await this.admin.post(membersPath(source), { body: { user_id: user.id, access_level: level } });
+    if (res.status !== 201) throw new HarnessError(`setup failed: could not add user ${user.id} to ${source.kind} ${source.id} at level ${level}${describeExchange(res)}`);
+  }
+  async remove(source: SourceRef, user: { id: number }) {
+    const res = await this.admin.delete(memberPath(source, user.id));
+    if (![200, 204].includes(res.status)) throw new HarnessError(`clean-up failed: could not remove user ${user.id} from ${source.kind} ${source.id}${describeExchange(res)}`);
+  }
+}
+
+export const t: Toolkit = new FrameToolkit();
+
+/**
+ * The world of a members test file: a file fixture built once for its tests with `build`, which
+ * may use the fixtures of `uses` (call them inside it). Its value carries the toolkit as `t`.
+ */
+export function membersWorld<T extends object>(
+  name: string,
+  options: { uses?: Fixture<unknown>[]; concurrent?: boolean; perKind?: boolean },
+  build: (t: Toolkit, kind: SourceKind) => T | Promise<T>,
+): Fixture<T & { t: Toolkit }> {
+  return fixture({ name: `members-${name}`, scope: 'file', ...options, build: async ({ kind }) => ({ ...(await build(t, kind ?? 'group')), t }) });
 }
 
 /** A top-level role group, a subgroup in it and a project in the subgroup. */
-async function buildHierarchy(world: World): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }> {
-  const root = await world.group({ hint: 'members', roles: true });
-  const sub = await world.group({ parent: root, hint: 'members' });
-  return { root, sub, project: await world.project({ group: sub, hint: 'members' }) };
+async function buildHierarchy(make: Maker): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }> {
+  const root = await make.group({ top: true, hint: 'members', roles: true });
+  const sub = await make.group({ parent: root, hint: 'members' });
+  return { root, sub, project: await make.project({ group: sub, hint: 'members' }) };
 }
 
 /**
- * A source of the kind two levels below a top group: the run's hierarchy (Toolkit.sharedHierarchy)
- * with its project, or with a subgroup of this file's own in its subgroup for a group. For the
- * tests of inherited levels: name `top` when asking for their users.
+ * The run's hierarchy of that shape, shared by the files whose tests each work with members of their
+ * own and read lists member by member, never whole (get, edit, remove, approve, state, the billable
+ * member files but the list's).
  */
-export async function belowHierarchy(t: Toolkit, kind: SourceKind): Promise<{ top: GroupInfo; mid: GroupInfo; source: GroupInfo | ProjectInfo }> {
-  const { root, sub, project } = await t.sharedHierarchy();
+export const sharedHierarchy = fixture({ name: 'members-hierarchy', scope: 'run', build: ({ make }) => buildHierarchy(make) });
+
+/**
+ * A source of the kind two levels below a top group: the run's hierarchy (sharedHierarchy, which the
+ * test uses) with its project, or with a subgroup of the test's own in its subgroup for a group.
+ */
+export async function belowHierarchy(kind: SourceKind): Promise<{ top: GroupInfo; mid: GroupInfo; source: GroupInfo | ProjectInfo }> {
+  const { root, sub, project } = sharedHierarchy();
   return { top: root, mid: sub, source: kind === 'project' ? project : await t.group({ parent: sub }) };
 }
 
 /** Why the Minimal access tests run for groups only. */
 export const MINIMAL_ACCESS_GROUPS = { kind: 'group', why: 'Minimal access (5) is a level of top-level groups only (ee/app/models/ee/group_member.rb access_level_inclusion); a project does not take it' } as const;
 
-/** A new user made a Minimal access member of `group` (a top-level group; a new one, its creator the administrator, unless given). */
-export async function minimalAccessMember(t: Toolkit, group?: GroupInfo): Promise<{ group: GroupInfo; user: ActorInfo }> {
-  const top = group ?? (await t.group());
-  const user = await t.user(top);
+/** A user lent to the test made a Minimal access member of `group` (a top-level group; a new one, its creator the administrator, unless given). */
+export async function minimalAccessMember(group?: GroupInfo): Promise<{ group: GroupInfo; user: ActorInfo }> {
+  const top = group ?? (await t.group({ top: true }));
+  const user = await t.user();
   await t.add(top, user, LEVEL.MINIMAL);
   return { group: top, user };
 }
 
 /** A new group or project, as `kind` says, inside `parent` (private unless told), with no member but the administrator (below ancestors with memberships). */
-export function sourceIn(t: Toolkit, kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
+export function sourceIn(kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
   return kind === 'group' ? t.group({ parent, visibility }) : t.project({ group: parent, visibility });
 }
 
 /** The same with every shared role actor as a direct member at its level (roleGroup, roleProject); public or private as told. */
-export function roleSourceIn(t: Toolkit, kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
+export function roleSourceIn(kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
   return kind === 'group' ? t.roleGroup({ parent, visibility }) : t.roleProject({ group: parent, visibility });
 }
 
 /** Shares a group or project with `withGroup` at `level`: the invited group's members become its members, up to that level. */
-export function shareWith(t: Toolkit, source: GroupInfo | ProjectInfo, withGroup: GroupInfo, level: number): Promise<void> {
-  return source.kind === 'group' ? t.world.shareGroup(source, withGroup, level) : t.world.shareProject(source, withGroup, level);
+export function shareWith(source: GroupInfo | ProjectInfo, withGroup: GroupInfo, level: number): Promise<void> {
+  return t.make.share(source, withGroup, level);
 }
 
 /**
  * A subgroup or project made for one test inside a group the suite does not own (a fixture's), and
- * deleted again after `body`, so that the fixture group is left as it was.
+ * deleted again after `body`, so that the fixture group is left as it was for the tests using it at
+ * the same time.
  */
-export async function inTemporarySource<T>(t: Toolkit, kind: SourceKind, parentId: number, hint: string, body: (source: GroupInfo | ProjectInfo) => Promise<T>): Promise<T> {
+export async function inTemporarySource<T>(kind: SourceKind, parentId: number, hint: string, body: (source: GroupInfo | ProjectInfo) => Promise<T>): Promise<T> {
   const parent: GroupInfo = { kind: 'group', id: parentId, name: String(parentId), fullPath: String(parentId) };
-  const source = kind === 'group' ? await t.world.group({ parent, hint }) : await t.world.project({ group: parent, hint });
+  const source = kind === 'group' ? await t.make.group({ parent, hint }) : await t.make.project({ group: parent, hint });
   const remove = async () => {
-    const res = await t.world.admin.delete(kind === 'group' ? apiPath`/groups/${source.id}` : apiPath`/projects/${source.id}`);
+    const res = await t.admin.delete(kind === 'group' ? apiPath`/groups/${source.id}` : apiPath`/projects/${source.id}`);
     if (![202, 204].includes(res.status)) throw new HarnessError(`clean-up failed: could not delete the temporary ${kind} ${source.fullPath}${describeExchange(res)}`);
   };
   let result: T;
   try {
     result = await body(source);
   } catch (error) {
-    // The test's own failure comes first; the world's clean-up tries the deletion again at the end of the file.
+    // The test's own failure comes first; the run's clean-up tries the deletion again.
     await remove().catch(() => undefined);
     throw error;
   }
@@ -203,36 +249,47 @@ export async function inTemporarySource<T>(t: Toolkit, kind: SourceKind, parentI
 
 // ---- public sources and access requesters ------------------------------------------------------
 
-/** A new user (holding a seat, as Toolkit.user) who asks for access to the public `source` (POST …/access_requests): an access requester. */
-export async function requester(t: Toolkit, source: GroupInfo | ProjectInfo): Promise<ActorInfo> {
-  const user = await t.user(source);
-  await t.world.requestAccess(source, user);
+/** A user lent to the test (holding a seat, as Toolkit.user) who asks for access to the public `source` (POST …/access_requests): an access requester. */
+export async function requester(source: GroupInfo | ProjectInfo): Promise<ActorInfo> {
+  const user = await t.user();
+  await t.make.requestAccess(source, user);
   return user;
 }
 
-/** The run's public group and project with their access requester (suites/common/public-sources.ts). */
-export const publicSources = (t: Toolkit): Promise<PublicSources> => sharedPublicSources(t.run);
+export { publicSources };
 
 /**
  * A project in the administrator's own namespace (no group above it) with the shared role actors as
- * its direct members, and nobody else: the run's (a run world), which the tests only read.
+ * its direct members, and nobody else: the run's, which the tests only read.
  */
-export const personalProject = (t: Toolkit): Promise<ProjectInfo> => runWorld(t.run, 'members-personal', (world) => world.project({ hint: 'personal', empty: true, roles: true }));
+export const personalProject = fixture({ name: 'members-personal', scope: 'run', build: ({ make }) => make.project({ hint: 'personal', empty: true, roles: true }) });
+
+/** A private group with the shared role actors, a private subgroup with a project in it: the run's. */
+const privateParentSources = fixture({
+  name: 'members-private-parent',
+  scope: 'run',
+  async build({ make }) {
+    const parent = await make.group({ hint: 'members', roles: true });
+    const sub = await make.group({ parent, hint: 'members' });
+    await make.project({ group: sub, hint: 'members', empty: true });
+    return { parent, sub };
+  },
+});
 
 /**
- * A private group with the shared role actors, a private subgroup with a project in it (the run's: a
- * run world), and a user of the file's own who is a Developer of the subgroup only: GitLab's members
- * spec "with a subgroup" (the project lets the subgroup member see the parent group: GroupPolicy has_projects).
+ * The run's private parent group with its subgroup, and a user of the file's own who is a Developer
+ * of the subgroup only: GitLab's members spec "with a subgroup" (the project lets the subgroup member
+ * see the parent group: GroupPolicy has_projects).
  */
-export async function privateParent(t: Toolkit): Promise<{ parent: GroupInfo; sub: GroupInfo; subMember: ActorInfo }> {
-  const { parent, sub } = await runWorld(t.run, 'members-private-parent', async (world) => {
-    const parent = await world.group({ hint: 'members', roles: true });
-    const sub = await world.group({ parent, hint: 'members' });
-    await world.project({ group: sub, hint: 'members', empty: true });
-    return { parent, sub };
-  });
-  return { parent, sub, subMember: await t.member(sub, LEVEL.DEVELOPER) };
-}
+export const privateParent = fixture({
+  name: 'members-private-parent-member',
+  scope: 'file',
+  uses: [privateParentSources],
+  async build({ use }) {
+    const { parent, sub } = use(privateParentSources);
+    return { parent, sub, subMember: await t.member(sub, LEVEL.DEVELOPER) };
+  },
+});
 
 /**
  * A member of a subgroup only asks for the members of the private parent group: refused, 403 or
@@ -598,8 +655,8 @@ export async function eventually(what: string, check: () => Promise<boolean>, ti
 // ---- fixtures and global settings ------------------------------------------------------------
 
 /** The world of the override endpoints: a group with the shared actors in their roles, and `plain`, a member of it who is not LDAP-synced, at `level`. */
-export function useOverrideWorld(scope: string, level: number) {
-  return useMembersWorld(scope, async (t) => {
+export function useOverrideWorld(name: string, level: number) {
+  return membersWorld(name, {}, async (t) => {
     const group = await t.roleGroup();
     return { group, plain: await t.member(group, level) };
   });
@@ -609,40 +666,31 @@ export function useOverrideWorld(scope: string, level: number) {
 export const OVERRIDE_SHOWN = `${GITLAB.eeEntity} (expose :override, if: source_type == 'Namespace' && member.ldap?)`;
 
 /**
- * Runs `body` on the LDAP fixture, alone among the run's files that change it (exclusively), with the
- * fixture, its group and a client of the group's owner.
+ * A group of the fixture manifest (TARGET-CONTRACT.md §1), with its entry: the run does not own it,
+ * and its tests change it (memberships, overrides, subgroups), so they run one at a time.
  */
+function manifestGroup<K extends FixtureName>(name: K) {
+  return fixture({
+    name: `${name}-group`,
+    scope: 'run',
+    concurrent: false,
+    requires: { fixtures: [name] },
+    async build({ run }) {
+      const fx = manifestEntry(run.fixtures, name)!;
+      return { ...fx, group: { kind: 'group' as const, id: fx.group_id, fullPath: '' } };
+    },
+  });
+}
+
+export const ldapGroup = manifestGroup('ldap');
+export const samlGroup = manifestGroup('saml');
+export const enterpriseGroup = manifestGroup('enterprise');
+
+/** Runs `body` on the LDAP fixture (the test uses ldapGroup), with its entry, its group and a client of the group's owner. */
 export async function withLdapFixture(
-  run: RunContext,
   withToken: Kit['withToken'],
   body: (ldap: { fx: ResolvedFixture<'ldap'>; group: SourceRef; owner: Client }) => Promise<void>,
 ): Promise<void> {
-  const fx = fixture(run.fixtures, 'ldap')!;
-  const group = { kind: 'group' as const, id: fx.group_id };
-  const owner = withToken(fx.ownerToken, 'LDAP group owner');
-  await exclusively(run, 'ldap', () => body({ fx, group, owner }));
-}
-
-/**
- * Runs `body` alone among the run's test files for `name` (a fixture or a setting several files
- * change): a directory beside the ledger is the lock, made atomically by mkdir.
- */
-export async function exclusively<T>(run: RunContext, name: string, body: () => Promise<T>): Promise<T> {
-  const lock = join(dirname(run.ledgerPath), `lock-${run.runId}-${name}`);
-  const until = Date.now() + 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (Date.now() > until) throw new HarnessError(`waited 60 s for the lock ${lock}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  try {
-    return await body();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  const fx = ldapGroup();
+  await body({ fx, group: { kind: 'group', id: fx.group_id }, owner: withToken(fx.ownerToken, 'LDAP group owner') });
 }

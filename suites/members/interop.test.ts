@@ -5,12 +5,21 @@ import { expectEqual, expectOk, expectStatus } from '../harness/core/checks.js';
 import { ACCESS } from '../harness/core/vocabulary.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson, walkByLink } from '../common/interop.js';
-import { expectNotMember, listAll, manager, memberPath, membersPath, readMember, useMembersWorld, type MemberBody } from './helpers.js';
+import {
+  expectNotMember,
+  listAll,
+  manager,
+  memberPath,
+  membersPath,
+  readMember,
+  membersWorld,
+  type MemberBody,
+} from './helpers.js';
 import { members } from './area.js';
 
 // A group and a project (in a group of its own), each with the shared actors in their roles.
-const world = useMembersWorld('members-interop', (t) => t.roleSources());
-const list = endpoint(members, 'list');
+const world = membersWorld('members-interop', {}, (t) => t.roleSources());
+const list = endpoint(members, 'list', { uses: [world] });
 
 list.test(
   {
@@ -24,7 +33,7 @@ list.test(
   },
 );
 
-endpoint(members, 'remove').test(
+endpoint(members, 'remove', { uses: [world] }).test(
   {
     case: 'empty-json-body',
     title: 'a DELETE that declares Content-Type application/json and sends no body removes the member',
@@ -40,7 +49,7 @@ endpoint(members, 'remove').test(
   },
 );
 
-endpoint(members, 'add').test(
+endpoint(members, 'add', { uses: [world] }).test(
   {
     case: 'form-body',
     title: 'a member added with form fields (application/x-www-form-urlencoded) is made as with JSON',
@@ -48,7 +57,7 @@ endpoint(members, 'add').test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user(source);
+    const user = await t.user();
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.REPORTER }, form: true });
     expectOk(res, 201, 'member');
     expectEqual((await readMember(as('admin'), source, user.id)).access_level, ACCESS.REPORTER, 'the access level read back');

@@ -1,14 +1,13 @@
 // GET /groups/:id/members/all and GET /projects/:id/members/all: direct, inherited and invited
 // members of a group or project.
-import { fixture } from '../../fixtures/manifest.js';
+import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { ACCESS, ROLE_LEVEL, ROLES, sourceNotFound, type SourceKind } from '../harness/core/vocabulary.js';
-import type { GroupInfo } from '../harness/run/world.js';
+import type { GroupInfo } from '../harness/core/vocabulary.js';
 import {
   allMembersPath,
   checkPagination,
-  exclusively,
   expectParamError,
   expectParentMembersRefused,
   expectReadMatrix,
@@ -25,15 +24,14 @@ import {
   sorted,
   sourceIn,
   statePath,
-  useMembersWorld,
+  membersWorld,
   GITLAB,
   type MemberBody,
   type Toolkit,
   personalProject,
+  enterpriseGroup,
 } from './helpers.js';
 import { members } from './area.js';
-
-const suite = endpoint(members, 'list-all');
 
 /** The groups the sources of both kinds are shared with. */
 interface Invited {
@@ -51,9 +49,10 @@ interface Invited {
  * shared with a public and a private group.
  */
 async function build(t: Toolkit, kind: SourceKind, invited: Invited) {
-  const top = await t.roleGroup();
+  // At the top: the state of a membership is set on a top-level group.
+  const top = await t.roleGroup({ top: true });
   const sub = await t.group({ parent: top });
-  const source = kind === 'group' ? sub : await sourceIn(t, kind, sub);
+  const source = kind === 'group' ? sub : await sourceIn(kind, sub);
   // The group right above the source.
   const parent = kind === 'group' ? top : sub;
   // x: Developer of the top group, Maintainer of the source; y: Guest of the source, Maintainer of
@@ -65,21 +64,21 @@ async function build(t: Toolkit, kind: SourceKind, invited: Invited) {
   await t.add(source, y, ACCESS.GUEST);
   await t.add(parent, y, ACCESS.MAINTAINER);
   await t.add(source, z, ACCESS.GUEST);
-  await shareWith(t, source, invited.publicGroup, ACCESS.DEVELOPER);
-  await t.world.shareGroup(parent, invited.intoParent, ACCESS.REPORTER);
+  await shareWith(source, invited.publicGroup, ACCESS.DEVELOPER);
+  await t.make.share(parent, invited.intoParent, ACCESS.REPORTER);
   // A public source shared with the public and the private group: sm its Developer, sg its Guest,
   // so the lowest role that manages its members (Owner of a group, Maintainer of a project).
-  const shared = await sourceIn(t, kind, await t.group({ visibility: 'public' }), 'public');
+  const shared = await sourceIn(kind, await t.group({ visibility: 'public' }), 'public');
   const [sm, sg, so] = [await t.user(), await t.user(), await t.user()];
   await t.add(shared, sm, ACCESS.DEVELOPER);
   await t.add(shared, sg, ACCESS.GUEST);
   await t.add(shared, so, ROLE_LEVEL[manager(kind)]);
-  await shareWith(t, shared, invited.publicGroup, ACCESS.DEVELOPER);
-  await shareWith(t, shared, invited.privateGroup, ACCESS.DEVELOPER);
+  await shareWith(shared, invited.publicGroup, ACCESS.DEVELOPER);
+  await shareWith(shared, invited.privateGroup, ACCESS.DEVELOPER);
   return { top, parent, source, shared, x, y, z, sm, sg, so };
 }
 
-const world = useMembersWorld('members-list-all', async (t) => {
+const world = membersWorld('members-list-all', { uses: [personalProject, privateParent] }, async (t) => {
   const publicGroup = await t.group({ visibility: 'public' });
   const [p, q] = [await t.user(), await t.user()];
   await t.add(publicGroup, p, ACCESS.DEVELOPER);
@@ -105,12 +104,12 @@ const world = useMembersWorld('members-list-all', async (t) => {
     r,
     qa,
     // A project in the administrator's own namespace (no group above it), with the role actors.
-    personal: await personalProject(t),
-    // A public group and project with the shared actors and an access requester; a private group whose subgroup has a member of its own.
-    public: await publicSources(t),
-    private: await privateParent(t),
+    personal: personalProject(),
+    private: privateParent(),
   };
 });
+
+const suite = endpoint(members, 'list-all', { uses: [world] });
 
 suite.test(
   {
@@ -330,13 +329,13 @@ suite.test(
     title: 'in a subgroup or project of the enterprise group, its owner sees the enterprise user\'s email (inherited or direct member) and no other',
     clauses: ['members.entity.email-enterprise'],
     requires: { minVersion: '12.4', capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
+    uses: [enterpriseGroup],
   },
   async ({ kind, withToken, run }) => {
-    const fx = fixture(run.fixtures, 'enterprise')!;
+    const fx = manifestEntry(run.fixtures, 'enterprise')!;
     const { t } = world();
     const owner = withToken(fx.ownerToken, 'enterprise group owner');
-    await exclusively(run, 'enterprise', () =>
-      inTemporarySource(t, kind, fx.group_id, `enterprise-${kind}`, async (source) => {
+    await inTemporarySource(kind, fx.group_id, `enterprise-${kind}`, async (source) => {
         const items = await listAll(owner, allMembersPath(source), 'member');
         expectTrue(typeof findIn(items, fx.enterprise_user_id, 'the enterprise user').email === 'string', `the owner to see the enterprise user's email in the ${kind}`);
         expectEqual(findIn(items, fx.other_user_id, 'the other member').email, undefined, 'no email for the member who is not an enterprise user');
@@ -344,8 +343,7 @@ suite.test(
         await t.add(source, { id: fx.enterprise_user_id }, ACCESS.OWNER);
         const direct = await listAll(owner, membersPath(source), 'member');
         expectTrue(typeof findIn(direct, fx.enterprise_user_id, 'the enterprise user, a direct member').email === 'string', `the owner to see the email of the enterprise user's ${kind} membership`);
-      }),
-    );
+    });
   },
 );
 
@@ -386,9 +384,10 @@ suite.test(
     case: 'requester-reads',
     title: 'a user whose access request to a public group or project is pending lists all its members (200) and is not among them',
     clauses: ['members.public.read', 'members.requester.not-member'],
+    uses: [publicSources],
   },
   async ({ kind, run, withToken }) => {
-    const { public: sources } = world();
+    const sources = publicSources();
     const pending = sources.requester;
     const ids = idsOf(await listAll(withToken(pending.tokens.api, 'access requester'), allMembersPath(sources[kind]), 'member'));
     expectTrue(ids.includes(run.actors.developer.id), 'the members, the Developer among them, to be listed to the requester', `ids: ${ids.join(', ')}`);

@@ -1,13 +1,12 @@
 // GET /groups/:id/members and GET /projects/:id/members: the direct members of a group or project.
 import { isDeepStrictEqual } from 'node:util';
-import { fixture } from '../../fixtures/manifest.js';
+import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { segment } from '../harness/core/client.js';
 import { ACCESS, dateIn, ROLES, sourceNotFound, sourcePath, type SourceKind } from '../harness/core/vocabulary.js';
 import {
   checkPagination,
-  exclusively,
   expectAnonymous401,
   expectParamError,
   expectPerPageZeroRefused,
@@ -28,15 +27,14 @@ import {
   LEVEL,
   MINIMAL_ACCESS_GROUPS,
   minimalAccessMember,
-  useMembersWorld,
+  membersWorld,
   GITLAB,
   type MemberBody,
   type Toolkit,
   personalProject,
+  enterpriseGroup,
 } from './helpers.js';
 import { members } from './area.js';
-
-const suite = endpoint(members, 'list');
 
 const expiry = dateIn(40);
 
@@ -48,30 +46,30 @@ const expiry = dateIn(40);
 async function build(t: Toolkit, kind: SourceKind) {
   const parent = await t.group();
   const inherited = await t.member(parent, ACCESS.DEVELOPER);
-  const source = await roleSourceIn(t, kind, parent);
+  const source = await roleSourceIn(kind, parent);
   const [a, b, c] = [await t.user(), await t.user(), await t.user()];
   // `a` is added with an expiry, by the administrator (its created_by).
-  const added = await t.world.admin.post(membersPath(source), { body: { user_id: a.id, access_level: ACCESS.DEVELOPER, expires_at: expiry } });
+  const added = await t.admin.post(membersPath(source), { body: { user_id: a.id, access_level: ACCESS.DEVELOPER, expires_at: expiry } });
   expectStatus(added, 201, 'adding a member with an expiry (setup)');
   await t.add(source, b, ACCESS.REPORTER);
   await t.add(source, c, ACCESS.MAINTAINER);
   const invited = await t.group();
   const viaInvite = await t.member(invited, ACCESS.DEVELOPER);
-  await shareWith(t, source, invited, ACCESS.DEVELOPER);
-  const publicSource = await roleSourceIn(t, kind, await t.group({ visibility: 'public' }), 'public');
+  await shareWith(source, invited, ACCESS.DEVELOPER);
+  const publicSource = await roleSourceIn(kind, await t.group({ visibility: 'public' }), 'public');
   // The administrator created the source: always a group's direct Owner, maybe a project's member (knownDirect).
   const direct = [...(kind === 'group' ? [t.run.adminId] : []), ...ROLES.map((r) => t.run.actors[r].id), a.id, b.id, c.id];
   return { source, publicSource, a, b, c, inherited, viaInvite, direct };
 }
 
-const world = useMembersWorld('members-list', async (t) => ({
+const world = membersWorld('members-list', { uses: [personalProject] }, async (t) => ({
   group: await build(t, 'group'),
   project: await build(t, 'project'),
   // A project in the administrator's own namespace: no group above it.
-  personal: await personalProject(t),
-  // A public group and project with the shared actors and an access requester.
-  public: await publicSources(t),
+  personal: personalProject(),
 }));
+
+const suite = endpoint(members, 'list', { uses: [world] });
 
 suite.test(
   {
@@ -147,12 +145,13 @@ suite.test(
     title: 'owners of the enterprise group see the email of its enterprise users only, in the group and in its projects; other members see none',
     clauses: ['members.entity.email-enterprise'],
     requires: { capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
+    uses: [enterpriseGroup],
   },
   async ({ kind, withToken, run }) => {
-    const fx = fixture(run.fixtures, 'enterprise')!;
+    const fx = manifestEntry(run.fixtures, 'enterprise')!;
     const { t } = world();
     const owner = withToken(fx.ownerToken, 'enterprise group owner');
-    const viewer = await t.fixtureUser('enterprise');
+    const viewer = await t.user();
     // The group itself; for a project, one made in the group with both users as direct members.
     const check = async (source: { kind: SourceKind; id: number }) => {
       const items = await listAll(owner, membersPath(source), 'member');
@@ -167,13 +166,11 @@ suite.test(
         await t.remove(source, viewer);
       }
     };
-    await exclusively(run, 'enterprise', async () => {
-      if (kind === 'group') return check({ kind: 'group', id: fx.group_id });
-      return inTemporarySource(t, kind, fx.group_id, 'enterprise-project', async (project) => {
-        // As Owners: a direct membership may not be lower than the level the users hold in the group.
-        for (const id of [fx.enterprise_user_id, fx.other_user_id]) await t.add(project, { id }, ACCESS.OWNER);
-        await check(project);
-      });
+    if (kind === 'group') return check({ kind: 'group', id: fx.group_id });
+    return inTemporarySource(kind, fx.group_id, 'enterprise-project', async (project) => {
+      // As Owners: a direct membership may not be lower than the level the users hold in the group.
+      for (const id of [fx.enterprise_user_id, fx.other_user_id]) await t.add(project, { id }, ACCESS.OWNER);
+      await check(project);
     });
   },
 );
@@ -388,7 +385,7 @@ suite.test(
     const { t, [kind]: side } = world();
     // The file's source (only its own tests change it, one at a time); the invitation is withdrawn again.
     const { source } = side;
-    const address = t.world.factories.email('invitee');
+    const address = t.names.email('invitee');
     const before = { direct: await memberIds(as('admin'), source), all: await memberIds(as('admin'), source, true) };
     const invite = await as('admin').post(`${sourcePath(source)}/invitations`, { body: { email: address, access_level: ACCESS.DEVELOPER } });
     expectStatus(invite, 201, 'inviting a person by email (setup, invitations API)');
@@ -434,9 +431,10 @@ suite.test(
     case: 'requester-reads',
     title: 'a user whose access request to a public group or project is pending lists its members (200) and is not among them',
     clauses: ['members.public.read', 'members.requester.not-member'],
+    uses: [publicSources],
   },
   async ({ kind, run, withToken }) => {
-    const { public: sources } = world();
+    const sources = publicSources();
     const pending = sources.requester;
     const ids = idsOf(await listAll(withToken(pending.tokens.api, 'access requester'), membersPath(sources[kind]), 'member'));
     expectTrue(ids.includes(run.actors.developer.id), 'the members, the Developer among them, to be listed to the requester', `ids: ${ids.join(', ')}`);
@@ -453,7 +451,7 @@ suite.test(
     requires: { capabilities: ['premium'] },
   },
   async ({ as, run }) => {
-    const { group, user } = await minimalAccessMember(world().t);
+    const { group, user } = await minimalAccessMember();
     const items = await listAll(as('admin'), membersPath(group), 'member');
     expectEqual(idsOf(items), sorted([run.adminId, user.id]), 'the direct members: the administrator who made the group and the Minimal access member');
     expectEqual(findIn(items, user.id, 'the Minimal access member').access_level, LEVEL.MINIMAL, 'the Minimal access member\'s access_level');

@@ -12,13 +12,14 @@ import {
   useOverrideWorld,
   withLdapFixture,
   type MemberBody,
+  ldapGroup,
 } from './helpers.js';
 import { members } from './area.js';
 
-const suite = endpoint(members, 'override-remove');
-
 
 const world = useOverrideWorld('remove-member-override', LEVEL.REPORTER);
+
+const suite = endpoint(members, 'override-remove', { uses: [world] });
 
 suite.test(
   {
@@ -26,9 +27,10 @@ suite.test(
     title: 'after an override, DELETE returns the LDAP-synced member with override false, and the flag reads back false',
     clauses: ['members.override.clear', 'members.entity.override-ldap'],
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
+    uses: [ldapGroup],
   },
-  async ({ withToken, run, log }) => {
-    await withLdapFixture(run, withToken, async ({ fx, group, owner }) => {
+  async ({ withToken, log }) => {
+    await withLdapFixture(withToken, async ({ fx, group, owner }) => {
       expectStatus(await owner.post(overridePath(group, fx.user_id)), [200, 201], 'overriding the member first');
       const res = await owner.delete(overridePath(group, fx.user_id));
       // The spec gives no status; GitLab presents the member, which Grape answers with 200 for a DELETE.

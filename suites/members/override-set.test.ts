@@ -13,13 +13,14 @@ import {
   useOverrideWorld,
   withLdapFixture,
   type MemberBody,
+  ldapGroup,
 } from './helpers.js';
 import { members } from './area.js';
 
-const suite = endpoint(members, 'override-set');
-
 
 const world = useOverrideWorld('set-member-override', LEVEL.DEVELOPER);
+
+const suite = endpoint(members, 'override-set', { uses: [world] });
 
 suite.test(
   {
@@ -27,9 +28,10 @@ suite.test(
     title: 'an owner overrides an LDAP-synced member: override true, and the level may then be changed (restored afterwards)',
     clauses: ['members.override.set', 'members.entity.override-ldap', 'members.entity.shape'],
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
+    uses: [ldapGroup],
   },
-  async ({ withToken, run, log }) => {
-    await withLdapFixture(run, withToken, async ({ fx, group, owner }) => {
+  async ({ withToken, log }) => {
+    await withLdapFixture(withToken, async ({ fx, group, owner }) => {
       const before = await readMember(owner, group, fx.user_id);
       parity({ log }, OVERRIDE_SHOWN, () => expectEqual(before.override, false, 'the fixture member\'s override flag before the test'));
       const level = before.access_level;
@@ -90,11 +92,12 @@ suite.test(
     title: 'a Developer of the LDAP group cannot override its synced member (403); the flag stays false',
     clauses: ['members.override.refused'],
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
+    uses: [ldapGroup],
   },
-  async ({ withToken, run, log }) => {
+  async ({ withToken, log }) => {
     const { t } = world();
-    const viewer = await t.fixtureUser('ldap');
-    await withLdapFixture(run, withToken, async ({ fx, group, owner }) => {
+    const viewer = await t.user();
+    await withLdapFixture(withToken, async ({ fx, group, owner }) => {
       await t.add(group, viewer, LEVEL.DEVELOPER);
       try {
         expectForbidden(await withToken(viewer.tokens.api, 'a Developer of the LDAP group').post(overridePath(group, fx.user_id)), GITLAB.override);
@@ -113,11 +116,12 @@ suite.test(
     title: 'in the LDAP-synced group, a member who is not LDAP-synced cannot be overridden (403); a user who is no member gets no server error',
     clauses: ['members.override.refused'],
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
+    uses: [ldapGroup],
   },
-  async ({ withToken, run }) => {
+  async ({ withToken }) => {
     const { t } = world();
-    const [plain, stranger] = [await t.fixtureUser('ldap'), await t.fixtureUser('ldap')];
-    await withLdapFixture(run, withToken, async ({ group, owner }) => {
+    const [plain, stranger] = [await t.user(), await t.user()];
+    await withLdapFixture(withToken, async ({ group, owner }) => {
       await t.add(group, plain, LEVEL.DEVELOPER);
       try {
         // The group passes the override check; the member does not (GroupMemberPolicy: rule { ~ldap }.prevent :override_group_member).

@@ -11,14 +11,12 @@ import {
   pendingMembers,
   pendingPath,
   statePath,
-  useMembersWorld,
+  membersWorld,
 } from './helpers.js';
 import { members } from './area.js';
 
-const suite = endpoint(members, 'pending');
 
-
-const world = useMembersWorld('get-pending-members', async (t) => {
+const world = membersWorld('get-pending-members', {}, async (t) => {
   const { root, sub, project } = await t.hierarchy();
   // a: awaiting in the root group; b: awaiting through its only membership, in the project; c: active.
   const [a, b, c] = [await t.user(), await t.user(), await t.user()];
@@ -26,18 +24,20 @@ const world = useMembersWorld('get-pending-members', async (t) => {
   await t.add(project, b, LEVEL.REPORTER);
   await t.add(sub, c, LEVEL.DEVELOPER);
   for (const user of [a, b]) {
-    const res = await t.world.admin.put(statePath(root, user.id), { body: { state: 'awaiting' } });
+    const res = await t.admin.put(statePath(root, user.id), { body: { state: 'awaiting' } });
     expectStatus(res, 200, `making ${user.username} awaiting (setup)`);
   }
   // Two people invited without an account (invitations API), one into the subgroup, one into the project.
-  const email = t.world.factories.email('invitee');
-  const projectEmail = t.world.factories.email('invitee');
+  const email = t.names.email('invitee');
+  const projectEmail = t.names.email('invitee');
   for (const [path, address] of [[apiPath`/groups/${sub.id}/invitations`, email], [apiPath`/projects/${project.id}/invitations`, projectEmail]]) {
-    const invite = await t.world.admin.post(path, { body: { email: address, access_level: LEVEL.DEVELOPER } });
+    const invite = await t.admin.post(path, { body: { email: address, access_level: LEVEL.DEVELOPER } });
     expectStatus(invite, 201, `inviting ${address} (setup, invitations API)`);
   }
   return { root, sub, a, b, c, email, projectEmail };
 });
+
+const suite = endpoint(members, 'pending', { uses: [world] });
 
 suite.test(
   {

@@ -7,14 +7,14 @@
 import { expectEqual, expectOk, expectStatus, parity } from '../harness/core/checks.js';
 import { endpoint, type Kit } from '../harness/run/conformance.js';
 import { QUEUED, withPromotionManagement } from '../common/promotion.js';
-import { ACCESS } from '../harness/core/vocabulary.js';
+import { ACCESS, type GroupInfo, type ProjectInfo, type SourceKind } from '../harness/core/vocabulary.js';
 import {
   expectNotMember,
   manager,
   memberPath,
   membersPath,
   readMember,
-  useMembersWorld,
+  membersWorld,
   type MemberBody,
 } from './helpers.js';
 import { members } from './area.js';
@@ -22,10 +22,11 @@ import { members } from './area.js';
 /** Where GitLab answers a queued promotion with 202 Accepted. */
 const QUEUED_STATUS_GITLAB = 'ee/lib/ee/api/helpers/members_helpers.rb; ee/spec/requests/api/members_spec.rb (single member api response, update membership api response: :accepted)';
 
-const addSuite = endpoint(members, 'add');
-const editSuite = endpoint(members, 'edit');
+// Built per kind: a seatless user serves each source once (its queued promotion stays), and the tests of each kind draw from the same seatless pool.
+const world = membersWorld('promotion-management', { perKind: true }, async (t, kind) => ({ [kind]: await t.roleSource(kind) }) as Record<SourceKind, GroupInfo | ProjectInfo>);
 
-const world = useMembersWorld('promotion-management', (t) => t.roleSources());
+const addSuite = endpoint(members, 'add', { uses: [world] });
+const editSuite = endpoint(members, 'edit', { uses: [world] });
 
 /**
  * A member at `from`, raised to `to` with the setting as given: updated at once (200), the level
@@ -34,9 +35,9 @@ const world = useMembersWorld('promotion-management', (t) => t.roleSources());
  */
 async function expectRaisedAtOnce({ kind, as }: Kit, setting: boolean, from: number, to: number): Promise<void> {
   const { [kind]: source, t } = world();
-  const member = from >= ACCESS.REPORTER ? await t.user(source) : await t.seatless(source);
+  const member = from >= ACCESS.REPORTER ? await t.user() : await t.seatless();
   await t.add(source, member, from);
-  await withPromotionManagement(as('admin'), setting, async () => {
+  await withPromotionManagement(setting, async () => {
     const res = await as(manager(kind)).put(memberPath(source, member.id), { body: { access_level: to } });
     expectOk(res, 200, 'member');
     expectEqual((res.body as MemberBody).access_level, to, 'the raised level returned', res);
@@ -50,11 +51,12 @@ addSuite.test(
     title: 'a member manager adding one user without a seat as Developer (by id) or Maintainer (by username) is queued with the queue text; the user is not added',
     clauses: ['members.promotion.add-single'],
     requires: { capabilities: ['promotion_management'] },
+    needs: ['application-settings-read'],
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [byId, byName] = await Promise.all([t.seatless(source), t.seatless(source)]);
-    await withPromotionManagement(as('admin'), true, async () => {
+    const [byId, byName] = await Promise.all([t.seatless(), t.seatless()]);
+    await withPromotionManagement(true, async () => {
       for (const [user, body] of [
         [byId, { user_id: byId.id, access_level: ACCESS.DEVELOPER }],
         [byName, { username: byName.username, access_level: ACCESS.MAINTAINER }],
@@ -76,11 +78,12 @@ addSuite.test(
     title: 'adding several users without a seat answers {"queued_users": …, "status":"success"}; none is added',
     clauses: ['members.promotion.add-several'],
     requires: { capabilities: ['promotion_management'] },
+    needs: ['application-settings-read'],
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [a, b] = await Promise.all([t.seatless(source), t.seatless(source)]);
-    await withPromotionManagement(as('admin'), true, async () => {
+    const [a, b] = await Promise.all([t.seatless(), t.seatless()]);
+    await withPromotionManagement(true, async () => {
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.REPORTER } });
       // The spec gives the body; the status is Grape's for a POST that returns the service's hash (lib/api/members.rb).
       expectOk(res, 201, 'member-add-result');
@@ -96,12 +99,13 @@ editSuite.test(
     title: 'promoting a Guest without a seat to Developer is queued; the member stays a Guest',
     clauses: ['members.promotion.edit'],
     requires: { capabilities: ['promotion_management'] },
+    needs: ['application-settings-read'],
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const guest = await t.seatless(source);
+    const guest = await t.seatless();
     await t.add(source, guest, ACCESS.GUEST);
-    await withPromotionManagement(as('admin'), true, async () => {
+    await withPromotionManagement(true, async () => {
       const res = await as(manager(kind)).put(memberPath(source, guest.id), { body: { access_level: ACCESS.DEVELOPER } });
       expectOk(res, [200, 202], 'member-queued');
       parity(res, QUEUED_STATUS_GITLAB, () => expectStatus(res, 202));
@@ -117,17 +121,18 @@ addSuite.test(
     title: 'a Guest role, an administrator\'s request, and a user who already holds a seat are not queued: the members are added',
     clauses: ['members.promotion.not-queued'],
     requires: { capabilities: ['promotion_management'] },
+    needs: ['application-settings-read'],
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
     // byAdmin is a user of the test's own: an administrator giving a seat with approval on carries
     // out the user's queued requests elsewhere (World.seatlessFor).
-    const [asGuest, byAdmin] = await Promise.all([t.seatless(source), t.newcomer()]);
+    const [asGuest, byAdmin] = await Promise.all([t.seatless(), t.newcomer()]);
     // Reporter in a group of its own: already billable, so a billable role is no promotion. An
     // administrator's request is never queued (GitLab: promotion_management_required? is false for
     // administrators, ee/app/services/gitlab_subscriptions/member_management/queue_non_billable_to_billable_service.rb).
-    const seated = await t.user(source);
-    await withPromotionManagement(as('admin'), true, async () => {
+    const seated = await t.user();
+    await withPromotionManagement(true, async () => {
       const guest = await as(manager(kind)).post(membersPath(source), { body: { user_id: asGuest.id, access_level: ACCESS.GUEST } });
       expectOk(guest, 201, 'member');
       expectEqual((guest.body as MemberBody).access_level, ACCESS.GUEST, 'the Guest added at once', guest);
@@ -146,11 +151,12 @@ addSuite.test(
     title: 'with the setting off, a member manager adds a user without a seat as Developer at once',
     clauses: ['members.promotion.not-queued'],
     requires: { capabilities: ['promotion_management'] },
+    needs: ['application-settings-read'],
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.seatless(source);
-    await withPromotionManagement(as('admin'), false, async () => {
+    const user = await t.seatless();
+    await withPromotionManagement(false, async () => {
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER } });
       expectOk(res, 201, 'member');
       expectEqual((res.body as MemberBody).access_level, ACCESS.DEVELOPER, 'the member added at once', res);
@@ -165,12 +171,13 @@ addSuite.test(
     title: 'with the setting on, several users who already hold a seat are added at once (201, {"status":"success"}), not queued',
     clauses: ['members.promotion.not-queued', 'members.add.several'],
     requires: { capabilities: ['promotion_management'] },
+    needs: ['application-settings-read'],
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
     // Reporters in a group of their own: already billable (ee/spec/requests/api/members_spec.rb "when both users are already billable").
-    const [a, b] = await Promise.all([t.user(source), t.user(source)]);
-    await withPromotionManagement(as('admin'), true, async () => {
+    const [a, b] = await Promise.all([t.user(), t.user()]);
+    await withPromotionManagement(true, async () => {
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.DEVELOPER } });
       expectOk(res, 201, 'member-add-result');
       expectEqual(res.body, { status: 'success' }, 'the answer of an add with nobody queued', res);
@@ -185,6 +192,7 @@ editSuite.test(
     title: 'with the setting on, a Developer (who holds a seat) raised to Maintainer is updated at once (200)',
     clauses: ['members.promotion.not-queued', 'members.edit.level'],
     requires: { capabilities: ['promotion_management'] },
+    needs: ['application-settings-read'],
   },
   (kit) => expectRaisedAtOnce(kit, true, ACCESS.DEVELOPER, ACCESS.MAINTAINER),
 );
@@ -195,6 +203,7 @@ editSuite.test(
     title: 'with the setting off, a Guest without a seat raised to Developer is updated at once (200)',
     clauses: ['members.promotion.not-queued', 'members.edit.level'],
     requires: { capabilities: ['promotion_management'] },
+    needs: ['application-settings-read'],
   },
   (kit) => expectRaisedAtOnce(kit, false, ACCESS.GUEST, ACCESS.DEVELOPER),
 );

@@ -20,24 +20,24 @@ import {
   readMember,
   MINIMAL_ACCESS_GROUPS,
   minimalAccessMember,
-  useMembersWorld,
+  membersWorld,
   GITLAB,
+  sharedHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
-
-const suite = endpoint(members, 'remove');
 
 // The group kind: a group with the shared actors in their roles, a subgroup and a project in that
 // subgroup. The project kind: a project with the shared actors in their roles, in a group whose
 // only member is the administrator who made it.
-const world = useMembersWorld('remove', async (t) => {
+const world = membersWorld('remove', { uses: [sharedHierarchy] }, async (t) => {
   // The group side is the run's EE hierarchy (its tests work with members of their own, one by one).
-  const { root: group, sub, project: subProject } = await t.sharedHierarchy();
+  const { root: group, sub, project: subProject } = sharedHierarchy();
   const projectGroup = await t.group();
   const project = await t.roleProject({ group: projectGroup });
-  // And a public group and project with the shared actors and an access requester.
-  return { group, sub, subProject, projectGroup, project, public: await publicSources(t) };
+  return { group, sub, subProject, projectGroup, project };
 });
+
+const suite = endpoint(members, 'remove', { uses: [world] });
 
 suite.test(
   {
@@ -103,7 +103,7 @@ suite.test(
   },
   async ({ as }) => {
     const { group, sub, subProject, t } = world();
-    const [u, v] = [await t.user(group), await t.user(group)];
+    const [u, v] = [await t.user(), await t.user()];
     for (const user of [u, v]) {
       await t.add(group, user, ACCESS.DEVELOPER);
       await t.add(sub, user, ACCESS.DEVELOPER);
@@ -262,9 +262,10 @@ suite.test(
     case: 'public-source-writes-forbidden',
     title: 'on a public group or project a stranger and an access requester may not remove a member (403, not 404); the member stays',
     clauses: ['members.public.writes-refused'],
+    uses: [publicSources],
   },
   async ({ kind, as, run, withToken }) => {
-    const { public: sources } = world();
+    const sources = publicSources();
     const source = sources[kind];
     const developer = run.actors.developer.id;
     await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => client.delete(memberPath(source, developer)));
@@ -277,9 +278,11 @@ suite.test(
     case: 'requester-not-removed',
     title: 'DELETE …/members/:user_id of a user whose access request is pending gives a member manager 404 (GitLab: "404 Not found"); the request stays pending',
     clauses: ['members.requester.not-member'],
+    uses: [publicSources],
+    needs: ['access-requests'],
   },
   async ({ kind, as }) => {
-    const { public: sources } = world();
+    const sources = publicSources();
     const source = sources[kind];
     const pending = sources.requester;
     const client = as(manager(kind));
@@ -299,8 +302,8 @@ suite.test(
     requires: { capabilities: ['premium'] },
   },
   async ({ as }) => {
-    const { group, t } = world();
-    const { user } = await minimalAccessMember(t, group);
+    const { group } = world();
+    const { user } = await minimalAccessMember(group);
     expectNotShownSuccess(await as('owner').delete(memberPath(group, user.id)));
     await expectNotMember(as('owner'), group, user.id);
   },

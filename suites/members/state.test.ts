@@ -13,14 +13,15 @@ import {
   membersPath,
   pendingMembers,
   statePath,
-  useMembersWorld,
+  membersWorld,
+  sharedHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
 
-const suite = endpoint(members, 'state');
 
+const world = membersWorld('set-member-state', { uses: [sharedHierarchy] }, () => sharedHierarchy());
 
-const world = useMembersWorld('set-member-state', (t) => t.sharedHierarchy());
+const suite = endpoint(members, 'state', { uses: [world] });
 
 /** A new member of the root group and of the project in its subgroup. */
 async function newMember() {

@@ -2,13 +2,14 @@
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../harness/core/checks.js';
 import type { Client, Exchange } from '../harness/core/client.js';
-import type { ProjectInfo } from '../harness/run/world.js';
-import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectProjectNotFound, expectRefusedBelowMaintainer, expectSameMirror, GITLAB_TEXT, listMirrorPages, listMirrors, mirrorPath, mirrorsPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import type { ProjectInfo } from '../harness/core/vocabulary.js';
+import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectProjectNotFound, expectRefusedBelowMaintainer, expectSameMirror, GITLAB_TEXT, listMirrorPages, listMirrors, mirrorPath, mirrorsPath, readMirror, target, type Mirror, ownProject } from './helpers.js';
 import { remoteMirrors } from './area.js';
+import { repositories } from '../common/repositories.js';
 
-const suite = endpoint(remoteMirrors, 'create');
+const suite = endpoint(remoteMirrors, 'create', { uses: [repositories] });
 
-const world = useMirrorsWorld('mirrors-create');
+const world = repositories;
 
 /** Where GitLab refuses a mirror URL: the model's validation errors, rendered as `{"message":{"url":["..."]}}`. */
 const URL_REFUSED_GITLAB =
@@ -37,9 +38,10 @@ suite.test(
     case: 'created-and-listed',
     title: 'a created mirror is returned (201), readable by id and listed',
     clauses: ['mirrors.create.returns', 'mirrors.entity.shape'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     const res = await as('maintainer').post(mirrorsPath(project), { body: { url: target('created') } });
     expectOk(res, 201, 'remote-mirror');
     const created = res.body as Mirror;
@@ -104,9 +106,10 @@ suite.test(
     case: 'masks-credentials',
     title: 'user and password in the url are shown as ***** in the create, read and list responses',
     clauses: ['mirrors.url.masked'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     const cases = [
       { url: 'https://alice-user:Pa55-word-one@example.com/conformance/mask-1.git', shown: 'https://*****:*****@example.com/conformance/mask-1.git', secrets: ['alice-user', 'Pa55-word-one'] },
       { url: 'https://tok3n-value-two@example.org/conformance/mask-2.git', shown: 'https://*****@example.org/conformance/mask-2.git', secrets: ['tok3n-value-two'] },
@@ -164,9 +167,10 @@ suite.test(
     case: 'schemes',
     title: 'http, https, ssh and git targets are accepted; ftp and file are refused with the url validation body',
     clauses: ['mirrors.create.schemes', 'mirrors.create.returns'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     for (const scheme of ['http', 'https', 'ssh', 'git']) {
       const url = `${scheme}://example.com/conformance/scheme-${scheme}.git`;
       const created = await createMirror(as('maintainer'), project, { url });
@@ -186,9 +190,10 @@ suite.test(
     case: 'local-refused',
     title: 'targets on localhost, loopback and private network addresses are refused with the url validation body',
     clauses: ['mirrors.create.local-refused'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     const local = [
       'http://localhost/conformance/local.git',
       'https://127.0.0.1/conformance/local.git',
@@ -210,11 +215,12 @@ suite.test(
     case: 'malformed-refused',
     title: 'a blank or malformed url, or a user that does not start with a letter or digit, is refused with 400',
     clauses: ['mirrors.create.malformed-refused'],
+    uses: [ownProject],
   },
   async ({ as }) => {
     // A mirror wrongly made of such a url may show it in another form: the list is counted, in a project
     // only this file writes to (other files write to the shared ones).
-    const project = await world().fileProject();
+    const project = ownProject();
     const before = (await listMirrors(as('maintainer'), project)).length;
     // GitLab's reasons, where its code settles them: presence, Addressable's refusal of a space in the
     // host (UrlBlocker#parse_url), and enforce_user (UrlBlocker#validate_user). "not a url" and "https://"
@@ -239,10 +245,11 @@ suite.test(
     case: 'url-required',
     title: 'a create without url is refused with 400 {"error":"url is missing"}',
     clauses: ['mirrors.create.url-required'],
+    uses: [ownProject],
   },
   async ({ as }) => {
     // Without a url there is none to look for: the list is counted, in a project only this file writes to.
-    const project = await world().fileProject();
+    const project = ownProject();
     const before = (await listMirrors(as('maintainer'), project)).length;
     expectError(await as('maintainer').post(mirrorsPath(project), { body: { enabled: true } }), 400, { error: 'url is missing', gitlab: GITLAB_TEXT.params });
     expectEqual((await listMirrors(as('maintainer'), project)).length, before, 'the number of mirrors to be unchanged');
@@ -254,9 +261,10 @@ suite.test(
     case: 'auth-method-invalid',
     title: 'an auth_method other than ssh_public_key or password is refused with 400 and nothing is created',
     clauses: ['mirrors.auth-method.values'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     const url = target('bad-auth');
     const res = await as('maintainer').post(mirrorsPath(project), { body: { url, auth_method: 'oauth' } });
     // The status is settled; the body is GitLab's Grape refusal on create ({"error":…}), where its
@@ -271,9 +279,10 @@ suite.test(
     case: 'wrong-types',
     title: 'a non-boolean enabled, keep_divergent_refs or only_protected_branches, or a non-string url, is refused with "<param> is invalid"',
     clauses: ['mirrors.params.types'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     for (const param of ['enabled', 'keep_divergent_refs', 'only_protected_branches']) {
       const res = await as('maintainer').post(mirrorsPath(project), { body: { url: target(`types-${param}`), [param]: 'maybe' } });
       expectError(res, 400, { error: `${param} is invalid`, gitlab: GITLAB_TEXT.params });
@@ -311,9 +320,10 @@ suite.test(
     title: 'mirror_branch_regex with only_protected_branches enabled is refused with 400 "... are mutually exclusive"',
     clauses: ['mirrors.regex.exclusive'],
     requires: { capabilities: ['premium'] },
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     const url = target('regex-exclusive');
     const res = await as('maintainer').post(mirrorsPath(project), { body: { url, only_protected_branches: true, mirror_branch_regex: '^release/' } });
     expectError(res, 400, { error: 'only_protected_branches, mirror_branch_regex are mutually exclusive', gitlab: GITLAB_TEXT.exclusive });
@@ -327,9 +337,10 @@ suite.test(
     title: 'an invalid mirror_branch_regex is refused with 400 (GitLab EE) or ignored, never a server error',
     clauses: ['mirrors.regex.invalid'],
     requires: { capabilities: ['premium'] },
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     const url = target('regex-invalid');
     const res = await as('maintainer').post(mirrorsPath(project), { body: { url, mirror_branch_regex: 'release/[' } });
     // GitLab EE validates the regex in the model (400 {"message":{"mirror_branch_regex":["not valid RE2
@@ -357,9 +368,10 @@ suite.test(
     case: 'role-matrix',
     title: 'Maintainer and Owner create mirrors; Developer, Reporter and Guest get 401; an outsider gets 404 on a private project',
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     for (const role of ['maintainer', 'owner'] as const) await createMirror(as(role), project, { url: target(`role-${role}`) });
     await expectRefusedBelowMaintainer(as, (client) => client.post(mirrorsPath(project), { body: { url: target('role-below') } }));
     expectProjectNotFound(await as('outsider').post(mirrorsPath(project), { body: { url: target('role-outsider') } }));
@@ -376,10 +388,11 @@ suite.test(
     case: 'anonymous',
     title: 'a create without a token is refused: 401 on a public project, 401 or 404 on a private one',
     clauses: ['mirrors.auth.anonymous'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const { publicProject, fileProject } = world();
-    const project = await fileProject();
+    const { publicProject } = world();
+    const project = ownProject();
     expectAnonymousOnPublic(await as('anonymous').post(mirrorsPath(publicProject), { body: { url: target('anonymous') } }));
     expectAnonymousOnPrivate(await as('anonymous').post(mirrorsPath(project), { body: { url: target('anonymous') } }));
     await expectNotCreated(as('maintainer'), publicProject, target('anonymous'));
@@ -392,9 +405,10 @@ suite.test(
     case: 'token-scopes',
     title: 'a read_api token cannot create a mirror (403 insufficient_scope); an api token can',
     clauses: ['mirrors.auth.scopes'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     for (const scope of ['read_api', 'read_repository'] as const) {
       const res = await as('maintainer', scope).post(mirrorsPath(project), { body: { url: target(`scope-${scope}`) } });
       expectInsufficientScope(res);
@@ -409,11 +423,12 @@ suite.test(
     case: 'unparsable-refused',
     title: 'a url without an authority, or with a tab, newline or backslash in its host, is refused with the url validation body',
     clauses: ['mirrors.create.malformed-refused'],
+    uses: [ownProject],
   },
   async ({ as }) => {
     // A mirror wrongly made of such a url may show it in another form: the list is compared, in a project
     // only this file writes to (other files write to the shared ones).
-    const project = await world().fileProject();
+    const project = ownProject();
     const before = await listMirrors(as('maintainer'), project);
     const urls = [
       // No "//": the host is not where a lenient parser would look for it.
@@ -439,11 +454,12 @@ suite.test(
     case: 'local-ranges-refused',
     title: 'link-local, unique-local IPv6, IPv4-mapped IPv6 and unspecified targets are refused with the url validation body; a *.localhost name may be refused or accepted',
     clauses: ['mirrors.create.local-refused'],
+    uses: [ownProject],
   },
   async ({ as }) => {
     // A mirror wrongly made of such a url may show it in another form (IPv6 literals): the list is compared,
     // in a project only this file writes to (other files write to the shared ones).
-    const project = await world().fileProject();
+    const project = ownProject();
     const before = await listMirrors(as('maintainer'), project);
     const local = [
       // Loopback and "this host": the unspecified addresses.
@@ -489,9 +505,10 @@ suite.test(
     case: 'public-addresses-accepted',
     title: 'public IPv4 and IPv6 targets next to the loopback, private and link-local ranges are accepted (201) and listed',
     clauses: ['mirrors.create.public-accepted', 'mirrors.create.returns'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     const before = (await listMirrors(as('maintainer'), project)).map((m) => m.id);
     const hosts = [
       ...['8.8.8.8', '8.20.0.1', '8.168.0.1', '172.15.0.1', '172.32.0.1', '192.169.0.1', '169.253.0.1'],
@@ -552,9 +569,10 @@ suite.test(
     case: 'protected-null',
     title: 'only_protected_branches null (JSON) or empty (form) is never a server error; GitLab refuses it: 400 {"message":{"only_protected_branches":["can\'t be blank"]}}, nothing created',
     clauses: ['mirrors.params.protected-null'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     const before = (await listMirrors(as('maintainer'), project)).map((m) => m.id);
     const accepted: number[] = [];
     for (const [form, value] of [[false, null], [true, '']] as const) {

@@ -2,13 +2,14 @@
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual } from '../harness/core/checks.js';
 import type { Client } from '../harness/core/client.js';
-import type { ProjectInfo } from '../harness/run/world.js';
-import { createMirror, expectMirrorDeleted, expectMirrorNotFound, expectRefusedToNonMaintainers, expectWriteRefusedWithoutApiToken, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld } from './helpers.js';
+import type { ProjectInfo } from '../harness/core/vocabulary.js';
+import { createMirror, expectMirrorDeleted, expectMirrorNotFound, expectRefusedToNonMaintainers, expectWriteRefusedWithoutApiToken, listMirrors, mirrorPath, readMirror, target, freshProject } from './helpers.js';
 import { remoteMirrors } from './area.js';
+import { repositories } from '../common/repositories.js';
 
-const suite = endpoint(remoteMirrors, 'delete');
+const suite = endpoint(remoteMirrors, 'delete', { uses: [repositories] });
 
-const world = useMirrorsWorld('mirrors-delete');
+const world = repositories;
 
 /** The delete request, as the refusal tests send it. */
 const deleteMirror = (client: Client, project: ProjectInfo, mirrorId: number | string) => client.delete(mirrorPath(project, mirrorId));
@@ -18,10 +19,10 @@ suite.test(
     case: 'removes',
     title: 'a deleted mirror is no longer readable nor listed; the project\'s other mirrors stay',
     clauses: ['mirrors.delete.removes'],
+    uses: [freshProject],
   },
   async ({ as }) => {
-    const { freshProject } = world();
-    const project = await freshProject();
+    const project = freshProject();
     const doomed = await createMirror(as('maintainer'), project, { url: target('doomed'), enabled: true });
     const kept = await createMirror(as('maintainer'), project, { url: target('kept') });
     expectMirrorDeleted(await as('maintainer').delete(mirrorPath(project, doomed.id)));

@@ -1,12 +1,13 @@
 // GET /projects/:id/remote_mirrors/:mirror_id
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectOk } from '../harness/core/checks.js';
-import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectRefusedToNonMaintainers, expectSameMirror, expectUnknownMirrorsNotFound, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectRefusedToNonMaintainers, expectSameMirror, expectUnknownMirrorsNotFound, mirrorPath, readMirror, target, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
+import { repositories } from '../common/repositories.js';
 
-const suite = endpoint(remoteMirrors, 'get');
+const suite = endpoint(remoteMirrors, 'get', { uses: [repositories] });
 
-const world = useMirrorsWorld('mirrors-get');
+const world = repositories;
 
 suite.test(
   {

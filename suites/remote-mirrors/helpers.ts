@@ -4,11 +4,12 @@
 // they worked.
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../harness/core/checks.js';
-import { useWorld, type Kit } from '../harness/run/conformance.js';
+import type { Kit } from '../harness/run/conformance.js';
+import { fixture } from '../harness/run/fixture.js';
 import { emptyList } from '../common/empty-list.js';
-import { emptyRepository, repositorySources } from '../common/repositories.js';
+import { repositories } from '../common/repositories.js';
 import { readOk } from '../common/read.js';
-import type { GroupInfo, ProjectInfo } from '../harness/run/world.js';
+import type { ProjectInfo } from '../harness/core/vocabulary.js';
 
 export interface Mirror {
   id: number;
@@ -29,54 +30,28 @@ export interface Mirror {
 }
 
 /**
- * The group and its two projects are the run's (suites/common/repositories.ts): other mirrors files
- * create, change and delete mirrors in them while a test runs, and files tests write on branches. A
- * test there works on mirrors of its own, found by id, and reads no list but for its form; a test
- * that looks for mirrors in the list (listed, or not created) takes the file's own project, where
- * the file's tests write one at a time.
+ * A private project in the run's repositories group that only this file writes to: for a test that
+ * compares the whole list before and after its own requests. Its tests run one at a time.
  */
-export interface MirrorsWorld {
-  group: GroupInfo;
-  privateProject: ProjectInfo;
-  publicProject: ProjectInfo;
-  /**
-   * A private project in the group without mirrors, for a test that needs an empty list of its own:
-   * the file's own project (or one an earlier test held), its mirrors removed first (removeMirrors),
-   * else a new one.
-   */
-  freshProject(): Promise<ProjectInfo>;
-  /** The run's public project without commits (suites/common/repositories.ts), where other files add mirrors of their own too. */
-  emptyRepository(): Promise<ProjectInfo>;
-  /**
-   * A private project in the group that only this file writes to, made on first use: for a test that
-   * compares the whole list before and after its own requests (the file's tests run one at a time).
-   */
-  fileProject(): Promise<ProjectInfo>;
-}
+export const ownProject = fixture({
+  name: 'mirrors-own-project',
+  scope: 'file',
+  concurrent: false,
+  uses: [repositories],
+  build: ({ make, use }) => make.project({ group: use(repositories).group, visibility: 'private', hint: 'own' }),
+});
 
-export function useMirrorsWorld(scope: string): () => MirrorsWorld {
-  return useWorld(scope, async (world, run) => {
-    const shared = await repositorySources(run);
-    let own: Promise<ProjectInfo> | undefined;
-    const fileProject = () => (own ??= world.project({ group: shared.group, visibility: 'private', hint: 'own' }));
-    // The file's own project, emptied, serves the first test that needs an empty list (no test asks for both).
-    let first = true;
-    const makeFresh = async () => {
-      if (first) {
-        first = false;
-        const project = await fileProject();
-        if (await removeMirrors(world.admin, project)) return project;
-      }
-      return world.project({ group: shared.group, visibility: 'private', hint: 'fresh' });
-    };
-    return {
-      ...shared,
-      freshProject: () => world.reusable('fresh', makeFresh, (project) => removeMirrors(world.admin, project)),
-      emptyRepository: () => emptyRepository(run),
-      fileProject,
-    };
-  });
-}
+/**
+ * A private project in the group without mirrors, for a test that needs an empty list of its own:
+ * one an earlier test held, its mirrors removed first (removeMirrors), else a new one.
+ */
+export const freshProject = fixture({
+  name: 'mirrors-fresh-project',
+  scope: 'test',
+  uses: [repositories],
+  build: ({ make, use }) => make.project({ group: use(repositories).group, visibility: 'private', hint: 'fresh' }),
+  reset: (project, { admin }) => removeMirrors(admin, project),
+});
 
 /** Above this many mirrors a project is not emptied for reuse: a new one costs less. */
 const REMOVE_AT_MOST = 20;
@@ -218,7 +193,7 @@ export function expectAnonymousOnPrivate(res: Exchange): void {
  */
 export async function expectUnknownMirrorsNotFound(
   as: Kit['as'],
-  { privateProject, publicProject }: MirrorsWorld,
+  { privateProject, publicProject }: { privateProject: ProjectInfo; publicProject: ProjectInfo },
   body: Record<string, unknown>,
   send: (client: Client, project: ProjectInfo, mirrorId: number | string) => Promise<Exchange>,
 ): Promise<Mirror> {
@@ -240,7 +215,7 @@ export async function expectRefusedToNonMaintainers(as: Kit['as'], send: (client
  */
 export async function expectWriteRefusedWithoutApiToken(
   as: Kit['as'],
-  { publicProject, privateProject }: MirrorsWorld,
+  { publicProject, privateProject }: { privateProject: ProjectInfo; publicProject: ProjectInfo },
   body: Record<string, unknown>,
   send: (client: Client, project: ProjectInfo, mirrorId: number) => Promise<Exchange>,
 ): Promise<{ open: Mirror; hidden: Mirror }> {

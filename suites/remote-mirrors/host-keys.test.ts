@@ -7,12 +7,13 @@ import { endpoint, type Kit } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectValidationError, parity } from '../harness/core/checks.js';
 import type { Exchange } from '../harness/core/client.js';
 import type { TestLog } from '../harness/core/exchange.js';
-import type { ProjectInfo } from '../harness/run/world.js';
-import { createMirror, listMirrorPages, mirrorPath, mirrorsPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import type { ProjectInfo } from '../harness/core/vocabulary.js';
+import { createMirror, listMirrorPages, mirrorPath, mirrorsPath, readMirror, target, type Mirror, ownProject, freshProject } from './helpers.js';
 import { malformedSshKeys, newDsaKey, newSecurityKey, newSshKey, sshKeyWithPlus, type SshKey } from './ssh-keys.js';
 import { remoteMirrors } from './area.js';
+import { repositories } from '../common/repositories.js';
 
-const world = useMirrorsWorld('mirrors-host-keys');
+const world = repositories;
 
 const HOST_KEYS_GITLAB =
   'lib/api/remote_mirrors.rb (build_mirror_params); app/models/remote_mirrors/host_keys_converter.rb (to_ssh_known_hosts!); lib/api/entities/remote_mirror.rb (expose :ssh_known_hosts_fingerprints, as: :host_keys); app/models/ssh_host_key.rb (fingerprint_host_keys); lib/gitlab/ssh_public_key.rb (fingerprint_sha256)';
@@ -40,17 +41,18 @@ async function expectReadBack(as: Kit['as'], log: TestLog, project: ProjectInfo,
   return read.body as Mirror;
 }
 
-const create = endpoint(remoteMirrors, 'create');
-const update = endpoint(remoteMirrors, 'update');
+const create = endpoint(remoteMirrors, 'create', { uses: [repositories] });
+const update = endpoint(remoteMirrors, 'update', { uses: [repositories] });
 
 create.test(
   {
     case: 'host-keys',
     title: 'host_keys given on create, bare and in known_hosts form (host, [host]:port, host,address), read back as their SHA-256 fingerprints, in order; blank entries dropped',
     clauses: ['mirrors.host-keys.stored', 'mirrors.create.returns'],
+    uses: [ownProject],
   },
   async ({ as, log }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     const [ed25519, ecdsa, rsa, other] = [newSshKey('ed25519'), newSshKey('ecdsa'), newSshKey('rsa'), newSshKey('ed25519')];
     const moreTypes = [newDsaKey(), newSecurityKey('sk-ecdsa'), newSecurityKey('sk-ed25519'), newSecurityKey('sk-ed25519', '')];
     const cases = [
@@ -84,9 +86,10 @@ create.test(
     clauses: ['mirrors.host-keys.stored'],
     // GitLab's repair of what its form decoding does to a key: beyond the spec as a whole.
     level: 'parity',
+    uses: [ownProject],
   },
   async ({ as, log }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     const key = sshKeyWithPlus();
     const spaced = key.text.replace(/\+/g, ' ');
     for (const [form, body] of [[false, { host_keys: [spaced] }], [true, { 'host_keys[]': spaced }]] as const) {
@@ -103,10 +106,10 @@ create.test(
     case: 'host-keys-invalid',
     title: 'an invalid host key, or more than 10, is refused with 400 "Invalid SSH host key(s): …" and nothing is created; 10 keys are accepted',
     clauses: ['mirrors.host-keys.invalid'],
+    uses: [freshProject],
   },
   async ({ as, log }) => {
-    const { freshProject } = world();
-    const project = await freshProject();
+    const project = freshProject();
     const valid = newSshKey('ed25519');
     const notABlob = `ssh-ed25519 ${Buffer.from('not the blob of an ed25519 key').toString('base64')}`;
     const cases: { hostKeys: string[]; message: string; gitlab?: string }[] = [
@@ -157,9 +160,10 @@ create.test(
     case: 'host-keys-types',
     title: 'host_keys as Grape coerces an Array[String]: no array, or an array holding null, an array or an object, is refused with 400 {"error":"host_keys is invalid"} and nothing is created; numbers and booleans are keys as text; an empty string is no keys',
     clauses: ['mirrors.host-keys.types'],
+    uses: [ownProject],
   },
   async ({ as, log }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     const valid = newSshKey('ed25519');
     const cases: { hostKeys: unknown; error?: string; message?: string }[] = [
       { hostKeys: valid.text, error: 'host_keys is invalid' },
@@ -198,9 +202,10 @@ update.test(
     case: 'host-keys',
     title: 'PUT host_keys replaces the stored keys; a PUT without host_keys keeps them; host_keys [] or null clears them',
     clauses: ['mirrors.host-keys.stored', 'mirrors.host-keys.kept-or-cleared', 'mirrors.update.toggle'],
+    uses: [ownProject],
   },
   async ({ as, log }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     const [first, second, third] = [newSshKey('ed25519'), newSshKey('ecdsa'), newSshKey('rsa')];
     const created = await createMirror(as('maintainer'), project, { url: 'ssh://git@example.com/conformance/host-keys-update.git', auth_method: 'ssh_public_key' });
     expectFingerprints({ log }, created, [], 'a mirror created without host_keys');

@@ -4,12 +4,13 @@
 import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson } from '../common/interop.js';
-import { createMirror, mirrorPath, mirrorsPath, readMirror, syncPath, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { createMirror, mirrorPath, mirrorsPath, readMirror, syncPath, target, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
+import { repositories } from '../common/repositories.js';
 
-const world = useMirrorsWorld('mirrors-interop');
+const world = repositories;
 
-endpoint(remoteMirrors, 'list').test(
+endpoint(remoteMirrors, 'list', { uses: [repositories] }).test(
   {
     case: 'json-media-type',
     title: 'the mirror list and a 404 for an unknown mirror are answered as application/json (exactly, at the parity level)',
@@ -21,7 +22,7 @@ endpoint(remoteMirrors, 'list').test(
   },
 );
 
-endpoint(remoteMirrors, 'sync').test(
+endpoint(remoteMirrors, 'sync', { uses: [repositories] }).test(
   {
     case: 'empty-json-body',
     title: 'a sync that declares Content-Type application/json and sends no body is accepted: 204',
@@ -36,7 +37,7 @@ endpoint(remoteMirrors, 'sync').test(
   },
 );
 
-endpoint(remoteMirrors, 'delete').test(
+endpoint(remoteMirrors, 'delete', { uses: [repositories] }).test(
   {
     case: 'empty-json-body',
     title: 'a DELETE that declares Content-Type application/json and sends no body removes the mirror',
@@ -52,7 +53,7 @@ endpoint(remoteMirrors, 'delete').test(
   },
 );
 
-endpoint(remoteMirrors, 'create').test(
+endpoint(remoteMirrors, 'create', { uses: [repositories] }).test(
   {
     case: 'form-body',
     title: 'a mirror created with form fields (application/x-www-form-urlencoded) is enabled and reads back as sent',
@@ -68,7 +69,7 @@ endpoint(remoteMirrors, 'create').test(
   },
 );
 
-endpoint(remoteMirrors, 'list').test(
+endpoint(remoteMirrors, 'list', { uses: [repositories] }).test(
   {
     case: 'private-token-query',
     title: 'a token in the private_token query parameter lists the mirrors; a wrong one is refused with 401',

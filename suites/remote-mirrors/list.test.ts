@@ -1,22 +1,24 @@
 // GET /projects/:id/remote_mirrors
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectHeader, expectOk, expectTrue, parity } from '../harness/core/checks.js';
-import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectProjectNotFound, expectRefusedToNonMaintainers, listMirrors, mirrorsPath, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectProjectNotFound, expectRefusedToNonMaintainers, listMirrors, mirrorsPath, target, type Mirror, ownProject, freshProject } from './helpers.js';
 import { remoteMirrors } from './area.js';
+import { repositories } from '../common/repositories.js';
 
-const suite = endpoint(remoteMirrors, 'list');
+const suite = endpoint(remoteMirrors, 'list', { uses: [repositories] });
 
-const world = useMirrorsWorld('mirrors-list');
+const world = repositories;
 
 suite.test(
   {
     case: 'project-mirrors-by-id',
     title: 'the list holds exactly the project\'s mirrors, in id order, each as it was created (credentials masked)',
     clauses: ['mirrors.list.all', 'mirrors.entity.shape', 'mirrors.url.masked'],
+    uses: [freshProject],
   },
   async ({ as }) => {
-    const { freshProject, privateProject } = world();
-    const project = await freshProject();
+    const { privateProject } = world();
+    const project = freshProject();
     const empty = await as('maintainer').get(mirrorsPath(project));
     expectOk(empty, 200, 'remote-mirror', { list: true });
     expectEqual(empty.body, [], 'a project without mirrors to list none');
@@ -42,10 +44,10 @@ suite.test(
     // The spec does not mark the mirror list as paginated; GitLab paginates it (lib/api/remote_mirrors.rb
     // `use :pagination`, `paginate`): the whole test is a parity check.
     level: 'parity',
+    uses: [freshProject],
   },
   async ({ as }) => {
-    const { freshProject } = world();
-    const project = await freshProject();
+    const project = freshProject();
     const ids: number[] = [];
     for (const name of ['page-1', 'page-2', 'page-3']) ids.push((await createMirror(as('maintainer'), project, { url: target(name) })).id);
 
@@ -77,10 +79,11 @@ suite.test(
     case: 'project-by-full-path',
     title: 'the project may be named by its URL-encoded full path',
     clauses: ['mirrors.id.path-or-number'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    // Two reads of a list are equal only where no other file writes between them: a project of this file.
-    const project = await world().fileProject();
+    // Two reads of a list are equal only where no other test writes between them: the file's own project, one test at a time.
+    const project = ownProject();
     const created = await createMirror(as('maintainer'), project, { url: target('by-path') });
     const byPath = await listMirrors(as('maintainer'), project.fullPath);
     expectEqual(byPath, await listMirrors(as('maintainer'), project), 'the list by full path to equal the list by id');
@@ -93,10 +96,11 @@ suite.test(
     case: 'role-matrix',
     title: 'Maintainer and Owner list mirrors; Developer, Reporter and Guest get 401; an outsider or an unknown project gets 404',
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    // Two reads of a list are equal only where no other file writes between them: a project of this file.
-    const project = await world().fileProject();
+    // Two reads of a list are equal only where no other test writes between them: the file's own project, one test at a time.
+    const project = ownProject();
     await createMirror(as('maintainer'), project, { url: target('roles') });
     const expected = await listMirrors(as('maintainer'), project);
     expectEqual((await listMirrors(as('owner'), project)).map((m) => m.id), expected.map((m) => m.id), 'the Owner to see the same mirrors');
@@ -123,10 +127,11 @@ suite.test(
     case: 'token-scopes',
     title: 'a read_api token may list mirrors; a read_repository token is refused with 403',
     clauses: ['mirrors.auth.scopes'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    // Two reads of a list are equal only where no other file writes between them: a project of this file.
-    const project = await world().fileProject();
+    // Two reads of a list are equal only where no other test writes between them: the file's own project, one test at a time.
+    const project = ownProject();
     await createMirror(as('maintainer'), project, { url: target('scopes') });
     const ids = (await listMirrors(as('maintainer'), project)).map((m) => m.id);
     expectEqual((await listMirrors(as('maintainer', 'read_api'), project)).map((m) => m.id), ids, 'a read_api token to list the same mirrors');

@@ -4,14 +4,15 @@
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectTrue } from '../harness/core/checks.js';
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
-import type { ProjectInfo } from '../harness/run/world.js';
-import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, mirrorPath, target, useMirrorsWorld } from './helpers.js';
+import type { ProjectInfo } from '../harness/core/vocabulary.js';
+import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, mirrorPath, target } from './helpers.js';
 import { rsaPublicKey } from './ssh-keys.js';
 import { remoteMirrors } from './area.js';
+import { repositories } from '../common/repositories.js';
 
-const suite = endpoint(remoteMirrors, 'public-key');
+const suite = endpoint(remoteMirrors, 'public-key', { uses: [repositories] });
 
-const world = useMirrorsWorld('mirrors-public-key');
+const world = repositories;
 
 /** Introduced in GitLab 17.9 (doc/api/remote_mirrors.md; merge request 180291). */
 const SINCE = { minVersion: '17.9' };

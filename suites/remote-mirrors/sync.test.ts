@@ -2,13 +2,14 @@
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
 import type { Client, Exchange } from '../harness/core/client.js';
-import type { ProjectInfo } from '../harness/run/world.js';
-import { createMirror, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, expectWriteRefusedWithoutApiToken, GITLAB_TEXT, readMirror, SYNC_ENDED, syncPath, target, useMirrorsWorld, waitForSyncEnd, type Mirror } from './helpers.js';
+import type { ProjectInfo } from '../harness/core/vocabulary.js';
+import { createMirror, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, expectWriteRefusedWithoutApiToken, GITLAB_TEXT, readMirror, SYNC_ENDED, syncPath, target, waitForSyncEnd, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
+import { repositories, emptyRepository } from '../common/repositories.js';
 
-const suite = endpoint(remoteMirrors, 'sync');
+const suite = endpoint(remoteMirrors, 'sync', { uses: [repositories] });
 
-const world = useMirrorsWorld('mirrors-sync');
+const world = repositories;
 
 /** The sync request, as the refusal tests send it. */
 const requestSync = (client: Client, project: ProjectInfo, mirrorId: number | string) => client.post(syncPath(project, mirrorId));
@@ -82,9 +83,10 @@ suite.test(
     case: 'empty-repository',
     title: 'on a project with an empty repository, sync obeys enabled as the mirror shows it',
     clauses: ['mirrors.enabled.computed'],
+    uses: [emptyRepository],
   },
   async ({ as }) => {
-    const project = await world().emptyRepository();
+    const project = emptyRepository();
     const created = await createMirror(as('maintainer'), project, { url: target('sync-empty'), enabled: true });
     // GitLab computes enabled false without a repository (RemoteMirror#enabled: repository_exists?);
     // whether an empty one counts as existing is not settled here, so both answers are accepted if

@@ -2,13 +2,14 @@
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../harness/core/checks.js';
 import type { Client, Exchange } from '../harness/core/client.js';
-import type { ProjectInfo } from '../harness/run/world.js';
-import { createMirror, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, expectWriteRefusedWithoutApiToken, GITLAB_TEXT, listMirrors, mirrorPath, readMirror, target, useMirrorsWorld, type Mirror } from './helpers.js';
+import type { ProjectInfo } from '../harness/core/vocabulary.js';
+import { createMirror, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, expectWriteRefusedWithoutApiToken, GITLAB_TEXT, listMirrors, mirrorPath, readMirror, target, type Mirror, ownProject } from './helpers.js';
 import { remoteMirrors } from './area.js';
+import { repositories } from '../common/repositories.js';
 
-const suite = endpoint(remoteMirrors, 'update');
+const suite = endpoint(remoteMirrors, 'update', { uses: [repositories] });
 
-const world = useMirrorsWorld('mirrors-update');
+const world = repositories;
 
 /** The update request, as the refusal tests send it: turning the mirror on. */
 const enable = (client: Client, project: ProjectInfo, mirrorId: number | string) => client.put(mirrorPath(project, mirrorId), { body: { enabled: true } });
@@ -226,9 +227,10 @@ suite.test(
     case: 'keeps-auth-method',
     title: 'a PUT that does not name auth_method leaves it as it was, in the response and in the list',
     clauses: ['mirrors.update.branches', 'mirrors.auth-method.values'],
+    uses: [ownProject],
   },
   async ({ as }) => {
-    const project = await world().fileProject();
+    const project = ownProject();
     const created = await createMirror(as('maintainer'), project, { url: 'ssh://git@example.com/conformance/keeps-auth.git', auth_method: 'ssh_public_key' });
     const res = await as('maintainer').put(mirrorPath(project, created.id), { body: { enabled: true } });
     expectOk(res, 200, 'remote-mirror');

@@ -1,12 +1,12 @@
 // HEAD /projects/:id/repository/files/:file_path/blame
 import { endpoint } from '../harness/run/conformance.js';
 import { expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { createFile, fileUrl, headerName, METADATA_FIELDS, readFile, useFilesWorld } from './helpers.js';
+import { createFile, fileUrl, headerName, METADATA_FIELDS, readFile, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'blame-head');
+const suite = endpoint(repositoryFiles, 'blame-head', { uses: [filesWorld] });
 
-const world = useFilesWorld('head-blame');
+const world = filesWorld;
 
 suite.test(
   {

@@ -2,13 +2,13 @@
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { apiPath } from '../harness/core/client.js';
-import { createFile, expectGitLabError, expectGitLabStatus, type FilesWorld, fileUrl, GITLAB_TEXT, headerName, readFile, updateFile, useFilesWorld } from './helpers.js';
+import { createFile, expectGitLabError, expectGitLabStatus, type FilesWorld, fileUrl, GITLAB_TEXT, headerName, readFile, updateFile, filesWorld } from './helpers.js';
 import type { Kit } from '../harness/run/conformance.js';
 import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'blame');
+const suite = endpoint(repositoryFiles, 'blame', { uses: [filesWorld] });
 
-const world = useFilesWorld('get-blame');
+const world = filesWorld;
 
 interface BlameRange {
   commit: { id: string; parent_ids: string[]; author_name: string; author_email: string; message: string; authored_date: string; committed_date: string };

@@ -1,23 +1,13 @@
 // POST /projects/:id/repository/files/:file_path
-import { endpoint, useWorld } from '../harness/run/conformance.js';
+import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
 import { apiPath } from '../harness/core/client.js';
-import { createFile, expectGitLabError, expectWriteParamError, fileUrl, gitBlobId, GITLAB_TEXT, readFile, sha256, useFilesWorld, writeBody } from './helpers.js';
-import { repositorySources } from '../common/repositories.js';
+import { createFile, expectGitLabError, expectWriteParamError, fileUrl, gitBlobId, GITLAB_TEXT, readFile, sha256, filesWorld, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'create');
+const suite = endpoint(repositoryFiles, 'create', { uses: [filesWorld] });
 
-const world = useFilesWorld('create-file');
-// Two private projects without commits, one for a JSON and one for a form create of their first
-// file: this file's own (the test fills them), in the run's group with its members.
-const emptyWorld = useWorld('create-file-empty', async (world, run) => {
-  const { group } = await repositorySources(run);
-  return {
-    json: await world.project({ group, visibility: 'private', hint: 'empty-json', empty: true }),
-    form: await world.project({ group, visibility: 'private', hint: 'empty-form', empty: true }),
-  };
-});
+const world = filesWorld;
 
 suite.test(
   {
@@ -247,8 +237,14 @@ suite.test(
     title: 'the first file of a project without commits is created (201), with a JSON and with a form body, and reads back',
     clauses: ['files.create.commit', 'files.http.form-body'],
   },
-  async ({ as }) => {
-    const { json, form } = emptyWorld();
+  async ({ as, make }) => {
+    // Two private projects without commits, one for a JSON and one for a form create of their first
+    // file: the test's own, in the run's group with its members.
+    const { group } = world();
+    const [json, form] = await Promise.all([
+      make.project({ group, visibility: 'private', hint: 'empty-json', empty: true }),
+      make.project({ group, visibility: 'private', hint: 'empty-form', empty: true }),
+    ]);
     for (const [project, asForm] of [[json, false], [form, true]] as const) {
       // A Maintainer: whether a Developer may make the initial push of the default branch is an instance setting.
       const res = await as('maintainer').post(fileUrl(project, 'first.txt'), { body: writeBody('the first file\n', { branch: 'main' }), form: asForm });

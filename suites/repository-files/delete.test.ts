@@ -1,7 +1,7 @@
 // DELETE /projects/:id/repository/files/:file_path
 import { endpoint } from '../harness/run/conformance.js';
 import { expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, useFilesWorld } from './helpers.js';
+import { createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 /** The spec: "Response: not shown". GitLab's DELETE returns no body, so Grape answers 204. */
@@ -9,9 +9,9 @@ const DELETED = [204, 200];
 const DELETED_WHY = 'the spec does not show the answer; GitLab answers 204';
 const DELETED_GITLAB = 'lib/api/files.rb (delete: no body, so 204); spec/requests/api/files_spec.rb (deletes existing file in project repo: no_content)';
 
-const suite = endpoint(repositoryFiles, 'delete');
+const suite = endpoint(repositoryFiles, 'delete', { uses: [filesWorld] });
 
-const world = useFilesWorld('delete-file');
+const world = filesWorld;
 
 const deleteBody = (branch: string, extra: Record<string, unknown> = {}) => ({ branch, commit_message: 'conformance: delete a file', ...extra });
 

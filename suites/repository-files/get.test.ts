@@ -2,12 +2,12 @@
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { apiPath } from '../harness/core/client.js';
-import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, METADATA_FIELDS, readFile, sha256, useFilesWorld } from './helpers.js';
+import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, METADATA_FIELDS, ownBranch, readFile, sha256, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'get');
+const suite = endpoint(repositoryFiles, 'get', { uses: [filesWorld] });
 
-const world = useFilesWorld('get-file');
+const world = filesWorld;
 
 suite.test(
   {
@@ -41,9 +41,12 @@ suite.test(
     case: 'commit-and-last-commit',
     title: 'commit_id is the commit ref resolves to; last_commit_id the last commit that touched the file',
     clauses: ['files.file.commit-id', 'files.file.last-commit-id', 'files.get.ref-kinds'],
+    // The branch's head is read: no other test may commit to it meanwhile.
+    uses: [ownBranch],
   },
   async ({ as }) => {
-    const { publicProject, path, branch } = world();
+    const { publicProject, path } = world();
+    const branch = ownBranch();
     const file = path('commits');
     await createFile(as('maintainer'), publicProject, file, 'one\n', { branch });
     const first = await readFile(as('maintainer'), publicProject, file, branch);

@@ -1,12 +1,12 @@
 // HEAD /projects/:id/repository/files/:file_path
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, readFile, sha256, useFilesWorld } from './helpers.js';
+import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, readFile, sha256, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'head');
+const suite = endpoint(repositoryFiles, 'head', { uses: [filesWorld] });
 
-const world = useFilesWorld('head-file');
+const world = filesWorld;
 
 suite.test(
   {

@@ -3,34 +3,53 @@
 // expected git values computed here, independently of any server.
 import { createHash } from 'node:crypto';
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
-import { describeExchange, expectError, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
-import { HarnessError } from '../harness/core/errors.js';
-import { useWorld } from '../harness/run/conformance.js';
-import { repositorySources } from '../common/repositories.js';
-import type { ProjectInfo, World } from '../harness/run/world.js';
+import { expectError, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
+import { fixture } from '../harness/run/fixture.js';
+import { currentFrame } from '../harness/run/frame.js';
+import { SetupError } from '../harness/run/maker.js';
+import type { GroupInfo, ProjectInfo } from '../harness/core/vocabulary.js';
+import { repositories } from '../common/repositories.js';
 
 export interface FilesWorld {
+  /** The run's public group of both projects, with the shared actors in their roles. */
+  group: GroupInfo;
   publicProject: ProjectInfo;
   privateProject: ProjectInfo;
   /**
    * This file's branch, made from main in both projects: files run at the same time on the shared
    * projects, and a test that checks commit ids and branch heads must see its own commits only.
-   * A branch a test makes starts with it.
+   * Its tests run at once too, each at paths of its own; a test that reads the branch's head takes a
+   * branch of its own (ownBranch). A branch a test makes starts with it.
    */
   branch: string;
   /** A unique file path for one test: "<test>/<name>" under a directory of its own. */
   path(test: string, name?: string): string;
 }
 
-export function useFilesWorld(scope: string): () => FilesWorld {
-  return useWorld(scope, async (world, run) => {
-    // The run's projects, shared with the remote mirrors area (suites/common/repositories.ts).
-    const { publicProject, privateProject } = await repositorySources(run);
-    const branch = world.factories.slug('files');
-    await Promise.all([world.branch(publicProject, branch), world.branch(privateProject, branch)]);
-    return { publicProject, privateProject, branch, path: (test, name = 'file.txt') => `${test}/${name}` };
-  });
-}
+/** The world of a files test file: the run's projects (suites/common/repositories.ts) and a branch of the file's own in each. */
+export const filesWorld = fixture<FilesWorld>({
+  name: 'files-world',
+  scope: 'file',
+  uses: [repositories],
+  async build({ make, use, names }) {
+    const { group, publicProject, privateProject } = use(repositories);
+    const branch = names.slug('files');
+    await Promise.all([make.branch(publicProject, branch), make.branch(privateProject, branch)]);
+    return { group, publicProject, privateProject, branch, path: (test, name = 'file.txt') => `${test}/${name}` };
+  },
+});
+
+/** A branch of this test's own in the run's public project, for a test that reads the branch's head. */
+export const ownBranch = fixture({
+  name: 'files-own-branch',
+  scope: 'test',
+  uses: [repositories],
+  async build({ make, use, names }) {
+    const branch = names.slug('own');
+    await make.branch(use(repositories).publicProject, branch);
+    return branch;
+  },
+});
 
 /** The git blob id of some bytes: SHA-1 of "blob <size>\0<bytes>". */
 export function gitBlobId(content: Buffer): string {
@@ -153,12 +172,12 @@ export function expectWriteParamError(res: Exchange, param: string): void {
  * as the admin. Merge requests and CI follow it: GitLab refuses them more open than the repository
  * (ProjectFeature#repository_children_level), as its own 'disabled repository' context sets all three.
  */
-export async function setRepositoryAccess(world: World, project: ProjectInfo, level: 'disabled' | 'private' | 'enabled'): Promise<void> {
-  const res = await world.admin.put(apiPath`/projects/${project.id}`, {
+export async function setRepositoryAccess(project: ProjectInfo, level: 'disabled' | 'private' | 'enabled'): Promise<void> {
+  const frame = currentFrame();
+  frame.mayUse('repository-access-level');
+  const res = await frame.admin.put(apiPath`/projects/${project.id}`, {
     body: { repository_access_level: level, merge_requests_access_level: level, builds_access_level: level },
   });
   const shown = (res.body as { repository_access_level?: unknown } | undefined)?.repository_access_level;
-  if (res.status !== 200 || (shown !== undefined && shown !== level)) {
-    throw new HarnessError(`setup failed: could not set repository_access_level=${level} on ${project.fullPath} (wanted HTTP 200)${describeExchange(res)}`);
-  }
+  if (res.status !== 200 || (shown !== undefined && shown !== level)) throw new SetupError(`set repository_access_level=${level} on ${project.fullPath}`, res, [200], 'repository-access-level');
 }

@@ -3,12 +3,12 @@
 import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson } from '../common/interop.js';
-import { createFile, fileUrl, readFile, useFilesWorld, writeBody } from './helpers.js';
+import { createFile, fileUrl, readFile, filesWorld, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
-const world = useFilesWorld('files-interop');
+const world = filesWorld;
 
-endpoint(repositoryFiles, 'get').test(
+endpoint(repositoryFiles, 'get', { uses: [filesWorld] }).test(
   {
     case: 'json-media-type',
     title: 'a file and a 404 for a missing one are answered as application/json (exactly, at the parity level)',
@@ -24,7 +24,7 @@ endpoint(repositoryFiles, 'get').test(
   },
 );
 
-endpoint(repositoryFiles, 'delete').test(
+endpoint(repositoryFiles, 'delete', { uses: [filesWorld] }).test(
   {
     case: 'empty-json-body',
     title: 'DELETE with its parameters in the query, Content-Type application/json and no body deletes the file',
@@ -41,7 +41,7 @@ endpoint(repositoryFiles, 'delete').test(
   },
 );
 
-endpoint(repositoryFiles, 'create').test(
+endpoint(repositoryFiles, 'create', { uses: [filesWorld] }).test(
   {
     case: 'form-body',
     title: 'a file created with form fields (application/x-www-form-urlencoded) reads back as written',
@@ -58,7 +58,7 @@ endpoint(repositoryFiles, 'create').test(
   },
 );
 
-endpoint(repositoryFiles, 'get').test(
+endpoint(repositoryFiles, 'get', { uses: [filesWorld] }).test(
   {
     case: 'private-token-query',
     title: 'a token in the private_token query parameter reads a private file; a wrong one is refused with 401',

@@ -1,12 +1,12 @@
 // HEAD /projects/:id/repository/files/:file_path/raw
 import { endpoint } from '../harness/run/conformance.js';
 import { expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { createFile, fileUrl, gitBlobId, headerName, useFilesWorld } from './helpers.js';
+import { createFile, fileUrl, gitBlobId, headerName, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'raw-head');
+const suite = endpoint(repositoryFiles, 'raw-head', { uses: [filesWorld] });
 
-const world = useFilesWorld('head-raw');
+const world = filesWorld;
 
 suite.test(
   {

@@ -2,18 +2,15 @@
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectHeader, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { apiPath } from '../harness/core/client.js';
-import { useWorld } from '../harness/run/conformance.js';
-import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, readFile, useFilesWorld } from './helpers.js';
+import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, readFile, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 import { emptyRepository } from '../common/repositories.js';
 
-const suite = endpoint(repositoryFiles, 'raw');
+const suite = endpoint(repositoryFiles, 'raw', { uses: [filesWorld] });
 
-const world = useFilesWorld('get-raw');
+const world = filesWorld;
 // Tests of raw without a ref read the default branch of the run's public project: they write their
 // files to it (at paths of their own, reading no branch head); the others use this file's branch.
-// A public project without commits: raw without ref has no default-branch HEAD to read.
-const emptyWorld = useWorld('get-raw-empty', async (_world, run) => ({ empty: await emptyRepository(run) }));
 
 suite.test(
   {
@@ -250,9 +247,11 @@ suite.test(
     case: 'empty-repository',
     title: 'raw without ref on a project without commits is 404 (no commit, so no file), not a server error',
     clauses: ['files.get.not-found', 'files.raw.default-ref'],
+    // A public project without commits: raw without ref has no default-branch HEAD to read.
+    uses: [emptyRepository],
   },
   async ({ as }) => {
-    const { empty } = emptyWorld();
+    const empty = emptyRepository();
     const res = await as('developer').get(`${fileUrl(empty, 'README.md')}/raw`);
     // GitLab: user_project.commit(nil) finds no default-branch commit, so not_found!('Commit') before any file lookup.
     expectError(res, 404, { message: /^404 (Commit|File) Not Found$/, gitlab: GITLAB_TEXT.commitNotFound });

@@ -4,22 +4,27 @@
 // and refuses non-members. GitLab: lib/api/files.rb (authorize_read_code!, authorize! :push_code),
 // app/policies/project_policy.rb, app/models/project_feature.rb; spec/requests/api/files_spec.rb
 // ("when repository is disabled", "when project is public with private repository").
-import { endpoint, useWorld } from '../harness/run/conformance.js';
+import { endpoint } from '../harness/run/conformance.js';
+import { fixture } from '../harness/run/fixture.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
 import { apiPath, type Exchange } from '../harness/core/client.js';
 import { expectGitLabStatus, fileUrl, readFile, setRepositoryAccess, writeBody } from './helpers.js';
-import { repositorySources } from '../common/repositories.js';
+import { repositories } from '../common/repositories.js';
 import { repositoryFiles } from './area.js';
 
 // Projects of this file's own (the tests change their repository feature), in the run's group with its members.
-const world = useWorld('files-feature', async (world, run) => {
-  const { group } = await repositorySources(run);
-  const disabled = await world.project({ group, visibility: 'public', hint: 'repo-off' });
-  const writesOff = await world.project({ group, visibility: 'public', hint: 'writes-off' });
-  const membersOnly = await world.project({ group, visibility: 'public', hint: 'repo-private' });
-  for (const project of [disabled, writesOff]) await setRepositoryAccess(world, project, 'disabled');
-  await setRepositoryAccess(world, membersOnly, 'private');
-  return { disabled, writesOff, membersOnly, setRepositoryAccess: (project: typeof disabled, level: 'disabled' | 'enabled') => setRepositoryAccess(world, project, level) };
+// The writes-off project is one test's: it turns the repository back on.
+const world = fixture({
+  name: 'files-feature',
+  scope: 'file',
+  uses: [repositories],
+  needs: ['repository-access-level'],
+  async build({ make, use }) {
+    const { group } = use(repositories);
+    const [disabled, writesOff, membersOnly] = await Promise.all(['repo-off', 'writes-off', 'repo-private'].map((hint) => make.project({ group, visibility: 'public', hint })));
+    await Promise.all([setRepositoryAccess(disabled, 'disabled'), setRepositoryAccess(writesOff, 'disabled'), setRepositoryAccess(membersOnly, 'private')]);
+    return { disabled, writesOff, membersOnly };
+  },
 });
 
 const FORBIDDEN_GITLAB = 'lib/api/files.rb (authorize_read_code! / authorize! :push_code); lib/api/helpers.rb (authorize!: forbidden!); spec/requests/api/files_spec.rb (403 response)';
@@ -42,7 +47,7 @@ function expectNonMemberRefused(res: Exchange, anonymous: boolean): void {
 
 const DISABLED_READERS = [['developer', 'api'], ['developer', 'read_repository'], ['anonymous', 'api']] as const;
 
-endpoint(repositoryFiles, 'get').test(
+endpoint(repositoryFiles, 'get', { uses: [world] }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, GET file is 403 for a member, a read_repository token and an anonymous caller; the project says so',
@@ -59,7 +64,7 @@ endpoint(repositoryFiles, 'get').test(
   },
 );
 
-endpoint(repositoryFiles, 'head').test(
+endpoint(repositoryFiles, 'head', { uses: [world] }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, HEAD file is 403, also for a path that does not exist',
@@ -76,7 +81,7 @@ endpoint(repositoryFiles, 'head').test(
   },
 );
 
-endpoint(repositoryFiles, 'blame').test(
+endpoint(repositoryFiles, 'blame', { uses: [world] }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, GET blame is 403',
@@ -88,7 +93,7 @@ endpoint(repositoryFiles, 'blame').test(
   },
 );
 
-endpoint(repositoryFiles, 'raw').test(
+endpoint(repositoryFiles, 'raw', { uses: [world] }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, GET raw is 403, with and without ref',
@@ -103,14 +108,14 @@ endpoint(repositoryFiles, 'raw').test(
   },
 );
 
-endpoint(repositoryFiles, 'create').test(
+endpoint(repositoryFiles, 'create', { uses: [world] }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, create is 403 even for a Maintainer; enabled again, nothing was written',
     clauses: ['files.repository.disabled'],
   },
   async ({ as }) => {
-    const { writesOff, setRepositoryAccess } = world();
+    const { writesOff } = world();
     for (const role of ['maintainer', 'developer'] as const) {
       expectForbidden(await as(role).post(fileUrl(writesOff, `feature/${role}.txt`), { body: writeBody(`by ${role}\n`, { branch: `cnf-${role}`, startBranch: 'main' }) }));
     }
@@ -123,7 +128,7 @@ endpoint(repositoryFiles, 'create').test(
 
 // ---- a public project whose repository is private to members --------------------------------
 
-endpoint(repositoryFiles, 'get').test(
+endpoint(repositoryFiles, 'get', { uses: [world] }).test(
   {
     case: 'repository-private-members-read',
     title: 'public project, repository private to members: Guest, Reporter and Developer read the file; a non-member is refused',
@@ -143,7 +148,7 @@ endpoint(repositoryFiles, 'get').test(
   },
 );
 
-endpoint(repositoryFiles, 'raw').test(
+endpoint(repositoryFiles, 'raw', { uses: [world] }).test(
   {
     case: 'repository-private',
     title: 'public project, repository private to members: a Guest reads the raw bytes; an outsider and an anonymous caller are refused',
@@ -161,7 +166,7 @@ endpoint(repositoryFiles, 'raw').test(
   },
 );
 
-endpoint(repositoryFiles, 'create').test(
+endpoint(repositoryFiles, 'create', { uses: [world] }).test(
   {
     case: 'repository-private-roles',
     title: 'public project, repository private to members: Guest and Reporter may not create (403), a Developer may, with a JSON and with a form body',

@@ -1,12 +1,12 @@
 // PUT /projects/:id/repository/files/:file_path
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, useFilesWorld, writeBody, type WriteOptions } from './helpers.js';
+import { createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, filesWorld, ownBranch, writeBody, type WriteOptions } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'update');
+const suite = endpoint(repositoryFiles, 'update', { uses: [filesWorld] });
 
-const world = useFilesWorld('update-file');
+const world = filesWorld;
 
 const text = (body: Record<string, unknown>) => Buffer.from(body.content as string, 'base64').toString('utf8');
 
@@ -68,9 +68,12 @@ suite.test(
     case: 'same-content',
     title: 'an update with the current content is refused as an empty commit (spec) or makes an empty commit (GitLab); the file stays as it was',
     clauses: ['files.update.empty-commit'],
+    // The branch's head is read: no other test may commit to it meanwhile.
+    uses: [ownBranch],
   },
   async ({ as }) => {
-    const { publicProject, path, branch } = world();
+    const { publicProject, path } = world();
+    const branch = ownBranch();
     const file = path('update-same');
     await createFile(as('maintainer'), publicProject, file, 'unchanged\n', { branch });
     const before = await readFile(as('developer'), publicProject, file, branch);

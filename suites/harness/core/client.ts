@@ -6,7 +6,8 @@ import { Agent as HttpsAgent } from 'node:https';
 import request from 'supertest';
 import { redact } from './redact.js';
 import { HarnessError } from './errors.js';
-import type { Exchange, TestLog } from './exchange.js';
+import type { Exchange, Purpose, Recorder, TestLog } from './exchange.js';
+import { giveSlot, takeSlot } from './in-flight.js';
 
 export type { Exchange } from './exchange.js';
 
@@ -50,11 +51,18 @@ export class Client {
     private readonly timeoutMs: number,
     /** Where this client's exchanges are recorded: the log of the test it belongs to, if any. */
     private readonly log?: TestLog,
+    /** Where they are recorded besides, and why they are sent. */
+    private readonly recorder?: { to: Recorder; purpose: Purpose },
   ) {}
 
-  /** The same target and log with another token. */
+  /** The same target, log and recorder with another token. */
   withToken(token: string | undefined, actor: string): Client {
-    return new Client(this.baseUrl, token, actor, this.timeoutMs, this.log);
+    return new Client(this.baseUrl, token, actor, this.timeoutMs, this.log, this.recorder);
+  }
+
+  /** The same client, its exchanges recorded to `to` for `purpose` (and no longer in a test's evidence). */
+  recordingTo(to: Recorder, purpose: Purpose): Client {
+    return new Client(this.baseUrl, this.token, this.actor, this.timeoutMs, purpose === 'checked' ? this.log : undefined, { to, purpose });
   }
 
   get(path: string, options: SendOptions = {}) {
@@ -75,13 +83,16 @@ export class Client {
 
   async send(method: string, path: string, options: SendOptions = {}): Promise<Exchange> {
     const url = `/api/v4${path}${queryString(options.query)}`;
+    const index = this.log ? this.log.sent++ : undefined;
     let retries = 0;
     for (;;) {
       const started = performance.now();
       let exchange: Exchange;
+      await takeSlot();
       try {
         exchange = await this.once(method, url, options);
       } catch (error) {
+        giveSlot();
         // A kept-alive connection the target closed just as it was reused: the request never reached
         // it, and a read is safe to send again on a new connection.
         if ((error as { code?: string }).code === 'ECONNRESET' && IDEMPOTENT.has(method) && retries < MAX_RETRIES) {
@@ -90,8 +101,12 @@ export class Client {
         }
         throw new HarnessError(`${method} ${redact(url)} as ${this.actor} could not be completed: ${describeNetworkError(error, this.timeoutMs)}`);
       }
+      giveSlot();
       exchange.durationMs = Math.round(performance.now() - started);
       exchange.retries = retries;
+      exchange.index = index;
+      Object.defineProperty(exchange, 'token', { value: this.token, enumerable: false });
+      this.recorder?.to.record(exchange, this.recorder.purpose);
       if (RETRYABLE.has(exchange.status) && IDEMPOTENT.has(method) && retries < MAX_RETRIES) {
         retries++;
         await sleep(retryDelayMs(exchange.headers['retry-after'], retries));

@@ -16,8 +16,20 @@ export interface Exchange {
   bytes: Buffer;
   durationMs: number;
   retries: number;
+  /** Its place among the requests of its test, given when it was sent (transcripts align on it). */
+  index?: number;
   /** The log of the test that made the request (not enumerable: never serialised). */
   readonly log?: TestLog;
+  /** The token it was sent with (not enumerable: never serialised), for telling whose request it was. */
+  readonly token?: string;
+}
+
+/** Why a request was sent: what a test checks, or the harness's own work around it. */
+export type Purpose = 'checked' | 'setup' | 'take-back' | 'reset' | 'clean-up';
+
+/** Where a client's exchanges go besides the test's evidence: the trail of the test or fixture that sent them. */
+export interface Recorder {
+  record(exchange: Exchange, purpose: Purpose): void;
 }
 
 /** The two verdict levels (README: "Two levels"): what the spec asks, and what GitLab's code does beyond it. */
@@ -34,4 +46,6 @@ export interface ParityNote {
 export class TestLog {
   readonly exchanges: Exchange[] = [];
   readonly parity: ParityNote[] = [];
+  /** Requests sent so far (an exchange's index). */
+  sent = 0;
 }

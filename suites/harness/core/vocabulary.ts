@@ -19,6 +19,26 @@ export type TokenScope = (typeof TOKEN_SCOPES)[number];
 export const SOURCE_KINDS = ['group', 'project'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
+export type Visibility = 'private' | 'internal' | 'public';
+
+/** A group the run made or uses. */
+export interface GroupInfo {
+  kind: 'group';
+  id: number;
+  name: string;
+  fullPath: string;
+}
+
+/** A project the run made or uses. */
+export interface ProjectInfo {
+  kind: 'project';
+  id: number;
+  fullPath: string;
+  defaultBranch: string;
+}
+
+export type SourceInfo = GroupInfo | ProjectInfo;
+
 /** A group or project by numeric id or by full path (spec: Conventions; a path is URL-encoded as one segment). */
 export interface SourceRef {
   kind: SourceKind;

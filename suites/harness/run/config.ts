@@ -21,19 +21,29 @@ export type Capability = (typeof CAPABILITIES)[number];
 export const URL_TARGET_CONCURRENCY = 8;
 export const BUNDLED_CONCURRENCY = 2;
 /**
- * Users in the run's pool (RunContext.pool): as many as the largest world of a file is built with
- * (members/list-all: 17). Later a file takes back the users of its earlier tests when it runs out
- * (World.userFor), so that the files of the user-heavy areas make almost no users of their own.
+ * Users in the run's pool (RunContext.pool), lent to tests and fixtures (lending.ts): as many as the
+ * largest fixture holds (members/list-all: 17). A test that finds none free where it works gets one
+ * taken back from an earlier test there, and a new user only when none can be.
  */
 export const USER_POOL_SIZE = 17;
 /**
- * Seatless users in the run's pool (World.seatlessFor): as many as the promotion-approval tests ask
+ * Seatless users in the run's pool (Frame.seatlessUser): as many as the promotion-approval tests ask
  * for in one source (members: 8); they are taken out of it after each test and serve the next source.
  */
 export const SEATLESS_POOL_SIZE = 8;
 
-/** vitest's timeout of one conformance test; the test wrapper gives up a little earlier with its own error. */
-export const TEST_TIMEOUT_MS = 60_000;
+/**
+ * Requests in flight against the target at once, over all test files: what a small GitLab (one Puma
+ * worker with a few threads) serves without queueing much, and enough to hide its latency.
+ */
+export const DEFAULT_MAX_IN_FLIGHT = 16;
+/** Tests of one file run at once (vitest's maxConcurrency); the bound on requests in flight keeps the load in check. */
+export const TESTS_PER_FILE = 8;
+
+/** The wrapper's deadline for one test's body: an answer that never comes is the suite's `error`, not a failure. */
+export const BODY_DEADLINE_MS = 60_000;
+/** vitest's timeout of one conformance test: its body, and waiting for its fixtures and its turn. */
+export const TEST_TIMEOUT_MS = 600_000;
 
 export interface Config {
   /** Base URL of the target without /api/v4; undefined: start the bundled reference server. */
@@ -54,6 +64,10 @@ export interface Config {
   requestTimeoutMs: number;
   /** Test files run at once. */
   concurrency: number;
+  /** Requests in flight against the target at once (0: no bound). */
+  maxInFlight: number;
+  /** Where `record` writes the run's transcript (JSON Lines); undefined: the run records nothing. */
+  transcriptPath?: string;
   /** Baseline of expected failures (YAML or JSON). */
   expectedFailuresPath?: string;
 }
@@ -79,7 +93,9 @@ export const SETTINGS: Setting[] = [
   { env: 'CONFORMANCE_REPORT_DIR', default: 'reports', meaning: 'Where results.json and junit.xml are written.' },
   { env: 'CONFORMANCE_EXPECTED_FAILURES', default: '(unset)', meaning: 'Baseline file (YAML or JSON list of { id, reason, link }): a failure not on it, or a listed test that passes, fails the run.' },
   { env: 'CONFORMANCE_REQUEST_TIMEOUT_MS', default: '15000', meaning: 'Timeout of one HTTP request to the target.' },
-  { env: 'CONFORMANCE_CONCURRENCY', default: `${URL_TARGET_CONCURRENCY} with a target URL; ${BUNDLED_CONCURRENCY} with the bundled server`, meaning: 'Test files run at once. A URL target is waited on, not computed for, so more files hide its latency whatever the cores; lower it for a small GitLab.' },
+  { env: 'CONFORMANCE_CONCURRENCY', default: `${URL_TARGET_CONCURRENCY} with a target URL; ${BUNDLED_CONCURRENCY} with the bundled server`, meaning: `Test files run at once (the tests of a file run ${TESTS_PER_FILE} at a time). A URL target is waited on, not computed for, so more files hide its latency whatever the cores.` },
+  { env: 'CONFORMANCE_MAX_IN_FLIGHT', default: String(DEFAULT_MAX_IN_FLIGHT), meaning: 'Requests in flight against the target at once, over the whole run (0: no bound). The one knob of the load on the target: lower it for a small GitLab.' },
+  { env: 'CONFORMANCE_TRANSCRIPT', default: '(unset)', meaning: 'Where the run writes its transcript (JSON Lines, docs/transcript-format.md): every exchange of every test, tokens masked. `record --out` sets it.' },
 ];
 
 function list(value: string | undefined): string[] {
@@ -152,6 +168,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
   const concurrency = get('CONFORMANCE_CONCURRENCY') ?? String(targetUrl === undefined ? BUNDLED_CONCURRENCY : URL_TARGET_CONCURRENCY);
   if (!/^[1-9]\d*$/.test(concurrency)) throw new ConfigError(`CONFORMANCE_CONCURRENCY must be a positive whole number, got "${concurrency}"`);
 
+  const maxInFlight = get('CONFORMANCE_MAX_IN_FLIGHT') ?? String(DEFAULT_MAX_IN_FLIGHT);
+  if (!/^\d+$/.test(maxInFlight)) throw new ConfigError(`CONFORMANCE_MAX_IN_FLIGHT must be a whole number (0: no bound), got "${maxInFlight}"`);
+
   return {
     targetUrl: targetUrl?.replace(/\/+$/, ''),
     adminToken,
@@ -165,6 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     reportDir: get('CONFORMANCE_REPORT_DIR') ?? 'reports',
     requestTimeoutMs: Number(timeout),
     concurrency: Number(concurrency),
+    maxInFlight: Number(maxInFlight),
+    transcriptPath: get('CONFORMANCE_TRANSCRIPT'),
     expectedFailuresPath,
   };
 }

@@ -4,27 +4,25 @@
 // `invitations.create.project.limit`. The wrapper gates each test (disabled / unsupported, with the
 // reason), gives it clients that record into its own log, and decides its verdicts on both levels
 // (spec and GitLab parity), which it leaves, typed, in the task's meta for the reporters.
-import { afterAll, afterEach, beforeAll, beforeEach, test, type RunnerTask } from 'vitest';
-import { fixture, type FixtureName } from '../../../fixtures/manifest.js';
+import { afterAll, test, type RunnerTask } from 'vitest';
+import type { Factories } from '../../../fixtures/factories.js';
 import { formsByKind, type Area } from '../core/area.js';
 import { describeExchange } from '../core/checks.js';
 import { Client } from '../core/client.js';
 import { ConformanceFailure, HarnessError } from '../core/errors.js';
 import { TestLog, type Exchange, type ParityNote, type VerdictLevel } from '../core/exchange.js';
 import { redact, redactValue } from '../core/redact.js';
+import type { SetupNeed } from '../core/setup-needs.js';
 import type { ActorName, SourceKind, TokenScope } from '../core/vocabulary.js';
-import { versionAtLeast } from '../core/version.js';
-import { TEST_TIMEOUT_MS, type Capability } from './config.js';
-import type { RunContext } from './context.js';
-import { ensureRunContext } from './current-run.js';
-import { World } from './world.js';
+import { BODY_DEADLINE_MS } from './config.js';
+import type { ActorInfo, RunContext } from './context.js';
+import { currentRun } from './current-run.js';
+import { closure, endFile, FixtureUnavailable, holding, needsOf, resolve, type Fixture, type TestScoped } from './fixture.js';
+import { Frame } from './frame.js';
+import { SetupError, type Maker } from './maker.js';
+import { unmet, type Gate, type Requirements } from './requirements.js';
 
-export interface Requirements {
-  capabilities?: Capability[];
-  /** Minimum target version, e.g. "15.7" (spec: Versioning). */
-  minVersion?: string;
-  fixtures?: FixtureName[];
-}
+export type { Requirements } from './requirements.js';
 
 export interface TestMeta {
   id: string;
@@ -37,6 +35,10 @@ export interface TestMeta {
   requires: Requirements;
   /** `parity`: the whole test checks GitLab behaviour beyond the spec. */
   level: VerdictLevel;
+  /** The fixtures it uses, with those they are built from (names). */
+  fixtures: string[];
+  /** The set-up endpoints beyond the target contract it depends on, its own and its fixtures'. */
+  needs: SetupNeed[];
 }
 
 /** One recorded exchange as the reports show it: without the raw bytes, tokens redacted. */
@@ -44,12 +46,14 @@ export type Evidence = Omit<Exchange, 'bytes' | 'log'>;
 
 /** How a test ended, decided where it happened. */
 export interface Outcome {
-  /** Gated off before it ran. */
-  gate?: { verdict: 'unsupported' | 'disabled'; reason: string };
+  /** Gated off before it ran, or a set-up endpoint beyond the contract that the target lacks. */
+  gate?: Gate;
   /** The spec verdict of a test that ran and did not pass: `fail` (the target) or `error` (the suite could not check). */
   failure?: 'fail' | 'error';
   /** What GitLab does that the target did not (the parity level). */
   parity: ParityNote[];
+  /** Every exchange the test made, in the order sent, for a transcript (only when the run records). */
+  transcript?: Evidence[];
 }
 
 declare module 'vitest' {
@@ -70,14 +74,20 @@ export interface Kit {
   as(actor: ActorName | 'admin' | 'anonymous', scope?: TokenScope): Client;
   /** A client with any token, e.g. one a test made itself. */
   withToken(token: string | undefined, label: string): Client;
+  /** A user lent to this test: new to the domains of its fixtures, given back when it ends. */
+  user(): Promise<ActorInfo>;
+  /** Makes the objects only this test uses (they stay until the run's clean-up). */
+  make: Maker;
+  /** Names for what it makes: unique in the run, the same in every run. */
+  names: Factories;
 }
 
-function kit(run: RunContext, kind: SourceKind, log: TestLog): Kit {
-  const base = new Client(run.targetUrl, undefined, 'anonymous', run.requestTimeoutMs, log);
+function kit(run: RunContext, kind: SourceKind, frame: Frame): Kit {
+  const base = new Client(run.targetUrl, undefined, 'anonymous', run.requestTimeoutMs, frame.log).recordingTo(frame, 'checked');
   return {
     run,
     kind,
-    log,
+    log: frame.log!,
     as(actor, scope = 'api') {
       if (actor === 'anonymous') return base;
       if (actor === 'admin') return base.withToken(run.adminToken, 'admin');
@@ -86,25 +96,24 @@ function kit(run: RunContext, kind: SourceKind, log: TestLog): Kit {
       return base.withToken(token, scope === 'api' ? actor : `${actor} (${scope} token)`);
     },
     withToken: (token, label) => base.withToken(token, label),
+    user: () => frame.user(),
+    make: frame.make,
+    names: frame.factories,
   };
 }
 
 /** Why a test does not apply to this run, or undefined when it does. */
-export function gate(meta: TestMeta, run: RunContext): Outcome['gate'] {
+export function gate(meta: Pick<TestMeta, 'id' | 'area' | 'endpoint' | 'requires'>, run: RunContext, fixtures: readonly Fixture<unknown>[] = []): Gate | undefined {
   const disabled = (reason: string) => ({ verdict: 'disabled' as const, reason });
-  const unsupported = (reason: string) => ({ verdict: 'unsupported' as const, reason });
   if (run.areas.length > 0 && !run.areas.includes(meta.area)) return disabled(`area ${meta.area} is not selected (CONFORMANCE_AREAS)`);
   if (run.endpoints.length > 0 && !run.endpoints.includes(meta.endpoint)) return disabled(`endpoint ${meta.endpoint} is not selected (CONFORMANCE_ENDPOINTS)`);
   const off = run.disabledTests.find((pattern) => (pattern.endsWith('*') ? meta.id.startsWith(pattern.slice(0, -1)) : meta.id === pattern));
   if (off) return disabled(`turned off by CONFORMANCE_DISABLE (${off})`);
-  for (const capability of meta.requires.capabilities ?? []) {
-    if (!run.capabilities.includes(capability)) return unsupported(`needs capability "${capability}", which the target does not declare (CONFORMANCE_CAPABILITIES)`);
-  }
-  if (meta.requires.minVersion && !versionAtLeast(run.version, meta.requires.minVersion)) {
-    return unsupported(`needs GitLab ${meta.requires.minVersion} or later, the target reports ${run.version}`);
-  }
-  for (const name of meta.requires.fixtures ?? []) {
-    if (!fixture(run.fixtures, name)) return unsupported(`needs the "${name}" fixture, which the fixture manifest does not provide (CONFORMANCE_FIXTURES)`);
+  const own = unmet(meta.requires, run);
+  if (own) return own;
+  for (const f of closure(fixtures)) {
+    const theirs = f.spec.requires && unmet(f.spec.requires, run, `its fixture "${f.spec.name}" `);
+    if (theirs) return theirs;
   }
   return undefined;
 }
@@ -119,19 +128,26 @@ export interface TestSpec {
   requires?: Requirements;
   /** `parity` when the whole test checks GitLab behaviour beyond the spec (always so on an extension). */
   level?: VerdictLevel;
+  /** The fixtures it uses besides the endpoint's (call a fixture inside the test for its value). */
+  uses?: Fixture<unknown>[];
+  /** Set-up endpoints beyond the target contract that the test itself calls (setup-needs.ts). */
+  needs?: SetupNeed[];
 }
 
 /**
- * The tests of one endpoint of an area: `endpoint(area, 'create').test({ case, title, clauses }, body)`.
- * `name` may also be one of the area's extensions (a GitLab endpoint beyond the spec's forms): its
- * tests are at the parity level, and each names the GitLab version that added the endpoint
- * (`requires.minVersion`), so that an older target reports them unsupported.
+ * The tests of one endpoint of an area: `endpoint(area, 'create', { uses }).test({ case, title, clauses }, body)`.
+ * `uses`: fixtures every test of it uses. `name` may also be one of the area's extensions (a GitLab
+ * endpoint beyond the spec's forms): its tests are at the parity level, and each names the GitLab
+ * version that added the endpoint (`requires.minVersion`), so that an older target reports them unsupported.
  */
-export function endpoint<E extends string, X extends string>(area: Area<E, X>, name: E | X) {
+export function endpoint<E extends string, X extends string>(area: Area<E, X>, name: E | X, defaults: { uses?: Fixture<unknown>[] } = {}) {
   const extension = area.extensions !== undefined && Object.hasOwn(area.extensions, name);
   const forms = extension ? area.extensions![name as X] : area.endpoints[name as E];
   const variants = formsByKind(forms).map(([kind, form]) => ({ kind: kind ?? kindOfForm(form), form }));
   const family = variants.length > 1;
+  // The file's fixtures go when its last test has run. (vitest wants the hook's first parameter destructured.)
+  // eslint-disable-next-line no-empty-pattern
+  afterAll(async ({}, suite) => endFile(await currentRun(), suite.file.name));
   return {
     test(spec: TestSpec, body: (kit: Kit) => Promise<void>): void {
       if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(spec.case)) throw new Error(`${area.prefix}.${name}: case "${spec.case}" must be lower-case words with dashes`);
@@ -142,11 +158,14 @@ export function endpoint<E extends string, X extends string>(area: Area<E, X>, n
       if (extension && (spec.level === 'spec' || !spec.requires?.minVersion)) {
         throw new Error(`${area.prefix}.${name}.${spec.case}: ${name} is an extension (beyond the spec): its tests are at the parity level and name the GitLab version that added it (requires.minVersion)`);
       }
+      const uses = [...new Set([...(defaults.uses ?? []), ...(spec.uses ?? [])])];
+      const needs = [...new Set([...needsOf(uses), ...(spec.needs ?? [])])];
+      const fixtures = closure(uses).map((f) => f.spec.name);
       for (const { kind, form } of variants) {
         if (spec.only && spec.only.kind !== kind) continue;
         const id = family ? `${area.prefix}.${name}.${kind}.${spec.case}` : `${area.prefix}.${name}.${spec.case}`;
         const level = extension ? 'parity' : (spec.level ?? 'spec');
-        declare({ id, title: spec.title, area: area.name, endpoint: form, kind, clauses: spec.clauses, requires: spec.requires ?? {}, level }, body);
+        declare({ id, title: spec.title, area: area.name, endpoint: form, kind, clauses: spec.clauses, requires: spec.requires ?? {}, level, fixtures, needs }, uses, body);
       }
     },
   };
@@ -156,33 +175,49 @@ function kindOfForm(form: string): SourceKind {
   return form.includes(' /groups/') ? 'group' : 'project';
 }
 
-/** The wrapper's own deadline, before vitest's: an answer that never comes is the suite's `error`, not a failure. */
-const DEADLINE_MS = TEST_TIMEOUT_MS - 5_000;
-
-function declare(meta: TestMeta, body: (kit: Kit) => Promise<void>): void {
+function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => Promise<void>): void {
   test(`${meta.id}: ${meta.title}`, { meta: { conformance: meta } }, async (ctx) => {
-    const run = await ensureRunContext();
+    const run = await currentRun();
     const outcome: Outcome = { parity: [] };
     ctx.task.meta.outcome = outcome;
-    outcome.gate = gate(meta, run);
-    if (outcome.gate) ctx.skip(`${outcome.gate.verdict}: ${outcome.gate.reason}`);
+    const skip = (gate: Gate) => {
+      outcome.gate = gate;
+      ctx.skip(`${gate.verdict}: ${gate.reason}`);
+    };
+    const gated = gate(meta, run.context, uses);
+    if (gated) skip(gated);
+    const file = ctx.task.file.name;
     const log = new TestLog();
+    const frame = new Frame(run, `test:${meta.id}`, `test:${meta.id}`, new Set(meta.needs), meta.id, log);
+    let instances: TestScoped[] = [];
     try {
-      await withDeadline(body(kit(run, meta.kind, log)));
-    } catch (error) {
-      if (error instanceof ConformanceFailure && meta.level === 'parity') {
-        log.parity.push({ text: error.message, gitlab: 'the test as a whole (level parity)' });
-      } else {
-        outcome.failure = error instanceof ConformanceFailure ? 'fail' : 'error';
-        ctx.task.meta.evidence = log.exchanges.slice(-6).map(toEvidence);
-        throw explained(error, meta, log);
-      }
+      await holding(run, file, meta.kind, uses, async () => {
+        try {
+          instances = await frame.enter(() => resolve(uses, frame, file, meta.kind));
+          await frame.enter(() => withDeadline(body(kit(run.context, meta.kind, frame))));
+        } catch (error) {
+          const lacking = error instanceof FixtureUnavailable ? error.failure.lacking : error instanceof SetupError && error.need ? error.need : undefined;
+          if (lacking) skip({ verdict: 'unsupported', reason: (error as Error).message.split('\n')[0] });
+          if (error instanceof ConformanceFailure && meta.level === 'parity') {
+            log.parity.push({ text: error.message, gitlab: 'the test as a whole (level parity)' });
+          } else {
+            outcome.failure = error instanceof ConformanceFailure ? 'fail' : 'error';
+            ctx.task.meta.evidence = log.exchanges.slice(-6).map(toEvidence);
+            throw explained(error, meta, log);
+          }
+        } finally {
+          outcome.parity = log.parity.map((note) => ({ ...note, text: redact(note.text) }));
+          if (run.context.recording) outcome.transcript = [...log.exchanges].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map(toTranscript);
+        }
+      });
     } finally {
-      outcome.parity = log.parity.map((note) => ({ ...note, text: redact(note.text) }));
+      await frame.close(file);
+      for (const instance of instances) await instance.end();
+      await run.coordinator.drop(frame.owner);
     }
     if (log.parity.length > 0) {
       ctx.task.meta.evidence = log.exchanges.slice(-6).map(toEvidence);
-      if (run.level === 'parity') {
+      if (run.context.level === 'parity') {
         outcome.failure = 'fail';
         throw new ConformanceFailure(`GitLab parity [clauses: ${meta.clauses.join(', ')}]\n${log.parity.map((n) => `${n.text}\n  GitLab: ${n.gitlab}`).join('\n')}`);
       }
@@ -193,7 +228,7 @@ function declare(meta: TestMeta, body: (kit: Kit) => Promise<void>): void {
 async function withDeadline(work: Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new HarnessError(`the test did not finish within ${DEADLINE_MS / 1000} s (the target is slow or an answer never came)`)), DEADLINE_MS);
+    timer = setTimeout(() => reject(new HarnessError(`the test did not finish within ${BODY_DEADLINE_MS / 1000} s (the target is slow or an answer never came)`)), BODY_DEADLINE_MS);
   });
   try {
     await Promise.race([work, deadline]);
@@ -218,45 +253,13 @@ function toEvidence(exchange: Exchange): Evidence {
   return redactValue({ ...rest, body });
 }
 
-function allTests(task: RunnerTask): RunnerTask[] {
-  return task.type === 'suite' ? task.tasks.flatMap(allTests) : [task];
+/** An exchange as a transcript keeps it: whole, binary bodies in base64, tokens redacted. */
+function toTranscript(exchange: Exchange): Evidence {
+  const { bytes, ...rest } = exchange;
+  const binary = typeof rest.body === 'string' && bytes.length > 0 && !bytes.equals(Buffer.from(rest.body, 'utf8'));
+  return redactValue({ ...rest, body: binary ? bytes.toString('base64') : rest.body, ...(binary ? { bodyEncoding: 'base64' } : {}) });
 }
 
-/**
- * The objects one test file works on, built once before its tests and removed after them. Every
- * file builds its own, so files run in parallel without sharing state on the target; what many
- * files can share without stepping on each other comes from a run world (run-world.ts) inside it.
- */
-export function useWorld<T>(scope: string, build: (world: World, run: RunContext) => Promise<T>): () => T {
-  let value: T | undefined;
-  let world: World | undefined;
-  let failure: HarnessError | undefined;
-  // vitest wants the hook's first parameter destructured; the file's tasks come second.
-  // eslint-disable-next-line no-empty-pattern
-  beforeAll(async ({}, suite) => {
-    const run = await ensureRunContext();
-    // Build nothing when no test of the file will run (gated off, or filtered out by name).
-    const applies = suite.tasks.flatMap(allTests).some((t) => t.mode === 'run' && t.meta.conformance && !gate(t.meta.conformance, run));
-    if (!applies) return;
-    world = new World(run, scope);
-    try {
-      value = await build(world, run);
-      world.endBuild();
-    } catch (error) {
-      // Not rethrown: a failing hook would leave the tests merely skipped. Each test that asks
-      // for the world fails instead, with this error (verdict `error`).
-      failure = error instanceof HarnessError ? error : new HarnessError(`building the world of this file failed: ${(error as Error).message}`);
-    }
-  });
-  // The world hands out and takes back users test by test (World.userFor, World.seatlessFor).
-  beforeEach(() => world?.startTest());
-  afterEach(() => world?.endTest());
-  afterAll(async () => {
-    await world?.cleanup();
-  });
-  return () => {
-    if (failure) throw failure;
-    if (value === undefined) throw new HarnessError('the world of this file was not built');
-    return value;
-  };
+export function allTests(task: RunnerTask): RunnerTask[] {
+  return task.type === 'suite' ? task.tasks.flatMap(allTests) : [task];
 }

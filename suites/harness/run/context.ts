@@ -2,7 +2,7 @@
 // run's identity, the capabilities in force, and the shared actors with their tokens.
 import type { FixtureManifest } from '../../../contract/fixture-manifest.js';
 import type { VerdictLevel } from '../core/exchange.js';
-import type { ActorName, TokenScope } from '../core/vocabulary.js';
+import type { ActorName, GroupInfo, TokenScope } from '../core/vocabulary.js';
 import { registerSecret } from '../core/redact.js';
 import type { Capability } from './config.js';
 
@@ -34,16 +34,23 @@ export interface RunContext {
   disabledTests: string[];
   /** The verdict level the run's exit code follows. */
   level: VerdictLevel;
+  /** Whether each test's exchanges are kept for a transcript (`record`). */
+  recording: boolean;
   fixtures: FixtureManifest;
   actors: Record<ActorName, ActorInfo>;
   /**
-   * Users made once for the run and shared by the test files, each a Reporter of `seats` (so it holds
-   * a seat) with an `api` token: a file hands one out once per namespace (World.userFor), so that a
-   * run does not make a user for every "new user" a test asks for. Empty when no selected area uses it.
-   * `seatless`: users with no membership (an `api` token each), for the promotion-approval tests (World.seatlessFor);
+   * The run's root group (public, at the top of the instance): the groups the run makes go below it,
+   * unless they must be at the top, so that its clean-up leaves one group pending deletion on GitLab
+   * 17 and 18, not one per group.
+   */
+  root: GroupInfo | undefined;
+  /**
+   * Users made once for the run and lent to tests and fixtures (lending.ts), each a Reporter of
+   * `seats` (so it holds a seat) with an `api` token. Empty when no selected area uses it.
+   * `seatless`: users with no membership (an `api` token each), for the promotion-approval tests;
    * made only when the run may turn promotion approval on.
    */
-  pool: { seats: { kind: 'group'; id: number; name: string; fullPath: string } | undefined; users: ActorInfo[]; seatless: ActorInfo[] };
+  pool: { seats: GroupInfo | undefined; users: ActorInfo[]; seatless: ActorInfo[] };
 }
 
 declare module 'vitest' {

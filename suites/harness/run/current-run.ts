@@ -1,22 +1,30 @@
-// The run of this test worker: handed over by the global setup through vitest's provide/inject, or,
-// with CONFORMANCE_SERVER=in-worker, made here with a reference server of its own (mutation testing
-// needs the server's code to run in the thread where the mutant is switched on).
+// The run of this test worker: its context, handed over by the global setup through vitest's
+// provide/inject, and a client of its coordinator (coordinator.ts). With CONFORMANCE_SERVER=in-worker
+// the run is made here, with a reference server of its own (mutation testing needs the server's code
+// to run in the thread where the mutant is switched on), and its coordinator is this thread's.
 import { inject } from 'vitest';
-import { registerRunSecrets, type RunContext } from './context.js';
+import { bindInFlight } from '../core/in-flight.js';
+import { registerRunSecrets } from './context.js';
+import { connect, local } from './coordinator.js';
+import type { Run } from './frame.js';
 
-let cached: RunContext | undefined;
-let making: Promise<RunContext> | undefined;
+let making: Promise<Run> | undefined;
 
-/** The run; awaited by every file's world and every test. */
-export async function ensureRunContext(): Promise<RunContext> {
-  if (cached) return cached;
-  if (process.env.CONFORMANCE_SERVER === 'in-worker') {
-    making ??= import('./lifecycle.js').then(({ createRun }) => createRun({ unrefServer: true })).then(({ run }) => run);
-    cached = await making;
-  } else {
-    cached = inject('conformance');
+/** The run; awaited by every test before it starts. */
+export function currentRun(): Promise<Run> {
+  making ??= (async () => {
+    if (process.env.CONFORMANCE_SERVER === 'in-worker') {
+      const { createRun } = await import('./lifecycle.js');
+      const { run, coordinator } = await createRun({ unrefServer: true });
+      bindInFlight(coordinator.inFlight);
+      return { context: run, coordinator: local(coordinator) };
+    }
+    const context = inject('conformance');
     // Made in the main process: this worker learns the run's tokens here, to mask them in what it reports.
-    registerRunSecrets(cached);
-  }
-  return cached;
+    registerRunSecrets(context);
+    const coordinator = connect(context.runId);
+    bindInFlight(await coordinator.inFlightBuffer());
+    return { context, coordinator };
+  })();
+  return making;
 }

@@ -9,17 +9,25 @@ import { startReferenceServer, type ReferenceServer } from '../../../reference-s
 import type { Area, Catalog } from '../core/area.js';
 import { Client } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
+import { bindInFlight } from '../core/in-flight.js';
 import { registerSecret } from '../core/redact.js';
-import { ROLES, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
-import { loadConfig, SEATLESS_POOL_SIZE, USER_POOL_SIZE } from './config.js';
+import { ROLE_LEVEL, ROLES, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
+import { loadConfig, SEATLESS_POOL_SIZE, USER_POOL_SIZE, type Config } from './config.js';
 import type { ActorInfo, RunContext } from './context.js';
-import { removeRunFiles } from './run-world.js';
+import { Coordinator, local, serve } from './coordinator.js';
+import { Frame } from './frame.js';
 import { sweepLedger } from './removal.js';
-import { World } from './world.js';
+
+/** What the run's main thread keeps for the reporters: the coordinator's tally, read after the tests. */
+export interface Tally {
+  coordinator: Coordinator;
+}
+const kept = globalThis as { conformanceTally?: Tally };
+export const tally = (): Tally | undefined => kept.conformanceTally;
 
 /** Makes the run; `catalog` (the registered areas) checks the area and endpoint settings. */
-export async function createRun(options: { unrefServer?: boolean; catalog?: Catalog } = {}): Promise<{ run: RunContext; teardown: () => Promise<void> }> {
-  const config = loadConfig(process.env, '.env', options.catalog);
+export async function createRun(options: { unrefServer?: boolean; catalog?: Catalog; config?: Config } = {}): Promise<{ run: RunContext; coordinator: Coordinator; teardown: () => Promise<void> }> {
+  const config = options.config ?? loadConfig(process.env, '.env', options.catalog);
   let server: ReferenceServer | undefined;
   let targetUrl = config.targetUrl;
   let adminToken = config.adminToken;
@@ -37,6 +45,10 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
   const admin = new Client(targetUrl, adminToken, 'admin (setup)', config.requestTimeoutMs);
   const runId = `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(2, 14)}${randomBytes(2).toString('hex')}`;
   const ledgerPath = join('.conformance', `ledger-${runId}.jsonl`);
+  const coordinator = new Coordinator(config.maxInFlight);
+  bindInFlight(coordinator.inFlight);
+  kept.conformanceTally = { coordinator };
+  const stopServing = serve(coordinator, runId);
   let teardownDone = false;
   const teardown = async () => {
     if (teardownDone) return;
@@ -45,7 +57,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       const { left } = await sweepLedger(admin, ledgerPath);
       if (left.length > 0) console.error(`conformance: clean-up left ${left.length} object(s) on the target: ${left.join(', ')} (ledger ${ledgerPath})`);
     } finally {
-      removeRunFiles(ledgerPath, runId);
+      stopServing();
       await server?.close();
     }
   };
@@ -75,30 +87,42 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       endpoints: config.endpoints,
       disabledTests: config.disabledTests,
       level: config.level,
+      recording: config.transcriptPath !== undefined,
       fixtures,
       actors: {} as Record<ActorName, ActorInfo>,
+      root: undefined,
       pool: { seats: undefined, users: [], seatless: [] },
     };
-    const world = new World(run, 'shared-actors');
-    // The shared actors and the pool at once: on a real GitLab each user costs several round trips.
+    // The run's own frame makes what every test shares: the root group, the actors, the pool.
+    const frame = new Frame({ context: run, coordinator: local(coordinator) }, 'run', 'run', new Set(), 'run');
     const catalog = options.catalog;
     const selected = (area: Area) =>
       (config.areas.length === 0 || config.areas.includes(area.name)) && (config.endpoints.length === 0 || config.endpoints.some((e) => catalog?.endpointArea.get(e) === area.name));
     const pooled = catalog === undefined || catalog.areas.some((a) => a.usesUserPool && selected(a));
+    // Public: groups below it may then be public, internal or private.
+    run.root = await frame.make.group({ top: true, visibility: 'public', hint: 'root' });
     await Promise.all([
+      // The shared actors and the pool at once: on a real GitLab each user costs several round trips.
       ...([...ROLES, 'outsider'] as const).map(async (name) => {
-        run.actors[name] = await world.user(name, TOKEN_SCOPES);
+        run.actors[name] = await frame.make.user(name, TOKEN_SCOPES);
       }),
-      // Without a pool the files make their own users: a target whose members API fails then shows
-      // it in those files' verdicts, not as a run that cannot be made.
+      // Without a pool each test makes its own users: a target whose members API fails then shows
+      // it in those tests' verdicts, not as a run that cannot be made.
       pooled
-        ? makePool(world, run).catch((error: unknown) => {
+        ? makePool(frame, run).catch((error: unknown) => {
             run.pool = { seats: undefined, users: [], seatless: [] };
-            console.error(`conformance: the pool of users could not be made, each file makes its own: ${(error as Error).message}`);
+            console.error(`conformance: the pool of users could not be made, tests make their own: ${(error as Error).message}`);
           })
         : undefined,
     ]);
-    return { run, teardown };
+    for (const user of run.pool.users) coordinator.lending.adopt(user);
+    for (const user of run.pool.seatless) coordinator.lending.adoptSeatless(user);
+    // The manifest's groups are known sources: a subgroup a test makes in one is in its domain.
+    for (const entry of Object.values(fixtures)) {
+      const groupId = (entry as { group_id?: unknown } | undefined)?.group_id;
+      if (typeof groupId === 'number') coordinator.registerSource({ kind: 'group', id: groupId }, undefined, 'run');
+    }
+    return { run, coordinator, teardown };
   } catch (error) {
     await teardown();
     throw error;
@@ -106,14 +130,17 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
 }
 
 /**
- * The run's pool of users (RunContext.pool): each a Reporter of one seat group, with an `api` token;
- * and, when the run may turn promotion approval on, the seatless ones, members of nothing.
+ * The run's pool of users (RunContext.pool): each a Reporter of one seat group (added in one
+ * request), with an `api` token; and, when the run may turn promotion approval on, the seatless
+ * ones, members of nothing.
  */
-async function makePool(world: World, run: RunContext): Promise<void> {
+async function makePool(frame: Frame, run: RunContext): Promise<void> {
   const seatless = run.capabilities.includes('promotion_management') ? SEATLESS_POOL_SIZE : 0;
-  run.pool.seats = await world.group({ hint: 'seats' });
-  [run.pool.users, run.pool.seatless] = await Promise.all([
-    Promise.all(Array.from({ length: USER_POOL_SIZE }, () => world.seatedUser('pool'))),
-    Promise.all(Array.from({ length: seatless }, () => world.user('seatless'))),
+  const [seats, users, without] = await Promise.all([
+    frame.make.group({ hint: 'seats' }),
+    Promise.all(Array.from({ length: USER_POOL_SIZE }, () => frame.make.user('pool'))),
+    Promise.all(Array.from({ length: seatless }, () => frame.make.user('seatless'))),
   ]);
+  await frame.make.addMember(seats, users.map((u) => u.id), ROLE_LEVEL.reporter);
+  run.pool = { seats, users, seatless: without };
 }

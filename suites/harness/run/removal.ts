@@ -40,21 +40,39 @@ export async function removeObject(admin: Client, item: Pick<LedgerEntry, 'kind'
   }
 }
 
-/** Removes whatever a ledger still lists (after a crash, or at the end of every run). */
+/**
+ * Removes whatever a ledger still lists (after a crash, or at the end of every run). A group goes
+ * with everything inside it (GitLab removes a group's subgroups and projects with it), so only the
+ * outermost groups and projects are deleted, at once; what was inside one that could not be deleted
+ * is tried one by one, deepest first; users go last.
+ */
 export async function sweepLedger(admin: Client, ledgerPath: string): Promise<{ removed: number; left: string[] }> {
-  const ledger = Ledger.outstanding(ledgerPath);
-  const items = ledger.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || b.name.split('/').length - a.name.split('/').length);
+  const items = Ledger.outstanding(ledgerPath);
+  if (items.length === 0) return { removed: 0, left: [] };
+  const writer = new Ledger(ledgerPath, items[0].runId);
+  const groups = items.filter((i) => i.kind === 'group');
+  const inside = (item: LedgerEntry, group: LedgerEntry) => item !== group && item.kind !== 'user' && item.name.startsWith(`${group.name}/`);
+  const outermost = items.filter((i) => i.kind !== 'user' && !groups.some((g) => inside(i, g)));
   const left: string[] = [];
   let removed = 0;
-  const writer = items[0] ? new Ledger(ledgerPath, items[0].runId) : undefined;
-  for (const item of items) {
-    if (await removeObject(admin, item)) {
-      writer!.markRemoved(item.kind, item.id, item.name);
+  const remove = async (item: LedgerEntry) => {
+    const ok = await removeObject(admin, item);
+    if (ok) {
+      writer.markRemoved(item.kind, item.id, item.name);
       removed++;
-    } else {
-      left.push(`${item.kind} ${item.name}`);
     }
+    return ok;
+  };
+  const failed = (await Promise.all(outermost.map(async (item) => ((await remove(item)) ? undefined : item)))).filter((i): i is LedgerEntry => i !== undefined);
+  for (const item of items.filter((i) => i.kind !== 'user' && !outermost.includes(i))) {
+    if (!failed.some((top) => inside(item, top))) writer.markRemoved(item.kind, item.id, item.name);
   }
+  for (const top of failed) {
+    const within = items.filter((i) => inside(i, top)).sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || b.name.split('/').length - a.name.split('/').length);
+    for (const item of [...within, top]) if (!(await remove(item))) left.push(`${item.kind} ${item.name}`);
+  }
+  const users = await Promise.all(items.filter((i) => i.kind === 'user').map(async (u) => ((await remove(u)) ? undefined : `user ${u.name}`)));
+  left.push(...users.filter((u): u is string => u !== undefined));
   return { removed, left };
 }
 

@@ -1,0 +1,221 @@
+// The run's coordinator: the one place where the state that test files share lives, in the process
+// that made the run. Test files run in worker threads of that process; they reach it through a
+// BroadcastChannel named after the run (`connect`), or directly when the run was made in their own
+// thread (`local`). It holds:
+// - the lending policy (lending.ts): users and kept sources;
+// - the run-scoped fixtures: the first file to ask builds one, the others wait for its value or its
+//   failure (fixture.ts);
+// - named locks (a setting or a fixture group that one test at a time may change);
+// - the bound on requests in flight against the target: a counter in shared memory that every
+//   worker's client takes a slot of (in-flight.ts);
+// - what the run did: requests per file and purpose, fixtures that could not be built.
+import { BroadcastChannel, threadId } from 'node:worker_threads';
+import { Lending, type Lease, type LentUser, type SourceKey } from './lending.js';
+
+export type SourceRef = { kind: 'group' | 'project'; ref: string };
+
+/** What a holder's requests did, as the worker saw them: sources by reference, resolved here. */
+export interface Settlement {
+  holder: string;
+  touched: { userId: number; source: SourceRef; requested: boolean }[];
+  /** Shares made: [source, the group it was shared with]. */
+  links: [SourceRef, SourceRef][];
+  pin?: string;
+  failedSeatless?: number[];
+}
+
+/** Why a fixture could not be built, once for the run's report. */
+export interface FixtureFailure {
+  fixture: string;
+  scope: string;
+  /** The set-up endpoint beyond the target contract that failed (its dependents are unsupported), if that was the cause. */
+  lacking?: { need: string; endpoint: string };
+  message: string;
+}
+
+export type RunFixtureState = { build: true } | { value: unknown } | { failure: FixtureFailure };
+
+/** Request purposes the bench counts: what the test checks, and the harness's own. */
+export const PURPOSES = ['checked', 'setup', 'take-back', 'reset', 'clean-up'] as const;
+export type Purpose = (typeof PURPOSES)[number];
+
+export class Coordinator {
+  readonly lending: Lending;
+  readonly inFlight: SharedArrayBuffer;
+  private readonly runFixtures = new Map<string, { state: RunFixtureState; waiting: ((s: RunFixtureState) => void)[] }>();
+  private readonly locks = new Map<string, (() => void)[]>();
+  readonly requests = new Map<string, Record<Purpose, number>>();
+  readonly failures: FixtureFailure[] = [];
+
+  constructor(maxInFlight: number) {
+    this.lending = new Lending();
+    // [requests in flight, the bound, the highest seen]
+    this.inFlight = new SharedArrayBuffer(12);
+    Atomics.store(new Int32Array(this.inFlight), 1, maxInFlight);
+  }
+
+  // ---- the methods workers call (every argument and result is plain data) ------------------
+
+  lease(holder: string, sources: SourceKey[]): Lease {
+    return this.lending.lease(holder, sources);
+  }
+
+  holdNew(holder: string, user: LentUser, sources: SourceKey[]): void {
+    this.lending.holdNew(holder, user, sources);
+  }
+
+  tookBack(userId: number, sources: SourceKey[], ok: boolean): void {
+    this.lending.tookBack(userId, sources, ok);
+  }
+
+  leaseSeatless(holder: string, sources: SourceKey[]): LentUser | undefined {
+    return this.lending.leaseSeatless(holder, sources);
+  }
+
+  registerSource(source: { kind: 'group' | 'project'; id: number; fullPath?: string }, parent: SourceKey | undefined, owner: string): SourceKey {
+    return this.lending.registerSource(source, parent, owner);
+  }
+
+  resolve(ref: SourceRef): SourceKey | undefined {
+    return this.lending.resolve(ref.kind, ref.ref);
+  }
+
+  settle(s: Settlement): void {
+    const key = (r: SourceRef) => this.lending.resolve(r.kind, r.ref);
+    for (const [a, b] of s.links) {
+      const [ka, kb] = [key(a), key(b)];
+      if (ka && kb) this.lending.link(ka, kb);
+    }
+    const touched = s.touched.flatMap((t) => {
+      const source = key(t.source);
+      return source ? [{ userId: t.userId, source, requested: t.requested }] : [];
+    });
+    this.lending.settle(s.holder, touched, s.pin, s.failedSeatless);
+  }
+
+  drop(owner: string): void {
+    this.lending.drop(owner);
+  }
+
+  handOver(from: string, to: string): void {
+    this.lending.handOver(from, to);
+  }
+
+  takeKept(name: string): unknown {
+    return this.lending.takeKept(name);
+  }
+
+  keep(name: string, value: unknown): void {
+    this.lending.keep(name, value);
+  }
+
+  /** The state of a run-scoped fixture: the first caller is told to build it, later ones wait for its end. */
+  runFixture(name: string): Promise<RunFixtureState> | RunFixtureState {
+    const entry = this.runFixtures.get(name);
+    if (!entry) {
+      this.runFixtures.set(name, { state: { build: true }, waiting: [] });
+      return { build: true };
+    }
+    if (!('build' in entry.state)) return entry.state;
+    return new Promise((resolve) => entry.waiting.push(resolve));
+  }
+
+  publish(name: string, state: { value: unknown } | { failure: FixtureFailure }): void {
+    const entry = this.runFixtures.get(name)!;
+    entry.state = state;
+    for (const resolve of entry.waiting.splice(0)) resolve(state);
+    if ('failure' in state) this.failures.push(state.failure);
+  }
+
+  fixtureFailed(failure: FixtureFailure): void {
+    if (!this.failures.some((f) => f.fixture === failure.fixture && f.message === failure.message)) this.failures.push(failure);
+  }
+
+  /** Waits until no other holder has the lock `name`. */
+  lock(name: string): Promise<void> | void {
+    const queue = this.locks.get(name);
+    if (!queue) {
+      this.locks.set(name, []);
+      return;
+    }
+    return new Promise((resolve) => queue.push(resolve));
+  }
+
+  unlock(name: string): void {
+    const next = this.locks.get(name)?.shift();
+    if (next) next();
+    else this.locks.delete(name);
+  }
+
+  count(file: string, counts: Partial<Record<Purpose, number>>): void {
+    const row = this.requests.get(file) ?? (Object.fromEntries(PURPOSES.map((p) => [p, 0])) as Record<Purpose, number>);
+    for (const [purpose, n] of Object.entries(counts) as [Purpose, number][]) row[purpose] += n;
+    this.requests.set(file, row);
+  }
+
+  inFlightBuffer(): SharedArrayBuffer {
+    return this.inFlight;
+  }
+
+  /** The highest number of requests in flight at once so far. */
+  highestInFlight(): number {
+    return Atomics.load(new Int32Array(this.inFlight), 2);
+  }
+}
+
+/** What a worker holds: the coordinator's methods, asynchronous. */
+export type CoordinatorClient = { [K in keyof Coordinator as Coordinator[K] extends (...args: never[]) => unknown ? K : never]: Coordinator[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never };
+
+const channelName = (runId: string) => `gitlab-api-conformance-${runId}`;
+
+/** Serves the coordinator to the run's workers; returns the function that stops serving. */
+export function serve(coordinator: Coordinator, runId: string): () => void {
+  const channel = new BroadcastChannel(channelName(runId));
+  channel.unref();
+  channel.onmessage = (event) => {
+    const { id, method, args } = (event as MessageEvent).data as { id?: string; method?: string; args?: unknown[] };
+    if (id === undefined || method === undefined) return;
+    void (async () => {
+      try {
+        const fn = (coordinator as unknown as Record<string, (...a: unknown[]) => unknown>)[method];
+        channel.postMessage({ re: id, result: await fn.apply(coordinator, args ?? []) });
+      } catch (error) {
+        channel.postMessage({ re: id, error: (error as Error).message });
+      }
+    })();
+  };
+  return () => channel.close();
+}
+
+/** The coordinator of a run made in this very thread. */
+export function local(coordinator: Coordinator): CoordinatorClient {
+  return new Proxy({} as CoordinatorClient, {
+    get: (_, method: string) => async (...args: unknown[]) => (coordinator as unknown as Record<string, (...a: unknown[]) => unknown>)[method].apply(coordinator, args),
+  });
+}
+
+/** The coordinator of a run made in another thread of this process. */
+export function connect(runId: string): CoordinatorClient {
+  const channel = new BroadcastChannel(channelName(runId));
+  channel.unref();
+  const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  let n = 0;
+  channel.onmessage = (event) => {
+    const { re, result, error } = (event as MessageEvent).data as { re?: string; result?: unknown; error?: string };
+    const call = re === undefined ? undefined : pending.get(re);
+    if (!call) return;
+    pending.delete(re!);
+    if (error !== undefined) call.reject(new Error(`the run's coordinator: ${error}`));
+    else call.resolve(result);
+  };
+  return new Proxy({} as CoordinatorClient, {
+    get:
+      (_, method: string) =>
+      (...args: unknown[]) =>
+        new Promise((resolve, reject) => {
+          const id = `${threadId}:${++n}`;
+          pending.set(id, { resolve, reject });
+          channel.postMessage({ id, method, args });
+        }),
+  });
+}

@@ -1,0 +1,116 @@
+// The lending policy (lending.ts) without a target: which user a holder gets where, when one is
+// taken back first, and what a share, a fixture's pin and a dropped domain change.
+import { describe, expect, test } from 'vitest';
+import { Lending, type LentUser, type SourceKey } from './lending.js';
+
+const user = (id: number): LentUser => ({ id, username: `u${id}`, name: `U ${id}`, email: `u${id}@example.com`, tokens: { api: `t${id}` } });
+
+/** A lending policy with pool users 1..n and the sources it is asked about. */
+function policy(n: number, seatless: number[] = []) {
+  const lending = new Lending(
+    Array.from({ length: n }, (_, i) => user(i + 1)),
+    seatless.map(user),
+  );
+  const a = lending.registerSource({ kind: 'group', id: 1, fullPath: 'root/a' }, undefined, 'file-a');
+  const aProject = lending.registerSource({ kind: 'project', id: 1, fullPath: 'root/a/p' }, a, 'file-a');
+  const b = lending.registerSource({ kind: 'group', id: 2, fullPath: 'root/b' }, undefined, 'file-b');
+  return { lending, a, aProject, b };
+}
+
+const leased = (lease: ReturnType<Lending['lease']>) => ('user' in lease ? lease.user.id : 'make');
+
+describe('lending users', () => {
+  test('a user is lent once per domain at a time: again in another domain, not in a source inside one it is held in', () => {
+    const { lending, a, aProject, b } = policy(2);
+    expect(leased(lending.lease('t1', [a]))).toBe(1);
+    expect(leased(lending.lease('t2', [aProject]))).toBe(2);
+    expect(leased(lending.lease('t3', [b]))).toBe(1);
+    expect(leased(lending.lease('t4', [a]))).toBe('make');
+  });
+
+  test('a holder never gets the same user twice, whatever its domains', () => {
+    const { lending } = policy(2);
+    expect([leased(lending.lease('build', [])), leased(lending.lease('build', [])), leased(lending.lease('build', []))]).toEqual([1, 2, 'make']);
+  });
+
+  test('a user comes back marked where it was touched: others first, then it is taken back from exactly those sources', () => {
+    const { lending, a, aProject, b } = policy(2);
+    lending.lease('t1', [a]);
+    lending.settle('t1', [{ userId: 1, source: aProject, requested: true }]);
+    expect(leased(lending.lease('t2', [a]))).toBe(2);
+    lending.settle('t2', [{ userId: 2, source: a, requested: false }]);
+    // Marked in a's domain only: free elsewhere.
+    expect(leased(lending.lease('t3', [b]))).toBe(1);
+    lending.settle('t3', []);
+    const again = lending.lease('t4', [a]);
+    expect(again).toEqual({ user: user(1), takeBack: [{ source: aProject, requested: true }] });
+    lending.tookBack(1, [aProject], true);
+    lending.settle('t4', []);
+    expect(lending.lease('t5', [a])).toEqual({ user: user(1) });
+  });
+
+  test('a user that could not be taken back is never lent in that domain again', () => {
+    const { lending, a } = policy(1);
+    lending.lease('t1', [a]);
+    lending.settle('t1', [{ userId: 1, source: a, requested: false }]);
+    expect('takeBack' in lending.lease('t2', [a])).toBe(true);
+    lending.tookBack(1, [a], false);
+    lending.settle('t2', []);
+    expect(leased(lending.lease('t3', [a]))).toBe('make');
+  });
+
+  test('a fixture\'s users are pinned in its world while it lives, then reclaimable; the domains it made go with it', () => {
+    const { lending, a, b } = policy(1);
+    lending.lease('build', []);
+    lending.settle('build', [{ userId: 1, source: a, requested: false }, { userId: 1, source: b, requested: false }], 'file-a');
+    expect(leased(lending.lease('t1', [a]))).toBe('make');
+    expect(leased(lending.lease('t2', [b]))).toBe('make');
+    lending.settle('t1', []);
+    lending.settle('t2', []);
+    lending.drop('file-a');
+    // a's domain is gone, with the mark there; the pin in b's is now an ordinary mark.
+    expect(lending.lease('t3', [a])).toEqual({ user: user(1) });
+    lending.settle('t3', []);
+    expect(lending.lease('t4', [b])).toEqual({ user: user(1), takeBack: [{ source: b, requested: false }] });
+  });
+
+  test('a share joins two domains: a user held or marked in one is so in the other', () => {
+    const { lending, a, b } = policy(2);
+    lending.lease('t1', [a]);
+    lending.settle('t1', [{ userId: 1, source: a, requested: false }]);
+    lending.link(b, a);
+    expect(leased(lending.lease('t2', [b]))).toBe(2);
+    expect(lending.domainOf(a)).toBe(lending.domainOf(b));
+  });
+
+  test('sources are known by id and by full path, and a group and a project with one id are two sources', () => {
+    const { lending } = policy(1);
+    expect(lending.resolve('group', '1')).toBe('group:1');
+    expect(lending.resolve('project', '1')).toBe('project:1');
+    expect(lending.resolve('project', 'ROOT/a/P')).toBe('project:1');
+    expect(lending.resolve('group', '9')).toBeUndefined();
+    expect(lending.domainOf('project:1' as SourceKey)).toBe('group:1');
+  });
+});
+
+describe('lending seatless users', () => {
+  test('one holder at a time in the whole run; never where it was touched; spent when it could not be taken out', () => {
+    const { lending, a, b } = policy(0, [7, 8]);
+    expect(lending.leaseSeatless('t1', [a])?.id).toBe(7);
+    expect(lending.leaseSeatless('t2', [b])?.id).toBe(8);
+    expect(lending.leaseSeatless('t3', [b])).toBeUndefined();
+    lending.settle('t1', [{ userId: 7, source: a, requested: false }]);
+    lending.settle('t2', [], undefined, [8]);
+    expect(lending.leaseSeatless('t4', [a])).toBeUndefined();
+    expect(lending.leaseSeatless('t5', [b])?.id).toBe(7);
+  });
+});
+
+describe('kept sources', () => {
+  test('a kept source goes to one taker at a time, in the order kept', () => {
+    const lending = new Lending();
+    lending.keep('fresh:group', { id: 1 });
+    lending.keep('fresh:group', { id: 2 });
+    expect([lending.takeKept('fresh:group'), lending.takeKept('fresh:group'), lending.takeKept('fresh:group')]).toEqual([{ id: 1 }, { id: 2 }, undefined]);
+  });
+});

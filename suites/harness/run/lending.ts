@@ -1,0 +1,269 @@
+// The lending policy of a run, in one place: which user a test or a fixture may have, and which
+// kept source it may reuse. It is plain state (no HTTP): the run's coordinator holds the one
+// instance and the test workers ask it; they make the requests it decides on (taking a user back,
+// resetting a source) and tell it what their requests did.
+//
+// The words:
+// - a source is a group or project, known by key (`group:12`, `project:5`: their ids may be equal);
+// - a domain is a hierarchy the run made: the group or project at its top (right below the run's
+//   root group, or at the top of the instance) and everything inside it. A user's membership
+//   anywhere in a domain shows in the domain (inherited, billable, pending lists), so a domain is
+//   the unit in which a user is "new". A share joins two domains into one;
+// - a holder is a test, or the build of a fixture, that leases users;
+// - a mark says that a user may hold something (a membership, an access request) in some sources of
+//   a domain: a lent user comes back marked where the holder's requests touched it. A mark of a
+//   fixture's build is pinned while the fixture lives: the fixture's world holds that user there.
+//
+// A pool user is lent to a holder only in domains where it is neither held by another holder nor
+// marked; when none is left, one marked there (not pinned) is taken back first (its memberships and
+// requests removed and read back gone), and only then a new user is made. Domains that a test or a
+// fixture made for itself are dropped with it, and their marks with them: nothing is taken back
+// from a group nobody will use again.
+
+export type SourceKey = `${'group' | 'project'}:${number}`;
+
+export interface LentUser {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  tokens: { api: string } & Partial<Record<string, string>>;
+}
+
+/** What a holder did to a lent user: the sources its requests touched, and where it asked for access. */
+export interface Touch {
+  userId: number;
+  source: SourceKey;
+  requested: boolean;
+}
+
+/** How a lease ends: the user as it is, or taken back from these sources first. */
+export type Lease = { user: LentUser; takeBack?: { source: SourceKey; requested: boolean }[] } | { make: true };
+
+interface Mark {
+  sources: Map<SourceKey, boolean>;
+  /** The fixture instance whose world holds the user here; undefined: reclaimable. */
+  pin?: string;
+}
+
+interface PoolEntry {
+  user: LentUser;
+  seatless: boolean;
+  /** Seatless users are lent to one holder in the whole run at a time. */
+  heldBy?: string;
+  spent: boolean;
+}
+
+export class Lending {
+  private readonly pool = new Map<number, PoolEntry>();
+  /** userId → domain → holder. */
+  private readonly held = new Map<number, Map<string, string>>();
+  /** holder → the users it holds: never lent to it twice, whatever its domains. */
+  private readonly holders = new Map<string, Set<number>>();
+  /** userId → domain → mark. */
+  private readonly marks = new Map<number, Map<string, Mark>>();
+  /** Union-find of domains joined by shares. */
+  private readonly parent = new Map<string, string>();
+  private readonly sources = new Map<SourceKey, string>();
+  private readonly aliases = new Map<string, SourceKey>();
+  /** Domain → the holder or fixture instance that made it (dropped with it). */
+  private readonly owner = new Map<string, string>();
+  /** Kept sources of test-scoped fixtures, by fixture name, waiting for their next test. */
+  private readonly kept = new Map<string, unknown[]>();
+
+  constructor(pool: LentUser[] = [], seatless: LentUser[] = []) {
+    for (const user of pool) this.adopt(user);
+    for (const user of seatless) this.adoptSeatless(user);
+  }
+
+  // ---- sources and domains ----------------------------------------------------------------
+
+  /**
+   * A source the run made or uses: inside `parent` (a known group) it is in the parent's domain,
+   * else it starts a domain of its own, made by `owner` (dropped with it).
+   */
+  registerSource(source: { kind: 'group' | 'project'; id: number; fullPath?: string }, parent: SourceKey | undefined, owner: string): SourceKey {
+    const key: SourceKey = `${source.kind}:${source.id}`;
+    const parentDomain = parent && this.sources.get(parent);
+    const domain = parentDomain ?? key;
+    this.sources.set(key, domain);
+    if (!parentDomain && !this.owner.has(domain)) this.owner.set(domain, owner);
+    if (source.fullPath) this.aliases.set(`${source.kind}:${source.fullPath.toLowerCase()}`, key);
+    return key;
+  }
+
+  /** The key of a source named in a request: by id or by full path (`group:a/b`); undefined when unknown. */
+  resolve(kind: 'group' | 'project', ref: string): SourceKey | undefined {
+    if (/^\d+$/.test(ref)) return this.sources.has(`${kind}:${Number(ref)}`) ? `${kind}:${Number(ref)}` : undefined;
+    return this.aliases.get(`${kind}:${ref.toLowerCase()}`);
+  }
+
+  domainOf(source: SourceKey): string | undefined {
+    const domain = this.sources.get(source);
+    return domain === undefined ? undefined : this.find(domain);
+  }
+
+  /** A share: members of one source are members of the other from now on. */
+  link(a: SourceKey, b: SourceKey): void {
+    const [da, db] = [this.domainOf(a), this.domainOf(b)];
+    if (da === undefined || db === undefined || da === db) return;
+    this.parent.set(db, da);
+    // A joined domain is no longer one holder's to drop: it lives to the end of the run.
+    this.owner.delete(da);
+    this.owner.delete(db);
+    for (const byDomain of this.marks.values()) {
+      const moved = byDomain.get(db);
+      if (moved === undefined) continue;
+      byDomain.delete(db);
+      const there = byDomain.get(da);
+      if (there === undefined) byDomain.set(da, moved);
+      else {
+        for (const [source, requested] of moved.sources) there.sources.set(source, requested || (there.sources.get(source) ?? false));
+        there.pin ??= moved.pin;
+      }
+    }
+    for (const byDomain of this.held.values()) {
+      const holder = byDomain.get(db);
+      if (holder === undefined) continue;
+      byDomain.delete(db);
+      if (!byDomain.has(da)) byDomain.set(da, holder);
+    }
+  }
+
+  private find(domain: string): string {
+    let d = domain;
+    while (this.parent.has(d)) d = this.parent.get(d)!;
+    return d;
+  }
+
+  private domains(sources: SourceKey[]): string[] {
+    return [...new Set(sources.map((s) => this.domainOf(s)).filter((d): d is string => d !== undefined))];
+  }
+
+  // ---- users --------------------------------------------------------------------------------
+
+  /** A user made during the run joins the pool (it holds a seat like the pool's). */
+  adopt(user: LentUser): void {
+    this.pool.set(user.id, { user, seatless: false, spent: false });
+  }
+
+  /** A user who holds no seat joins the seatless pool. */
+  adoptSeatless(user: LentUser): void {
+    this.pool.set(user.id, { user, seatless: true, spent: false });
+  }
+
+  /**
+   * A pool user for `holder`, new to the domains of `sources` (the sources of its fixtures): free
+   * there, else one to take back there first (tookBack), else `make` (adopt the new one, then hold).
+   */
+  lease(holder: string, sources: SourceKey[]): Lease {
+    const domains = this.domains(sources);
+    const mine = this.holders.get(holder);
+    const usable = [...this.pool.values()].filter((e) => !e.seatless && !e.spent && !mine?.has(e.user.id) && domains.every((d) => !this.held.get(e.user.id)?.has(d)));
+    const clean = usable.find((e) => domains.every((d) => !this.marks.get(e.user.id)?.has(d)));
+    if (clean) {
+      this.hold(holder, clean.user.id, domains);
+      return { user: clean.user };
+    }
+    const reclaimable = usable.find((e) => domains.every((d) => this.marks.get(e.user.id)?.get(d)?.pin === undefined));
+    if (!reclaimable) return { make: true };
+    this.hold(holder, reclaimable.user.id, domains);
+    const takeBack = domains.flatMap((d) => [...(this.marks.get(reclaimable.user.id)?.get(d)?.sources ?? [])].map(([source, requested]) => ({ source, requested })));
+    return { user: reclaimable.user, takeBack };
+  }
+
+  /** Holds a user just made for `holder` in the domains of `sources`. */
+  holdNew(holder: string, user: LentUser, sources: SourceKey[]): void {
+    this.adopt(user);
+    this.hold(holder, user.id, this.domains(sources));
+  }
+
+  /**
+   * The take-back a lease asked for is done: the user is clean in those domains (`ok`), or it could
+   * not be taken back (a step answered otherwise), and its marks there are pinned for the run:
+   * nobody gets it there again.
+   */
+  tookBack(userId: number, sources: SourceKey[], ok: boolean): void {
+    for (const d of this.domains(sources)) {
+      if (ok) this.marks.get(userId)?.delete(d);
+      else {
+        const mark = this.marks.get(userId)?.get(d);
+        if (mark) mark.pin = 'stuck';
+      }
+    }
+  }
+
+  /** A seatless user for `holder` (no membership anywhere), never touched in the domains of `sources`; undefined when none is left. */
+  leaseSeatless(holder: string, sources: SourceKey[]): LentUser | undefined {
+    const domains = this.domains(sources);
+    const entry = [...this.pool.values()].find((e) => e.seatless && !e.spent && e.heldBy === undefined && domains.every((d) => !this.marks.get(e.user.id)?.has(d)));
+    if (entry) entry.heldBy = holder;
+    return entry?.user;
+  }
+
+  private hold(holder: string, userId: number, domains: string[]): void {
+    this.holders.set(holder, (this.holders.get(holder) ?? new Set()).add(userId));
+    const byDomain = this.held.get(userId) ?? new Map<string, string>();
+    for (const d of domains) byDomain.set(d, holder);
+    this.held.set(userId, byDomain);
+  }
+
+  /**
+   * The holder is done: its users are free again, marked where `touched` says. `pin`: the fixture
+   * instance whose world keeps them there. `failedSeatless`: seatless users it could not take out
+   * again (they may hold a seat now): spent for the run.
+   */
+  settle(holder: string, touched: Touch[], pin?: string, failedSeatless: number[] = []): void {
+    this.holders.delete(holder);
+    for (const byDomain of this.held.values()) for (const [d, h] of byDomain) if (h === holder) byDomain.delete(d);
+    for (const t of touched) {
+      const domain = this.domainOf(t.source);
+      if (domain === undefined || !this.pool.has(t.userId)) continue;
+      const byDomain = this.marks.get(t.userId) ?? new Map<string, Mark>();
+      const mark: Mark = byDomain.get(domain) ?? { sources: new Map() };
+      mark.sources.set(t.source, t.requested || (mark.sources.get(t.source) ?? false));
+      // A seatless user's marks stay: its queued promotions there are not withdrawn.
+      if (pin !== undefined && mark.pin === undefined) mark.pin = pin;
+      byDomain.set(domain, mark);
+      this.marks.set(t.userId, byDomain);
+    }
+    for (const entry of this.pool.values()) {
+      if (entry.heldBy === holder) entry.heldBy = undefined;
+      if (failedSeatless.includes(entry.user.id)) entry.spent = true;
+    }
+  }
+
+  /**
+   * A fixture instance, a test or a fixture's build is gone: the domains it made are dropped (no
+   * one uses them again: their marks go too), and its pins elsewhere become reclaimable marks.
+   */
+  drop(owner: string): void {
+    const gone = new Set([...this.owner].filter(([, o]) => o === owner).map(([d]) => d));
+    for (const d of gone) this.owner.delete(d);
+    for (const byDomain of this.marks.values()) {
+      for (const [d, mark] of byDomain) {
+        if (gone.has(this.find(d))) byDomain.delete(d);
+        else if (mark.pin === owner) mark.pin = undefined;
+      }
+    }
+  }
+
+  /** Moves the domains `from` made to `to` (a fixture's build made them; the fixture instance keeps them). */
+  handOver(from: string, to: string): void {
+    for (const [d, o] of this.owner) if (o === from) this.owner.set(d, to);
+  }
+
+  // ---- kept sources ---------------------------------------------------------------------------
+
+  /** A kept source of the test-scoped fixture `name`, taken off the shelf; undefined when none is kept. */
+  takeKept(name: string): unknown {
+    return this.kept.get(name)?.shift();
+  }
+
+  /** Puts a source back on the shelf of fixture `name` for a later test (after its reset, which the taker makes). */
+  keep(name: string, value: unknown): void {
+    const shelf = this.kept.get(name) ?? [];
+    shelf.push(value);
+    this.kept.set(name, shelf);
+  }
+}
