@@ -4,16 +4,20 @@
 // world, so the ~0.3 s per-file isolation cost (shared/MEASUREMENTS.md) buys nothing there.
 import { defineConfig } from 'vitest/config';
 import { CATALOG } from './suites/areas.js';
-import { loadConfig, TEST_TIMEOUT_MS, TESTS_PER_FILE } from './suites/harness/run/config.js';
+import { runSettings, TEST_TIMEOUT_MS, TESTS_PER_FILE } from './suites/harness/run/config.js';
 import { ConformanceReporter } from './suites/harness/report/reporter.js';
 import { PlainSummaryReporter } from './suites/harness/report/plain-summary-reporter.js';
+
+// The settings, parsed once (the command's, when it runs the suite), for the workers, the global setup and the reporters.
+const settings = runSettings(CATALOG);
 
 export default defineConfig({
   test: {
     // Conformance tests wait on the target far more than they compute: the number of files at once
     // follows the target, not the cores (CONFORMANCE_CONCURRENCY; suites/harness/run/config.ts).
-    maxWorkers: loadConfig(process.env, '.env', CATALOG).concurrency,
-    reporters: ['default', new ConformanceReporter(CATALOG), new PlainSummaryReporter()],
+    maxWorkers: settings.concurrency,
+    provide: { conformanceSettings: settings },
+    reporters: ['default', new ConformanceReporter(CATALOG, settings), new PlainSummaryReporter()],
     projects: [
       {
         test: {

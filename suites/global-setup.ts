@@ -17,7 +17,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Imported only by the setup that makes the run: each project loads its setup through its own
   // module graph, and the second would load the reference server and the areas again for nothing.
   shared.conformanceRun ??= {
-    run: Promise.all([import('./areas.js'), import('./harness/run/lifecycle.js')]).then(([{ CATALOG }, { createRun }]) => createRun({ catalog: CATALOG })),
+    run: Promise.all([import('./areas.js'), import('./harness/run/lifecycle.js')]).then(([{ CATALOG }, { createRun }]) =>
+      createRun({ catalog: CATALOG, config: project.getProvidedContext().conformanceSettings }),
+    ),
     users: 0,
   };
   const current = shared.conformanceRun;

@@ -56,7 +56,7 @@ describe('registering areas', () => {
       pool: 'threads',
       isolate: false,
       watch: false,
-      reporters: [new ConformanceReporter(catalog)],
+      reporters: [new ConformanceReporter(catalog, loadConfig(process.env, dotenv, catalog))],
     });
     try {
       await vitest.start();

@@ -10,7 +10,7 @@ import { CATALOG } from '../../areas.js';
 import { Client } from '../core/client.js';
 import { ConfigError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
-import { loadConfig } from '../run/config.js';
+import { loadConfig, useSettings, type Config } from '../run/config.js';
 import { sweepLedger, sweepPrefix } from '../run/removal.js';
 import { ProgressReporter } from '../report/progress-reporter.js';
 import { ConformanceReporter } from '../report/reporter.js';
@@ -37,7 +37,9 @@ Run options:
   --report-dir DIR           where the reports go (default reports)
   --concurrency N            test files run at once (CONFORMANCE_CONCURRENCY; default 8 against a
                              target URL, whatever the cores: the suite waits on HTTP; 2 with the
-                             bundled server)
+                             bundled server); the tests of a file run at once too
+  --max-in-flight N          requests in flight against the target at once, over the whole run
+                             (CONFORMANCE_MAX_IN_FLIGHT; default 16; 0: no bound): the knob of the load
   --timeout MS               timeout of one HTTP request (default 15000)
   --expected-failures FILE   baseline: YAML or JSON list of { id, reason, link }
   --shard I/N                run the I-th of N shards (split across CI jobs)
@@ -70,6 +72,7 @@ async function run(args: string[]): Promise<number> {
       fixtures: { type: 'string' },
       'report-dir': { type: 'string' },
       concurrency: { type: 'string' },
+      'max-in-flight': { type: 'string' },
       timeout: { type: 'string' },
       'expected-failures': { type: 'string' },
       shard: { type: 'string' },
@@ -86,9 +89,12 @@ async function run(args: string[]): Promise<number> {
   setEnv('CONFORMANCE_REQUEST_TIMEOUT_MS', values.timeout);
   setEnv('CONFORMANCE_EXPECTED_FAILURES', values['expected-failures']);
   setEnv('CONFORMANCE_CONCURRENCY', values.concurrency);
+  setEnv('CONFORMANCE_MAX_IN_FLIGHT', values['max-in-flight']);
   if (values.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(values.shard)) throw new ConfigError(`--shard must look like 1/3, got "${values.shard}"`);
 
+  // Parsed once, here: the vitest configuration, the global setup and the reporters take this object.
   const config = loadConfig(process.env, '.env', CATALOG);
+  useSettings(config);
   const resultsPath = join(config.reportDir, 'results.json');
   rmSync(resultsPath, { force: true });
   const started = Date.now();
@@ -106,7 +112,7 @@ async function run(args: string[]): Promise<number> {
     testNamePattern: values.grep,
     maxWorkers: config.concurrency,
     shard: values.shard,
-    reporters: [new ProgressReporter(), new ConformanceReporter(CATALOG)],
+    reporters: [new ProgressReporter(), new ConformanceReporter(CATALOG, config)],
   });
   let interrupted = false;
   const onSigint = () => {
@@ -132,7 +138,7 @@ async function run(args: string[]): Promise<number> {
     await vitest.close();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
-    await sweepLeftovers(started);
+    await sweepLeftovers(started, config);
   }
   if (interrupted) return 2;
   if (!existsSync(resultsPath)) {
@@ -152,15 +158,9 @@ async function run(args: string[]): Promise<number> {
 }
 
 /** A safety net after an interrupted run: whatever ledgers written since `since` still list. */
-async function sweepLeftovers(since: number): Promise<void> {
+async function sweepLeftovers(since: number, config: Config): Promise<void> {
   const dir = '.conformance';
   if (!existsSync(dir)) return;
-  let config;
-  try {
-    config = loadConfig();
-  } catch {
-    return;
-  }
   if (config.targetUrl === undefined) return; // the bundled server is gone with the run
   const admin = new Client(config.targetUrl, config.adminToken, 'admin (sweep)', config.requestTimeoutMs);
   for (const file of readdirSync(dir).filter((f) => f.startsWith('ledger-'))) {

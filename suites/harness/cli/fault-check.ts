@@ -22,6 +22,7 @@ import { startReferenceServer } from '../../../reference-server/server.js';
 import { CATALOG } from '../../areas.js';
 import type { VerdictLevel } from '../core/exchange.js';
 import { ConformanceReporter } from '../report/reporter.js';
+import { runSettings } from '../run/config.js';
 import type { Results, TestRecord } from '../report/results.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -69,9 +70,11 @@ Object.assign(process.env, {
 const vitest = await createVitest('test', {
   root: ROOT,
   config: join(ROOT, 'vitest.config.ts'),
+  // Loaded in this process as it is: its settings are the ones this script parsed (runSettings).
+  configLoader: 'native',
   project: ['conformance', 'conformance-exclusive'],
   watch: false,
-  reporters: [new ConformanceReporter(CATALOG)],
+  reporters: [new ConformanceReporter(CATALOG, runSettings(CATALOG))],
 });
 
 /** Runs the given suite files and reads the records the conformance reporter wrote for them. */

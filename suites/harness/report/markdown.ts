@@ -33,6 +33,14 @@ export function summaryMarkdown(results: Results): string {
     lines.push(`| **${area}** | ${count([...endpoints.values()].flat()).map((n) => `**${cell(n)}**`).join(' | ')} |`);
     for (const [endpoint, tests] of endpoints) lines.push(`| \`${endpoint}\` | ${count(tests).map(cell).join(' | ')} |`);
   }
+  if (results.lackingSetup) {
+    lines.push('', '## Set-up endpoints the target lacks', '', 'Beyond the target contract (the spec never names them); only the tests that need one are unsupported.', '');
+    for (const l of results.lackingSetup) lines.push(`- \`${l.endpoint}\` (set-up "${l.need}"): ${l.tests} test(s) unsupported`);
+  }
+  if (results.fixtures) {
+    lines.push('', '## Fixtures that could not be built', '');
+    for (const f of results.fixtures) lines.push(`- \`${f.fixture}\` (${f.scope}), ${f.dependents.length} dependent test(s): ${f.message.split('\n').join(' ')}`);
+  }
   const failing = results.tests.filter((t) => t.verdict === 'fail' || t.verdict === 'error');
   if (failing.length > 0) {
     lines.push('', '## Failures', '');

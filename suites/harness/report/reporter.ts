@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { Catalog } from '../core/area.js';
 import { redact, redactValue, REDACTED } from '../core/redact.js';
-import { loadConfig, type Config } from '../run/config.js';
+import type { Config } from '../run/config.js';
 import type { Outcome, TestMeta } from '../run/conformance.js';
 import { registerRunSecrets, type RunContext } from '../run/context.js';
 import { applyBaseline, loadBaseline } from './baseline.js';
@@ -16,7 +16,8 @@ import { clauseCoverage, type Coverage } from './clause-coverage.js';
 import { reportHtml } from './html.js';
 import { junitXml } from './junit.js';
 import { summaryMarkdown } from './markdown.js';
-import { buildResults, chosenSummary, type Results, type TestRecord, type Verdict } from './results.js';
+import { buildResults, chosenSummary, type FixtureReport, type Results, type TestRecord, type Verdict } from './results.js';
+import { runCoordinator } from '../run/coordinator.js';
 
 /** A test's verdicts on both levels, from the outcome the test wrapper recorded where it decided it. */
 export function verdictOf(test: TestCase): { verdict: Verdict; reason: string | null; parity: Verdict } {
@@ -60,8 +61,11 @@ export function writeReports(reportDir: string, results: Results, coverage: Cove
 }
 
 export class ConformanceReporter implements Reporter {
-  /** `catalog`: the registered areas (suites/areas.ts), for settings and clause coverage. */
-  constructor(private readonly catalog: Catalog) {}
+  /** `catalog`: the registered areas (suites/areas.ts), for clause coverage; `config`: the run's settings. */
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly config: Config,
+  ) {}
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const project = testModules.find((m) => m.project.name.startsWith('conformance'))?.project;
@@ -89,18 +93,21 @@ export class ConformanceReporter implements Reporter {
           ...(notes.length > 0 ? { parityNotes: notes } : {}),
           durationMs: Math.round(test.diagnostic()?.duration ?? 0),
           file: module.relativeModuleId,
+          fixtures: meta.fixtures,
+          needs: meta.needs,
           ...(parity === 'fail' || parity === 'error' ? { evidence: test.meta().evidence ?? [] } : {}),
         });
       }
     }
     if (records.length === 0) return;
-    const config = loadConfig(process.env, '.env', this.catalog);
+    const config = this.config;
 
     const results = buildResults(records, run, shownSettings(config), config.level);
     results.files = testModules
       .filter((m) => m.project.name.startsWith('conformance'))
       .map((m) => ({ file: m.relativeModuleId, durationMs: Math.round(m.diagnostic().duration) }))
       .sort((a, b) => b.durationMs - a.durationMs);
+    Object.assign(results, runTally(records));
     if (config.expectedFailuresPath) results.baseline = applyBaseline(results, config.expectedFailuresPath, loadBaseline(config.expectedFailuresPath));
     const coverage = clauseCoverage(this.catalog.clauses, records);
     writeReports(config.reportDir, results, coverage);
@@ -113,11 +120,43 @@ export class ConformanceReporter implements Reporter {
         `GitLab parity: ${p.pass} pass, ${p.fail} fail, ${p.error} error; the exit code follows the ${results.level} level (${chosenSummary(results).fail + chosenSummary(results).error} failing)\n` +
         `clauses covered ${coverage.covered}/${coverage.testable}; ${coverage.passingOnEach} of ${coverage.bothKinds} clauses of groups and projects alike pass on each kind; reports in ${config.reportDir}/`,
     );
+    for (const f of results.fixtures ?? []) {
+      console.log(`fixture "${f.fixture}" (${f.scope}) could not be built, ${f.dependents.length} test(s) not run: ${f.lacking ? `the target lacks ${f.lacking.endpoint}` : f.message.split('\n')[0]}`);
+    }
+    if (results.lackingSetup) console.log(`set-up endpoints beyond the target contract that the target lacks: ${results.lackingSetup.map((l) => `${l.endpoint} (${l.tests} tests unsupported)`).join('; ')}`);
     if (problems.length > 0) {
       console.error(`conformance catalog problems:\n  ${problems.join('\n  ')}`);
       process.exitCode = 1;
     }
   }
+}
+
+/** What the run's coordinator knows of the run: fixtures that could not be built, set-up endpoints lacking, requests sent. */
+function runTally(records: TestRecord[]): Pick<Results, 'fixtures' | 'lackingSetup' | 'requests'> {
+  const coordinator = runCoordinator();
+  if (!coordinator) return {};
+  const notRun = (r: TestRecord) => r.verdict === 'unsupported' || r.verdict === 'error';
+  const fixtures: FixtureReport[] = coordinator.failures.map((f) => ({
+    ...f,
+    message: redact(f.message),
+    dependents: records.filter((r) => notRun(r) && r.fixtures.includes(f.fixture) && (r.reason ?? '').includes(`"${f.fixture}"`)).map((r) => r.id),
+  }));
+  const lacking = new Map<string, { need: string; endpoint: string; tests: number }>();
+  for (const r of records) {
+    const match = /^the target lacks (.+) \(set-up "([a-z-]+)"\)/.exec(r.reason ?? '');
+    if (r.verdict !== 'unsupported' || !match) continue;
+    const entry = lacking.get(match[2]) ?? { need: match[2], endpoint: match[1], tests: 0 };
+    entry.tests++;
+    lacking.set(match[2], entry);
+  }
+  const files = [...coordinator.requests].map(([file, counts]) => ({ file, ...counts })).sort((a, b) => a.file.localeCompare(b.file));
+  const total: Record<string, number> = {};
+  for (const row of files) for (const [purpose, n] of Object.entries(row)) if (typeof n === 'number') total[purpose] = (total[purpose] ?? 0) + n;
+  return {
+    ...(fixtures.length > 0 ? { fixtures } : {}),
+    ...(lacking.size > 0 ? { lackingSetup: [...lacking.values()] } : {}),
+    requests: { files, total, highestInFlight: coordinator.highestInFlight() },
+  };
 }
 
 function duplicateIds(records: TestRecord[]): string[] {

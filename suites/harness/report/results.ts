@@ -23,6 +23,10 @@ export interface TestRecord {
   parityNotes?: ParityNote[];
   durationMs: number;
   file: string;
+  /** The fixtures it uses, with those they are built from (its manifest). */
+  fixtures: string[];
+  /** The set-up endpoints beyond the target contract it depends on. */
+  needs: string[];
   /** Set when the baseline (--expected-failures) lists this test. */
   expected?: { reason: string; link?: string };
   evidence?: Evidence[];
@@ -43,8 +47,24 @@ export interface Results {
   paritySummary: Summary;
   baseline?: { file: string; unexpectedFailures: string[]; stale: string[] };
   tests: TestRecord[];
-  /** Each test file with its wall time, the set-up of its world included. */
+  /** Each test file with its wall time, the set-up of its fixtures included. */
   files?: { file: string; durationMs: number }[];
+  /** Fixtures that could not be built, each once, with the tests that depended on them. */
+  fixtures?: FixtureReport[];
+  /** The set-up endpoints beyond the target contract that the target lacks, with how many tests needed each. */
+  lackingSetup?: { need: string; endpoint: string; tests: number }[];
+  /** The requests the run sent, per test file and purpose, and the most in flight at once. */
+  requests?: { files: ({ file: string } & Record<string, number | string>)[]; total: Record<string, number>; highestInFlight: number };
+}
+
+export interface FixtureReport {
+  fixture: string;
+  scope: string;
+  /** What failed: the request, status and body of the set-up call, or the error. */
+  message: string;
+  lacking?: { need: string; endpoint: string };
+  /** The tests that could not run because of it. */
+  dependents: string[];
 }
 
 export type Summary = { total: number; passed: number; failed: number; skipped: number } & Record<Verdict, number>;

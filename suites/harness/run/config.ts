@@ -189,3 +189,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     expectedFailuresPath,
   };
 }
+
+let current: Config | undefined;
+
+/**
+ * The run's settings, parsed once: the ones the command handed in (useSettings), else read from the
+ * environment and `.env` the first time they are asked for. The command, the vitest configuration,
+ * the global setup (through vitest's provide) and the reporters all use this one object.
+ */
+export function runSettings(catalog?: Catalog): Config {
+  current ??= loadConfig(process.env, '.env', catalog);
+  return current;
+}
+
+/** The command's settings, parsed from its flags and the environment, for the whole run. */
+export function useSettings(config: Config): void {
+  current = config;
+}

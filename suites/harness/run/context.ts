@@ -4,7 +4,7 @@ import type { FixtureManifest } from '../../../contract/fixture-manifest.js';
 import type { VerdictLevel } from '../core/exchange.js';
 import type { ActorName, GroupInfo, TokenScope } from '../core/vocabulary.js';
 import { registerSecret } from '../core/redact.js';
-import type { Capability } from './config.js';
+import type { Capability, Config } from './config.js';
 
 export interface ActorInfo {
   id: number;
@@ -56,6 +56,8 @@ export interface RunContext {
 declare module 'vitest' {
   interface ProvidedContext {
     conformance: RunContext;
+    /** The run's settings, parsed once (config.ts runSettings). */
+    conformanceSettings: Config;
   }
 }
 

@@ -163,6 +163,18 @@ export class Coordinator {
   }
 }
 
+const kept = globalThis as { conformanceCoordinator?: Coordinator };
+
+/** The coordinator of the run made in this process, for the reporters (which run where the run was made). */
+export function runCoordinator(): Coordinator | undefined {
+  return kept.conformanceCoordinator;
+}
+
+/** Keeps the run's coordinator for the reporters. */
+export function keepCoordinator(coordinator: Coordinator): void {
+  kept.conformanceCoordinator = coordinator;
+}
+
 /** What a worker holds: the coordinator's methods, asynchronous. */
 export type CoordinatorClient = { [K in keyof Coordinator as Coordinator[K] extends (...args: never[]) => unknown ? K : never]: Coordinator[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never };
 

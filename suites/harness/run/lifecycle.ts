@@ -14,16 +14,9 @@ import { registerSecret } from '../core/redact.js';
 import { ROLE_LEVEL, ROLES, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
 import { loadConfig, SEATLESS_POOL_SIZE, USER_POOL_SIZE, type Config } from './config.js';
 import type { ActorInfo, RunContext } from './context.js';
-import { Coordinator, local, serve } from './coordinator.js';
+import { Coordinator, keepCoordinator, local, serve } from './coordinator.js';
 import { Frame } from './frame.js';
 import { sweepLedger } from './removal.js';
-
-/** What the run's main thread keeps for the reporters: the coordinator's tally, read after the tests. */
-export interface Tally {
-  coordinator: Coordinator;
-}
-const kept = globalThis as { conformanceTally?: Tally };
-export const tally = (): Tally | undefined => kept.conformanceTally;
 
 /** Makes the run; `catalog` (the registered areas) checks the area and endpoint settings. */
 export async function createRun(options: { unrefServer?: boolean; catalog?: Catalog; config?: Config } = {}): Promise<{ run: RunContext; coordinator: Coordinator; teardown: () => Promise<void> }> {
@@ -47,7 +40,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
   const ledgerPath = join('.conformance', `ledger-${runId}.jsonl`);
   const coordinator = new Coordinator(config.maxInFlight);
   bindInFlight(coordinator.inFlight);
-  kept.conformanceTally = { coordinator };
+  keepCoordinator(coordinator);
   const stopServing = serve(coordinator, runId);
   let teardownDone = false;
   const teardown = async () => {
