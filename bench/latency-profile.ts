@@ -78,7 +78,22 @@ export async function latencyProfileRun(profile: Record<Kind, number>, log: (lin
     const wallS = (Date.now() - started) / 1000;
     const results = JSON.parse(readFileSync(join(work, 'reports', 'results.json'), 'utf8')) as Results;
     const slowest = (results.files ?? []).slice(0, 8).map(({ file, durationMs }) => ({ file, seconds: Math.round(durationMs / 100) / 10 }));
-    return { exitCode: code, wallSeconds: Math.round(wallS), tests: results.summary.total, passed: results.summary.pass, requests: counts, totalRequests: Object.values(counts).reduce((a, b) => a + b, 0), slowest };
+    // Tests that did not pass are recorded, not fatal: the figures of the run stand.
+    const failures = results.tests.filter((t) => t.verdict === 'fail' || t.verdict === 'error').map((t) => ({ id: t.id, verdict: t.verdict, reason: (t.reason ?? '').split('\n')[0] }));
+    return {
+      exitCode: code,
+      wallSeconds: Math.round(wallS),
+      tests: results.summary.total,
+      passed: results.summary.pass,
+      failures,
+      requests: counts,
+      totalRequests: Object.values(counts).reduce((a, b) => a + b, 0),
+      // What the requests were for (the suite's own count: checked, setup, take-back, reset), per file.
+      purposes: results.requests?.total ?? {},
+      perFile: results.requests?.files ?? [],
+      highestInFlight: results.requests?.highestInFlight,
+      slowest,
+    };
   } finally {
     clearInterval(progress);
     proxy.close();
