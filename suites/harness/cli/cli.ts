@@ -20,6 +20,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 const HELP = `Usage:
   gitlab-api-conformance [run] [options]     run the suite (default: against the bundled reference server)
+  gitlab-api-conformance record --out FILE [options]
+                                             run the suite and write its transcript: every exchange
+                                             of every test, tokens masked (docs/transcript-format.md)
   gitlab-api-conformance sweep [options]     delete what an earlier, killed run left on the target
 
 Run options:
@@ -171,6 +174,15 @@ async function sweepLeftovers(since: number, config: Config): Promise<void> {
   }
 }
 
+/** `record --out FILE [run options]`: the ordinary run, which also writes the transcript to FILE. */
+async function record(args: string[]): Promise<number> {
+  const at = args.indexOf('--out');
+  const out = at >= 0 ? args[at + 1] : undefined;
+  if (out === undefined || out.startsWith('--')) throw new ConfigError('record needs --out FILE (where the transcript goes)');
+  setEnv('CONFORMANCE_TRANSCRIPT', resolve(out));
+  return run([...args.slice(0, at), ...args.slice(at + 2)]);
+}
+
 async function sweep(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { target: { type: 'string' }, 'token-file': { type: 'string' }, ledger: { type: 'string' }, prefix: { type: 'string' } } });
   setEnv('CONFORMANCE_TARGET_URL', values.target);
@@ -220,6 +232,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (first === 'sweep') return await sweep(rest);
+    if (first === 'record') return await record(rest);
     return await run(first === 'run' ? rest : argv);
   } catch (error) {
     if (error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

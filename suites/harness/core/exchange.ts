@@ -9,6 +9,8 @@ export interface Exchange {
   /** Path and query under the target, e.g. /api/v4/projects/1/repository/files/a%2Eb?ref=main */
   url: string;
   requestBody?: unknown;
+  /** How the body was sent: JSON or form fields. */
+  sentAs?: 'json' | 'form';
   status: number;
   headers: Record<string, string>;
   body: unknown;

@@ -18,6 +18,7 @@ import { junitXml } from './junit.js';
 import { summaryMarkdown } from './markdown.js';
 import { buildResults, chosenSummary, type FixtureReport, type Results, type TestRecord, type Verdict } from './results.js';
 import { runCoordinator } from '../run/coordinator.js';
+import { writeTranscript } from './transcript.js';
 
 /** A test's verdicts on both levels, from the outcome the test wrapper recorded where it decided it. */
 export function verdictOf(test: TestCase): { verdict: Verdict; reason: string | null; parity: Verdict } {
@@ -73,6 +74,7 @@ export class ConformanceReporter implements Reporter {
     // This process did not make the run: its tokens are registered here before any text is written.
     if (run) registerRunSecrets(run);
     const records: TestRecord[] = [];
+    const recorded: Parameters<typeof writeTranscript>[3] = [];
     for (const module of testModules) {
       if (!module.project.name.startsWith('conformance')) continue;
       for (const test of module.children.allTests()) {
@@ -80,7 +82,7 @@ export class ConformanceReporter implements Reporter {
         if (!meta) continue;
         const { verdict, reason, parity } = verdictOf(test);
         const notes = (test.meta().outcome as Outcome | undefined)?.parity ?? [];
-        records.push({
+        const record: TestRecord = {
           id: meta.id,
           title: meta.title,
           area: meta.area,
@@ -96,7 +98,9 @@ export class ConformanceReporter implements Reporter {
           fixtures: meta.fixtures,
           needs: meta.needs,
           ...(parity === 'fail' || parity === 'error' ? { evidence: test.meta().evidence ?? [] } : {}),
-        });
+        };
+        records.push(record);
+        recorded.push({ record, meta, outcome: test.meta().outcome as Outcome | undefined });
       }
     }
     if (records.length === 0) return;
@@ -111,6 +115,7 @@ export class ConformanceReporter implements Reporter {
     if (config.expectedFailuresPath) results.baseline = applyBaseline(results, config.expectedFailuresPath, loadBaseline(config.expectedFailuresPath));
     const coverage = clauseCoverage(this.catalog.clauses, records);
     writeReports(config.reportDir, results, coverage);
+    if (config.transcriptPath) writeTranscript(config.transcriptPath, run, config, recorded);
 
     const problems = [...duplicateIds(records).map((id) => `test id ${id} is used by more than one test`), ...coverage.gaps.map((id) => `clause ${id} has no test`)];
     const s = results.summary;

@@ -21,6 +21,7 @@ import { closure, endFile, FixtureUnavailable, holding, needsOf, resolve, type F
 import { Frame } from './frame.js';
 import { SetupError, type Maker } from './maker.js';
 import { unmet, type Gate, type Requirements } from './requirements.js';
+import type { SymbolEntry } from './symbols.js';
 
 export type { Requirements } from './requirements.js';
 
@@ -54,6 +55,8 @@ export interface Outcome {
   parity: ParityNote[];
   /** Every exchange the test made, in the order sent, for a transcript (only when the run records). */
   transcript?: Evidence[];
+  /** The run's objects the test met, by role (only when the run records). */
+  symbols?: SymbolEntry[];
 }
 
 declare module 'vitest' {
@@ -189,6 +192,7 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
     const file = ctx.task.file.name;
     const log = new TestLog();
     const frame = new Frame(run, `test:${meta.id}`, `test:${meta.id}`, new Set(meta.needs), meta.id, log);
+    if (run.context.recording) nameRunObjects(frame, run.context);
     let instances: TestScoped[] = [];
     try {
       await holding(run, file, meta.kind, uses, async () => {
@@ -207,7 +211,10 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
           }
         } finally {
           outcome.parity = log.parity.map((note) => ({ ...note, text: redact(note.text) }));
-          if (run.context.recording) outcome.transcript = [...log.exchanges].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map(toTranscript);
+          if (run.context.recording) {
+            outcome.transcript = [...log.exchanges].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map(toTranscript);
+            outcome.symbols = frame.symbols.list();
+          }
         }
       });
     } finally {
@@ -258,6 +265,14 @@ function toTranscript(exchange: Exchange): Evidence {
   const { bytes, ...rest } = exchange;
   const binary = typeof rest.body === 'string' && bytes.length > 0 && !bytes.equals(Buffer.from(rest.body, 'utf8'));
   return redactValue({ ...rest, body: binary ? bytes.toString('base64') : rest.body, ...(binary ? { bodyEncoding: 'base64' } : {}) });
+}
+
+/** The shared actors, the administrator and the run's root group, by their role: known to every test. */
+function nameRunObjects(frame: Frame, run: RunContext): void {
+  for (const [role, actor] of Object.entries(run.actors)) frame.symbols.named(`user:${role}`, actor);
+  // The administrator's names are not the run's to replace (they differ between targets for their own reasons): its id only.
+  frame.symbols.named('user:admin', { id: run.adminId, username: '', email: '' });
+  if (run.root) frame.symbols.named('group:root', run.root);
 }
 
 export function allTests(task: RunnerTask): RunnerTask[] {

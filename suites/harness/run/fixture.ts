@@ -167,6 +167,7 @@ export async function resolve(fixtures: readonly Fixture<unknown>[], frame: Fram
     }
     known.set(f, value);
     frame.sources.push(...sourcesIn(value));
+    frame.symbols.fixture(f.spec.name, value);
   }
   return ended;
 }

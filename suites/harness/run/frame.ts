@@ -16,6 +16,7 @@ import type { ActorInfo, RunContext } from './context.js';
 import type { CoordinatorClient, SourceRef } from './coordinator.js';
 import type { SourceKey } from './lending.js';
 import { Maker } from './maker.js';
+import { Symbols } from './symbols.js';
 
 export interface Run {
   context: RunContext;
@@ -41,6 +42,8 @@ export class Frame implements Recorder {
   readonly make: Maker;
   readonly admin: Client;
   readonly factories: Factories;
+  /** The run's objects it met, by their role in its world (a test's transcript names them so). */
+  readonly symbols = new Symbols();
 
   constructor(
     readonly run: Run,
@@ -95,6 +98,7 @@ export class Frame implements Recorder {
         const user = await this.make.seatedUser();
         await coordinator.holdNew(this.holder, user, this.sources);
         this.leased.push(user);
+        this.symbols.numbered(user);
         return user;
       }
       const user = lease.user as ActorInfo;
@@ -105,6 +109,7 @@ export class Frame implements Recorder {
         if (!ok) continue;
       }
       this.leased.push(user);
+      this.symbols.numbered(user);
       return user;
     }
   }
@@ -119,6 +124,7 @@ export class Frame implements Recorder {
     if (!user) return this.make.user();
     for (const token of Object.values(user.tokens)) registerSecret(token);
     this.seatless.push(user);
+    this.symbols.numbered(user);
     return user;
   }
 

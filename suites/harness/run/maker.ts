@@ -84,7 +84,9 @@ export class Maker {
         registerSecret(token.token as string);
       }),
     );
-    return { id, username: fields.username, name: fields.name, email: fields.email, tokens };
+    const user = { id, username: fields.username, name: fields.name, email: fields.email, tokens };
+    this.frame.symbols.numbered(user);
+    return user;
   }
 
   /** A new user holding a seat, as the run's pool users do (a Reporter of the run's seat group). */
@@ -108,6 +110,7 @@ export class Maker {
     );
     const group: GroupInfo = { kind: 'group', id: body.id as number, name: body.name as string, fullPath: body.full_path as string };
     this.ledger('group', group.id, group.fullPath);
+    this.frame.symbols.numbered(group);
     await this.known(group, options.parent);
     if (options.roles) await this.addRoles(group);
     return group;
@@ -124,6 +127,7 @@ export class Maker {
     );
     const project: ProjectInfo = { kind: 'project', id: body.id as number, fullPath: body.path_with_namespace as string, defaultBranch: (body.default_branch as string | null) ?? 'main' };
     this.ledger('project', project.id, project.fullPath);
+    this.frame.symbols.numbered(project);
     await this.known(project, options.group);
     if (options.roles) await this.addRoles(project);
     return project;
