@@ -2,7 +2,7 @@
 // that made the run. Test files run in worker threads of that process; they reach it through a
 // BroadcastChannel named after the run (`connect`), or directly when the run was made in their own
 // thread (`local`). It holds:
-// - the lending policy (lending.ts): users and kept sources;
+// - the lending policy (lending.ts, which it extends): users and kept sources;
 // - the run-scoped fixtures: the first file to ask builds one, the others wait for its value or its
 //   failure (fixture.ts);
 // - named locks (a setting or a fixture group that one test at a time may change);
@@ -10,19 +10,7 @@
 //   worker's client takes a slot of (in-flight.ts);
 // - what the run did: requests per file and purpose, fixtures that could not be built.
 import { BroadcastChannel, threadId } from 'node:worker_threads';
-import { Lending, type Lease, type LentUser, type SourceKey } from './lending.js';
-
-export type SourceRef = { kind: 'group' | 'project'; ref: string };
-
-/** What a holder's requests did, as the worker saw them: sources by reference, resolved here. */
-export interface Settlement {
-  holder: string;
-  touched: { userId: number; source: SourceRef; requested: boolean }[];
-  /** Shares made: [source, the group it was shared with]. */
-  links: [SourceRef, SourceRef][];
-  pin?: string;
-  failedSeatless?: number[];
-}
+import { Lending } from './lending.js';
 
 /** Why a fixture could not be built, once for the run's report. */
 export interface FixtureFailure {
@@ -39,8 +27,8 @@ export type RunFixtureState = { build: true } | { value: unknown } | { failure: 
 export const PURPOSES = ['checked', 'setup', 'take-back', 'reset', 'clean-up'] as const;
 export type Purpose = (typeof PURPOSES)[number];
 
-export class Coordinator {
-  readonly lending: Lending;
+/** The run's coordinator: the lending policy, and what else the test files share. */
+export class Coordinator extends Lending {
   readonly inFlight: SharedArrayBuffer;
   private readonly runFixtures = new Map<string, { state: RunFixtureState; waiting: ((s: RunFixtureState) => void)[] }>();
   private readonly locks = new Map<string, (() => void)[]>();
@@ -48,65 +36,10 @@ export class Coordinator {
   readonly failures: FixtureFailure[] = [];
 
   constructor(maxInFlight: number) {
-    this.lending = new Lending();
+    super();
     // [requests in flight, the bound, the highest seen]
     this.inFlight = new SharedArrayBuffer(12);
     Atomics.store(new Int32Array(this.inFlight), 1, maxInFlight);
-  }
-
-  // ---- the methods workers call (every argument and result is plain data) ------------------
-
-  lease(holder: string, sources: SourceKey[]): Lease {
-    return this.lending.lease(holder, sources);
-  }
-
-  holdNew(holder: string, user: LentUser, sources: SourceKey[]): void {
-    this.lending.holdNew(holder, user, sources);
-  }
-
-  tookBack(userId: number, sources: SourceKey[], ok: boolean): void {
-    this.lending.tookBack(userId, sources, ok);
-  }
-
-  leaseSeatless(holder: string, sources: SourceKey[]): LentUser | undefined {
-    return this.lending.leaseSeatless(holder, sources);
-  }
-
-  registerSource(source: { kind: 'group' | 'project'; id: number; fullPath?: string }, parent: SourceKey | undefined, owner: string): SourceKey {
-    return this.lending.registerSource(source, parent, owner);
-  }
-
-  resolve(ref: SourceRef): SourceKey | undefined {
-    return this.lending.resolve(ref.kind, ref.ref);
-  }
-
-  settle(s: Settlement): void {
-    const key = (r: SourceRef) => this.lending.resolve(r.kind, r.ref);
-    for (const [a, b] of s.links) {
-      const [ka, kb] = [key(a), key(b)];
-      if (ka && kb) this.lending.link(ka, kb);
-    }
-    const touched = s.touched.flatMap((t) => {
-      const source = key(t.source);
-      return source ? [{ userId: t.userId, source, requested: t.requested }] : [];
-    });
-    this.lending.settle(s.holder, touched, s.pin, s.failedSeatless);
-  }
-
-  drop(owner: string): void {
-    this.lending.drop(owner);
-  }
-
-  handOver(from: string, to: string): void {
-    this.lending.handOver(from, to);
-  }
-
-  takeKept(name: string): unknown {
-    return this.lending.takeKept(name);
-  }
-
-  keep(name: string, value: unknown): void {
-    this.lending.keep(name, value);
   }
 
   /** The state of a run-scoped fixture: the first caller is told to build it, later ones wait for its end. */

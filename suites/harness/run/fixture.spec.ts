@@ -139,7 +139,7 @@ describe('the run\'s coordinator', () => {
     const stop = serve(coordinator, 'spec-channel');
     try {
       const client = connect('spec-channel');
-      coordinator.lending.adopt({ id: 5, username: 'u5', name: 'U', email: 'u5@example.com', tokens: { api: 'x' } });
+      coordinator.adopt({ id: 5, username: 'u5', name: 'U', email: 'u5@example.com', tokens: { api: 'x' } });
       expect(await client.lease('h', [])).toEqual({ user: { id: 5, username: 'u5', name: 'U', email: 'u5@example.com', tokens: { api: 'x' } } });
       await client.count('f.test.ts', { checked: 2 });
       expect(coordinator.requests.get('f.test.ts')?.checked).toBe(2);

@@ -13,8 +13,8 @@ import { registerSecret } from '../core/redact.js';
 import { SETUP_NEEDS, type SetupNeed } from '../core/setup-needs.js';
 import { sourcePath } from '../core/vocabulary.js';
 import type { ActorInfo, RunContext } from './context.js';
-import type { CoordinatorClient, SourceRef } from './coordinator.js';
-import type { SourceKey } from './lending.js';
+import type { CoordinatorClient } from './coordinator.js';
+import type { SourceKey, SourceRef } from './lending.js';
 import { Maker } from './maker.js';
 import { Symbols } from './symbols.js';
 

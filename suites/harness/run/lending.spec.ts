@@ -19,6 +19,12 @@ function policy(n: number, seatless: number[] = []) {
 
 const leased = (lease: ReturnType<Lending['lease']>) => ('user' in lease ? lease.user.id : 'make');
 
+/** The holder is done, having touched users in sources (named by key). */
+function settle(lending: Lending, holder: string, touched: { userId: number; source: SourceKey; requested: boolean }[], pin?: string, failedSeatless?: number[]) {
+  const ref = (key: SourceKey) => ({ kind: key.split(':')[0] as 'group' | 'project', ref: key.split(':')[1] });
+  lending.settle({ holder, touched: touched.map((t) => ({ ...t, source: ref(t.source) })), links: [], pin, failedSeatless });
+}
+
 describe('lending users', () => {
   test('a user is lent once per domain at a time: again in another domain, not in a source inside one it is held in', () => {
     const { lending, a, aProject, b } = policy(2);
@@ -36,48 +42,48 @@ describe('lending users', () => {
   test('a user comes back marked where it was touched: others first, then it is taken back from exactly those sources', () => {
     const { lending, a, aProject, b } = policy(2);
     lending.lease('t1', [a]);
-    lending.settle('t1', [{ userId: 1, source: aProject, requested: true }]);
+    settle(lending, 't1', [{ userId: 1, source: aProject, requested: true }]);
     expect(leased(lending.lease('t2', [a]))).toBe(2);
-    lending.settle('t2', [{ userId: 2, source: a, requested: false }]);
+    settle(lending, 't2', [{ userId: 2, source: a, requested: false }]);
     // Marked in a's domain only: free elsewhere.
     expect(leased(lending.lease('t3', [b]))).toBe(1);
-    lending.settle('t3', []);
+    lending.settle({ holder: 't3', touched: [], links: [] });
     const again = lending.lease('t4', [a]);
     expect(again).toEqual({ user: user(1), takeBack: [{ source: aProject, requested: true }] });
     lending.tookBack(1, [aProject], true);
-    lending.settle('t4', []);
+    lending.settle({ holder: 't4', touched: [], links: [] });
     expect(lending.lease('t5', [a])).toEqual({ user: user(1) });
   });
 
   test('a user that could not be taken back is never lent in that domain again', () => {
     const { lending, a } = policy(1);
     lending.lease('t1', [a]);
-    lending.settle('t1', [{ userId: 1, source: a, requested: false }]);
+    settle(lending, 't1', [{ userId: 1, source: a, requested: false }]);
     expect('takeBack' in lending.lease('t2', [a])).toBe(true);
     lending.tookBack(1, [a], false);
-    lending.settle('t2', []);
+    lending.settle({ holder: 't2', touched: [], links: [] });
     expect(leased(lending.lease('t3', [a]))).toBe('make');
   });
 
   test('a fixture\'s users are pinned in its world while it lives, then reclaimable; the domains it made go with it', () => {
     const { lending, a, b } = policy(1);
     lending.lease('build', []);
-    lending.settle('build', [{ userId: 1, source: a, requested: false }, { userId: 1, source: b, requested: false }], 'file-a');
+    settle(lending, 'build', [{ userId: 1, source: a, requested: false }, { userId: 1, source: b, requested: false }], 'file-a');
     expect(leased(lending.lease('t1', [a]))).toBe('make');
     expect(leased(lending.lease('t2', [b]))).toBe('make');
-    lending.settle('t1', []);
-    lending.settle('t2', []);
+    lending.settle({ holder: 't1', touched: [], links: [] });
+    lending.settle({ holder: 't2', touched: [], links: [] });
     lending.drop('file-a');
     // a's domain is gone, with the mark there; the pin in b's is now an ordinary mark.
     expect(lending.lease('t3', [a])).toEqual({ user: user(1) });
-    lending.settle('t3', []);
+    lending.settle({ holder: 't3', touched: [], links: [] });
     expect(lending.lease('t4', [b])).toEqual({ user: user(1), takeBack: [{ source: b, requested: false }] });
   });
 
   test('a share joins two domains: a user held or marked in one is so in the other', () => {
     const { lending, a, b } = policy(2);
     lending.lease('t1', [a]);
-    lending.settle('t1', [{ userId: 1, source: a, requested: false }]);
+    settle(lending, 't1', [{ userId: 1, source: a, requested: false }]);
     lending.link(b, a);
     expect(leased(lending.lease('t2', [b]))).toBe(2);
     expect(lending.domainOf(a)).toBe(lending.domainOf(b));
@@ -85,10 +91,10 @@ describe('lending users', () => {
 
   test('sources are known by id and by full path, and a group and a project with one id are two sources', () => {
     const { lending } = policy(1);
-    expect(lending.resolve('group', '1')).toBe('group:1');
-    expect(lending.resolve('project', '1')).toBe('project:1');
-    expect(lending.resolve('project', 'ROOT/a/P')).toBe('project:1');
-    expect(lending.resolve('group', '9')).toBeUndefined();
+    expect(lending.resolve({ kind: 'group', ref: '1' })).toBe('group:1');
+    expect(lending.resolve({ kind: 'project', ref: '1' })).toBe('project:1');
+    expect(lending.resolve({ kind: 'project', ref: 'ROOT/a/P' })).toBe('project:1');
+    expect(lending.resolve({ kind: 'group', ref: '9' })).toBeUndefined();
     expect(lending.domainOf('project:1' as SourceKey)).toBe('group:1');
   });
 });
@@ -99,8 +105,8 @@ describe('lending seatless users', () => {
     expect(lending.leaseSeatless('t1', [a])?.id).toBe(7);
     expect(lending.leaseSeatless('t2', [b])?.id).toBe(8);
     expect(lending.leaseSeatless('t3', [b])).toBeUndefined();
-    lending.settle('t1', [{ userId: 7, source: a, requested: false }]);
-    lending.settle('t2', [], undefined, [8]);
+    settle(lending, 't1', [{ userId: 7, source: a, requested: false }]);
+    settle(lending, 't2', [], undefined, [8]);
     expect(lending.leaseSeatless('t4', [a])).toBeUndefined();
     expect(lending.leaseSeatless('t5', [b])?.id).toBe(7);
   });

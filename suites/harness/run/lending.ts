@@ -30,11 +30,20 @@ export interface LentUser {
   tokens: { api: string } & Partial<Record<string, string>>;
 }
 
-/** What a holder did to a lent user: the sources its requests touched, and where it asked for access. */
-export interface Touch {
-  userId: number;
-  source: SourceKey;
-  requested: boolean;
+/** A group or project as a request names it: by id or by full path. */
+export type SourceRef = { kind: 'group' | 'project'; ref: string };
+
+/** What a holder's requests did, as the worker saw them: sources by reference, resolved here. */
+export interface Settlement {
+  holder: string;
+  /** The sources its requests touched a lent user in, and whether the user asked for access there. */
+  touched: { userId: number; source: SourceRef; requested: boolean }[];
+  /** Shares made: [source, the group it was shared with]. */
+  links: [SourceRef, SourceRef][];
+  /** The fixture instance whose world keeps its users where it touched them. */
+  pin?: string;
+  /** Seatless users it could not take out again (they may hold a seat now): spent for the run. */
+  failedSeatless?: number[];
 }
 
 /** How a lease ends: the user as it is, or taken back from these sources first. */
@@ -92,8 +101,8 @@ export class Lending {
     return key;
   }
 
-  /** The key of a source named in a request: by id or by full path (`group:a/b`); undefined when unknown. */
-  resolve(kind: 'group' | 'project', ref: string): SourceKey | undefined {
+  /** The key of a source named in a request: by id or by full path; undefined when unknown. */
+  resolve({ kind, ref }: SourceRef): SourceKey | undefined {
     if (/^\d+$/.test(ref)) return this.sources.has(`${kind}:${Number(ref)}`) ? `${kind}:${Number(ref)}` : undefined;
     return this.aliases.get(`${kind}:${ref.toLowerCase()}`);
   }
@@ -209,20 +218,23 @@ export class Lending {
   }
 
   /**
-   * The holder is done: its users are free again, marked where `touched` says. `pin`: the fixture
-   * instance whose world keeps them there. `failedSeatless`: seatless users it could not take out
-   * again (they may hold a seat now): spent for the run.
+   * The holder is done: its users are free again, marked where its requests touched them (pinned for
+   * `pin`, a fixture instance whose world keeps them); the shares it made join domains.
    */
-  settle(holder: string, touched: Touch[], pin?: string, failedSeatless: number[] = []): void {
+  settle({ holder, touched, links, pin, failedSeatless = [] }: Settlement): void {
+    for (const [a, b] of links) {
+      const [ka, kb] = [this.resolve(a), this.resolve(b)];
+      if (ka && kb) this.link(ka, kb);
+    }
     this.holders.delete(holder);
     for (const byDomain of this.held.values()) for (const [d, h] of byDomain) if (h === holder) byDomain.delete(d);
     for (const t of touched) {
-      const domain = this.domainOf(t.source);
+      const source = this.resolve(t.source);
+      const domain = source && this.domainOf(source);
       if (domain === undefined || !this.pool.has(t.userId)) continue;
       const byDomain = this.marks.get(t.userId) ?? new Map<string, Mark>();
       const mark: Mark = byDomain.get(domain) ?? { sources: new Map() };
-      mark.sources.set(t.source, t.requested || (mark.sources.get(t.source) ?? false));
-      // A seatless user's marks stay: its queued promotions there are not withdrawn.
+      mark.sources.set(source!, t.requested || (mark.sources.get(source!) ?? false));
       if (pin !== undefined && mark.pin === undefined) mark.pin = pin;
       byDomain.set(domain, mark);
       this.marks.set(t.userId, byDomain);
@@ -246,11 +258,6 @@ export class Lending {
         else if (mark.pin === owner) mark.pin = undefined;
       }
     }
-  }
-
-  /** Moves the domains `from` made to `to` (a fixture's build made them; the fixture instance keeps them). */
-  handOver(from: string, to: string): void {
-    for (const [d, o] of this.owner) if (o === from) this.owner.set(d, to);
   }
 
   // ---- kept sources ---------------------------------------------------------------------------
