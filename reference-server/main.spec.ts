@@ -16,7 +16,7 @@ test('--help lists --vary SEED and every --without name', () => {
 });
 
 test('a seed that is no whole number from 0 to 2^32 - 1, or an unknown --without name, exits with 2', () => {
-  for (const args of [['--vary', 'abc'], ['--vary', '-1'], ['--vary', '4294967296'], ['--without', 'no-such-endpoint']]) {
+  for (const args of [['--vary', 'abc'], ['--vary=-1'], ['--vary', '4294967296'], ['--without', 'no-such-endpoint']]) {
     const result = run('--port', '0', ...args);
     expect(result.status, args.join(' ')).toBe(2);
     expect(result.stderr).toMatch(/--vary|--without/);
