@@ -22,7 +22,7 @@ function shuffled<T>(rows: readonly T[], seed: number, where: string): T[] {
 }
 
 /** A list in an order GitLab could give it: runs of equal key shuffled, or (whole lists) sorted by key, ties shuffled. */
-export function reorder(rows: readonly unknown[], order: OpenOrder, seed: number, where: string, whole: boolean): unknown[] {
+function reorder(rows: readonly unknown[], order: OpenOrder, seed: number, where: string, whole: boolean): unknown[] {
   const key = (row: unknown) => (isObject(row) ? order.key(row) : '');
   if (!order.serverAgrees) {
     if (!whole) return [...rows];

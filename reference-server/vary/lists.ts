@@ -26,6 +26,9 @@
 // - users, groups, projects (lib/api/users.rb order_by default id, lib/api/groups.rb default name with an
 //   id tie-breaker, lib/api/projects.rb default created_at with an id tie-breaker): fully ordered;
 // - a token's scopes, a commit's parent_ids: stored arrays, in their stored order.
+// The layer keeps the server's order of these, also where it is not GitLab's: users (GitLab: id
+// descending), groups (by name) and pending members (by user id, then address) come in the order
+// they were made; only member searches are put in GitLab's order here (searchOrder).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 type Row = Record<string, unknown>;
