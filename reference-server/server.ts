@@ -12,8 +12,10 @@ import { setupRoutes } from './routes/setup.js';
 import { seedFixtures } from './fixtures.js';
 import { SERVER_AREAS, type ServerArea } from './areas.js';
 import { installSpecOnly, type SpecOnlyOptions } from './spec-only/index.js';
+import { installVary, validSeed, variedIds, type VaryOptions } from './vary/index.js';
+import { installWithout, type WithoutOptions } from './without.js';
 
-export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOptions, SpecOnlyOptions {
+export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOptions, SpecOnlyOptions, VaryOptions, WithoutOptions {
   /** Fixes the administrator's token; a fresh `glpat-` token otherwise. */
   adminToken?: string;
   /** Largest accepted request body; GitLab's default API limit is far above what tests need. */
@@ -38,7 +40,8 @@ export interface ReferenceServer {
 
 
 export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyInstance; store: Store; adminToken: string; faults: FaultContext } {
-  const store = new Store();
+  if (options.vary !== undefined && !validSeed(options.vary)) throw new Error(`vary: the seed must be a whole number from 0 to 2^32 - 1, got ${options.vary}`);
+  const store = options.vary === undefined ? new Store() : new Store(variedIds(options.vary));
   const admin = store.createUser({ username: 'root', name: 'Administrator', email: 'admin@example.com', isAdmin: true });
   const adminToken = store.createToken(admin.id, 'conformance-admin', ['api', 'sudo', 'admin_mode'], null, options.adminToken).token;
   const ctx: Context = {
@@ -64,6 +67,9 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
   if (latency > 0) app.addHook('onRequest', () => new Promise<void>((resolve) => setTimeout(resolve, latency)));
   if (withFaults) installFaults(app, faults, options.faultHeader ?? false);
   if (options.specOnly) installSpecOnly(app, ctx);
+  if (options.without?.length) installWithout(app, options.without);
+  // Last: it varies the answers as every other hook left them.
+  if (options.vary !== undefined) installVary(app, options.vary);
   app.register(
     async (api) => {
       const routes: RouteModule[] = [setupRoutes, ...(options.areas ?? SERVER_AREAS).map((a) => a.routes)];

@@ -142,6 +142,18 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     return paginate(request, reply, projects.map((p) => projectEntity(ctx, request, p)), params);
   });
 
+  // lib/api/users.rb `get ":id"`: administrators see UserDetailsWithAdmin, which carries the address
+  // and confirmed_at (a user confirmed by skip_confirmation is confirmed when made); others the public entity.
+  app.get<{ Params: { id: string } }>('/users/:id', async (request) => {
+    const actor = actorOf(ctx, request);
+    requireScope(actor, READ_API_SCOPES);
+    const user = store.userByIdText(request.params.id);
+    if (!user) throw notFound('User');
+    const basic = { ...userBasic(request, user), created_at: user.createdAt };
+    if (!actor.user?.isAdmin) return basic;
+    return { ...basic, email: user.email, public_email: user.publicEmail || null, is_admin: user.isAdmin, confirmed_at: user.confirmed ? user.createdAt : null };
+  });
+
   app.delete<{ Params: { id: string } }>('/users/:id', async (request, reply) => {
     const actor = actorOf(ctx, request);
     requireAdmin(actor);

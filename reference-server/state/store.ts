@@ -290,8 +290,14 @@ function sourceKey(source: { kind: string; id: number }): string {
   return `${source.kind}:${source.id}`;
 }
 
+/** The sequences records draw their ids from: one per table, as in GitLab (namespace: groups). */
+export type IdKind = 'user' | 'token' | 'namespace' | 'project' | 'member' | 'mirror' | 'email';
+
+/** Hands out the next id of a sequence; the default counts each from 1 (the vary layer has its own, vary/ids.ts). */
+export type IdSource = (kind: IdKind) => number;
+
 export class Store {
-  private nextId = { user: 1, token: 1, namespace: 1, project: 1, member: 1, mirror: 1, email: 1 };
+  private nextId: Record<IdKind, number> = { user: 1, token: 1, namespace: 1, project: 1, member: 1, mirror: 1, email: 1 };
   readonly users = new Map<number, User>();
   readonly tokens = new Map<string, PersonalAccessToken>();
   readonly groups = new Map<number, Group>();
@@ -301,8 +307,10 @@ export class Store {
   readonly accessRequests = new AccessRequests();
   readonly settings: ApplicationSettings = { enableMemberPromotionManagement: false };
 
-  id(kind: keyof Store['nextId']): number {
-    return this.nextId[kind]++;
+  constructor(private readonly ids?: IdSource) {}
+
+  id(kind: IdKind): number {
+    return this.ids ? this.ids(kind) : this.nextId[kind]++;
   }
 
   // ---- users and tokens -------------------------------------------------------------------

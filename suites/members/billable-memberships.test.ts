@@ -52,9 +52,11 @@ suite.test(
     const { root, sub, project, u } = world();
     const items = await listAll<Membership>(as('owner'), billableMembershipsPath(root, u.id), 'membership');
     // A group and a project may share a numeric id: a membership is told by its source_id and by the
-    // source's own name (the last part of its path; the suite's names equal paths) in source_full_name.
+    // source's own name (the last part of its path; the suite's names equal paths), which ends
+    // source_full_name (an ancestor's name is in it too, so the end alone tells them apart).
     const ownName = (source: GroupInfo | ProjectInfo) => source.fullPath.split('/').pop()!;
-    const of = (source: GroupInfo | ProjectInfo) => items.filter((m) => m.source_id === source.id && m.source_full_name.includes(ownName(source)));
+    const endsWithName = (fullName: string, name: string) => fullName.endsWith(name) && !/[\w.-]/.test(fullName.charAt(fullName.length - name.length - 1));
+    const of = (source: GroupInfo | ProjectInfo) => items.filter((m) => m.source_id === source.id && endsWithName(m.source_full_name, ownName(source)));
     expectEqual(items.length, 3, 'three direct memberships in the hierarchy (none outside it)');
     const expected: [GroupInfo | ProjectInfo, number, string, string | null][] = [
       [root, LEVEL.DEVELOPER, 'Developer', expiry],

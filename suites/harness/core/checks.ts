@@ -124,6 +124,15 @@ export function expectEqual<T>(actual: T, expected: T, what: string, exchange?: 
   if (!isDeepStrictEqual(actual, expected)) fail(`expected ${what}`, `wanted ${show(expected)}\n  got    ${show(actual)}`, exchange);
 }
 
+/**
+ * The fields `expected` names, each deep-equal (one named with `undefined` must be absent); fields it
+ * does not name are not looked at: a target may answer with fields nobody named (TARGET-CONTRACT.md §4).
+ */
+export function expectFields(actual: unknown, expected: Record<string, unknown>, what: string, exchange?: Exchange): void {
+  const named = actual !== null && typeof actual === 'object' && !Array.isArray(actual) ? Object.fromEntries(Object.keys(expected).map((key) => [key, (actual as Record<string, unknown>)[key]])) : actual;
+  expectEqual(named, expected, what, exchange);
+}
+
 export function expectTrue(condition: boolean, what: string, detail = '', exchange?: Exchange): void {
   if (!condition) fail(`expected ${what}`, detail || 'it was not so', exchange);
 }
