@@ -34,12 +34,32 @@ export class Coordinator extends Lending {
   private readonly locks = new Map<string, (() => void)[]>();
   readonly requests = new Map<string, Record<Purpose, number>>();
   readonly failures: FixtureFailure[] = [];
+  /** Askers waiting for a holder to give users back. */
+  private readonly waiting = new Set<() => void>();
 
   constructor(maxInFlight: number) {
     super();
     // [requests in flight, the bound, the highest seen]
     this.inFlight = new SharedArrayBuffer(12);
     Atomics.store(new Int32Array(this.inFlight), 1, maxInFlight);
+  }
+
+  override settle(settlement: Parameters<Lending['settle']>[0]): void {
+    super.settle(settlement);
+    for (const wake of this.waiting) wake();
+    this.waiting.clear();
+  }
+
+  /** Resolves when a holder next gives its users back, or after `ms`. */
+  released(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.waiting.delete(wake) && resolve(), ms);
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiting.add(wake);
+    });
   }
 
   /** The state of a run-scoped fixture: the first caller is told to build it, later ones wait for its end. */

@@ -248,13 +248,15 @@ async function testInstance(f: Fixture<unknown>, frame: Frame, file: string, kin
 /** Builds a fixture in a frame of its own; the users it leases stay marked (pinned) in its world while `owner` lives. */
 async function build(f: Fixture<unknown>, run: Run, holder: string, owner: string, file: string, kind?: SourceKind): Promise<unknown> {
   const frame = new Frame(run, holder, owner, new Set(f.spec.needs), owner);
+  let value: unknown;
   try {
-    return await frame.enter(async () => {
+    value = await frame.enter(async () => {
       await resolve(f.spec.uses ?? [], frame, file, kind);
       return f.spec.build(context(f, frame, kind));
     });
+    return value;
   } finally {
-    await frame.close(file, owner);
+    await frame.close(file, { pin: owner, sources: [...frame.sources, ...sourcesIn(value)] });
   }
 }
 

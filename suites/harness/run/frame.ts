@@ -25,6 +25,9 @@ export interface Run {
 
 const storage = new AsyncLocalStorage<Frame>();
 
+/** How long a lease waits for a user that another holder will give back, before a new user is made. */
+const LEASE_PATIENCE_MS = 10_000;
+
 /** The frame the calling code runs for; a harness error outside any test or fixture. */
 export function currentFrame(): Frame {
   const frame = storage.getStore();
@@ -92,8 +95,14 @@ export class Frame implements Recorder {
    */
   async user(): Promise<ActorInfo> {
     const { coordinator } = this.run;
+    // Users are few and worth waiting a while for: another test or fixture may give one back soon.
+    const patience = Date.now() + LEASE_PATIENCE_MS;
     for (;;) {
-      const lease = await coordinator.lease(this.holder, this.sources);
+      const lease = await coordinator.lease(this.holder, this.sources, Date.now() < patience);
+      if ('wait' in lease) {
+        await coordinator.released(patience - Date.now());
+        continue;
+      }
       if ('make' in lease) {
         const user = await this.make.seatedUser();
         await coordinator.holdNew(this.holder, user, this.sources);
@@ -155,13 +164,19 @@ export class Frame implements Recorder {
 
   /**
    * Gives back what the frame holds: its seatless users taken out of what they were given, its users
-   * back to the pool marked where its requests touched them (pinned for `pin`, a fixture instance
-   * whose world keeps them), and the request counts to the run's tally under `file`.
+   * back to the pool marked where its requests touched them, and the request counts to the run's
+   * tally under `file`. A fixture's build (`keep`) keeps its users, touched or not, in its world: the
+   * sources it was built from and those in its value, pinned for the fixture instance `keep.pin` (a
+   * user of its value who is a member of nothing there is part of that world too).
    */
-  async close(file: string, pin?: string): Promise<void> {
+  async close(file: string, keep?: { pin: string; sources: SourceKey[] }): Promise<void> {
     const { coordinator } = this.run;
     const users = [...this.leased, ...this.seatless];
     const { touched, links } = touches(this.trail, users);
+    for (const source of keep?.sources ?? []) {
+      const [kind, ref] = source.split(':') as ['group' | 'project', string];
+      for (const user of this.leased) touched.push({ userId: user.id, source: { kind, ref }, requested: false });
+    }
     const failedSeatless: number[] = [];
     await Promise.all(
       this.seatless.map(async (user) => {
@@ -172,7 +187,7 @@ export class Frame implements Recorder {
         if (!(await this.takeBack(user, known))) failedSeatless.push(user.id);
       }),
     );
-    await coordinator.settle({ holder: this.holder, touched, links, pin, failedSeatless });
+    await coordinator.settle({ holder: this.holder, touched, links, pin: keep?.pin, failedSeatless });
     await coordinator.count(file, this.counts);
   }
 }

@@ -46,8 +46,8 @@ export interface Settlement {
   failedSeatless?: number[];
 }
 
-/** How a lease ends: the user as it is, or taken back from these sources first. */
-export type Lease = { user: LentUser; takeBack?: { source: SourceKey; requested: boolean }[] } | { make: true };
+/** How a lease ends: the user as it is, or taken back from these sources first; a new user; or wait for a holder to settle. */
+export type Lease = { user: LentUser; takeBack?: { source: SourceKey; requested: boolean }[] } | { make: true } | { wait: true };
 
 interface Mark {
   sources: Map<SourceKey, boolean>;
@@ -163,9 +163,10 @@ export class Lending {
 
   /**
    * A pool user for `holder`, new to the domains of `sources` (the sources of its fixtures): free
-   * there, else one to take back there first (tookBack), else `make` (adopt the new one, then hold).
+   * there, else one to take back there first (tookBack), else, while another holder has one there
+   * that it will give back and the asker is `patient`, `wait`; else `make` (a new user, then holdNew).
    */
-  lease(holder: string, sources: SourceKey[]): Lease {
+  lease(holder: string, sources: SourceKey[], patient = false): Lease {
     const domains = this.domains(sources);
     const mine = this.holders.get(holder);
     const usable = [...this.pool.values()].filter((e) => !e.seatless && !e.spent && !mine?.has(e.user.id) && domains.every((d) => !this.held.get(e.user.id)?.has(d)));
@@ -175,7 +176,10 @@ export class Lending {
       return { user: clean.user };
     }
     const reclaimable = usable.find((e) => domains.every((d) => this.marks.get(e.user.id)?.get(d)?.pin === undefined));
-    if (!reclaimable) return { make: true };
+    if (!reclaimable) {
+      const heldElsewhere = [...this.pool.values()].some((e) => !e.seatless && !e.spent && !mine?.has(e.user.id) && domains.some((d) => this.held.get(e.user.id)?.has(d)));
+      return patient && heldElsewhere ? { wait: true } : { make: true };
+    }
     this.hold(holder, reclaimable.user.id, domains);
     const takeBack = domains.flatMap((d) => [...(this.marks.get(reclaimable.user.id)?.get(d)?.sources ?? [])].map(([source, requested]) => ({ source, requested })));
     return { user: reclaimable.user, takeBack };
