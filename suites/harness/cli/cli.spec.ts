@@ -158,6 +158,22 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(lfs?.reason).toMatch(/needs GitLab 15\.7 or later, the target reports 15\.0\.0-ee/);
   });
 
+  test.concurrent('gating: a GitLab 17.10 gets the mirrors\' host_keys tests unsupported (19.0), and the public key (17.9) tested', async () => {
+    const s = await server({ version: '17.10.0-ee' });
+    const run = await cli(['--area', 'remote-mirrors', '--grep', '^mirrors\\.(create|update|public-key)\\.[a-z-]*(host-keys|ssh-key)'], target(s));
+    expect(run.code, run.stderr).toBe(0);
+    const tests = results(run).tests.filter((t) => t.verdict !== 'disabled');
+    const hostKeys = tests.filter((t) => t.id.includes('.host-keys'));
+    expect(hostKeys.map((t) => t.id).sort()).toEqual(
+      ['create.host-keys', 'create.host-keys-invalid', 'create.host-keys-plus-restored', 'create.host-keys-types', 'update.host-keys', 'update.host-keys-invalid'].map((c) => `mirrors.${c}`),
+    );
+    for (const t of hostKeys) {
+      expect(t.verdict, t.id).toBe('unsupported');
+      expect(t.reason).toMatch(/needs GitLab 19\.0 or later, the target reports 17\.10\.0-ee/);
+    }
+    expect(tests.find((t) => t.id === 'mirrors.public-key.ssh-key')?.verdict).toBe('pass');
+  });
+
   test.concurrent('baselines: listed failures pass the gate; a listed test that passes is stale and fails it', async () => {
     const s = await server({ faults: ['non-json'] });
     const first = await cli(SMALL_JSON, target(s));
