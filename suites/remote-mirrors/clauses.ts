@@ -65,7 +65,7 @@ export const remoteMirrorsClauses: Clause[] = [
   { id: 'mirrors.enabled.computed', level: 'must', text: 'enabled as shown is what sync obeys; GitLab computes it false when the project has no repository.', source: 'GitLab: app/models/remote_mirror.rb (enabled: false unless project.repository_exists?)' },
 
   // ---- delete ----------------------------------------------------------------------------
-  { id: 'mirrors.delete.removes', level: 'must', text: 'DELETE removes the mirror (200 or 204; GitLab: 204, empty body, parity); it is no longer listed nor readable.', source: `${SPEC} ("Response: not shown"); ${API_RB} (destroy_conditionally!); lib/api/helpers.rb (destroy_conditionally!: 204); spec/requests/api/remote_mirrors_spec.rb (deletes a remote mirror: no_content)` },
+  { id: 'mirrors.delete.removes', level: 'must', text: 'DELETE removes the mirror and answers 204 with an empty body (the spec shows no response; GitLab\'s code settles it); it is no longer listed nor readable.', source: `${SPEC} ("Response: not shown"); ${API_RB} (destroy_conditionally!); lib/api/helpers.rb (destroy_conditionally!: 204); spec/requests/api/remote_mirrors_spec.rb (deletes a remote mirror: no_content)` },
 
   // ---- who may ---------------------------------------------------------------------------
   { id: 'mirrors.auth.maintainer', level: 'must', text: 'Maintainers and Owners of the project may use every mirror endpoint.', source: `${API_RB} (before: can?(current_user, :admin_remote_mirror, user_project)); app/policies/project_policy.rb ((mirror_available & can?(:admin_project)) | admin: admin_remote_mirror, Maintainer and above)` },
