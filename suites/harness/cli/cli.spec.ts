@@ -260,7 +260,7 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     const fixtures = join(mkdtempSync(join(tmpdir(), 'conformance-fixtures-')), 'fixtures.json');
     dirs.push(dirname(fixtures));
     writeFileSync(fixtures, JSON.stringify(s.fixtures));
-    const run = await cli([...selection, ...grep], { ...target(s), CONFORMANCE_CAPABILITIES: 'enterprise_users', CONFORMANCE_FIXTURES: fixtures }, { timeoutMs: 110_000 });
+    const run = await cli([...selection, ...grep], { ...target(s), CONFORMANCE_CAPABILITIES: 'enterprise_users', CONFORMANCE_FIXTURES: fixtures }, { timeoutMs: 150_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(results(run).tests.find((t) => t.id === 'members.list.project.enterprise-email')?.verdict).toBe('pass');
     expect(run.stderr).not.toMatch(/clean-up left/);
