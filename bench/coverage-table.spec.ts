@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AREAS } from '../suites/areas.js';
 import { formsByKind, type Area } from '../suites/harness/core/area.js';
-import { COVERAGE_MD, NOT_CHECKABLE, NOT_YET_TESTED, printFigures, readCoverage, renderCoverage, ROOT, statusOf } from './coverage-table.js';
+import { COVERAGE_MD, NOT_CHECKABLE, NOT_YET_TESTED, printFigures, readCoverage, renderCoverage, ROOT, statusOf, type CoverageExample } from './coverage-table.js';
 
 const SUITES = join(ROOT, 'suites');
 
@@ -18,6 +18,16 @@ function testFiles(): string[] {
     .flatMap((d) => readdirSync(join(SUITES, d.name)).filter((f) => f.endsWith('.test.ts')).map((f) => join(SUITES, d.name, f)));
 }
 
+interface DeclaredTest {
+  file: string;
+  /** The endpoint form the test runs against, e.g. "GET /groups/:id/members". */
+  form: string;
+  /** The test's body, comments left out: what it sends. */
+  body: string;
+}
+
+const withoutComments = (code: string) => code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+
 /**
  * The ids the suite declares, read from the sources the way suites/harness/run/conformance.ts makes
  * them: `<prefix>.<endpoint>[.<kind>].<case>`, with a kind when the endpoint has a group and a
@@ -25,9 +35,9 @@ function testFiles(): string[] {
  * `endpoint(<area>, '<key>')` it is called on, directly or through a variable; the area is the one
  * the identifier is imported as (from `<dir>/area.js`), else the test file's own directory.
  */
-function declaredTestIds(files = testFiles()): Map<string, string> {
+function declaredTestIds(files = testFiles()): Map<string, DeclaredTest> {
   const byName = new Map<string, Area>(AREAS.map((a) => [a.name, a]));
-  const ids = new Map<string, string>();
+  const ids = new Map<string, DeclaredTest>();
   for (const file of files) {
     const source = readFileSync(file, 'utf8');
     const dir = dirname(file);
@@ -46,7 +56,7 @@ function declaredTestIds(files = testFiles()): Map<string, string> {
       if (target === undefined) continue; // some other .test( (a RegExp's)
       // The spec object: from the call to the test body, before the next call.
       const end = n + 1 < calls.length ? calls[n + 1].index : source.length;
-      const spec = source.slice(call.index, end).split(/\basync\s*\(/)[0];
+      const [spec, ...body] = source.slice(call.index, end).split(/\basync\s*\(/);
       const testCase = /\bcase:\s*'([a-z0-9-]+)'/.exec(spec)?.[1];
       if (testCase === undefined) throw new Error(`${relative(ROOT, file)}: a test of ${target.key} without a literal case`);
       const only = /\bonly:\s*\{\s*kind:\s*'(group|project)'/.exec(spec)?.[1];
@@ -57,7 +67,7 @@ function declaredTestIds(files = testFiles()): Map<string, string> {
       for (const kind of kinds) {
         if (only !== undefined && kind !== only) continue;
         const id = kinds.length > 1 ? `${target.area.prefix}.${target.key}.${kind}.${testCase}` : `${target.area.prefix}.${target.key}.${testCase}`;
-        ids.set(id, relative(ROOT, file));
+        ids.set(id, { file: relative(ROOT, file), form: formsByKind(forms).find(([k]) => k === kind)![1], body: withoutComments(body.join('async (')) });
       }
     }
   }
@@ -65,6 +75,54 @@ function declaredTestIds(files = testFiles()): Map<string, string> {
 }
 
 const doc = readCoverage();
+
+const FILE_WRITE = ['branch', 'commit_message', 'content', 'author_email', 'author_name', 'encoding', 'execute_filemode', 'start_branch', 'last_commit_id'];
+const MIRROR_WRITE = ['enabled', 'keep_divergent_refs', 'only_protected_branches', 'mirror_branch_regex', 'auth_method', 'host_keys'];
+/** The request parameters of each endpoint form (the spec's parameter tables; page and per_page on its paginated lists), the path parameters aside. */
+const PARAMETERS: [RegExp, string[]][] = [
+  [/^(GET|HEAD) \/projects\/:id\/repository\/files\/:file_path$/, ['ref']],
+  [/^(GET|HEAD) \/projects\/:id\/repository\/files\/:file_path\/blame$/, ['ref', 'range']],
+  [/^(GET|HEAD) \/projects\/:id\/repository\/files\/:file_path\/raw$/, ['ref', 'lfs']],
+  [/^(POST|PUT) \/projects\/:id\/repository\/files\/:file_path$/, FILE_WRITE],
+  [/^DELETE \/projects\/:id\/repository\/files\/:file_path$/, FILE_WRITE.filter((p) => !['content', 'encoding', 'execute_filemode'].includes(p))],
+  [/^POST \/projects\/:id\/remote_mirrors$/, ['url', ...MIRROR_WRITE]],
+  [/^PUT \/projects\/:id\/remote_mirrors\/:mirror_id$/, MIRROR_WRITE],
+  [/^POST \/(groups|projects)\/:id\/invitations$/, ['email', 'user_id', 'access_level', 'expires_at', 'invite_source', 'member_role_id']],
+  [/^GET \/(groups|projects)\/:id\/invitations$/, ['query', 'page', 'per_page']],
+  [/^PUT \/(groups|projects)\/:id\/invitations\/:email$/, ['access_level', 'expires_at']],
+  [/^GET \/(groups|projects)\/:id\/members$/, ['query', 'user_ids', 'skip_users', 'show_seat_info', 'page', 'per_page']],
+  [/^GET \/(groups|projects)\/:id\/members\/all$/, ['query', 'user_ids', 'show_seat_info', 'state', 'page', 'per_page']],
+  [/^GET \/groups\/:id\/billable_members$/, ['search', 'sort', 'page', 'per_page']],
+  [/^POST \/(groups|projects)\/:id\/members$/, ['user_id', 'username', 'access_level', 'expires_at', 'invite_source', 'member_role_id']],
+  [/^PUT \/(groups|projects)\/:id\/members\/:user_id$/, ['access_level', 'expires_at', 'member_role_id']],
+  [/^DELETE \/(groups|projects)\/:id\/members\/:user_id$/, ['skip_subresources', 'unassign_issuables']],
+  [/^PUT \/groups\/:id\/members\/:user_id\/state$/, ['state']],
+];
+/** Names a test's helpers give parameters (suites/repository-files/helpers.ts writeBody); others are spelled as sent or in camelCase. */
+const SPELLINGS: Record<string, string[]> = { execute_filemode: ['executable'], commit_message: ['message'] };
+
+/**
+ * The parameters an example's words name for its endpoint form ("with search and sort params",
+ * "finds all members with no query string specified": GitLab sends query=''), leaving out the path
+ * (":user_id"), the body's media type ("with json encoding") and parameters named as absent ("when
+ * access_level is not given", "without content").
+ */
+function namedParameters(e: CoverageExample): string[] {
+  const text = `${e.context} ${e.example}`.replace(/\S*\/\S*/g, ' ').replace(/\b(json|form) encoding\b/gi, ' ');
+  const params = PARAMETERS.filter(([form]) => form.test(e.endpoint ?? '')).flatMap(([, names]) => names);
+  return params.filter((p) => {
+    const word = p.replace(/_/g, '[_ ]');
+    if (!new RegExp(`\\b${word}\\b`, 'i').test(text)) return false;
+    const absent = new RegExp(`\\b(without|no|missing)\\b[a-z ]*\\b${word}\\b(?![a-z ]*specified)|\\b${word}\\b[a-z ]*\\b(not given|is missing|not provided)\\b`, 'i');
+    return !absent.test(text);
+  });
+}
+
+/** The test's body sends the parameter: a key (`query:`, `'range[start]'`, `'host_keys[]'`), a shorthand (`{ query }`) or `query=` in a path. */
+function sends(body: string, parameter: string): boolean {
+  const camel = parameter.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  return [parameter, camel, ...(SPELLINGS[parameter] ?? [])].some((name) => new RegExp(`\\b${name}\\s*:|['"\`]${name}['"\`[]|\\b${name}=|[{,]\\s*${name}\\s*[,}]`).test(body));
+}
 
 describe('docs/gitlab-spec-coverage.json', () => {
   it('names only tests the suite declares', () => {
@@ -92,6 +150,25 @@ describe('docs/gitlab-spec-coverage.json', () => {
       if (e.tests !== undefined && new Set(e.tests).size !== e.tests.length) wrong.push(`${where}: a test named twice`);
     });
     expect(wrong).toEqual([]);
+  });
+
+  it('maps an example that names a request parameter to a test that sends it', () => {
+    const declared = declaredTestIds();
+    const unsent: string[] = [];
+    doc.examples.forEach((e, i) => {
+      const tests = e.tests ?? [];
+      if (tests.length === 0) return;
+      for (const parameter of namedParameters(e)) {
+        if (!tests.some((id) => sends(declared.get(id)?.body ?? '', parameter))) unsent.push(`#${i} ${e.endpoint} "${e.example}" names ${parameter}; ${tests.join(', ')} send none`);
+      }
+    });
+    expect(unsent).toEqual([]);
+  });
+
+  it('maps an example to tests of its endpoint form, or says in a note how another endpoint\'s test checks it', () => {
+    const declared = declaredTestIds();
+    const elsewhere = doc.examples.flatMap((e, i) => (e.note === undefined ? (e.tests ?? []).filter((id) => declared.get(id)?.form !== e.endpoint).map((id) => `#${i} ${e.endpoint}: ${id} runs ${declared.get(id)?.form}`) : []));
+    expect(elsewhere).toEqual([]);
   });
 
   it('names the GitLab commit every spec file was read at', () => {

@@ -46,7 +46,8 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
   const adminToken = store.createToken(admin.id, 'conformance-admin', ['api', 'sudo', 'admin_mode'], null, options.adminToken).token;
   const ctx: Context = {
     store,
-    options: { version: options.version ?? '18.6.0-ee', headerPrefix: options.headerPrefix ?? 'X-Gitlab-', delayedDeletion: options.delayedDeletion ?? false },
+    // The release whose behaviour it plays: GitLab 19.0 added the remote mirrors' host_keys parameter.
+    options: { version: options.version ?? '19.0.0-ee', headerPrefix: options.headerPrefix ?? 'X-Gitlab-', delayedDeletion: options.delayedDeletion ?? false },
   };
 
   const faults = faultContext(store, options);

@@ -356,7 +356,7 @@ const invitation: Omit<SeededFault, 'area'>[] = [
     }
     return payload;
   } },
-  { name: 'invitations.maintainer-deletes-owner-invite', level: 'parity', clauses: ['invitations.delete.owner-level'], description: 'a project Maintainer deletes an invitation at the Owner level (204) instead of being refused with 403', onSend(request, reply, payload, ctx) {
+  { name: 'invitations.maintainer-deletes-owner-invite', clauses: ['invitations.delete.owner-level'], description: 'a project Maintainer deletes an invitation at the Owner level (204) instead of being refused with 403', onSend(request, reply, payload, ctx) {
     if (!matches(request, { method: 'DELETE', route: '/projects/:id/invitations/:email' }) || reply.statusCode !== 403) return payload;
     const token = ctx.store.tokens.get(String(request.headers['private-token'] ?? ''));
     const user = token && ctx.store.users.get(token.userId);
@@ -504,7 +504,7 @@ const member: Omit<SeededFault, 'area'>[] = [
   } },
   { name: 'members.anonymous-403', clauses: ['members.auth.anonymous'], description: 'no token answers 403 instead of 401', ...status({ method: ['GET', 'POST', 'PUT', 'DELETE'], route: [...bothKinds('/:kind/:id/members'), ...bothKinds('/:kind/:id/members/:user_id'), ...bothKinds('/:kind/:id/members/all')] }, 401, 403, { message: '403 Forbidden' }) },
   { name: 'members.state-not-applied', clauses: ['members.state.set'], description: 'the state change answers success but changes nothing', ...answer(group('PUT', '/members/:user_id/state'), 200, { success: true }) },
-  { name: 'members.approve-200-body', level: 'parity', clauses: ['members.approve.one'], description: 'approve answers 200 with a body instead of 204', ...status(group('PUT', '/members/:member_id/approve'), 204, 200, { approved: true }) },
+  { name: 'members.approve-200-body', clauses: ['members.approve.one'], description: 'approve answers 200 with a body instead of 204', ...status(group('PUT', '/members/:member_id/approve'), 204, 200, { approved: true }) },
   { name: 'members.override-not-set', clauses: ['members.override.set'], description: 'setting the override answers override: false', ...mapBody(group('POST', '/members/:user_id/override'), (b) => ({ ...b, override: false })) },
   { name: 'members.access-level-string', clauses: ['members.entity.shape'], description: 'access_level is a string', ...mapBody({ method: ['GET', 'POST', 'PUT'], route: [...bothKinds('/:kind/:id/members/:user_id'), ...bothKinds('/:kind/:id/members')] }, (b) => (Array.isArray(b) ? (b as Json[]).map((row) => ({ ...row, access_level: String(row.access_level) })) : { ...(b as Json), access_level: String((b as Json).access_level) })) },
   { name: 'members.created-by-missing', clauses: ['members.entity.created-by'], description: 'created_by is left out of member answers', ...mapBody({ method: ['GET', 'POST', 'PUT'], route: [...bothKinds('/:kind/:id/members/:user_id'), ...bothKinds('/:kind/:id/members')] }, (b) => {

@@ -1,6 +1,8 @@
 // The spec-only variations: where the reference server does what GitLab does beyond the spec, each
 // one does something else the spec allows (another error text, another order of checks, an optional
-// field left out, an open success status), or what the spec says where GitLab differs. Each names the
+// field left out, a refusal the spec's words allow), or what the spec says where GitLab differs. Where
+// the spec says "not shown" and GitLab's code settles it (docs/verdicts/levels.md), no variation
+// departs from GitLab. Each names the
 // spec sentence (/work/shared/spec/api-spec.md) that allows it. They run in this order, as hooks
 // around the routes (index.ts: a preHandler before them, an onSend after them and after any fault);
 // the error texts are replaced last, so the answers the other variations make lose GitLab's words too.
@@ -48,13 +50,6 @@ const members = (method: string | string[], suffix = ''): When => ({ method, rou
 /** Every route that answers Member objects. */
 const MEMBER_ROUTES = [...['', '/all', '/:user_id', '/all/:user_id'].flatMap((suffix) => bothKinds(`/:kind/:id/members${suffix}`)), OVERRIDE];
 const invitations = (method: string, suffix = ''): When => ({ method, route: bothKinds(`/:kind/:id/invitations${suffix}`) });
-/** The group-only endpoints of administrators of members (billable, pending, state, approval). */
-const GROUP_ADMIN: When = {
-  method: ['GET', 'PUT', 'POST', 'DELETE'],
-  route: ['', '/:user_id', '/:user_id/memberships', '/:user_id/indirect'].map((s) => `/groups/:id/billable_members${s}`).concat(
-    ['/pending_members', '/members/:user_id/state', '/members/:member_id/approve', '/members/approve_all'].map((s) => `/groups/:id${s}`),
-  ),
-};
 
 /** faults/dsl.ts `mapBody` (success answers only), with the spec-only context. */
 const body = (when: When, fn: (b: Json & Json[], ctx: SpecOnlyContext, request: FastifyRequest) => unknown) =>
@@ -115,20 +110,7 @@ function recipients(ctx: SpecOnlyContext, request: FastifyRequest): string[] {
 }
 
 export const VARIATIONS: Variation[] = [
-  // ---- (e) success statuses and (c) the order of checks ----
-  {
-    name: 'deletes-answer-200',
-    spec: 'DELETE file, DELETE mirror, DELETE member, DELETE billable member, approve, approve_all: "Response: not shown."',
-    onSend: restatus(
-      {
-        method: ['DELETE', 'PUT', 'POST'],
-        route: [FILE, MIRROR, ...bothKinds('/:kind/:id/members/:user_id'), '/groups/:id/billable_members/:user_id', '/groups/:id/members/:member_id/approve', '/groups/:id/members/approve_all'],
-      },
-      204,
-      200,
-      {},
-    ),
-  },
+  // ---- a refusal the spec's words allow, and (c) the order of checks ----
   {
     name: 'files-anonymous-401',
     spec: 'Authentication 3: "GET of a file needs no authentication when the repository is publicly accessible" (so a private one needs it: 401); "status codes for failures on other endpoints: not shown."',
@@ -153,19 +135,6 @@ export const VARIATIONS: Variation[] = [
     name: 'invitations-permission-first',
     spec: 'POST …/invitations: "The caller must have access to the group or project"; the order against the parameter checks is not given: 403 before 400 (no email nor user_id, or a bad parameter).',
     onSend: restatus(invitations('POST'), 400, 403, { message: '403 Forbidden' }, (request, ctx) => seenButNotAdmin(ctx, request, accessLevelParam(request))),
-  },
-  {
-    name: 'mirrors-refusal-403',
-    spec: 'Authentication 7: "Minimum role required for each endpoint other than those named above: not shown"; Errors: "… status codes for failures on other endpoints: not shown": a signed-in caller without the right to a mirror gets 403, not GitLab\'s 401.',
-    onSend: restatus({ method: ['GET', 'POST', 'PUT', 'DELETE'], route: [MIRRORS, MIRROR, `${MIRROR}/sync`] }, 401, 403, { message: '403 Forbidden' }, (request, ctx) => callerOf(ctx, request) !== undefined),
-  },
-  {
-    name: 'group-admin-refusal-403',
-    spec: 'Authentication 4: "Billable-member listing requires the Owner role", "pending-member listing and billable memberships require permission to administer members or memberships of the group" (no status given): 403 for other callers on a top-level group (GitLab: 400); subgroups stay 400 ("Top-level groups only").',
-    onSend: restatus(GROUP_ADMIN, 400, 403, { message: '403 Forbidden' }, (request, ctx) => {
-      const group = pathSource(ctx, request);
-      return group?.kind === 'group' && group.parentId === null && seenButNotAdmin(ctx, request);
-    }),
   },
   // ---- (d) where GitLab differs from the spec ----
   {

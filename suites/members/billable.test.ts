@@ -167,6 +167,9 @@ suite.test(
       expectTrue(oldest.every((d, i) => i === 0 || oldest[i - 1] <= d), 'last_activity_on_asc to put users without activity first', `dates: ${oldest.map((d) => d || 'null').join(' ')}`);
     });
     expectParamError(await as('owner').get(billablePath(root), { query: { sort: 'shoe_size' } }), 'sort', `${GITLAB.eeApi} (optional :sort, values: member_sort_options); ${GITLAB.grape}`);
+    // With a search as well (ee/spec/requests/api/members_spec.rb "with search and sort params provided"): every documented value taken, another refused.
+    for (const sort of SORTS) expectOk(await as('owner').get(billablePath(root), { query: { search: busy.username, sort } }), 200, 'billable-member', { list: true });
+    expectParamError(await as('owner').get(billablePath(root), { query: { search: busy.username, sort: 'shoe_size' } }), 'sort', `${GITLAB.eeApi} (optional :sort, values: member_sort_options); ${GITLAB.grape}`);
   },
 );
 

@@ -9,7 +9,9 @@ import {
   expectParamError,
   expectReadMatrix,
   expectSourceNotFound,
+  findIn,
   inTemporarySource,
+  listAll,
   memberPath,
   membersPath,
   publicSources,
@@ -179,10 +181,17 @@ suite.test(
         if (who === 'the owner') check();
         else parity({ log }, `${GITLAB.eeEntity} (group_saml_identity if Ability.allowed?(current_user, :read_group_saml_identity, member.source))`, check);
       }
+      // The group's member list shows the owner the identity as the single read does.
+      if (kind === 'group') {
+        const listed = findIn(await listAll(withToken(fx.ownerToken, 'SAML group owner'), membersPath(source), 'member'), fx.user_id, 'the member with a SAML identity');
+        expectTrue(typeof listed.group_saml_identity === 'object' && listed.group_saml_identity !== null, 'the owner to see group_saml_identity in the member list', `got ${JSON.stringify(listed.group_saml_identity)}`);
+      }
       await t.add(source, viewer, ACCESS.DEVELOPER);
       try {
         const seen = await readMember(withToken(viewer.tokens.api, `a Developer of the ${kind}`), source, fx.user_id);
         expectEqual(seen.group_saml_identity, undefined, 'no group_saml_identity for a viewer who is not an owner');
+        const listed = await listAll(withToken(viewer.tokens.api, `a Developer of the ${kind}`), membersPath(source), 'member');
+        expectEqual(listed.filter((m) => m.group_saml_identity !== undefined).map((m) => m.username), [], 'no group_saml_identity in the member list for a viewer who is not an owner');
       } finally {
         await t.remove(source, viewer);
       }

@@ -336,13 +336,16 @@ suite.test(
     const { t } = world();
     const owner = withToken(fx.ownerToken, 'enterprise group owner');
     await inTemporarySource(kind, fx.group_id, `enterprise-${kind}`, async (source) => {
-        const items = await listAll(owner, allMembersPath(source), 'member');
-        expectTrue(typeof findIn(items, fx.enterprise_user_id, 'the enterprise user').email === 'string', `the owner to see the enterprise user's email in the ${kind}`);
-        expectEqual(findIn(items, fx.other_user_id, 'the other member').email, undefined, 'no email for the member who is not an enterprise user');
-        // A direct membership of the source: its top-level group is still the enterprise group.
-        await t.add(source, { id: fx.enterprise_user_id }, ACCESS.OWNER);
-        const direct = await listAll(owner, membersPath(source), 'member');
-        expectTrue(typeof findIn(direct, fx.enterprise_user_id, 'the enterprise user, a direct member').email === 'string', `the owner to see the email of the enterprise user's ${kind} membership`);
+      const items = await listAll(owner, allMembersPath(source), 'member');
+      expectTrue(typeof findIn(items, fx.enterprise_user_id, 'the enterprise user').email === 'string', `the owner to see the enterprise user's email in the ${kind}`);
+      expectEqual(findIn(items, fx.other_user_id, 'the other member').email, undefined, 'no email for the member who is not an enterprise user');
+      // Direct memberships of the source: its top-level group is still the enterprise group.
+      for (const id of [fx.enterprise_user_id, fx.other_user_id]) await t.add(source, { id }, ACCESS.OWNER);
+      const direct = await listAll(owner, membersPath(source), 'member');
+      expectTrue(typeof findIn(direct, fx.enterprise_user_id, 'the enterprise user, a direct member').email === 'string', `the owner to see the email of the enterprise user's ${kind} membership`);
+      const all = await listAll(owner, allMembersPath(source), 'member');
+      expectTrue(typeof findIn(all, fx.enterprise_user_id, 'the enterprise user, a direct member').email === 'string', `the owner to see the email of the enterprise user among all members of the ${kind}`);
+      expectEqual(findIn(all, fx.other_user_id, 'the other member, a direct member').email, undefined, 'no email for the direct member who is not an enterprise user');
     });
   },
 );

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../../reference-server/server.js';
 import { validateAgainst } from '../../../schemas/registry.js';
@@ -158,6 +158,22 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(lfs?.reason).toMatch(/needs GitLab 15\.7 or later, the target reports 15\.0\.0-ee/);
   });
 
+  test.concurrent('gating: a GitLab 17.10 gets the mirrors\' host_keys tests unsupported (19.0), and the public key (17.9) tested', async () => {
+    const s = await server({ version: '17.10.0-ee' });
+    const run = await cli(['--area', 'remote-mirrors', '--grep', '^mirrors\\.(create|update|public-key)\\.[a-z-]*(host-keys|ssh-key)'], target(s));
+    expect(run.code, run.stderr).toBe(0);
+    const tests = results(run).tests.filter((t) => t.verdict !== 'disabled');
+    const hostKeys = tests.filter((t) => t.id.includes('.host-keys'));
+    expect(hostKeys.map((t) => t.id).sort()).toEqual(
+      ['create.host-keys', 'create.host-keys-invalid', 'create.host-keys-plus-restored', 'create.host-keys-types', 'update.host-keys', 'update.host-keys-invalid'].map((c) => `mirrors.${c}`),
+    );
+    for (const t of hostKeys) {
+      expect(t.verdict, t.id).toBe('unsupported');
+      expect(t.reason).toMatch(/needs GitLab 19\.0 or later, the target reports 17\.10\.0-ee/);
+    }
+    expect(tests.find((t) => t.id === 'mirrors.public-key.ssh-key')?.verdict).toBe('pass');
+  });
+
   test.concurrent('baselines: listed failures pass the gate; a listed test that passes is stale and fails it', async () => {
     const s = await server({ faults: ['non-json'] });
     const first = await cli(SMALL_JSON, target(s));
@@ -236,10 +252,18 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
 
   test.concurrent('against delayed deletion (GitLab 17 and 18) a run leaves no project or subgroup, only its top-level groups pending deletion', async () => {
     const s = await server({ delayedDeletion: true });
-    // The invitation lists' world has subgroups and projects; the mirrors' has projects in groups.
-    const selection = ['GET /groups/:id/invitations', 'GET /projects/:id/invitations', 'GET /projects/:id/remote_mirrors'].flatMap((form) => ['--endpoint', form]);
-    const run = await cli(selection, target(s), { timeoutMs: 110_000 });
+    // The invitation lists' world has subgroups and projects; the mirrors' has projects in groups. The
+    // members list's enterprise test deletes a project of its own (inTemporarySource) that its file's
+    // clean-up then finds marked already.
+    const selection = ['GET /groups/:id/invitations', 'GET /projects/:id/invitations', 'GET /projects/:id/remote_mirrors', 'GET /projects/:id/members'].flatMap((form) => ['--endpoint', form]);
+    const grep = ['--grep', '^(invitations|mirrors)\\.|^members\\.list\\.project\\.enterprise-email:'];
+    const fixtures = join(mkdtempSync(join(tmpdir(), 'conformance-fixtures-')), 'fixtures.json');
+    dirs.push(dirname(fixtures));
+    writeFileSync(fixtures, JSON.stringify(s.fixtures));
+    const run = await cli([...selection, ...grep], { ...target(s), CONFORMANCE_CAPABILITIES: 'enterprise_users', CONFORMANCE_FIXTURES: fixtures }, { timeoutMs: 150_000 });
     expect(run.code, run.stderr).toBe(0);
+    expect(results(run).tests.find((t) => t.id === 'members.list.project.enterprise-email')?.verdict).toBe('pass');
+    expect(run.stderr).not.toMatch(/clean-up left/);
     const groups = [...s.store.groups.values()].filter((g) => g.path.startsWith('cnf-'));
     expect(groups.length).toBeGreaterThan(0);
     // GitLab takes permanently_remove for subgroups and projects only (lib/api/groups.rb).

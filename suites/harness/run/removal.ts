@@ -1,7 +1,7 @@
 // Removing what a run made: one object at a time (GitLab 17/18's delayed deletion included), the
 // whole of a ledger, or everything named with a run's prefix. The world builder (world.ts) removes
 // its own objects with it; the run's clean-up and the CLI's sweep use the rest.
-import { apiPath, type Client } from '../core/client.js';
+import { apiPath, type Client, type Exchange } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
 import { Ledger, type LedgerEntry, type LedgerKind } from './ledger.js';
 
@@ -19,7 +19,12 @@ export function kindOrder(kind: LedgerKind): number {
  * (app/services/projects/mark_for_deletion_service.rb). A target
  * without delayed deletion has it gone already (404), or refuses the second call (400: not marked).
  * GitLab 18 takes `permanently_remove` for subgroups only: a top-level group stays pending deletion
- * until the instance's deletion delay has passed.
+ * until the instance's deletion delay has passed. An object marked already (a test deleted it once)
+ * answers the first DELETE with 400 "Group has been already marked for deletion" (or "Project …":
+ * app/services/groups/mark_for_deletion_service.rb, app/services/projects/mark_for_deletion_service.rb,
+ * rendered with `render_api_error!(result[:message], 400)` by `delete_group` and `delete_project` of
+ * lib/api/groups.rb and lib/api/projects.rb, in EE ee/lib/ee/api/groups.rb and ee/lib/ee/api/projects.rb):
+ * it goes on to `permanently_remove` as if this call had marked it.
  */
 export async function removeObject(admin: Client, item: Pick<LedgerEntry, 'kind' | 'id' | 'name'>): Promise<boolean> {
   const path =
@@ -28,7 +33,7 @@ export async function removeObject(admin: Client, item: Pick<LedgerEntry, 'kind'
     if (item.kind === 'user') return [200, 202, 204, 404].includes((await admin.delete(path, { query: { hard_delete: true } })).status);
     const first = await admin.delete(path);
     if (first.status === 404) return true;
-    if (![200, 202, 204].includes(first.status)) return false;
+    if (![200, 202, 204].includes(first.status) && !markedAlready(first)) return false;
     const marked = await admin.get(path);
     if (marked.status === 404) return true;
     const body = (marked.body ?? {}) as { full_path?: unknown; path_with_namespace?: unknown };
@@ -38,6 +43,11 @@ export async function removeObject(admin: Client, item: Pick<LedgerEntry, 'kind'
   } catch {
     return false;
   }
+}
+
+function markedAlready(res: Exchange): boolean {
+  const message = (res.body as { message?: unknown } | undefined)?.message;
+  return res.status === 400 && typeof message === 'string' && /^(Group|Project) has been already marked for deletion$/.test(message);
 }
 
 /**
