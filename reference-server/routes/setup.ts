@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ACCESS, type FeatureAccessLevel, type Group, type Project, type Visibility } from '../state/model.js';
 import { requireAdmin, requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
-import { actorOf, findGroup, findProject, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
+import { actorOf, avatarUrl, findGroup, findProject, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
 import { apiError, conflict, forbidden, notFound, validationError } from '../http/errors.js';
 import { mergedParams, Params } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
@@ -37,13 +37,48 @@ export function groupEntity(ctx: Context, request: FastifyRequest, group: Group)
   };
 }
 
+/**
+ * The groups a group or project is shared with: lib/api/entities/shared_group_with_group.rb and
+ * shared_group_with_project.rb (group_id, group_name, group_full_path, group_access_level, expires_at).
+ */
+function sharedWithGroups(ctx: Context, links: Group['sharedWith']) {
+  return links.flatMap((link) => {
+    const invited = ctx.store.groups.get(link.groupId);
+    if (!invited) return [];
+    return [{
+      group_id: invited.id,
+      group_name: invited.name,
+      group_full_path: ctx.store.groupFullPath(invited),
+      group_access_level: link.accessLevel,
+      expires_at: link.expiresAt,
+    }];
+  });
+}
+
+/** GET /groups/:id presents GroupDetail: the Group entity with the groups it is shared with. */
+export function groupDetail(ctx: Context, request: FastifyRequest, group: Group) {
+  return { ...groupEntity(ctx, request, group), shared_with_groups: sharedWithGroups(ctx, group.sharedWith) };
+}
+
+/** lib/api/entities/namespace_basic.rb: a group's namespace, or the user's own. */
+function namespaceBasic(ctx: Context, request: FastifyRequest, project: Project) {
+  const group = ctx.store.projectGroup(project);
+  if (group) {
+    const fullPath = ctx.store.groupFullPath(group);
+    return { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: fullPath, parent_id: group.parentId, avatar_url: null, web_url: `${webBase(request)}/groups/${fullPath}` };
+  }
+  const owner = ctx.store.users.get(project.namespace.id);
+  const path = owner?.username ?? ctx.store.projectFullPath(project).split('/')[0];
+  return { id: project.namespace.id, name: owner?.name ?? path, path, kind: 'user', full_path: path, parent_id: null, avatar_url: owner ? avatarUrl(owner) : null, web_url: `${webBase(request)}/${path}` };
+}
+
 export function projectEntity(ctx: Context, request: FastifyRequest, project: Project) {
   const fullPath = ctx.store.projectFullPath(project);
-  const group = ctx.store.projectGroup(project);
   return {
     id: project.id,
     name: project.name,
     path: project.path,
+    description: project.description ?? '',
     name_with_namespace: ctx.store.projectFullName(project),
     path_with_namespace: fullPath,
     visibility: project.visibility,
@@ -54,15 +89,8 @@ export function projectEntity(ctx: Context, request: FastifyRequest, project: Pr
     builds_access_level: project.buildsAccessLevel ?? 'enabled',
     created_at: project.createdAt,
     creator_id: project.creatorId,
-    namespace: group
-      ? { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: ctx.store.groupFullPath(group) }
-      : { id: project.namespace.id, kind: 'user', path: fullPath.split('/')[0], full_path: fullPath.split('/')[0] },
-    shared_with_groups: project.sharedWith.map((link) => ({
-      group_id: link.groupId,
-      group_name: ctx.store.groups.get(link.groupId)?.name,
-      group_access_level: link.accessLevel,
-      expires_at: link.expiresAt,
-    })),
+    namespace: namespaceBasic(ctx, request, project),
+    shared_with_groups: sharedWithGroups(ctx, project.sharedWith),
     web_url: `${webBase(request)}/${fullPath}`,
   };
 }
@@ -119,7 +147,13 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     requireScope(actor, READ_API_SCOPES);
     const params = new Params(mergedParams(request));
     const search = params.string('search');
-    const users = [...store.users.values()].filter((u) => contains(u.username, search) || contains(u.name, search) || (actor.user!.isAdmin && contains(u.email, search)));
+    // UsersFinder#by_username: an exact, case-insensitive match (lib/api/users.rb `optional :username`).
+    const username = params.string('username');
+    const users = [...store.users.values()].filter(
+      (u) =>
+        (username === undefined || u.username.toLowerCase() === username.toLowerCase()) &&
+        (contains(u.username, search) || contains(u.name, search) || (actor.user!.isAdmin && contains(u.email, search))),
+    );
     return paginate(request, reply, users.map((u) => userBasic(request, u)), params);
   });
 
@@ -129,6 +163,17 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const params = new Params(mergedParams(request));
     const search = params.string('search');
     const groups = [...store.groups.values()].filter((g) => store.canSee(g, actor.user) && (contains(g.name, search) || contains(g.path, search)));
+    return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
+  });
+
+  // lib/api/groups.rb `get ":id/subgroups"`: the group's direct subgroups the caller can see, `search` as GET /groups.
+  app.get<{ Params: { id: string } }>('/groups/:id/subgroups', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireScope(actor, READ_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const search = params.string('search');
+    const parent = findGroup(ctx, request, request.params.id);
+    const groups = [...store.groups.values()].filter((g) => g.parentId === parent.id && store.canSee(g, actor.user) && (contains(g.name, search) || contains(g.path, search)));
     return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
   });
 
@@ -203,7 +248,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
   app.get<{ Params: { id: string } }>('/groups/:id', async (request) => {
     const actor = actorOf(ctx, request);
     requireScope(actor, READ_API_SCOPES);
-    return groupEntity(ctx, request, findGroup(ctx, request, request.params.id));
+    return groupDetail(ctx, request, findGroup(ctx, request, request.params.id));
   });
 
   app.post('/groups', async (request, reply) => {
@@ -255,10 +300,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     if (group.sharedWith.some((l) => l.groupId === invited.id)) throw apiError(409, 'Shared group The group has already been shared with this group');
     group.sharedWith.push({ groupId: invited.id, accessLevel: access!, expiresAt: expiresAt ?? null });
     reply.code(201);
-    return {
-      ...groupEntity(ctx, request, group),
-      shared_with_groups: group.sharedWith.map((l) => ({ group_id: l.groupId, group_access_level: l.accessLevel, expires_at: l.expiresAt })),
-    };
+    return groupDetail(ctx, request, group);
   });
 
   app.get<{ Params: { id: string } }>('/projects/:id', async (request) => {
@@ -277,6 +319,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const visibility = params.string('visibility', { values: VISIBILITIES }) as Visibility | undefined;
     const withReadme = params.boolean('initialize_with_readme') ?? false;
     const defaultBranch = params.string('default_branch');
+    const description = params.string('description');
     if (name === undefined && path === undefined) params.addError('name, path are missing, at least one parameter must be provided');
     params.done();
     const projectPath = path ?? name!.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-');
@@ -308,6 +351,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       creatorId: user.id,
       defaultBranch: defaultBranch ?? 'main',
     });
+    if (description !== undefined) project.description = description;
     if (withReadme) {
       const signature = { name: user.name, email: user.email, time: Math.floor(Date.now() / 1000) };
       project.repository.commit({
@@ -325,7 +369,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
   // lib/api/projects.rb `put ':id'`: authorize_admin_project (Maintainer and above), renaming and a
   // visibility change need more (:rename_project, :change_visibility_level: Owner here), then
   // Projects::UpdateService; a failed validation is render_validation_error! (400 {"message":{…}}).
-  // Of the many settings the reference server keeps name, path, visibility and three feature levels.
+  // Of the many settings the reference server keeps name, path, description, visibility and three feature levels.
   app.put<{ Params: { id: string } }>('/projects/:id', async (request) => {
     const actor = actorOf(ctx, request);
     const user = requireUser(actor);
@@ -339,7 +383,8 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       mergeRequests: params.string('merge_requests_access_level', { values: FEATURE_LEVELS }) as FeatureAccessLevel | undefined,
       builds: params.string('builds_access_level', { values: FEATURE_LEVELS }) as FeatureAccessLevel | undefined,
     };
-    const names = ['name', 'path', 'visibility', 'repository_access_level', 'merge_requests_access_level', 'builds_access_level'];
+    const description = params.string('description');
+    const names = ['name', 'path', 'description', 'visibility', 'repository_access_level', 'merge_requests_access_level', 'builds_access_level'];
     // at_least_one_of(*update_params_at_least_one_of): Grape's text lists every setting; this one the kept ones.
     if (!names.some((n) => params.has(n))) params.addError(`${names.join(', ')} are missing, at least one parameter must be provided`);
     params.done();
@@ -368,6 +413,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     if (Object.keys(errors).length > 0) throw validationError(errors);
     if (name !== undefined) project.name = name;
     if (path !== undefined) project.path = path;
+    if (description !== undefined) project.description = description;
     if (visibility !== undefined) project.visibility = visibility;
     if (levels.repository !== undefined) project.repositoryAccessLevel = levels.repository;
     if (levels.mergeRequests !== undefined) project.mergeRequestsAccessLevel = levels.mergeRequests;
