@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ACCESS, type FeatureAccessLevel, type Group, type Project, type Visibility } from '../state/model.js';
 import { requireAdmin, requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
 import { actorOf, avatarUrl, findGroup, findProject, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
-import { apiError, conflict, forbidden, notFound, validationError } from '../http/errors.js';
+import { apiError, badRequest, conflict, forbidden, notFound, recordNotFound, validationError } from '../http/errors.js';
 import { mergedParams, Params } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { RepositoryError } from '../git/repository.js';
@@ -243,6 +243,19 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       expires_at: token.expiresAt,
       token: token.token,
     };
+  });
+
+  // lib/api/personal_access_tokens.rb `delete ':id'`: PersonalAccessTokens::RevokeService revokes an
+  // administrator's any token and a user's own (204); another's is bad_request!; an unknown id 404.
+  app.delete<{ Params: { id: string } }>('/personal_access_tokens/:id', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    const user = requireUser(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const token = [...store.tokens.values()].find((t) => String(t.id) === request.params.id);
+    if (!token) throw recordNotFound();
+    if (!user.isAdmin && token.userId !== user.id) throw badRequest();
+    token.revoked = true;
+    reply.code(204);
   });
 
   app.get<{ Params: { id: string } }>('/groups/:id', async (request) => {
