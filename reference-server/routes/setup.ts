@@ -154,7 +154,9 @@ export const setupRoutes: RouteModule = (app, ctx) => {
         (username === undefined || u.username.toLowerCase() === username.toLowerCase()) &&
         (contains(u.username, search) || contains(u.name, search) || (actor.user!.isAdmin && contains(u.email, search))),
     );
-    return paginate(request, reply, users.map((u) => userBasic(request, u)), params);
+    // An administrator reads Entities::UserWithAdmin (the addresses, is_admin), others UserBasic.
+    const entity = (u: (typeof users)[number]) => (actor.user!.isAdmin ? { ...userBasic(request, u), email: u.email, public_email: u.publicEmail || null, is_admin: u.isAdmin, created_at: u.createdAt } : userBasic(request, u));
+    return paginate(request, reply, users.map(entity), params);
   });
 
   app.get('/groups', async (request, reply) => {
@@ -294,7 +296,8 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     // The creator becomes the group's first owner, as in GitLab.
     store.addMember({ kind: 'group', id: group.id }, { userId: user.id, accessLevel: ACCESS.OWNER, createdById: user.id, inviteSource: 'group-creation' });
     reply.code(201);
-    return groupEntity(ctx, request, group);
+    // lib/api/groups.rb `post`: present group, with: Entities::GroupDetail.
+    return groupDetail(ctx, request, group);
   });
 
   app.post<{ Params: { id: string } }>('/groups/:id/share', async (request, reply) => {
@@ -314,6 +317,40 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     group.sharedWith.push({ groupId: invited.id, accessLevel: access!, expiresAt: expiresAt ?? null });
     reply.code(201);
     return groupDetail(ctx, request, group);
+  });
+
+  // lib/api/groups.rb `delete ":id/share/:group_id"` (admin_group: Owner) and lib/api/projects.rb
+  // `delete ":id/share/:group_id"` (authorize_admin_project: Maintainer): the link goes, 204; a group the
+  // source is not shared with is 404 "Group Link Not Found".
+  for (const kind of ['group', 'project'] as const) {
+    app.delete<{ Params: { id: string; group_id: string } }>(`/${kind}s/:id/share/:group_id`, async (request, reply) => {
+      const actor = actorOf(ctx, request);
+      const user = requireUser(actor);
+      requireScope(actor, WRITE_API_SCOPES);
+      const source = kind === 'group' ? findGroup(ctx, request, request.params.id) : findProject(ctx, request, request.params.id);
+      if (store.accessLevel(source, user) < (kind === 'group' ? ACCESS.OWNER : ACCESS.MAINTAINER)) throw forbidden();
+      const index = source.sharedWith.findIndex((l) => String(l.groupId) === request.params.group_id);
+      if (index < 0) throw notFound('Group Link');
+      source.sharedWith.splice(index, 1);
+      reply.code(204);
+    });
+  }
+
+  // lib/api/namespaces.rb `get ':id'`: a group the caller can see, or a user's own namespace (the
+  // caller's, or any for an administrator), by id or full path; Entities::Namespace.
+  app.get<{ Params: { id: string } }>('/namespaces/:id', async (request) => {
+    const actor = actorOf(ctx, request);
+    const user = requireUser(actor);
+    requireScope(actor, READ_API_SCOPES);
+    const id = request.params.id;
+    const group = store.findGroup(id);
+    if (group && store.canSee(group, user)) {
+      const fullPath = store.groupFullPath(group);
+      return { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: fullPath, parent_id: group.parentId, avatar_url: null, web_url: `${webBase(request)}/groups/${fullPath}` };
+    }
+    const owner = /^\d+$/.test(id) ? store.users.get(Number(id)) : store.userByUsername(id);
+    if (!owner || (owner.id !== user.id && !user.isAdmin)) throw notFound('Namespace');
+    return { id: owner.id, name: owner.name, path: owner.username, kind: 'user', full_path: owner.username, parent_id: null, avatar_url: avatarUrl(owner), web_url: `${webBase(request)}/${owner.username}` };
   });
 
   app.get<{ Params: { id: string } }>('/projects/:id', async (request) => {
