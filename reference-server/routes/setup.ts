@@ -1,7 +1,7 @@
 // The target contract's setup endpoints (TARGET-CONTRACT.md §2), as GitLab answers them:
 // version, current user, users and their tokens, groups, projects, sharing, branches, settings.
 import type { FastifyRequest } from 'fastify';
-import { ACCESS, type FeatureAccessLevel, type Group, type Project, type Visibility } from '../state/model.js';
+import { ACCESS, type FeatureAccessLevel, type Group, type Project, type Source, type Visibility } from '../state/model.js';
 import { requireAdmin, requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
 import { actorOf, avatarUrl, findGroup, findProject, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
 import { apiError, badRequest, conflict, forbidden, notFound, recordNotFound, validationError } from '../http/errors.js';
@@ -164,7 +164,9 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     requireScope(actor, READ_API_SCOPES);
     const params = new Params(mergedParams(request));
     const search = params.string('search');
-    const groups = [...store.groups.values()].filter((g) => store.canSee(g, actor.user) && (contains(g.name, search) || contains(g.path, search)));
+    // skip_groups: Array[Integer] with CommaSeparatedToIntegerArray (lib/api/groups.rb).
+    const skip = params.integerList('skip_groups') ?? [];
+    const groups = [...store.groups.values()].filter((g) => store.canSee(g, actor.user) && !skip.includes(g.id) && (contains(g.name, search) || contains(g.path, search)));
     return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
   });
 
@@ -177,6 +179,38 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const parent = findGroup(ctx, request, request.params.id);
     const groups = [...store.groups.values()].filter((g) => g.parentId === parent.id && store.canSee(g, actor.user) && (contains(g.name, search) || contains(g.path, search)));
     return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
+  });
+
+  // lib/api/groups.rb `get ":id/descendant_groups"`: every group below, at any depth, that the caller can see.
+  app.get<{ Params: { id: string } }>('/groups/:id/descendant_groups', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireScope(actor, READ_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const search = params.string('search');
+    const parent = findGroup(ctx, request, request.params.id);
+    const groups = store.descendantGroups(parent).filter((g) => store.canSee(g, actor.user) && (contains(g.name, search) || contains(g.path, search)));
+    return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
+  });
+
+  // lib/api/users.rb `get ":user_id/memberships"` (administrators): the user's direct memberships of
+  // groups ("Namespace") and projects, `type` narrowing them; Entities::Membership.
+  app.get<{ Params: { id: string } }>('/users/:id/memberships', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireAdmin(actor);
+    requireScope(actor, READ_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const type = params.string('type', { values: ['Project', 'Namespace'] });
+    params.done();
+    const user = store.userByIdText(request.params.id);
+    if (!user) throw notFound('User');
+    const sources: Source[] = [...(type === 'Project' ? [] : store.groups.values()), ...(type === 'Namespace' ? [] : store.projects.values())];
+    const rows = sources.flatMap((source) => {
+      const member = store.directMembership(source, user.id);
+      if (!member) return [];
+      const name = source.kind === 'group' ? source.name : store.projectFullName(source);
+      return [{ source_id: source.id, source_name: name, source_type: source.kind === 'group' ? 'Namespace' : 'Project', access_level: member.accessLevel }];
+    });
+    return paginate(request, reply, rows, params);
   });
 
   app.get('/projects', async (request, reply) => {
