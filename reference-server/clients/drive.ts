@@ -24,6 +24,17 @@ export function probe(command: string, args: string[], env: NodeJS.ProcessEnv = 
   return { missing: run.stderr.trim().split('\n').pop() || `exit ${run.status}` };
 }
 
+/** Runs a command without blocking (a build), answering its exit code and error output. */
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
 /** Runs the script without blocking: the server answers it from this very process. */
 export function drive(target: ReferenceServer, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Drive> {
   return new Promise((resolve, reject) => {
