@@ -78,6 +78,11 @@ rk-top/:
     rk-alice: maintainer
   groups:
     rk-shared: developer
+rk-top/rk-sub/:
+  unknown_members: delete
+  members:
+    root: owner
+    rk-carol: guest
 rk-top/app:
   unknown_members: delete
   members:
@@ -139,8 +144,9 @@ with tempfile.TemporaryDirectory() as folder:
 
     code, log = run(folder, "second.yml", SECOND)
     emit("set-up: changes from YAML", code == 0 and not problems(log), "\n".join(problems(log)) or f"exit {code}")
-    top, app = gl.groups.get("rk-top"), gl.projects.get("rk-top/app")
+    top, sub, app = gl.groups.get("rk-top"), gl.groups.get("rk-top/rk-sub"), gl.projects.get("rk-top/app")
     expect_state("PUT /groups/:id/members/:user_id", members_of(top), {"root": 50, "rk-alice": 40})
+    expect_state("DELETE /groups/:id/members/:user_id", members_of(sub), {"root": 50, "rk-carol": 10})
     expect_state("PUT /projects/:id/members/:user_id", members_of(app), {"rk-bob": 20})
     emit("DELETE /projects/:id/members/:user_id", "rk-carol" not in members_of(app), "unknown_members: delete")
     expect_state("set-up: DELETE …/share/:group_id, POST …/share", (shares_of(top), shares_of(app)), ({"rk-shared": 30}, {"rk-shared": 20}))

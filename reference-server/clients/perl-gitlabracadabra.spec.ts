@@ -15,7 +15,7 @@ import { drive, probe, type Drive } from './drive.js';
 const ADMIN = 'glpat-perl-racadabra-admin-01';
 const ALL_FORMS = [...CATALOG.endpointArea.keys()];
 /** What gitlabracadabra's members and unknown_members settings reach. */
-const RACADABRA_FORMS = ['GET', 'POST'].flatMap((method) => ['groups', 'projects'].map((kind) => `${method} /${kind}/:id/members`)).concat('PUT /groups/:id/members/:user_id', 'PUT /projects/:id/members/:user_id', 'DELETE /projects/:id/members/:user_id');
+const RACADABRA_FORMS = ['groups', 'projects'].flatMap((kind) => [`GET /${kind}/:id/members`, `POST /${kind}/:id/members`, `PUT /${kind}/:id/members/:user_id`, `DELETE /${kind}/:id/members/:user_id`]);
 
 const perl = probe('/usr/bin/perl', ['-MGitLab::API::v4', '-e', 'print $GitLab::API::v4::VERSION']);
 const racadabra = existsSync('/usr/bin/gitlabracadabra') ? probe('/usr/bin/gitlabracadabra', ['--version']) : { missing: '/usr/bin/gitlabracadabra not found' };
