@@ -117,11 +117,13 @@ export class Params {
   integerList(name: string): number[] | undefined {
     const value = this.raw[name];
     if (value === undefined || value === null || value === '') return undefined;
-    if (typeof value === 'object' && !Array.isArray(value)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    // A hash (`user_ids[a]=1`) or a hash inside the array is no list of ids.
+    if (values.some((v) => typeof v === 'object' && v !== null)) {
       this.errors.push(`${name} is invalid`);
       return undefined;
     }
-    const items = (Array.isArray(value) ? value : [value]).flatMap((v) => (typeof v === 'object' && v !== null ? ['invalid'] : String(v).split(','))).map((v) => v.trim()).filter((v) => v !== '');
+    const items = values.flatMap((v) => String(v ?? '').split(',')).map((v) => v.trim()).filter((v) => v !== '');
     if (!items.every((v) => /^\d+$/.test(v))) {
       this.errors.push(`${name} is invalid`);
       return undefined;
