@@ -76,6 +76,13 @@ describe('finding users, groups and namespaces', () => {
     expect((await inject({ method: 'GET', url: `/groups/${top.id}` })).json().shared_with_groups).toEqual([]);
   });
 
+  test('GET /projects?owned=true: the caller\'s personal projects and those of groups they own', async () => {
+    const own = await post('/projects', { name: 'mine' });
+    const owned = async (token: string) => (await inject({ method: 'GET', url: '/projects?owned=true', token })).json().map((p: { id: number }) => p.id);
+    expect(await owned(ADMIN)).toEqual([project.id, own.id]);
+    expect(await owned(devToken)).toEqual([]);
+  });
+
   test('GET /users/:id/memberships lists direct memberships, by type', async () => {
     const rows = (await inject({ method: 'GET', url: `/users/${dev.id}/memberships` })).json();
     expect(rows).toEqual([{ source_id: top.id, source_name: 'Top', source_type: 'Namespace', access_level: 30 }]);

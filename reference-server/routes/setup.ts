@@ -218,7 +218,13 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     requireScope(actor, READ_API_SCOPES);
     const params = new Params(mergedParams(request));
     const search = params.string('search');
-    const projects = [...store.projects.values()].filter((p) => store.canSee(p, actor.user) && (contains(p.name, search) || contains(p.path, search)));
+    // owned (lib/api/projects.rb; User#owned_projects): the caller's personal projects and those of groups they own.
+    const owned = params.boolean('owned') === true;
+    const ownedBy = (p: Project) => {
+      const group = store.projectGroup(p);
+      return group ? store.accessLevel(group, actor.user) >= ACCESS.OWNER : p.namespace.id === actor.user?.id;
+    };
+    const projects = [...store.projects.values()].filter((p) => store.canSee(p, actor.user) && (!owned || ownedBy(p)) && (contains(p.name, search) || contains(p.path, search)));
     return paginate(request, reply, projects.map((p) => projectEntity(ctx, request, p)), params);
   });
 
