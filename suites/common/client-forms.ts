@@ -40,9 +40,10 @@ export function repeatedQuery(name: string, values: readonly (string | number)[]
 
 /**
  * Runs `body` with a client holding a new token of the administrator with scopes api and sudo (the
- * run's admin token need not have sudo), and revokes the token afterwards.
+ * run's admin token need not have sudo; admin_mode too, for an instance with Admin Mode on), and
+ * revokes the token afterwards.
  */
-export async function withSudoToken<T>(kit: Kit, body: (admin: Client) => Promise<T>, scopes: readonly string[] = ['api', 'sudo']): Promise<T> {
+export async function withSudoToken<T>(kit: Kit, body: (admin: Client) => Promise<T>, scopes: readonly string[] = ['api', 'sudo', 'admin_mode']): Promise<T> {
   const admin = kit.as('admin');
   const created = await admin.post(apiPath`/users/${kit.run.adminId}/personal_access_tokens`, { body: { name: 'conformance-sudo', scopes, expires_at: dateIn(1) } });
   expectEqual(created.status, 201, 'a token of the administrator with the sudo scope (set-up: POST /users/:id/personal_access_tokens)', created);
@@ -67,7 +68,7 @@ export const sudoHeader = (user: string | number) => ({ Sudo: String(user) });
 export async function expectSudoRefusals(kit: Kit, path: string, known: { username: string }, notAdmin: Client): Promise<void> {
   const byUser: Exchange = await notAdmin.get(asSudoQuery(path, known.username));
   expectError(byUser, 403, { message: /Must be admin to use sudo/, gitlab: GITLAB_PARAMS.sudo });
-  await withSudoToken(kit, async (admin) => expectError(await admin.get(asSudoQuery(path, known.username)), 403, { error: 'insufficient_scope', gitlab: 'lib/api/helpers.rb (sudo!: validate_and_save_access_token!(scopes: [:sudo]))' }), ['api']);
+  await withSudoToken(kit, async (admin) => expectError(await admin.get(asSudoQuery(path, known.username)), 403, { error: 'insufficient_scope', gitlab: 'lib/api/helpers.rb (sudo!: validate_and_save_access_token!(scopes: [:sudo]))' }), ['api', 'admin_mode']);
   await withSudoToken(kit, async (admin) => {
     const missing = `${kit.run.prefix}-nobody`;
     expectError(await admin.get(path, { headers: sudoHeader(missing) }), 404, { message: `404 User with ID or username '${missing}' Not Found`, gitlab: GITLAB_PARAMS.sudo });
