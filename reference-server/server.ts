@@ -1,9 +1,9 @@
 // Builds the reference server: a Fastify app under /api/v4 with GitLab's error rendering, seeded
 // with an administrator whose token the caller gets back. Start it with `startReferenceServer`.
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import formbody from '@fastify/formbody';
 import { ApiError } from './http/errors.js';
 import { installGitlabHttp } from './http/gitlab-http.js';
+import { parseQueryForRoute } from './http/rack-params.js';
 import { faultContext, faultsPossible, installFaults, rewriteUrlWith, type FaultContext, type FaultOptions } from './faults/index.js';
 import type { FixtureManifest } from '../contract/fixture-manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
@@ -55,13 +55,12 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
   // maxParamLength: GitLab full paths (URL-encoded `:id`s) run far past Fastify's default of 100.
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024,
-    routerOptions: { maxParamLength: 8192 },
+    routerOptions: { maxParamLength: 8192, querystringParser: parseQueryForRoute },
     logger: false,
     trustProxy: false,
     forceCloseConnections: true,
     ...(withFaults ? { rewriteUrl: rewriteUrlWith(faults) } : {}),
   });
-  app.register(formbody);
   // Before the fault hooks, so that a fault may still break what this sets right.
   installGitlabHttp(app);
   const latency = options.latencyMs ?? 0;

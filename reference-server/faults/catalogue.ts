@@ -489,6 +489,9 @@ const invitation: Omit<SeededFault, 'area'>[] = [
       return JSON.stringify({ status: 'success', queued_users: Object.fromEntries(rows.map((r) => [r.username, 'Request queued for administrator approval.'])) });
     } };
   })(),
+  { name: 'invitations.user-id-number-accepted', level: 'parity', clauses: ['invitations.create.user-id-number'], description: 'user_id sent as a JSON number is taken as the id it names instead of no list (400)', ...changeParams(invitations('POST'), (params) => {
+    if (typeof params.user_id === 'number') params.user_id = String(params.user_id);
+  }) },
 ];
 
 const member: Omit<SeededFault, 'area'>[] = [
@@ -683,6 +686,18 @@ const crossCutting: Omit<SeededFault, 'area'>[] = [
     if (reply.getHeader('content-type') === 'application/json') reply.header('content-type', 'application/json; charset=utf-8');
     return payload;
   } },
+  { name: 'params.bracket-arrays-ignored', clauses: ['members.http.array-forms', 'invitations.http.array-forms'], description: 'a parameter sent in Rack\'s bracket form (user_ids[]=1&user_ids[]=2) is not read: the route sees only the bare key', preHandler(request) {
+    for (const name of bracketNames(request.url)) delete (request.query as Json)[name];
+  } },
+  { name: 'params.repeated-key-all-values', level: 'parity', clauses: ['members.http.repeated-key'], description: 'a plain key given twice (user_ids=1&user_ids=2) keeps every value instead of its last (Rack)', preHandler(request) {
+    const search = new URLSearchParams(request.url.split('?')[1] ?? '');
+    for (const key of new Set(search.keys())) if (!key.includes('[') && search.getAll(key).length > 1) (request.query as Json)[key] = search.getAll(key);
+  } },
+  { name: 'auth.sudo-ignored', clauses: ['files.http.sudo', 'mirrors.http.sudo', 'invitations.http.sudo', 'members.http.sudo'], description: 'sudo (query or body parameter, Sudo header) is ignored: the administrator acts as themself', preHandler(request) {
+    delete request.headers.sudo;
+    for (const bag of [request.query, request.body]) if (bag && typeof bag === 'object') delete (bag as Json).sudo;
+  } },
+  { name: 'users.username-filter-ignored', clauses: ['members.http.user-lookup'], description: 'GET /users ignores username and answers every user', ...dropParams({ method: 'GET', route: '/users' }, 'username') },
   { name: 'http.rejects-empty-json-body', clauses: ['files.http.empty-json-body', 'mirrors.http.empty-json-body', 'invitations.http.empty-json-body', 'members.http.empty-json-body'], description: 'a request declaring Content-Type application/json with an empty body is refused with 400', onRequest(request, reply) {
     const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     const length = request.headers['content-length'];
@@ -700,6 +715,12 @@ export const CATALOGUE: SeededFault[] = [
   ...member.map((f) => ({ ...f, area: 'members' as const })),
   ...crossCutting.map((f) => ({ ...f, area: 'cross-cutting' as const })),
 ];
+
+/** The parameter names a request's query string sends in Rack's bracket form (`name[]=`). */
+function bracketNames(url: string): Set<string> {
+  const search = new URLSearchParams(url.split('?')[1] ?? '');
+  return new Set([...search.keys()].filter((key) => key.endsWith('[]')).map((key) => key.slice(0, -2)));
+}
 
 // ---- helpers of the access-request and public-source faults ----------------------------------
 

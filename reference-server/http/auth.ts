@@ -3,9 +3,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { PersonalAccessToken, User } from '../state/model.js';
 import { isExpired, today, type Store } from '../state/store.js';
-import { ApiError, forbidden, insufficientScope, unauthorized } from './errors.js';
+import { ApiError, forbidden, insufficientScope, notFound, unauthorized } from './errors.js';
 
 export interface Actor {
+  /** Who the request acts as: the token's user, or the user an administrator named with `sudo`. */
   user?: User;
   token?: PersonalAccessToken;
 }
@@ -20,8 +21,45 @@ function presentedToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-/** Resolves the caller. A token that is presented but unusable is refused even on public routes. */
+/**
+ * `sudo_identifier` (lib/api/helpers.rb): the `sudo` parameter (query or body), else the `Sudo`
+ * header. Ruby's `||` takes an empty parameter too; a key without a value (Rack's nil) falls through.
+ */
+function sudoIdentifier(request: FastifyRequest): unknown {
+  for (const bag of [request.body, request.query]) {
+    if (bag && typeof bag === 'object' && !Array.isArray(bag)) {
+      const value = (bag as Record<string, unknown>).sudo;
+      if (value !== undefined && value !== null) return value;
+    }
+  }
+  const header = request.headers.sudo;
+  return typeof header === 'string' ? header : undefined;
+}
+
+/**
+ * `sudo!` (lib/api/helpers.rb): an administrator's token with the `sudo` scope acts as the named user
+ * (an id, or a username) for the whole request. Refusals in GitLab's order: no caller 401, a caller who
+ * is no administrator 403 "Must be admin to use sudo", a token without the scope 403 insufficient_scope,
+ * an unknown user 404 (UserFinder#find_by_id_or_username).
+ */
+function sudo(store: Store, request: FastifyRequest, actor: Actor): Actor {
+  const identifier = sudoIdentifier(request);
+  if (identifier === undefined) return actor;
+  if (!actor.user || !actor.token) throw unauthorized();
+  if (!actor.user.isAdmin) throw forbidden('Must be admin to use sudo');
+  if (!actor.token.scopes.includes('sudo')) throw insufficientScope(['sudo']);
+  const text = typeof identifier === 'string' || typeof identifier === 'number' ? String(identifier) : '';
+  const user = /^\d+$/.test(text) ? store.userByIdText(text) : store.userByUsername(text);
+  if (!user) throw notFound(`User with ID or username '${text}'`);
+  return { user, token: actor.token };
+}
+
+/** Resolves the caller, then `sudo`. A token that is presented but unusable is refused even on public routes. */
 export function authenticate(store: Store, request: FastifyRequest): Actor {
+  return sudo(store, request, tokenActor(store, request));
+}
+
+function tokenActor(store: Store, request: FastifyRequest): Actor {
   const presented = presentedToken(request);
   if (presented === undefined) return {};
   const token = store.tokens.get(presented);

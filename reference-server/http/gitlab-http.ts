@@ -3,6 +3,7 @@
 // these: python-gitlab 3.x parses a body only when Content-Type is exactly `application/json`,
 // and sends `Content-Type: application/json` with an empty body on DELETE and bodiless POST/PUT.
 import { errorCodes, type FastifyInstance } from 'fastify';
+import { parseMultipart, parseNestedQuery, RACK_REFUSAL } from './rack-params.js';
 
 /** lib/api/api.rb: `content_type :json, 'application/json'` — no charset parameter. */
 export const JSON_CONTENT_TYPE = 'application/json';
@@ -19,6 +20,22 @@ export function installGitlabHttp(app: FastifyInstance): void {
     if (body === '') done(null, undefined);
     else parseJson(request, body as string, done);
   });
+  // Form and multipart bodies are read as Rack reads them (rack-params.ts): bracket arrays and hashes,
+  // the last of a repeated plain key.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, body === '' ? undefined : parseNestedQuery(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      done(null, (body as Buffer).length === 0 ? undefined : parseMultipart(body as Buffer, request.headers['content-type'] ?? ''));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   // Types without a parser: empty is no body; anything else stays refused as before.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
     if ((body as Buffer).length === 0) done(null, undefined);
@@ -26,9 +43,11 @@ export function installGitlabHttp(app: FastifyInstance): void {
   });
 
   // lib/api/api.rb sets these two in a `before` block, so every API answer carries them.
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Frame-Options', 'SAMEORIGIN');
     reply.header('X-Content-Type-Options', 'nosniff');
+    const refusal = (request.query as Record<symbol, unknown> | undefined)?.[RACK_REFUSAL];
+    if (refusal) throw refusal;
   });
 
   app.addHook('onSend', async (_request, reply, payload) => {

@@ -13,17 +13,23 @@ export function mergedParams(request: FastifyRequest): RawParams {
 
 /** Reads declared parameters one by one; collects every Grape error and throws them joined. */
 export class Params {
-  private readonly errors: string[] = [];
+  constructor(
+    readonly raw: RawParams,
+    private readonly errors: string[] = [],
+  ) {}
 
-  constructor(readonly raw: RawParams) {}
+  /** Other parameters (a hash parameter's members) whose errors join these. */
+  within(raw: RawParams): Params {
+    return new Params(raw, this.errors);
+  }
 
   has(name: string): boolean {
     return this.raw[name] !== undefined;
   }
 
+  /** A scalar parameter: Rack already kept the last of a repeated plain key; an array or hash is invalid for it. */
   private scalar(name: string): unknown {
-    const value = this.raw[name];
-    return Array.isArray(value) ? value[value.length - 1] : value;
+    return this.raw[name];
   }
 
   string(name: string, opts: { required?: boolean; allowBlank?: boolean; values?: readonly string[] } = {}): string | undefined {
@@ -77,6 +83,10 @@ export class Params {
       return undefined;
     }
     if (typeof value === 'boolean') return value;
+    if (typeof value === 'object') {
+      this.errors.push(`${name} is invalid`);
+      return undefined;
+    }
     const text = String(value).toLowerCase();
     if (['true', '1', 't', 'yes', 'y'].includes(text)) return true;
     if (['false', '0', 'f', 'no', 'n'].includes(text)) return false;
@@ -89,7 +99,7 @@ export class Params {
     const value = this.scalar(name);
     if (value === undefined) return undefined;
     if (value === null || value === '') return null;
-    const text = String(value);
+    const text = typeof value === 'object' ? '' : String(value);
     const match = /^(\d{4}-\d{2}-\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
     // Round-trip the date: Date.parse would roll 2031-02-30 over into March.
     if (!match || Number.isNaN(Date.parse(match[1])) || new Date(`${match[1]}T00:00:00Z`).toISOString().slice(0, 10) !== match[1]) {
@@ -99,11 +109,21 @@ export class Params {
     return match[1];
   }
 
-  /** A comma-separated list (or an array) of integers, as Grape's `Array[Integer]` with comma coercion. */
+  /**
+   * `Array[Integer]` with CommaSeparatedToIntegerArray (lib/api/validations/types/comma_separated_to_integer_array.rb):
+   * a comma list ("1,2"), an array of ids or of comma lists (Rack's `user_ids[]=1&user_ids[]=2`, a JSON
+   * array), each part stripped.
+   */
   integerList(name: string): number[] | undefined {
     const value = this.raw[name];
-    if (value === undefined || value === '') return undefined;
-    const items = (Array.isArray(value) ? value : String(value).split(',')).map((v) => String(v).trim()).filter((v) => v !== '');
+    if (value === undefined || value === null || value === '') return undefined;
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    // A hash (`user_ids[a]=1`) or a hash inside the array is no list of ids.
+    if (values.some((v) => typeof v === 'object' && v !== null)) {
+      this.errors.push(`${name} is invalid`);
+      return undefined;
+    }
+    const items = values.flatMap((v) => String(v ?? '').split(',')).map((v) => v.trim()).filter((v) => v !== '');
     if (!items.every((v) => /^\d+$/.test(v))) {
       this.errors.push(`${name} is invalid`);
       return undefined;

@@ -64,12 +64,13 @@ function rubySplit(text: string): string[] {
 
 /**
  * Grape's CommaSeparatedToArray (lib/api/validations/types/comma_separated_to_array.rb): "a,b" or
- * ["a", "b"] → the parts, each stripped (blank ones kept).
+ * ["a", "b"] (Rack's `email[]=a&email[]=b`, a JSON array) → the parts, each stripped (blank ones
+ * kept); any other value (a JSON number, a hash) → none at all.
  */
 function commaParts(params: Params, name: string): string[] {
   const value = params.raw[name];
-  if (value === undefined || value === null) return [];
-  const items = Array.isArray(value) ? value : [value];
+  if (typeof value !== 'string' && !Array.isArray(value)) return [];
+  const items: unknown[] = Array.isArray(value) ? value : [value];
   if (items.some((item) => typeof item === 'object' && item !== null)) {
     params.addError(`${name} is invalid`);
     return [];

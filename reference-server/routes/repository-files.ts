@@ -240,8 +240,16 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
  * missing bound is "is missing, … is empty", a blank one "is empty" (spec/requests/api/files_spec.rb
  * "when range is incomplete", "when range is missing").
  */
-function readRange(params: Params): { start: number; end: number } | undefined {
-  if (!params.has('range[start]') && !params.has('range[end]')) return undefined;
+function readRange(all: Params): { start: number; end: number } | undefined {
+  // `optional :range, type: Hash`: Rack makes `range[start]=1&range[end]=2` the hash; JSON sends it as one.
+  const range = all.raw.range;
+  if (range === undefined) return undefined;
+  if (typeof range !== 'object' || range === null || Array.isArray(range)) {
+    all.addError('range is invalid');
+    return undefined;
+  }
+  const bounds = range as Record<string, unknown>;
+  const params = all.within({ 'range[start]': bounds.start, 'range[end]': bounds.end });
   const bound = (name: string): number | undefined => {
     const value = params.raw[name];
     if (value === undefined || value === null) {

@@ -1,10 +1,10 @@
 // The target contract's setup endpoints (TARGET-CONTRACT.md §2), as GitLab answers them:
 // version, current user, users and their tokens, groups, projects, sharing, branches, settings.
 import type { FastifyRequest } from 'fastify';
-import { ACCESS, type FeatureAccessLevel, type Group, type Project, type Visibility } from '../state/model.js';
+import { ACCESS, type FeatureAccessLevel, type Group, type Project, type Source, type Visibility } from '../state/model.js';
 import { requireAdmin, requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
-import { actorOf, findGroup, findProject, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
-import { apiError, conflict, forbidden, notFound, validationError } from '../http/errors.js';
+import { actorOf, avatarUrl, findGroup, findProject, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
+import { apiError, badRequest, conflict, forbidden, notFound, recordNotFound, validationError } from '../http/errors.js';
 import { mergedParams, Params } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { RepositoryError } from '../git/repository.js';
@@ -37,13 +37,48 @@ export function groupEntity(ctx: Context, request: FastifyRequest, group: Group)
   };
 }
 
+/**
+ * The groups a group or project is shared with: lib/api/entities/shared_group_with_group.rb and
+ * shared_group_with_project.rb (group_id, group_name, group_full_path, group_access_level, expires_at).
+ */
+function sharedWithGroups(ctx: Context, links: Group['sharedWith']) {
+  return links.flatMap((link) => {
+    const invited = ctx.store.groups.get(link.groupId);
+    if (!invited) return [];
+    return [{
+      group_id: invited.id,
+      group_name: invited.name,
+      group_full_path: ctx.store.groupFullPath(invited),
+      group_access_level: link.accessLevel,
+      expires_at: link.expiresAt,
+    }];
+  });
+}
+
+/** GET /groups/:id presents GroupDetail: the Group entity with the groups it is shared with. */
+export function groupDetail(ctx: Context, request: FastifyRequest, group: Group) {
+  return { ...groupEntity(ctx, request, group), shared_with_groups: sharedWithGroups(ctx, group.sharedWith) };
+}
+
+/** lib/api/entities/namespace_basic.rb: a group's namespace, or the user's own. */
+function namespaceBasic(ctx: Context, request: FastifyRequest, project: Project) {
+  const group = ctx.store.projectGroup(project);
+  if (group) {
+    const fullPath = ctx.store.groupFullPath(group);
+    return { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: fullPath, parent_id: group.parentId, avatar_url: null, web_url: `${webBase(request)}/groups/${fullPath}` };
+  }
+  const owner = ctx.store.users.get(project.namespace.id);
+  const path = owner?.username ?? ctx.store.projectFullPath(project).split('/')[0];
+  return { id: project.namespace.id, name: owner?.name ?? path, path, kind: 'user', full_path: path, parent_id: null, avatar_url: owner ? avatarUrl(owner) : null, web_url: `${webBase(request)}/${path}` };
+}
+
 export function projectEntity(ctx: Context, request: FastifyRequest, project: Project) {
   const fullPath = ctx.store.projectFullPath(project);
-  const group = ctx.store.projectGroup(project);
   return {
     id: project.id,
     name: project.name,
     path: project.path,
+    description: project.description ?? '',
     name_with_namespace: ctx.store.projectFullName(project),
     path_with_namespace: fullPath,
     visibility: project.visibility,
@@ -54,15 +89,8 @@ export function projectEntity(ctx: Context, request: FastifyRequest, project: Pr
     builds_access_level: project.buildsAccessLevel ?? 'enabled',
     created_at: project.createdAt,
     creator_id: project.creatorId,
-    namespace: group
-      ? { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: ctx.store.groupFullPath(group) }
-      : { id: project.namespace.id, kind: 'user', path: fullPath.split('/')[0], full_path: fullPath.split('/')[0] },
-    shared_with_groups: project.sharedWith.map((link) => ({
-      group_id: link.groupId,
-      group_name: ctx.store.groups.get(link.groupId)?.name,
-      group_access_level: link.accessLevel,
-      expires_at: link.expiresAt,
-    })),
+    namespace: namespaceBasic(ctx, request, project),
+    shared_with_groups: sharedWithGroups(ctx, project.sharedWith),
     web_url: `${webBase(request)}/${fullPath}`,
   };
 }
@@ -120,8 +148,16 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     requireScope(actor, READ_API_SCOPES);
     const params = new Params(mergedParams(request));
     const search = params.string('search');
-    const users = [...store.users.values()].filter((u) => contains(u.username, search) || contains(u.name, search) || (actor.user!.isAdmin && contains(u.email, search)));
-    return paginate(request, reply, users.map((u) => userBasic(request, u)), params);
+    // UsersFinder#by_username: an exact, case-insensitive match (lib/api/users.rb `optional :username`).
+    const username = params.string('username');
+    const users = [...store.users.values()].filter(
+      (u) =>
+        (username === undefined || u.username.toLowerCase() === username.toLowerCase()) &&
+        (contains(u.username, search) || contains(u.name, search) || (actor.user!.isAdmin && contains(u.email, search))),
+    );
+    // An administrator reads Entities::UserWithAdmin (the addresses, is_admin), others UserBasic.
+    const entity = (u: (typeof users)[number]) => (actor.user!.isAdmin ? { ...userBasic(request, u), email: u.email, public_email: u.publicEmail || null, is_admin: u.isAdmin, created_at: u.createdAt } : userBasic(request, u));
+    return paginate(request, reply, users.map(entity), params);
   });
 
   app.get('/groups', async (request, reply) => {
@@ -129,8 +165,53 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     requireScope(actor, READ_API_SCOPES);
     const params = new Params(mergedParams(request));
     const search = params.string('search');
-    const groups = [...store.groups.values()].filter((g) => store.canSee(g, actor.user) && (contains(g.name, search) || contains(g.path, search)));
+    // skip_groups: Array[Integer] with CommaSeparatedToIntegerArray (lib/api/groups.rb).
+    const skip = params.integerList('skip_groups') ?? [];
+    const groups = [...store.groups.values()].filter((g) => store.canSee(g, actor.user) && !skip.includes(g.id) && (contains(g.name, search) || contains(g.path, search)));
     return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
+  });
+
+  // lib/api/groups.rb `get ":id/subgroups"`: the group's direct subgroups the caller can see, `search` as GET /groups.
+  app.get<{ Params: { id: string } }>('/groups/:id/subgroups', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireScope(actor, READ_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const search = params.string('search');
+    const parent = findGroup(ctx, request, request.params.id);
+    const groups = [...store.groups.values()].filter((g) => g.parentId === parent.id && store.canSee(g, actor.user) && (contains(g.name, search) || contains(g.path, search)));
+    return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
+  });
+
+  // lib/api/groups.rb `get ":id/descendant_groups"`: every group below, at any depth, that the caller can see.
+  app.get<{ Params: { id: string } }>('/groups/:id/descendant_groups', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireScope(actor, READ_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const search = params.string('search');
+    const parent = findGroup(ctx, request, request.params.id);
+    const groups = store.descendantGroups(parent).filter((g) => store.canSee(g, actor.user) && (contains(g.name, search) || contains(g.path, search)));
+    return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
+  });
+
+  // lib/api/users.rb `get ":user_id/memberships"` (administrators): the user's direct memberships of
+  // groups ("Namespace") and projects, `type` narrowing them; Entities::Membership.
+  app.get<{ Params: { id: string } }>('/users/:id/memberships', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireAdmin(actor);
+    requireScope(actor, READ_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const type = params.string('type', { values: ['Project', 'Namespace'] });
+    params.done();
+    const user = store.userByIdText(request.params.id);
+    if (!user) throw notFound('User');
+    const sources: Source[] = [...(type === 'Project' ? [] : store.groups.values()), ...(type === 'Namespace' ? [] : store.projects.values())];
+    const rows = sources.flatMap((source) => {
+      const member = store.directMembership(source, user.id);
+      if (!member) return [];
+      const name = source.kind === 'group' ? source.name : store.projectFullName(source);
+      return [{ source_id: source.id, source_name: name, source_type: source.kind === 'group' ? 'Namespace' : 'Project', access_level: member.accessLevel }];
+    });
+    return paginate(request, reply, rows, params);
   });
 
   app.get('/projects', async (request, reply) => {
@@ -138,7 +219,13 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     requireScope(actor, READ_API_SCOPES);
     const params = new Params(mergedParams(request));
     const search = params.string('search');
-    const projects = [...store.projects.values()].filter((p) => store.canSee(p, actor.user) && (contains(p.name, search) || contains(p.path, search)));
+    // owned (lib/api/projects.rb; User#owned_projects): the caller's personal projects and those of groups they own.
+    const owned = params.boolean('owned') === true;
+    const ownedBy = (p: Project) => {
+      const group = store.projectGroup(p);
+      return group ? store.accessLevel(group, actor.user) >= ACCESS.OWNER : p.namespace.id === actor.user?.id;
+    };
+    const projects = [...store.projects.values()].filter((p) => store.canSee(p, actor.user) && (!owned || ownedBy(p)) && (contains(p.name, search) || contains(p.path, search)));
     return paginate(request, reply, projects.map((p) => projectEntity(ctx, request, p)), params);
   });
 
@@ -213,10 +300,23 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     };
   });
 
+  // lib/api/personal_access_tokens.rb `delete ':id'`: PersonalAccessTokens::RevokeService revokes an
+  // administrator's any token and a user's own (204); another's is bad_request!; an unknown id 404.
+  app.delete<{ Params: { id: string } }>('/personal_access_tokens/:id', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    const user = requireUser(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const token = [...store.tokens.values()].find((t) => String(t.id) === request.params.id);
+    if (!token) throw recordNotFound();
+    if (!user.isAdmin && token.userId !== user.id) throw badRequest();
+    token.revoked = true;
+    reply.code(204);
+  });
+
   app.get<{ Params: { id: string } }>('/groups/:id', async (request) => {
     const actor = actorOf(ctx, request);
     requireScope(actor, READ_API_SCOPES);
-    return groupEntity(ctx, request, findGroup(ctx, request, request.params.id));
+    return groupDetail(ctx, request, findGroup(ctx, request, request.params.id));
   });
 
   app.post('/groups', async (request, reply) => {
@@ -249,7 +349,8 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     // The creator becomes the group's first owner, as in GitLab.
     store.addMember({ kind: 'group', id: group.id }, { userId: user.id, accessLevel: ACCESS.OWNER, createdById: user.id, inviteSource: 'group-creation' });
     reply.code(201);
-    return groupEntity(ctx, request, group);
+    // lib/api/groups.rb `post`: present group, with: Entities::GroupDetail.
+    return groupDetail(ctx, request, group);
   });
 
   app.post<{ Params: { id: string } }>('/groups/:id/share', async (request, reply) => {
@@ -268,10 +369,41 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     if (group.sharedWith.some((l) => l.groupId === invited.id)) throw apiError(409, 'Shared group The group has already been shared with this group');
     group.sharedWith.push({ groupId: invited.id, accessLevel: access!, expiresAt: expiresAt ?? null });
     reply.code(201);
-    return {
-      ...groupEntity(ctx, request, group),
-      shared_with_groups: group.sharedWith.map((l) => ({ group_id: l.groupId, group_access_level: l.accessLevel, expires_at: l.expiresAt })),
-    };
+    return groupDetail(ctx, request, group);
+  });
+
+  // lib/api/groups.rb `delete ":id/share/:group_id"` (admin_group: Owner) and lib/api/projects.rb
+  // `delete ":id/share/:group_id"` (authorize_admin_project: Maintainer): the link goes, 204; a group the
+  // source is not shared with is 404 "Group Link Not Found".
+  for (const kind of ['group', 'project'] as const) {
+    app.delete<{ Params: { id: string; group_id: string } }>(`/${kind}s/:id/share/:group_id`, async (request, reply) => {
+      const actor = actorOf(ctx, request);
+      const user = requireUser(actor);
+      requireScope(actor, WRITE_API_SCOPES);
+      const source = kind === 'group' ? findGroup(ctx, request, request.params.id) : findProject(ctx, request, request.params.id);
+      if (store.accessLevel(source, user) < (kind === 'group' ? ACCESS.OWNER : ACCESS.MAINTAINER)) throw forbidden();
+      const index = source.sharedWith.findIndex((l) => String(l.groupId) === request.params.group_id);
+      if (index < 0) throw notFound('Group Link');
+      source.sharedWith.splice(index, 1);
+      reply.code(204);
+    });
+  }
+
+  // lib/api/namespaces.rb `get ':id'`: a group the caller can see, or a user's own namespace (the
+  // caller's, or any for an administrator), by id or full path; Entities::Namespace.
+  app.get<{ Params: { id: string } }>('/namespaces/:id', async (request) => {
+    const actor = actorOf(ctx, request);
+    const user = requireUser(actor);
+    requireScope(actor, READ_API_SCOPES);
+    const id = request.params.id;
+    const group = store.findGroup(id);
+    if (group && store.canSee(group, user)) {
+      const fullPath = store.groupFullPath(group);
+      return { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: fullPath, parent_id: group.parentId, avatar_url: null, web_url: `${webBase(request)}/groups/${fullPath}` };
+    }
+    const owner = /^\d+$/.test(id) ? store.users.get(Number(id)) : store.userByUsername(id);
+    if (!owner || (owner.id !== user.id && !user.isAdmin)) throw notFound('Namespace');
+    return { id: owner.id, name: owner.name, path: owner.username, kind: 'user', full_path: owner.username, parent_id: null, avatar_url: avatarUrl(owner), web_url: `${webBase(request)}/${owner.username}` };
   });
 
   app.get<{ Params: { id: string } }>('/projects/:id', async (request) => {
@@ -290,6 +422,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const visibility = params.string('visibility', { values: VISIBILITIES }) as Visibility | undefined;
     const withReadme = params.boolean('initialize_with_readme') ?? false;
     const defaultBranch = params.string('default_branch');
+    const description = params.string('description');
     if (name === undefined && path === undefined) params.addError('name, path are missing, at least one parameter must be provided');
     params.done();
     const projectPath = path ?? name!.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-');
@@ -321,6 +454,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       creatorId: user.id,
       defaultBranch: defaultBranch ?? 'main',
     });
+    if (description !== undefined) project.description = description;
     if (withReadme) {
       const signature = { name: user.name, email: user.email, time: Math.floor(Date.now() / 1000) };
       project.repository.commit({
@@ -338,7 +472,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
   // lib/api/projects.rb `put ':id'`: authorize_admin_project (Maintainer and above), renaming and a
   // visibility change need more (:rename_project, :change_visibility_level: Owner here), then
   // Projects::UpdateService; a failed validation is render_validation_error! (400 {"message":{…}}).
-  // Of the many settings the reference server keeps name, path, visibility and three feature levels.
+  // Of the many settings the reference server keeps name, path, description, visibility and three feature levels.
   app.put<{ Params: { id: string } }>('/projects/:id', async (request) => {
     const actor = actorOf(ctx, request);
     const user = requireUser(actor);
@@ -352,7 +486,8 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       mergeRequests: params.string('merge_requests_access_level', { values: FEATURE_LEVELS }) as FeatureAccessLevel | undefined,
       builds: params.string('builds_access_level', { values: FEATURE_LEVELS }) as FeatureAccessLevel | undefined,
     };
-    const names = ['name', 'path', 'visibility', 'repository_access_level', 'merge_requests_access_level', 'builds_access_level'];
+    const description = params.string('description');
+    const names = ['name', 'path', 'description', 'visibility', 'repository_access_level', 'merge_requests_access_level', 'builds_access_level'];
     // at_least_one_of(*update_params_at_least_one_of): Grape's text lists every setting; this one the kept ones.
     if (!names.some((n) => params.has(n))) params.addError(`${names.join(', ')} are missing, at least one parameter must be provided`);
     params.done();
@@ -381,6 +516,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     if (Object.keys(errors).length > 0) throw validationError(errors);
     if (name !== undefined) project.name = name;
     if (path !== undefined) project.path = path;
+    if (description !== undefined) project.description = description;
     if (visibility !== undefined) project.visibility = visibility;
     if (levels.repository !== undefined) project.repositoryAccessLevel = levels.repository;
     if (levels.mergeRequests !== undefined) project.mergeRequestsAccessLevel = levels.mergeRequests;

@@ -137,6 +137,8 @@ export interface Project {
   /** The merge-requests and CI features (`merge_requests_access_level`, `builds_access_level`): never more open than the repository (ProjectFeature#repository_children_level); absent means `enabled`. */
   mergeRequestsAccessLevel?: FeatureAccessLevel;
   buildsAccessLevel?: FeatureAccessLevel;
+  /** Set by POST or PUT /projects/:id; GitLab's default is an empty text. */
+  description?: string;
 }
 
 export type Source = Group | Project;

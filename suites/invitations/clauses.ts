@@ -4,6 +4,7 @@
 // messages, the order of checks, GitLab-only fields): the tests check those at the parity level.
 import type { Clause } from '../harness/core/clauses.js';
 import { interopClauses } from '../common/interop.js';
+import { GITLAB_PARAMS, sudoClauses } from '../common/client-forms.js';
 
 const SPEC = 'spec: Endpoints/Invitations';
 const POST = `${SPEC} (POST)`;
@@ -89,4 +90,8 @@ export const invitationsClauses: Clause[] = [
   { id: 'invitations.create.requester', level: 'must', text: 'Inviting the address of a user whose access request is pending makes that user a direct member at the given level (201, status "success"), not a pending invitation; the request is no longer pending (GET …/access_requests does not list it).', source: `GitLab: app/services/members/creator_service.rb (find_or_initialize_member_by_user: source.members_and_requesters; member.requested_at = nil); lib/api/access_requests.rb; ${API_SPEC} (and new member is already a requester: transforms the requester into a proper member)` },
   // ---- what clients rely on at the HTTP level (suites/common/interop.ts) ----------------
   ...interopClauses('invitations', { paginated: true }),
+  // ---- what clients send: array forms, sudo (suites/common/client-forms.ts) ------------------
+  { id: 'invitations.http.array-forms', level: 'should', text: 'GitLab parity: email and user_id also take an array, in Rack\'s bracket form (email[]=a&email[]=b in the query or a form body, as the Ruby gem sends it) or as a JSON array, with the result of the comma list.', source: `${POST} (a comma list); GitLab: ${API} (optional :email, :user_id, type: Array[String], coerce_with: CommaSeparatedToArray); lib/api/validations/types/comma_separated_to_array.rb; ${GITLAB_PARAMS.rack}` },
+  { id: 'invitations.create.user-id-number', level: 'should', text: 'GitLab parity: user_id sent as a JSON number (not a string, not an array) is no list: with no email the request is refused with 400 "Must provide either email or user_id as a parameter" and no one is added (the spec types user_id "integer or string").', source: `${POST} (user_id: integer or string); GitLab: lib/api/validations/types/comma_separated_to_array.rb (anything but a String or an Array → []); ${API} (bad_request!)` },
+  ...sudoClauses('invitations', { refusals: false }),
 ];

@@ -41,20 +41,20 @@ suite.test(
     const owner = kit.as('owner');
     const [added, guest, developer, maintainer] = await Promise.all([w.seatless(), w.seatless(), w.seatless(), w.seatless()]);
     await withPromotionManagement(false, async () => {
-      const res = await invite(owner, target, { user_id: added.id, access_level: ACCESS.DEVELOPER });
+      const res = await invite(owner, target, { user_id: String(added.id), access_level: ACCESS.DEVELOPER });
       expectEqual(expectInviteSuccess(res).queued_users, undefined, 'no queued users with approval off', res);
       await expectMember(kit, target, added, ACCESS.DEVELOPER);
       // The members the approval step meets below, at their levels before it is on.
       for (const [person, level] of [[guest, ACCESS.GUEST], [developer, ACCESS.DEVELOPER], [maintainer, ACCESS.MAINTAINER]] as const) {
-        expectInviteSuccess(await invite(owner, target, { user_id: person.id, access_level: level }));
+        expectInviteSuccess(await invite(owner, target, { user_id: String(person.id), access_level: level }));
       }
     });
     await withPromotionManagement(true, async () => {
-      const queued = await invite(owner, target, { user_id: guest.id, access_level: ACCESS.MAINTAINER });
+      const queued = await invite(owner, target, { user_id: String(guest.id), access_level: ACCESS.MAINTAINER });
       expectEqual(expectInviteSuccess(queued).queued_users, { [guest.username]: QUEUED }, `${guest.username}, a Guest, queued for approval`, queued);
       await expectMember(kit, target, guest, ACCESS.GUEST);
       for (const [person, level] of [[developer, ACCESS.MAINTAINER], [maintainer, ACCESS.GUEST]] as const) {
-        const res = await invite(owner, target, { user_id: person.id, access_level: level });
+        const res = await invite(owner, target, { user_id: String(person.id), access_level: level });
         expectEqual(expectInviteSuccess(res).queued_users, undefined, `no queued users for ${person.username}, a billable member`, res);
         await expectMember(kit, target, person, level);
       }

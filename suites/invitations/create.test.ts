@@ -337,7 +337,7 @@ suite.test(
     const target = source(kit.kind);
     const owner = kit.as('owner');
     const person = await user();
-    expectInviteSuccess(await invite(owner, target, { user_id: person.id, access_level: ACCESS.GUEST, expires_at: dateIn(20) }));
+    expectInviteSuccess(await invite(owner, target, { user_id: String(person.id), access_level: ACCESS.GUEST, expires_at: dateIn(20) }));
     const other = email();
 
     // By address, at a higher level, next to an address without an account.
@@ -349,7 +349,7 @@ suite.test(
     parity(member, REINVITE_UPDATES, () => expectEqual((member.body as { expires_at?: unknown }).expires_at, null, `${person.username}'s expiry cleared by a re-invite without expires_at`, member));
 
     // By user id, higher again.
-    await expectAlreadyMember(kit, target, await invite(owner, target, { user_id: person.id, access_level: ACCESS.DEVELOPER }), person, 'user_id', ACCESS.DEVELOPER, level);
+    await expectAlreadyMember(kit, target, await invite(owner, target, { user_id: String(person.id), access_level: ACCESS.DEVELOPER }), person, 'user_id', ACCESS.DEVELOPER, level);
     await expectNotInvited(kit.as('admin'), target, person.email);
   },
 );
@@ -386,7 +386,7 @@ suite.test(
     await expectNotInvited(as('admin'), target, address);
     // An existing user given by user_id fails the same validation and does not become a member.
     const person = await user();
-    expectUserIdFailure(await invite(as('owner'), target, { user_id: person.id, access_level: ACCESS.GUEST, expires_at: dateIn(-3) }), person, 'Expires at cannot be a date in the past', pastDate);
+    expectUserIdFailure(await invite(as('owner'), target, { user_id: String(person.id), access_level: ACCESS.GUEST, expires_at: dateIn(-3) }), person, 'Expires at cannot be a date in the past', pastDate);
     await expectNotMember(kit, target, person);
   },
 );
@@ -586,7 +586,7 @@ suite.test(
     const { source, user } = world();
     const target = source(kit.kind);
     const person = await user();
-    const res = await invite(kit.as('owner'), target, { user_id: person.id, access_level: 0 });
+    const res = await invite(kit.as('owner'), target, { user_id: String(person.id), access_level: 0 });
     // GitLab: 400 from its parameter check (see no-access-level-refused); per recipient elsewhere.
     if (res.status === 400) expectError(res, 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
     else expectUserIdFailure(res, person, 'Access level is not included in the list', GITLAB.memberModel);
@@ -666,7 +666,7 @@ suite.test(
     const owner = kit.as('owner');
     const person = await user();
     const listMembers = async () => (await listAll<{ id: number }>(kit.as('admin'), membersUrl(source), 'member')).map((m) => m.id).sort((a, b) => a - b);
-    expectInviteSuccess(await invite(owner, source, { user_id: person.id, access_level: ACCESS.GUEST }));
+    expectInviteSuccess(await invite(owner, source, { user_id: String(person.id), access_level: ACCESS.GUEST }));
     const before = await listMembers();
 
     // "User already exists in source" (spec's sample) or an update of the membership (GitLab); the
@@ -743,7 +743,7 @@ suite.test(
     const target = sources.source(kit.kind);
     const address = email();
     await expectNonMembersRefused(kit, sources.requester, (client) => invite(client, target, { email: address, access_level: ACCESS.MAINTAINER }));
-    await expectNonMembersRefused(kit, sources.requester, (client) => invite(client, target, { user_id: sources.requester.id, access_level: ACCESS.MAINTAINER }));
+    await expectNonMembersRefused(kit, sources.requester, (client) => invite(client, target, { user_id: String(sources.requester.id), access_level: ACCESS.MAINTAINER }));
     await expectNotInvited(kit.as('admin'), target, address);
     expectStatus(await kit.as('admin').get(`${membersUrl(target)}/${sources.requester.id}`), 404, 'the requester not to be a member');
   },

@@ -423,7 +423,7 @@ export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world
   const [byId, byEmail, guest] = await Promise.all([world.seatless(), world.seatless(), world.seatless()]);
 
   for (const [user, body] of [
-    [byId, { user_id: byId.id, access_level: ACCESS.DEVELOPER }],
+    [byId, { user_id: String(byId.id), access_level: ACCESS.DEVELOPER }],
     [byEmail, { email: byEmail.email, access_level: ACCESS.MAINTAINER }],
   ] as const) {
     const res = await invite(owner, source, body);
@@ -433,7 +433,7 @@ export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world
     await expectNotInvited(admin, source, user.email);
   }
 
-  const asGuest = expectInviteSuccess(await invite(owner, source, { user_id: guest.id, access_level: ACCESS.GUEST }));
+  const asGuest = expectInviteSuccess(await invite(owner, source, { user_id: String(guest.id), access_level: ACCESS.GUEST }));
   expectEqual(asGuest.queued_users, undefined, 'no queued users for a Guest invitation');
   await expectMember(kit, source, guest, ACCESS.GUEST);
 

@@ -5,6 +5,7 @@
 // order of checks, GitLab-only fields and details): the tests check those at the parity level only.
 import type { Clause } from '../harness/core/clauses.js';
 import { interopClauses } from '../common/interop.js';
+import { GITLAB_PARAMS, sudoClauses } from '../common/client-forms.js';
 
 const SPEC = 'spec: Endpoints/Members';
 const MEMBER = 'spec: Resources/Member';
@@ -219,4 +220,9 @@ export const membersClauses: Clause[] = [
   { id: 'members.read.private-parent', level: 'must', text: 'A member of a subgroup only (with a project in it), who may see the private parent group, may not read the parent\'s members (…/members/all, …/members/all/:user_id): refused with 403 (the spec shows no minimum role nor status; GitLab\'s code settles them). GitLab parity: the text {"message":"403 Forbidden"}.', source: `GitLab: ${GITLAB.readGroupMember}` },
   // ---- what clients rely on at the HTTP level (suites/common/interop.ts) ----------------
   ...interopClauses('members', { paginated: true }),
+  // ---- what clients send: array forms, sudo, the user lookup (suites/common/client-forms.ts) ----
+  { id: 'members.http.array-forms', level: 'must', text: 'user_ids (of both lists) and skip_users take their ids as an array in Rack\'s bracket form (user_ids[]=1&user_ids[]=2, as the Ruby gem, go-gitlab and GitLab::API::v4 send it) and as a comma list (user_ids=1,2, as python-gitlab sends it), with the same result.', source: `spec: Endpoints/Members (user_ids, skip_users: array of integers); GitLab: ${GITLAB.api} (optional :user_ids, type: Array[Integer], coerce_with: CommaSeparatedToIntegerArray); ${GITLAB.eeHelpers} (skip_users); ${GITLAB_PARAMS.rack}` },
+  { id: 'members.http.repeated-key', level: 'should', text: 'GitLab parity: a plain key given twice (user_ids=1&user_ids=2, as Perl\'s URI encoder sends an array) is its last value, so the list keeps only the last id.', source: `GitLab: ${GITLAB_PARAMS.rack}` },
+  { id: 'members.http.user-lookup', level: 'must', text: 'The set-up endpoint clients use to find the user to add, GET /users?username=<name>, answers exactly the user of that name (any letter case), or none; GET /users?search= answers the users whose username or name contains the text.', source: 'GitLab: lib/api/users.rb (optional :username, :search); app/finders/users_finder.rb (by_username: exact, case-insensitive; by_search)' },
+  ...sudoClauses('members', { refusals: true }),
 ];

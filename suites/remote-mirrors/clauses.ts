@@ -3,6 +3,7 @@
 // settles (lib/api/remote_mirrors.rb and the paths each clause names).
 import type { Clause } from '../harness/core/clauses.js';
 import { interopClauses } from '../common/interop.js';
+import { sudoClauses } from '../common/client-forms.js';
 
 const SPEC = 'spec: Endpoints/Remote mirrors';
 const MIRROR = 'spec: Resources/Remote mirror';
@@ -75,4 +76,6 @@ export const remoteMirrorsClauses: Clause[] = [
   { id: 'mirrors.auth.scopes', level: 'must', text: 'A read_api token may use the GET forms; the writes need the api scope (403 otherwise, text insufficient_scope: GitLab parity); a read_repository token is refused.', source: 'GitLab: lib/api/api.rb (allow_access_with_scope :read_api for GET and HEAD); lib/api/api_guard.rb (InsufficientScopeError: 403 insufficient_scope)' },
   // ---- what clients rely on at the HTTP level (suites/common/interop.ts) ----------------
   ...interopClauses('mirrors', { paginated: false }),
+  // ---- what clients send: sudo (suites/common/client-forms.ts) ------------------------------
+  ...sudoClauses('mirrors', { refusals: false }),
 ];

@@ -3,6 +3,7 @@
 // spec says "not shown", what GitLab's code settles (lib/api/files.rb and the paths each clause names).
 import type { Clause } from '../harness/core/clauses.js';
 import { interopClauses } from '../common/interop.js';
+import { sudoClauses } from '../common/client-forms.js';
 
 const SPEC = 'spec: Endpoints/Repository files';
 const FILE = 'spec: Resources/File';
@@ -84,4 +85,6 @@ export const repositoryFilesClauses: Clause[] = [
   { id: 'files.api-prefix', level: 'must', text: 'All paths are under /api/v4; an unknown route there gives 404 {"error":"404 Not Found"}.', source: 'spec: Versioning 1; GitLab: lib/api/api.rb (route :any, \'*path\': 404 Not Found)' },
   // ---- what clients rely on at the HTTP level (suites/common/interop.ts) ----------------
   ...interopClauses('files', { paginated: false }),
+  // ---- what clients send: sudo (suites/common/client-forms.ts) ------------------------------
+  ...sudoClauses('files', { refusals: false }),
 ];

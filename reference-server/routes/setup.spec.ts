@@ -1,0 +1,146 @@
+// The set-up endpoints as clients use them to find and read users, groups, projects and shares
+// (gitlabracadabra, GitLab::API::v4, python-gitlab's functional tests), `sudo`, and parameters read as
+// Rack reads them (bracket arrays, form and multipart bodies).
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildApp } from '../server.js';
+
+const ADMIN = 'glpat-setup-spec-admin-0001';
+const { app } = buildApp({ adminToken: ADMIN });
+const inject = (options: InjectOptions & { token?: string }) => app.inject({ ...options, url: `/api/v4${options.url}`, headers: { 'private-token': options.token ?? ADMIN, ...options.headers } });
+const post = async (url: string, payload: Record<string, unknown>) => (await inject({ method: 'POST', url, payload })).json();
+
+let top: { id: number };
+let sub: { id: number };
+let deep: { id: number };
+let shared: { id: number };
+let project: { id: number };
+let ann: { id: number };
+let dev: { id: number };
+let devToken: string;
+
+beforeAll(async () => {
+  await app.ready();
+  top = await post('/groups', { name: 'Top', path: 'top' });
+  sub = await post('/groups', { name: 'Sub', path: 'sub', parent_id: top.id });
+  deep = await post('/groups', { name: 'Deep', path: 'deep', parent_id: sub.id });
+  shared = await post('/groups', { name: 'Shared', path: 'shared' });
+  project = await post('/projects', { name: 'app', namespace_id: sub.id, initialize_with_readme: true });
+  ann = await post('/users', { username: 'ann', name: 'Ann', email: 'ann@example.com', password: 'Secret-12345' });
+  await post('/users', { username: 'annabel', name: 'Annabel', email: 'annabel@example.com', password: 'Secret-12345' });
+  dev = await post('/users', { username: 'dev', name: 'Dev', email: 'dev@example.com', password: 'Secret-12345' });
+  devToken = (await post(`/users/${dev.id}/personal_access_tokens`, { name: 't', scopes: ['api'] })).token;
+  await post(`/groups/${top.id}/members`, { user_id: dev.id, access_level: 30 });
+});
+
+afterAll(() => app.close());
+
+describe('finding users, groups and namespaces', () => {
+  test('GET /users?username= is an exact, case-insensitive match; search a part', async () => {
+    const byName = await inject({ method: 'GET', url: '/users?username=ANN' });
+    expect(byName.json().map((u: { username: string }) => u.username)).toEqual(['ann']);
+    expect(byName.json()[0]).toMatchObject({ email: 'ann@example.com', is_admin: false });
+    expect((await inject({ method: 'GET', url: '/users?username=nobody' })).json()).toEqual([]);
+    const search = (await inject({ method: 'GET', url: '/users?search=ann' })).json().map((u: { username: string }) => u.username);
+    expect(search).toEqual(['ann', 'annabel']);
+    // Others than administrators read UserBasic rows, without addresses.
+    expect((await inject({ method: 'GET', url: '/users?username=ann', token: devToken })).json()[0].email).toBeUndefined();
+  });
+
+  test('subgroups are the direct children, descendant groups all below; skip_groups in either array form', async () => {
+    const ids = async (url: string) => (await inject({ method: 'GET', url })).json().map((g: { id: number }) => g.id);
+    expect(await ids(`/groups/${top.id}/subgroups`)).toEqual([sub.id]);
+    expect(await ids(`/groups/${top.id}/descendant_groups`)).toEqual([sub.id, deep.id]);
+    const skipped = await ids(`/groups?skip_groups[]=${sub.id}&skip_groups[]=${deep.id}&per_page=100`);
+    expect([top.id, sub.id, deep.id, shared.id].filter((id) => skipped.includes(id))).toEqual([top.id, shared.id]);
+    expect(await ids(`/groups?skip_groups=${top.id},${shared.id}&search=e`)).toEqual([deep.id]);
+  });
+
+  test('a project\'s namespace has its parent; GET /namespaces/:id finds a group by path and a user namespace', async () => {
+    const read = (await inject({ method: 'GET', url: `/projects/${project.id}` })).json();
+    expect(read.namespace).toMatchObject({ id: sub.id, kind: 'group', full_path: 'top/sub', parent_id: top.id });
+    expect((await inject({ method: 'GET', url: '/namespaces/top%2Fsub' })).json()).toMatchObject({ id: sub.id, parent_id: top.id, kind: 'group' });
+    expect((await inject({ method: 'GET', url: '/namespaces/ann' })).json()).toMatchObject({ id: ann.id, kind: 'user', full_path: 'ann' });
+    expect((await inject({ method: 'GET', url: '/namespaces/ann', token: devToken })).statusCode).toBe(404);
+  });
+
+  test('shares carry group_full_path; a share is taken back with DELETE …/share/:group_id', async () => {
+    await post(`/groups/${top.id}/share`, { group_id: shared.id, group_access: 20 });
+    await post(`/projects/${project.id}/share`, { group_id: shared.id, group_access: 30 });
+    const link = { group_id: shared.id, group_name: 'Shared', group_full_path: 'shared' };
+    expect((await inject({ method: 'GET', url: `/groups/${top.id}` })).json().shared_with_groups).toEqual([{ ...link, group_access_level: 20, expires_at: null }]);
+    expect((await inject({ method: 'GET', url: `/projects/${project.id}` })).json().shared_with_groups).toEqual([{ ...link, group_access_level: 30, expires_at: null }]);
+    expect((await inject({ method: 'DELETE', url: `/groups/${top.id}/share/${shared.id}` })).statusCode).toBe(204);
+    expect((await inject({ method: 'DELETE', url: `/projects/${project.id}/share/${shared.id}` })).statusCode).toBe(204);
+    expect((await inject({ method: 'DELETE', url: `/projects/${project.id}/share/${shared.id}` })).json()).toEqual({ message: '404 Group Link Not Found' });
+    expect((await inject({ method: 'GET', url: `/groups/${top.id}` })).json().shared_with_groups).toEqual([]);
+  });
+
+  test('GET /projects?owned=true: the caller\'s personal projects and those of groups they own', async () => {
+    const own = await post('/projects', { name: 'mine' });
+    const owned = async (token: string) => (await inject({ method: 'GET', url: '/projects?owned=true', token })).json().map((p: { id: number }) => p.id);
+    expect(await owned(ADMIN)).toEqual([project.id, own.id]);
+    expect(await owned(devToken)).toEqual([]);
+  });
+
+  test('GET /users/:id/memberships lists direct memberships, by type', async () => {
+    const rows = (await inject({ method: 'GET', url: `/users/${dev.id}/memberships` })).json();
+    expect(rows).toEqual([{ source_id: top.id, source_name: 'Top', source_type: 'Namespace', access_level: 30 }]);
+    expect((await inject({ method: 'GET', url: `/users/${dev.id}/memberships?type=Project` })).json()).toEqual([]);
+    expect((await inject({ method: 'GET', url: `/users/${dev.id}/memberships?type=Invalid` })).json()).toEqual({ error: 'type does not have a valid value' });
+  });
+});
+
+describe('writes clients send otherwise', () => {
+  test('PUT /projects/:id with only a description, multipart POST /users', async () => {
+    const put = await inject({ method: 'PUT', url: `/projects/${project.id}`, payload: { description: 'About' } });
+    expect(put.json().description).toBe('About');
+    const boundary = 'b0undary';
+    const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const payload = field('username', 'multi') + field('name', 'Multi') + field('email', 'multi@example.com') + field('password', 'Secret-12345') + field('skip_confirmation', 'true') + `--${boundary}--\r\n`;
+    const created = await inject({ method: 'POST', url: '/users', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().username).toBe('multi');
+  });
+
+  test('a token is revoked with DELETE /personal_access_tokens/:id', async () => {
+    const token = await post(`/users/${dev.id}/personal_access_tokens`, { name: 'gone', scopes: ['api'] });
+    expect((await inject({ method: 'DELETE', url: `/personal_access_tokens/${token.id}` })).statusCode).toBe(204);
+    expect((await inject({ method: 'GET', url: '/user', token: token.token })).statusCode).toBe(401);
+    expect((await inject({ method: 'DELETE', url: '/personal_access_tokens/999999' })).statusCode).toBe(404);
+  });
+});
+
+describe('sudo (lib/api/helpers.rb sudo!)', () => {
+  test('the administrator acts as the named user, by username (parameter) or id (header)', async () => {
+    expect((await inject({ method: 'GET', url: '/user?sudo=dev' })).json().username).toBe('dev');
+    expect((await inject({ method: 'GET', url: '/user', headers: { sudo: String(dev.id) } })).json().username).toBe('dev');
+    const asDev = await inject({ method: 'POST', url: `/groups/${top.id}/members`, payload: { user_id: ann.id, access_level: 10, sudo: 'dev' } });
+    expect(asDev.statusCode).toBe(403);
+  });
+
+  test('refusals in GitLab\'s order and words', async () => {
+    expect((await inject({ method: 'GET', url: '/user?sudo=ann', token: devToken })).json()).toEqual({ message: '403 Forbidden - Must be admin to use sudo' });
+    const plain = (await post(`/users/1/personal_access_tokens`, { name: 'no-sudo', scopes: ['api'] })).token;
+    expect((await inject({ method: 'GET', url: '/user?sudo=ann', token: plain })).json()).toMatchObject({ error: 'insufficient_scope', scope: 'sudo' });
+    expect((await inject({ method: 'GET', url: '/user', headers: { sudo: 'nobody' } })).json()).toEqual({ message: "404 User with ID or username 'nobody' Not Found" });
+    expect((await app.inject({ method: 'GET', url: '/api/v4/user?sudo=ann' })).statusCode).toBe(401);
+  });
+});
+
+describe('array parameters as Rack and Grape read them', () => {
+  test('user_ids: bracket, comma and repeated plain key; invitations: bracket form body, JSON array, JSON number', async () => {
+    const ids = async (query: string) => (await inject({ method: 'GET', url: `/groups/${top.id}/members?${query}` })).json().map((m: { id: number }) => m.id);
+    expect(await ids(`user_ids[]=1&user_ids[]=${dev.id}`)).toEqual([1, dev.id]);
+    expect(await ids(`user_ids=1,${dev.id}`)).toEqual([1, dev.id]);
+    expect(await ids(`user_ids=1&user_ids=${dev.id}`)).toEqual([dev.id]);
+    const form = await inject({ method: 'POST', url: `/groups/${top.id}/invitations`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'email[]=x%40example.com&email[]=y%40example.com&access_level=10' });
+    expect(form.json()).toEqual({ status: 'success' });
+    const json = await inject({ method: 'POST', url: `/groups/${top.id}/invitations`, payload: { user_id: [String(ann.id)], access_level: 10 } });
+    expect(json.json()).toEqual({ status: 'success' });
+    const number = await inject({ method: 'POST', url: `/projects/${project.id}/invitations`, payload: { user_id: ann.id, access_level: 10 } });
+    expect(number.json()).toEqual({ message: '400 Bad request - Must provide either email or user_id as a parameter' });
+    const invited = (await inject({ method: 'GET', url: `/groups/${top.id}/invitations` })).json().map((i: { invite_email: string }) => i.invite_email);
+    expect(invited).toEqual(['x@example.com', 'y@example.com']);
+  });
+});
