@@ -114,21 +114,21 @@ export class Params {
    * a comma list ("1,2"), an array of ids or of comma lists (Rack's `user_ids[]=1&user_ids[]=2`, a JSON
    * array), each part stripped.
    */
+  /**
+   * An array of integers as GitLab's CommaSeparatedToIntegerArray reads it (lib/api/validations/types/
+   * comma_separated_to_integer_array.rb): a string split at commas, an array's items each split, and
+   * every piece through Ruby's String#to_i (a leading integer, else 0: "one" is 0); anything else is
+   * no list ([]), which filters nothing.
+   */
   integerList(name: string): number[] | undefined {
     const value = this.raw[name];
     if (value === undefined || value === null || value === '') return undefined;
-    const values: unknown[] = Array.isArray(value) ? value : [value];
-    // A hash (`user_ids[a]=1`) or a hash inside the array is no list of ids.
-    if (values.some((v) => typeof v === 'object' && v !== null)) {
-      this.errors.push(`${name} is invalid`);
-      return undefined;
-    }
-    const items = values.flatMap((v) => String(v ?? '').split(',')).map((v) => v.trim()).filter((v) => v !== '');
-    if (!items.every((v) => /^\d+$/.test(v))) {
-      this.errors.push(`${name} is invalid`);
-      return undefined;
-    }
-    return items.map(Number);
+    const pieces = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value.flatMap((v) => rubyToS(v).split(',')) : [];
+    const items = pieces.map((v) => v.trim());
+    // Ruby's split drops trailing empty pieces.
+    while (items.length > 0 && items[items.length - 1] === '') items.pop();
+    // An empty list is not `present?` in Ruby: the endpoint filters nothing.
+    return items.length > 0 ? items.map(rubyToI) : undefined;
   }
 
   addError(text: string): void {
@@ -139,4 +139,15 @@ export class Params {
   done(): void {
     if (this.errors.length > 0) throw paramError(this.errors.join(', '));
   }
+}
+
+/** Ruby's String#to_i: the integer at the start (after blanks; digits may be joined by single underscores), else 0. */
+function rubyToI(text: string): number {
+  const match = /^\s*([+-]?\d+(?:_\d+)*)/.exec(text);
+  return match ? Number(match[1].replace(/_/g, '')) : 0;
+}
+
+/** Ruby's to_s of a parameter value as Rack gives it: a string as it is, a hash or array as Ruby prints it (never an id). */
+function rubyToS(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
