@@ -56,6 +56,7 @@ suite.test(
     case: 'not-found',
     title: 'DELETE for an unknown address, the address in other letter case, a member\'s address or an invitation of a neighbouring source gives 404; nothing is removed',
     clauses: ['invitations.delete.not-found'],
+    needs: ['group-project-read'],
   },
   async (kit) => {
     const { source, neighbour, email, user } = world();

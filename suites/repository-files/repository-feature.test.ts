@@ -6,6 +6,7 @@
 // ("when repository is disabled", "when project is public with private repository").
 import { endpoint } from '../harness/run/conformance.js';
 import { fixture } from '../harness/run/fixture.js';
+import { currentFrame } from '../harness/run/frame.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectFields } from '../harness/core/checks.js';
 import { apiPath, type Exchange } from '../harness/core/client.js';
 import { expectGitLabStatus, fileUrl, readFile, setRepositoryAccess, writeBody } from './helpers.js';
@@ -53,15 +54,17 @@ endpoint(repositoryFiles, 'get', { uses: [world] }).test(
     case: 'repository-disabled',
     title: 'with the repository feature disabled, GET file is 403 for a member, a read_repository token and an anonymous caller; the project says so',
     clauses: ['files.repository.disabled', 'files.errors.shape'],
+    // The project's settings are read back with GET /projects/:id.
+    needs: ['group-project-read'],
   },
   async ({ as }) => {
     const { disabled } = world();
     for (const [who, scope] of DISABLED_READERS) expectForbidden(await as(who, scope).get(fileUrl(disabled, 'README.md'), { query: { ref: 'main' } }));
     expectForbidden(await as('maintainer').get(fileUrl(disabled, 'no/such/file.txt'), { query: { ref: 'main' } }));
-    const project = await as('admin').get(apiPath`/projects/${disabled.id}`);
-    expectStatus(project, 200);
-    const level = (project.body as { repository_access_level?: unknown }).repository_access_level;
-    expectTrue(level === undefined || level === 'disabled', 'the project to show repository_access_level "disabled"', `got ${JSON.stringify(level)}`, project);
+    const { make, admin } = currentFrame();
+    const project = await make.setup(`read ${disabled.fullPath} back`, admin.get(apiPath`/projects/${disabled.id}`), [200], 'group-project-read');
+    const level = project.repository_access_level;
+    expectTrue(level === undefined || level === 'disabled', 'the project to show repository_access_level "disabled"', `got ${JSON.stringify(level)}`);
   },
 );
 

@@ -12,7 +12,7 @@ import { Client } from '../core/client.js';
 import { ConformanceFailure, HarnessError } from '../core/errors.js';
 import { TestLog, type Exchange, type ParityNote, type VerdictLevel } from '../core/exchange.js';
 import { redact, redactValue } from '../core/redact.js';
-import type { SetupNeed } from '../core/setup-needs.js';
+import { SETUP_NEEDS, type SetupNeed } from '../core/setup-needs.js';
 import type { ActorName, SourceKind, TokenScope } from '../core/vocabulary.js';
 import { BODY_DEADLINE_MS } from './config.js';
 import type { ActorInfo, RunContext } from './context.js';
@@ -200,8 +200,8 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
           instances = await frame.enter(() => resolve(uses, frame, file, meta.kind));
           await frame.enter(() => withDeadline(body(kit(run.context, meta.kind, frame))));
         } catch (error) {
-          const lacking = error instanceof FixtureUnavailable ? error.failure.lacking : error instanceof SetupError && error.need ? error.need : undefined;
-          if (lacking) skip({ verdict: 'unsupported', reason: (error as Error).message.split('\n')[0] });
+          if (error instanceof FixtureUnavailable && error.failure.lacking) skip({ verdict: 'unsupported', reason: error.message });
+          if (error instanceof SetupError && error.need) skip({ verdict: 'unsupported', reason: `the target lacks ${SETUP_NEEDS[error.need].endpoint} (set-up "${error.need}"): ${error.message.split('\n')[0]}` });
           if (error instanceof ConformanceFailure && meta.level === 'parity') {
             log.parity.push({ text: error.message, gitlab: 'the test as a whole (level parity)' });
           } else {
