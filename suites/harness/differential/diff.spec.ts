@@ -25,7 +25,7 @@ describe('equal runs', () => {
   test('two runs of one target with other ids, names, prefix, host, times and commit ids: no difference', () => {
     const result = diff(A, B);
     expect(result.differences).toEqual([]);
-    expect(result.summary).toMatchObject({ tests: 5, comparedExchanges: 16, differences: 0, noise: 0 });
+    expect(result.summary).toMatchObject({ tests: 5, comparedExchanges: 17, differences: 0, noise: 0 });
   });
 });
 
@@ -119,7 +119,7 @@ describe('each kind of difference, at its place', () => {
   });
 
   test('a test one side lacks', () => {
-    const fewer = (B as Partial<TestLine & ExchangeLine>[]).filter((l) => l.id !== 'files.get.blame' && l.test !== 'files.get.blame');
+    const fewer = (B as { id?: string; test?: string }[]).filter((l) => l.id !== 'files.get.blame' && l.test !== 'files.get.blame');
     const result = diff(A, fewer);
     expect(result.differences.map(where)).toEqual([['files.get.blame', null, 'test-missing', 'test']]);
     expect(result.differences[0]).toMatchObject({ baseline: 'pass at the spec level, pass at the parity level', covered: null });
@@ -166,6 +166,24 @@ describe('noise', () => {
     ]);
     expect(result.summary).toMatchObject({ differences: 1, noise: 2, differingTests: 1 });
     expect(result.tests.find((t) => t.id === 'members.list.group.basic')).toMatchObject({ differences: 1, noise: 2 });
+  });
+
+  test('a list whose elements come, go or are other objects between two recordings of the baseline: any difference inside it is noise', () => {
+    const list = 'mirrors.create.basic';
+    const longer = (lines: Line[]) => changeExchange(lines, list, 3, (e) => (e.response.body as unknown[]).push({ id: 999, url: 'https://example.com/other-test.git', update_status: 'none' }));
+    const otherFirst = (lines: Line[]) => changeExchange(lines, list, 3, (e) => ((e.response.body as { url: string }[])[0].url = 'https://example.com/other-test.git'));
+    const candidate = changeExchange(changeExchange(B, list, 3, (e) => ((e.response.body as { enabled: boolean }[])[1].enabled = true)), list, 2, (e) => ((e.response.body as { enabled: boolean }).enabled = true));
+    for (const second of [longer(runLines(RUN_B)), otherFirst(runLines(RUN_B))]) {
+      const result = diff(A, candidate, [second]);
+      expect(result.noise.map(where)).toEqual([[list, 3, 'value-changed', 'body:/1/enabled']]);
+      expect(result.differences.map(where)).toEqual([[list, 2, 'value-changed', 'body:/enabled']]);
+    }
+    // A value that differs in the noise (not which objects the list holds) makes only itself noise.
+    const enabledFirst = changeExchange(runLines(RUN_B), list, 3, (e) => ((e.response.body as { enabled: boolean }[])[0].enabled = true));
+    expect(diff(A, candidate, [enabledFirst]).differences.map(where)).toEqual([
+      [list, 2, 'value-changed', 'body:/enabled'],
+      [list, 3, 'value-changed', 'body:/1/enabled'],
+    ]);
   });
 });
 

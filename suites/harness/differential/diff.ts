@@ -216,6 +216,47 @@ function compareTranscripts(a: Transcript, b: Transcript, forms: EndpointForms):
 
 /** What identifies a difference across two comparisons with the same baseline: test, baseline index, locus, kind. */
 const noiseKey = (d: Difference) => `${d.test}\u0000${d.index ?? `candidate ${d.candidateIndex}`}\u0000${d.locus}\u0000${d.kind}`;
+const exchangeKey = (d: Difference) => `${d.test}\u0000${d.index}`;
+
+/** Fields that say which object an element of a list is. */
+const IDENTITY_FIELDS = new Set(['id', 'username', 'invite_email', 'email', 'url', 'source_id', 'file_path']);
+
+/**
+ * The array of the body a difference says is unstable: its elements came or went, their order
+ * changed, or an element at the same position is another object (its id, username, address or url
+ * changed).
+ */
+function unstableList(d: Difference): string | undefined {
+  if (!d.locus.startsWith('body:') || d.pointer === undefined) return undefined;
+  if (d.kind === 'order-changed') return d.pointer;
+  const element = /^(.*)\/\d+$/.exec(d.pointer);
+  if (element && (d.kind === 'body-field-added' || d.kind === 'body-field-removed')) return element[1];
+  const field = /^(.*)\/\d+\/([^/]+)$/.exec(d.pointer);
+  return field && d.kind === 'value-changed' && IDENTITY_FIELDS.has(field[2]) ? field[1] : undefined;
+}
+
+/**
+ * What the noise transcripts say varies: each difference's key, and the lists whose elements came,
+ * went, moved or are other objects (a list of a source that other tests fill at the same time, or
+ * ordered by random names).
+ */
+class Noise {
+  private readonly keys = new Set<string>();
+  private readonly lists = new Map<string, string[]>();
+
+  add(d: Difference): void {
+    this.keys.add(noiseKey(d));
+    const list = unstableList(d);
+    if (list !== undefined && d.index !== null) this.lists.set(exchangeKey(d), [...(this.lists.get(exchangeKey(d)) ?? []), list]);
+  }
+
+  /** The same difference (test, baseline index, place, kind), or any difference inside a list that is unstable in that exchange. */
+  has(d: Difference): boolean {
+    if (this.keys.has(noiseKey(d))) return true;
+    if (!d.locus.startsWith('body:') || d.pointer === undefined || d.index === null) return false;
+    return (this.lists.get(exchangeKey(d)) ?? []).some((list) => d.pointer === list || d.pointer!.startsWith(`${list}/`));
+  }
+}
 
 const zeroKinds = () => Object.fromEntries(DIFFERENCE_KINDS.map((k) => [k, 0])) as Record<DifferenceKind, number>;
 
@@ -223,14 +264,17 @@ const zeroKinds = () => Object.fromEntries(DIFFERENCE_KINDS.map((k) => [k, 0])) 
  * Compares `candidate` with `baseline`. A difference that a comparison of `baseline` with one of the
  * `noise` transcripts (second recordings of the baseline's target) also shows, at the same test,
  * baseline index, place (status, header name, body or request pointer) and kind, whatever the values,
- * is noise: listed apart, never counted.
+ * is noise: listed apart, never counted. So is any difference inside a list of the body whose
+ * elements came, went, moved or are other objects between the baseline and a noise transcript: a
+ * list whose members follow the timing of the run (a source that other tests fill at the same time)
+ * or random names.
  */
 export function diffTranscripts(baseline: Transcript, candidate: Transcript, noise: Transcript[] = [], now = new Date()): DiffResult {
   assertComparable(baseline, candidate);
   for (const n of noise) assertComparable(baseline, n);
   const forms = new EndpointForms([baseline, candidate, ...noise].flatMap((t) => [...t.tests.values()].map((test) => test.line.endpoint)));
-  const noisy = new Set<string>();
-  for (const n of noise) for (const test of compareTranscripts(baseline, n, forms).tests) for (const e of test.exchanges) e.differences.forEach((d) => noisy.add(noiseKey(d)));
+  const noisy = new Noise();
+  for (const n of noise) for (const test of compareTranscripts(baseline, n, forms).tests) for (const e of test.exchanges) e.differences.forEach((d) => noisy.add(d));
 
   const { tests, compared } = compareTranscripts(baseline, candidate, forms);
   const differences: Difference[] = [];
@@ -238,8 +282,8 @@ export function diffTranscripts(baseline: Transcript, candidate: Transcript, noi
   for (const test of tests) {
     for (const e of test.exchanges) {
       const all = e.differences;
-      e.differences = all.filter((d) => !noisy.has(noiseKey(d)));
-      e.noise = all.filter((d) => noisy.has(noiseKey(d)));
+      e.differences = all.filter((d) => !noisy.has(d));
+      e.noise = all.filter((d) => noisy.has(d));
       differences.push(...e.differences);
       noiseFound.push(...e.noise);
       test.differences += e.differences.length;

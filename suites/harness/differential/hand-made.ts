@@ -32,6 +32,15 @@ export type Line = object;
 
 export const sha = (seed: string) => createHash('sha1').update(seed).digest('hex');
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+/** Git's blob id of a content. */
+export const gitBlobId = (content: Buffer) => createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+
+const sshString = (bytes: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, bytes.length]), bytes]);
+/** An ed25519 public key in OpenSSH form, its 32 bytes drawn from `seed`, and its SHA-256 fingerprint. */
+export function sshKey(seed: string): { text: string; fingerprint: string } {
+  const blob = Buffer.concat([sshString(Buffer.from('ssh-ed25519')), sshString(createHash('sha256').update(seed).digest())]);
+  return { text: `ssh-ed25519 ${blob.toString('base64')}`, fingerprint: `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}` };
+}
 
 export function headerLine(p: RunParameters, over: Partial<TranscriptHeader> = {}): TranscriptHeader {
   return {
@@ -100,7 +109,10 @@ export function runLines(p: RunParameters): Line[] {
   const day = p.time.slice(0, 10);
   const commit1 = sha(`${p.commitSeed}1`);
   const commit2 = sha(`${p.commitSeed}2`);
-  const blob = sha('content');
+  // A README that names its project, as GitLab writes it: its hashes follow the run's names.
+  const readme = Buffer.from(`# ${project.path}\n`);
+  const readmeBlob = gitBlobId(readme);
+  const hostKey = sshKey(`${p.commitSeed}-host`);
   const mirrorA = p.mirrorIds;
   const mirrorB = p.mirrorIds + 1;
   const inviteEmail = `${under}_invitations_guest_5@example.com`;
@@ -133,21 +145,34 @@ export function runLines(p: RunParameters): Line[] {
     ]),
     ex('members.billable.memberships', 2, 'owner', { method: 'PUT', path: `${gp}/members/${p.memberIds + 2}/approve` }, 204, { 'x-request-id': `r2-${p.runId}` }, undefined, 'none'),
     testLine('files.get.blame', { area: 'repository-files', endpoint: 'GET /projects/:id/repository/files/:file_path/blame', kind: null, clauses: ['files.blame.shape'], symbols }),
-    ex('files.get.blame', 0, 'maintainer', { method: 'HEAD', path: file, query: { ref: `${prefix}-branch-1` } }, 200, { 'x-gitlab-commit-id': commit2, 'x-gitlab-last-commit-id': commit2, 'x-gitlab-blob-id': blob, 'x-gitlab-ref': `${prefix}-branch-1`, 'x-gitlab-size': '12', 'content-length': '0' }, undefined, 'none'),
+    ex('files.get.blame', 0, 'maintainer', { method: 'HEAD', path: file, query: { ref: `${prefix}-branch-1` } }, 200, { 'x-gitlab-commit-id': commit2, 'x-gitlab-last-commit-id': commit2, 'x-gitlab-blob-id': readmeBlob, 'x-gitlab-ref': `${prefix}-branch-1`, 'x-gitlab-size': '12', 'content-length': '0' }, undefined, 'none'),
     ex('files.get.blame', 1, 'maintainer', { method: 'GET', path: `${file}/blame`, query: { ref: commit2 } }, 200, json, [
       { commit: { id: commit1, short_id: commit1.slice(0, 8), parent_ids: [], message: 'first version', authored_date: p.time, author_name: owner.name, author_email: owner.email, committed_date: p.time, committer_name: owner.name, committer_email: owner.email }, lines: ['alpha'] },
       { commit: { id: commit2, short_id: commit2.slice(0, 8), parent_ids: [commit1], message: 'second version', authored_date: p.time, author_name: owner.name, author_email: owner.email, committed_date: p.time, committer_name: owner.name, committer_email: owner.email }, lines: ['beta'] },
     ]),
     ex('files.get.blame', 2, 'maintainer', { method: 'GET', path: `${file}/raw`, query: { ref: `${prefix}-branch-1` } }, 200, { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `inline; filename="readme.md"` }, `alpha\nbeta\nwritten by ${owner.username} on ${day}\n`, 'text'),
+    ex('files.get.blame', 3, 'maintainer', { method: 'GET', path: file, query: { ref: `${prefix}-branch-1` } }, 200, json, {
+      file_name: 'readme.md',
+      file_path: 'docs/readme.md',
+      size: readme.length,
+      encoding: 'base64',
+      content_sha256: createHash('sha256').update(readme).digest('hex'),
+      ref: `${prefix}-branch-1`,
+      blob_id: readmeBlob,
+      commit_id: commit2,
+      last_commit_id: commit2,
+      execute_filemode: false,
+      content: readme.toString('base64'),
+    }),
     testLine('mirrors.create.basic', { area: 'remote-mirrors', endpoint: 'POST /projects/:id/remote_mirrors', kind: null, clauses: ['mirrors.create.shape'], symbols }),
     ex('mirrors.create.basic', 0, 'maintainer', { method: 'POST', path: `${pp}/remote_mirrors`, body: { url: 'https://alice:secret@example.com/a.git' } }, 201, json, mirror(mirrorA, 'https://*****:*****@example.com/a.git')),
-    ex('mirrors.create.basic', 1, 'maintainer', { method: 'POST', path: `${pp}/remote_mirrors`, body: { url: 'https://example.com/b.git' } }, 201, json, mirror(mirrorB, 'https://example.com/b.git')),
+    ex('mirrors.create.basic', 1, 'maintainer', { method: 'POST', path: `${pp}/remote_mirrors`, body: { url: 'https://example.com/b.git', host_keys: [hostKey.text] } }, 201, json, { ...mirror(mirrorB, 'https://example.com/b.git'), host_keys: [{ fingerprint_sha256: hostKey.fingerprint }] }),
     ex('mirrors.create.basic', 2, 'maintainer', { method: 'GET', path: `${pp}/remote_mirrors/${mirrorA}` }, 200, json, mirror(mirrorA, 'https://*****:*****@example.com/a.git')),
-    ex('mirrors.create.basic', 3, 'maintainer', { method: 'GET', path: `${pp}/remote_mirrors` }, 200, json, [mirror(mirrorA, 'https://*****:*****@example.com/a.git'), mirror(mirrorB, 'https://example.com/b.git')]),
+    ex('mirrors.create.basic', 3, 'maintainer', { method: 'GET', path: `${pp}/remote_mirrors` }, 200, json, [mirror(mirrorA, 'https://*****:*****@example.com/a.git'), { ...mirror(mirrorB, 'https://example.com/b.git'), host_keys: [{ fingerprint_sha256: hostKey.fingerprint }] }]),
     testLine('invitations.create.group.by-email', { area: 'invitations', endpoint: 'POST /groups/:id/invitations', clauses: ['invitations.create.email'], symbols }),
     ex('invitations.create.group.by-email', 0, 'owner', { method: 'POST', path: `${gp}/invitations`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `email=${encodeURIComponent(inviteEmail)}&access_level=30` }, 201, json, { status: 'success' }),
     ex('invitations.create.group.by-email', 1, 'owner', { method: 'GET', path: `${gp}/invitations` }, 200, json, [
-      { id: p.memberIds + 9, invite_email: inviteEmail, created_at: p.time, access_level: 30, expires_at: null, user_name: owner.name, created_by_name: owner.name },
+      { id: p.memberIds + 9, invite_email: inviteEmail, invite_token: sha(`${p.commitSeed}-invite`).slice(0, 20), created_at: p.time, access_level: 30, expires_at: null, user_name: owner.name, created_by_name: owner.name },
     ]),
     ex('invitations.create.group.by-email', 2, 'owner', { method: 'DELETE', path: `${gp}/invitations/${encodeURIComponent(inviteEmail)}` }, 204, {}, undefined, 'none'),
   ];

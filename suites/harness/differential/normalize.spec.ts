@@ -1,7 +1,8 @@
 // Normalization: each rule hides what two runs of one target answer differently because they are two
 // runs, and keeps what a version could change (a field's kind, a type, a format, which object).
 import { describe, expect, test } from 'vitest';
-import { exchangeLine, headerLine, RUN_A, RUN_B, runLines, testLine } from './hand-made.js';
+import { createHash } from 'node:crypto';
+import { exchangeLine, gitBlobId, headerLine, RUN_A, RUN_B, runLines, sha, sshKey, testLine } from './hand-made.js';
 import {
   contentLengthKind,
   cookieValues,
@@ -62,6 +63,43 @@ describe('text rules', () => {
     expect(contentLengthKind('0')).toBe('0');
     expect(cookieValues('_gitlab_session=abc123; path=/; HttpOnly\nother=1')).toBe('_gitlab_session=<value>; path=/; HttpOnly\nother=<value>');
     expect(correlationId('{"correlation_id":"01JABC","version":"1"}')).toBe('{"correlation_id":"<per-request>","version":"1"}');
+  });
+});
+
+describe('hashes and keys are replaced only when they are right', () => {
+  const content = Buffer.from('hello cnf-2611262000ab12\n');
+  const blob = gitBlobId(content);
+  const sha256 = createHash('sha256').update(content).digest('hex');
+
+  test('a blob id or SHA-256 that is not the content\'s stays as sent; non-canonical Base64 is not decoded', () => {
+    const [e] = normalize([
+      exchangeLine('t', 0, {
+        body: [
+          { encoding: 'base64', content: content.toString('base64'), blob_id: blob, content_sha256: sha256 },
+          { encoding: 'base64', content: content.toString('base64'), blob_id: sha('other'), content_sha256: sha256.replace(/^./, '0') },
+          { encoding: 'base64', content: `${content.toString('base64').slice(0, 8)}\n${content.toString('base64').slice(8)}` },
+        ],
+      }),
+    ]);
+    expect(e.body).toEqual([
+      { encoding: 'base64', content: 'base64("hello <prefix>\\n")', blob_id: '<blob-id(content#1)>', content_sha256: '<sha256(content#1)>' },
+      { encoding: 'base64', content: 'base64("hello <prefix>\\n")', blob_id: sha('other'), content_sha256: sha256.replace(/^./, '0') },
+      { encoding: 'base64', content: expect.stringContaining('\n') },
+    ]);
+  });
+
+  test('an SSH key whose + a form decoder turned into spaces is still the same key, and says so', () => {
+    const key = sshKey('x');
+    const [e] = normalize([exchangeLine('t', 0, { request: { method: 'POST', path: '/api/v4/projects/1/remote_mirrors', body: { host_keys: [key.text, `${key.text} comment`] } }, body: { host_keys: [{ fingerprint_sha256: key.fingerprint }, { fingerprint_sha256: sshKey('y').fingerprint }] } })]);
+    expect(e.requestBody).toEqual({ host_keys: ['ssh-ed25519 <ssh-key#1>', 'ssh-ed25519 <ssh-key#1> comment'] });
+    expect(e.body).toEqual({ host_keys: [{ fingerprint_sha256: '<fingerprint-sha256(ssh-key#1)>' }, { fingerprint_sha256: sshKey('y').fingerprint }] });
+    const plus = Array.from({ length: 40 }, (_, i) => sshKey(`p${i}`)).find((k) => k.text.includes('+'))!;
+    const [f] = normalize([exchangeLine('t', 0, { request: { method: 'POST', path: '/api/v4/x', body: { host_keys: [plus.text.replace(/\+/g, ' '), plus.text] } } })]);
+    expect(f.requestBody).toEqual({ host_keys: ['ssh-ed25519 <ssh-key#1:plus-as-space>', 'ssh-ed25519 <ssh-key#1>'] });
+  });
+
+  test('the run prefix in capitals keeps its case in its token', () => {
+    expect(runPrefixToken('CNF_2611262000AB12_X Cnf-2611262000ab12-y', 'cnf-2611262000ab12', '2611262000ab12')).toBe('<PREFIX_>_X <prefix:other-case>-y');
   });
 });
 
@@ -178,11 +216,22 @@ describe('the hand-made world', () => {
     for (const [id, exchanges] of a) expect(plain(b.get(id)), id).toEqual(plain(exchanges));
   });
 
-  test('commit ids become ordinals wherever they occur; the blob id, which the content alone fixes, is kept', () => {
-    const [head, blame] = world(RUN_A).get('files.get.blame')!;
+  test('commit ids become ordinals wherever they occur; the hashes of a content the test met, and its Base64, become the content\'s', () => {
+    const [head, blame, , file] = world(RUN_A).get('files.get.blame')!;
     expect(head.headers['x-gitlab-commit-id']).toBe('<commit~1>');
-    expect(head.headers['x-gitlab-blob-id']).toMatch(/^[0-9a-f]{40}$/);
     expect(blame.query).toEqual({ ref: '<commit~1>' });
     expect(blame.body).toMatchObject([{ commit: { id: '<commit~2>', short_id: '<commit~2:short>', parent_ids: [] } }, { commit: { id: '<commit~1>', parent_ids: ['<commit~2>'] } }]);
+    // The README names its project: its blob id is right for its content, met three exchanges later.
+    expect(head.headers['x-gitlab-blob-id']).toBe('<blob-id(content#2)>');
+    expect(file.body).toMatchObject({ blob_id: '<blob-id(content#2)>', content_sha256: '<sha256(content#2)>', content: 'base64("# <project#1.path>\\n")' });
+  });
+
+  test('an SSH key the test sent and its fingerprint become tokens; an invitation\'s token is a secret', () => {
+    const [, created, , listed] = world(RUN_A).get('mirrors.create.basic')!;
+    expect(created.requestBody).toEqual({ url: 'https://example.com/b.git', host_keys: ['ssh-ed25519 <ssh-key#1>'] });
+    expect(created.body).toMatchObject({ host_keys: [{ fingerprint_sha256: '<fingerprint-sha256(ssh-key#1)>' }] });
+    expect(listed.body).toMatchObject([{}, { host_keys: [{ fingerprint_sha256: '<fingerprint-sha256(ssh-key#1)>' }] }]);
+    const [, invitations] = world(RUN_A).get('invitations.create.group.by-email')!;
+    expect(invitations.body).toMatchObject([{ invite_token: '<secret>' }]);
   });
 });

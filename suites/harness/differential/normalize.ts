@@ -60,13 +60,28 @@ export function hostToken(text: string, host: string): string {
 
 /**
  * The run prefix `cnf-<run id>` becomes `<prefix>`, its form in usernames `cnf_<run id>` `<prefix_>`,
- * and the run id alone `<run-id>`. Hides: which run made an object whose symbol the test's table does
- * not list (names the tests derive from the prefix). Never a version difference: the prefix is the
- * suite's choice, the same for every target; what follows it is kept.
+ * and the run id alone `<run-id>`; found in another case (a test that sends an address in capitals)
+ * they say so: `<PREFIX>`, `<PREFIX_>`, `<RUN-ID>` for all capitals, `<prefix:other-case>` otherwise.
+ * Hides: which run made an object whose symbol the test's table does not list (names the tests
+ * derive from the prefix). Never a version difference: the prefix is the suite's choice, the same for
+ * every target; what follows it is kept, and so is a change of case.
  */
+const prefixPatterns = new Map<string, RegExp>();
+
 export function runPrefixToken(text: string, prefix: string, runId: string): string {
-  if (!text.includes(runId)) return text;
-  return text.split(prefix).join('<prefix>').split(prefix.replace(/-/g, '_')).join('<prefix_>').split(runId).join('<run-id>');
+  if (!text.toLowerCase().includes(runId.toLowerCase())) return text;
+  const forms: [string, string][] = [
+    [prefix, 'prefix'],
+    [prefix.replace(/-/g, '_'), 'prefix_'],
+    [runId, 'run-id'],
+  ];
+  const pattern = prefixPatterns.get(prefix) ?? new RegExp(forms.map(([form]) => escapeRegExp(form)).join('|'), 'gi');
+  prefixPatterns.set(prefix, pattern);
+  return text.replace(pattern, (found) => {
+    const [form, name] = forms.find(([f]) => f.toLowerCase() === found.toLowerCase())!;
+    if (found === form) return `<${name}>`;
+    return found === form.toUpperCase() ? `<${name.toUpperCase()}>` : `<${name}:other-case>`;
+  });
 }
 
 const TIMESTAMP = /(?<![\d.:])(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])([T ])([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2}| UTC)?(?![\d])/g;
@@ -87,6 +102,27 @@ export function timestampKind(text: string): string {
     .replace(TIMESTAMP, (...m: string[]) => `<time:YYYY-MM-DD${m[4]}hh:mm:ss${m[8] ? `.${'s'.repeat(m[8].length - 1)}` : ''}${m[9] ?? ''}>`)
     .replace(DATE, '<date>')
     .replace(HTTP_DATE, '<http-date>');
+}
+
+/** An SSH public key as OpenSSH writes it: its type, then its blob in Base64 (whose `+` a form decoder may have turned into spaces). */
+const SSH_KEY = /\b(ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-nistp(?:256|384|521)|sk-[a-z0-9@.-]+)[ \t]+(AAAA[A-Za-z0-9+/ ]*={0,3})/g;
+
+/** A key blob (RFC 4253): length-prefixed fields to its last byte, the first one its type. */
+function isKeyBlob(type: string, bytes: Buffer): boolean {
+  let at = 0;
+  while (at + 4 <= bytes.length) at += 4 + bytes.readUInt32BE(at);
+  return at === bytes.length && bytes.length > 4 + type.length && bytes.subarray(4, 4 + bytes.readUInt32BE(0)).toString('latin1') === type;
+}
+
+/** The blob as written at the start of `text` (`+` perhaps written as a space): the longest start that is the canonical Base64 of a key of that type. */
+function keyBlob(type: string, text: string): { written: string; blob: string } | undefined {
+  const words = text.split(' ');
+  for (let n = words.length; n > 0; n--) {
+    const blob = words.slice(0, n).join('+');
+    const bytes = Buffer.from(blob, 'base64');
+    if (bytes.toString('base64') === blob && isKeyBlob(type, bytes)) return { written: words.slice(0, n).join(' '), blob };
+  }
+  return undefined;
 }
 
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -168,6 +204,14 @@ function segmentKind(segments: string[], i: number): string | undefined {
 /** The spec's form of a path segment (client.ts `segment`: `/` and `.` encoded), and encodeURIComponent's. */
 const encodings = (value: string) => [...new Set([value, encodeURIComponent(value), encodeURIComponent(value).replace(/\./g, '%2E')])];
 
+/**
+ * Secrets made at random: the string value of a field named `token` or `*_token` (`invite_token`, an
+ * invitation's acceptance token) becomes `<secret>`, the recorder's `[REDACTED]` too. Hides: a random
+ * value, which a report should not show anyway. Never a version difference: whether the field is
+ * there, and its type, are kept.
+ */
+export const SECRET_KEYS = /(?:^|_)token$/;
+
 // ---- per-request headers -------------------------------------------------------------------
 
 /**
@@ -226,7 +270,13 @@ export class TestNormalizer {
   private readonly symbols = new Map<string, Map<number, string>>();
   /** kind → raw id → `<kind~n>`, numbered in the order the test meets them. */
   private readonly ordinals = new Map<string, Map<string, string>>();
-  private readonly commits = new Map<string, string>();
+  /** Commit ids (`<commit~n>`) and the verified hashes of contents (`<blob-id(content#n)>`, `<sha256(content#n)>`). */
+  private readonly hashes = new Map<string, string>();
+  private commitCount = 0;
+  private readonly contents = new Map<string, number>();
+  /** SSH key blobs and their fingerprints → `<ssh-key#n>`, `<fingerprint(ssh-key#n)>`. */
+  private readonly keys = new Map<string, string>();
+  private keyPattern: RegExp | undefined;
   private exactPattern: RegExp | undefined;
   private exactLabels = new Map<string, string>();
   private foldedPattern: RegExp | undefined;
@@ -257,23 +307,75 @@ export class TestNormalizer {
     const emails = new Set<string>();
     const prefixes = [this.prefix, this.prefix.replace(/-/g, '_')];
     const noteSha = (value: unknown) => {
-      if (typeof value === 'string' && SHA.test(value) && !this.commits.has(value)) this.commits.set(value, `<commit~${this.commits.size + 1}>`);
+      if (typeof value === 'string' && SHA.test(value) && !this.hashes.has(value)) this.hashes.set(value, `<commit~${++this.commitCount}>`);
     };
     const walk = (value: unknown, key: string | undefined, parent: Json | undefined) => {
       if (Array.isArray(value)) value.forEach((item) => walk(item, key, parent));
-      else if (isObject(value)) for (const [k, v] of Object.entries(value)) walk(v, k, value);
-      else if (typeof value === 'string') {
+      else if (isObject(value)) {
+        if (typeof value.content === 'string') this.noteContent(value.encoding === 'base64' ? Buffer.from(value.content, 'base64') : Buffer.from(value.content, 'utf8'));
+        for (const [k, v] of Object.entries(value)) walk(v, k, value);
+      } else if (typeof value === 'string') {
         if (key !== undefined && (COMMIT_KEYS.has(key) || (key === 'id' && parent && entityOf(parent) === 'commit'))) noteSha(value);
         if (value.includes('@') && prefixes.some((p) => value.includes(p))) for (const m of value.match(/[^\s"'<>@/:,;]+@[A-Za-z0-9.-]+/g) ?? []) emails.add(m);
+        for (const m of value.matchAll(SSH_KEY)) {
+          const key = keyBlob(m[1], m[2]);
+          if (key) this.noteKey(key.blob, key.written);
+        }
       }
     };
+    // The body before the headers: a target that leaves out headers (or sends them where another
+    // does not) numbers the commits the body names as the other does.
     for (const exchange of exchanges) {
       walk(exchange.request.query, undefined, undefined);
       walk(exchange.request.body, undefined, undefined);
-      for (const [name, value] of Object.entries(exchange.response.headers)) if (COMMIT_HEADER.test(name.toLowerCase())) noteSha(String(value));
       walk(exchange.response.body, undefined, undefined);
+      for (const [name, value] of Object.entries(exchange.response.headers)) if (COMMIT_HEADER.test(name.toLowerCase())) noteSha(String(value));
+      const { body, bodyEncoding } = exchange.response;
+      if (typeof body === 'string' && (bodyEncoding === 'text' || bodyEncoding === 'base64')) this.noteContent(Buffer.from(body, bodyEncoding === 'base64' ? 'base64' : 'utf8'));
     }
+    if (this.keys.size) this.keyPattern = new RegExp([...this.keys.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
     return emails;
+  }
+
+  /**
+   * SSH keys: the Base64 blob of every SSH public key the test sends or receives becomes
+   * `<ssh-key#n>` (numbered in the order the test meets them; written with spaces for its `+`,
+   * `<ssh-key#n:plus-as-space>`), and its fingerprints (`SHA256:…` unpadded, MD5 `aa:bb:…`)
+   * `<fingerprint-sha256(ssh-key#n)>`, `<fingerprint-md5(ssh-key#n)>`. Hides: key material the tests
+   * make at random. Never a version difference: the key's type is kept, which key an answer names is
+   * kept, and only a blob that decodes to a key of its type, and a fingerprint that is right for a
+   * key of the test, become tokens.
+   */
+  private noteKey(blob: string, written: string): void {
+    const known = this.keys.get(blob);
+    if (known) {
+      if (written !== blob && !this.keys.has(written)) this.keys.set(written, `${known.slice(0, -1)}:plus-as-space>`);
+      return;
+    }
+    const n = [...this.keys.values()].filter((t) => /^<ssh-key#\d+>$/.test(t)).length + 1;
+    const bytes = Buffer.from(blob, 'base64');
+    this.keys.set(blob, `<ssh-key#${n}>`);
+    if (written !== blob) this.keys.set(written, `<ssh-key#${n}:plus-as-space>`);
+    this.keys.set(`SHA256:${createHash('sha256').update(bytes).digest('base64').replace(/=+$/, '')}`, `<fingerprint-sha256(ssh-key#${n})>`);
+    this.keys.set(createHash('md5').update(bytes).digest('hex').replace(/(..)(?!$)/g, '$1:'), `<fingerprint-md5(ssh-key#${n})>`);
+  }
+
+  /**
+   * Hashes of contents: the git blob id and the SHA-256 of every content the test sends or receives
+   * (a file's `content`, a raw body) become `<blob-id(content#n)>` and `<sha256(content#n)>` wherever
+   * they occur (`blob_id`, `content_sha256`, the `X-…-Blob-Id` headers), the contents numbered in the
+   * order the test meets them. Hides: a hash that follows the run's names inside a file (a README
+   * holds its project's path). Never a version difference: only a hash that is right for a content
+   * of the test becomes a token, and the content itself is compared; a wrong hash stays as it is.
+   */
+  private noteContent(content: Buffer): void {
+    const key = createHash('sha256').update(content).digest('hex');
+    if (this.contents.has(key)) return;
+    const n = this.contents.size + 1;
+    this.contents.set(key, n);
+    const blob = createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+    if (!this.hashes.has(blob)) this.hashes.set(blob, `<blob-id(content#${n})>`);
+    if (!this.hashes.has(key)) this.hashes.set(key, `<sha256(content#${n})>`);
   }
 
   /**
@@ -335,25 +437,39 @@ export class TestNormalizer {
    * wherever it occurs, numbered in the order the test meets them; `short_id`, its first characters,
    * `<commit~n:short>`. Hides: the hash, which covers the commit's time. Never a version difference:
    * which commit an answer names (the same as another answer's, or not) is kept. Blob ids and
-   * content hashes depend on the content alone and are kept.
+   * content hashes are the content's (noteContent).
    */
-  private commitIds(text: string): string {
-    if (this.commits.size === 0) return text;
-    return text.replace(SHA_ANYWHERE, (sha) => this.commits.get(sha) ?? sha);
+  private knownHashes(text: string): string {
+    if (this.hashes.size === 0) return text;
+    return text.replace(SHA_ANYWHERE, (sha) => this.hashes.get(sha) ?? sha);
   }
 
   private shortCommitId(text: string): string {
     if (!/^[0-9a-f]{7,39}$/.test(text)) return text;
-    for (const [sha, token] of this.commits) if (sha.startsWith(text)) return `${token.slice(0, -1)}:short>`;
+    for (const [sha, token] of this.hashes) if (token.startsWith('<commit~') && sha.startsWith(text)) return `${token.slice(0, -1)}:short>`;
     return text;
   }
 
-  /** Every text rule, in order: origin and host, symbol values and hashes, the run prefix, commit ids, times. */
+  /**
+   * A file's `content` in base64 (`encoding: base64` beside it) is decoded and its text normalized,
+   * shown as `base64("…")`. Hides nothing: only canonical base64 of UTF-8 text is decoded (anything
+   * else is kept as sent), and the decoded text is compared.
+   */
+  private base64Content(value: string): string | undefined {
+    const bytes = Buffer.from(value, 'base64');
+    if (bytes.toString('base64') !== value) return undefined;
+    const text = bytes.toString('utf8');
+    if (!Buffer.from(text, 'utf8').equals(bytes)) return undefined;
+    return `base64(${JSON.stringify(this.text(text))})`;
+  }
+
+  /** Every text rule, in order: origin and host, symbol values and their hashes, the run prefix, commit ids and content hashes, SSH keys, times. */
   text(text: string): string {
     let out = hostToken(originToken(text, this.origin), this.host);
     out = this.symbolValues(out);
     out = runPrefixToken(out, this.prefix, this.runId);
-    out = this.commitIds(out);
+    out = this.knownHashes(out);
+    if (this.keyPattern) out = out.replace(this.keyPattern, (found) => this.keys.get(found)!);
     return timestampKind(out);
   }
 
@@ -406,6 +522,8 @@ export class TestNormalizer {
     if (typeof value === 'string') {
       const ids = kind !== undefined && kind !== 'commit' ? this.idList(kind, value) : undefined;
       if (ids !== undefined) return ids;
+      if (key !== undefined && SECRET_KEYS.test(key)) return '<secret>';
+      if (key === 'content' && parent?.encoding === 'base64') return this.base64Content(value) ?? value;
       return key === 'short_id' ? this.shortCommitId(value) : this.text(value);
     }
     return value;
@@ -474,11 +592,7 @@ export class TestNormalizer {
     }
     const ignored = new Set<string>();
     const requestBody = request.body === undefined ? undefined : typeof request.body === 'string' ? this.formOrText(request.body, sourceKind) : this.json(request.body, '', undefined, undefined, ignored, sourceKind);
-    const headers: Record<string, string> = {};
-    for (const name of Object.keys(response.headers).sort()) {
-      const value: HeaderValue = response.headers[name];
-      headers[name.toLowerCase()] = this.header(name.toLowerCase(), Array.isArray(value) ? value.join('\n') : value);
-    }
+    // The body before the headers, as in `scan`: the ids a body names are numbered alike whether or not headers name them too.
     const numericIds = new Set<string>();
     const body =
       response.bodyEncoding === 'json'
@@ -486,6 +600,11 @@ export class TestNormalizer {
         : response.bodyEncoding === 'text'
           ? this.text(response.body as string)
           : response.body;
+    const headers: Record<string, string> = {};
+    for (const name of Object.keys(response.headers).sort()) {
+      const value: HeaderValue = response.headers[name];
+      headers[name.toLowerCase()] = this.header(name.toLowerCase(), Array.isArray(value) ? value.join('\n') : value);
+    }
     const out: NormalizedExchange = { index: exchange.index, actor: this.text(exchange.actor), method: request.method.toUpperCase(), path, query, status: response.status, headers, bodyEncoding: response.bodyEncoding, numericIds };
     if (requestBody !== undefined) out.requestBody = requestBody;
     if (body !== undefined) out.body = body;
