@@ -1,4 +1,5 @@
-// The command line: `gitlab-api-conformance [run] [options]` and `gitlab-api-conformance sweep`.
+// The command line: `gitlab-api-conformance [run] [options]`, `gitlab-api-conformance sweep` and
+// `gitlab-api-conformance diff` (differential/command.ts: two transcripts compared, offline).
 // Flags become the CONFORMANCE_* settings (so a flag, the environment and .env mean the same thing)
 // and vitest is driven through its node API. Exit codes: 0 every applicable test passed, 1 some
 // failed (or the baseline broke), 2 the run could not be made.
@@ -15,12 +16,15 @@ import { sweepLedger, sweepPrefix } from '../run/removal.js';
 import { ProgressReporter } from '../report/progress-reporter.js';
 import { ConformanceReporter } from '../report/reporter.js';
 import { chosenSummary, VERDICTS, type Results } from '../report/results.js';
+import { runDiff } from '../differential/command.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 const HELP = `Usage:
   gitlab-api-conformance [run] [options]     run the suite (default: against the bundled reference server)
   gitlab-api-conformance sweep [options]     delete what an earlier, killed run left on the target
+  gitlab-api-conformance diff BASELINE CANDIDATE [--noise FILE]
+                                             compare two transcripts, offline (diff --help for more)
 
 Run options:
   --target URL               base URL of the target, without /api/v4 (CONFORMANCE_TARGET_URL)
@@ -214,6 +218,8 @@ function printTable(results: Results): void {
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
+  // diff has its own options and help, and reads files only.
+  if (first === 'diff') return runDiff(rest);
   try {
     if (first === '-h' || first === '--help' || rest.includes('--help') || rest.includes('-h')) {
       console.log(HELP);
