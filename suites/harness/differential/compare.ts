@@ -160,7 +160,7 @@ function raw(kind: DifferenceKind, locus: string, extra: Partial<RawDifference>,
 const requestOf = (e: NormalizedExchange) => ({ actor: e.actor, method: e.method, path: e.path, query: e.query, body: e.requestBody });
 
 /** The differences of two aligned exchanges: request, status, headers, body. */
-export function compareExchanges(a: NormalizedExchange, b: NormalizedExchange): RawDifference[] {
+function compareExchanges(a: NormalizedExchange, b: NormalizedExchange): RawDifference[] {
   const out: RawDifference[] = [];
   if (signatureOf(a) !== signatureOf(b)) {
     compareJson(requestOf(a), requestOf(b), (_kind, pointer, x, y) => out.push(raw('request-changed', `request:${pointer}`, { pointer }, x, y)));

@@ -119,7 +119,7 @@ function listed(ids: string[]): string {
 }
 
 /** Throws an IncomparableError when `a` and `b` cannot be compared: another format version, another selection of tests. */
-export function assertComparable(a: Transcript, b: Transcript): void {
+function assertComparable(a: Transcript, b: Transcript): void {
   if (a.header.version !== b.header.version) {
     throw new IncomparableError(`${a.file} is transcript format version ${a.header.version}, ${b.file} version ${b.header.version}: they cannot be compared`);
   }
@@ -133,7 +133,7 @@ export function assertComparable(a: Transcript, b: Transcript): void {
 
 const isBad = (v: VerdictName) => v === 'fail' || v === 'error';
 
-export function coverageOf(a: TestLine | undefined, b: TestLine | undefined): Coverage {
+function coverageOf(a: TestLine | undefined, b: TestLine | undefined): Coverage {
   if (!a || !b) return null;
   const at = (level: 'verdict' | 'parity') => a[level] !== b[level] || isBad(a[level]) || isBad(b[level]);
   return at('verdict') ? 'spec' : at('parity') ? 'parity' : null;

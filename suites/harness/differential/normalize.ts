@@ -54,9 +54,12 @@ export function originToken(text: string, origin: string): string {
   return text.split(origin).join('<origin>');
 }
 
-export function hostToken(text: string, host: string): string {
+/** The origin's host[:port] alone, after `originToken`. */
+function hostToken(text: string, host: string): string {
   return host && text.includes(host) ? text.split(host).join('<host>') : text;
 }
+
+const prefixPatterns = new Map<string, RegExp>();
 
 /**
  * The run prefix `cnf-<run id>` becomes `<prefix>`, its form in usernames `cnf_<run id>` `<prefix_>`,
@@ -66,8 +69,6 @@ export function hostToken(text: string, host: string): string {
  * derive from the prefix). Never a version difference: the prefix is the suite's choice, the same for
  * every target; what follows it is kept, and so is a change of case.
  */
-const prefixPatterns = new Map<string, RegExp>();
-
 export function runPrefixToken(text: string, prefix: string, runId: string): string {
   if (!text.toLowerCase().includes(runId.toLowerCase())) return text;
   const forms: [string, string][] = [
@@ -210,7 +211,7 @@ const encodings = (value: string) => [...new Set([value, encodeURIComponent(valu
  * value, which a report should not show anyway. Never a version difference: whether the field is
  * there, and its type, are kept.
  */
-export const SECRET_KEYS = /(?:^|_)token$/;
+const SECRET_KEYS = /(?:^|_)token$/;
 
 // ---- per-request headers -------------------------------------------------------------------
 
@@ -221,7 +222,7 @@ export const SECRET_KEYS = /(?:^|_)token$/;
  * name are still compared (a header that appears or goes is a difference); only the value becomes
  * `<per-request>`.
  */
-export const PER_REQUEST_HEADERS = /^(x-request-id|x-runtime|(x-)?ratelimit-(observed|remaining|reset|resettime)|cf-ray|gitlab-lb|gitlab-sv)$/;
+const PER_REQUEST_HEADERS = /^(x-request-id|x-runtime|(x-)?ratelimit-(observed|remaining|reset|resettime)|cf-ray|gitlab-lb|gitlab-sv)$/;
 
 /** `x-gitlab-meta`: its `correlation_id` is per request (the rest, e.g. its `version`, is kept). */
 export function correlationId(value: string): string {
@@ -260,8 +261,17 @@ interface ValueLabel {
   label: string;
 }
 
+/** A URL-encoded text decoded, or as it is when it does not decode. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
 /** Applies every rule to the exchanges of one test, with the test's symbol table. */
-export class TestNormalizer {
+class TestNormalizer {
   private readonly origin: string;
   private readonly host: string;
   private readonly prefix: string;
@@ -464,7 +474,7 @@ export class TestNormalizer {
   }
 
   /** Every text rule, in order: origin and host, symbol values and their hashes, the run prefix, commit ids and content hashes, SSH keys, times. */
-  text(text: string): string {
+  private text(text: string): string {
     let out = hostToken(originToken(text, this.origin), this.host);
     out = this.symbolValues(out);
     out = runPrefixToken(out, this.prefix, this.runId);
@@ -504,7 +514,7 @@ export class TestNormalizer {
   }
 
   /** A JSON value: ids by position, `short_id`, keys and strings by the text rules. `fallback` is the kind of a request's own `id`. */
-  json(value: unknown, pointer: string, key: string | undefined, parent: Json | undefined, numericIds: Set<string>, fallback?: string): unknown {
+  private json(value: unknown, pointer: string, key: string | undefined, parent: Json | undefined, numericIds: Set<string>, fallback?: string): unknown {
     if (Array.isArray(value)) return value.map((item, i) => this.json(item, `${pointer}/${i}`, key, parent, numericIds, fallback));
     if (isObject(value)) {
       const out: Json = {};
@@ -530,7 +540,7 @@ export class TestNormalizer {
   }
 
   /** A request path: ids after the collections that name them, every other segment by the text rules (as sent, still encoded). */
-  path(raw: string): { path: string; sourceKind?: string } {
+  private path(raw: string): { path: string; sourceKind?: string } {
     const [path, query] = raw.split(/\?(.*)/s);
     const segments = path.split('/');
     let sourceKind: string | undefined;
@@ -549,16 +559,8 @@ export class TestNormalizer {
       .map((pair) => {
         const [name, value] = pair.split(/=(.*)/s);
         if (value === undefined) return this.text(name);
-        const key = decodeURIComponent(name);
-        const kind = idKindOf(key, undefined, sourceKind);
-        const decoded = (() => {
-          try {
-            return decodeURIComponent(value.replace(/\+/g, ' '));
-          } catch {
-            return value;
-          }
-        })();
-        return `${name}=${(kind !== undefined && this.idList(kind, decoded)) || this.text(value)}`;
+        const kind = idKindOf(decoded(name), undefined, sourceKind);
+        return `${name}=${(kind !== undefined && this.idList(kind, decoded(value))) || this.text(value)}`;
       })
       .join('&');
   }
@@ -590,8 +592,9 @@ export class TestNormalizer {
       const one = (v: string) => (kind !== undefined && this.idList(kind, v)) || this.text(v);
       query[this.text(name)] = Array.isArray(value) ? value.map(one) : one(value);
     }
-    const ignored = new Set<string>();
-    const requestBody = request.body === undefined ? undefined : typeof request.body === 'string' ? this.formOrText(request.body, sourceKind) : this.json(request.body, '', undefined, undefined, ignored, sourceKind);
+    // The types of a request's ids are the test's own: not kept.
+    const requestIds = new Set<string>();
+    const requestBody = request.body === undefined ? undefined : typeof request.body === 'string' ? this.formOrText(request.body, sourceKind) : this.json(request.body, '', undefined, undefined, requestIds, sourceKind);
     // The body before the headers, as in `scan`: the ids a body names are numbered alike whether or not headers name them too.
     const numericIds = new Set<string>();
     const body =

@@ -41,7 +41,7 @@ export const verdictsText = (v: Verdicts | null) => (v ? `${v.spec}/${v.parity}`
 const sourceText = (s: SourceInfo) => `${s.file}: GitLab ${s.target.version}${s.target.referenceServer ? ' (reference server)' : ''} at ${s.target.origin}, recorded ${s.recordedAt}, ${s.tests} tests, ${s.exchanges} exchanges`;
 
 /** Tests by number of differences, most first (ties by id). */
-export const topTests = (result: DiffResult, n: number) =>
+const topTests = (result: DiffResult, n: number) =>
   result.tests
     .filter((t) => t.differences > 0)
     .sort((a, b) => b.differences - a.differences || a.id.localeCompare(b.id))
@@ -115,8 +115,8 @@ export function grouped(tests: TestDiff[]): Map<string, Map<string, TestDiff[]>>
   return out;
 }
 
-export const differencesOf = (t: TestDiff) => t.exchanges.flatMap((e) => e.differences);
-export const noiseOf = (t: TestDiff) => t.exchanges.flatMap((e) => e.noise);
+const differencesOf = (t: TestDiff) => t.exchanges.flatMap((e) => e.differences);
+const noiseOf = (t: TestDiff) => t.exchanges.flatMap((e) => e.noise);
 
 export function diffMarkdown(result: DiffResult): string {
   const s = result.summary;

@@ -6,13 +6,13 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { CREDENTIAL_HEADERS, maskTokens, REDACTED } from './secrets.js';
 
-export const TRANSCRIPT_FORMAT = 'gitlab-api-conformance-transcript';
+const TRANSCRIPT_FORMAT = 'gitlab-api-conformance-transcript';
 /** The format versions this reader understands. */
 export const READABLE_VERSIONS: readonly number[] = [1];
 
-export const VERDICT_NAMES = ['pass', 'fail', 'error', 'unsupported', 'disabled'] as const;
+const VERDICT_NAMES = ['pass', 'fail', 'error', 'unsupported', 'disabled'] as const;
 export type VerdictName = (typeof VERDICT_NAMES)[number];
-export const BODY_ENCODINGS = ['json', 'text', 'base64', 'none'] as const;
+const BODY_ENCODINGS = ['json', 'text', 'base64', 'none'] as const;
 export type BodyEncoding = (typeof BODY_ENCODINGS)[number];
 
 export interface TranscriptHeader {
@@ -167,7 +167,7 @@ function maskCredentialHeaders(exchange: ExchangeLine): number {
 }
 
 /** The header line alone: enough to compare format versions before reading the rest. */
-export function readTranscriptHeader(file: string, text = readText(file)): TranscriptHeader {
+function readTranscriptHeader(file: string, text: string): TranscriptHeader {
   const end = text.indexOf('\n');
   const first = end === -1 ? text : text.slice(0, end);
   let line: unknown;
