@@ -152,6 +152,8 @@ describe('the HTML page', () => {
         (e.response.body as Record<string, unknown>).url = value;
         (e.response.body as Record<string, unknown>)[hostile] = 1;
         e.response.headers['x-evil'] = value;
+        // A credential's name before a value: masking it must not take the markup after it.
+        e.request.query = { private_token: '[REDACTED]' };
       });
     const run = cli(file(lines(RUN_A, 'https://example.com/a.git')), file(lines(RUN_B, hostile)), '--format', 'html');
     expect(run.code).toBe(1);
@@ -163,6 +165,8 @@ describe('the HTML page', () => {
     expect(html).toContain(': 2 differences (header, value-changed)</summary>');
     expect(html).toContain('<mark>x-evil: &lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;</mark>');
     expect(html).not.toMatch(/<link|<script|src="http|href="http/);
+    for (const tag of ['pre', 'details', 'div', 'table', 'section']) expect(html.split(`<${tag}`).length, tag).toBe(html.split(`</${tag}>`).length);
+    expect(html).toContain('?private_token=[REDACTED]</pre>');
   });
 
   test('the differing pointers of a body are highlighted, with their keys', () => {

@@ -6,7 +6,7 @@ import { DIFFERENCE_KINDS } from './compare.js';
 import type { AlignedStep, Step } from './compare.js';
 import type { Difference, DiffResult, ExchangeDiff, SourceInfo, TestDiff } from './diff.js';
 import { pointerToken } from './normalize.js';
-import { maskTokens } from './secrets.js';
+import { maskTokens, maskTokenShapes } from './secrets.js';
 import { coverageText, grouped, KIND_TITLES, placeOf, showValue, verdictsText } from './text-reports.js';
 
 export const escapeHtml = (text: string) => text.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[ch]!);
@@ -79,9 +79,11 @@ function exchangeHtml(e: ExchangeDiff, noise: boolean): string {
   const first = list[0];
   if (first.kind === 'test-missing') return `<p>${esc(`Only in the ${first.baseline !== undefined ? 'baseline' : 'candidate'}: ${showValue(first.baseline ?? first.candidate)}.`)}</p>`;
   const summary = `#${first.index ?? '–'}${first.candidateIndex !== first.index ? ` / #${first.candidateIndex ?? '–'}` : ''} ${first.method} ${first.path} — ${first.endpoint}: ${list.length} ${noise ? 'noise' : 'difference'}${list.length === 1 ? '' : 's'} (${[...new Set(list.map((d) => d.kind))].join(', ')})`;
+  // Noise is listed, not shown: its exchanges are in the differences' sections when they matter.
+  const sides = noise ? '' : `<div class="sides">${sideHtml('baseline', step.baseline, list)}${sideHtml('candidate', step.candidate, list)}</div>`;
   return `<details><summary>${esc(summary)}</summary>
 ${differencesTable(list, noise)}
-<div class="sides">${sideHtml('baseline', step.baseline, list)}${sideHtml('candidate', step.candidate, list)}</div>
+${sides}
 </details>`;
 }
 
@@ -107,7 +109,7 @@ export function diffHtml(result: DiffResult): string {
     for (const [endpoint, tests] of endpoints) sections.push(`<h3><code>${esc(endpoint)}</code></h3>`, ...tests.map((t) => testHtml(t, false)));
   }
   const noisy = result.tests.filter((t) => t.noise > 0);
-  return maskTokens(`<!doctype html>
+  return maskTokenShapes(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Differential report — ${esc(result.candidate.target.version)} against ${esc(result.baseline.target.version)}</title>
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1280px;color:#1f1f1f;padding:0 16px}

@@ -1,6 +1,7 @@
 // Tokens never leave the diff tool: a transcript is masked by its recorder, and the reader masks again
 // whatever still looks like a token (core/redact.ts's forms, and the broader shape below), before any
-// rule or report sees it. Every report is passed through `maskTokens` once more when written.
+// rule or report sees it. The reports mask every value they print once more, and every whole report
+// its token shapes.
 import { redact, REDACTED } from '../core/redact.js';
 
 /** Any GitLab-style token: `gl` and a short type (`glpat`, `gldt`, `glrt`, …), a dash and 16 or more token characters. */
@@ -11,7 +12,16 @@ export const CREDENTIAL_HEADERS = /^(private-token|authorization|job-token|deplo
 
 export { REDACTED };
 
-/** `text` with every token-shaped string and every credential after a `private-token` or `authorization` name masked. */
+/**
+ * One value, or one line of a transcript, with every token-shaped string and every credential after
+ * a `private-token` or `authorization` name masked. Not for a whole HTML or Markdown page: a credential
+ * runs to the next space or quote, which in a page may be markup.
+ */
 export function maskTokens(text: string): string {
   return redact(text).replace(TOKEN_SHAPE, REDACTED);
+}
+
+/** A whole report: its token shapes masked (they hold no markup character). */
+export function maskTokenShapes(text: string): string {
+  return text.replace(TOKEN_SHAPE, REDACTED);
 }

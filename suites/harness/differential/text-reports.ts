@@ -1,9 +1,9 @@
 // The diff's text reports: the terminal summary (counts per area and kind, the tests with the most
 // differences), diff.md (the same and every difference, fit for a merge request) and diff.json (the
-// shape is DiffJson below; docs/differential.md describes it). Every text passes maskTokens last.
+// shape: docs/differential.md). Every value is masked as it is printed, every whole text for token shapes.
 import { DIFFERENCE_KINDS, type DifferenceKind } from './compare.js';
 import type { Coverage, Difference, DiffResult, SourceInfo, TestDiff, Verdicts } from './diff.js';
-import { maskTokens } from './secrets.js';
+import { maskTokens, maskTokenShapes } from './secrets.js';
 
 /** Column titles of the kinds, short enough for a terminal. */
 export const KIND_TITLES: Record<DifferenceKind, string> = {
@@ -75,13 +75,14 @@ export function terminalSummary(result: DiffResult, reports: string[]): string {
     for (const t of topTests(result, 10)) lines.push(`  ${String(t.differences).padStart(4)}  ${t.id} (${coverageText(t.covered)})`);
   }
   if (reports.length) lines.push('', `Reports: ${reports.join(', ')}`);
-  return maskTokens(lines.join('\n'));
+  return maskTokenShapes(lines.join('\n'));
 }
 
 // ---- Markdown -----------------------------------------------------------------------------
 
 /** An inline code span that holds any text (a fence longer than any run of backticks inside). */
-function code(text: string): string {
+function code(value: string): string {
+  const text = maskTokens(value);
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   return longest || text.startsWith(' ') ? `${fence} ${text} ${fence}` : `${fence}${text}${fence}`;
@@ -146,7 +147,7 @@ export function diffMarkdown(result: DiffResult): string {
     lines.push('', `## Noise (${s.noise}, not counted)`, '', 'What also differs between the baseline and a second recording of its target.', '');
     for (const t of noisy) lines.push(...markdownTest(t, noiseOf));
   }
-  return maskTokens(`${lines.join('\n')}\n`);
+  return maskTokenShapes(`${lines.join('\n')}\n`);
 }
 
 // ---- JSON -----------------------------------------------------------------------------------
