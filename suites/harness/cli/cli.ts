@@ -16,7 +16,6 @@ import { sweepLedger, sweepPrefix } from '../run/removal.js';
 import { ProgressReporter } from '../report/progress-reporter.js';
 import { ConformanceReporter } from '../report/reporter.js';
 import { chosenSummary, VERDICTS, type Results } from '../report/results.js';
-import { runDiff } from '../differential/command.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -218,8 +217,8 @@ function printTable(results: Results): void {
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
-  // diff has its own options and help, and reads files only.
-  if (first === 'diff') return runDiff(rest);
+  // diff has its own options and help, and reads files only; loaded here, as runs need none of it.
+  if (first === 'diff') return (await import('../differential/command.js')).runDiff(rest);
   try {
     if (first === '-h' || first === '--help' || rest.includes('--help') || rest.includes('-h')) {
       console.log(HELP);
