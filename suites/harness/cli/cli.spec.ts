@@ -93,10 +93,10 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
 
   test.concurrent('diff has its own help; a call it cannot serve exits 2', async () => {
     const help = await cli(['diff', '--help'], {});
-    expect(help.code).toBe(0);
+    expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/--noise FILE/);
     const missing = await cli(['diff', 'baseline.jsonl', 'candidate.jsonl'], {});
-    expect(missing.code).toBe(2);
+    expect(missing.code, missing.stderr).toBe(2);
     expect(missing.stderr).toMatch(/baseline\.jsonl: cannot be read \(ENOENT\)/);
   });
 
