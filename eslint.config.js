@@ -1,6 +1,6 @@
 // Lint: ESLint's and typescript-eslint's recommended rules for every .ts file, plus the house's
 // structure: no import circle anywhere, the harness in layers that import only downwards
-// (core ← run ← report ← cli), and a reference server that stands on its own.
+// (core ← run ← report ← cli; differential, beside report, imports core only), and a reference server that stands on its own.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -34,11 +34,12 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            layer('suites/harness/core', ['suites/harness/run', 'suites/harness/report', 'suites/harness/cli', 'fixtures', ...AREA_FOLDERS], 'core is the bottom layer of the harness: it imports no other layer, no area and no fixture.'),
-            layer('suites/harness/run', ['suites/harness/report', 'suites/harness/cli', ...AREA_FOLDERS], 'run imports only core (and fixtures): reports, the CLI and the areas sit above it.'),
-            layer('suites/harness/report', ['suites/harness/cli', ...AREA_FOLDERS], 'report imports only run and core; the catalog of areas is handed in.'),
-            layer(AREA_FOLDERS.slice(0, 5), ['suites/harness/report', 'suites/harness/cli'], 'an area imports the harness core and run layers only.'),
-            layer('fixtures', ['suites/harness/run', 'suites/harness/report', 'suites/harness/cli', ...AREA_FOLDERS], 'fixtures are below the run layer.'),
+            layer('suites/harness/core', ['suites/harness/run', 'suites/harness/report', 'suites/harness/differential', 'suites/harness/cli', 'fixtures', ...AREA_FOLDERS], 'core is the bottom layer of the harness: it imports no other layer, no area and no fixture.'),
+            layer('suites/harness/run', ['suites/harness/report', 'suites/harness/differential', 'suites/harness/cli', ...AREA_FOLDERS], 'run imports only core (and fixtures): reports, the CLI and the areas sit above it.'),
+            layer('suites/harness/report', ['suites/harness/differential', 'suites/harness/cli', ...AREA_FOLDERS], 'report imports only run and core; the catalog of areas is handed in.'),
+            layer('suites/harness/differential', ['suites/harness/run', 'suites/harness/report', 'suites/harness/cli', 'fixtures', 'reference-server', ...AREA_FOLDERS], 'differential (a peer of report) reads transcripts and writes reports: it imports core only.'),
+            layer(AREA_FOLDERS.slice(0, 5), ['suites/harness/report', 'suites/harness/differential', 'suites/harness/cli'], 'an area imports the harness core and run layers only.'),
+            layer('fixtures', ['suites/harness/run', 'suites/harness/report', 'suites/harness/differential', 'suites/harness/cli', ...AREA_FOLDERS], 'fixtures are below the run layer.'),
             layer('contract', ['suites', 'fixtures', 'reference-server'], 'contract/ is neutral: it imports nothing of the suite or the server.'),
           ],
         },

@@ -91,6 +91,15 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(badEnv.stderr).toMatch(/CONFORMANCE_ADMIN_TOKEN is required/);
   });
 
+  test.concurrent('diff has its own help; a call it cannot serve exits 2', async () => {
+    const help = await cli(['diff', '--help'], {});
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/--noise FILE/);
+    const missing = await cli(['diff', 'baseline.jsonl', 'candidate.jsonl'], {});
+    expect(missing.code, missing.stderr).toBe(2);
+    expect(missing.stderr).toMatch(/baseline\.jsonl: cannot be read \(ENOENT\)/);
+  });
+
   test.concurrent('a passing run exits 0, writes the five reports (results.json valid) and leaves nothing behind', async () => {
     const s = await server();
     const run = await cli(SMALL, target(s));

@@ -1,4 +1,5 @@
-// The command line: `gitlab-api-conformance [run] [options]` and `gitlab-api-conformance sweep`.
+// The command line: `gitlab-api-conformance [run] [options]`, `gitlab-api-conformance sweep` and
+// `gitlab-api-conformance diff` (differential/command.ts: two transcripts compared, offline).
 // Flags become the CONFORMANCE_* settings (so a flag, the environment and .env mean the same thing)
 // and vitest is driven through its node API. Exit codes: 0 every applicable test passed, 1 some
 // failed (or the baseline broke), 2 the run could not be made.
@@ -24,6 +25,8 @@ const HELP = `Usage:
                                              run the suite and write its transcript: every exchange
                                              of every test, tokens masked (docs/transcript-format.md)
   gitlab-api-conformance sweep [options]     delete what an earlier, killed run left on the target
+  gitlab-api-conformance diff BASELINE CANDIDATE [--noise FILE]
+                                             compare two transcripts, offline (diff --help for more)
 
 Run options:
   --target URL               base URL of the target, without /api/v4 (CONFORMANCE_TARGET_URL)
@@ -226,6 +229,8 @@ function printTable(results: Results): void {
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
+  // diff has its own options and help, and reads files only; loaded here, as runs need none of it.
+  if (first === 'diff') return (await import('../differential/command.js')).runDiff(rest);
   try {
     if (first === '-h' || first === '--help' || rest.includes('--help') || rest.includes('-h')) {
       console.log(HELP);
