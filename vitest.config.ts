@@ -3,6 +3,7 @@
 // Conformance files share workers (isolate: false): they only talk HTTP and each builds its own
 // world, so the ~0.3 s per-file isolation cost (shared/MEASUREMENTS.md) buys nothing there.
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { CATALOG } from './suites/areas.js';
 import { runSettings, TEST_TIMEOUT_MS, TESTS_PER_FILE } from './suites/harness/run/config.js';
 import { ConformanceReporter } from './suites/harness/report/reporter.js';
@@ -11,12 +12,20 @@ import { PlainSummaryReporter } from './suites/harness/report/plain-summary-repo
 // The settings, parsed once (the command's, when it runs the suite), for the workers, the global setup and the reporters.
 const settings = runSettings(CATALOG);
 
+/** Files in name order: a sequential run meets the same objects in the same order as the one before. */
+class NameOrder extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
+  }
+}
+
 export default defineConfig({
   test: {
     // Conformance tests wait on the target far more than they compute: the number of files at once
     // follows the target, not the cores (CONFORMANCE_CONCURRENCY; suites/harness/run/config.ts).
-    maxWorkers: settings.concurrency,
+    maxWorkers: settings.sequential ? 1 : settings.concurrency,
     provide: { conformanceSettings: settings },
+    ...(settings.sequential ? { sequence: { sequencer: NameOrder } } : {}),
     reporters: ['default', new ConformanceReporter(CATALOG, settings), new PlainSummaryReporter()],
     projects: [
       {
@@ -35,7 +44,7 @@ export default defineConfig({
           pool: 'threads',
           isolate: false,
           // The tests of a file run at once: they share only fixtures made for sharing (fixture.ts).
-          sequence: { concurrent: true },
+          sequence: { concurrent: !settings.sequential },
           maxConcurrency: TESTS_PER_FILE,
           testTimeout: TEST_TIMEOUT_MS,
           hookTimeout: 120_000,

@@ -46,6 +46,8 @@ Run options:
                              bundled server); the tests of a file run at once too
   --max-in-flight N          requests in flight against the target at once, over the whole run
                              (CONFORMANCE_MAX_IN_FLIGHT; default 16; 0: no bound): the knob of the load
+  --sequential               one test at a time, files in name order: two runs of one target then
+                             meet the same objects in the same order (for recordings to compare)
   --timeout MS               timeout of one HTTP request (default 15000)
   --expected-failures FILE   baseline: YAML or JSON list of { id, reason, link }
   --shard I/N                run the I-th of N shards (split across CI jobs)
@@ -79,6 +81,7 @@ async function run(args: string[]): Promise<number> {
       'report-dir': { type: 'string' },
       concurrency: { type: 'string' },
       'max-in-flight': { type: 'string' },
+      sequential: { type: 'boolean' },
       timeout: { type: 'string' },
       'expected-failures': { type: 'string' },
       shard: { type: 'string' },
@@ -96,6 +99,7 @@ async function run(args: string[]): Promise<number> {
   setEnv('CONFORMANCE_EXPECTED_FAILURES', values['expected-failures']);
   setEnv('CONFORMANCE_CONCURRENCY', values.concurrency);
   setEnv('CONFORMANCE_MAX_IN_FLIGHT', values['max-in-flight']);
+  if (values.sequential) setEnv('CONFORMANCE_SEQUENTIAL', 'true');
   if (values.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(values.shard)) throw new ConfigError(`--shard must look like 1/3, got "${values.shard}"`);
 
   // Parsed once, here: the vitest configuration, the global setup and the reporters take this object.
@@ -116,7 +120,7 @@ async function run(args: string[]): Promise<number> {
     project: ['conformance', 'conformance-exclusive'],
     watch: false,
     testNamePattern: values.grep,
-    maxWorkers: config.concurrency,
+    maxWorkers: config.sequential ? 1 : config.concurrency,
     shard: values.shard,
     reporters: [new ProgressReporter(), new ConformanceReporter(CATALOG, config)],
   });

@@ -66,6 +66,8 @@ export interface Config {
   concurrency: number;
   /** Requests in flight against the target at once (0: no bound). */
   maxInFlight: number;
+  /** One test at a time, files in name order: a run another run can be compared with exchange by exchange. */
+  sequential: boolean;
   /** Where `record` writes the run's transcript (JSON Lines); undefined: the run records nothing. */
   transcriptPath?: string;
   /** Baseline of expected failures (YAML or JSON). */
@@ -95,6 +97,7 @@ export const SETTINGS: Setting[] = [
   { env: 'CONFORMANCE_REQUEST_TIMEOUT_MS', default: '15000', meaning: 'Timeout of one HTTP request to the target.' },
   { env: 'CONFORMANCE_CONCURRENCY', default: `${URL_TARGET_CONCURRENCY} with a target URL; ${BUNDLED_CONCURRENCY} with the bundled server`, meaning: `Test files run at once (the tests of a file run ${TESTS_PER_FILE} at a time). A URL target is waited on, not computed for, so more files hide its latency whatever the cores.` },
   { env: 'CONFORMANCE_MAX_IN_FLIGHT', default: String(DEFAULT_MAX_IN_FLIGHT), meaning: 'Requests in flight against the target at once, over the whole run (0: no bound). The one knob of the load on the target: lower it for a small GitLab.' },
+  { env: 'CONFORMANCE_SEQUENTIAL', default: 'false', meaning: 'true: one test at a time, the files in name order, so that two runs of one target meet the same objects in the same order (recordings to compare with `diff` then differ the least). Slower.' },
   { env: 'CONFORMANCE_TRANSCRIPT', default: '(unset)', meaning: 'Where the run writes its transcript (JSON Lines, docs/transcript-format.md): every exchange of every test, tokens masked. `record --out` sets it.' },
 ];
 
@@ -171,6 +174,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
   const maxInFlight = get('CONFORMANCE_MAX_IN_FLIGHT') ?? String(DEFAULT_MAX_IN_FLIGHT);
   if (!/^\d+$/.test(maxInFlight)) throw new ConfigError(`CONFORMANCE_MAX_IN_FLIGHT must be a whole number (0: no bound), got "${maxInFlight}"`);
 
+  const sequential = get('CONFORMANCE_SEQUENTIAL') ?? 'false';
+  if (!['true', 'false'].includes(sequential)) throw new ConfigError(`CONFORMANCE_SEQUENTIAL must be true or false, got "${sequential}"`);
+
   return {
     targetUrl: targetUrl?.replace(/\/+$/, ''),
     adminToken,
@@ -185,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     requestTimeoutMs: Number(timeout),
     concurrency: Number(concurrency),
     maxInFlight: Number(maxInFlight),
+    sequential: sequential === 'true',
     transcriptPath: get('CONFORMANCE_TRANSCRIPT'),
     expectedFailuresPath,
   };
