@@ -49,8 +49,8 @@ function declaredTestIds(files = testFiles()): Map<string, DeclaredTest> {
       return area;
     };
     const suites = new Map<string, { area: Area; key: string }>();
-    for (const m of source.matchAll(/\bconst\s+(\w+)\s*=\s*endpoint\(\s*(\w+)\s*,\s*'([\w-]+)'\s*\)/g)) suites.set(m[1], { area: areaOf(m[2]), key: m[3] });
-    const calls = [...source.matchAll(/(?:\bendpoint\(\s*(\w+)\s*,\s*'([\w-]+)'\s*\)|\b(\w+))\.test\(\s*\{/g)];
+    for (const m of source.matchAll(/\bconst\s+(\w+)\s*=\s*endpoint\(\s*(\w+)\s*,\s*'([\w-]+)'\s*(?:,[^)]*)?\)/g)) suites.set(m[1], { area: areaOf(m[2]), key: m[3] });
+    const calls = [...source.matchAll(/(?:\bendpoint\(\s*(\w+)\s*,\s*'([\w-]+)'\s*(?:,[^)]*)?\)|\b(\w+))\.test\(\s*\{/g)];
     for (const [n, call] of calls.entries()) {
       const target = call[1] !== undefined ? { area: areaOf(call[1]), key: call[2] } : suites.get(call[3]);
       if (target === undefined) continue; // some other .test( (a RegExp's)
