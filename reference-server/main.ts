@@ -24,6 +24,9 @@ if (values.help) {
   --spec-only         do what the spec says and nothing more of GitLab's (other error texts, check order, optional fields)
   --delayed-deletion  delete groups and projects as GitLab 17 and 18 do: marked first, removed by permanently_remove
                       (subgroups and projects only: a top-level group stays pending deletion)
+  --latency MS        wait MS milliseconds before answering each request, to play a slow target
+GET /-/reference/in-flight (outside the API, no token) answers {"current":n,"highest":m}: the requests
+  received and not yet answered, and the most there have been at once
 Faults: ${FAULTS.map((f) => `\n  ${f.name}: ${f.description}`).join('')}`);
   process.exit(0);
 }

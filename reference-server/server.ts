@@ -4,6 +4,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { ApiError } from './http/errors.js';
 import { installGitlabHttp } from './http/gitlab-http.js';
+import { countInFlight, type InFlight } from './http/in-flight.js';
 import { faultContext, faultsPossible, installFaults, rewriteUrlWith, type FaultContext, type FaultOptions } from './faults/index.js';
 import type { FixtureManifest } from '../contract/fixture-manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
@@ -33,11 +34,14 @@ export interface ReferenceServer {
   fixtures: FixtureManifest;
   /** What the fault hooks saw and did. */
   faults: FaultContext;
+  /** Requests received and not yet answered, and the highest count seen (also at GET /-/reference/in-flight). */
+  inFlight: InFlight;
   close(): Promise<void>;
 }
 
 
-export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyInstance; store: Store; adminToken: string; faults: FaultContext } {
+/** The app, not yet listening; `inFlight` counts the requests its HTTP server receives (not `app.inject`'s). */
+export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyInstance; store: Store; adminToken: string; faults: FaultContext; inFlight: InFlight } {
   const store = new Store();
   const admin = store.createUser({ username: 'root', name: 'Administrator', email: 'admin@example.com', isAdmin: true });
   const adminToken = store.createToken(admin.id, 'conformance-admin', ['api', 'sudo', 'admin_mode'], null, options.adminToken).token;
@@ -57,6 +61,7 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
     forceCloseConnections: true,
     ...(withFaults ? { rewriteUrl: rewriteUrlWith(faults) } : {}),
   });
+  const inFlight = countInFlight(app.server);
   app.register(formbody);
   // Before the fault hooks, so that a fault may still break what this sets right.
   installGitlabHttp(app);
@@ -93,14 +98,14 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
     reply.code(500).send({ message: '500 Internal Server Error' });
   });
 
-  return { app, store, adminToken, faults };
+  return { app, store, adminToken, faults, inFlight };
 }
 
 export async function startReferenceServer(options: ReferenceServerOptions & { port?: number; host?: string } = {}): Promise<ReferenceServer> {
-  const { app, store, adminToken, faults } = buildApp(options);
+  const { app, store, adminToken, faults, inFlight } = buildApp(options);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: seedFixtures(store), faults, close: () => app.close() };
+  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: seedFixtures(store), faults, inFlight, close: () => app.close() };
 }
