@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../server.js';
 import { IN_FLIGHT_PATH } from './in-flight.js';
 
-const LATENCY_MS = 300;
+const LATENCY_MS = 1000;
 let server: ReferenceServer;
 
 beforeAll(async () => {
@@ -23,10 +23,10 @@ const probe = async () => {
   return { status: res.status, ...((await res.json()) as object) };
 };
 
-/** Waits until `check` holds, for at most two seconds. */
+/** Waits until `check` holds, for at most five seconds. */
 async function until(check: () => boolean): Promise<void> {
   for (const started = Date.now(); !check(); ) {
-    if (Date.now() - started > 2000) throw new Error('timed out');
+    if (Date.now() - started > 5000) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
