@@ -33,6 +33,9 @@ if (values.help) {
                       project ids, ids with gaps, open list orders shuffled, unknown fields on every object, other
                       timestamp precision, other key and header order, extra headers (reference-server/vary/)
   --without NAME      lack one of the set-up endpoints the suite uses beyond the target contract (repeatable):${EXTRA_SETUP_ENDPOINTS.map((e) => `\n    ${e.name}: ${e.description}`).join('')}
+  --latency MS        wait MS milliseconds before answering each request, to play a slow target
+GET /-/reference/in-flight (outside the API, no token) answers {"current":n,"highest":m}: the requests
+  received and not yet answered, and the most there have been at once
 Faults: ${FAULTS.map((f) => `\n  ${f.name}: ${f.description}`).join('')}`);
   process.exit(0);
 }

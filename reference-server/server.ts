@@ -3,6 +3,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { ApiError } from './http/errors.js';
 import { installGitlabHttp } from './http/gitlab-http.js';
+import { countInFlight, type InFlight } from './http/in-flight.js';
 import { parseQueryForRoute } from './http/rack-params.js';
 import { faultContext, faultsPossible, installFaults, rewriteUrlWith, type FaultContext, type FaultOptions } from './faults/index.js';
 import type { FixtureManifest } from '../contract/fixture-manifest.js';
@@ -35,11 +36,14 @@ export interface ReferenceServer {
   fixtures: FixtureManifest;
   /** What the fault hooks saw and did. */
   faults: FaultContext;
+  /** Requests received and not yet answered, and the highest count seen (also at GET /-/reference/in-flight). */
+  inFlight: InFlight;
   close(): Promise<void>;
 }
 
 
-export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyInstance; store: Store; adminToken: string; faults: FaultContext } {
+/** The app, not yet listening; `inFlight` counts the requests its HTTP server receives (not `app.inject`'s). */
+export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyInstance; store: Store; adminToken: string; faults: FaultContext; inFlight: InFlight } {
   if (options.vary !== undefined && !validSeed(options.vary)) throw new Error(`vary: the seed must be a whole number from 0 to 2^32 - 1, got ${options.vary}`);
   const store = options.vary === undefined ? new Store() : new Store(variedIds(options.vary));
   const admin = store.createUser({ username: 'root', name: 'Administrator', email: 'admin@example.com', isAdmin: true });
@@ -61,6 +65,7 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
     forceCloseConnections: true,
     ...(withFaults ? { rewriteUrl: rewriteUrlWith(faults) } : {}),
   });
+  const inFlight = countInFlight(app.server);
   // Before the fault hooks, so that a fault may still break what this sets right.
   installGitlabHttp(app);
   const latency = options.latencyMs ?? 0;
@@ -99,14 +104,14 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
     reply.code(500).send({ message: '500 Internal Server Error' });
   });
 
-  return { app, store, adminToken, faults };
+  return { app, store, adminToken, faults, inFlight };
 }
 
 export async function startReferenceServer(options: ReferenceServerOptions & { port?: number; host?: string } = {}): Promise<ReferenceServer> {
-  const { app, store, adminToken, faults } = buildApp(options);
+  const { app, store, adminToken, faults, inFlight } = buildApp(options);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: seedFixtures(store), faults, close: () => app.close() };
+  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: seedFixtures(store), faults, inFlight, close: () => app.close() };
 }

@@ -8,6 +8,7 @@ import { requireScope, WRITE_API_SCOPES, type Actor } from '../http/auth.js';
 import { actorOf, findProject, type RouteModule } from '../http/context.js';
 import { apiError, forbidden, notFound, paramError } from '../http/errors.js';
 import { mergedParams, Params } from '../http/params.js';
+import { JSON_CONTENT_TYPE } from '../http/gitlab-http.js';
 import { ACCESS, type Project, type User } from '../state/model.js';
 import type { Store } from '../state/store.js';
 
@@ -43,6 +44,10 @@ export function canReadCode(store: Store, project: Project, user: User | undefin
   return true;
 }
 
+/** The fields of GitLab's `blob_data`, in its order (lib/api/files.rb): the body's and the headers'. */
+const BLOB_DATA_FIELDS = ['file_name', 'file_path', 'size', 'encoding', 'content_sha256', 'ref', 'blob_id', 'commit_id', 'last_commit_id', 'execute_filemode'] as const;
+type BlobDataField = (typeof BLOB_DATA_FIELDS)[number];
+
 export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
   const { store } = ctx;
   const prefix = ctx.options.headerPrefix;
@@ -62,38 +67,79 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     return commit;
   }
 
-  function fileAt(project: Project, commit: Commit, path: string): FileAtRef {
-    const file = project.repository.readFile(commit, path);
-    if (!file) throw notFound('File');
-    return file;
+  /**
+   * GitLab's `blob_data` (lib/api/files.rb) of a file at a commit, ready to send: the values of the
+   * X-Gitlab-* headers and GET file's JSON body, both but `ref`, the one field from the request.
+   */
+  interface BlobData {
+    file: FileAtRef;
+    /** The header values, in BLOB_DATA_FIELDS' order; `ref`'s is left undefined. */
+    headerValues: (string | undefined)[];
+    /** The JSON body cut around the value of `ref`, and ending before the content's. */
+    bodyBeforeRef: string;
+    bodyAfterRef: string;
+    /** The last body made, with the ref it names: a run reads a file by the same ref again and again. */
+    lastBody?: { ref: string; text: string };
   }
 
-  /** GitLab's `blob_data`: the metadata shared by the JSON body and the X-Gitlab-* headers. */
-  function blobData(project: Project, file: FileAtRef, ref: string) {
-    return {
+  /** The header of each field (file_name → x-gitlab-file-name), in the lowercase Fastify sends. */
+  const headerNames = BLOB_DATA_FIELDS.map((key) => `${prefix}${key.replace(/_/g, '-')}`.toLowerCase());
+
+  /**
+   * BlobData by commit, then path: made on the first read of a file at a commit, then reused.
+   * Never invalidated, because nothing in it can change: a commit's id hashes its tree and history,
+   * so the blob at a path, its size, sha256 and mode, and the file's last commit stay what they
+   * are. An entry goes when its Commit object does (with a deleted project).
+   */
+  const blobDataCache = new WeakMap<Commit, Map<string, BlobData>>();
+
+  /** The file at `path` in `commit` with its blob_data; 404 "File Not Found" when there is none. */
+  function fileAt(project: Project, commit: Commit, path: string): BlobData {
+    let byPath = blobDataCache.get(commit);
+    if (!byPath) blobDataCache.set(commit, (byPath = new Map()));
+    let data = byPath.get(path);
+    if (!data) {
+      const file = project.repository.readFile(commit, path);
+      if (!file) throw notFound('File');
+      byPath.set(path, (data = blobData(project, file)));
+    }
+    return data;
+  }
+
+  function blobData(project: Project, file: FileAtRef): BlobData {
+    const values: Record<BlobDataField, string | number | boolean | undefined> = {
       file_name: file.path.split('/').pop()!,
       file_path: file.path,
       size: file.content.length,
       encoding: 'base64',
       content_sha256: project.repository.contentSha256(file.blobId),
-      ref,
+      ref: undefined,
       blob_id: file.blobId,
       commit_id: file.commit.id,
       last_commit_id: project.repository.lastCommitFor(file.commit, file.path).id,
       execute_filemode: file.mode === '100755',
     };
+    // Member by member, as JSON.stringify writes an object: "key":value, joined by commas.
+    const members = BLOB_DATA_FIELDS.map((key) => `${JSON.stringify(key)}:${JSON.stringify(values[key])}`);
+    const ref = BLOB_DATA_FIELDS.indexOf('ref');
+    return {
+      file,
+      headerValues: BLOB_DATA_FIELDS.map((key) => (key === 'ref' ? undefined : String(values[key]))),
+      bodyBeforeRef: `{${members.slice(0, ref).join(',')},"ref":`,
+      bodyAfterRef: `,${members.slice(ref + 1).join(',')},"content":`,
+    };
   }
 
-  /** The header of each blob_data field (file_name → X-Gitlab-File-Name), named once rather than on every request. */
-  const headerNames = new Map<string, string>();
-  const headerName = (key: string) => `${prefix}${key.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('-')}`;
-
-  function setMetadataHeaders(reply: FastifyReply, data: ReturnType<typeof blobData>): void {
-    for (const [key, value] of Object.entries(data)) {
-      let name = headerNames.get(key);
-      if (name === undefined) headerNames.set(key, (name = headerName(key)));
-      reply.header(name, String(value));
+  /** GET file's body: blob_data and the content, serialized from the parts made once (base64 needs no JSON escaping). */
+  function fileBody(data: BlobData, ref: string): string {
+    if (data.lastBody?.ref !== ref) {
+      data.lastBody = { ref, text: `${data.bodyBeforeRef}${JSON.stringify(ref)}${data.bodyAfterRef}"${data.file.content.toString('base64')}"}` };
     }
+    return data.lastBody.text;
+  }
+
+  function setMetadataHeaders(reply: FastifyReply, data: BlobData, ref: string): void {
+    for (let i = 0; i < headerNames.length; i++) reply.header(headerNames[i], data.headerValues[i] ?? ref);
   }
 
   /** Reads `ref` (required and not blank, as on the file and blame forms) after the path check. */
@@ -103,19 +149,20 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     return ref!;
   }
 
-  app.get<FileRoute>('/projects/:id/repository/files/:file_path', async (request, reply) => {
+  // The read forms are synchronous handlers: Fastify sends what they return at once, without the
+  // promise and the turn of the microtask queue of an async handler (GET file is the hottest route).
+  app.get<FileRoute>('/projects/:id/repository/files/:file_path', (request, reply) => {
     actorOf(ctx, request);
     const path = validFilePath(request.params.file_path);
     const ref = requiredRef(new Params(mergedParams(request)));
     const project = readableProject(request, request.params.id);
-    const file = fileAt(project, resolveCommit(project, ref), path);
-    const data = blobData(project, file, ref);
-    setMetadataHeaders(reply, data);
-    // The body is blob_data and the content: added to the same object rather than copied into another.
-    return Object.assign(data, { content: file.content.toString('base64') });
+    const data = fileAt(project, resolveCommit(project, ref), path);
+    setMetadataHeaders(reply, data, ref);
+    reply.type(JSON_CONTENT_TYPE);
+    return fileBody(data, ref);
   });
 
-  app.get<FileRoute>('/projects/:id/repository/files/:file_path/blame', async (request, reply) => {
+  app.get<FileRoute>('/projects/:id/repository/files/:file_path/blame', (request, reply) => {
     actorOf(ctx, request);
     const path = validFilePath(request.params.file_path);
     const params = new Params(mergedParams(request));
@@ -123,14 +170,14 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     const ref = requiredRef(params);
     const project = readableProject(request, request.params.id);
     const commit = resolveCommit(project, ref);
-    const file = fileAt(project, commit, path);
+    const data = fileAt(project, commit, path);
     if (range && range.start > range.end) throw apiError(400, 'range[start] must be less than or equal to range[end]');
-    setMetadataHeaders(reply, blobData(project, file, ref));
+    setMetadataHeaders(reply, data, ref);
     const ranges = project.repository.blame(commit, path);
     return (range ? sliceRanges(ranges, range.start, range.end) : ranges).map((r) => ({ commit: commitEntity(r.commit), lines: r.lines }));
   });
 
-  app.get<FileRoute>('/projects/:id/repository/files/:file_path/raw', async (request, reply) => {
+  app.get<FileRoute>('/projects/:id/repository/files/:file_path/raw', (request, reply) => {
     actorOf(ctx, request);
     const path = validFilePath(request.params.file_path);
     const params = new Params(mergedParams(request));
@@ -141,7 +188,8 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     const project = readableProject(request, request.params.id);
     const commit = ref === undefined ? project.repository.branchHead(project.repository.defaultBranch) : resolveCommit(project, ref);
     if (!commit) throw notFound('Commit');
-    const file = fileAt(project, commit, path);
+    const data = fileAt(project, commit, path);
+    const { file } = data;
     const fileName = path.split('/').pop()!;
     reply.header('Content-Disposition', `inline; filename="${fileName.replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`);
     reply.header('Cache-Control', 'max-age=0, private, must-revalidate, no-store, no-cache');
@@ -152,7 +200,7 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
       reply.type('application/octet-stream');
       return object;
     }
-    setMetadataHeaders(reply, blobData(project, file, ref ?? ''));
+    setMetadataHeaders(reply, data, ref ?? '');
     reply.type('text/plain; charset=utf-8');
     return file.content;
   });
