@@ -16,8 +16,8 @@ type ProjectRoute = { Params: { id: string } };
 type MirrorRoute = { Params: { id: string; mirror_id: string } };
 
 const AUTH_METHODS = ['ssh_public_key', 'password'] as const;
-/** Project::VALID_MIRROR_PROTOCOLS, in the order GitLab's message lists them. */
-const MIRROR_SCHEMES = ['ssh', 'git', 'http', 'https'];
+/** Project::VALID_MIRROR_PROTOCOLS, in the order GitLab's message lists them (spec/requests/api/remote_mirrors_spec.rb "returns error if url is invalid"). */
+const MIRROR_SCHEMES = ['http', 'https', 'ssh', 'git'];
 /** How long the simulated push takes: long enough that a client sees `started`, as on GitLab. */
 const PUSH_DURATION_MS = 50;
 
