@@ -90,6 +90,17 @@ export async function readFile(client: Client, project: ProjectInfo, path: strin
   return res.body as Record<string, unknown>;
 }
 
+/**
+ * The authors of the commits that last changed the lines of a file at `ref`, as blame names them
+ * (`"<author_name> <author_email>"`, once each): the files API's view of a commit's author.
+ */
+export async function blameAuthors(client: Client, project: ProjectInfo, path: string, ref: string): Promise<string[]> {
+  const res = await client.get(`${fileUrl(project, path)}/blame`, { query: { ref } });
+  expectStatus(res, 200, `reading the blame of ${path} at ${ref}`);
+  const ranges = res.body as { commit: { author_name: string; author_email: string } }[];
+  return [...new Set(ranges.map((r) => `${r.commit.author_name} <${r.commit.author_email}>`))];
+}
+
 /** The header names of the spec's X-Service-* set, with the configured prefix. */
 export const METADATA_FIELDS = ['blob_id', 'commit_id', 'content_sha256', 'encoding', 'file_name', 'file_path', 'last_commit_id', 'ref', 'size', 'execute_filemode'] as const;
 
