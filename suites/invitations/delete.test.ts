@@ -3,6 +3,7 @@
 import { endpoint } from '../harness/run/conformance.js';
 import { expectError, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { ACCESS, sourceNotFound } from '../harness/core/vocabulary.js';
+import type { ActorInfo } from '../harness/run/context.js';
 import {
   expectInvited,
   expectMember,
@@ -14,6 +15,7 @@ import {
   invitationUrl,
   inviteOk,
   manager,
+  membersUrl,
   MANAGERS,
   otherCase,
   UNKNOWN_ID,
@@ -173,5 +175,29 @@ suite.test(
     await inviteOk(kit.as('owner'), target, address);
     await expectNonMembersRefused(kit, sources.requester, (client) => client.delete(invitationUrl(target, address)));
     await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
+  },
+);
+
+/** The file's user with an unconfirmed secondary address (an invitation to it stays pending), made once: it changes the user itself. */
+let withSecondary: Promise<{ user: ActorInfo; address: string }> | undefined;
+
+suite.test(
+  {
+    case: 'own-address',
+    title: 'a Developer may not delete the invitation addressed to their own unconfirmed address (403); it stays',
+    clauses: ['invitations.delete.own-address', 'invitations.auth.admin-members'],
+  },
+  async (kit) => {
+    const { source, newcomer, secondaryEmail } = world();
+    const target = source(kit.kind);
+    withSecondary ??= newcomer().then(async (user) => ({ user, address: await secondaryEmail(user, false) }));
+    const { user, address } = await withSecondary;
+    expectStatus(await kit.as('admin').post(membersUrl(target), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER } }), 201, `making ${user.username} a Developer (setup)`);
+    // An unconfirmed address names no user: it is invited (invitations.create.confirmed-email).
+    await inviteOk(kit.as('owner'), target, address);
+    const res = await kit.withToken(user.tokens.api, 'the invitee, a Developer').delete(invitationUrl(target, address));
+    expectError(res, 403, { message: '403 Forbidden', gitlab: GITLAB.forbidden });
+    await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
+    expectStatus(await kit.as(manager(kit.kind)).delete(invitationUrl(target, address)), 204);
   },
 );
