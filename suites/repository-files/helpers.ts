@@ -1,7 +1,7 @@
 // Shared pieces of the repository-files suite: the run's world (a public group with one member per
 // role and a public and a private project in it), each file's branch in it, file writes, and the
 // expected git values computed here, independently of any server.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
 import { describeExchange, expectError, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { HarnessError } from '../harness/core/errors.js';
@@ -26,7 +26,9 @@ export function useFilesWorld(scope: string): () => FilesWorld {
   return useWorld(scope, async (world, run) => {
     // The run's projects, shared with the remote mirrors area (suites/common/repositories.ts).
     const { publicProject, privateProject } = await repositorySources(run);
-    const branch = world.factories.slug('files');
+    // A random tail: the fault checker runs a file again in the same run (same prefix, same slugs), on
+    // the same shared projects, where the branch of the earlier run is still there.
+    const branch = `${world.factories.slug('files')}-${randomBytes(3).toString('hex')}`;
     await Promise.all([world.branch(publicProject, branch), world.branch(privateProject, branch)]);
     return { publicProject, privateProject, branch, path: (test, name = 'file.txt') => `${test}/${name}` };
   });
