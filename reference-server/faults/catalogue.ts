@@ -170,23 +170,10 @@ const files: Omit<SeededFault, 'area'>[] = [
     const project = ctx.store.findProject(String((request.params as Json).id));
     if (project && /^[0-9a-f]{40}$/.test(String(query.ref)) && !project.repository.resolve(String(query.ref))) query.ref = project.repository.defaultBranch;
   } },
-  { name: 'files.raw-head-commit-and-ref-missing', clauses: ['files.file.headers'], description: 'HEAD raw lacks the Commit-Id and Ref metadata headers', onRequest(request, reply) {
-    // A raw answer is a Buffer, which onSend hooks leave alone: the headers are kept from being set at all.
-    if (!matches(request, file('HEAD', '/raw'))) return false;
-    const set = reply.header.bind(reply);
-    reply.header = ((name: string, value: unknown) => (['x-gitlab-commit-id', 'x-gitlab-ref'].includes(name.toLowerCase()) ? reply : set(name, value))) as typeof reply.header;
-    return false;
-  } },
-  { name: 'files.raw-expires-missing', level: 'parity', clauses: ['files.raw.no-cache'], description: 'GET raw lacks Expires: Fri, 01 Jan 1990 00:00:00 GMT', ...withHeaders(['expires'], file('GET', '/raw')) },
-  { name: 'files.raw-cache-control-short', level: 'parity', clauses: ['files.raw.no-cache'], description: 'GET raw sends Cache-Control: no-cache only, not GitLab\'s "max-age=0, private, must-revalidate, no-store, no-cache"', onSend(request, reply, payload) {
-    if (matches(request, file('GET', '/raw')) && reply.getHeader('cache-control') !== undefined) reply.header('cache-control', 'no-cache');
-    return payload;
-  } },
-  { name: 'files.raw-disposition-without-extended', level: 'parity', clauses: ['files.raw.headers'], description: 'GET raw\'s Content-Disposition lacks filename*=UTF-8\'\'…', onSend(request, reply, payload) {
-    const disposition = reply.getHeader('content-disposition');
-    if (matches(request, file('GET', '/raw')) && typeof disposition === 'string') reply.header('content-disposition', disposition.replace(/; filename\*=[^;]*/, ''));
-    return payload;
-  } },
+  { name: 'files.raw-head-commit-and-ref-missing', clauses: ['files.file.headers'], description: 'HEAD raw lacks the Commit-Id and Ref metadata headers', ...rewriteHeaders(file('HEAD', '/raw'), (name, value) => (['x-gitlab-commit-id', 'x-gitlab-ref'].includes(name) ? undefined : value)) },
+  { name: 'files.raw-expires-missing', level: 'parity', clauses: ['files.raw.no-cache'], description: 'GET raw lacks Expires: Fri, 01 Jan 1990 00:00:00 GMT', ...rewriteHeaders(file('GET', '/raw'), (name, value) => (name === 'expires' ? undefined : value)) },
+  { name: 'files.raw-cache-control-short', level: 'parity', clauses: ['files.raw.no-cache'], description: 'GET raw sends Cache-Control: no-cache only, not GitLab\'s "max-age=0, private, must-revalidate, no-store, no-cache"', ...rewriteHeaders(file('GET', '/raw'), (name, value) => (name === 'cache-control' ? 'no-cache' : value)) },
+  { name: 'files.raw-disposition-without-extended', level: 'parity', clauses: ['files.raw.headers'], description: 'GET raw\'s Content-Disposition lacks filename*=UTF-8\'\'…', ...rewriteHeaders(file('GET', '/raw'), (name, value) => (name === 'content-disposition' ? String(value).replace(/; filename\*=[^;]*/, '') : value)) },
   { name: 'files.direct-guest-reads', clauses: ['files.read.role'], description: 'a direct Guest of a private project reads its files (the 403 of GET file, raw and blame turned into 200)', onSend(request, reply, payload, ctx) {
     if (reply.statusCode !== 403 || ![file('GET'), file('GET', '/raw'), file('GET', '/blame')].some((when) => matches(request, when))) return payload;
     const project = ctx.store.findProject(String((request.params as Json).id));
@@ -989,6 +976,24 @@ function keptReinvite(): Pick<SeededFault, 'preHandler' | 'onSend'> {
       if (!before || reply.statusCode !== 201) return payload;
       Object.assign(before.invitation, { accessLevel: before.accessLevel, expiresAt: before.expiresAt });
       return JSON.stringify({ status: 'error', message: { [before.email]: 'Invite email has already been taken' } });
+    },
+  };
+}
+
+/**
+ * Rewrites the headers a matching route sets (undefined leaves one out), as it sets them: a raw file's
+ * answer is a Buffer, which onSend hooks leave alone, so the change cannot wait for the answer.
+ */
+function rewriteHeaders(when: When, rewrite: (name: string, value: unknown) => unknown): Pick<SeededFault, 'onRequest'> {
+  return {
+    onRequest(request, reply) {
+      if (!matches(request, when)) return false;
+      const set = reply.header.bind(reply);
+      reply.header = ((name: string, value: unknown) => {
+        const next = rewrite(name.toLowerCase(), value);
+        return next === undefined ? reply : set(name, next);
+      }) as typeof reply.header;
+      return false;
     },
   };
 }

@@ -26,11 +26,13 @@ export function useFilesWorld(scope: string): () => FilesWorld {
   return useWorld(scope, async (world, run) => {
     // The run's projects, shared with the remote mirrors area (suites/common/repositories.ts).
     const { publicProject, privateProject } = await repositorySources(run);
-    // A random tail: the fault checker runs a file again in the same run (same prefix, same slugs), on
-    // the same shared projects, where the branch of the earlier run is still there.
-    const branch = `${world.factories.slug('files')}-${randomBytes(3).toString('hex')}`;
+    // A random tail on the branch and the paths: the fault checker runs a file again in the same run
+    // (same prefix, same slugs), on the same shared projects, where the branch and the files an earlier
+    // run wrote (to the default branch too) are still there.
+    const tail = randomBytes(3).toString('hex');
+    const branch = `${world.factories.slug('files')}-${tail}`;
     await Promise.all([world.branch(publicProject, branch), world.branch(privateProject, branch)]);
-    return { publicProject, privateProject, branch, path: (test, name = 'file.txt') => `${test}/${name}` };
+    return { publicProject, privateProject, branch, path: (test, name = 'file.txt') => `${test}-${tail}/${name}` };
   });
 }
 
