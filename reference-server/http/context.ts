@@ -47,8 +47,9 @@ export function webBase(request: FastifyRequest): string {
  * method refused with 405 "Non GET methods are not allowed for moved projects".
  */
 export function findProject(ctx: Context, request: FastifyRequest, id: string): Project {
-  const moved = ctx.store.findProject(id) === undefined && id.includes('/');
-  const project = moved ? ctx.store.redirectedProject(id) : ctx.store.findProject(id);
+  const current = ctx.store.findProject(id);
+  const project = current ?? (id.includes('/') ? ctx.store.redirectedProject(id) : undefined);
+  const moved = current === undefined;
   if (!project || !ctx.store.canSee(project, actorOf(ctx, request).user)) throw notFound('Project');
   if (moved) {
     if (request.method !== 'GET') throw new ApiError(405, { message: 'Non GET methods are not allowed for moved projects' });
