@@ -6,7 +6,7 @@
 
 export const EXTRA_SETUP_ENDPOINTS = [
   { name: 'access-requests', description: 'POST, GET and DELETE …/access_requests and PUT …/access_requests/:user_id/approve on groups and projects' },
-  { name: 'repository-access-level', description: 'PUT /projects/:id (the repository access level)' },
+  { name: 'project-update', description: 'PUT /projects/:id (the repository access level; the path, to rename a project)' },
   { name: 'secondary-emails', description: 'POST and GET /users/:id/emails (secondary addresses)' },
   { name: 'unconfirmed-users', description: 'POST /users without skip_confirmation leaves the address unconfirmed' },
   { name: 'application-settings-read', description: 'GET /application/settings (the PUT is in the contract)' },

@@ -49,6 +49,14 @@ describe('--without', () => {
     const full = await server([]);
     expect((await full.call('POST', `/groups/${full.group.id}/access_requests`, undefined, full.token)).status).toBe(201);
     expect((await full.call('GET', `/groups/${full.group.id}/access_requests`)).status).toBe(200);
+    // Denied (DELETE, 204), the request is gone: a second DELETE is 404 "404 Not found"; approved (PUT …/approve) it becomes a membership (201).
+    expect((await full.call('DELETE', `/groups/${full.group.id}/access_requests/${full.user.id}`)).status).toBe(204);
+    expect(await full.call('DELETE', `/groups/${full.group.id}/access_requests/${full.user.id}`)).toEqual({ status: 404, body: { message: '404 Not found' } });
+    expect((await full.call('GET', `/groups/${full.group.id}/access_requests`)).body).toEqual([]);
+    expect((await full.call('POST', `/groups/${full.group.id}/access_requests`, undefined, full.token)).status).toBe(201);
+    const approved = await full.call('PUT', `/groups/${full.group.id}/access_requests/${full.user.id}/approve`, { access_level: 20 });
+    expect([approved.status, approved.body?.id, approved.body?.access_level]).toEqual([201, full.user.id, 20]);
+    expect((await full.call('GET', `/groups/${full.group.id}/members/${full.user.id}`)).status).toBe(200);
     const lacking = await server(['access-requests']);
     for (const kind of ['groups', 'projects']) {
       const id = kind === 'groups' ? lacking.group.id : lacking.project.id;
@@ -61,10 +69,10 @@ describe('--without', () => {
     expect((await lacking.call('GET', `/groups/${lacking.group.id}/members`)).status).toBe(200);
   });
 
-  test('repository-access-level: PUT /projects/:id answers as an unknown route; GET stays', async () => {
+  test('project-update: PUT /projects/:id answers as an unknown route; GET stays', async () => {
     const full = await server([]);
     expect((await full.call('PUT', `/projects/${full.project.id}`, { repository_access_level: 'disabled', merge_requests_access_level: 'disabled', builds_access_level: 'disabled' })).body).toMatchObject({ repository_access_level: 'disabled' });
-    const lacking = await server(['repository-access-level']);
+    const lacking = await server(['project-update']);
     expect(await lacking.call('PUT', `/projects/${lacking.project.id}`, { repository_access_level: 'private' })).toEqual(UNKNOWN_ROUTE);
     expect((await lacking.call('GET', `/projects/${lacking.project.id}`)).body).toMatchObject({ repository_access_level: 'enabled' });
   });

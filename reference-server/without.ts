@@ -28,7 +28,7 @@ const path = (method: string, url: string) => `${method} ${url.split('?')[0]}`;
 
 const SWITCHES: Record<ExtraSetupEndpoint, Switch> = {
   'access-requests': { missing: { methods: ANY, path: new RegExp(`^${SOURCE}/access_requests(?:/[^/]+(?:/approve)?)?/?$`) } },
-  'repository-access-level': { missing: { methods: ['PUT'], path: /^\/api\/v4\/projects\/[^/]+\/?$/ } },
+  'project-update': { missing: { methods: ['PUT'], path: /^\/api\/v4\/projects\/[^/]+\/?$/ } },
   'secondary-emails': { missing: { methods: ANY, path: /^\/api\/v4\/users\/[^/]+\/emails(?:\/[^/]+)?\/?$/ } },
   'application-settings-read': { missing: { methods: ['GET', 'HEAD'], path: /^\/api\/v4\/application\/settings\/?$/ } },
   'project-access-tokens': { missing: { methods: ANY, path: /^\/api\/v4\/projects\/[^/]+\/access_tokens(?:\/.*)?$/ } },

@@ -12,7 +12,7 @@ import { apiError } from '../http/errors.js';
 import { unchangedUpdate } from '../spec-only/unchanged-update.js';
 import { ACCESS, ROLE_NAMES } from '../state/model.js';
 import { QUEUED } from '../routes/members/rules.js';
-import type { Project } from '../state/model.js';
+import type { Member, Project, Source, User } from '../state/model.js';
 
 const FILE = '/projects/:id/repository/files/:file_path';
 const file = (method: string | string[], suffix = ''): When => ({ method, route: `${FILE}${suffix}` });
@@ -149,6 +149,43 @@ const files: Omit<SeededFault, 'area'>[] = [
     reply.code(201);
     return JSON.stringify({ file_path: decodeURIComponent(String((request.params as Json).file_path)), branch: 'main' });
   } },
+  // ---- issue #26: depth of GitLab's files request specs -----------------------------------------
+  { name: 'files.moved-project-not-found', level: 'parity', clauses: ['files.get.moved-project'], description: 'the old path of a renamed project is not followed: 404 "404 Project Not Found" instead of the 301 to the project by id', onSend(_request, reply, payload) {
+    if (reply.statusCode !== 301) return payload;
+    reply.removeHeader('location');
+    reply.code(404);
+    reply.header('content-type', 'application/json');
+    return JSON.stringify({ message: '404 Project Not Found' });
+  } },
+  { name: 'files.sha-ref-last-commit-is-ref', clauses: ['files.file.last-commit-id'], description: 'a file read at a commit id names that commit as its last_commit_id, whichever commit last touched the file', ...mapBody(file('GET'), (b) => (/^[0-9a-f]{40}$/.test(String(b.ref)) ? { ...b, last_commit_id: b.ref } : undefined)) },
+  { name: 'files.anonymous-sha256-of-base64', clauses: ['files.get.public-without-auth'], description: 'a file read without a token carries the SHA-256 of its Base64 text instead of its bytes', ...mapBody(file('GET'), (b, ctx, request) => (callerOf(request, ctx) ? undefined : { ...b, content_sha256: createHash('sha256').update(String(b.content)).digest('hex') })) },
+  { name: 'files.binary-content-as-text', clauses: ['files.file.content-base64'], description: 'GET file reads the content as UTF-8 text before Base64: bytes that are no UTF-8 come back as replacement characters', ...mapBody(file('GET'), (b) => ({ ...b, content: Buffer.from(Buffer.from(String(b.content), 'base64').toString('utf8')).toString('base64') })) },
+  { name: 'files.default-author-administrator', clauses: ['files.create.default-author'], description: 'a create or update without author_name and author_email is authored by the administrator instead of the user of the token', ...changeParams(file(['POST', 'PUT']), (p, request) => {
+    const query = request.query as Json;
+    if ([p.author_name, p.author_email, query.author_name, query.author_email].every((v) => v === undefined)) Object.assign(p, { author_name: 'Administrator', author_email: 'admin@example.com' });
+  }) },
+  { name: 'files.blame-unknown-sha-reads-default', clauses: ['files.get.not-found'], description: 'blame at a commit id the repository does not hold reads the default branch instead of answering 404', preHandler(request, ctx) {
+    if (!matches(request, file('GET', '/blame'))) return;
+    const query = request.query as Json;
+    const project = ctx.store.findProject(String((request.params as Json).id));
+    if (project && /^[0-9a-f]{40}$/.test(String(query.ref)) && !project.repository.resolve(String(query.ref))) query.ref = project.repository.defaultBranch;
+  } },
+  { name: 'files.raw-head-commit-and-ref-missing', clauses: ['files.file.headers'], description: 'HEAD raw lacks the Commit-Id and Ref metadata headers', ...rewriteHeaders(file('HEAD', '/raw'), (name, value) => (['x-gitlab-commit-id', 'x-gitlab-ref'].includes(name) ? undefined : value)) },
+  { name: 'files.raw-expires-missing', level: 'parity', clauses: ['files.raw.no-cache'], description: 'GET raw lacks Expires: Fri, 01 Jan 1990 00:00:00 GMT', ...rewriteHeaders(file('GET', '/raw'), (name, value) => (name === 'expires' ? undefined : value)) },
+  { name: 'files.raw-cache-control-short', level: 'parity', clauses: ['files.raw.no-cache'], description: 'GET raw sends Cache-Control: no-cache only, not GitLab\'s "max-age=0, private, must-revalidate, no-store, no-cache"', ...rewriteHeaders(file('GET', '/raw'), (name, value) => (name === 'cache-control' ? 'no-cache' : value)) },
+  { name: 'files.raw-disposition-without-extended', level: 'parity', clauses: ['files.raw.headers'], description: 'GET raw\'s Content-Disposition lacks filename*=UTF-8\'\'…', ...rewriteHeaders(file('GET', '/raw'), (name, value) => (name === 'content-disposition' ? String(value).replace(/; filename\*=[^;]*/, '') : value)) },
+  { name: 'files.direct-guest-reads', clauses: ['files.read.role'], description: 'a direct Guest of a private project reads its files (the 403 of GET file, raw and blame turned into 200)', onSend(request, reply, payload, ctx) {
+    if (reply.statusCode !== 403 || ![file('GET'), file('GET', '/raw'), file('GET', '/blame')].some((when) => matches(request, when))) return payload;
+    const project = ctx.store.findProject(String((request.params as Json).id));
+    const user = callerOf(request, ctx);
+    if (!project || !user || ctx.store.directMembership(project, user.id)?.accessLevel !== ACCESS.GUEST) return payload;
+    reply.code(200);
+    return '{}';
+  } },
+  { name: 'files.blame-range-order-text', level: 'parity', clauses: ['files.blame.range-validation'], description: 'blame with range[start] after range[end] says "range[start] must not be greater than range[end]" instead of GitLab\'s text', onSend(request, reply, payload) {
+    if (!matches(request, file('GET', '/blame')) || reply.statusCode !== 400) return payload;
+    return payload.replace('range[start] must be less than or equal to range[end]', 'range[start] must not be greater than range[end]');
+  } },
 ];
 
 /** The file a raw request names, at its ref or the default branch, answered as text (for faults that leak it). */
@@ -244,6 +281,15 @@ const mirrors: Omit<SeededFault, 'area'>[] = [
       return { ...b, public_key: `${key.slice(0, at)}${alphabet[reads++ % 64]}${key.slice(at + 1)}` };
     });
   })() },
+  // ---- issue #26 ----------------------------------------------------------------------------------
+  { name: 'mirrors.auth-method-default-absent', clauses: ['mirrors.auth-method.values'], description: 'a mirror whose auth_method was not given shows none instead of "password"', ...mapBody({ method: ['GET', 'POST'], route: [MIRRORS, MIRROR] }, (b) => {
+    const strip = ({ auth_method: method, ...rest }: Json) => (method === 'password' ? rest : { ...rest, auth_method: method });
+    return Array.isArray(b) ? b.map(strip) : strip(b);
+  }) },
+  { name: 'mirrors.scheme-text-order', level: 'parity', clauses: ['mirrors.create.schemes'], description: 'a refused scheme lists the allowed ones in another order than GitLab\'s "http, https, ssh, git"', onSend(request, reply, payload) {
+    if (!matches(request, { method: 'POST', route: MIRRORS }) || reply.statusCode !== 400) return payload;
+    return payload.replace('Only allowed schemes are http, https, ssh, git', 'Only allowed schemes are ssh, git, http, https');
+  } },
 ];
 
 const invitation: Omit<SeededFault, 'area'>[] = [
@@ -492,6 +538,25 @@ const invitation: Omit<SeededFault, 'area'>[] = [
   { name: 'invitations.user-id-number-accepted', level: 'parity', clauses: ['invitations.create.user-id-number'], description: 'user_id sent as a JSON number is taken as the id it names instead of no list (400)', ...changeParams(invitations('POST'), (params) => {
     if (typeof params.user_id === 'number') params.user_id = String(params.user_id);
   }) },
+  // ---- issue #26 ----------------------------------------------------------------------------------
+  { name: 'invitations.project-bot-invited', clauses: ['invitations.create.project-bot'], description: 'the bot user of another project\'s access token is invited like anyone and made a member', ...botsAsPeople(invitations('POST')) },
+  { name: 'invitations.requester-owner-by-maintainer', clauses: ['invitations.create.project-owner'], description: 'a Maintainer\'s invitation of an access requester at Owner is let through: the requester becomes an Owner', ...maintainerAsOwner(invitations('POST'), (params, source, ctx) => Number(params.access_level) === ACCESS.OWNER && String(params.user_id ?? '').split(',').some((id) => ctx.store.accessRequests.find(source, Number(id)) !== undefined)) },
+  { name: 'invitations.group-maintainer-owner', clauses: ['invitations.auth.admin-members'], description: 'a group Maintainer passes the Owner-level checks of invitations: inviting at Owner, raising an invitation to Owner or changing one at Owner', ...maintainerAsOwner({ method: ['POST', 'PUT'], route: ['/groups/:id/invitations', '/groups/:id/invitations/:email'] }, (params, source, ctx) => {
+    const invitation = ctx.store.directMembers(source).find((m) => m.inviteEmail !== null && m.inviteEmail === params.email);
+    return Number(params.access_level) === ACCESS.OWNER || invitation?.accessLevel === ACCESS.OWNER;
+  }) },
+  { name: 'invitations.reinvite-taken', level: 'parity', clauses: ['invitations.create.reinvite'], description: 're-inviting a pending address reports "Invite email has already been taken" and keeps the invitation (older GitLab) instead of updating it', ...keptReinvite() },
+  { name: 'invitations.invitee-deletes-own', clauses: ['invitations.delete.own-address'], description: 'a user deletes an invitation addressed to one of their own addresses, without the right to manage invitations', onRequest(request, reply, ctx) {
+    const source = faultSource(request, ctx);
+    const user = callerOf(request, ctx);
+    const email = String((request.params as Json).email ?? '').toLowerCase();
+    if (!matches(request, invitations('DELETE', '/:email')) || !source || !user || ![user.email, ...user.emails.map((e) => e.email)].some((e) => e.toLowerCase() === email)) return false;
+    const invitation = ctx.store.directMembers(source).find((m) => m.inviteToken !== null && m.inviteEmail?.toLowerCase() === email);
+    if (!invitation) return false;
+    ctx.store.members.delete(invitation.id);
+    void reply.code(204).send();
+    return true;
+  } },
 ];
 
 const member: Omit<SeededFault, 'area'>[] = [
@@ -630,6 +695,47 @@ const member: Omit<SeededFault, 'area'>[] = [
   { name: 'members.promotion-edit-ignores-setting', clauses: ['members.promotion.not-queued'], description: 'with promotion management off, raising a member without a seat into a billable role is queued anyway', ...queuedInstead(bothKinds('/:kind/:id/members/:user_id'), (ctx, request, level, userIds) => {
     const seated = (id: number) => ctx.store.members.ofUser(id).some((m) => m.state === 'active' && m.accessLevel >= ACCESS.REPORTER);
     return !ctx.store.settings.enableMemberPromotionManagement && !callerOf(request, ctx)?.isAdmin && level >= ACCESS.REPORTER && !userIds.some(seated);
+  }) },
+  // ---- issue #26: depth of GitLab's members request specs ---------------------------------------
+  { name: 'members.project-bot-added', clauses: ['members.add.project-bot'], description: 'the bot user of another project\'s access token is added like anyone', ...botsAsPeople(members('POST')) },
+  { name: 'members.project-bot-managed', clauses: ['members.project-bot.kept'], description: 'a project\'s bot member is edited and removed like any other member', ...botsAsPeople({ method: ['PUT', 'DELETE'], route: '/projects/:id/members/:user_id' }) },
+  { name: 'members.group-maintainer-owner', clauses: ['members.manage.group-owner-level'], description: 'a group Maintainer passes the Owner-level checks: adding or raising to Owner, changing or removing an Owner', ...maintainerAsOwner({ method: ['POST', 'PUT', 'DELETE'], route: ['/groups/:id/members', '/groups/:id/members/:user_id'] }, (params, source, ctx) => Number(params.access_level) === ACCESS.OWNER || ctx.store.userMember(source, Number(params.user_id))?.accessLevel === ACCESS.OWNER) },
+  { name: 'members.above-inherited-refused', clauses: ['members.add.above-inherited'], description: 'adding a user above the level they hold in an ancestor group is refused (a 400 on access_level) as if it were below it', ...changeParams(members('POST'), (p, request, ctx) => {
+    const source = faultSource(request, ctx);
+    const params = requestParams(request);
+    const inherited = source ? ancestorsOf(ctx, source).flatMap((g) => ctx.store.userMember(g, Number(params.user_id)) ?? []) : [];
+    const highest = Math.max(0, ...inherited.map((m) => m.accessLevel));
+    // A level no membership takes: the route refuses it with a validation error on access_level.
+    if (highest > 0 && Number(params.access_level) > highest) p.access_level = highest + 1;
+  }) },
+  { name: 'members.add-exclusive-text', level: 'parity', clauses: ['members.add.params'], description: 'user_id with username, or neither, is refused with other texts than Grape\'s', onSend(request, reply, payload) {
+    if (!matches(request, members('POST')) || reply.statusCode !== 400) return payload;
+    return payload.replace('user_id, username are mutually exclusive', 'username is not allowed with user_id').replace('user_id, username are missing, at least one parameter must be provided', 'user_id is missing');
+  } },
+  { name: 'members.add-past-expiry-text', level: 'parity', clauses: ['members.add.expires-at'], description: 'a past expires_at on POST …/members is refused with another text than "cannot be a date in the past"', onSend(request, reply, payload) {
+    if (!matches(request, members('POST')) || reply.statusCode !== 400) return payload;
+    return payload.replace('cannot be a date in the past', 'must be in the future');
+  } },
+  { name: 'members.skip-subresources-false-as-true', clauses: ['members.remove.subresources'], description: 'skip_subresources=false, sent, is taken as true: the subgroup and project memberships stay', preHandler(request) {
+    const query = request.query as Json;
+    if (matches(request, members('DELETE', '/:user_id')) && String(query.skip_subresources) === 'false') query.skip_subresources = 'true';
+  } },
+  { name: 'members.removal-limit-403', clauses: ['members.remove.rate-limit'], description: 'a removal past the rate limit answers 403 instead of 429', ...status(members('DELETE', '/:user_id'), 429, 403, { message: '403 Forbidden' }) },
+  { name: 'members.created-by-self', clauses: ['members.entity.created-by-absent'], description: 'a member nobody added is shown as created by themselves', ...mapBody(members('GET', '/:user_id'), (b) => (b.created_by === undefined ? { ...b, created_by: { id: b.id, username: b.username, name: b.name, state: b.state, avatar_url: b.avatar_url, web_url: b.web_url } } : undefined)) },
+  { name: 'members.all-one-created-by-shown', level: 'parity', clauses: ['members.entity.created-by'], description: '…/members/all/:user_id shows created_by of a member of an invited private group to a viewer who cannot see that group', ...mapBody(members('GET', '/all/:user_id'), (b, ctx) => {
+    if (b.created_by !== undefined) return undefined;
+    const creator = ctx.store.userOrNone(ctx.store.members.ofUser(Number(b.id)).find((m) => m.createdById !== null)?.createdById ?? null);
+    return creator ? { ...b, created_by: { id: creator.id, username: creator.username, name: creator.name, state: creator.state, avatar_url: null, web_url: `http://localhost/${creator.username}` } } : undefined;
+  }) },
+  { name: 'members.non-member-default-avatar', clauses: ['members.public.read'], description: 'a non-member reading one member of a public group or project gets the default avatar instead of the user\'s', ...mapBody({ method: 'GET', route: [...bothKinds('/:kind/:id/members/:user_id'), ...bothKinds('/:kind/:id/members/all/:user_id')] }, (b, ctx, request) => {
+    const source = faultSource(request, ctx);
+    const user = callerOf(request, ctx);
+    if (!source || !user || user.isAdmin || ctx.store.accessLevel(source, user) > 0) return undefined;
+    return { ...b, avatar_url: 'https://www.gravatar.com/avatar/00000000000000000000000000000000?s=80&d=identicon' };
+  }) },
+  { name: 'members.user-ids-all-or-nothing', clauses: ['members.list.user-ids'], description: 'user_ids naming a user who is no member empties …/members/all', ...mapBody(members('GET', '/all'), (b, _ctx, request) => {
+    const ids = String((request.query as Json).user_ids ?? '').split(',').filter((id) => id !== '').map(Number);
+    return Array.isArray(b) && ids.some((id) => !b.some((row) => row.id === id)) ? [] : undefined;
   }) },
 ];
 
@@ -806,6 +912,109 @@ function nonMemberRefusalAs404(when: When): Pick<SeededFault, 'onSend'> {
       if (!user || ctx.store.accessLevel(source, user) > 0) return payload;
       reply.code(404);
       return JSON.stringify({ message: source.kind === 'group' ? '404 Group Not Found' : '404 Project Not Found' });
+    },
+  };
+}
+
+// ---- helpers of the issue #26 faults ----------------------------------------------------------
+
+/** The groups above a source (for a group its ancestors, for a project its group and theirs). */
+function ancestorsOf(ctx: FaultCtx, source: Source) {
+  if (source.kind === 'group') return ctx.store.groupChain(source).slice(1);
+  const group = ctx.store.projectGroup(source);
+  return group ? ctx.store.groupChain(group) : [];
+}
+
+/** The request's parameters as the route sees them: query, body and path. */
+const requestParams = (request: FaultRequest): Json => ({ ...((request.query ?? {}) as Json), ...((request.body ?? {}) as Json), ...((request.params ?? {}) as Json) });
+
+/**
+ * Project bots among the users a request names (user_id, one or several) are people for its
+ * duration: their user_type is taken away before the route and put back when it answered.
+ */
+function botsAsPeople(when: When): Pick<SeededFault, 'preHandler' | 'onSend'> {
+  const people = new WeakMap<FaultRequest, User[]>();
+  return {
+    preHandler(request, ctx) {
+      if (!matches(request, when)) return;
+      const bots = String(requestParams(request).user_id ?? '').split(',').flatMap((id) => {
+        const user = ctx.store.userByIdText(id.trim());
+        return user?.userType === 'project_bot' ? [user] : [];
+      });
+      for (const bot of bots) delete bot.userType;
+      if (bots.length > 0) people.set(request, bots);
+    },
+    onSend(request, _reply, payload) {
+      for (const bot of people.get(request) ?? []) bot.userType = 'project_bot';
+      people.delete(request);
+      return payload;
+    },
+  };
+}
+
+/**
+ * A direct Maintainer of the source is its Owner for a request that `concernsOwner` (its level made
+ * Owner before the route and put back when it answered): the Owner-level checks let them through.
+ */
+function maintainerAsOwner(when: When, concernsOwner: (params: Json, source: Source, ctx: FaultCtx) => boolean): Pick<SeededFault, 'preHandler' | 'onSend'> {
+  const raised = new WeakMap<FaultRequest, Member>();
+  return {
+    preHandler(request, ctx) {
+      const source = faultSource(request, ctx);
+      const user = callerOf(request, ctx);
+      if (!matches(request, when) || !source || !user) return;
+      const own = ctx.store.directMembership(source, user.id);
+      if (own?.accessLevel !== ACCESS.MAINTAINER || !concernsOwner(requestParams(request), source, ctx)) return;
+      own.accessLevel = ACCESS.OWNER;
+      raised.set(request, own);
+    },
+    onSend(request, _reply, payload) {
+      const own = raised.get(request);
+      if (own) own.accessLevel = ACCESS.MAINTAINER;
+      raised.delete(request);
+      return payload;
+    },
+  };
+}
+
+/**
+ * Re-inviting an address whose invitation is pending, one address a request: the route's refresh
+ * of the invitation is undone and the answer is the per-recipient failure of older GitLab.
+ */
+function keptReinvite(): Pick<SeededFault, 'preHandler' | 'onSend'> {
+  const kept = new WeakMap<FaultRequest, { invitation: Member; accessLevel: number; expiresAt: string | null; email: string }>();
+  return {
+    preHandler(request, ctx) {
+      const source = faultSource(request, ctx);
+      const email = String(requestParams(request).email ?? '');
+      if (!matches(request, invitations('POST')) || !source || email === '' || email.includes(',')) return;
+      const invitation = ctx.store.directMembers(source).find((m) => m.inviteToken !== null && m.inviteEmail === email);
+      if (invitation) kept.set(request, { invitation, accessLevel: invitation.accessLevel, expiresAt: invitation.expiresAt, email });
+    },
+    onSend(request, reply, payload) {
+      const before = kept.get(request);
+      kept.delete(request);
+      if (!before || reply.statusCode !== 201) return payload;
+      Object.assign(before.invitation, { accessLevel: before.accessLevel, expiresAt: before.expiresAt });
+      return JSON.stringify({ status: 'error', message: { [before.email]: 'Invite email has already been taken' } });
+    },
+  };
+}
+
+/**
+ * Rewrites the headers a matching route sets (undefined leaves one out), as it sets them: a raw file's
+ * answer is a Buffer, which onSend hooks leave alone, so the change cannot wait for the answer.
+ */
+function rewriteHeaders(when: When, rewrite: (name: string, value: unknown) => unknown): Pick<SeededFault, 'onRequest'> {
+  return {
+    onRequest(request, reply) {
+      if (!matches(request, when)) return false;
+      const set = reply.header.bind(reply);
+      reply.header = ((name: string, value: unknown) => {
+        const next = rewrite(name.toLowerCase(), value);
+        return next === undefined ? reply : set(name, next);
+      }) as typeof reply.header;
+      return false;
     },
   };
 }

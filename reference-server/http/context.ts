@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Group, Project, Source, User } from '../state/model.js';
 import type { Store } from '../state/store.js';
 import { authenticate, type Actor } from './auth.js';
-import { notFound } from './errors.js';
+import { ApiError, notFound } from './errors.js';
 
 export interface ServerOptions {
   /** Version reported by GET /version. */
@@ -39,11 +39,43 @@ export function webBase(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
-/** `find_project!`: unknown, or invisible to the caller → 404 "Project Not Found". */
+/**
+ * `find_project!`: unknown, or invisible to the caller → 404 "Project Not Found". A full path the
+ * project was renamed from (lib/api/helpers.rb find_project: find_by_full_path(id, follow_redirects:
+ * true)) finds it too, and then, once the caller may read it, `project_moved?`: a GET is redirected
+ * (redirect!: 301 with the same URL, the project's numeric id in place of the old path), any other
+ * method refused with 405 "Non GET methods are not allowed for moved projects".
+ */
 export function findProject(ctx: Context, request: FastifyRequest, id: string): Project {
-  const project = ctx.store.findProject(id);
+  const current = ctx.store.findProject(id);
+  const project = current ?? (id.includes('/') ? ctx.store.redirectedProject(id) : undefined);
+  const moved = current === undefined;
   if (!project || !ctx.store.canSee(project, actorOf(ctx, request).user)) throw notFound('Project');
+  if (moved) {
+    if (request.method !== 'GET') throw new ApiError(405, { message: 'Non GET methods are not allowed for moved projects' });
+    const location = urlWithProjectId(request, project);
+    // lib/api/api.rb rescue_from MovedPermanentlyError: rack_response(message, 301, { 'Location' => url }).
+    throw new ApiError(301, `This resource has been moved permanently to ${location}`, { Location: location });
+  }
   return project;
+}
+
+/** Ruby's CGI.escape: everything but letters, digits and "_.-~" percent-encoded, a space as "+". */
+function cgiEscape(value: string): string {
+  return encodeURIComponent(value)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
+
+/**
+ * `url_with_project_id` (lib/api/helpers.rb): the route's path with every parameter CGI-escaped and
+ * the project's id in place of `:id`, under the request's base URL, with its query string.
+ */
+function urlWithProjectId(request: FastifyRequest, project: Project): string {
+  const params: Record<string, string> = { ...(request.params as Record<string, string>), id: String(project.id) };
+  const path = (request.routeOptions.url ?? '').replace(/:([a-z_]+)/g, (_match, name: string) => cgiEscape(params[name] ?? ''));
+  const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+  return `${webBase(request)}${path}${query}`;
 }
 
 export function findGroup(ctx: Context, request: FastifyRequest, id: string): Group {

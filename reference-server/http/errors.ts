@@ -4,10 +4,11 @@
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly body: Record<string, unknown>,
+    /** GitLab's JSON error body, or a plain text (the 301 of a moved project). */
+    readonly body: Record<string, unknown> | string,
     readonly headers: Record<string, string> = {},
   ) {
-    super(typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : `HTTP ${status}`);
+    super(typeof body === 'string' ? body : typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : `HTTP ${status}`);
   }
 }
 

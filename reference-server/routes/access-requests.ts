@@ -1,18 +1,20 @@
 // Access requests to groups and projects (lib/api/access_requests.rb): a signed-in user who is not a
-// member asks to join (POST), and those who manage the members read the pending requests (GET). Set-up
-// endpoints of the target contract: the members and invitations suites make access requesters with
-// them and read the requests back. A request is no membership (state/access-requests.ts); adding the
+// member asks to join (POST), those who manage the members read the pending requests (GET), approve
+// one (PUT …/approve) or deny it (DELETE), which the requester may also do to withdraw it. Set-up
+// endpoints beyond the target contract: the members and invitations suites make access requesters
+// with them, read the requests back and take them back after a test. A request is no membership (state/access-requests.ts); adding the
 // user as a member turns it into one (Store.addMember).
 import type { FastifyRequest } from 'fastify';
 import { READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
 import { findSource, userBasic, type RouteModule } from '../http/context.js';
-import { forbidden, validationError } from '../http/errors.js';
+import { forbidden, recordNotFound, validationError } from '../http/errors.js';
 import { paginate, readPage } from '../http/pagination.js';
 import { ACCESS, type Source, type User } from '../state/model.js';
 import { now, type Store } from '../state/store.js';
 import type { AccessRequest } from '../state/access-requests.js';
 import { caller, routeParams } from './members/source-members.js';
-import { canAdminMembers } from './members/rules.js';
+import { memberEntity } from './members/entities.js';
+import { canAdminMembers, directRow } from './members/rules.js';
 
 type SourceRoute = { Params: { id: string } };
 
@@ -69,6 +71,38 @@ export const accessRequestsRoutes: RouteModule = (app, ctx) => {
       const access = store.accessRequests.add({ source: store.sourceRef(source), userId: user.id, accessLevel: ACCESS.DEVELOPER, requestedAt: now() });
       reply.code(201);
       return requesterEntity(store, request, access);
+    });
+
+    // `source.requesters.find_by!(user_id:)`: an unknown request is ActiveRecord's 404 "404 Not found".
+    const pending = (request: FastifyRequest<SourceRoute & { Params: { user_id: string } }>) => {
+      const source = findSource(ctx, request, kind, request.params.id);
+      const requested = store.accessRequests.find(source, Number(request.params.user_id));
+      if (!/^\d+$/.test(request.params.user_id) || !requested) throw recordNotFound();
+      return { source, requested };
+    };
+
+    // Members::ApproveAccessRequestService: those who administer the members approve, at access_level
+    // (Developer unless given); the request becomes a membership (201, the Member entity).
+    app.put<SourceRoute & { Params: { user_id: string } }>(`${base}/:user_id/approve`, async (request, reply) => {
+      const user = caller(ctx, request, WRITE_API_SCOPES);
+      const params = routeParams(request);
+      const accessLevel = params.integer('access_level') ?? ACCESS.DEVELOPER;
+      params.done();
+      const { source, requested } = pending(request);
+      if (!canAdminMembers(store, source, user)) throw forbidden();
+      const member = store.addMember(store.sourceRef(source), { userId: requested.userId, accessLevel, createdById: user.id });
+      reply.code(201);
+      return memberEntity(ctx, request, directRow(member), { viewer: user, source });
+    });
+
+    // Members::DestroyService on the requester: those who administer the members, or the requester (204).
+    app.delete<SourceRoute & { Params: { user_id: string } }>(`${base}/:user_id`, async (request, reply) => {
+      const user = caller(ctx, request, WRITE_API_SCOPES);
+      routeParams(request).done();
+      const { source, requested } = pending(request);
+      if (requested.userId !== user.id && !canAdminMembers(store, source, user)) throw forbidden();
+      store.accessRequests.remove(source, requested.userId);
+      reply.code(204);
     });
   }
 };

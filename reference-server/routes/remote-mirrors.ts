@@ -16,8 +16,8 @@ type ProjectRoute = { Params: { id: string } };
 type MirrorRoute = { Params: { id: string; mirror_id: string } };
 
 const AUTH_METHODS = ['ssh_public_key', 'password'] as const;
-/** Project::VALID_MIRROR_PROTOCOLS, in the order GitLab's message lists them. */
-const MIRROR_SCHEMES = ['ssh', 'git', 'http', 'https'];
+/** Project::VALID_MIRROR_PROTOCOLS, in the order GitLab's message lists them (spec/requests/api/remote_mirrors_spec.rb "returns error if url is invalid"). */
+const MIRROR_SCHEMES = ['http', 'https', 'ssh', 'git'];
 /** How long the simulated push takes: long enough that a client sees `started`, as on GitLab. */
 const PUSH_DURATION_MS = 50;
 
@@ -55,13 +55,18 @@ function urlProblem(raw: string): string | undefined {
   let host: string;
   try {
     parsed = new URL(raw);
+  } catch {
+    return 'is blocked: URI is invalid';
+  }
+  // UrlBlocker's validate_uri checks the scheme before the host: a file:/// URL fails on its scheme.
+  if (!MIRROR_SCHEMES.includes(parsed.protocol.slice(0, -1))) return `is blocked: Only allowed schemes are ${MIRROR_SCHEMES.join(', ')}`;
+  try {
     // Re-parse the host as http so that numeric forms (127.1, 2130706433) are normalised for every scheme.
     host = new URL(`http://${parsed.host}`).hostname;
   } catch {
     return 'is blocked: URI is invalid';
   }
   if (splitUrl(raw) === undefined || parsed.hostname === '') return 'is blocked: URI is invalid';
-  if (!MIRROR_SCHEMES.includes(parsed.protocol.slice(0, -1))) return `is blocked: Only allowed schemes are ${MIRROR_SCHEMES.join(', ')}`;
   if (parsed.username !== '' && !/^[a-zA-Z0-9]/.test(parsed.username)) return 'is blocked: Username needs to start with an alphanumeric character';
   const local = localAddress(host);
   return local && `is blocked: ${local}`;

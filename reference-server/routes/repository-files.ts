@@ -192,7 +192,9 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     const { file } = data;
     const fileName = path.split('/').pop()!;
     reply.header('Content-Disposition', `inline; filename="${fileName.replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`);
+    // no_cache_headers as GitLab's answer carries them (spec/requests/api/files_spec.rb "sets no-cache headers").
     reply.header('Cache-Control', 'max-age=0, private, must-revalidate, no-store, no-cache');
+    reply.header('Expires', 'Fri, 01 Jan 1990 00:00:00 GMT');
     const pointer = lfs ? parseLfsPointer(file.content) : undefined;
     if (pointer) {
       const object = project.repository.lfsObjects.get(pointer.oid);

@@ -10,6 +10,7 @@ import { paginate } from '../http/pagination.js';
 import { RepositoryError } from '../git/repository.js';
 import { ROLE_NAMES } from '../state/model.js';
 import { accessRequestsRoutes } from './access-requests.js';
+import { accessTokensRoutes } from './access-tokens.js';
 import { deletionRoutes } from './deletion.js';
 
 const VISIBILITIES = ['private', 'internal', 'public'] as const;
@@ -99,6 +100,8 @@ export const setupRoutes: RouteModule = (app, ctx) => {
   const { store } = ctx;
   // POST and GET …/access_requests (lib/api/access_requests.rb): the suites' access requesters.
   accessRequestsRoutes(app, ctx);
+  // POST /projects/:id/access_tokens (lib/api/resource_access_tokens.rb): a project bot for the members and invitations suites.
+  accessTokensRoutes(app, ctx);
   deletionRoutes(app, ctx);
 
   app.get('/version', async (request) => {
@@ -346,8 +349,10 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       throw validationError({ visibility_level: [`${chosen} is not allowed since the parent group has a ${parent.visibility} visibility.`] });
     }
     const group = store.createGroup({ name: name!, path: path!, parentId: parent?.id ?? null, visibility: chosen, description });
-    // The creator becomes the group's first owner, as in GitLab.
-    store.addMember({ kind: 'group', id: group.id }, { userId: user.id, accessLevel: ACCESS.OWNER, createdById: user.id, inviteSource: 'group-creation' });
+    // The creator becomes the group's first owner, as in GitLab, added by nobody: Groups::CreateService
+    // calls group.add_owner(current_user) without a current_user (app/models/group.rb add_owner(user,
+    // current_user = nil)), so the membership has no created_by.
+    store.addMember({ kind: 'group', id: group.id }, { userId: user.id, accessLevel: ACCESS.OWNER, inviteSource: 'group-creation' });
     reply.code(201);
     // lib/api/groups.rb `post`: present group, with: Entities::GroupDetail.
     return groupDetail(ctx, request, group);
@@ -515,7 +520,8 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     }
     if (Object.keys(errors).length > 0) throw validationError(errors);
     if (name !== undefined) project.name = name;
-    if (path !== undefined) project.path = path;
+    // A new path leaves the old full path as a redirect (Routable: RedirectRoute; lib/api/helpers.rb find_project!).
+    if (path !== undefined) store.renameProject(project, path);
     if (description !== undefined) project.description = description;
     if (visibility !== undefined) project.visibility = visibility;
     if (levels.repository !== undefined) project.repositoryAccessLevel = levels.repository;

@@ -53,6 +53,8 @@ export interface User {
   confirmed: boolean;
   /** Secondary addresses (POST /users/:id/emails), confirmed only with skip_confirmation. */
   emails: { email: string; confirmed: boolean }[];
+  /** GitLab's user_type for the bot user of a project access token (POST /projects/:id/access_tokens); absent for people. */
+  userType?: 'project_bot';
 }
 
 export interface PersonalAccessToken {

@@ -306,6 +306,11 @@ export class Store {
   /** Pending access requests (POST …/access_requests), kept apart from memberships (access-requests.ts). */
   readonly accessRequests = new AccessRequests();
   readonly settings: ApplicationSettings = { enableMemberPromotionManagement: false };
+  /**
+   * The old full paths of renamed projects (lower case) and the project each now leads to: GitLab's
+   * RedirectRoute rows, made when a project's path changes (app/models/concerns/routable.rb).
+   */
+  readonly projectRedirects = new Map<string, number>();
 
   constructor(private readonly ids?: IdSource) {}
 
@@ -315,7 +320,7 @@ export class Store {
 
   // ---- users and tokens -------------------------------------------------------------------
 
-  createUser(fields: { username: string; name: string; email: string; isAdmin?: boolean; publicEmail?: string; confirmed?: boolean }): User {
+  createUser(fields: { username: string; name: string; email: string; isAdmin?: boolean; publicEmail?: string; confirmed?: boolean; userType?: User['userType'] }): User {
     const user: User = {
       id: this.id('user'),
       username: fields.username,
@@ -330,6 +335,7 @@ export class Store {
       samlIdentities: new Map(),
       confirmed: fields.confirmed ?? true,
       emails: [],
+      ...(fields.userType ? { userType: fields.userType } : {}),
     };
     this.users.set(user.id, user);
     return user;
@@ -450,6 +456,7 @@ export class Store {
 
   deleteProject(id: number): void {
     this.deleteMembersOf({ kind: 'project', id });
+    for (const [path, target] of this.projectRedirects) if (target === id) this.projectRedirects.delete(path);
     this.projects.delete(id);
   }
 
@@ -508,6 +515,25 @@ export class Store {
     const wanted = idOrPath.toLowerCase();
     for (const project of this.projects.values()) if (this.projectFullPath(project).toLowerCase() === wanted) return project;
     return undefined;
+  }
+
+  /**
+   * A project by an old full path it was renamed from (find_by_full_path(id, follow_redirects: true)):
+   * only when no project holds that path now.
+   */
+  redirectedProject(path: string): Project | undefined {
+    const id = this.projectRedirects.get(path.toLowerCase());
+    return id === undefined ? undefined : this.projects.get(id);
+  }
+
+  /** Changes a project's path and keeps its old full path as a redirect to it (Routable: RedirectRoute). */
+  renameProject(project: Project, path: string): void {
+    const old = this.projectFullPath(project);
+    project.path = path;
+    const current = this.projectFullPath(project).toLowerCase();
+    // The project's new path is no redirect any more (a route replaces a redirect route of the same path).
+    this.projectRedirects.delete(current);
+    if (old.toLowerCase() !== current) this.projectRedirects.set(old.toLowerCase(), project.id);
   }
 
   /** All groups below `group` (not the group itself). */

@@ -42,10 +42,14 @@ import {
 } from './helpers.js';
 import { invitations } from './area.js';
 import { publicSources } from '../common/public-sources.js';
+import { projectBot } from '../common/project-bot.js';
 
 const suite = endpoint(invitations, 'create', { uses: [sharedSources] });
 
 const world = invitationsWorld();
+
+/** Where current GitLab refreshes an invitation of an address that is already invited. */
+const REINVITE_PENDING = 'app/services/members/invite_member_builder.rb (find_or_initialize_by invite_email: the pending invitation, updated); spec/requests/api/invitations_spec.rb (when invitee is already an invited member: updates the member for that email)';
 
 /** GitLab's parameter check of email: one malformed address refuses the whole request. */
 const INVALID_EMAIL = 'lib/api/validations/validators/email_or_email_list.rb; spec/requests/api/invitations_spec.rb (returns 400 when the comma-separated email list is not a valid format)';
@@ -318,6 +322,8 @@ suite.test(
     const expires = dateIn(45);
     const res = await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.REPORTER, expires_at: expires });
     expectOk(res, 201, 'invitation-result');
+    // GitLab parity: current GitLab refreshes the pending invitation and answers success.
+    parity(res, REINVITE_PENDING, () => expectEqual((res.body as InviteResult).status, 'success', 'the re-invite of a pending address to succeed', res));
     if ((res.body as InviteResult).status === 'success') {
       await expectInvited(as('admin'), source(kind), address, ACCESS.REPORTER, expires);
     } else {
@@ -893,5 +899,63 @@ suite.test(
       `${MINIMAL_ACCESS} (errors.full_messages.to_sentence; app/services/members/invite_service.rb add_error_for_member)`,
     );
     await expectNotInvited(as('admin'), subgroup, sub);
+  },
+);
+
+suite.test(
+  {
+    case: 'project-bot',
+    title: 'inviting the bot user of another project\'s access token by user_id adds no member: 201, status "error" for it (GitLab: keyed by its username, "User project bots cannot be added to other groups / projects")',
+    clauses: ['invitations.create.project-bot', 'invitations.create.result-error'],
+    uses: [projectBot],
+  },
+  async ({ kind, as }) => {
+    const { source } = world();
+    const target = source(kind);
+    const { bot } = projectBot();
+    const res = await invite(as('owner'), target, { user_id: String(bot.id), access_level: ACCESS.DEVELOPER });
+    expectOk(res, 201, 'invitation-result');
+    const body = res.body as InviteResult;
+    expectEqual(body.status, 'error', 'status "error"', res);
+    const message = typeof body.message === 'object' && body.message !== null ? body.message : {};
+    expectEqual(Object.keys(message).length, 1, 'one failing recipient in the message', res);
+    parity(res, 'app/services/members/invite_service.rb (add_error_for_member: invited_object, the username of a user given by user_id); app/models/member.rb (project bots cannot be added to other groups / projects); spec/requests/api/invitations_spec.rb (when adding project bot)', () => {
+      expectEqual(message, { [bot.username]: 'User project bots cannot be added to other groups / projects' }, 'the failure of the bot', res);
+    });
+    expectError(await as('admin').get(`${membersUrl(target)}/${bot.id}`), 404);
+  },
+);
+
+suite.test(
+  {
+    case: 'requester-as-owner',
+    title: 'a Maintainer may not invite an access requester as Owner (403, in a group as in a project); the request stays pending and the requester is no member',
+    clauses: ['invitations.create.project-owner', 'invitations.auth.admin-members'],
+    uses: [publicSources],
+    needs: ['access-requests'],
+  },
+  async (kit) => {
+    const w = world();
+    const target = publicWorld().source(kit.kind);
+    const pending = await w.requester(target);
+    const res = await invite(kit.as('maintainer'), target, { user_id: String(pending.id), access_level: ACCESS.OWNER });
+    expectError(res, 403, { message: '403 Forbidden', gitlab: kit.kind === 'group' ? GITLAB.forbidden : 'app/services/members/create_service.rb (adding_at_least_one_owner && cannot_assign_owner_responsibilities_to_member_in_project?); spec/requests/api/invitations_spec.rb (when an access_requester is added as OWNER: 403)' });
+    expectError(await kit.as('admin').get(`${membersUrl(target)}/${pending.id}`), 404);
+    expectTrue((await pendingRequesterIds(kit.as('owner'), target)).includes(pending.id), 'the access request to stay pending (GET …/access_requests)');
+  },
+);
+
+suite.test(
+  {
+    case: 'group-maintainer-owner',
+    title: 'a group Maintainer may not invite at the Owner level (403); nothing is invited',
+    clauses: ['invitations.auth.admin-members'],
+    only: { kind: 'group', why: 'in a project a Maintainer invites, and the Owner level is refused by its own rule (case owner-level)' },
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const address = email();
+    expectError(await invite(as('maintainer'), source(kind), { email: address, access_level: ACCESS.OWNER }), 403, { message: '403 Forbidden', gitlab: GITLAB.forbidden });
+    await expectNotInvited(as('admin'), source(kind), address);
   },
 );

@@ -14,6 +14,7 @@ import {
   invitationUrl,
   inviteOk,
   manager,
+  membersUrl,
   MANAGERS,
   otherCase,
   UNKNOWN_ID,
@@ -173,5 +174,28 @@ suite.test(
     await inviteOk(kit.as('owner'), target, address);
     await expectNonMembersRefused(kit, sources.requester, (client) => client.delete(invitationUrl(target, address)));
     await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
+  },
+);
+
+suite.test(
+  {
+    case: 'own-address',
+    title: 'a Developer may not delete the invitation addressed to their own unconfirmed address (403); it stays',
+    clauses: ['invitations.delete.own-address', 'invitations.auth.admin-members'],
+    needs: ['secondary-emails'],
+  },
+  async (kit) => {
+    const { source, user: lend, secondaryEmail } = world();
+    const target = source(kit.kind);
+    // A user lent to the test (its membership is taken back after it), with an unconfirmed address of its own.
+    const user = await lend();
+    const address = await secondaryEmail(user, false);
+    expectStatus(await kit.as('admin').post(membersUrl(target), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER } }), 201, `making ${user.username} a Developer (setup)`);
+    // An unconfirmed address names no user: it is invited (invitations.create.confirmed-email).
+    await inviteOk(kit.as('owner'), target, address);
+    const res = await kit.withToken(user.tokens.api, 'the invitee, a Developer').delete(invitationUrl(target, address));
+    expectError(res, 403, { message: '403 Forbidden', gitlab: GITLAB.forbidden });
+    await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
+    expectStatus(await kit.as(manager(kit.kind)).delete(invitationUrl(target, address)), 204);
   },
 );

@@ -323,3 +323,23 @@ suite.test(
     await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
   },
 );
+
+suite.test(
+  {
+    case: 'group-maintainer-owner',
+    title: 'a group Maintainer may neither raise an invitation to Owner nor change one at Owner (403); the levels stay',
+    clauses: ['invitations.auth.admin-members', 'invitations.update.owner-level'],
+    only: { kind: 'group', why: 'a project Maintainer\'s Owner-level changes are case owner-level' },
+  },
+  async ({ kind, as }) => {
+    const { source, email } = world();
+    const target = source(kind);
+    const [raised, atOwner] = [email(), email()];
+    await inviteOk(as('owner'), target, raised, ACCESS.REPORTER);
+    await inviteOk(as('owner'), target, atOwner, ACCESS.OWNER);
+    expectError(await update(as('maintainer'), target, raised, { access_level: ACCESS.OWNER }), 403, { message: '403 Forbidden', gitlab: GITLAB.forbidden });
+    expectError(await update(as('maintainer'), target, atOwner, { access_level: ACCESS.DEVELOPER }), 403, { message: '403 Forbidden', gitlab: GITLAB.forbidden });
+    await expectInvited(as('admin'), target, raised, ACCESS.REPORTER);
+    await expectInvited(as('admin'), target, atOwner, ACCESS.OWNER);
+  },
+);

@@ -29,6 +29,7 @@ import {
   sharedHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
+import { projectBot } from '../common/project-bot.js';
 
 // A group and a project (in a group of its own), each with the shared actors in their roles; and a
 // public group and project with the shared actors and an access requester.
@@ -476,5 +477,90 @@ suite.test(
       expectEqual((res.body as { message: Record<string, unknown> }).message.access_level, ['is not included in the list', 'supported on top level groups only'], 'the access_level errors', res);
     });
     await expectNotMember(as('owner'), sub, user.id);
+  },
+);
+
+suite.test(
+  {
+    case: 'project-bot',
+    title: 'the bot user of another project\'s access token is not added: 400 with a validation error on user_id (GitLab: "project bots cannot be added to other groups / projects"); it is no member',
+    clauses: ['members.add.project-bot'],
+    uses: [projectBot],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source } = world();
+    const { bot } = projectBot();
+    const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: bot.id, access_level: ACCESS.DEVELOPER } });
+    expectValidationError(res, 'user_id');
+    parity(res, GITLAB.projectBot, () => {
+      const texts = (res.body as { message: Record<string, unknown> }).message.user_id;
+      expectEqual(texts, ['project bots cannot be added to other groups / projects'], 'the user_id error', res);
+    });
+    await expectNotMember(as('owner'), source, bot.id);
+  },
+);
+
+suite.test(
+  {
+    case: 'group-maintainer-owner',
+    title: 'a group Maintainer may not add a user, nor an access requester, as Owner (403); nobody is added and the request stays pending',
+    clauses: ['members.manage.group-owner-level'],
+    only: { kind: 'group', why: 'in a project a Maintainer manages members and is refused the Owner role by manage_owners (case owner-role)' },
+    uses: [publicSources],
+    needs: ['access-requests'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const sources = publicSources();
+    const gitlab = `${GITLAB.managers}; ${GITLAB.forbidden}`;
+    const user = await t.user();
+    expectForbidden(await as('maintainer').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), gitlab);
+    await expectNotMember(as('owner'), source, user.id);
+    const pending = await requester(sources.group);
+    expectForbidden(await as('maintainer').post(membersPath(sources.group), { body: { user_id: pending.id, access_level: ACCESS.OWNER } }), gitlab);
+    await expectNotMember(as('owner'), sources.group, pending.id);
+    expectTrue((await pendingRequesterIds(as('owner'), sources.group)).includes(pending.id), 'the access request to stay pending (GET …/access_requests)');
+  },
+);
+
+suite.test(
+  {
+    case: 'above-inherited-level',
+    title: 'a level above the one the user holds in an ancestor group is accepted: 201 with that level, read back so',
+    clauses: ['members.add.above-inherited', 'members.add.single'],
+    uses: [sharedHierarchy],
+  },
+  async ({ kind, as }) => {
+    const { t } = world();
+    const { top, source } = await belowHierarchy(kind);
+    const user = await t.member(top, ACCESS.DEVELOPER);
+    const res = await as('admin').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.MAINTAINER } });
+    expectOk(res, 201, 'member');
+    expectEqual([(res.body as MemberBody).id, (res.body as MemberBody).access_level], [user.id, ACCESS.MAINTAINER], 'id and access_level of the member added above its inherited Developer', res);
+    expectEqual((await readMember(as('admin'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the member read back at the level given');
+  },
+);
+
+suite.test(
+  {
+    case: 'params-texts',
+    title: 'GitLab parity: user_id with username is refused with {"error":"user_id, username are mutually exclusive"}, neither of them with "user_id, username are missing, at least one parameter must be provided", a past expires_at with {"message":{"expires_at":["cannot be a date in the past"]}}; nobody is added',
+    clauses: ['members.add.params', 'members.add.expires-at'],
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const user = await t.user();
+    const client = as(manager(kind));
+    const grape = `${GITLAB.api} (mutually_exclusive :user_id, :username; at_least_one_of :user_id, :username); ${GITLAB.grape}; spec/requests/api/members_spec.rb (returns a 400 if user_id is also provided / if user_id and username is missing)`;
+    const both = await client.post(membersPath(source), { body: { user_id: user.id, username: user.username, access_level: ACCESS.GUEST } });
+    expectError(both, 400, { error: 'user_id, username are mutually exclusive', gitlab: grape });
+    const neither = await client.post(membersPath(source), { body: { access_level: ACCESS.GUEST } });
+    expectError(neither, 400, { error: 'user_id, username are missing, at least one parameter must be provided', gitlab: grape });
+    const past = await client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST, expires_at: dateIn(-2) } });
+    expectValidationError(past, 'expires_at');
+    parity(past, `${GITLAB.validation} (validates :expires_at, future_date: true); spec/requests/api/members_spec.rb (access expiry date: when set to a date in the past)`, () => {
+      expectEqual((past.body as { message: unknown }).message, { expires_at: ['cannot be a date in the past'] }, 'the whole validation message', past);
+    });
+    await expectNotMember(as('owner'), source, user.id);
   },
 );

@@ -25,6 +25,7 @@ import {
   sharedHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
+import { projectBot } from '../common/project-bot.js';
 
 // A group and a project (in a group of its own), each with the shared actors in their roles; and a
 // public group and project with the shared actors and an access requester.
@@ -259,5 +260,38 @@ suite.test(
     expectEqual([body.id, body.access_level, body.expires_at], [user.id, LEVEL.MINIMAL, expiry], 'id, access_level and expires_at returned', res);
     const back = await readMember(as('owner'), group, user.id);
     expectEqual([back.access_level, back.expires_at], [LEVEL.MINIMAL, expiry], 'the member read back');
+  },
+);
+
+suite.test(
+  {
+    case: 'group-maintainer-owner',
+    title: 'a group Maintainer may neither raise a member to Owner nor change an Owner of the group (403); the levels stay',
+    clauses: ['members.manage.group-owner-level'],
+    only: { kind: 'group', why: 'in a project a Maintainer manages members and is refused the Owner role by manage_owners (case owner-role)' },
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const gitlab = `${GITLAB.managers}; ${GITLAB.forbidden}`;
+    const [developer, owner] = [await t.member(source, ACCESS.DEVELOPER), await t.member(source, ACCESS.OWNER)];
+    expectForbidden(await as('maintainer').put(memberPath(source, developer.id), { body: { access_level: ACCESS.OWNER } }), gitlab);
+    expectEqual((await readMember(as('owner'), source, developer.id)).access_level, ACCESS.DEVELOPER, 'the Developer, not raised to Owner');
+    expectForbidden(await as('maintainer').put(memberPath(source, owner.id), { body: { access_level: ACCESS.DEVELOPER } }), gitlab);
+    expectEqual((await readMember(as('owner'), source, owner.id)).access_level, ACCESS.OWNER, 'the Owner, unchanged');
+  },
+);
+
+suite.test(
+  {
+    case: 'project-bot',
+    title: 'the bot user of the project\'s access token is not edited, not even by the project\'s Owner (403); its level stays',
+    clauses: ['members.project-bot.kept'],
+    only: { kind: 'project', why: 'a project access token\'s bot is a member of its project only' },
+    uses: [projectBot],
+  },
+  async ({ as }) => {
+    const { project, bot } = projectBot();
+    for (const role of MANAGERS.project) expectForbidden(await as(role).put(memberPath(project, bot.id), { body: { access_level: ACCESS.DEVELOPER } }), GITLAB.projectBot);
+    expectEqual((await readMember(as('owner'), project, bot.id)).access_level, ACCESS.MAINTAINER, 'the bot, still a Maintainer of its project');
   },
 );

@@ -1,6 +1,6 @@
 // GET /groups/:id/members/all/:user_id and GET /projects/:id/members/all/:user_id: one direct,
 // inherited or invited member of a group or project.
-import { expectEqual, expectError } from '../harness/core/checks.js';
+import { expectEqual, expectError, expectOk, parity } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { ACCESS, sourceNotFound, type SourceKind } from '../harness/core/vocabulary.js';
 import type { GroupInfo } from '../harness/core/vocabulary.js';
@@ -17,6 +17,7 @@ import {
   shareWith,
   sourceIn,
   membersWorld,
+  type MemberBody,
   type Toolkit,
 } from './helpers.js';
 import { members } from './area.js';
@@ -162,5 +163,28 @@ suite.test(
     const { parent, subMember } = world().private;
     const client = withToken(subMember.tokens.api, 'a member of the subgroup only');
     expectParentMembersRefused(await client.get(allMemberPath(parent, run.actors.owner.id)));
+  },
+);
+
+suite.test(
+  {
+    case: 'invited-private-created-by',
+    title: 'a member of an invited private group, read one by one: a member of the shared group or project gets it without created_by (GitLab parity), its manager with created_by',
+    clauses: ['members.entity.created-by', 'members.all.invited-private-to-source-members'],
+    requires: { minVersion: '17.4' },
+  },
+  async ({ kind, as, withToken, run }) => {
+    const { shared, sm } = world()[kind];
+    const { r } = world();
+    const bySourceMember = await withToken(sm.tokens.api, `a member of the shared ${kind}`).get(allMemberPath(shared, r.id));
+    expectOk(bySourceMember, 200, 'member');
+    // GitLab hides who added a member of a private group the viewer cannot see (present_members_with_invited_private_group_accessibility).
+    parity(bySourceMember, `${GITLAB.createdBy}; spec/requests/api/members_spec.rb (GET …/members/all/:user_id: hides the created_by attribute of the invited group members)`, () => {
+      expectEqual((bySourceMember.body as MemberBody).created_by, undefined, 'no created_by for a member of a group the viewer cannot see', bySourceMember);
+    });
+    // The administrator who made the shared source manages its members, and added r.
+    const byManager = await as('admin').get(allMemberPath(shared, r.id));
+    expectOk(byManager, 200, 'member');
+    expectEqual((byManager.body as MemberBody).created_by?.id, run.adminId, 'created_by of the private invited group\'s member, shown to the manager of the shared source', byManager);
   },
 );

@@ -26,6 +26,7 @@ import {
   samlGroup,
 } from './helpers.js';
 import { members } from './area.js';
+import { projectBot } from '../common/project-bot.js';
 
 const expiry = dateIn(12);
 
@@ -233,5 +234,24 @@ suite.test(
     const { group, user } = await minimalAccessMember();
     const member = await readMember(as('admin'), group, user.id);
     expectEqual([member.id, member.access_level], [user.id, LEVEL.MINIMAL], 'id and access_level of the Minimal access member');
+  },
+);
+
+suite.test(
+  {
+    case: 'added-by-nobody',
+    title: 'a member nobody added carries no created_by (GitLab parity: absent, not null): the creator of a group, its Owner from the start; the bot user of a project\'s access token',
+    clauses: ['members.entity.created-by-absent'],
+    uses: [projectBot],
+  },
+  async ({ kind, as, run }) => {
+    // A group's creator (the administrator, of the run's subgroup); a project's bot, made by its access token.
+    const { project, bot } = projectBot();
+    const [source, userId] = kind === 'group' ? [world().group.source, run.adminId] : [project, bot.id];
+    const res = await as('owner').get(memberPath(source, userId));
+    expectOk(res, 200, 'member');
+    const createdBy = (res.body as { created_by?: unknown }).created_by;
+    expectTrue(createdBy === undefined || createdBy === null, 'no created_by for a member nobody added', `got ${JSON.stringify(createdBy)}`, res);
+    parity(res, `${GITLAB.createdBy} (expose_nil: false)`, () => expectTrue(!Object.hasOwn(res.body as object, 'created_by'), 'created_by left out', `got ${JSON.stringify(createdBy)}`, res));
   },
 );

@@ -325,13 +325,25 @@ export async function expectNonMembersRefused(kit: Pick<Kit, 'as' | 'withToken'>
   for (const [client] of nonMembers(kit, requester)) expectForbidden(await send(client), `${GITLAB.publicSource}; ${GITLAB.forbidden}`);
 }
 
-/** On a public source the non-members read `path`, a single member: 200, the Member entity of `member` at `level` (members.public.read). */
+/**
+ * On a public source the non-members read `path`, a single member: 200, the Member entity of `member`
+ * at `level` (members.public.read), its user fields (state, avatar_url, web_url) as the source's
+ * Owner reads them: an active user, the profile at <base>/<username> (GitLab parity: user_url).
+ */
 export async function expectNonMembersRead(kit: Pick<Kit, 'as' | 'withToken'>, requester: ActorInfo, path: string, member: ActorInfo, level: number): Promise<void> {
+  const byOwner = await kit.as('owner').get(path);
+  expectOk(byOwner, 200, 'member');
+  const seen = byOwner.body as MemberBody;
+  expectEqual(seen.state, 'active', `the state of ${member.username}, an active user`, byOwner);
+  parity(byOwner, 'lib/api/entities/user_basic.rb (web_url: Gitlab::Routing.url_helpers.user_url(user)); spec/requests/api/members_spec.rb (as a non-member: web_url)', () => {
+    expectTrue(seen.web_url.endsWith(`/${member.username}`), `the web_url of ${member.username} to be the profile URL <base>/${member.username}`, `got ${seen.web_url}`, byOwner);
+  });
   for (const [client, who] of nonMembers(kit, requester)) {
     const res = await client.get(path);
     expectOk(res, 200, 'member');
     const body = res.body as MemberBody;
     expectEqual([body.id, body.username, body.name, body.access_level], [member.id, member.username, member.name, level], `the member's id, username, name and access_level, read by ${who}`, res);
+    expectEqual([body.state, body.avatar_url, body.web_url], [seen.state, seen.avatar_url, seen.web_url], `the member's state, avatar_url and web_url read by ${who}, as the Owner reads them`, res);
   }
 }
 
@@ -341,6 +353,9 @@ export interface MemberBody {
   id: number;
   username: string;
   name: string;
+  state: string;
+  avatar_url: string | null;
+  web_url: string;
   access_level: number;
   created_at: string;
   expires_at: string | null;

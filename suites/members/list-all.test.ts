@@ -410,3 +410,18 @@ suite.test(
     expectParentMembersRefused(await withToken(subMember.tokens.api, 'a member of the subgroup only').get(allMembersPath(parent)));
   },
 );
+
+suite.test(
+  {
+    case: 'user-ids-with-non-member',
+    title: 'user_ids naming a member and a user who is none lists the member only',
+    clauses: ['members.list.user-ids'],
+    requires: { minVersion: '12.4' },
+  },
+  async ({ kind, as, run }) => {
+    const { source, x } = world()[kind];
+    const res = await as('developer').get(allMembersPath(source), { query: { user_ids: `${x.id},${run.actors.outsider.id}` } });
+    expectOk(res, 200, 'member', { list: true });
+    expectEqual(idsOf(res.body as MemberBody[]), [x.id], 'only the member among the user_ids', res);
+  },
+);

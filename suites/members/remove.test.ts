@@ -1,6 +1,6 @@
 // DELETE /groups/:id/members/:user_id and DELETE /projects/:id/members/:user_id
-import { expectEqual, expectError, expectTrue } from '../harness/core/checks.js';
-import type { Client } from '../harness/core/client.js';
+import { expectEqual, expectError, expectStatus, expectTrue, fail, parity } from '../harness/core/checks.js';
+import type { Client, Exchange } from '../harness/core/client.js';
 import { ACCESS } from '../harness/core/vocabulary.js';
 import { endpoint } from '../harness/run/conformance.js';
 import {
@@ -25,6 +25,7 @@ import {
   sharedHierarchy,
 } from './helpers.js';
 import { members } from './area.js';
+import { projectBot } from '../common/project-bot.js';
 
 // The group kind: a group with the shared actors in their roles, a subgroup and a project in that
 // subgroup. The project kind: a project with the shared actors in their roles, in a group whose
@@ -306,5 +307,96 @@ suite.test(
     const { user } = await minimalAccessMember(group);
     expectNotShownSuccess(await as('owner').delete(memberPath(group, user.id)));
     await expectNotMember(as('owner'), group, user.id);
+  },
+);
+
+suite.test(
+  {
+    case: 'group-maintainer-owner',
+    title: 'a group Maintainer may not remove an Owner of the group (403); the Owner stays',
+    clauses: ['members.manage.group-owner-level'],
+    only: { kind: 'group', why: 'a project Maintainer\'s removal of an Owner is case owner' },
+  },
+  async ({ kind, as }) => {
+    const { [kind]: source, t } = world();
+    const owner = await t.member(source, ACCESS.OWNER);
+    expectForbidden(await as('maintainer').delete(memberPath(source, owner.id)), `${GITLAB.managers}; ${GITLAB.forbidden}`);
+    expectEqual((await readMember(as('owner'), source, owner.id)).access_level, ACCESS.OWNER, 'the Owner, still there');
+  },
+);
+
+suite.test(
+  {
+    case: 'project-bot',
+    title: 'the bot user of the project\'s access token is not removed, not even by the project\'s Owner (403); it stays a member',
+    clauses: ['members.project-bot.kept'],
+    only: { kind: 'project', why: 'a project access token\'s bot is a member of its project only' },
+    uses: [projectBot],
+  },
+  async ({ as }) => {
+    const { project, bot } = projectBot();
+    for (const role of MANAGERS.project) expectForbidden(await as(role).delete(memberPath(project, bot.id)), GITLAB.projectBot);
+    expectEqual((await readMember(as('owner'), project, bot.id)).access_level, ACCESS.MAINTAINER, 'the bot, still a Maintainer of its project');
+  },
+);
+
+suite.test(
+  {
+    case: 'subresources-false',
+    title: 'skip_subresources=false, sent, removes the subgroup and project memberships as without it',
+    clauses: ['members.remove.subresources'],
+    only: { kind: 'group', why: 'a project has no subgroups or projects below it' },
+  },
+  async ({ as }) => {
+    const { group, sub, subProject, t } = world();
+    const user = await t.user();
+    await t.add(group, user, ACCESS.DEVELOPER);
+    await t.add(sub, user, ACCESS.DEVELOPER);
+    await t.add(subProject, user, ACCESS.MAINTAINER);
+    expectNotShownSuccess(await as('owner').delete(memberPath(group, user.id), { query: { skip_subresources: false } }));
+    await expectNotMember(as('owner'), group, user.id);
+    await expectNotMember(as('owner'), sub, user.id);
+    await expectNotMember(as('owner'), subProject, user.id);
+  },
+);
+
+/** GitLab's members_delete limit at its default (lib/gitlab/application_rate_limiter.rb; application setting members_delete_limit: 60 a minute). */
+const REMOVALS_PER_MINUTE = 60;
+
+suite.test(
+  {
+    case: 'rate-limit',
+    title: 'one user\'s removal requests on one group or project are limited: past 60 in a minute (refused ones count too) the target answers 429 (GitLab: {"message":{"error":"This endpoint has been requested too many times. Try again later."}}) and the member stays',
+    clauses: ['members.remove.rate-limit'],
+    requires: { capabilities: ['member_removal_rate_limit'] },
+  },
+  async ({ kind, as, withToken }) => {
+    const { t } = world();
+    // A source and a caller of the test's own: the limit counts per source and user, so no other
+    // request of the run counts here, and the run's own removals (as the administrator) are not limited.
+    const source = kind === 'group' ? await t.group() : await t.project();
+    const user = await t.member(source, ACCESS.DEVELOPER);
+    // The member removes themselves with a date before the membership was made: each request is
+    // refused (412) after the limiter has counted it (GITLAB.rateLimit: the check comes first).
+    const self = withToken(user.tokens.api, 'the member themselves');
+    const remove = () => self.delete(memberPath(source, user.id), { headers: { 'If-Unmodified-Since': LONG_AGO } });
+    // GitLab counts in fixed periods of a minute, which the requests may straddle: within 121 one is
+    // throttled (the 61st of a period), and never one of the first 60.
+    let throttled: Exchange | undefined;
+    for (let sent = 1; sent <= 2 * REMOVALS_PER_MINUTE + 1 && !throttled; sent++) {
+      const res = await remove();
+      if (res.status !== 429) {
+        expectStatus(res, 412, 'the stale removal refused while under the limit');
+        continue;
+      }
+      expectTrue(sent > REMOVALS_PER_MINUTE, `no 429 within the first ${REMOVALS_PER_MINUTE} removal requests`, `request ${sent} was throttled`, res);
+      throttled = res;
+    }
+    if (!throttled) fail(`a 429 within ${2 * REMOVALS_PER_MINUTE + 1} removal requests of one user on one ${kind}`, 'none was throttled');
+    expectError(throttled, 429);
+    parity(throttled, GITLAB.rateLimit, () => {
+      expectEqual(throttled.body, { message: { error: 'This endpoint has been requested too many times. Try again later.' } }, 'the body of the 429', throttled);
+    });
+    expectEqual((await readMember(as('admin'), source, user.id)).access_level, ACCESS.DEVELOPER, 'the member, still there');
   },
 );

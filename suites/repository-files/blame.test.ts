@@ -108,7 +108,7 @@ suite.test(
     expectError(await blame({ 'range[start]': 1 }), 400, { error: 'range[end] is missing, range[end] is empty', gitlab: incomplete });
     expectError(await blame({ 'range[end]': 1 }), 400, { error: 'range[start] is missing, range[start] is empty', gitlab: incomplete });
     expectError(await blame({ 'range[start]': 'one', 'range[end]': 2 }), 400, { error: /range\[start\]/, gitlab: GITLAB_TEXT.params });
-    expectError(await blame({ 'range[start]': 2, 'range[end]': 1 }), 400, { either: /range\[start\]/, gitlab: 'lib/api/files.rb (fetch_blame_range); spec/requests/api/files_spec.rb (when start > end)' });
+    expectError(await blame({ 'range[start]': 2, 'range[end]': 1 }), 400, { message: 'range[start] must be less than or equal to range[end]', gitlab: 'lib/api/files.rb (fetch_blame_range: render_api_error!); spec/requests/api/files_spec.rb (when start > end)' });
     // Negative and blank bounds, as anonymous and as a member (spec/requests/api/files_spec.rb "when
     // range contains negative integers", "when range is missing"; Grape joins the errors with ", ").
     for (const who of ['anonymous', 'developer'] as const) {
@@ -200,5 +200,18 @@ suite.test(
       expectEqual((old.body as BlameRange[]).map((r) => [r.commit.id, r.lines]), [[sha, ['one', 'two']]], `the deleted file's blame at ${sha} (${who}, ${scope})`, old);
     }
     expectError(await as('developer').get(`${fileUrl(publicProject, gone)}/blame`, { query: { ref: branch } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
+  },
+);
+
+suite.test(
+  {
+    case: 'unknown-commit-sha',
+    title: 'blame at a well-formed commit id the repository does not hold is 404 (GitLab: "404 Commit Not Found")',
+    clauses: ['files.get.not-found', 'files.get.ref-kinds'],
+  },
+  async ({ as }) => {
+    const { publicProject } = world();
+    const res = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: '1'.repeat(40) } });
+    expectError(res, 404, { message: '404 Commit Not Found', gitlab: `${GITLAB_TEXT.commitNotFound}; spec/requests/api/files_spec.rb (GET blame: when commit does not exist)` });
   },
 );

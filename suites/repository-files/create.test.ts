@@ -2,7 +2,7 @@
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectFields } from '../harness/core/checks.js';
 import { apiPath } from '../harness/core/client.js';
-import { createFile, expectGitLabError, expectWriteParamError, fileUrl, gitBlobId, GITLAB_TEXT, readFile, sha256, filesWorld, writeBody } from './helpers.js';
+import { blameAuthors, createFile, expectGitLabError, expectWriteParamError, fileUrl, gitBlobId, GITLAB_TEXT, readFile, sha256, filesWorld, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'create', { uses: [filesWorld] });
@@ -286,5 +286,20 @@ suite.test(
     const body = JSON.stringify(writeBody('not written\n', { branch }));
     expectError(await as('maintainer').post(fileUrl(publicProject, file), { rawJson: `${body.slice(0, -1)} {` }), 400);
     expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } }), 404);
+  },
+);
+
+suite.test(
+  {
+    case: 'default-author',
+    title: 'without author_name and author_email, the commit is authored by the user of the token (blame names their name and email)',
+    clauses: ['files.create.default-author', 'files.create.commit'],
+  },
+  async ({ as, run }) => {
+    const { publicProject, path, branch } = world();
+    const file = path('default-author', 'notes.txt');
+    await createFile(as('developer'), publicProject, file, 'by the developer\n', { branch });
+    const developer = run.actors.developer;
+    expectEqual(await blameAuthors(as('developer'), publicProject, file, branch), [`${developer.name} <${developer.email}>`], 'the author of the create commit');
   },
 );

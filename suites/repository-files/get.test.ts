@@ -2,7 +2,11 @@
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { apiPath } from '../harness/core/client.js';
-import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, METADATA_FIELDS, ownBranch, readFile, sha256, filesWorld } from './helpers.js';
+import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, METADATA_FIELDS, ownBranch, readFile, sha256, filesWorld, updateFile } from './helpers.js';
+import { ACCESS } from '../harness/core/vocabulary.js';
+import { currentFrame } from '../harness/run/frame.js';
+import { repositories } from '../common/repositories.js';
+import { renameProject } from '../common/setup-endpoints.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'get', { uses: [filesWorld] });
@@ -252,5 +256,118 @@ suite.test(
         expectEqual([body.file_path, body.file_name, body.last_commit_id], [':wq', ':wq', added], `":wq" as ${who} (${scope}) reads it`, res);
       }
     }
+  },
+);
+
+suite.test(
+  {
+    case: 'old-commit-sha',
+    title: 'a file read at an older commit id is the JSON it was at that commit (ref aside, which echoes the id), after the branch moved on and the file changed',
+    clauses: ['files.get.ref-kinds', 'files.file.commit-id', 'files.file.last-commit-id', 'files.file.ref'],
+    uses: [ownBranch],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    // A branch of the test's own: the commit read must be the branch head when the file is read.
+    const branch = ownBranch();
+    const file = path('old-sha', 'notes.txt');
+    await createFile(as('maintainer'), publicProject, file, 'first\n', { branch });
+    // Another commit, so that the commit read and the file's last commit differ.
+    await createFile(as('maintainer'), publicProject, path('old-sha', 'other.txt'), 'other\n', { branch });
+    const then = await readFile(as('developer'), publicProject, file, branch);
+    const sha = then.commit_id as string;
+    await updateFile(as('maintainer'), publicProject, file, 'second\n', { branch });
+    const res = await as('developer').get(fileUrl(publicProject, file), { query: { ref: sha } });
+    expectOk(res, 200, 'file');
+    expectEqual({ ...(res.body as Record<string, unknown>), ref: branch }, then, `the file at ${sha}, field by field, as it read when that commit was the branch head`, res);
+    expectEqual((res.body as Record<string, unknown>).ref, sha, 'ref to echo the commit id', res);
+  },
+);
+
+suite.test(
+  {
+    case: 'anonymous-as-member',
+    title: 'a file of a public project reads the same without a token as for a member, field by field',
+    clauses: ['files.get.public-without-auth', 'files.file.shape'],
+    uses: [ownBranch],
+  },
+  async ({ as }) => {
+    const { publicProject, path } = world();
+    // A branch of the test's own: both reads must meet the same branch head (commit_id).
+    const branch = ownBranch();
+    const file = path('anonymous', 'notes.txt');
+    await createFile(as('maintainer'), publicProject, file, 'read by anyone\n', { branch });
+    const byMember = await readFile(as('developer'), publicProject, file, branch);
+    const res = await as('anonymous').get(fileUrl(publicProject, file), { query: { ref: branch } });
+    expectOk(res, 200, 'file');
+    expectEqual(res.body, byMember, 'the anonymous read to equal the member\'s', res);
+  },
+);
+
+suite.test(
+  {
+    case: 'binary-content',
+    title: 'a binary file reads back as the Base64 of its exact bytes, with their size, SHA-256 and git blob id',
+    clauses: ['files.file.content-base64', 'files.file.content-sha256', 'files.file.blob-id', 'files.create.encoding'],
+  },
+  async ({ as }) => {
+    const { publicProject, path, branch } = world();
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 0xff, 0xfe, 0x80, 0x0a, 0x0d, 0x1a]);
+    const file = path('binary', 'image.png');
+    await createFile(as('maintainer'), publicProject, file, bytes.toString('base64'), { branch, encoding: 'base64' });
+    const body = await readFile(as('developer'), publicProject, file, branch);
+    expectEqual(Buffer.from(body.content as string, 'base64').toString('hex'), bytes.toString('hex'), 'the decoded content to be the bytes written');
+    expectEqual([body.size, body.content_sha256, body.blob_id], [bytes.length, sha256(bytes), gitBlobId(bytes)], 'size, content_sha256 and blob_id of the bytes');
+  },
+);
+
+suite.test(
+  {
+    case: 'direct-guest',
+    title: 'a direct Guest of a private project (no group role) may not read its files: GET file, raw and blame 403',
+    clauses: ['files.read.role'],
+  },
+  async ({ withToken }) => {
+    const { privateProject, branch } = world();
+    // A user lent to the test, made a Guest of the project only (taken back after the test).
+    const frame = currentFrame();
+    const guest = await frame.user();
+    await frame.make.addMember(privateProject, guest.id, ACCESS.GUEST);
+    const client = withToken(guest.tokens.api, 'a direct Guest of the project');
+    const url = fileUrl(privateProject, 'README.md');
+    for (const form of [url, `${url}/raw`, `${url}/blame`]) expectError(await client.get(form, { query: { ref: branch } }), 403, { message: '403 Forbidden', gitlab: 'lib/api/files.rb (assign_file_vars!: authorize_read_code!); spec/requests/api/files_spec.rb (and user is a direct project member, and user is a guest: 403)' });
+  },
+);
+
+suite.test(
+  {
+    case: 'moved-project',
+    title: 'GitLab parity: after a rename, the old path of the project answers a GET of a file, of raw and of blame with 301 to the same URL by project id, which reads the file; a write through it is refused with 405',
+    clauses: ['files.get.moved-project'],
+    level: 'parity',
+    uses: [repositories],
+    needs: ['project-update'],
+  },
+  async ({ as }) => {
+    const project = await currentFrame().make.project({ group: repositories().group, visibility: 'public', hint: 'moved' });
+    const file = 'dir/notes.txt';
+    await createFile(as('maintainer'), project, file, 'moved along\n', { branch: project.defaultBranch });
+    const oldPath = project.fullPath;
+    await renameProject(project, `${oldPath.split('/').pop()}-renamed`);
+    const tail = (id: number | string, form: string) => `${apiPath`/projects/${id}/repository/files/${file}`}${form}`;
+    for (const form of ['', '/raw', '/blame']) {
+      const res = await as('developer').get(tail(oldPath, form), { query: { ref: project.defaultBranch } });
+      expectStatus(res, 301, 'the old path of a renamed project redirected');
+      const location = new URL(expectHeader(res, 'Location'));
+      // CGI.escape of file_path: its slash as %2F (lib/api/helpers.rb url_with_project_id).
+      expectTrue(location.pathname.endsWith(`/api/v4/projects/${project.id}/repository/files/dir%2Fnotes.txt${form}`), `Location to name the project by id, the file and the form ${form || '(file)'}`, `got ${location.href}`, res);
+      expectEqual(location.searchParams.get('ref'), project.defaultBranch, 'the query kept in Location', res);
+      const followed = await as('developer').get(`${location.pathname.slice(location.pathname.indexOf('/api/v4/') + '/api/v4'.length)}${location.search}`);
+      expectStatus(followed, 200, 'the redirect target reads the file');
+    }
+    const write = await as('maintainer').put(tail(oldPath, ''), { body: { branch: project.defaultBranch, content: 'changed\n', commit_message: 'through the old path' } });
+    expectError(write, 405, { message: 'Non GET methods are not allowed for moved projects', gitlab: 'lib/api/helpers.rb (find_project!: not_allowed! unless request.get?)' });
+    const back = await readFile(as('developer'), project, file, project.defaultBranch);
+    expectEqual(Buffer.from(back.content as string, 'base64').toString('utf8'), 'moved along\n', 'the file unchanged by the refused write');
   },
 );

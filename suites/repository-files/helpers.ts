@@ -109,6 +109,17 @@ export async function readFile(client: Client, project: ProjectInfo, path: strin
   return res.body as Record<string, unknown>;
 }
 
+/**
+ * The authors of the commits that last changed the lines of a file at `ref`, as blame names them
+ * (`"<author_name> <author_email>"`, once each): the files API's view of a commit's author.
+ */
+export async function blameAuthors(client: Client, project: ProjectInfo, path: string, ref: string): Promise<string[]> {
+  const res = await client.get(`${fileUrl(project, path)}/blame`, { query: { ref } });
+  expectStatus(res, 200, `reading the blame of ${path} at ${ref}`);
+  const ranges = res.body as { commit: { author_name: string; author_email: string } }[];
+  return [...new Set(ranges.map((r) => `${r.commit.author_name} <${r.commit.author_email}>`))];
+}
+
 /** The header names of the spec's X-Service-* set, with the configured prefix. */
 export const METADATA_FIELDS = ['blob_id', 'commit_id', 'content_sha256', 'encoding', 'file_name', 'file_path', 'last_commit_id', 'ref', 'size', 'execute_filemode'] as const;
 
@@ -174,10 +185,10 @@ export function expectWriteParamError(res: Exchange, param: string): void {
  */
 export async function setRepositoryAccess(project: ProjectInfo, level: 'disabled' | 'private' | 'enabled'): Promise<void> {
   const frame = currentFrame();
-  frame.mayUse('repository-access-level');
+  frame.mayUse('project-update');
   const res = await frame.admin.put(apiPath`/projects/${project.id}`, {
     body: { repository_access_level: level, merge_requests_access_level: level, builds_access_level: level },
   });
   const shown = (res.body as { repository_access_level?: unknown } | undefined)?.repository_access_level;
-  if (res.status !== 200 || (shown !== undefined && shown !== level)) throw new SetupError(`set repository_access_level=${level} on ${project.fullPath}`, res, [200], 'repository-access-level');
+  if (res.status !== 200 || (shown !== undefined && shown !== level)) throw new SetupError(`set repository_access_level=${level} on ${project.fullPath}`, res, [200], 'project-update');
 }

@@ -1,7 +1,7 @@
 // HEAD /projects/:id/repository/files/:file_path/raw
 import { endpoint } from '../harness/run/conformance.js';
 import { expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { createFile, fileUrl, gitBlobId, headerName, filesWorld } from './helpers.js';
+import { createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, readFile, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'raw-head', { uses: [filesWorld] });
@@ -60,6 +60,25 @@ suite.test(
     expectStatus(res, [404, 200], 'no LFS object: 404, or the pointer where LFS is off');
     expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
     if (res.status === 200) expectHeader(res, headerName(run.headerPrefix, 'blob_id'), gitBlobId(Buffer.from(pointer)));
+    // GitLab, with LFS on (its default), answers 404 (app/models/blob.rb: with LFS off, stored_externally? is false and the pointer is served).
+    expectGitLabStatus(res, 'lib/api/files.rb (GET raw, run for HEAD: not_found! unless lfs_object&.project_allowed_access?); spec/requests/api/files_spec.rb (HEAD raw: and the file has an lfs object: responds with 404)', 404);
     expectStatus(await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } }), 200);
+  },
+);
+
+suite.test(
+  {
+    case: 'every-metadata-header',
+    title: 'HEAD raw carries every metadata header, each equal to the field of the same name of GET file at the same ref',
+    clauses: ['files.raw.head', 'files.file.headers'],
+  },
+  async ({ as, run }) => {
+    const { publicProject, path, branch } = world();
+    const file = path('head-raw-all', 'tool.sh');
+    await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\necho hi\n', { branch, executable: true });
+    const fields = await readFile(as('developer'), publicProject, file, branch);
+    const res = await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } });
+    expectStatus(res, 200);
+    for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.headerPrefix, field), String(fields[field]));
   },
 );

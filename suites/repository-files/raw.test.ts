@@ -9,6 +9,9 @@ import { emptyRepository } from '../common/repositories.js';
 const suite = endpoint(repositoryFiles, 'raw', { uses: [filesWorld] });
 
 const world = filesWorld;
+
+/** Where GitLab answers lfs=true on a pointer whose object the project lacks (LFS on, GitLab's default). */
+const LFS_MISSING_GITLAB = 'lib/api/files.rb (GET raw: not_found! unless lfs_object&.project_allowed_access?); spec/requests/api/files_spec.rb (when lfs parameter is true and the project has lfs enabled: 404 response)';
 // Tests of raw without a ref read the default branch of the run's public project: they write their
 // files to it (at paths of their own, reading no branch head); the others use this file's branch.
 
@@ -187,11 +190,14 @@ suite.test(
     const file = path('lfs-missing', 'orphan.txt');
     await createFile(as('maintainer'), publicProject, file, pointer, { branch });
     const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch, lfs: true } });
-    if (res.status === 404) expectError(res, 404, { message: '404 Not Found', gitlab: 'lib/api/files.rb (GET raw: not_found! unless lfs_object&.project_allowed_access?)' });
+    if (res.status === 404) expectError(res, 404, { message: '404 Not Found', gitlab: LFS_MISSING_GITLAB });
     else {
       expectStatus(res, 200, 'a target with LFS off serves the pointer blob itself');
       expectEqual(res.bytes.toString('utf8'), pointer, 'the pointer as stored');
     }
+    // GitLab, with LFS on (its default), answers 404; with LFS off for the project it serves the pointer
+    // (app/models/blob.rb: stored_externally? is false when external_storage_error?).
+    expectGitLabError(res, LFS_MISSING_GITLAB, 404, { message: '404 Not Found' });
     const plain = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } });
     expectStatus(plain, 200);
     expectEqual(plain.bytes.toString('utf8'), pointer, 'without lfs the pointer as stored');
@@ -304,5 +310,27 @@ suite.test(
     const token = await as('developer', 'read_repository').get(`${fileUrl(publicProject, gone)}/raw`, { query: { ref: sha } });
     expectStatus(token, 200);
     expectEqual(token.bytes.toString('utf8'), 'deleted later\n', 'the deleted file at its old commit, with a read_repository token');
+  },
+);
+
+suite.test(
+  {
+    case: 'no-cache-exact',
+    title: 'GitLab parity: raw is sent with Cache-Control "max-age=0, private, must-revalidate, no-store, no-cache", Expires "Fri, 01 Jan 1990 00:00:00 GMT" and Content-Disposition inline; filename="…"; filename*=UTF-8\'\'…',
+    clauses: ['files.raw.no-cache', 'files.raw.headers'],
+    level: 'parity',
+  },
+  async ({ as }) => {
+    const { publicProject, path, branch } = world();
+    const file = path('raw-cache-exact', 'notes.txt');
+    await createFile(as('maintainer'), publicProject, file, 'plain text\n', { branch });
+    const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } });
+    expectStatus(res, 200);
+    const gitlab = 'lib/api/files.rb (GET raw: no_cache_headers; send_git_blob); lib/api/helpers.rb (send_git_blob: ActionDispatch::Http::ContentDisposition.format); spec/requests/api/files_spec.rb (sets no-cache headers; sets inline content disposition by default)';
+    parity(res, gitlab, () => {
+      expectHeader(res, 'Cache-Control', 'max-age=0, private, must-revalidate, no-store, no-cache');
+      expectHeader(res, 'Expires', 'Fri, 01 Jan 1990 00:00:00 GMT');
+      expectHeader(res, 'Content-Disposition', `inline; filename="notes.txt"; filename*=UTF-8''notes.txt`);
+    });
   },
 );

@@ -19,7 +19,7 @@ const world = fixture({
   name: 'files-feature',
   scope: 'file',
   uses: [repositories],
-  needs: ['repository-access-level'],
+  needs: ['project-update'],
   async build({ make, use }) {
     const { group } = use(repositories);
     const [disabled, writesOff, membersOnly] = await Promise.all(['repo-off', 'writes-off', 'repo-private'].map((hint) => make.project({ group, visibility: 'public', hint })));

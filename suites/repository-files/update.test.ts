@@ -1,7 +1,7 @@
 // PUT /projects/:id/repository/files/:file_path
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectFields } from '../harness/core/checks.js';
-import { createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, filesWorld, ownBranch, writeBody, type WriteOptions } from './helpers.js';
+import { blameAuthors, createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, filesWorld, ownBranch, writeBody, type WriteOptions } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'update', { uses: [filesWorld] });
@@ -235,5 +235,22 @@ suite.test(
     expectWriteParamError(await as('maintainer').put(fileUrl(publicProject, file), { body: { ...writeBody('changed\n', { branch }), commit_message: '' }, form: true }), 'commit_message');
     expectError(await as('maintainer').put(fileUrl(publicProject, `/${file}`), { body: writeBody('changed\n', { branch }), form: true }), 400, { error: 'file_path should be a valid file path', gitlab: `${GITLAB_TEXT.filePath} (when path is absolute)` });
     expectEqual(text(await readFile(as('developer'), publicProject, file, branch)), 'keep me\n', 'the content to be unchanged');
+  },
+);
+
+suite.test(
+  {
+    case: 'default-author',
+    title: 'without author_name and author_email, the update commit is authored by the user of the token (blame names their name and email)',
+    clauses: ['files.create.default-author', 'files.update.commit'],
+  },
+  async ({ as, run }) => {
+    const { publicProject, path, branch } = world();
+    const file = path('default-author', 'notes.txt');
+    await createFile(as('maintainer'), publicProject, file, 'by the maintainer\n', { branch, authorName: 'Someone Else', authorEmail: 'someone@example.com' });
+    const res = await as('developer').put(fileUrl(publicProject, file), { body: writeBody('by the developer\n', { branch }) });
+    expectOk(res, 200, 'file-write-result');
+    const developer = run.actors.developer;
+    expectEqual(await blameAuthors(as('developer'), publicProject, file, branch), [`${developer.name} <${developer.email}>`], 'the author of the update commit, which changed every line');
   },
 );

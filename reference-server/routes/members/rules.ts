@@ -276,13 +276,19 @@ export function membershipErrors(store: Store, source: Source, userId: number, l
     }
   }
   if (expiresAt && isExpired(expiresAt)) errors.expires_at = ['cannot be a date in the past'];
+  // validates :user_id, uniqueness (unscoped), if: :project_bot?: a bot holds its own project's membership only.
+  const bot = store.users.get(userId)?.userType === 'project_bot';
+  if (bot && store.members.ofUser(userId).some((m) => m.source.kind !== source.kind || m.source.id !== source.id)) {
+    errors.user_id = ['project bots cannot be added to other groups / projects'];
+  }
   return errors;
 }
 
 /** ActiveModel's `full_messages.to_sentence`: "Access level is not included in the list". */
 export function fullMessages(errors: Record<string, string[]>): string {
   const messages = Object.entries(errors).flatMap(([field, texts]) => {
-    const name = field.replace(/_/g, ' ');
+    // ActiveSupport's humanize: a trailing "_id" goes ("user_id" is "User").
+    const name = field.replace(/_id$/, '').replace(/_/g, ' ');
     return texts.map((text) => `${name[0].toUpperCase()}${name.slice(1)} ${text}`);
   });
   return toSentence(messages);

@@ -94,6 +94,7 @@ function applyFilters<T>(store: Store, items: readonly T[], memberOf: (item: T) 
 
 export const sourceMembersRoutes: RouteModule = (app, ctx) => {
   const { store } = ctx;
+  const removalLimiter = new RemovalLimiter();
 
   for (const kind of ['group', 'project'] as const) {
     const base = `/${kind}s/:id/members`;
@@ -217,6 +218,8 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
       const source = findSource(ctx, request, kind, request.params.id);
       const member = directUserMember(store, source, userId!);
       if (!member) throw recordNotFound();
+      // check_rate_limit!(:members_delete, scope: [source, current_user]) after the lookup, before anything else.
+      if (removalLimiter.throttled(source, actor)) throw apiError(429, { error: 'This endpoint has been requested too many times. Try again later.' });
       // destroy_conditionally! checks If-Unmodified-Since before the destroy service's permission (lib/api/helpers.rb).
       if (modifiedSince(request, member.updatedAt ?? member.createdAt)) throw apiError(412, '412 Precondition Failed');
       if (!canDestroy(store, actor, source, member)) throw forbidden();
@@ -233,12 +236,45 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
   }
 };
 
+/** GitLab's default `members_delete_limit` application setting: removals per source and user per minute. */
+const MEMBERS_DELETE_LIMIT = 60;
+const MEMBERS_DELETE_PERIOD_MS = 60_000;
+
+/**
+ * Gitlab::ApplicationRateLimiter for :members_delete (lib/gitlab/application_rate_limiter.rb): a count
+ * per source and user in fixed periods of a minute; every request counts, and one past the limit is
+ * throttled (lib/api/helpers/rate_limiter.rb: 429 {"message":{"error":"This endpoint has been requested
+ * too many times. Try again later."}}).
+ */
+class RemovalLimiter {
+  private period = -1;
+  private readonly counts = new Map<string, number>();
+
+  throttled(source: Source, user: User): boolean {
+    const period = Math.floor(Date.now() / MEMBERS_DELETE_PERIOD_MS);
+    if (period !== this.period) {
+      // Counts of earlier periods have expired: only the current one is kept.
+      this.period = period;
+      this.counts.clear();
+    }
+    const key = `${source.kind}:${source.id}:${user.id}`;
+    const count = (this.counts.get(key) ?? 0) + 1;
+    this.counts.set(key, count);
+    return count > MEMBERS_DELETE_LIMIT;
+  }
+}
+
 /** `check_unmodified_since!`: the record changed after the If-Unmodified-Since date; an unreadable date is ignored. */
 function modifiedSince(request: FastifyRequest, lastUpdated: string): boolean {
   const header = request.headers['if-unmodified-since'];
   // Node keeps one If-Unmodified-Since; without it, Date.parse(String(undefined)) is NaN.
   const since = Date.parse(String(header));
   return !Number.isNaN(since) && Date.parse(lastUpdated) > since;
+}
+
+/** The member is the bot user of a project access token (user_type project_bot). */
+function isProjectBot(store: Store, member: Member): boolean {
+  return store.userOrNone(member.userId)?.userType === 'project_bot';
 }
 
 /** `create_{group,project}_member`, and `manage_owners` to give a project's Owner role (a group's member admins are Owners already). */
@@ -253,6 +289,8 @@ function checkCanAdd(store: Store, actor: User, source: Source, level: number): 
  */
 function canUpdate(store: Store, actor: User, source: Source, member: Member, level: number): boolean {
   if (!canAdminMembers(store, source, actor)) return false;
+  // ProjectMemberPolicy enables update_project_member for ~project_bot targets only.
+  if (isProjectBot(store, member)) return false;
   if (source.kind === 'project') return canManageOwners(store, source, actor) || (member.accessLevel < ACCESS.OWNER && level < ACCESS.OWNER);
   if (member.ldap && !member.override) return false;
   return !isLastOwner(store, source, member);
@@ -262,6 +300,9 @@ function canUpdate(store: Store, actor: User, source: Source, member: Member, le
 function canDestroy(store: Store, actor: User, source: Source, member: Member): boolean {
   if (source.kind === 'group' && isLastOwner(store, source, member)) return false;
   if (member.userId === actor.id) return true;
+  // ProjectMemberPolicy enables destroy_project_member for ~project_bot targets only (a bot's membership
+  // goes with its token, destroy_project_bot_member, which the API does not ask for): 403 to everyone.
+  if (isProjectBot(store, member)) return false;
   if (!canAdminMembers(store, source, actor)) return false;
   // A project's Owners are removed by owners only; a group's member admins are Owners already.
   return member.accessLevel < ACCESS.OWNER || canManageOwners(store, source, actor);

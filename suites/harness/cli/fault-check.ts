@@ -21,6 +21,7 @@ import type { SeededFault } from '../../../reference-server/faults/types.js';
 import { startReferenceServer } from '../../../reference-server/server.js';
 import { CATALOG } from '../../areas.js';
 import type { VerdictLevel } from '../core/exchange.js';
+import { CAPABILITIES } from '../run/config.js';
 import { ConformanceReporter } from '../report/reporter.js';
 import { runSettings } from '../run/config.js';
 import type { Results, TestRecord } from '../report/results.js';
@@ -62,7 +63,8 @@ writeFileSync(manifest, JSON.stringify(server.fixtures));
 Object.assign(process.env, {
   CONFORMANCE_TARGET_URL: server.url,
   CONFORMANCE_ADMIN_TOKEN: ADMIN,
-  CONFORMANCE_CAPABILITIES: 'premium,ultimate,ldap,saml,promotion_management,enterprise_users',
+  // The reference server has every capability (as with no target URL).
+  CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','),
   CONFORMANCE_FIXTURES: manifest,
   CONFORMANCE_REPORT_DIR: join(work, 'reports'),
 });

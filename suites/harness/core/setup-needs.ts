@@ -8,7 +8,7 @@ import { EXTRA_SETUP_ENDPOINTS, type ExtraSetupEndpoint } from '../../../contrac
 /** The endpoints of each name, as a reason names them. */
 const ENDPOINTS: Record<ExtraSetupEndpoint, string> = {
   'access-requests': 'POST /groups/:id/access_requests, POST /projects/:id/access_requests',
-  'repository-access-level': 'PUT /projects/:id (repository_access_level)',
+  'project-update': 'PUT /projects/:id (repository_access_level, path)',
   'secondary-emails': 'POST /users/:id/emails',
   'unconfirmed-users': 'POST /users without skip_confirmation',
   'application-settings-read': 'GET /application/settings',

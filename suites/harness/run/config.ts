@@ -8,7 +8,7 @@ import { LEVELS, type VerdictLevel } from '../core/exchange.js';
 
 export { ConfigError } from '../core/errors.js';
 
-export const CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'promotion_management', 'enterprise_users'] as const;
+export const CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'promotion_management', 'enterprise_users', 'member_removal_rate_limit'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 /**

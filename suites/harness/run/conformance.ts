@@ -201,7 +201,7 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
           await frame.enter(() => withDeadline(body(kit(run.context, meta.kind, frame))));
         } catch (error) {
           if (error instanceof FixtureUnavailable && error.failure.lacking) skip({ verdict: 'unsupported', reason: error.message });
-          if (error instanceof SetupError && error.need) skip({ verdict: 'unsupported', reason: `the target lacks ${SETUP_NEEDS[error.need].endpoint} (set-up "${error.need}"): ${error.message.split('\n')[0]}` });
+          if (error instanceof SetupError && error.need) skip({ verdict: 'unsupported', reason: `the target lacks ${SETUP_NEEDS[error.need].endpoint} (set-up "${error.need}"): ${error.brief}` });
           if (error instanceof ConformanceFailure && meta.level === 'parity') {
             log.parity.push({ text: error.message, gitlab: 'the test as a whole (level parity)' });
           } else {

@@ -71,7 +71,8 @@ export class Frame implements Recorder {
 
   record(exchange: Exchange, purpose: Purpose): void {
     this.counts[purpose]++;
-    if (purpose !== 'clean-up') this.trail.push(exchange);
+    // What the clean-up and take-backs send puts users back where they were: no trace for the lending policy.
+    if (purpose !== 'clean-up' && purpose !== 'take-back') this.trail.push(exchange);
   }
 
   /** Runs `work` with this frame as the current one. */

@@ -30,7 +30,12 @@ export class SetupError extends HarnessError {
     readonly need?: SetupNeed,
   ) {
     super(`setup failed: could not ${what} (wanted HTTP ${expected.join('/')})${describeExchange(exchange)}`);
+    const body = exchange.body === undefined ? '' : ` ${JSON.stringify(exchange.body)}`;
+    this.brief = `setup failed: could not ${what} (wanted HTTP ${expected.join('/')}, got ${exchange.status}${body.length > 160 ? `${body.slice(0, 160)}…` : body})`;
   }
+
+  /** One line: what could not be done and what the target answered. */
+  readonly brief: string;
 }
 
 export class Maker {

@@ -1,0 +1,47 @@
+// Set-up calls beyond the target contract's table that only some tests make (README: "Set-up
+// endpoints beyond the target contract's table"), one function per GitLab endpoint, made with the
+// admin token of the current frame, which must declare the need. A target that answers otherwise
+// than GitLab fails the set-up: the test is `unsupported` for the need, not failed.
+import { apiPath } from '../harness/core/client.js';
+import { registerSecret } from '../harness/core/redact.js';
+import { dateIn, type ProjectInfo } from '../harness/core/vocabulary.js';
+import { currentFrame } from '../harness/run/frame.js';
+import { SetupError } from '../harness/run/maker.js';
+
+/** The bot user a project access token made: its user id and username. */
+export interface ProjectBot {
+  id: number;
+  username: string;
+}
+
+/**
+ * `POST /projects/:id/access_tokens` (lib/api/resource_access_tokens.rb; app/services/resource_access_tokens/create_service.rb):
+ * a token of the project, whose bot user (user_type project_bot) GitLab makes a member of the
+ * project at the default level (Maintainer). The bot goes with the project. The token is not kept;
+ * the bot's username is read back from the project's members.
+ */
+export async function projectAccessToken(project: ProjectInfo): Promise<ProjectBot> {
+  const frame = currentFrame();
+  const body = await frame.make.setup(
+    `create an access token of project ${project.fullPath}`,
+    frame.admin.post(apiPath`/projects/${project.id}/access_tokens`, { body: { name: frame.factories.slug('bot'), scopes: ['read_api'], expires_at: dateIn(7) } }),
+    [201],
+    'project-access-tokens',
+  );
+  if (typeof body.token === 'string') registerSecret(body.token);
+  const member = await frame.make.setup(`read the bot user ${String(body.user_id)} of project ${project.fullPath} among its members`, frame.admin.get(apiPath`/projects/${project.id}/members/${Number(body.user_id)}`), [200], 'project-access-tokens');
+  return { id: Number(body.user_id), username: String(member.username) };
+}
+
+/**
+ * `PUT /projects/:id` with `path` (lib/api/projects.rb): renames the project; GitLab keeps the old
+ * full path as a redirect route (app/models/concerns/routable.rb). Answers the new full path.
+ */
+export async function renameProject(project: ProjectInfo, path: string): Promise<string> {
+  const frame = currentFrame();
+  frame.mayUse('project-update');
+  const res = await frame.admin.put(apiPath`/projects/${project.id}`, { body: { path } });
+  const fullPath = (res.body as { path_with_namespace?: unknown } | undefined)?.path_with_namespace;
+  if (res.status !== 200 || typeof fullPath !== 'string' || !fullPath.endsWith(`/${path}`)) throw new SetupError(`rename project ${project.fullPath} to ${path} (wanted its new path_with_namespace)`, res, [200], 'project-update');
+  return fullPath;
+}
