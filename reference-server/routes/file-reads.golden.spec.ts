@@ -1,7 +1,7 @@
 // A guard for the speed work on the file reads: the exact answers (status line, every header but
 // Date, in order and as written, and the body's bytes) of GET/HEAD file, blame and raw over real
 // HTTP, compared with file-reads.golden.txt. Any byte that changes fails the test; when a change is
-// meant, review the diff and rewrite the file with `npx vitest run --project unit -u <this file>`.
+// meant, review the diff and rewrite the file with `npx vitest run --project unit <this file> --update=all`.
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../server.js';
