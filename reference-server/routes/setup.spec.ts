@@ -111,6 +111,39 @@ describe('writes clients send otherwise', () => {
   });
 });
 
+describe('a user\'s addresses (GET and DELETE /users/:id/emails)', () => {
+  test('the list holds the confirmed primary address first, then the secondary ones; a secondary one is removed', async () => {
+    const confirmed = await post('/users', { username: 'eve', name: 'Eve', email: 'eve@example.com', password: 'Secret-12345', skip_confirmation: true });
+    const second = await post(`/users/${confirmed.id}/emails`, { email: 'eve-2@example.com' });
+    const third = await post(`/users/${confirmed.id}/emails`, { email: 'eve-3@example.com', skip_confirmation: true });
+    const list = await inject({ method: 'GET', url: `/users/${confirmed.id}/emails` });
+    expect(list.headers['x-total']).toBe('3');
+    const rows = list.json() as { id: number; email: string; confirmed_at: string | null }[];
+    expect(rows.map((r) => [r.email, r.confirmed_at !== null])).toEqual([['eve@example.com', true], ['eve-2@example.com', false], ['eve-3@example.com', true]]);
+    expect(rows.slice(1)).toEqual([second, third]);
+    expect(rows[0]!.id).toBeLessThan(second.id);
+    // An unconfirmed primary address has no Email row.
+    expect((await inject({ method: 'GET', url: `/users/${ann.id}/emails` })).json()).toEqual([]);
+
+    expect((await inject({ method: 'DELETE', url: `/users/${confirmed.id}/emails/${second.id}` })).statusCode).toBe(204);
+    expect((await inject({ method: 'GET', url: `/users/${confirmed.id}/emails` })).json().map((r: { email: string }) => r.email)).toEqual(['eve@example.com', 'eve-3@example.com']);
+    const again = await inject({ method: 'DELETE', url: `/users/${confirmed.id}/emails/${second.id}` });
+    expect([again.statusCode, again.json()]).toEqual([404, { message: '404 Email Not Found' }]);
+    // Another user's row is not this user's.
+    expect((await inject({ method: 'DELETE', url: `/users/${ann.id}/emails/${third.id}` })).statusCode).toBe(404);
+    // Emails::DestroyService raises for the primary address's row: GitLab's 500.
+    const primary = await inject({ method: 'DELETE', url: `/users/${confirmed.id}/emails/${rows[0]!.id}` });
+    expect([primary.statusCode, primary.json()]).toEqual([500, { message: '500 Internal Server Error' }]);
+  });
+
+  test('refusals: others than administrators, a user that is not there, an email_id that is not a number', async () => {
+    expect((await inject({ method: 'GET', url: `/users/${dev.id}/emails`, token: devToken })).statusCode).toBe(403);
+    expect((await inject({ method: 'GET', url: '/users/999999/emails' })).json()).toEqual({ message: '404 User Not Found' });
+    const bad = await inject({ method: 'DELETE', url: `/users/${dev.id}/emails/x`, token: devToken });
+    expect([bad.statusCode, bad.json()]).toEqual([400, { error: 'email_id is invalid' }]);
+  });
+});
+
 describe('sudo (lib/api/helpers.rb sudo!)', () => {
   test('the administrator acts as the named user, by username (parameter) or id (header)', async () => {
     expect((await inject({ method: 'GET', url: '/user?sudo=dev' })).json().username).toBe('dev');

@@ -1,10 +1,10 @@
 // The target contract's setup endpoints (TARGET-CONTRACT.md §2), as GitLab answers them:
 // version, current user, users and their tokens, groups, projects, sharing, branches, settings.
 import type { FastifyRequest } from 'fastify';
-import { ACCESS, type FeatureAccessLevel, type Group, type Project, type Source, type Visibility } from '../state/model.js';
+import { ACCESS, type FeatureAccessLevel, type Group, type Project, type EmailRow, type Source, type User, type Visibility } from '../state/model.js';
 import { requireAdmin, requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
 import { actorOf, avatarUrl, findGroup, findProject, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
-import { apiError, badRequest, conflict, forbidden, notFound, recordNotFound, validationError } from '../http/errors.js';
+import { apiError, badRequest, conflict, forbidden, notFound, paramError, recordNotFound, validationError } from '../http/errors.js';
 import { mergedParams, Params } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { RepositoryError } from '../git/repository.js';
@@ -269,9 +269,43 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     if (!user) throw notFound('User');
     if (!/^[^@\s]+@[^@\s]+$/.test(email!)) throw validationError({ email: ['is invalid'] });
     if (store.emailTaken(email!)) throw validationError({ email: ['has already been taken'] });
-    user.emails.push({ email: email!, confirmed });
+    const row = { id: store.id('email'), email: email!, confirmed, createdAt: new Date().toISOString() };
+    user.emails.push(row);
     reply.code(201);
-    return { id: store.id('email'), email: email!, confirmed_at: confirmed ? new Date().toISOString() : null };
+    return emailEntity(row);
+  });
+
+  // lib/api/users.rb `get ':id/emails'` (administrators): paginate(user.emails) in id order (the default
+  // order of lib/gitlab/pagination/offset_pagination.rb), the confirmed primary address's row first.
+  app.get<{ Params: { id: string } }>('/users/:id/emails', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireAdmin(actor);
+    requireScope(actor, READ_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const user = store.userByIdText(request.params.id);
+    if (!user) throw notFound('User');
+    return paginate(request, reply, emailRows(user).map(emailEntity), params);
+  });
+
+  // lib/api/users.rb `delete ':id/emails/:email_id'`: 404 "Email Not Found" for a row the user has not,
+  // 204 once Emails::DestroyService removed it. That service raises 'Cannot delete primary email' for the
+  // primary address's row (app/services/emails/destroy_service.rb), which lib/api/helpers.rb
+  // handle_api_exception renders as GitLab's 500.
+  app.delete<{ Params: { id: string; email_id: string } }>('/users/:id/emails/:email_id', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    requireUser(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    // Grape validates `requires :email_id, type: Integer` before the endpoint checks the administrator.
+    if (!/^\d+$/.test(request.params.email_id)) throw paramError('email_id is invalid');
+    requireAdmin(actor);
+    const user = store.userByIdText(request.params.id);
+    if (!user) throw notFound('User');
+    const emailId = Number(request.params.email_id);
+    if (emailId === user.primaryEmailId) throw apiError(500, '500 Internal Server Error');
+    const index = user.emails.findIndex((row) => row.id === emailId);
+    if (index < 0) throw notFound('Email');
+    user.emails.splice(index, 1);
+    reply.code(204);
   });
 
   app.post<{ Params: { id: string } }>('/users/:id/personal_access_tokens', async (request, reply) => {
@@ -625,6 +659,17 @@ export const setupRoutes: RouteModule = (app, ctx) => {
 };
 
 /** GitLab's Branch entity (lib/api/entities/branch.rb) with its Commit (lib/api/entities/commit.rb). */
+/** lib/api/entities/email.rb: id, email, confirmed_at. */
+function emailEntity(row: EmailRow) {
+  return { id: row.id, email: row.email, confirmed_at: row.confirmed ? row.createdAt : null };
+}
+
+/** A user's Email rows in id order: the confirmed primary address's (made with the user) and the secondary ones. */
+function emailRows(user: User): EmailRow[] {
+  const primary = user.primaryEmailId === undefined ? [] : [{ id: user.primaryEmailId, email: user.email, confirmed: true, createdAt: user.createdAt }];
+  return [...primary, ...user.emails].sort((a, b) => a.id - b.id);
+}
+
 export function branchEntity(ctx: Context, request: FastifyRequest, project: Project, name: string) {
   const { store } = ctx;
   const repository = project.repository;

@@ -51,10 +51,23 @@ export interface User {
   samlIdentities: Map<number, { externUid: string; provider: string; samlProviderId: number }>;
   /** Whether the primary address is confirmed: POST /users confirms it only with skip_confirmation. */
   confirmed: boolean;
+  /**
+   * The id of the Email row GitLab keeps for a confirmed primary address (app/models/user.rb
+   * `add_primary_email_to_emails!`, run when the user is saved confirmed); absent while unconfirmed.
+   */
+  primaryEmailId?: number;
   /** Secondary addresses (POST /users/:id/emails), confirmed only with skip_confirmation. */
-  emails: { email: string; confirmed: boolean }[];
+  emails: EmailRow[];
   /** GitLab's user_type for the bot user of a project access token (POST /projects/:id/access_tokens); absent for people. */
   userType?: 'project_bot';
+}
+
+/** One of GitLab's Email rows (lib/api/entities/email.rb presents id, email, confirmed_at). */
+export interface EmailRow {
+  id: number;
+  email: string;
+  confirmed: boolean;
+  createdAt: string;
 }
 
 export interface PersonalAccessToken {

@@ -337,6 +337,7 @@ export class Store {
       emails: [],
       ...(fields.userType ? { userType: fields.userType } : {}),
     };
+    if (user.confirmed) user.primaryEmailId = this.id('email');
     this.users.set(user.id, user);
     return user;
   }
