@@ -815,9 +815,10 @@ suite.test(
     needs: ['secondary-emails', 'group-project-read'],
   },
   async (kit) => {
-    const { source, newcomer, secondaryEmail } = world();
+    const { source, user, secondaryEmail } = world();
     const target = source(kit.kind);
-    const [confirmed, unconfirmed] = [await newcomer(), await newcomer()];
+    // Users lent to the test: an invitation by a secondary address names them by it (Maker.addEmail notes it).
+    const [confirmed, unconfirmed] = [await user(), await user()];
     const [confirmedAddress, unconfirmedAddress] = [await secondaryEmail(confirmed, true), await secondaryEmail(unconfirmed, false)];
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: confirmedAddress, access_level: ACCESS.DEVELOPER }));
     await expectMember(kit, target, confirmed, ACCESS.DEVELOPER);

@@ -98,7 +98,19 @@ export const sharedSources = fixture({ name: 'invitation-sources', scope: 'run',
  * The same for one file alone, per kind of source: the promotion-approval file queues requests
  * there, which no clean-up can withdraw, and a seatless user serves each source once.
  */
-export const ownSources = fixture({ name: 'invitation-own-sources', scope: 'file', perKind: true, build: ({ make }) => invitationSources(make) });
+export const ownSources = fixture({
+  name: 'invitation-own-sources',
+  scope: 'file',
+  perKind: true,
+  uses: [sharedSources],
+  // Only the source of the instance's kind is made (and the group a project needs above it); the field
+  // of the other kind, which its tests never read, is the run's shared one.
+  async build({ make, use, kind }) {
+    const shared = use(sharedSources);
+    const group = await make.group({ top: true, hint: 'invitations', roles: true });
+    return kind === 'project' ? { group, subgroup: shared.subgroup, project: await invitationsProject(make, group) } : { group, subgroup: await make.group({ parent: group, hint: 'sub' }), project: shared.project };
+  },
+});
 
 /**
  * A source of the test's kind with the shared actors in their roles and no pending invitation, for

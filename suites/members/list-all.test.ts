@@ -3,6 +3,7 @@
 import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
+import type { ActorInfo } from '../harness/run/context.js';
 import { ACCESS, ROLE_LEVEL, ROLES, sourceNotFound, type SourceKind } from '../harness/core/vocabulary.js';
 import type { GroupInfo } from '../harness/core/vocabulary.js';
 import {
@@ -43,12 +44,22 @@ interface Invited {
   intoParent: GroupInfo;
 }
 
+/** The users of each side's hierarchy and shared source (build). */
+interface People {
+  x: ActorInfo;
+  y: ActorInfo;
+  z: ActorInfo;
+  sm: ActorInfo;
+  sg: ActorInfo;
+  so: ActorInfo;
+}
+
 /**
  * The source of the kind (a subgroup of a role group; a project in a subgroup of a role group) with
  * members on several levels of its hierarchy and of groups it is shared with, and a public source
  * shared with a public and a private group.
  */
-async function build(t: Toolkit, kind: SourceKind, invited: Invited) {
+async function build(t: Toolkit, kind: SourceKind, invited: Invited, people: People) {
   // At the top: the state of a membership is set on a top-level group.
   const top = await t.roleGroup({ top: true });
   const sub = await t.group({ parent: top });
@@ -58,7 +69,7 @@ async function build(t: Toolkit, kind: SourceKind, invited: Invited) {
   // x: Developer of the top group, Maintainer of the source; y: Guest of the source, Maintainer of
   // the group above it (added in that order: a membership may not be lower than an inherited one);
   // z: Guest of the source only.
-  const [x, y, z] = [await t.user(), await t.user(), await t.user()];
+  const { x, y, z, sm, sg, so } = people;
   await t.add(top, x, ACCESS.DEVELOPER);
   await t.add(source, x, ACCESS.MAINTAINER);
   await t.add(source, y, ACCESS.GUEST);
@@ -69,7 +80,6 @@ async function build(t: Toolkit, kind: SourceKind, invited: Invited) {
   // A public source shared with the public and the private group: sm its Developer, sg its Guest,
   // so the lowest role that manages its members (Owner of a group, Maintainer of a project).
   const shared = await sourceIn(kind, await t.group({ visibility: 'public' }), 'public');
-  const [sm, sg, so] = [await t.user(), await t.user(), await t.user()];
   await t.add(shared, sm, ACCESS.DEVELOPER);
   await t.add(shared, sg, ACCESS.GUEST);
   await t.add(shared, so, ROLE_LEVEL[manager(kind)]);
@@ -88,7 +98,9 @@ const world = membersWorld('members-list-all', { uses: [personalProject, private
   const intoParent = await t.group({ visibility: 'public' });
   const qa = await t.member(intoParent, ACCESS.REPORTER);
   const invited = { publicGroup, privateGroup, intoParent };
-  const sides = { group: await build(t, 'group', invited), project: await build(t, 'project', invited) };
+  // The same six users play their parts on both sides: the group's and the project's hierarchies share no group.
+  const people: People = { x: await t.user(), y: await t.user(), z: await t.user(), sm: await t.user(), sg: await t.user(), so: await t.user() };
+  const sides = { group: await build(t, 'group', invited, people), project: await build(t, 'project', invited, people) };
   // Everyone of the source: the administrator (creator of the groups above), the role actors of
   // the top group, x, y, z, the members of the public group it is shared with and of the group
   // shared with the group above it.

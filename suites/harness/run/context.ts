@@ -11,6 +11,8 @@ export interface ActorInfo {
   username: string;
   name: string;
   email: string;
+  /** Secondary addresses a frame gave it (Maker.addEmail): requests may name the user by them too. */
+  secondaryEmails?: string[];
   /** Its personal access tokens by scope: `api` always; the shared actors hold every scope. */
   tokens: { api: string } & Partial<Record<TokenScope, string>>;
 }

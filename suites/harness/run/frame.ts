@@ -25,8 +25,12 @@ export interface Run {
 
 const storage = new AsyncLocalStorage<Frame>();
 
-/** How long a lease waits for a user that another holder will give back, before a new user is made. */
-const LEASE_PATIENCE_MS = 10_000;
+/**
+ * How long a lease waits for a user that another holder will give back, before a new user is made: long
+ * for a holder that holds none yet (nobody can be waiting for it, so the wait cannot go round in a
+ * circle), short for one that holds some (two such holders could wait for each other).
+ */
+const LEASE_PATIENCE_MS = { emptyHanded: 120_000, holding: 10_000 };
 
 /** The frame the calling code runs for; a harness error outside any test or fixture. */
 export function currentFrame(): Frame {
@@ -97,7 +101,7 @@ export class Frame implements Recorder {
   async user(): Promise<ActorInfo> {
     const { coordinator } = this.run;
     // Users are few and worth waiting a while for: another test or fixture may give one back soon.
-    const patience = Date.now() + LEASE_PATIENCE_MS;
+    const patience = Date.now() + (this.leased.length === 0 ? LEASE_PATIENCE_MS.emptyHanded : LEASE_PATIENCE_MS.holding);
     for (;;) {
       const lease = await coordinator.lease(this.holder, this.sources, Date.now() < patience);
       if ('wait' in lease) {
@@ -239,7 +243,7 @@ export function touches(trail: readonly Exchange[], users: readonly ActorInfo[])
     const names = userNames(e);
     for (const user of users) {
       const sentBy = e.token !== undefined && Object.values(user.tokens).includes(e.token);
-      const named = [String(user.id), user.username.toLowerCase(), user.email.toLowerCase()].some((n) => names.includes(n));
+      const named = [String(user.id), user.username.toLowerCase(), user.email.toLowerCase(), ...(user.secondaryEmails ?? [])].some((n) => names.includes(n));
       if (sentBy || named) touched.push({ userId: user.id, source, requested: sentBy && /\/access_requests/.test(e.url) });
     }
     if (e.method === 'POST' && /^\/api\/v4\/(groups|projects)\/[^/?]+\/share(\?|$)/.test(e.url)) {

@@ -185,6 +185,7 @@ export class Maker {
   async addEmail(user: ActorInfo, email: string, confirmed: boolean): Promise<void> {
     const body = confirmed ? { email, skip_confirmation: true } : { email };
     await this.setup(`add the address ${email} to ${user.username}`, this.frame.admin.post(apiPath`/users/${user.id}/emails`, { body }), [201], 'secondary-emails');
+    user.secondaryEmails = [...(user.secondaryEmails ?? []), email.toLowerCase()];
   }
 }
 
