@@ -3,7 +3,7 @@
 // clauses) and marked covered or not by the test's verdicts, and what also differs between the
 // baseline and a second baseline of the same target set apart as noise.
 import { canonical, compareSteps, DIFFERENCE_KINDS, type AlignedStep, type DifferenceKind, type RawDifference } from './compare.js';
-import { normalizeTest } from './normalize.js';
+import { normalizeTest, runTables } from './normalize.js';
 import type { TestLine, Transcript, TranscriptTest, VerdictName } from './transcript.js';
 
 export const DIFF_FORMAT = 'gitlab-api-conformance-diff';
@@ -205,7 +205,7 @@ function compareTranscripts(a: Transcript, b: Transcript, forms: EndpointForms):
       test.exchanges.push({ step: { differences: [] }, differences: [missing], noise: [] });
       return test;
     }
-    for (const step of compareSteps(normalizeTest(a.header, ta), normalizeTest(b.header, tb))) {
+    for (const step of compareSteps(normalizeTest(a.header, ta, runTables(a)), normalizeTest(b.header, tb, runTables(b)))) {
       if (step.baseline && step.candidate) compared++;
       if (step.differences.length) test.exchanges.push({ step, differences: step.differences.map((d) => place(d, step)), noise: [] });
     }
