@@ -267,14 +267,16 @@ const zeroKinds = () => Object.fromEntries(DIFFERENCE_KINDS.map((k) => [k, 0])) 
  * is noise: listed apart, never counted. So is any difference inside a list of the body whose
  * elements came, went, moved or are other objects between the baseline and a noise transcript: a
  * list whose members follow the timing of the run (a source that other tests fill at the same time)
- * or random names.
+ * or random names. `knownNoise`: differences that two other recordings of the baseline's target showed
+ * (a check that compares many runs with one pair of known-good runs measures the noise once).
  */
-export function diffTranscripts(baseline: Transcript, candidate: Transcript, noise: Transcript[] = [], now = new Date()): DiffResult {
+export function diffTranscripts(baseline: Transcript, candidate: Transcript, noise: Transcript[] = [], now = new Date(), knownNoise: Difference[] = []): DiffResult {
   assertComparable(baseline, candidate);
   for (const n of noise) assertComparable(baseline, n);
   const forms = new EndpointForms([baseline, candidate, ...noise].flatMap((t) => [...t.tests.values()].map((test) => test.line.endpoint)));
   const noisy = new Noise();
   for (const n of noise) for (const test of compareTranscripts(baseline, n, forms).tests) for (const e of test.exchanges) e.differences.forEach((d) => noisy.add(d));
+  knownNoise.forEach((d) => noisy.add(d));
 
   const { tests, compared } = compareTranscripts(baseline, candidate, forms);
   const differences: Difference[] = [];

@@ -101,6 +101,8 @@ describe('hashes and keys are replaced only when they are right', () => {
 
   test('the run prefix in capitals keeps its case in its token', () => {
     expect(runPrefixToken('CNF_2611262000AB12_X Cnf-2611262000ab12-y', 'cnf-2611262000ab12', '2611262000ab12')).toBe('<PREFIX_>_X <prefix:other-case>-y');
+    // The run id alone may have no letter to show a case (2611262000012345): in any case it is <run-id>.
+    expect(runPrefixToken('F_2611262000AB12_X', 'cnf-2611262000ab12', '2611262000ab12')).toBe(runPrefixToken('F_2611262000012345_X', 'cnf-2611262000012345', '2611262000012345'));
   });
 });
 
@@ -121,6 +123,9 @@ describe('ids by position', () => {
     expect(idKindOf('user_id', undefined, undefined)).toBe('user');
     expect(idKindOf('user_ids', undefined, undefined)).toBe('user');
     expect(idKindOf('created_by_id', undefined, undefined)).toBe('user');
+    expect(idKindOf('skip_users', undefined, undefined)).toBe('user');
+    expect(idKindOf('skip_users[]', undefined, undefined)).toBe('user');
+    expect(idKindOf('sudo', undefined, undefined)).toBe('user');
     expect(idKindOf('group_id', undefined, undefined)).toBe('group');
     expect(idKindOf('project_id', undefined, undefined)).toBe('project');
     expect(idKindOf('source_id', { source_type: 'Project' }, undefined)).toBe('project');
@@ -170,6 +175,14 @@ describe('ids by position', () => {
     ]);
     expect(out.map((e) => e.path)).toEqual(['/api/v4/projects/<project~1>/remote_mirrors', '/api/v4/projects/<project~1>/remote_mirrors', '/api/v4/projects/<project~1>/remote_mirrors/<mirror~1>']);
     expect(out[2].body).toMatchObject([{ id: '<mirror~1>' }, { id: '<mirror~2>' }]);
+  });
+
+  test('an API path inside a message names its ids by position; other numbers in it stay', () => {
+    const [e] = normalize(
+      [exchangeLine('t', 0, { status: 400, body: { message: "'/api/v4/groups/9/invitations/%E0%A4%A' is not a valid url component", error: 'at most 9 recipients' } })],
+      [{ symbol: 'group#1', kind: 'group', id: 9, values: [] }],
+    );
+    expect(e.body).toEqual({ message: "'/api/v4/groups/<group#1>/invitations/%E0%A4%A' is not a valid url component", error: 'at most 9 recipients' });
   });
 
   test('an id keeps its JSON type: numericIds lists the pointers of ids that were numbers', () => {

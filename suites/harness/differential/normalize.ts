@@ -80,7 +80,9 @@ export function runPrefixToken(text: string, prefix: string, runId: string): str
   prefixPatterns.set(prefix, pattern);
   return text.replace(pattern, (found) => {
     const [form, name] = forms.find(([f]) => f.toLowerCase() === found.toLowerCase())!;
-    if (found === form) return `<${name}>`;
+    // The run id alone may hold no letter (its random part is hex): its case, which another run's id
+    // would show, is not told. The text around it keeps its own.
+    if (found === form || name === 'run-id') return `<${name}>`;
     return found === form.toUpperCase() ? `<${name.toUpperCase()}>` : `<${name}:other-case>`;
   });
 }
@@ -171,7 +173,7 @@ function sourceKindOf(object: Json | undefined): string | undefined {
 /**
  * The kind of object an id-bearing position names, or undefined when the position bears no id: `id`
  * (the kind of its object, `fallback` for a request's own parameters), `source_id`, `user_id`,
- * `*_user_id`, `*_by_id`, `group_id`, `namespace_id`, `project_id`, `member_id`, `parent_id` and
+ * `*_user_id`, `*_by_id`, `skip_users`, `sudo`, `group_id`, `namespace_id`, `project_id`, `member_id`, `parent_id` and
  * every other `*_id` / `*_ids` (named by what precedes `_id`).
  */
 export function idKindOf(key: string | undefined, parent: Json | undefined, fallback: string | undefined): string | undefined {
@@ -180,7 +182,9 @@ export function idKindOf(key: string | undefined, parent: Json | undefined, fall
   if (name === 'id') return (parent && entityOf(parent)) ?? fallback ?? 'id';
   if (name === 'source_id') return sourceKindOf(parent) ?? 'source';
   if (name === 'parent_id') return (parent && entityOf(parent)) ?? 'parent';
-  if (/(?:^|_)user_ids?$/.test(name) || /_by_id$/.test(name)) return 'user';
+  // skip_users: the members lists' users to leave out (lib/api/members.rb); sudo: the user a request
+  // acts as (lib/api/helpers.rb sudo!), an id or a username: ids without an _id name.
+  if (/(?:^|_)user_ids?$/.test(name) || /_by_id$/.test(name) || name === 'skip_users' || name === 'sudo') return 'user';
   if (/(?:^|_)group_ids?$/.test(name) || name === 'namespace_id') return 'group';
   if (/(?:^|_)project_ids?$/.test(name)) return 'project';
   const other = /^(.+)_ids?$/.exec(name);
@@ -226,6 +230,13 @@ const SECRET_KEYS = /(?:^|_)token$/;
  * `<per-request>`.
  */
 const PER_REQUEST_HEADERS = /^(x-request-id|x-runtime|(x-)?ratelimit-(observed|remaining|reset|resettime)|cf-ray|gitlab-lb|gitlab-sv)$/;
+
+/**
+ * Headers the bundled reference server adds about itself (`x-reference-spec-only`: the spec-only
+ * variations that changed an answer) are not compared: no GitLab sends them, and a check that traces
+ * differences to their cause reads them from the transcript.
+ */
+const REFERENCE_SERVER_HEADER = /^x-reference-/i;
 
 /** `x-gitlab-meta`: its `correlation_id` is per request (the rest, e.g. its `version`, is kept). */
 export function correlationId(value: string): string {
@@ -671,7 +682,7 @@ class TestNormalizer {
       if (ids !== undefined) return ids;
       if (key !== undefined && SECRET_KEYS.test(key)) return '<secret>';
       if (key === 'content' && parent?.encoding === 'base64') return this.base64Content(value) ?? value;
-      return key === 'short_id' ? this.shortCommitId(value) : this.text(value);
+      return key === 'short_id' ? this.shortCommitId(value) : this.apiUrls(value);
     }
     return value;
   }
@@ -702,8 +713,12 @@ class TestNormalizer {
       .join('&');
   }
 
-  /** URLs of the API inside a header (`link`, `location`): their paths and query by the path rule, the rest by the text rules. */
+  /**
+   * URLs and paths of the API inside a header (`link`, `location`) or any text (a message that repeats
+   * the path it refuses): their paths and query by the path rule, the rest by the text rules.
+   */
   private apiUrls(text: string): string {
+    if (!text.includes('/api/v4/')) return this.text(text);
     return text
       .split(/(\/api\/v4\/[^\s<>"',;]*)/)
       .map((part, i) => (i % 2 === 1 ? this.path(part).path : this.text(part)))
@@ -738,10 +753,11 @@ class TestNormalizer {
       response.bodyEncoding === 'json'
         ? this.json(response.body, '', undefined, undefined, numericIds)
         : response.bodyEncoding === 'text'
-          ? this.text(response.body as string)
+          ? this.apiUrls(response.body as string)
           : response.body;
     const headers: Record<string, string> = {};
     for (const name of Object.keys(response.headers).sort()) {
+      if (REFERENCE_SERVER_HEADER.test(name)) continue;
       const value: HeaderValue = response.headers[name];
       headers[name.toLowerCase()] = this.header(name.toLowerCase(), Array.isArray(value) ? value.join('\n') : value);
     }
