@@ -2,6 +2,9 @@
 // reports/bench.json, prints a table, and rewrites the table in README.md between the bench markers
 // (only when every section ran). Progress goes to stderr, a line per step.
 //   suite     wall time of the whole conformance run as `npm run conformance` makes it (median of N)
+//   record    the same run recording its transcript (`record --out`) beside one that does not,
+//             alternated (issue #28 wants them within 10 %), the transcript's size, and a recording
+//             made one test at a time (`--sequential`, as the differential workflows advise)
 //   latency   the same against a reference server that delays every answer by 0/20/50/100 ms
 //   scaling   wall time against the number of test files run: fixed start-up and per-test cost
 //   server    GET file beside a bare Fastify route (bench/hello-server.ts), alternated, N runs each
@@ -18,10 +21,11 @@
 // (from /proc), which the load generator sharing two cores disturbs far less than the rate.
 // Options: --runs N (default 3), --only suite,latency,…,compare, --baseline REF (the compare section's old suite)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { DEFAULT_PROFILE, latencyProfileRun } from './latency-profile.js';
 
@@ -29,7 +33,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const TOKEN = 'glpat-bench-admin-token-0000';
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, only: { type: 'string' }, baseline: { type: 'string', default: 'dcb69fe' } } });
 const RUNS = Number(values.runs);
-const SECTIONS = ['suite', 'latency', 'scaling', 'server', 'files', 'members', 'memory', 'profile', 'compare'];
+const SECTIONS = ['suite', 'record', 'latency', 'scaling', 'server', 'files', 'members', 'memory', 'profile', 'compare'];
 const ONLY = new Set(values.only?.split(',') ?? SECTIONS);
 
 const median = (xs: number[]) => {
@@ -145,6 +149,41 @@ if (ONLY.has('suite')) {
   }
   report.suite = { medianSeconds: round(median(times), 2), runs: times.map((t) => round(t, 2)), tests };
   lines.push(`| full suite, bundled reference server | ${tests} tests | **${round(median(times), 2)} s** (median of ${RUNS}) |`);
+}
+
+if (ONLY.has('record')) {
+  const transcript = join(ROOT, 'reports', 'bench-run', 'transcript.jsonl');
+  const plain: number[] = [];
+  const recording: number[] = [];
+  const sequential: number[] = [];
+  let tests = 0;
+  for (let i = 0; i < RUNS; i++) {
+    step(`record: run ${i + 1}/${RUNS} of the whole suite, without a transcript`);
+    plain.push((await runSuite([])).seconds);
+    step(`record: run ${i + 1}/${RUNS}, recording (record --out)`);
+    const r = await runSuite(['record', '--out', transcript]);
+    recording.push(r.seconds);
+    tests = r.tests;
+    step(`record: run ${i + 1}/${RUNS}, recording one test at a time (record --sequential)`);
+    sequential.push((await runSuite(['record', '--out', transcript, '--sequential'])).seconds);
+  }
+  const text = readFileSync(transcript);
+  const exchanges = text.toString('utf8').split('\n').filter((line) => line.startsWith('{"type":"exchange"')).length;
+  // Pair by pair (each recording beside the plain run just before it): the machine's load drifts less within a pair.
+  const overhead = round(median(recording.map((t, i) => (100 * (t - plain[i])) / plain[i])), 1);
+  report.record = {
+    tests,
+    exchanges,
+    bytes: statSync(transcript).size,
+    gzipBytes: gzipSync(text).length,
+    plainSeconds: plain.map((t) => round(t, 2)),
+    recordingSeconds: recording.map((t) => round(t, 2)),
+    sequentialSeconds: sequential.map((t) => round(t, 2)),
+    overheadPercent: overhead,
+  };
+  const mb = (bytes: number) => round(bytes / 1e6, 1);
+  lines.push(`| a run recording its transcript (\`record --out\`) beside the same run without | ${tests} tests, median of ${RUNS}, alternated | **${overhead >= 0 ? '+' : ''}${overhead} %** (median of the pairs; ${round(median(recording), 2)} s against ${round(median(plain), 2)} s) |`);
+  lines.push(`| … the transcript | ${exchanges} exchanges | ${mb(statSync(transcript).size)} MB (${mb(gzipSync(text).length)} MB gzipped); \`--sequential\`: ${round(median(sequential), 2)} s |`);
 }
 
 if (ONLY.has('latency')) {

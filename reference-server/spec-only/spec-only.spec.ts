@@ -6,7 +6,7 @@ import { validateAgainst } from '../../schemas/registry.js';
 import { seedFixtures } from '../fixtures.js';
 import { buildApp } from '../server.js';
 import type { FixtureManifest } from '../../contract/fixture-manifest.js';
-import { VARIATIONS } from './index.js';
+import { SPEC_ONLY_HEADER, VARIATIONS } from './index.js';
 
 type Json = Record<string, unknown>;
 const ADMIN = 'glpat-spec-only-admin-0000';
@@ -86,6 +86,24 @@ test('every variation names the spec sentence that allows it', () => {
   expect(VARIATIONS.length).toBeGreaterThanOrEqual(18);
   for (const v of VARIATIONS) expect(v.spec, `${v.name} quotes the spec`).toMatch(/"[^"]{8,}"/);
   expect(new Set(VARIATIONS.map((v) => v.name)).size).toBe(VARIATIONS.length);
+});
+
+test('an answer a variation changed names it, with what it changed; an answer none changed names none', async () => {
+  const list = await admin().get(`/groups/${ids.group}/members`);
+  const marks = new Map(String(list.headers[SPEC_ONLY_HEADER]).split(', ').map((entry) => entry.split('=') as [string, string]));
+  expect(marks.get('members-spec-fields')).toBe('body');
+  expect(marks.get('pagination-headers-omitted')?.split('|')).toEqual(expect.arrayContaining(['header:x-total', 'header:link']));
+  // The parameters a route reads, changed before it runs.
+  expect((await admin().get(`/groups/${ids.group}/members?per_page=0`)).headers[SPEC_ONLY_HEADER]).toMatch(/(^|, )per-page-zero-as-default=request(,|$)/);
+  // A status and a body of its own; the error text is replaced after it.
+  const refused = await as(undefined).get(`${file(ids.project)}?ref=main`);
+  expect(refused.status).toBe(401);
+  expect(refused.headers[SPEC_ONLY_HEADER]).toBe('files-anonymous-401=status|body, other-error-texts=body');
+  // The set-up endpoints are GitLab's, and an answer the variations leave as it is has no mark.
+  expect((await admin().get(`/groups/${ids.group}`)).headers[SPEC_ONLY_HEADER]).toBeUndefined();
+  expect((await admin().head(`${file(ids.project)}?ref=main`)).headers[SPEC_ONLY_HEADER]).toBeUndefined();
+  // The base server names nothing.
+  expect((await call(base, 'GET', `/groups/${baseWorld.ids.group}/members`, ADMIN)).headers[SPEC_ONLY_HEADER]).toBeUndefined();
 });
 
 describe('where the spec says "not shown", what GitLab\'s code settles stays', () => {

@@ -46,8 +46,9 @@ Run options:
                              bundled server); the tests of a file run at once too
   --max-in-flight N          requests in flight against the target at once, over the whole run
                              (CONFORMANCE_MAX_IN_FLIGHT; default 16; 0: no bound): the knob of the load
-  --sequential               one test at a time, files in name order: two runs of one target then
-                             meet the same objects in the same order (for recordings to compare)
+  --sequential               one test at a time, files in name order, one request in flight: two
+                             runs of one target then meet the same objects in the same order (for
+                             recordings to compare)
   --timeout MS               timeout of one HTTP request (default 15000)
   --expected-failures FILE   baseline: YAML or JSON list of { id, reason, link }
   --shard I/N                run the I-th of N shards (split across CI jobs)

@@ -1,7 +1,10 @@
 // The meta-test of the suite's power: runs `npm run faults` (suites/harness/cli/fault-check.ts) in a
 // child process. With no fault on, every conformance test passes; every seeded fault names the clauses
 // it breaks (all of them in the catalog), and with it on, a test naming one of those clauses fails at
-// the fault's level. reports/faults.json holds the detection rate per area.
+// the fault's level. reports/faults.json holds the detection rate per area. The differential mode
+// (docs/differential.md) rides on the same runs: with each fault on, a test naming one of its clauses
+// shows a difference beyond noise against the same files run with no fault, for at least 95 % of the
+// faults; docs/differential.md names the others and says why.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,7 +19,8 @@ interface FaultReport {
   caught: number;
   baselineFailures: string[];
   unknownClauses: { fault: string; clause: string }[];
-  outcomes: { fault: string; level: 'spec' | 'parity'; clauses: string[]; caught: boolean; caughtBy: { id: string; clauses: string[] }[] }[];
+  outcomes: { fault: string; level: 'spec' | 'parity'; clauses: string[]; caught: boolean; caughtBy: { id: string; clauses: string[] }[]; differential: { shown: boolean; shownBy: string[]; differences: number; uncovered: number } }[];
+  differential: { shown: number; rate: number; notShown: string[]; noiseWithoutFault: unknown[] };
 }
 
 test('every seeded fault names clauses of the catalog', () => {
@@ -38,5 +42,15 @@ test('every seeded fault is caught by a test naming one of its clauses, and no t
   expect(report.faults).toBe(CATALOGUE.length);
   expect(report.faults).toBeGreaterThanOrEqual(60);
   expect(report.caught).toBe(report.faults);
+  // The differential: a difference in an exchange of a test naming one of the fault's clauses.
+  const shown = report.outcomes.filter((o) => o.differential.shown);
+  console.log(
+    `differential: ${shown.length} of ${report.faults} faults shown (${report.differential.rate} %); ` +
+      `${report.outcomes.reduce((n, o) => n + o.differential.differences, 0)} differences, ${report.outcomes.reduce((n, o) => n + o.differential.uncovered, 0)} of them in tests whose verdicts did not change; ` +
+      `two runs with no fault differ in ${report.differential.noiseWithoutFault.length} place(s)`,
+  );
+  expect(shown.length / report.faults, `faults no difference shows: ${report.differential.notShown.join(', ')}`).toBeGreaterThanOrEqual(0.95);
+  const doc = readFileSync(join(ROOT, 'docs', 'differential.md'), 'utf8');
+  expect(report.differential.notShown.filter((name) => !doc.includes(`\`${name}\``)), 'faults no difference shows that docs/differential.md does not explain').toEqual([]);
   expect(run.status, run.stderr.slice(-2000)).toBe(0);
 });

@@ -1,14 +1,23 @@
 // `npm run faults`: proves the suite's power on the seeded faults. Each fault of the catalogue names
 // the clauses its wrong behaviour breaks (reference-server/faults/catalogue.ts), and every test names
 // the clauses it checks: one record of what catches what. The check starts one reference server, runs
-// the whole suite against it with no fault (everything must pass, at both levels), then switches each
-// fault on in turn and re-runs, through one vitest instance, the files of its area (every area's for
-// a cross-cutting fault) that hold a test naming one of its clauses. A fault is caught when at least
-// one test that names one of its clauses fails at the fault's level (spec: the spec verdict; parity:
-// the GitLab-parity verdict) while the fault is on, having passed at that level with no fault. Other
-// tests of those files that fail are reported as incidental. Writes reports/faults.json and prints
-// the detection rate per area. Exit 1 when a fault names a clause the catalog does not hold, when a
-// fault is not caught that way, or when a test fails with no fault on.
+// the whole suite against it with no fault (everything must pass, at both levels), then, for each
+// fault, the files of its area (every area's for a cross-cutting fault) that hold a test naming one
+// of its clauses: once with no fault (shared by the faults that run the same files), then with the
+// fault on, through one vitest instance. Every run of the suite is a run of its own (freshRun), one
+// test at a time (CONFORMANCE_SEQUENTIAL). A fault is caught when at least one test that names one of
+// its clauses fails at the fault's level (spec: the spec verdict; parity: the GitLab-parity verdict)
+// while the fault is on, having passed at that level in the run of the same files with no fault.
+// Other tests of those files that fail are reported as incidental. Writes reports/faults.json and
+// prints the detection rate per area. Exit 1 when a fault names a clause the catalog does not hold,
+// when a fault is not caught that way, or when a test fails with no fault on.
+//
+// The differential check rides on the same runs (docs/differential.md): every run records its
+// transcript, and the whole suite runs twice with no fault, what differs between the two being
+// noise. Each fault's transcript is compared with the one of the same files with no fault,
+// restricted to the tests both ran; the fault shows when a test naming one of its clauses has a
+// difference beyond noise in at least one exchange. reports/faults.json holds, per fault, those tests
+// and how many of the differences were in tests whose verdicts did not change.
 //   --only a,b  check these faults only
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +25,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createVitest, type TestSpecification } from 'vitest/node';
+import { diffTranscripts, type Difference } from '../differential/diff.js';
+import { readTranscript, type Transcript } from '../differential/transcript.js';
 import { CATALOGUE } from '../../../reference-server/faults/catalogue.js';
 import type { SeededFault } from '../../../reference-server/faults/types.js';
 import { startReferenceServer } from '../../../reference-server/server.js';
@@ -24,6 +35,7 @@ import type { VerdictLevel } from '../core/exchange.js';
 import { CAPABILITIES } from '../run/config.js';
 import { ConformanceReporter } from '../report/reporter.js';
 import { runSettings } from '../run/config.js';
+import { createRun } from '../run/lifecycle.js';
 import type { Results, TestRecord } from '../report/results.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -59,8 +71,11 @@ const server = await startReferenceServer({ adminToken: ADMIN, faultSwitch: true
 const work = mkdtempSync(join(tmpdir(), 'conformance-faults-'));
 const manifest = join(work, 'fixtures.json');
 const resultsPath = join(work, 'reports', 'results.json');
+const transcriptPath = join(work, 'transcript.jsonl');
 writeFileSync(manifest, JSON.stringify(server.fixtures));
 Object.assign(process.env, {
+  CONFORMANCE_SEQUENTIAL: 'true',
+  CONFORMANCE_TRANSCRIPT: transcriptPath,
   CONFORMANCE_TARGET_URL: server.url,
   CONFORMANCE_ADMIN_TOKEN: ADMIN,
   // The reference server has every capability (as with no target URL).
@@ -79,11 +94,49 @@ const vitest = await createVitest('test', {
   reporters: [new ConformanceReporter(CATALOG, runSettings(CATALOG))],
 });
 
-/** Runs the given suite files and reads the records the conformance reporter wrote for them. */
-async function run(specs: TestSpecification[]): Promise<TestRecord[]> {
-  rmSync(resultsPath, { force: true }); // never read the previous run's results
+let passes = 0;
+let ownRun: { teardown(): Promise<void> } | undefined;
+
+/**
+ * Each run of the suite files is a run of its own: its own prefix, users and run fixtures. The names
+ * a file's fixtures take are fixed by the file and the run prefix, so a second run under the same
+ * prefix would meet what the first left (a branch of that name) and fail to build them. The global
+ * setup makes the first run; this one makes each next one, removes the one before, and hands the new
+ * one to the projects (the workers join it: current-run.ts).
+ */
+async function freshRun(): Promise<void> {
+  if (passes++ === 0) return;
+  await ownRun?.teardown();
+  ownRun = undefined;
+  const made = await createRun({ catalog: CATALOG, config: runSettings(CATALOG) });
+  ownRun = made;
+  for (const project of vitest.projects) if (project.name.startsWith('conformance')) project.provide('conformance', made.run);
+}
+
+/** Runs the given suite files and reads the records the conformance reporter wrote for them, and the run's transcript. */
+async function run(specs: TestSpecification[]): Promise<{ tests: TestRecord[]; transcript: Transcript }> {
+  await freshRun();
+  // Never read the previous run's results or transcript.
+  rmSync(resultsPath, { force: true });
+  rmSync(transcriptPath, { force: true });
   await vitest.runTestSpecifications(specs);
-  return (JSON.parse(readFileSync(resultsPath, 'utf8')) as Results).tests;
+  return { tests: (JSON.parse(readFileSync(resultsPath, 'utf8')) as Results).tests, transcript: readTranscript(transcriptPath) };
+}
+
+/** The transcript with only these tests. */
+const withTests = (t: Transcript, ids: Set<string>): Transcript => ({ ...t, tests: new Map([...t.tests].filter(([id]) => ids.has(id))) });
+
+/**
+ * The fault's transcript against the one of the same files with no fault, restricted to the tests
+ * both ran; what two runs of the whole suite with no fault showed is noise. The fault shows when a
+ * test naming one of its clauses has a difference beyond noise.
+ */
+function compare(fault: SeededFault, without: Transcript | undefined, withFault: Transcript | undefined, knownNoise: Difference[]): Outcome['differential'] {
+  if (!without || !withFault) return { shownBy: [], differences: 0, uncovered: 0, noise: 0, shown: false };
+  const both = new Set([...withFault.tests.keys()].filter((id) => without.tests.has(id)));
+  const diff = diffTranscripts(withTests(without, both), withTests(withFault, both), [], undefined, knownNoise);
+  const shownBy = diff.tests.filter((t) => t.differences > 0 && t.clauses.some((c) => fault.clauses.includes(c))).map((t) => t.id);
+  return { shownBy, differences: diff.summary.differences, uncovered: diff.summary.uncovered, noise: diff.summary.noise, shown: shownBy.length > 0 };
 }
 
 /** The suite files a fault's area runs: its own folder, or every area's for a cross-cutting fault. */
@@ -113,63 +166,102 @@ interface Outcome {
   /** Tests that name one of the fault's clauses and ran (not skipped), whatever their verdict. */
   naming: number;
   caught: boolean;
+  /** The fault's transcript against the one with no fault (tests both ran), beyond noise. */
+  differential: {
+    /** Tests naming one of the fault's clauses with a difference in at least one exchange. */
+    shownBy: string[];
+    /** Differences in all, and those in tests whose verdicts were alike on both sides (no clause saw them). */
+    differences: number;
+    uncovered: number;
+    noise: number;
+    shown: boolean;
+  };
 }
 
 const outcomes: Outcome[] = [];
 let baselineFailures: string[] = [];
+/** Where the two runs of the whole suite with no fault differ. */
+let noiseWithoutFault: { test: string; index: number | null; locus: string; kind: string }[] = [];
 try {
   const all = await vitest.globTestSpecifications();
-  const baseline = await run(all);
-  const passedAt = (level: VerdictLevel) => new Set(baseline.filter((t) => (level === 'parity' ? t.parity : t.verdict) === 'pass').map((t) => t.id));
-  const basePass = { spec: passedAt('spec'), parity: passedAt('parity') };
-  baselineFailures = baseline.filter(failsAtAll).map((t) => t.id).sort();
-  if (baselineFailures.length > 0) console.error(`with no fault on, these tests fail: ${baselineFailures.join(', ')}`);
+  const { tests: baseline, transcript: first } = await run(all);
+  // A second run with no fault: what differs between the two is noise, wherever it shows again.
+  const knownNoise = diffTranscripts(first, (await run(all)).transcript).differences;
+  noiseWithoutFault = knownNoise.map((d) => ({ test: d.test, index: d.index, locus: d.locus, kind: d.kind }));
+  baselineFailures = baseline.filter(failsAtAll).map((t) => t.id);
 
-  for (const fault of faults) {
-    const level = levelOf(fault);
-    server.faults.active = new Set([fault.name]);
-    // The files of the fault's area that hold a test naming one of its clauses: only those can catch it.
+  // The files of a fault's area that hold a test naming one of its clauses: only those can catch it.
+  const filesOf = (fault: SeededFault) => {
     const namingFiles = new Set(baseline.filter((t) => t.clauses.some((c) => fault.clauses.includes(c))).map((t) => join(ROOT, t.file)));
-    const specs = all.filter((spec) => namingFiles.has(spec.moduleId) && areaDirs(fault.area).some((dir) => spec.moduleId.startsWith(join(ROOT, dir))));
-    let tests: TestRecord[];
-    try {
-      tests = specs.length > 0 ? await run(specs) : [];
-    } finally {
-      server.faults.active = new Set();
-    }
-    const named = (t: TestRecord) => t.clauses.filter((c) => fault.clauses.includes(c));
-    const newlyFails = (t: TestRecord, at: VerdictLevel) => failsAt(t, at) && basePass[at].has(t.id);
-    const caughtBy = tests.filter((t) => named(t).length > 0 && newlyFails(t, level)).map((t) => ({ id: t.id, clauses: named(t) }));
-    const caughtIds = new Set(caughtBy.map((c) => c.id));
-    const otherLevel =
-      level === 'spec'
-        ? tests.filter((t) => named(t).length > 0 && !caughtIds.has(t.id) && newlyFails(t, 'parity')).map((t) => t.id)
-        : caughtBy.filter((c) => newlyFails(tests.find((t) => t.id === c.id)!, 'spec')).map((c) => c.id);
-    const incidental = tests
-      .filter((t) => named(t).length === 0 && (newlyFails(t, 'spec') || newlyFails(t, 'parity')))
-      .map((t) => ({ id: t.id, level: (newlyFails(t, 'spec') ? 'spec' : 'parity') as VerdictLevel }));
-    const ran = tests.filter((t) => named(t).length > 0 && t.verdict !== 'unsupported' && t.verdict !== 'disabled').length;
-    const outcome: Outcome = {
-      fault: fault.name,
-      area: fault.area,
-      description: fault.description,
-      level,
-      clauses: fault.clauses,
-      caughtBy,
-      incidental,
-      otherLevel,
-      naming: ran,
-      caught: caughtBy.length > 0,
-    };
-    outcomes.push(outcome);
-    const by = caughtBy.length > 0 ? `by ${caughtBy.map((c) => c.id).join(', ')}` : `no failing test names ${fault.clauses.join(', ') || '(no clause)'} (${ran} ran)`;
-    const also = [
-      otherLevel.length > 0 ? `${level === 'spec' ? 'failing at the parity level only' : 'failing the spec verdict too'}: ${otherLevel.join(', ')}` : '',
-      incidental.length > 0 ? `incidental: ${incidental.map((t) => t.id).join(', ')}` : '',
-    ].filter((s) => s !== '');
-    console.log(`${outcome.caught ? 'caught' : 'MISSED'} ${fault.name} [${level}] ${by}${also.length > 0 ? `; ${also.join('; ')}` : ''}`);
+    return all.filter((spec) => namingFiles.has(spec.moduleId) && areaDirs(fault.area).some((dir) => spec.moduleId.startsWith(join(ROOT, dir))));
+  };
+  // Faults that run the same files share one run of them with no fault, made just before theirs.
+  const groups = new Map<string, { specs: TestSpecification[]; faults: SeededFault[] }>();
+  for (const fault of faults) {
+    const specs = filesOf(fault);
+    const key = specs.map((spec) => spec.moduleId).join('\n');
+    groups.set(key, { specs, faults: [...(groups.get(key)?.faults ?? []), fault] });
   }
+  for (const { specs, faults: ofGroup } of groups.values()) {
+    const without = specs.length > 0 ? await run(specs) : { tests: [], transcript: undefined };
+    baselineFailures.push(...without.tests.filter(failsAtAll).map((t) => t.id));
+    const passedAt = (level: VerdictLevel) => new Set(without.tests.filter((t) => (level === 'parity' ? t.parity : t.verdict) === 'pass').map((t) => t.id));
+    const basePass = { spec: passedAt('spec'), parity: passedAt('parity') };
+    for (const fault of ofGroup) {
+      const level = levelOf(fault);
+      server.faults.active = new Set([fault.name]);
+      let tests: TestRecord[] = [];
+      let transcript: Transcript | undefined;
+      try {
+        if (specs.length > 0) ({ tests, transcript } = await run(specs));
+      } finally {
+        server.faults.active = new Set();
+      }
+      const named = (t: TestRecord) => t.clauses.filter((c) => fault.clauses.includes(c));
+      const newlyFails = (t: TestRecord, at: VerdictLevel) => failsAt(t, at) && basePass[at].has(t.id);
+      const caughtBy = tests.filter((t) => named(t).length > 0 && newlyFails(t, level)).map((t) => ({ id: t.id, clauses: named(t) }));
+      const caughtIds = new Set(caughtBy.map((c) => c.id));
+      const otherLevel =
+        level === 'spec'
+          ? tests.filter((t) => named(t).length > 0 && !caughtIds.has(t.id) && newlyFails(t, 'parity')).map((t) => t.id)
+          : caughtBy.filter((c) => newlyFails(tests.find((t) => t.id === c.id)!, 'spec')).map((c) => c.id);
+      const incidental = tests
+        .filter((t) => named(t).length === 0 && (newlyFails(t, 'spec') || newlyFails(t, 'parity')))
+        .map((t) => ({ id: t.id, level: (newlyFails(t, 'spec') ? 'spec' : 'parity') as VerdictLevel }));
+      const ran = tests.filter((t) => named(t).length > 0 && t.verdict !== 'unsupported' && t.verdict !== 'disabled').length;
+      const differential = compare(fault, without.transcript, transcript, knownNoise);
+      const outcome: Outcome = {
+        fault: fault.name,
+        area: fault.area,
+        description: fault.description,
+        level,
+        clauses: fault.clauses,
+        caughtBy,
+        incidental,
+        otherLevel,
+        naming: ran,
+        caught: caughtBy.length > 0,
+        differential,
+      };
+      outcomes.push(outcome);
+      const by = caughtBy.length > 0 ? `by ${caughtBy.map((c) => c.id).join(', ')}` : `no failing test names ${fault.clauses.join(', ') || '(no clause)'} (${ran} ran)`;
+      const also = [
+        otherLevel.length > 0 ? `${level === 'spec' ? 'failing at the parity level only' : 'failing the spec verdict too'}: ${otherLevel.join(', ')}` : '',
+        incidental.length > 0 ? `incidental: ${incidental.map((t) => t.id).join(', ')}` : '',
+      ].filter((s) => s !== '');
+      console.log(`${outcome.caught ? 'caught' : 'MISSED'} ${fault.name} [${level}] ${by}${also.length > 0 ? `; ${also.join('; ')}` : ''}`);
+      console.log(
+        `  differential: ${differential.shown ? `shown by ${differential.shownBy.join(', ')}` : 'NOT SHOWN by a test naming its clauses'}; ` +
+          `${differential.differences} difference(s) (${differential.uncovered} in tests whose verdicts did not change), ${differential.noise} noise`,
+      );
+    }
+  }
+  baselineFailures = [...new Set(baselineFailures)].sort();
+  if (baselineFailures.length > 0) console.error(`with no fault on, these tests fail: ${baselineFailures.join(', ')}`);
+  // The report lists the faults in the catalogue's order.
+  outcomes.sort((a, b) => faults.findIndex((f) => f.name === a.fault) - faults.findIndex((f) => f.name === b.fault));
 } finally {
+  await ownRun?.teardown();
   await vitest.close();
   await server.close();
 }
@@ -183,14 +275,21 @@ const rates = areas.map((area) => {
 });
 const caught = outcomes.filter((o) => o.caught).length;
 const missed = outcomes.filter((o) => !o.caught).map((o) => o.fault);
+const shown = outcomes.filter((o) => o.differential.shown).length;
+const notShown = outcomes.filter((o) => !o.differential.shown).map((o) => o.fault);
 mkdirSync(join(ROOT, 'reports'), { recursive: true });
 writeFileSync(
   join(ROOT, 'reports', 'faults.json'),
-  `${JSON.stringify({ faults: outcomes.length, caught, baselineFailures, unknownClauses, withoutClauses, missed, rates, outcomes }, null, 2)}\n`,
+  `${JSON.stringify({ faults: outcomes.length, caught, baselineFailures, unknownClauses, withoutClauses, missed, rates, differential: { shown, rate: rate(shown, outcomes.length), notShown, noiseWithoutFault }, outcomes }, null, 2)}\n`,
 );
 console.log(`\n| area | faults | caught by a test naming their clause | rate |\n|---|---:|---:|---:|`);
 for (const r of rates) console.log(`| ${r.area} | ${r.faults} | ${r.caught} | ${r.rate}% |`);
 console.log(`| all | ${outcomes.length} | ${caught} | ${rate(caught, outcomes.length)}% |`);
+console.log(
+  `differential: ${shown} of ${outcomes.length} faults (${rate(shown, outcomes.length)}%) show a difference in a test naming one of their clauses; ` +
+    `two runs of the whole suite with no fault differ in ${noiseWithoutFault.length} place(s) (noise)`,
+);
+if (notShown.length > 0) console.log(`  not shown: ${notShown.join(', ')}`);
 if (missed.length > 0) console.error(`not caught by a test naming their clauses: ${missed.join(', ')}`);
 if (unknownClauses.length > 0) console.error(`unknown clause ids: ${unknownClauses.map((u) => `${u.fault} → ${u.clause}`).join(', ')}`);
 

@@ -3,7 +3,7 @@
 // clauses) and marked covered or not by the test's verdicts, and what also differs between the
 // baseline and a second baseline of the same target set apart as noise.
 import { canonical, compareSteps, DIFFERENCE_KINDS, type AlignedStep, type DifferenceKind, type RawDifference } from './compare.js';
-import { normalizeTest } from './normalize.js';
+import { normalizeTest, runTables } from './normalize.js';
 import type { TestLine, Transcript, TranscriptTest, VerdictName } from './transcript.js';
 
 export const DIFF_FORMAT = 'gitlab-api-conformance-diff';
@@ -205,7 +205,7 @@ function compareTranscripts(a: Transcript, b: Transcript, forms: EndpointForms):
       test.exchanges.push({ step: { differences: [] }, differences: [missing], noise: [] });
       return test;
     }
-    for (const step of compareSteps(normalizeTest(a.header, ta), normalizeTest(b.header, tb))) {
+    for (const step of compareSteps(normalizeTest(a.header, ta, runTables(a)), normalizeTest(b.header, tb, runTables(b)))) {
       if (step.baseline && step.candidate) compared++;
       if (step.differences.length) test.exchanges.push({ step, differences: step.differences.map((d) => place(d, step)), noise: [] });
     }
@@ -267,14 +267,16 @@ const zeroKinds = () => Object.fromEntries(DIFFERENCE_KINDS.map((k) => [k, 0])) 
  * is noise: listed apart, never counted. So is any difference inside a list of the body whose
  * elements came, went, moved or are other objects between the baseline and a noise transcript: a
  * list whose members follow the timing of the run (a source that other tests fill at the same time)
- * or random names.
+ * or random names. `knownNoise`: differences that two other recordings of the baseline's target showed
+ * (a check that compares many runs with one pair of known-good runs measures the noise once).
  */
-export function diffTranscripts(baseline: Transcript, candidate: Transcript, noise: Transcript[] = [], now = new Date()): DiffResult {
+export function diffTranscripts(baseline: Transcript, candidate: Transcript, noise: Transcript[] = [], now = new Date(), knownNoise: Difference[] = []): DiffResult {
   assertComparable(baseline, candidate);
   for (const n of noise) assertComparable(baseline, n);
   const forms = new EndpointForms([baseline, candidate, ...noise].flatMap((t) => [...t.tests.values()].map((test) => test.line.endpoint)));
   const noisy = new Noise();
   for (const n of noise) for (const test of compareTranscripts(baseline, n, forms).tests) for (const e of test.exchanges) e.differences.forEach((d) => noisy.add(d));
+  knownNoise.forEach((d) => noisy.add(d));
 
   const { tests, compared } = compareTranscripts(baseline, candidate, forms);
   const differences: Difference[] = [];

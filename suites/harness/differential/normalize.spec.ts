@@ -12,11 +12,12 @@ import {
   idKindOf,
   normalizeTest,
   originToken,
+  runTables,
   runPrefixToken,
   timestampKind,
   type NormalizedExchange,
 } from './normalize.js';
-import type { ExchangeLine, SymbolEntry, TestLine, TranscriptHeader, TranscriptTest } from './transcript.js';
+import type { ExchangeLine, SymbolEntry, TestLine, Transcript, TranscriptHeader, TranscriptTest } from './transcript.js';
 
 const header = headerLine(RUN_A);
 
@@ -100,6 +101,8 @@ describe('hashes and keys are replaced only when they are right', () => {
 
   test('the run prefix in capitals keeps its case in its token', () => {
     expect(runPrefixToken('CNF_2611262000AB12_X Cnf-2611262000ab12-y', 'cnf-2611262000ab12', '2611262000ab12')).toBe('<PREFIX_>_X <prefix:other-case>-y');
+    // The run id alone may have no letter to show a case (2611262000012345): in any case it is <run-id>.
+    expect(runPrefixToken('F_2611262000AB12_X', 'cnf-2611262000ab12', '2611262000ab12')).toBe(runPrefixToken('F_2611262000012345_X', 'cnf-2611262000012345', '2611262000012345'));
   });
 });
 
@@ -120,6 +123,9 @@ describe('ids by position', () => {
     expect(idKindOf('user_id', undefined, undefined)).toBe('user');
     expect(idKindOf('user_ids', undefined, undefined)).toBe('user');
     expect(idKindOf('created_by_id', undefined, undefined)).toBe('user');
+    expect(idKindOf('skip_users', undefined, undefined)).toBe('user');
+    expect(idKindOf('skip_users[]', undefined, undefined)).toBe('user');
+    expect(idKindOf('sudo', undefined, undefined)).toBe('user');
     expect(idKindOf('group_id', undefined, undefined)).toBe('group');
     expect(idKindOf('project_id', undefined, undefined)).toBe('project');
     expect(idKindOf('source_id', { source_type: 'Project' }, undefined)).toBe('project');
@@ -169,6 +175,14 @@ describe('ids by position', () => {
     ]);
     expect(out.map((e) => e.path)).toEqual(['/api/v4/projects/<project~1>/remote_mirrors', '/api/v4/projects/<project~1>/remote_mirrors', '/api/v4/projects/<project~1>/remote_mirrors/<mirror~1>']);
     expect(out[2].body).toMatchObject([{ id: '<mirror~1>' }, { id: '<mirror~2>' }]);
+  });
+
+  test('an API path inside a message names its ids by position; other numbers in it stay', () => {
+    const [e] = normalize(
+      [exchangeLine('t', 0, { status: 400, body: { message: "'/api/v4/groups/9/invitations/%E0%A4%A' is not a valid url component", error: 'at most 9 recipients' } })],
+      [{ symbol: 'group#1', kind: 'group', id: 9, values: [] }],
+    );
+    expect(e.body).toEqual({ message: "'/api/v4/groups/<group#1>/invitations/%E0%A4%A' is not a valid url component", error: 'at most 9 recipients' });
   });
 
   test('an id keeps its JSON type: numericIds lists the pointers of ids that were numbers', () => {
@@ -233,5 +247,72 @@ describe('the hand-made world', () => {
     expect(listed.body).toMatchObject([{}, { host_keys: [{ fingerprint_sha256: '<fingerprint-sha256(ssh-key#1)>' }] }]);
     const [, invitations] = world(RUN_A).get('invitations.create.group.by-email')!;
     expect(invitations.body).toMatchObject([{ invite_token: '<secret>' }]);
+  });
+});
+
+describe('what another test of the run met', () => {
+  /** A transcript of two tests: `a.writer` meets a user's address, a key and a content; `b.reader` shows their hashes only. */
+  function run(p: typeof RUN_A, content: string, reader: Partial<ExchangeLine> & { body?: unknown; headers?: Record<string, string> }): Transcript {
+    const h = headerLine(p);
+    const email = `cnf_${p.runId}_run_ab12cd_pool_3@example.com`;
+    const writer: TranscriptTest = {
+      line: testLine('a.writer', { symbols: [{ symbol: 'user#1', kind: 'user', id: p.userIds, values: { username: email.split('@')[0], email } }] }),
+      lineNo: 2,
+      exchanges: [
+        exchangeLine('a.writer', 0, { request: { method: 'POST', path: '/api/v4/projects/1/remote_mirrors', body: { host_keys: [sshKey(`${p.runId} 1`).text, sshKey(`${p.runId} 2`).text] } } }),
+        exchangeLine('a.writer', 1, { body: { file_path: 'README.md', encoding: 'base64', content: Buffer.from(content).toString('base64') } }),
+      ],
+    };
+    const tests = new Map([['a.writer', writer], ['b.reader', { line: testLine('b.reader'), lineNo: 5, exchanges: [exchangeLine('b.reader', 0, reader)] }]]);
+    return { file: `${p.runId}.jsonl`, header: h, tests, masked: 0 };
+  }
+  const readerOf = (p: typeof RUN_A, content = `# cnf-${p.runId}-run-repositories-1\n`) => {
+    const email = `cnf_${p.runId}_run_ab12cd_pool_3@example.com`;
+    const body = {
+      avatar_url: `https://www.gravatar.com/avatar/${createHash('md5').update(email).digest('hex')}?s=80&d=identicon`,
+      host_keys: [{ fingerprint_sha256: sshKey(`${p.runId} 2`).fingerprint }, { fingerprint_sha256: sshKey('a key no test sent').fingerprint }],
+    };
+    const headers = { 'x-gitlab-blob-id': gitBlobId(Buffer.from(content)), 'x-gitlab-content-sha256': sha('not the content'.repeat(2)) };
+    return { body, headers };
+  };
+  const normalized = (t: Transcript) => normalizeTest(t.header, t.tests.get('b.reader')!, runTables(t))[0];
+
+  test("an avatar's hash, a key's fingerprint and a content's blob id that another test met become tokens that name it, alike in two runs", () => {
+    const a = normalized(run(RUN_A, `# cnf-${RUN_A.runId}-run-repositories-1\n`, readerOf(RUN_A)));
+    const b = normalized(run(RUN_B, `# cnf-${RUN_B.runId}-run-repositories-1\n`, readerOf(RUN_B)));
+    expect(a.body).toEqual({
+      avatar_url: 'https://www.gravatar.com/avatar/<md5(<prefix_>_run_ab12cd_pool_3@example.com)>?s=80&d=identicon',
+      host_keys: [{ fingerprint_sha256: '<fingerprint-sha256(ssh-key#2 of a.writer)>' }, { fingerprint_sha256: sshKey('a key no test sent').fingerprint }],
+    });
+    expect(a.headers['x-gitlab-blob-id']).toMatch(/^<blob-id\(run-content:[0-9a-f]{12}\)>$/);
+    // A hash that is no content's stays as sent.
+    expect(a.headers['x-gitlab-content-sha256']).toBe(sha('not the content'.repeat(2)));
+    expect(b.body).toEqual(a.body);
+    expect(b.headers).toEqual(a.headers);
+  });
+
+  test('another content has another label: a README a version rewrites still differs', () => {
+    const a = normalized(run(RUN_A, `# cnf-${RUN_A.runId}-run-repositories-1\n`, readerOf(RUN_A)));
+    const other = `# cnf-${RUN_B.runId}-run-repositories-1\n\nA new template.\n`;
+    const b = normalized(run(RUN_B, other, readerOf(RUN_B, other)));
+    expect(b.headers['x-gitlab-blob-id']).toMatch(/^<blob-id\(run-content:/);
+    expect(b.headers['x-gitlab-blob-id']).not.toBe(a.headers['x-gitlab-blob-id']);
+  });
+
+  test('a key the test broke on purpose becomes <malformed-key#n> where it sent it and where an answer repeats it', () => {
+    const valid = sshKey('x').text.split(' ')[1];
+    const broken = Buffer.concat([Buffer.from(valid, 'base64'), Buffer.from([0, 0])]).toString('base64');
+    const [e] = normalize([
+      exchangeLine('t', 0, {
+        request: { method: 'POST', path: '/api/v4/projects/1/remote_mirrors', body: { host_keys: [`ssh-ed25519 ${broken}`] } },
+        status: 400,
+        body: { message: `Invalid SSH host key(s): ssh-ed25519 ${broken}` },
+      }),
+    ]);
+    expect(e.requestBody).toEqual({ host_keys: ['ssh-ed25519 <malformed-key#1>'] });
+    expect(e.body).toEqual({ message: 'Invalid SSH host key(s): ssh-ed25519 <malformed-key#1>' });
+    // Only what the test sent: a key-shaped text an answer alone holds stays.
+    const [f] = normalize([exchangeLine('t', 0, { body: { message: `ssh-ed25519 ${broken}` } })]);
+    expect(f.body).toEqual({ message: `ssh-ed25519 ${broken}` });
   });
 });

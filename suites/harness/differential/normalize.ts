@@ -8,7 +8,7 @@
 // (the second object of that kind the test met that its table does not list), `<user:owner.email>` (a
 // value naming a symbol), `<prefix>`, `<origin>`, `<time:…>`, `<date>`, `<commit~1>`.
 import { createHash } from 'node:crypto';
-import type { BodyEncoding, ExchangeLine, HeaderValue, SymbolEntry, TranscriptHeader, TranscriptTest } from './transcript.js';
+import type { BodyEncoding, ExchangeLine, HeaderValue, SymbolEntry, Transcript, TranscriptHeader, TranscriptTest } from './transcript.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -80,7 +80,9 @@ export function runPrefixToken(text: string, prefix: string, runId: string): str
   prefixPatterns.set(prefix, pattern);
   return text.replace(pattern, (found) => {
     const [form, name] = forms.find(([f]) => f.toLowerCase() === found.toLowerCase())!;
-    if (found === form) return `<${name}>`;
+    // The run id alone may hold no letter (its random part is hex): its case, which another run's id
+    // would show, is not told. The text around it keeps its own.
+    if (found === form || name === 'run-id') return `<${name}>`;
     return found === form.toUpperCase() ? `<${name.toUpperCase()}>` : `<${name}:other-case>`;
   });
 }
@@ -127,7 +129,10 @@ function keyBlob(type: string, text: string): { written: string; blob: string } 
 }
 
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-const SHA_ANYWHERE = /\b(?:[0-9a-f]{64}|[0-9a-f]{40})\b/g;
+/** A commit id, a git blob id, a SHA-256 or an MD5 in hex, inside a text. */
+const HASH_ANYWHERE = /\b(?:[0-9a-f]{64}|[0-9a-f]{40}|[0-9a-f]{32})\b/g;
+/** An SSH key's SHA-256 fingerprint, its MD5 fingerprint, or a key blob, inside a text. */
+const KEY_TEXT_ANYWHERE = /SHA256:[A-Za-z0-9+/]{43}|\b(?:[0-9a-f]{2}:){15}[0-9a-f]{2}\b|AAAA[A-Za-z0-9+/]+={0,3}/g;
 
 /** Keys whose value is a commit id (a request's or an answer's). */
 const COMMIT_KEYS = new Set(['commit_id', 'last_commit_id', 'start_sha', 'sha', 'parent_ids', 'ref']);
@@ -168,7 +173,7 @@ function sourceKindOf(object: Json | undefined): string | undefined {
 /**
  * The kind of object an id-bearing position names, or undefined when the position bears no id: `id`
  * (the kind of its object, `fallback` for a request's own parameters), `source_id`, `user_id`,
- * `*_user_id`, `*_by_id`, `group_id`, `namespace_id`, `project_id`, `member_id`, `parent_id` and
+ * `*_user_id`, `*_by_id`, `skip_users`, `sudo`, `group_id`, `namespace_id`, `project_id`, `member_id`, `parent_id` and
  * every other `*_id` / `*_ids` (named by what precedes `_id`).
  */
 export function idKindOf(key: string | undefined, parent: Json | undefined, fallback: string | undefined): string | undefined {
@@ -177,7 +182,9 @@ export function idKindOf(key: string | undefined, parent: Json | undefined, fall
   if (name === 'id') return (parent && entityOf(parent)) ?? fallback ?? 'id';
   if (name === 'source_id') return sourceKindOf(parent) ?? 'source';
   if (name === 'parent_id') return (parent && entityOf(parent)) ?? 'parent';
-  if (/(?:^|_)user_ids?$/.test(name) || /_by_id$/.test(name)) return 'user';
+  // skip_users: the members lists' users to leave out (lib/api/members.rb); sudo: the user a request
+  // acts as (lib/api/helpers.rb sudo!), an id or a username: ids without an _id name.
+  if (/(?:^|_)user_ids?$/.test(name) || /_by_id$/.test(name) || name === 'skip_users' || name === 'sudo') return 'user';
   if (/(?:^|_)group_ids?$/.test(name) || name === 'namespace_id') return 'group';
   if (/(?:^|_)project_ids?$/.test(name)) return 'project';
   const other = /^(.+)_ids?$/.exec(name);
@@ -224,6 +231,13 @@ const SECRET_KEYS = /(?:^|_)token$/;
  */
 const PER_REQUEST_HEADERS = /^(x-request-id|x-runtime|(x-)?ratelimit-(observed|remaining|reset|resettime)|cf-ray|gitlab-lb|gitlab-sv)$/;
 
+/**
+ * Headers the bundled reference server adds about itself (`x-reference-spec-only`: the spec-only
+ * variations that changed an answer) are not compared: no GitLab sends them, and a check that traces
+ * differences to their cause reads them from the transcript.
+ */
+const REFERENCE_SERVER_HEADER = /^x-reference-/i;
+
 /** `x-gitlab-meta`: its `correlation_id` is per request (the rest, e.g. its `version`, is kept). */
 export function correlationId(value: string): string {
   return value.replace(/("correlation_id"\s*:\s*")[^"]*"/, '$1<per-request>"');
@@ -252,6 +266,130 @@ export function cookieValues(value: string): string {
     .split('\n')
     .map((cookie) => cookie.replace(/^([^=;]+)=[^;]*/, '$1=<value>'))
     .join('\n');
+}
+
+// ---- what the whole run met ---------------------------------------------------------------
+
+/** The contents a test sends or receives: a file's `content` (Base64 decoded), a raw text or binary body. */
+function contentsOf(exchange: ExchangeLine): Buffer[] {
+  const found: Buffer[] = [];
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (isObject(value)) {
+      if (typeof value.content === 'string') found.push(value.encoding === 'base64' ? Buffer.from(value.content, 'base64') : Buffer.from(value.content, 'utf8'));
+      Object.values(value).forEach(walk);
+    }
+  };
+  walk(exchange.request.query);
+  walk(exchange.request.body);
+  walk(exchange.response.body);
+  const { body, bodyEncoding } = exchange.response;
+  if (typeof body === 'string' && (bodyEncoding === 'text' || bodyEncoding === 'base64')) found.push(Buffer.from(body, bodyEncoding === 'base64' ? 'base64' : 'utf8'));
+  return found;
+}
+
+/** Every string of a JSON value (keys apart). */
+function stringsOf(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsOf(item, out);
+  else if (isObject(value)) for (const item of Object.values(value)) stringsOf(item, out);
+  return out;
+}
+
+/** The valid SSH public keys written in a text, in order: their canonical blob and the blob as written. */
+function keysIn(text: string): { blob: string; written: string }[] {
+  const found: { blob: string; written: string }[] = [];
+  for (const m of text.matchAll(SSH_KEY)) {
+    const key = keyBlob(m[1], m[2]);
+    if (key) found.push(key);
+  }
+  return found;
+}
+
+const gitBlobIdOf = (content: Buffer) => createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+
+/** An e-mail address inside a text (as avatar URLs and messages write it). */
+const EMAIL_IN_TEXT = /[^\s"'<>@/:,;]+@[A-Za-z0-9.-]+/g;
+
+/** The MD5 and SHA-256 of an e-mail address as avatar URLs hash it (trimmed, lower case), with their tokens. */
+function emailHashes(email: string, label: string): [string, string][] {
+  const normal = email.trim().toLowerCase();
+  return [
+    [createHash('md5').update(normal).digest('hex'), `<md5(${label})>`],
+    [createHash('sha256').update(normal).digest('hex'), `<sha256(${label})>`],
+  ];
+}
+
+/** A key's blob in Base64 and its fingerprints (SHA-256 unpadded, as `ssh-keygen -l` and GitLab show it; MD5 `aa:bb:…`), with their tokens. */
+function keyTexts(bytes: Buffer, label: string): [string, string][] {
+  return [
+    [bytes.toString('base64'), `<${label}>`],
+    [`SHA256:${createHash('sha256').update(bytes).digest('base64').replace(/=+$/, '')}`, `<fingerprint-sha256(${label})>`],
+    [createHash('md5').update(bytes).digest('hex').replace(/(..)(?!$)/g, '$1:'), `<fingerprint-md5(${label})>`],
+  ];
+}
+
+/**
+ * What the whole transcript met, for what one test shows of another's objects (a list that holds
+ * another test's mirrors or users, a file another test read): the e-mail addresses that carry the
+ * run prefix, the SSH keys every test sent (by the test that first sent one and its number there),
+ * and the hashes of every content a test sent or received (by the content itself, its run prefix and
+ * the target's origin replaced, so that the same content of two runs has the same label).
+ */
+export interface RunTables {
+  /** Run-prefixed e-mail → its label: the address with the run prefix as a token. */
+  emails: Map<string, string>;
+  /**
+   * Hex hashes → tokens: the MD5 and SHA-256 of each run-prefixed e-mail (`<md5(<prefix_>_…@example.com)>`),
+   * the git blob id and SHA-256 of each content (`<blob-id(run-content:…)>`).
+   */
+  hashes: Map<string, string>;
+  /** A key's blob and fingerprints → `<ssh-key#n of <test id>>`, `<fingerprint-sha256(…)>`, from the first test (by id) that sent or received it. */
+  keys: Map<string, string>;
+}
+
+const runTablesOf = new WeakMap<Transcript, RunTables>();
+
+/** The run's tables of a transcript, made once per transcript (a baseline is compared with several others). */
+export function runTables(transcript: Transcript): RunTables {
+  const known = runTablesOf.get(transcript);
+  if (known) return known;
+  const { prefix, runId } = transcript.header;
+  const origin = transcript.header.target.origin.replace(/\/+$/, '');
+  const prefixes = [prefix, prefix.replace(/-/g, '_')];
+  const tables: RunTables = { emails: new Map(), hashes: new Map(), keys: new Map() };
+  const noteEmails = (text: string) => {
+    if (!text.includes('@') || !prefixes.some((p) => text.includes(p))) return;
+    for (const m of text.match(EMAIL_IN_TEXT) ?? []) if (prefixes.some((p) => m.includes(p)) && !tables.emails.has(m)) tables.emails.set(m, runPrefixToken(m, prefix, runId || prefix));
+  };
+  const noteHash = (hash: string, token: string) => {
+    if (!tables.hashes.has(hash)) tables.hashes.set(hash, token);
+  };
+  for (const test of [...transcript.tests.values()].sort((a, b) => a.line.id.localeCompare(b.line.id))) {
+    for (const entry of test.line.symbols) for (const value of Array.isArray(entry.values) ? entry.values : Object.values(entry.values)) noteEmails(value);
+    const keys: Buffer[] = [];
+    for (const exchange of test.exchanges) {
+      for (const text of [...stringsOf(exchange.request.query), ...stringsOf(exchange.request.body), ...stringsOf(exchange.response.body)]) {
+        noteEmails(text);
+        for (const { blob } of keysIn(text)) if (!keys.some((k) => k.toString('base64') === blob)) keys.push(Buffer.from(blob, 'base64'));
+      }
+      for (const content of contentsOf(exchange)) {
+        const text = content.toString('utf8');
+        // The content as another run would have written it: its run prefix and origin as tokens (binary content as it is).
+        const general = Buffer.from(text, 'utf8').equals(content) ? Buffer.from(runPrefixToken(originToken(text, origin), prefix, runId || prefix), 'utf8') : content;
+        const label = `run-content:${createHash('sha256').update(general).digest('hex').slice(0, 12)}`;
+        noteHash(gitBlobIdOf(content), `<blob-id(${label})>`);
+        noteHash(createHash('sha256').update(content).digest('hex'), `<sha256(${label})>`);
+      }
+    }
+    keys.forEach((bytes, i) => {
+      const label = `ssh-key#${i + 1} of ${test.line.id}`;
+      for (const [text, token] of keyTexts(bytes, label)) if (!tables.keys.has(text)) tables.keys.set(text, token);
+    });
+  }
+  for (const [email, label] of tables.emails) for (const [hash, token] of emailHashes(email, label)) noteHash(hash, token);
+  runTablesOf.set(transcript, tables);
+  return tables;
 }
 
 // ---- one test ------------------------------------------------------------------------------
@@ -292,8 +430,10 @@ class TestNormalizer {
   private foldedPattern: RegExp | undefined;
   /** Lower-cased value → label, for the values that carry the run prefix. */
   private readonly foldedLabels = new Map<string, string>();
+  private readonly run: RunTables | undefined;
 
-  constructor(header: TranscriptHeader, test: TranscriptTest) {
+  constructor(header: TranscriptHeader, test: TranscriptTest, run?: RunTables) {
+    this.run = run;
     this.origin = header.target.origin.replace(/\/+$/, '');
     this.host = URL.canParse(this.origin) ? new URL(this.origin).host : '';
     this.prefix = header.prefix;
@@ -319,29 +459,28 @@ class TestNormalizer {
     const noteSha = (value: unknown) => {
       if (typeof value === 'string' && SHA.test(value) && !this.hashes.has(value)) this.hashes.set(value, `<commit~${++this.commitCount}>`);
     };
-    const walk = (value: unknown, key: string | undefined, parent: Json | undefined) => {
-      if (Array.isArray(value)) value.forEach((item) => walk(item, key, parent));
+    const walk = (value: unknown, key: string | undefined, parent: Json | undefined, sent: boolean) => {
+      if (Array.isArray(value)) value.forEach((item) => walk(item, key, parent, sent));
       else if (isObject(value)) {
-        if (typeof value.content === 'string') this.noteContent(value.encoding === 'base64' ? Buffer.from(value.content, 'base64') : Buffer.from(value.content, 'utf8'));
-        for (const [k, v] of Object.entries(value)) walk(v, k, value);
+        for (const [k, v] of Object.entries(value)) walk(v, k, value, sent);
       } else if (typeof value === 'string') {
         if (key !== undefined && (COMMIT_KEYS.has(key) || (key === 'id' && parent && entityOf(parent) === 'commit'))) noteSha(value);
-        if (value.includes('@') && prefixes.some((p) => value.includes(p))) for (const m of value.match(/[^\s"'<>@/:,;]+@[A-Za-z0-9.-]+/g) ?? []) emails.add(m);
+        if (value.includes('@') && prefixes.some((p) => value.includes(p))) for (const m of value.match(EMAIL_IN_TEXT) ?? []) emails.add(m);
         for (const m of value.matchAll(SSH_KEY)) {
           const key = keyBlob(m[1], m[2]);
           if (key) this.noteKey(key.blob, key.written);
+          else if (sent) this.noteMalformedKey(m[2].split(' ')[0]);
         }
       }
     };
     // The body before the headers: a target that leaves out headers (or sends them where another
     // does not) numbers the commits the body names as the other does.
     for (const exchange of exchanges) {
-      walk(exchange.request.query, undefined, undefined);
-      walk(exchange.request.body, undefined, undefined);
-      walk(exchange.response.body, undefined, undefined);
+      walk(exchange.request.query, undefined, undefined, true);
+      walk(exchange.request.body, undefined, undefined, true);
+      walk(exchange.response.body, undefined, undefined, false);
       for (const [name, value] of Object.entries(exchange.response.headers)) if (COMMIT_HEADER.test(name.toLowerCase())) noteSha(String(value));
-      const { body, bodyEncoding } = exchange.response;
-      if (typeof body === 'string' && (bodyEncoding === 'text' || bodyEncoding === 'base64')) this.noteContent(Buffer.from(body, bodyEncoding === 'base64' ? 'base64' : 'utf8'));
+      for (const content of contentsOf(exchange)) this.noteContent(content);
     }
     if (this.keys.size) this.keyPattern = new RegExp([...this.keys.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
     return emails;
@@ -363,11 +502,21 @@ class TestNormalizer {
       return;
     }
     const n = [...this.keys.values()].filter((t) => /^<ssh-key#\d+>$/.test(t)).length + 1;
-    const bytes = Buffer.from(blob, 'base64');
-    this.keys.set(blob, `<ssh-key#${n}>`);
+    for (const [text, token] of keyTexts(Buffer.from(blob, 'base64'), `ssh-key#${n}`)) this.keys.set(text, token);
     if (written !== blob) this.keys.set(written, `<ssh-key#${n}:plus-as-space>`);
-    this.keys.set(`SHA256:${createHash('sha256').update(bytes).digest('base64').replace(/=+$/, '')}`, `<fingerprint-sha256(ssh-key#${n})>`);
-    this.keys.set(createHash('md5').update(bytes).digest('hex').replace(/(..)(?!$)/g, '$1:'), `<fingerprint-md5(ssh-key#${n})>`);
+  }
+
+  /**
+   * A key the test made broken on purpose: the Base64 after a key type in a request that is no key of
+   * that type (trailing bytes, a missing field, a point off the curve …) becomes `<malformed-key#n>`
+   * in the test's requests and wherever an answer repeats it (an error message that names it). Hides:
+   * the random key material the test broke. Never a version difference: the test sent it, the type
+   * before it is kept, and an answer keeps whatever it says beyond the exact blob sent.
+   */
+  private noteMalformedKey(blob: string): void {
+    if (blob.length < 8 || this.keys.has(blob)) return;
+    const n = [...this.keys.values()].filter((t) => t.startsWith('<malformed-key#')).length + 1;
+    this.keys.set(blob, `<malformed-key#${n}>`);
   }
 
   /**
@@ -383,7 +532,7 @@ class TestNormalizer {
     if (this.contents.has(key)) return;
     const n = this.contents.size + 1;
     this.contents.set(key, n);
-    const blob = createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+    const blob = gitBlobIdOf(content);
     if (!this.hashes.has(blob)) this.hashes.set(blob, `<blob-id(content#${n})>`);
     if (!this.hashes.has(key)) this.hashes.set(key, `<sha256(content#${n})>`);
   }
@@ -406,9 +555,7 @@ class TestNormalizer {
       for (const form of encodings(value)) all.push({ value: form, label });
     };
     const hashes = (email: string, label: string) => {
-      const normal = email.trim().toLowerCase();
-      add(createHash('md5').update(normal).digest('hex'), `md5(${label})`);
-      add(createHash('sha256').update(normal).digest('hex'), `sha256(${label})`);
+      for (const [hash, token] of emailHashes(email, label)) add(hash, token.slice(1, -1));
     };
     for (const entry of entries) {
       const named = Array.isArray(entry.values) ? entry.values.map((v, i) => [String(i), v] as const) : Object.entries(entry.values);
@@ -450,8 +597,8 @@ class TestNormalizer {
    * content hashes are the content's (noteContent).
    */
   private knownHashes(text: string): string {
-    if (this.hashes.size === 0) return text;
-    return text.replace(SHA_ANYWHERE, (sha) => this.hashes.get(sha) ?? sha);
+    if (this.hashes.size === 0 && !this.run) return text;
+    return text.replace(HASH_ANYWHERE, (hash) => this.hashes.get(hash) ?? this.run?.hashes.get(hash) ?? hash);
   }
 
   private shortCommitId(text: string): string {
@@ -480,6 +627,7 @@ class TestNormalizer {
     out = runPrefixToken(out, this.prefix, this.runId);
     out = this.knownHashes(out);
     if (this.keyPattern) out = out.replace(this.keyPattern, (found) => this.keys.get(found)!);
+    if (this.run?.keys.size) out = out.replace(KEY_TEXT_ANYWHERE, (found) => this.run!.keys.get(found) ?? found);
     return timestampKind(out);
   }
 
@@ -534,7 +682,7 @@ class TestNormalizer {
       if (ids !== undefined) return ids;
       if (key !== undefined && SECRET_KEYS.test(key)) return '<secret>';
       if (key === 'content' && parent?.encoding === 'base64') return this.base64Content(value) ?? value;
-      return key === 'short_id' ? this.shortCommitId(value) : this.text(value);
+      return key === 'short_id' ? this.shortCommitId(value) : this.apiUrls(value);
     }
     return value;
   }
@@ -565,8 +713,12 @@ class TestNormalizer {
       .join('&');
   }
 
-  /** URLs of the API inside a header (`link`, `location`): their paths and query by the path rule, the rest by the text rules. */
+  /**
+   * URLs and paths of the API inside a header (`link`, `location`) or any text (a message that repeats
+   * the path it refuses): their paths and query by the path rule, the rest by the text rules.
+   */
   private apiUrls(text: string): string {
+    if (!text.includes('/api/v4/')) return this.text(text);
     return text
       .split(/(\/api\/v4\/[^\s<>"',;]*)/)
       .map((part, i) => (i % 2 === 1 ? this.path(part).path : this.text(part)))
@@ -601,10 +753,11 @@ class TestNormalizer {
       response.bodyEncoding === 'json'
         ? this.json(response.body, '', undefined, undefined, numericIds)
         : response.bodyEncoding === 'text'
-          ? this.text(response.body as string)
+          ? this.apiUrls(response.body as string)
           : response.body;
     const headers: Record<string, string> = {};
     for (const name of Object.keys(response.headers).sort()) {
+      if (REFERENCE_SERVER_HEADER.test(name)) continue;
       const value: HeaderValue = response.headers[name];
       headers[name.toLowerCase()] = this.header(name.toLowerCase(), Array.isArray(value) ? value.join('\n') : value);
     }
@@ -621,7 +774,7 @@ class TestNormalizer {
 }
 
 /** The test's exchanges, normalized in index order (ordinals are numbered in that order). */
-export function normalizeTest(header: TranscriptHeader, test: TranscriptTest): NormalizedExchange[] {
-  const normalizer = new TestNormalizer(header, test);
+export function normalizeTest(header: TranscriptHeader, test: TranscriptTest, run?: RunTables): NormalizedExchange[] {
+  const normalizer = new TestNormalizer(header, test, run);
   return test.exchanges.map((exchange) => normalizer.exchange(exchange));
 }

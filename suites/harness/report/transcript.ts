@@ -4,7 +4,7 @@
 // `gitlab-api-conformance record` writes it; `diff` compares two (suites/harness/differential/).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { redactValue } from '../core/redact.js';
+import { REDACTED, redactValue } from '../core/redact.js';
 import type { Config } from '../run/config.js';
 import type { Evidence, Outcome, TestMeta } from '../run/conformance.js';
 import type { RunContext } from '../run/context.js';
@@ -15,6 +15,19 @@ export const TRANSCRIPT_VERSION = 1;
 
 /** Headers that say nothing about the API: left out of a transcript. */
 const DROPPED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/**
+ * Fields whose string value is a secret the target made: an invitation's `invite_token` (whoever holds
+ * it can accept the invitation), a new token's `token`. Masked whatever their shape; the differential
+ * compares their presence and type only.
+ */
+const SECRET_FIELD = /(?:^|_)token$/i;
+
+function maskSecretFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskSecretFields);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, SECRET_FIELD.test(key) && typeof inner === 'string' ? REDACTED : maskSecretFields(inner)]));
+}
 
 interface RecordedTest {
   record: TestRecord;
@@ -34,11 +47,11 @@ function exchangeLine(test: string, position: number, e: Evidence & { bodyEncodi
     request: {
       method: e.method,
       path,
-      query: Object.fromEntries(new URLSearchParams(query)),
+      query: maskSecretFields(Object.fromEntries(new URLSearchParams(query))),
       headers: e.sentAs ? { 'content-type': e.sentAs === 'form' ? 'application/x-www-form-urlencoded' : 'application/json' } : {},
-      ...(e.requestBody !== undefined ? { body: e.requestBody } : {}),
+      ...(e.requestBody !== undefined ? { body: maskSecretFields(e.requestBody) } : {}),
     },
-    response: { status: e.status, headers, ...(e.body !== undefined ? { body: e.body } : {}), bodyEncoding },
+    response: { status: e.status, headers, ...(e.body !== undefined ? { body: bodyEncoding === 'json' ? maskSecretFields(e.body) : e.body } : {}), bodyEncoding },
     durationMs: e.durationMs,
   };
 }

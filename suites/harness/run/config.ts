@@ -97,7 +97,7 @@ export const SETTINGS: Setting[] = [
   { env: 'CONFORMANCE_REQUEST_TIMEOUT_MS', default: '15000', meaning: 'Timeout of one HTTP request to the target.' },
   { env: 'CONFORMANCE_CONCURRENCY', default: `${URL_TARGET_CONCURRENCY} with a target URL; ${BUNDLED_CONCURRENCY} with the bundled server`, meaning: `Test files run at once (the tests of a file run ${TESTS_PER_FILE} at a time). A URL target is waited on, not computed for, so more files hide its latency whatever the cores.` },
   { env: 'CONFORMANCE_MAX_IN_FLIGHT', default: String(DEFAULT_MAX_IN_FLIGHT), meaning: 'Requests in flight against the target at once, over the whole run (0: no bound). The one knob of the load on the target: lower it for a small GitLab.' },
-  { env: 'CONFORMANCE_SEQUENTIAL', default: 'false', meaning: 'true: one test at a time, the files in name order, so that two runs of one target meet the same objects in the same order (recordings to compare with `diff` then differ the least). Slower.' },
+  { env: 'CONFORMANCE_SEQUENTIAL', default: 'false', meaning: 'true: one test at a time, the files in name order, one request in flight (CONFORMANCE_MAX_IN_FLIGHT is then 1), so that two runs of one target meet the same objects in the same order (recordings to compare with `diff` then differ the least). Slower.' },
   { env: 'CONFORMANCE_TRANSCRIPT', default: '(unset)', meaning: 'Where the run writes its transcript (JSON Lines, docs/transcript-format.md): every exchange of every test, tokens masked. `record --out` sets it.' },
 ];
 
@@ -190,7 +190,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     reportDir: get('CONFORMANCE_REPORT_DIR') ?? 'reports',
     requestTimeoutMs: Number(timeout),
     concurrency: Number(concurrency),
-    maxInFlight: Number(maxInFlight),
+    // One request at a time too: requests a test or the set-up sends at once would reach the target
+    // in an order its timing decides, and so would the ids it hands out (lists are ordered by them).
+    maxInFlight: sequential === 'true' ? 1 : Number(maxInFlight),
     sequential: sequential === 'true',
     transcriptPath: get('CONFORMANCE_TRANSCRIPT'),
     expectedFailuresPath,

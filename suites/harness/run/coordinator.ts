@@ -159,9 +159,14 @@ export function local(coordinator: Coordinator): CoordinatorClient {
   });
 }
 
-/** The coordinator of a run made in another thread of this process. */
+/** This thread's channel to the coordinator of the run it last joined. */
+let joined: BroadcastChannel | undefined;
+
+/** The coordinator of a run made in another thread of this process (the channel to a run joined before is closed). */
 export function connect(runId: string): CoordinatorClient {
+  joined?.close();
   const channel = new BroadcastChannel(channelName(runId));
+  joined = channel;
   channel.unref();
   const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let n = 0;

@@ -8,23 +8,36 @@ import { registerRunSecrets } from './context.js';
 import { connect, local } from './coordinator.js';
 import type { Run } from './frame.js';
 
-let making: Promise<Run> | undefined;
+let making: { runId?: string; run: Promise<Run> } | undefined;
 
-/** The run; awaited by every test before it starts. */
+/**
+ * The run; awaited by every test before it starts. A worker that outlives a run (the seeded-fault
+ * check hands each of its runs of the suite a new one, through the same workers) joins the new one.
+ */
 export function currentRun(): Promise<Run> {
-  making ??= (async () => {
-    if (process.env.CONFORMANCE_SERVER === 'in-worker') {
-      const { createRun } = await import('./lifecycle.js');
-      const { run, coordinator } = await createRun({ unrefServer: true });
-      bindInFlight(coordinator.inFlight);
-      return { context: run, coordinator: local(coordinator) };
-    }
-    const context = inject('conformance');
-    // Made in the main process: this worker learns the run's tokens here, to mask them in what it reports.
-    registerRunSecrets(context);
-    const coordinator = connect(context.runId);
-    bindInFlight(await coordinator.inFlightBuffer());
-    return { context, coordinator };
-  })();
-  return making;
+  if (process.env.CONFORMANCE_SERVER === 'in-worker') {
+    making ??= {
+      run: (async () => {
+        const { createRun } = await import('./lifecycle.js');
+        const { run, coordinator } = await createRun({ unrefServer: true });
+        bindInFlight(coordinator.inFlight);
+        return { context: run, coordinator: local(coordinator) };
+      })(),
+    };
+    return making.run;
+  }
+  const context = inject('conformance');
+  if (making?.runId !== context.runId) {
+    making = {
+      runId: context.runId,
+      run: (async () => {
+        // Made in the main process: this worker learns the run's tokens here, to mask them in what it reports.
+        registerRunSecrets(context);
+        const coordinator = connect(context.runId);
+        bindInFlight(await coordinator.inFlightBuffer());
+        return { context, coordinator };
+      })(),
+    };
+  }
+  return making.run;
 }

@@ -133,6 +133,7 @@ function sourcesIn(value: unknown, out: SourceKey[] = []): SourceKey[] {
 
 // ---- resolution ---------------------------------------------------------------------------------
 
+/** By run id and instance name: a worker may serve several runs (the seeded-fault check makes one per run of the suite). */
 const runScoped = new Map<string, Promise<unknown>>();
 const fileScoped = new Map<string, Map<string, { owner: string; value: Promise<unknown> }>>();
 /** A fixture's instance name: its own, or with the kind it is built for. */
@@ -174,7 +175,8 @@ export async function resolve(fixtures: readonly Fixture<unknown>[], frame: Fram
 
 function runValue(f: Fixture<unknown>, run: Run, file: string, kind: SourceKind | undefined): Promise<unknown> {
   const name = instanceName(f, kind);
-  let value = runScoped.get(name);
+  const key = `${run.context.runId}:${name}`;
+  let value = runScoped.get(key);
   if (!value) {
     value = (async () => {
       const state = await run.coordinator.runFixture(name);
@@ -190,7 +192,7 @@ function runValue(f: Fixture<unknown>, run: Run, file: string, kind: SourceKind 
         throw new FixtureUnavailable(failure);
       }
     })();
-    runScoped.set(name, value);
+    runScoped.set(key, value);
   }
   return value;
 }
