@@ -296,12 +296,12 @@ function stringsOf(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-/** The valid SSH public keys written in a text, in order: their canonical blob and the blob as written. */
-function keysIn(text: string): { blob: string; written: string }[] {
-  const found: { blob: string; written: string }[] = [];
+/** The valid SSH public keys written in a text, in order: their canonical blobs. */
+function keysIn(text: string): string[] {
+  const found: string[] = [];
   for (const m of text.matchAll(SSH_KEY)) {
     const key = keyBlob(m[1], m[2]);
-    if (key) found.push(key);
+    if (key) found.push(key.blob);
   }
   return found;
 }
@@ -337,8 +337,6 @@ function keyTexts(bytes: Buffer, label: string): [string, string][] {
  * the target's origin replaced, so that the same content of two runs has the same label).
  */
 export interface RunTables {
-  /** Run-prefixed e-mail → its label: the address with the run prefix as a token. */
-  emails: Map<string, string>;
   /**
    * Hex hashes → tokens: the MD5 and SHA-256 of each run-prefixed e-mail (`<md5(<prefix_>_…@example.com)>`),
    * the git blob id and SHA-256 of each content (`<blob-id(run-content:…)>`).
@@ -357,10 +355,12 @@ export function runTables(transcript: Transcript): RunTables {
   const { prefix, runId } = transcript.header;
   const origin = transcript.header.target.origin.replace(/\/+$/, '');
   const prefixes = [prefix, prefix.replace(/-/g, '_')];
-  const tables: RunTables = { emails: new Map(), hashes: new Map(), keys: new Map() };
+  const tables: RunTables = { hashes: new Map(), keys: new Map() };
+  /** Run-prefixed e-mail → its label: the address with the run prefix as a token. */
+  const emails = new Map<string, string>();
   const noteEmails = (text: string) => {
     if (!text.includes('@') || !prefixes.some((p) => text.includes(p))) return;
-    for (const m of text.match(EMAIL_IN_TEXT) ?? []) if (prefixes.some((p) => m.includes(p)) && !tables.emails.has(m)) tables.emails.set(m, runPrefixToken(m, prefix, runId || prefix));
+    for (const m of text.match(EMAIL_IN_TEXT) ?? []) if (prefixes.some((p) => m.includes(p)) && !emails.has(m)) emails.set(m, runPrefixToken(m, prefix, runId || prefix));
   };
   const noteHash = (hash: string, token: string) => {
     if (!tables.hashes.has(hash)) tables.hashes.set(hash, token);
@@ -371,7 +371,7 @@ export function runTables(transcript: Transcript): RunTables {
     for (const exchange of test.exchanges) {
       for (const text of [...stringsOf(exchange.request.query), ...stringsOf(exchange.request.body), ...stringsOf(exchange.response.body)]) {
         noteEmails(text);
-        for (const { blob } of keysIn(text)) if (!keys.some((k) => k.toString('base64') === blob)) keys.push(Buffer.from(blob, 'base64'));
+        for (const blob of keysIn(text)) if (!keys.some((k) => k.toString('base64') === blob)) keys.push(Buffer.from(blob, 'base64'));
       }
       for (const content of contentsOf(exchange)) {
         const text = content.toString('utf8');
@@ -387,7 +387,7 @@ export function runTables(transcript: Transcript): RunTables {
       for (const [text, token] of keyTexts(bytes, label)) if (!tables.keys.has(text)) tables.keys.set(text, token);
     });
   }
-  for (const [email, label] of tables.emails) for (const [hash, token] of emailHashes(email, label)) noteHash(hash, token);
+  for (const [email, label] of emails) for (const [hash, token] of emailHashes(email, label)) noteHash(hash, token);
   runTablesOf.set(transcript, tables);
   return tables;
 }
