@@ -220,6 +220,16 @@ describe('symbol values', () => {
   });
 });
 
+describe('access-token bots', () => {
+  test('a bot username keeps its kind and source, its random hex becomes <random-hex>; a name of another form stays', () => {
+    const bot = (hex: string) => `project_7_bot_${hex.repeat(32)}`;
+    const [a] = normalize([exchangeLine('t', 0, { body: { username: bot('a'), message: { [bot('a')]: 'refused' }, other: 'project_7_bot_short' } })]);
+    const [b] = normalize([exchangeLine('t', 0, { body: { username: bot('b'), message: { [bot('b')]: 'refused' }, other: 'project_7_bot_short' } })]);
+    expect(a.body).toEqual(b.body);
+    expect(a.body).toEqual({ username: 'project_<project~1>_bot_<random-hex>', message: { 'project_<project~1>_bot_<random-hex>': 'refused' }, other: 'project_7_bot_short' });
+  });
+});
+
 describe('the hand-made world', () => {
   test('two runs with other ids, names, prefix, host, times and commit ids normalize to the same exchanges', () => {
     const plain = (value: unknown) => JSON.parse(JSON.stringify(value, (_key, v: unknown) => (v instanceof Set ? [...(v as Set<string>)] : v))) as unknown;

@@ -87,6 +87,14 @@ export function runPrefixToken(text: string, prefix: string, runId: string): str
   });
 }
 
+/**
+ * The username of a group's or project's access-token bot, `<kind>_<id>_bot_<32 hex>` (GitLab draws the
+ * hex at random: app/services/resource_access_tokens/create_service.rb generate_username), keeps its
+ * kind and its source's id symbol; the hex becomes `<random-hex>`. Hides: the draw. Never a version
+ * difference: a name of another form is kept.
+ */
+const BOT_USERNAME = /\b(group|project)_(\d+)_bot_[0-9a-f]{32}\b/g;
+
 const TIMESTAMP = /(?<![\d.:])(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])([T ])([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2}| UTC)?(?![\d])/g;
 const DATE = /(?<![\d.:])(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\d:T])/g;
 const HTTP_DATE = /\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT\b/g;
@@ -365,12 +373,19 @@ export function runTables(transcript: Transcript): RunTables {
   const noteHash = (hash: string, token: string) => {
     if (!tables.hashes.has(hash)) tables.hashes.set(hash, token);
   };
+  // An access-token bot's address is `<username>@noreply.<host>` (Gitlab::Utils::UsernameAndEmailGenerator):
+  // the hashes of its avatar follow the random part of the username (BOT_USERNAME).
+  const hostname = new URL(origin).hostname;
+  const noteBots = (text: string) => {
+    for (const m of text.matchAll(BOT_USERNAME)) for (const [hash, token] of emailHashes(`${m[0]}@noreply.${hostname}`, `${m[1]}_${m[2]}_bot_<random-hex>@noreply.<host>`)) noteHash(hash, token);
+  };
   for (const test of [...transcript.tests.values()].sort((a, b) => a.line.id.localeCompare(b.line.id))) {
     for (const entry of test.line.symbols) for (const value of Array.isArray(entry.values) ? entry.values : Object.values(entry.values)) noteEmails(value);
     const keys: Buffer[] = [];
     for (const exchange of test.exchanges) {
       for (const text of [...stringsOf(exchange.request.query), ...stringsOf(exchange.request.body), ...stringsOf(exchange.response.body)]) {
         noteEmails(text);
+        noteBots(text);
         for (const blob of keysIn(text)) if (!keys.some((k) => k.toString('base64') === blob)) keys.push(Buffer.from(blob, 'base64'));
       }
       for (const content of contentsOf(exchange)) {
@@ -620,7 +635,7 @@ class TestNormalizer {
     return `base64(${JSON.stringify(this.text(text))})`;
   }
 
-  /** Every text rule, in order: origin and host, symbol values and their hashes, the run prefix, commit ids and content hashes, SSH keys, times. */
+  /** Every text rule, in order: origin and host, symbol values and their hashes, the run prefix, commit ids and content hashes, SSH keys, bot usernames, times. */
   private text(text: string): string {
     let out = hostToken(originToken(text, this.origin), this.host);
     out = this.symbolValues(out);
@@ -628,6 +643,7 @@ class TestNormalizer {
     out = this.knownHashes(out);
     if (this.keyPattern) out = out.replace(this.keyPattern, (found) => this.keys.get(found)!);
     if (this.run?.keys.size) out = out.replace(KEY_TEXT_ANYWHERE, (found) => this.run!.keys.get(found) ?? found);
+    out = out.replace(BOT_USERNAME, (_found, kind: string, id: string) => `${kind}_${this.idToken(kind, id)}_bot_<random-hex>`);
     return timestampKind(out);
   }
 
