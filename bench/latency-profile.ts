@@ -2,8 +2,10 @@
 // request by its kind, as a real GitLab costs (project creation 1,500 ms, group creation 500 ms, user
 // creation 400 ms, other writes 150 ms, reads 60 ms; --profile kind=ms,… changes them). The command
 // runs with its default settings, as a CI user would. Reports wall time, requests and objects per
-// kind, and the slowest test files. Progress goes to stderr as it runs.
-//   node --import tsx bench/latency-profile.ts [--profile project=1500,group=500,user=400,write=150,read=60] [--json out.json]
+// kind, and the slowest test files. Progress goes to stderr as it runs. `--jitter MS` adds a random
+// 0–MS to every delay (answers then come back in another order than asked); `--runs N` repeats the
+// run and reports each one's failures: a suite that depends on timing shows false alarms there.
+//   node --import tsx bench/latency-profile.ts [--profile project=1500,group=500,user=400,write=150,read=60] [--jitter MS] [--runs N] [--json out.json]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -37,7 +39,7 @@ function parseProfile(text: string | undefined): Record<Kind, number> {
   return profile;
 }
 
-export async function latencyProfileRun(profile: Record<Kind, number>, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)) {
+export async function latencyProfileRun(profile: Record<Kind, number>, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`), jitterMs = 0) {
   const server = await startReferenceServer();
   const target = new URL(server.url);
   const counts: Record<Kind, number> = { project: 0, group: 0, user: 0, token: 0, write: 0, read: 0 };
@@ -51,7 +53,7 @@ export async function latencyProfileRun(profile: Record<Kind, number>, log: (lin
       });
       upstream.on('error', () => res.destroy());
       req.pipe(upstream);
-    }, profile[kind]);
+    }, profile[kind] + (jitterMs > 0 ? Math.random() * jitterMs : 0));
   });
   await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
   const port = (proxy.address() as { port: number }).port;
@@ -102,10 +104,18 @@ export async function latencyProfileRun(profile: Record<Kind, number>, log: (lin
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { profile: { type: 'string' }, json: { type: 'string' } } });
+  const { values } = parseArgs({ options: { profile: { type: 'string' }, json: { type: 'string' }, jitter: { type: 'string', default: '0' }, runs: { type: 'string', default: '1' } } });
   const profile = parseProfile(values.profile);
-  process.stderr.write(`latency profile: ${JSON.stringify(profile)} (ms per request kind); the suite with its default settings …\n`);
-  const result = await latencyProfileRun(profile);
+  const [jitterMs, runs] = [Number(values.jitter), Number(values.runs)];
+  if (!Number.isInteger(jitterMs) || jitterMs < 0 || !Number.isInteger(runs) || runs < 1) throw new Error('--jitter takes whole milliseconds (0 or more), --runs a whole number from 1');
+  process.stderr.write(`latency profile: ${JSON.stringify(profile)} (ms per request kind)${jitterMs ? ` plus a random 0–${jitterMs} ms` : ''}; the suite with its default settings, ${runs} run(s) …\n`);
+  const results = [];
+  for (let run = 1; run <= runs; run++) {
+    const result = await latencyProfileRun(profile, undefined, jitterMs);
+    if (runs > 1) process.stderr.write(`run ${run}: ${result.wallSeconds} s, ${result.passed} of ${result.tests} passed, ${result.failures.length} failing${result.failures.map((f) => `\n  ${f.id} [${f.verdict}]: ${f.reason}`).join('')}\n`);
+    results.push(result);
+  }
+  const result = runs === 1 ? results[0] : { runs: results.map(({ wallSeconds, tests, passed, failures }) => ({ wallSeconds, tests, passed, failures })) };
   console.log(JSON.stringify(result, null, 2));
-  if (values.json) writeFileSync(values.json, `${JSON.stringify({ profile, ...result }, null, 2)}\n`);
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ profile, jitterMs, ...result }, null, 2)}\n`);
 }
