@@ -13,7 +13,11 @@ import { registerSecret } from '../core/redact.js';
 import { SETUP_NEEDS, type SetupNeed } from '../core/setup-needs.js';
 import { dateIn, ROLES, ROLE_LEVEL, sourcePath, type GroupInfo, type ProjectInfo, type SourceInfo, type TokenScope, type Visibility } from '../core/vocabulary.js';
 import type { ActorInfo } from './context.js';
-import type { Frame } from './frame.js';
+import type { Factories } from '../../../fixtures/factories.js';
+import type { Client } from '../core/client.js';
+import type { RunContext } from './context.js';
+import type { CoordinatorClient } from './coordinator.js';
+import type { Symbols } from './symbols.js';
 import { Ledger } from './ledger.js';
 import type { SourceKey } from './lending.js';
 
@@ -38,8 +42,20 @@ export class SetupError extends HarnessError {
   readonly brief: string;
 }
 
+/** What a Maker needs of the frame it makes objects for (frame.ts's Frame; named here so that maker.ts does not import frame.ts, which imports it). */
+export interface MakerFrame {
+  readonly run: { context: RunContext; coordinator: CoordinatorClient };
+  readonly admin: Client;
+  readonly factories: Factories;
+  readonly symbols: Symbols;
+  /** Who owns the domains it makes. */
+  readonly owner: string;
+  /** Throws unless the frame declared the set-up need. */
+  mayUse(need: SetupNeed): void;
+}
+
 export class Maker {
-  constructor(private readonly frame: Frame) {}
+  constructor(private readonly frame: MakerFrame) {}
 
   private get run() {
     return this.frame.run;
