@@ -43,8 +43,8 @@ export default defineConfig({
           globalSetup: ['suites/global-setup.ts'],
           pool: 'threads',
           isolate: false,
-          // The tests of a file run at once: they share only fixtures made for sharing (fixture.ts).
-          sequence: { concurrent: !settings.sequential },
+          // The tests of a file run at once (the wrapper marks them concurrent unless the run is
+          // sequential): they share only fixtures made for sharing (fixture.ts).
           maxConcurrency: TESTS_PER_FILE,
           testTimeout: TEST_TIMEOUT_MS,
           hookTimeout: 120_000,
@@ -60,6 +60,8 @@ export default defineConfig({
           pool: 'threads',
           isolate: false,
           fileParallelism: false,
+          // One test at a time inside the file too: each flips the setting and sets it back.
+          maxConcurrency: 1,
           sequence: { groupOrder: 1 },
           testTimeout: TEST_TIMEOUT_MS,
           hookTimeout: 120_000,

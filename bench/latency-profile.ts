@@ -5,7 +5,7 @@
 // kind, and the slowest test files. Progress goes to stderr as it runs. `--jitter MS` adds a random
 // 0–MS to every delay (answers then come back in another order than asked); `--runs N` repeats the
 // run and reports each one's failures: a suite that depends on timing shows false alarms there.
-//   node --import tsx bench/latency-profile.ts [--profile project=1500,group=500,user=400,write=150,read=60] [--jitter MS] [--runs N] [--json out.json]
+//   node --import tsx bench/latency-profile.ts [--profile project=1500,group=500,user=400,write=150,read=60] [--jitter MS] [--runs N] [--json out.json] [-- command options, e.g. --area members]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -39,7 +39,7 @@ function parseProfile(text: string | undefined): Record<Kind, number> {
   return profile;
 }
 
-export async function latencyProfileRun(profile: Record<Kind, number>, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`), jitterMs = 0) {
+export async function latencyProfileRun(profile: Record<Kind, number>, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`), jitterMs = 0, extraArgs: string[] = []) {
   const server = await startReferenceServer();
   const target = new URL(server.url);
   const counts: Record<Kind, number> = { project: 0, group: 0, user: 0, token: 0, write: 0, read: 0 };
@@ -64,10 +64,10 @@ export async function latencyProfileRun(profile: Record<Kind, number>, log: (lin
   const progress = setInterval(() => log(`latency profile: ${Math.round((Date.now() - started) / 1000)} s, ${Object.values(counts).reduce((a, b) => a + b, 0)} requests so far`), 15_000);
   try {
     const code = await new Promise<number | null>((done) => {
-      const child = spawn(process.execPath, [join(ROOT, 'bin', 'gitlab-api-conformance.js'), '--report-dir', join(work, 'reports')], {
+      const child = spawn(process.execPath, [join(ROOT, 'bin', 'gitlab-api-conformance.js'), '--report-dir', join(work, 'reports'), ...extraArgs], {
         cwd: ROOT,
         env: {
-          ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST'))),
+          ...Object.fromEntries(Object.entries(process.env).filter(([k]) => (!k.startsWith('CONFORMANCE_') || k === 'CONFORMANCE_TRACE') && !k.startsWith('VITEST'))),
           CONFORMANCE_TARGET_URL: `http://127.0.0.1:${port}`,
           CONFORMANCE_ADMIN_TOKEN: server.adminToken,
           CONFORMANCE_CAPABILITIES: 'premium,ultimate,ldap,saml,promotion_management,enterprise_users',
@@ -104,14 +104,14 @@ export async function latencyProfileRun(profile: Record<Kind, number>, log: (lin
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { profile: { type: 'string' }, json: { type: 'string' }, jitter: { type: 'string', default: '0' }, runs: { type: 'string', default: '1' } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { profile: { type: 'string' }, json: { type: 'string' }, jitter: { type: 'string', default: '0' }, runs: { type: 'string', default: '1' } } });
   const profile = parseProfile(values.profile);
   const [jitterMs, runs] = [Number(values.jitter), Number(values.runs)];
   if (!Number.isInteger(jitterMs) || jitterMs < 0 || !Number.isInteger(runs) || runs < 1) throw new Error('--jitter takes whole milliseconds (0 or more), --runs a whole number from 1');
   process.stderr.write(`latency profile: ${JSON.stringify(profile)} (ms per request kind)${jitterMs ? ` plus a random 0–${jitterMs} ms` : ''}; the suite with its default settings, ${runs} run(s) …\n`);
   const results = [];
   for (let run = 1; run <= runs; run++) {
-    const result = await latencyProfileRun(profile, undefined, jitterMs);
+    const result = await latencyProfileRun(profile, undefined, jitterMs, positionals);
     if (runs > 1) process.stderr.write(`run ${run}: ${result.wallSeconds} s, ${result.passed} of ${result.tests} passed, ${result.failures.length} failing${result.failures.map((f) => `\n  ${f.id} [${f.verdict}]: ${f.reason}`).join('')}\n`);
     results.push(result);
   }

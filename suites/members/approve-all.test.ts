@@ -27,7 +27,7 @@ const world = membersWorld('approve-all-members', {}, async (t) => {
   return { root, sub, project, a, b, c };
 });
 
-const suite = endpoint(members, 'approve-all', { uses: [world] });
+const suite = endpoint(members, 'approve-all', { uses: [world], alone: 'its tests run in order: the approval leaves nothing pending for the refusals before it' });
 
 // The refusals run first: the approval below leaves nothing pending.
 suite.test(

@@ -1,7 +1,7 @@
 // HEAD /projects/:id/repository/files/:file_path/blame
 import { endpoint } from '../harness/run/conformance.js';
 import { expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { createFile, fileUrl, headerName, METADATA_FIELDS, readFile, filesWorld } from './helpers.js';
+import { createFile, fileUrl, headerName, METADATA_FIELDS, ownBranch, readFile, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'blame-head', { uses: [filesWorld] });
@@ -13,9 +13,12 @@ suite.test(
     case: 'same-headers-as-file',
     title: 'HEAD blame answers 200 with the same metadata headers as HEAD file, and no body',
     clauses: ['files.blame.head', 'files.file.headers'],
+    // X-Gitlab-Commit-Id is the branch's head: no other test may commit to it between the two reads.
+    uses: [ownBranch],
   },
   async ({ as, run }) => {
-    const { publicProject, path, branch } = world();
+    const { publicProject, path } = world();
+    const branch = ownBranch();
     const file = path('head-blame', 'lines.txt');
     await createFile(as('maintainer'), publicProject, file, 'one\ntwo\n', { branch });
     const fields = await readFile(as('developer'), publicProject, file, branch);

@@ -2,7 +2,7 @@
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { apiPath } from '../harness/core/client.js';
-import { createFile, expectGitLabError, expectGitLabStatus, type FilesWorld, fileUrl, GITLAB_TEXT, headerName, readFile, updateFile, filesWorld } from './helpers.js';
+import { createFile, expectGitLabError, expectGitLabStatus, type FilesWorld, fileUrl, GITLAB_TEXT, headerName, ownBranch, readFile, updateFile, filesWorld } from './helpers.js';
 import type { Kit } from '../harness/run/conformance.js';
 import { repositoryFiles } from './area.js';
 
@@ -16,12 +16,12 @@ interface BlameRange {
 }
 
 /** Two commits by two authors: lines 1-2 from the first, lines 3-5 from the second. */
-async function twoAuthorFile({ as }: Kit, w: FilesWorld, name: string) {
+async function twoAuthorFile({ as }: Kit, w: FilesWorld, name: string, branch = w.branch) {
   const file = w.path('blame', name);
-  await createFile(as('maintainer'), w.publicProject, file, 'alpha\nbeta\ngamma\n', { branch: w.branch, authorName: 'Ada Author', authorEmail: 'ada@example.com', message: 'first version' });
-  const first = (await readFile(as('maintainer'), w.publicProject, file, w.branch)).last_commit_id as string;
-  await updateFile(as('maintainer'), w.publicProject, file, 'alpha\nbeta\nGAMMA\ndelta\nepsilon\n', { branch: w.branch, authorName: 'Bob Builder', authorEmail: 'bob@example.com', message: 'second version' });
-  const second = (await readFile(as('maintainer'), w.publicProject, file, w.branch)).last_commit_id as string;
+  await createFile(as('maintainer'), w.publicProject, file, 'alpha\nbeta\ngamma\n', { branch, authorName: 'Ada Author', authorEmail: 'ada@example.com', message: 'first version' });
+  const first = (await readFile(as('maintainer'), w.publicProject, file, branch)).last_commit_id as string;
+  await updateFile(as('maintainer'), w.publicProject, file, 'alpha\nbeta\nGAMMA\ndelta\nepsilon\n', { branch, authorName: 'Bob Builder', authorEmail: 'bob@example.com', message: 'second version' });
+  const second = (await readFile(as('maintainer'), w.publicProject, file, branch)).last_commit_id as string;
   return { file, first, second };
 }
 
@@ -30,11 +30,14 @@ suite.test(
     case: 'ranges-follow-history',
     title: 'blame groups consecutive lines by the commit that last changed them and covers the file exactly',
     clauses: ['files.blame.shape', 'files.blame.covers-file', 'files.blame.last-change', 'files.blame.timestamps', 'files.create.author'],
+    // It checks the second commit's parent: no other test may commit to its branch in between.
+    uses: [ownBranch],
   },
   async (kit) => {
     const w = world();
-    const { file, first, second } = await twoAuthorFile(kit, w, 'history.txt');
-    const blame = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: w.branch } });
+    const branch = ownBranch();
+    const { file, first, second } = await twoAuthorFile(kit, w, 'history.txt', branch);
+    const blame = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: branch } });
     expectOk(blame, 200, 'blame-range', { list: true });
     const ranges = blame.body as BlameRange[];
     expectEqual(ranges.map((r) => r.lines), [['alpha', 'beta'], ['GAMMA', 'delta', 'epsilon']], 'consecutive lines of one commit to form one range, covering the file in order');
@@ -189,7 +192,8 @@ suite.test(
     await createFile(as('maintainer'), publicProject, '.gitignore', 'node_modules/\ncoverage/\n', { branch });
     const gone = path('blame-sha', 'gone.txt');
     await createFile(as('maintainer'), publicProject, gone, 'one\ntwo\n', { branch });
-    const sha = (await readFile(as('maintainer'), publicProject, gone, branch)).commit_id as string;
+    // The commit that added it (the branch's head may have moved on: the file's other tests commit too).
+    const sha = (await readFile(as('maintainer'), publicProject, gone, branch)).last_commit_id as string;
     expectStatus(await as('maintainer').delete(fileUrl(publicProject, gone), { body: { branch, commit_message: 'conformance: delete gone.txt' } }), [200, 204]);
     for (const [who, scope] of [['anonymous', 'api'], ['developer', 'api'], ['developer', 'read_repository']] as const) {
       const dot = await as(who, scope).get(`${fileUrl(publicProject, '.gitignore')}/blame`, { query: { ref: branch } });

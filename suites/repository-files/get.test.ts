@@ -248,7 +248,7 @@ suite.test(
       [privateProject, [['developer', 'api'], ['developer', 'read_repository']]],
     ] as const) {
       await createFile(as('maintainer'), project, ':wq', 'Test file\n', { branch });
-      const added = (await readFile(as('maintainer'), project, ':wq', branch)).commit_id;
+      const added = (await readFile(as('maintainer'), project, ':wq', branch)).last_commit_id;
       for (const [who, scope] of readers) {
         const res = await as(who, scope).get(fileUrl(project, ':wq'), { query: { ref: branch } });
         expectOk(res, 200, 'file');

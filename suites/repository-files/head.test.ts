@@ -1,7 +1,7 @@
 // HEAD /projects/:id/repository/files/:file_path
 import { endpoint } from '../harness/run/conformance.js';
 import { expectEqual, expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, readFile, sha256, filesWorld } from './helpers.js';
+import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, ownBranch, readFile, sha256, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'head', { uses: [filesWorld] });
@@ -13,9 +13,12 @@ suite.test(
     case: 'headers-match-file',
     title: 'HEAD answers 200 with the metadata headers equal to the file\'s fields, and no body',
     clauses: ['files.head.metadata-only', 'files.file.headers', 'files.file.blob-id', 'files.file.content-sha256'],
+    // X-Gitlab-Commit-Id is the branch's head: no other test may commit to it between the two reads.
+    uses: [ownBranch],
   },
   async ({ as, run }) => {
-    const { publicProject, path, branch } = world();
+    const { publicProject, path } = world();
+    const branch = ownBranch();
     const file = path('head', 'data.json');
     const content = '{"a": 1}\n';
     await createFile(as('maintainer'), publicProject, file, content, { branch });

@@ -1,7 +1,7 @@
 // HEAD /projects/:id/repository/files/:file_path/raw
 import { endpoint } from '../harness/run/conformance.js';
 import { expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
-import { createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, readFile, filesWorld } from './helpers.js';
+import { createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, ownBranch, readFile, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'raw-head', { uses: [filesWorld] });
@@ -71,9 +71,12 @@ suite.test(
     case: 'every-metadata-header',
     title: 'HEAD raw carries every metadata header, each equal to the field of the same name of GET file at the same ref',
     clauses: ['files.raw.head', 'files.file.headers'],
+    // X-Gitlab-Commit-Id is the branch's head: no other test may commit to it between the two reads.
+    uses: [ownBranch],
   },
   async ({ as, run }) => {
-    const { publicProject, path, branch } = world();
+    const { publicProject, path } = world();
+    const branch = ownBranch();
     const file = path('head-raw-all', 'tool.sh');
     await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\necho hi\n', { branch, executable: true });
     const fields = await readFile(as('developer'), publicProject, file, branch);

@@ -4,7 +4,7 @@
 // `invitations.create.project.limit`. The wrapper gates each test (disabled / unsupported, with the
 // reason), gives it clients that record into its own log, and decides its verdicts on both levels
 // (spec and GitLab parity), which it leaves, typed, in the task's meta for the reporters.
-import { afterAll, test, type RunnerTask } from 'vitest';
+import { afterAll, inject, test, type RunnerTask } from 'vitest';
 import type { Factories } from '../../../fixtures/factories.js';
 import { formsByKind, type Area } from '../core/area.js';
 import { describeExchange } from '../core/checks.js';
@@ -135,6 +135,11 @@ export interface TestSpec {
   uses?: Fixture<unknown>[];
   /** Set-up endpoints beyond the target contract that the test itself calls (setup-needs.ts). */
   needs?: SetupNeed[];
+  /**
+   * Why no other test of its file may run while it does (e.g. it reads a whole list back unchanged):
+   * the tests before it end first, and those after it wait for it.
+   */
+  alone?: string;
 }
 
 /**
@@ -143,7 +148,7 @@ export interface TestSpec {
  * endpoint beyond the spec's forms): its tests are at the parity level, and each names the GitLab
  * version that added the endpoint (`requires.minVersion`), so that an older target reports them unsupported.
  */
-export function endpoint<E extends string, X extends string>(area: Area<E, X>, name: E | X, defaults: { uses?: Fixture<unknown>[] } = {}) {
+export function endpoint<E extends string, X extends string>(area: Area<E, X>, name: E | X, defaults: { uses?: Fixture<unknown>[]; alone?: string } = {}) {
   const extension = area.extensions !== undefined && Object.hasOwn(area.extensions, name);
   const forms = extension ? area.extensions![name as X] : area.endpoints[name as E];
   const variants = formsByKind(forms).map(([kind, form]) => ({ kind: kind ?? kindOfForm(form), form }));
@@ -168,7 +173,7 @@ export function endpoint<E extends string, X extends string>(area: Area<E, X>, n
         if (spec.only && spec.only.kind !== kind) continue;
         const id = family ? `${area.prefix}.${name}.${kind}.${spec.case}` : `${area.prefix}.${name}.${spec.case}`;
         const level = extension ? 'parity' : (spec.level ?? 'spec');
-        declare({ id, title: spec.title, area: area.name, endpoint: form, kind, clauses: spec.clauses, requires: spec.requires ?? {}, level, fixtures, needs }, uses, body);
+        declare({ id, title: spec.title, area: area.name, endpoint: form, kind, clauses: spec.clauses, requires: spec.requires ?? {}, level, fixtures, needs }, uses, body, spec.alone ?? defaults.alone);
       }
     },
   };
@@ -178,8 +183,18 @@ function kindOfForm(form: string): SourceKind {
   return form.includes(' /groups/') ? 'group' : 'project';
 }
 
-function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => Promise<void>): void {
-  test(`${meta.id}: ${meta.title}`, { meta: { conformance: meta } }, async (ctx) => {
+/**
+ * The tests of a file run at once (vitest's maxConcurrency bounds them); a test that must run alone,
+ * and every test of a sequential run, is declared plain: vitest runs such a test after the
+ * concurrent ones before it have ended, and before those after it start. (vitest reads
+ * `sequence.concurrent` from the root config only, never from a project's: the wrapper marks each test.)
+ */
+function declaring(alone: string | undefined): typeof test.concurrent {
+  return alone !== undefined || inject('conformanceSettings')?.sequential ? test : test.concurrent;
+}
+
+function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => Promise<void>, alone: string | undefined): void {
+  declaring(alone)(`${meta.id}: ${meta.title}`, { meta: { conformance: meta } }, async (ctx) => {
     const run = await currentRun();
     const outcome: Outcome = { parity: [] };
     ctx.task.meta.outcome = outcome;
