@@ -51,17 +51,16 @@ export default defineConfig({
         },
       },
       {
-        // Tests that flip instance-wide settings (promotion approval) run alone, after the rest,
-        // one file at a time, so no other test sees the setting change under it.
+        // Tests that flip instance-wide settings (promotion approval) run after the rest, so no
+        // other test sees the setting change under it. Among themselves they run at once: tests that
+        // need the same value of a setting hold it together (suites/common/promotion.ts).
         test: {
           name: 'conformance-exclusive',
           include: ['suites/*/**/*.exclusive.test.ts'],
           globalSetup: ['suites/global-setup.ts'],
           pool: 'threads',
           isolate: false,
-          fileParallelism: false,
-          // One test at a time inside the file too: each flips the setting and sets it back.
-          maxConcurrency: 1,
+          maxConcurrency: TESTS_PER_FILE,
           sequence: { groupOrder: 1 },
           testTimeout: TEST_TIMEOUT_MS,
           hookTimeout: 120_000,

@@ -24,12 +24,39 @@ export async function setPromotionManagement(value: boolean): Promise<boolean> {
   return previous;
 }
 
-/** Runs `body` with the setting at `value`, then puts back the value it found. */
+/**
+ * Runs `body` with the setting at `value`. Tests that need the same value run at once; one that needs
+ * the other value waits until they are done (the coordinator's setting holds). The last holder puts
+ * back the value the first one found. Lease the users `body` needs before: a test that waits for a
+ * user inside `body` may wait on a test that waits for the setting.
+ */
 export async function withPromotionManagement(value: boolean, body: () => Promise<void>): Promise<void> {
-  const previous = await setPromotionManagement(value);
+  const { coordinator } = currentFrame().run;
+  for (;;) {
+    const turn = await coordinator.holdSetting(SETTING, JSON.stringify(value));
+    if (turn === 'held') break;
+    if (turn === 'retry') continue;
+    try {
+      const previous = await setPromotionManagement(value);
+      await coordinator.settingSet(SETTING, true, JSON.stringify(previous));
+      break;
+    } catch (error) {
+      await coordinator.settingSet(SETTING, false);
+      throw error;
+    }
+  }
   try {
     await body();
   } finally {
-    await setPromotionManagement(previous);
+    const leave = await coordinator.leaveSetting(SETTING);
+    if (leave.last) {
+      try {
+        if (leave.previous !== undefined && leave.previous !== JSON.stringify(value)) await setPromotionManagement(JSON.parse(leave.previous) as boolean);
+      } finally {
+        await coordinator.settingRestored(SETTING);
+      }
+    }
   }
 }
+
+const SETTING = 'enable_member_promotion_management';

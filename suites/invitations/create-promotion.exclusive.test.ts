@@ -23,7 +23,9 @@ suite.test(
   },
   async (kit) => {
     const w = world();
-    await withPromotionManagement(true, () => expectPromotionsQueued(kit, w.source(kit.kind), w));
+    // Its users are lent before it holds the setting (suites/common/promotion.ts).
+    const users = await Promise.all([w.seatless(), w.seatless(), w.seatless()]);
+    await withPromotionManagement(true, () => expectPromotionsQueued(kit, w.source(kit.kind), w, users));
   },
 );
 

@@ -438,12 +438,11 @@ async function expectSeesSource(kit: Kit, source: SourceInfo, user: ActorInfo, s
  * queued under their username with the spec's text and not added; a Guest (no billable role) and an
  * address without an account are not queued (GitLab:
  * ee/app/services/gitlab_subscriptions/member_management/queue_non_billable_to_billable_service.rb;
- * ee/spec/requests/api/invitations_spec.rb).
+ * ee/spec/requests/api/invitations_spec.rb). `users`: three seatless users (by id, by address, as a Guest).
  */
-export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world: InvitationsWorld): Promise<void> {
+export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world: InvitationsWorld, [byId, byEmail, guest]: ActorInfo[]): Promise<void> {
   const owner = kit.as('owner');
   const admin = kit.as('admin');
-  const [byId, byEmail, guest] = await Promise.all([world.seatless(), world.seatless(), world.seatless()]);
 
   for (const [user, body] of [
     [byId, { user_id: String(byId.id), access_level: ACCESS.DEVELOPER }],

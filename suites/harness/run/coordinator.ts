@@ -5,12 +5,14 @@
 // - the lending policy (lending.ts, which it extends): users and kept sources;
 // - the run-scoped fixtures: the first file to ask builds one, the others wait for its value or its
 //   failure (fixture.ts);
-// - named locks (a setting or a fixture group that one test at a time may change);
+// - named locks (a fixture group that one test at a time may change);
+// - holds of instance settings: tests that need a setting at one value hold it together, a test
+//   that needs another value waits until they are done (holdSetting);
 // - the bound on requests in flight against the target: a counter in shared memory that every
 //   worker's client takes a slot of (in-flight.ts);
 // - what the run did: requests per file and purpose, fixtures that could not be built.
 import { BroadcastChannel, threadId } from 'node:worker_threads';
-import { Lending } from './lending.js';
+import { Lending, type Lease } from './lending.js';
 
 /** Why a fixture could not be built, once for the run's report. */
 export interface FixtureFailure {
@@ -19,6 +21,18 @@ export interface FixtureFailure {
   /** The set-up endpoint beyond the target contract that failed (its dependents are unsupported), if that was the cause. */
   lacking?: { need: string; endpoint: string };
   message: string;
+}
+
+interface SettingHold {
+  value: string;
+  holders: number;
+  /** The value it had before the first holder set it (JSON), to put back when the last one is done. */
+  previous?: string;
+  ready: boolean;
+  /** The last holder is putting the old value back. */
+  leaving?: boolean;
+  onReady: ((ok: boolean) => void)[];
+  waiting: (() => void)[];
 }
 
 export type RunFixtureState = { build: true } | { value: unknown } | { failure: FixtureFailure };
@@ -36,6 +50,7 @@ export class Coordinator extends Lending {
   readonly failures: FixtureFailure[] = [];
   /** Askers waiting for a holder to give users back. */
   private readonly waiting = new Set<() => void>();
+  private readonly settingHolds = new Map<string, SettingHold>();
 
   constructor(maxInFlight: number) {
     super();
@@ -46,6 +61,23 @@ export class Coordinator extends Lending {
 
   override settle(settlement: Parameters<Lending['settle']>[0]): void {
     super.settle(settlement);
+    this.wakeAll();
+  }
+
+  // A holder that starts to wait wakes the others: those that now wait only on waiting holders make a user.
+  override lease(...args: Parameters<Lending['lease']>): Lease {
+    const lease = super.lease(...args);
+    if ('wait' in lease && lease.joined) this.wakeAll();
+    return lease;
+  }
+
+  override leaseSeatless(...args: Parameters<Lending['leaseSeatless']>): Lease {
+    const lease = super.leaseSeatless(...args);
+    if ('wait' in lease && lease.joined) this.wakeAll();
+    return lease;
+  }
+
+  private wakeAll(): void {
     for (const wake of this.waiting) wake();
     this.waiting.clear();
   }
@@ -98,6 +130,52 @@ export class Coordinator extends Lending {
     const next = this.locks.get(name)?.shift();
     if (next) next();
     else this.locks.delete(name);
+  }
+
+  /**
+   * Joins the holders of instance setting `name` at `value` (a JSON text). `set`: nobody held it, the
+   * caller sets it and reports with settingSet; `held`: it is at that value; `retry`: the one who
+   * was setting it failed. A holder of another value waits, and so does everyone who comes after it.
+   * Holders lease their users before they hold a setting: one that waited for a user while holding
+   * it could wait on a test that waits for the setting.
+   */
+  async holdSetting(name: string, value: string): Promise<'set' | 'held' | 'retry'> {
+    for (;;) {
+      const hold = this.settingHolds.get(name);
+      if (!hold) {
+        this.settingHolds.set(name, { value, holders: 1, ready: false, onReady: [], waiting: [] });
+        return 'set';
+      }
+      if (hold.value === value && hold.waiting.length === 0 && !hold.leaving) {
+        hold.holders++;
+        if (hold.ready) return 'held';
+        return new Promise((resolve) => hold.onReady.push((ok) => resolve(ok ? 'held' : 'retry')));
+      }
+      await new Promise<void>((resolve) => hold.waiting.push(resolve));
+    }
+  }
+
+  /** The first holder set the setting (`ok`), having found it at `previous`; or could not (it lets go). */
+  settingSet(name: string, ok: boolean, previous?: string): void {
+    const hold = this.settingHolds.get(name)!;
+    if (ok) Object.assign(hold, { ready: true, previous });
+    else this.settingHolds.delete(name);
+    for (const wake of hold.onReady.splice(0)) wake(ok);
+    if (!ok) for (const wake of hold.waiting.splice(0)) wake();
+  }
+
+  /** A holder is done; the last one is told the value to put back, and calls settingRestored when it has. */
+  leaveSetting(name: string): { last: true; previous?: string } | { last: false } {
+    const hold = this.settingHolds.get(name)!;
+    if (--hold.holders > 0) return { last: false };
+    hold.leaving = true;
+    return { last: true, previous: hold.previous };
+  }
+
+  settingRestored(name: string): void {
+    const hold = this.settingHolds.get(name)!;
+    this.settingHolds.delete(name);
+    for (const wake of hold.waiting.splice(0)) wake();
   }
 
   count(file: string, counts: Partial<Record<Purpose, number>>): void {

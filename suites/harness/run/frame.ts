@@ -26,11 +26,11 @@ export interface Run {
 const storage = new AsyncLocalStorage<Frame>();
 
 /**
- * How long a lease waits for a user that another holder will give back, before a new user is made: long
- * for a holder that holds none yet (nobody can be waiting for it, so the wait cannot go round in a
- * circle), short for one that holds some (two such holders could wait for each other).
+ * How long a lease waits at most for a user that another holder will give back, before a new user is
+ * made. Holders that wait only on each other are found at once (lending.ts); this bounds a wait that
+ * goes round through something the policy does not see, well inside a test's deadline (BODY_DEADLINE_MS).
  */
-const LEASE_PATIENCE_MS = { emptyHanded: 120_000, holding: 10_000 };
+const LEASE_PATIENCE_MS = 30_000;
 
 /** The frame the calling code runs for; a harness error outside any test or fixture. */
 export function currentFrame(): Frame {
@@ -101,7 +101,7 @@ export class Frame implements Recorder {
   async user(): Promise<ActorInfo> {
     const { coordinator } = this.run;
     // Users are few and worth waiting a while for: another test or fixture may give one back soon.
-    const patience = Date.now() + (this.leased.length === 0 ? LEASE_PATIENCE_MS.emptyHanded : LEASE_PATIENCE_MS.holding);
+    const patience = Date.now() + LEASE_PATIENCE_MS;
     for (;;) {
       const lease = await coordinator.lease(this.holder, this.sources, Date.now() < patience);
       if ('wait' in lease) {
@@ -134,8 +134,14 @@ export class Frame implements Recorder {
    * the run when that fails); a new user when none is left.
    */
   async seatlessUser(): Promise<ActorInfo> {
-    const user = (await this.run.coordinator.leaseSeatless(this.holder, this.sources)) as ActorInfo | undefined;
-    if (!user) return this.make.user();
+    const { coordinator } = this.run;
+    const patience = Date.now() + LEASE_PATIENCE_MS;
+    let lease = await coordinator.leaseSeatless(this.holder, this.sources, true);
+    for (; 'wait' in lease; lease = await coordinator.leaseSeatless(this.holder, this.sources, Date.now() < patience)) {
+      await coordinator.released(patience - Date.now());
+    }
+    if ('make' in lease) return this.make.user();
+    const user = lease.user as ActorInfo;
     for (const token of Object.values(user.tokens)) registerSecret(token);
     this.seatless.push(user);
     this.symbols.numbered(user);

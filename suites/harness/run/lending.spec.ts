@@ -102,13 +102,43 @@ describe('lending users', () => {
 describe('lending seatless users', () => {
   test('one holder at a time in the whole run; never where it was touched; spent when it could not be taken out', () => {
     const { lending, a, b } = policy(0, [7, 8]);
-    expect(lending.leaseSeatless('t1', [a])?.id).toBe(7);
-    expect(lending.leaseSeatless('t2', [b])?.id).toBe(8);
-    expect(lending.leaseSeatless('t3', [b])).toBeUndefined();
+    expect(leased(lending.leaseSeatless('t1', [a]))).toBe(7);
+    expect(leased(lending.leaseSeatless('t2', [b]))).toBe(8);
+    expect(leased(lending.leaseSeatless('t3', [b]))).toBe('make');
     settle(lending, 't1', [{ userId: 7, source: a, requested: false }]);
     settle(lending, 't2', [], undefined, [8]);
-    expect(lending.leaseSeatless('t4', [a])).toBeUndefined();
-    expect(lending.leaseSeatless('t5', [b])?.id).toBe(7);
+    expect(leased(lending.leaseSeatless('t4', [a]))).toBe('make');
+    expect(leased(lending.leaseSeatless('t5', [b]))).toBe(7);
+  });
+
+  test('a patient asker waits while a holder that is not waiting has one', () => {
+    const { lending, a } = policy(0, [7]);
+    expect(leased(lending.leaseSeatless('t1', [a], true))).toBe(7);
+    expect(lending.leaseSeatless('t2', [a], true)).toEqual({ wait: true, joined: true });
+    settle(lending, 't1', []);
+    expect(leased(lending.leaseSeatless('t2', [a], true))).toBe(7);
+  });
+});
+
+describe('waiting for a user', () => {
+  test('a patient asker waits for a holder that will give one back, and makes a user when it is not patient', () => {
+    const { lending, a } = policy(1);
+    expect(leased(lending.lease('t1', [a], true))).toBe(1);
+    expect(lending.lease('t2', [a], true)).toEqual({ wait: true, joined: true });
+    expect(lending.lease('t2', [a], true)).toEqual({ wait: true, joined: false });
+    expect(leased(lending.lease('t2', [a], false))).toBe('make');
+    lending.settle({ holder: 't1', touched: [], links: [] });
+    expect(leased(lending.lease('t3', [a], true))).toBe(1);
+  });
+
+  test('holders that wait only on each other do not wait for ever: the last to ask makes a user', () => {
+    const { lending, a } = policy(2);
+    expect(leased(lending.lease('t1', [a], true))).toBe(1);
+    expect(leased(lending.lease('t2', [a], true))).toBe(2);
+    // t1 wants a second user: t2 holds one and is not waiting, so t1 waits.
+    expect('wait' in lending.lease('t1', [a], true)).toBe(true);
+    // t2 wants one too: the only holder there is t1, which waits (on t2): waiting would never end.
+    expect(leased(lending.lease('t2', [a], true))).toBe('make');
   });
 });
 

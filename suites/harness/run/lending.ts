@@ -46,8 +46,8 @@ export interface Settlement {
   failedSeatless?: number[];
 }
 
-/** How a lease ends: the user as it is, or taken back from these sources first; a new user; or wait for a holder to settle. */
-export type Lease = { user: LentUser; takeBack?: { source: SourceKey; requested: boolean }[] } | { make: true } | { wait: true };
+/** How a lease ends: the user as it is, or taken back from these sources first; a new user; or wait for a holder to settle (`joined`: the asker was not waiting yet). */
+export type Lease = { user: LentUser; takeBack?: { source: SourceKey; requested: boolean }[] } | { make: true } | { wait: true; joined: boolean };
 
 interface Mark {
   sources: Map<SourceKey, boolean>;
@@ -79,6 +79,8 @@ export class Lending {
   private readonly owner = new Map<string, string>();
   /** Kept sources of test-scoped fixtures, by fixture name, waiting for their next test. */
   private readonly kept = new Map<string, unknown[]>();
+  /** Holders waiting for a lease: a holder that waits only on waiting holders would wait for ever. */
+  private readonly waiters = new Set<string>();
 
   constructor(pool: LentUser[] = [], seatless: LentUser[] = []) {
     for (const user of pool) this.adopt(user);
@@ -163,8 +165,9 @@ export class Lending {
 
   /**
    * A pool user for `holder`, new to the domains of `sources` (the sources of its fixtures): free
-   * there, else one to take back there first (tookBack), else, while another holder has one there
-   * that it will give back and the asker is `patient`, `wait`; else `make` (a new user, then holdNew).
+   * there, else one to take back there first (tookBack), else, while the asker is `patient` and a
+   * holder that is not waiting itself has one there that it will give back, `wait`; else `make` (a
+   * new user, then holdNew). New users are thus made only when waiting could not end.
    */
   lease(holder: string, sources: SourceKey[], patient = false): Lease {
     const domains = this.domains(sources);
@@ -177,8 +180,11 @@ export class Lending {
     }
     const reclaimable = usable.find((e) => domains.every((d) => this.marks.get(e.user.id)?.get(d)?.pin === undefined));
     if (!reclaimable) {
-      const heldElsewhere = [...this.pool.values()].some((e) => !e.seatless && !e.spent && !mine?.has(e.user.id) && domains.some((d) => this.held.get(e.user.id)?.has(d)));
-      return patient && heldElsewhere ? { wait: true } : { make: true };
+      const givers = [...this.pool.values()]
+        .filter((e) => !e.seatless && !e.spent && !mine?.has(e.user.id))
+        .flatMap((e) => domains.map((d) => this.held.get(e.user.id)?.get(d)))
+        .filter((h): h is string => h !== undefined && h !== holder);
+      return this.waitOrMake(holder, patient && givers.some((h) => !this.waiters.has(h)));
     }
     this.hold(holder, reclaimable.user.id, domains);
     const takeBack = domains.flatMap((d) => [...(this.marks.get(reclaimable.user.id)?.get(d)?.sources ?? [])].map(([source, requested]) => ({ source, requested })));
@@ -206,15 +212,34 @@ export class Lending {
     }
   }
 
-  /** A seatless user for `holder` (no membership anywhere), never touched in the domains of `sources`; undefined when none is left. */
-  leaseSeatless(holder: string, sources: SourceKey[]): LentUser | undefined {
+  /**
+   * A seatless user for `holder` (no membership anywhere), never touched in the domains of `sources`;
+   * `wait` while one such is held by a holder that is not waiting itself (and the asker is
+   * `patient`); else `make`.
+   */
+  leaseSeatless(holder: string, sources: SourceKey[], patient = false): Lease {
     const domains = this.domains(sources);
-    const entry = [...this.pool.values()].find((e) => e.seatless && !e.spent && e.heldBy === undefined && domains.every((d) => !this.marks.get(e.user.id)?.has(d)));
-    if (entry) entry.heldBy = holder;
-    return entry?.user;
+    const fits = [...this.pool.values()].filter((e) => e.seatless && !e.spent && domains.every((d) => !this.marks.get(e.user.id)?.has(d)));
+    const entry = fits.find((e) => e.heldBy === undefined);
+    if (!entry) return this.waitOrMake(holder, patient && fits.some((e) => e.heldBy !== holder && !this.waiters.has(e.heldBy!)));
+    entry.heldBy = holder;
+    this.waiters.delete(holder);
+    return { user: entry.user };
+  }
+
+  /** `wait` (the holder joins the waiters) or `make` (it leaves them). */
+  private waitOrMake(holder: string, wait: boolean): Lease {
+    if (!wait) {
+      this.waiters.delete(holder);
+      return { make: true };
+    }
+    const joined = !this.waiters.has(holder);
+    this.waiters.add(holder);
+    return { wait: true, joined };
   }
 
   private hold(holder: string, userId: number, domains: string[]): void {
+    this.waiters.delete(holder);
     this.holders.set(holder, (this.holders.get(holder) ?? new Set()).add(userId));
     const byDomain = this.held.get(userId) ?? new Map<string, string>();
     for (const d of domains) byDomain.set(d, holder);
@@ -231,6 +256,7 @@ export class Lending {
       if (ka && kb) this.link(ka, kb);
     }
     this.holders.delete(holder);
+    this.waiters.delete(holder);
     for (const byDomain of this.held.values()) for (const [d, h] of byDomain) if (h === holder) byDomain.delete(d);
     for (const t of touched) {
       const source = this.resolve(t.source);
