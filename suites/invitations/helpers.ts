@@ -121,6 +121,7 @@ export const freshSource = fixture<SourceInfo>({
   uses: [sharedSources],
   build: ({ make, use, kind }) => (kind === 'group' ? make.group({ hint: 'invitations', roles: true }) : invitationsProject(make, use(sharedSources).group)),
   reset: (source, { admin }) => withdrawInvitations(admin, source),
+  most: 1,
 });
 
 /** The run's user whose primary address is unconfirmed (made without skip_confirmation, without tokens): invite it into each source once. */

@@ -51,6 +51,7 @@ export const freshProject = fixture({
   uses: [repositories],
   build: ({ make, use }) => make.project({ group: use(repositories).group, visibility: 'private', hint: 'fresh' }),
   reset: (project, { admin }) => removeMirrors(admin, project),
+  most: 1,
 });
 
 /** Above this many mirrors a project is not emptied for reuse: a new one costs less. */

@@ -51,6 +51,8 @@ export class Coordinator extends Lending {
   /** Askers waiting for a holder to give users back. */
   private readonly waiting = new Set<() => void>();
   private readonly settingHolds = new Map<string, SettingHold>();
+  /** Tests waiting for a kept source of a shelf whose sources are all in use. */
+  private readonly shelfWaiters: (() => void)[] = [];
 
   constructor(maxInFlight: number) {
     super();
@@ -75,6 +77,25 @@ export class Coordinator extends Lending {
     const lease = super.leaseSeatless(...args);
     if ('wait' in lease && lease.joined) this.wakeAll();
     return lease;
+  }
+
+  /** Lending.takeKept, waiting while all `most` sources of the shelf are in use. */
+  async shelfTurn(name: string, most?: number): Promise<{ kept: unknown } | { build: true }> {
+    for (;;) {
+      const turn = this.takeKept(name, most);
+      if (!('wait' in turn)) return turn;
+      await new Promise<void>((resolve) => this.shelfWaiters.push(resolve));
+    }
+  }
+
+  override keep(name: string, value: unknown): void {
+    super.keep(name, value);
+    for (const wake of this.shelfWaiters.splice(0)) wake();
+  }
+
+  override unmade(name: string): void {
+    super.unmade(name);
+    for (const wake of this.shelfWaiters.splice(0)) wake();
   }
 
   private wakeAll(): void {

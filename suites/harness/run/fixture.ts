@@ -64,6 +64,11 @@ export interface FixtureSpec<T> {
   perKind?: boolean;
   /** Test scope only: puts a used instance back as it was built (true), so that a later test may have it. */
   reset?(value: T, ctx: BuildContext): Promise<boolean>;
+  /**
+   * With `reset`: at most this many instances per kind in the run; a test waits for one to come back
+   * when all are in use (objects cost more than waiting on a real GitLab). Default: no bound.
+   */
+  most?: number;
   build(ctx: BuildContext): Promise<T>;
 }
 
@@ -82,6 +87,7 @@ export function fixture<T>(spec: FixtureSpec<T>): Fixture<T> {
     if (dep.spec.perKind && !spec.perKind && spec.scope !== 'test') throw new Error(`fixture ${spec.name} cannot be built from ${dep.spec.name}, which is built per kind, unless it is too`);
   }
   if (spec.reset && spec.scope !== 'test') throw new Error(`fixture ${spec.name}: only a test-scoped fixture is reset for reuse`);
+  if (spec.most !== undefined && !spec.reset) throw new Error(`fixture ${spec.name}: only a fixture that is reset for reuse has a bound (most)`);
   const read = (() => {
     const frame = currentFrame();
     const known = values.get(frame);
@@ -226,8 +232,9 @@ async function testInstance(f: Fixture<unknown>, frame: Frame, file: string, kin
     else await run.coordinator.drop(owner);
   };
   for (;;) {
-    const kept = (await run.coordinator.takeKept(shelf)) as { owner: string; value: unknown } | undefined;
-    if (!kept) break;
+    const turn = f.spec.reset ? await run.coordinator.shelfTurn(shelf, f.spec.most) : { build: true as const };
+    if ('build' in turn) break;
+    const kept = turn.kept as { owner: string; value: unknown };
     const reset = new Frame(run, `${frame.holder}/${f.spec.name}`, kept.owner, new Set(f.spec.needs), `${f.spec.name}-reset`, undefined, 'reset');
     const ok = await reset.enter(async () => {
       await resolve(f.spec.uses ?? [], reset, file);
@@ -236,6 +243,7 @@ async function testInstance(f: Fixture<unknown>, frame: Frame, file: string, kin
     await reset.close(file);
     if (ok) return { value: kept.value, end: end(kept.owner, kept.value) };
     await run.coordinator.drop(kept.owner);
+    await run.coordinator.unmade(shelf);
   }
   const owner = `test:${f.spec.name}#${++instances}@${file}`;
   try {
@@ -243,6 +251,7 @@ async function testInstance(f: Fixture<unknown>, frame: Frame, file: string, kin
     return { value, end: end(owner, value) };
   } catch (error) {
     await run.coordinator.drop(owner);
+    if (f.spec.reset) await run.coordinator.unmade(shelf);
     throw new FixtureUnavailable(failureOf(f, error));
   }
 }

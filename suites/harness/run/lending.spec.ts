@@ -143,10 +143,20 @@ describe('waiting for a user', () => {
 });
 
 describe('kept sources', () => {
-  test('a kept source goes to one taker at a time, in the order kept', () => {
+  test('a kept source goes to one taker at a time, in the order kept; with none kept, build', () => {
     const lending = new Lending();
     lending.keep('fresh:group', { id: 1 });
     lending.keep('fresh:group', { id: 2 });
-    expect([lending.takeKept('fresh:group'), lending.takeKept('fresh:group'), lending.takeKept('fresh:group')]).toEqual([{ id: 1 }, { id: 2 }, undefined]);
+    expect([lending.takeKept('fresh:group'), lending.takeKept('fresh:group'), lending.takeKept('fresh:group')]).toEqual([{ kept: { id: 1 } }, { kept: { id: 2 } }, { build: true }]);
+  });
+
+  test('with `most` made and all in use, wait; one gone for good lets another be built', () => {
+    const lending = new Lending();
+    expect(lending.takeKept('fresh:project', 1)).toEqual({ build: true });
+    expect(lending.takeKept('fresh:project', 1)).toEqual({ wait: true });
+    lending.keep('fresh:project', { id: 3 });
+    expect(lending.takeKept('fresh:project', 1)).toEqual({ kept: { id: 3 } });
+    lending.unmade('fresh:project');
+    expect(lending.takeKept('fresh:project', 1)).toEqual({ build: true });
   });
 });

@@ -77,8 +77,8 @@ export class Lending {
   private readonly aliases = new Map<string, SourceKey>();
   /** Domain → the holder or fixture instance that made it (dropped with it). */
   private readonly owner = new Map<string, string>();
-  /** Kept sources of test-scoped fixtures, by fixture name, waiting for their next test. */
-  private readonly kept = new Map<string, unknown[]>();
+  /** Shelves of test-scoped fixtures, by fixture name: the sources kept for their next test, and how many are made. */
+  private readonly kept = new Map<string, { kept: unknown[]; made: number }>();
   /** Holders waiting for a lease: a holder that waits only on waiting holders would wait for ever. */
   private readonly waiters = new Set<string>();
 
@@ -292,15 +292,31 @@ export class Lending {
 
   // ---- kept sources ---------------------------------------------------------------------------
 
-  /** A kept source of the test-scoped fixture `name`, taken off the shelf; undefined when none is kept. */
-  takeKept(name: string): unknown {
-    return this.kept.get(name)?.shift();
+  /**
+   * A kept source of the test-scoped fixture `name`, taken off its shelf (`kept`); else `build` a new
+   * one while fewer than `most` are made; else `wait` for one to come back.
+   */
+  takeKept(name: string, most = Infinity): { kept: unknown } | { build: true } | { wait: true } {
+    const shelf = this.shelf(name);
+    if (shelf.kept.length > 0) return { kept: shelf.kept.shift() };
+    if (shelf.made >= most) return { wait: true };
+    shelf.made++;
+    return { build: true };
   }
 
   /** Puts a source back on the shelf of fixture `name` for a later test (after its reset, which the taker makes). */
   keep(name: string, value: unknown): void {
-    const shelf = this.kept.get(name) ?? [];
-    shelf.push(value);
+    this.shelf(name).kept.push(value);
+  }
+
+  /** A source of fixture `name` is gone for good (its build or its reset failed): another may be built. */
+  unmade(name: string): void {
+    this.shelf(name).made--;
+  }
+
+  private shelf(name: string): { kept: unknown[]; made: number } {
+    const shelf = this.kept.get(name) ?? { kept: [], made: 0 };
     this.kept.set(name, shelf);
+    return shelf;
   }
 }
