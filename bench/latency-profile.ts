@@ -115,7 +115,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (runs > 1) process.stderr.write(`run ${run}: ${result.wallSeconds} s, ${result.passed} of ${result.tests} passed, ${result.failures.length} failing${result.failures.map((f) => `\n  ${f.id} [${f.verdict}]: ${f.reason}`).join('')}\n`);
     results.push(result);
   }
-  const result = runs === 1 ? results[0] : { runs: results.map(({ wallSeconds, tests, passed, failures }) => ({ wallSeconds, tests, passed, failures })) };
+  const result = runs === 1 ? results[0] : { runs: results.map(({ wallSeconds, tests, passed, failures, requests, totalRequests }) => ({ wallSeconds, tests, passed, failures, requests, totalRequests })) };
   console.log(JSON.stringify(result, null, 2));
   if (values.json) writeFileSync(values.json, `${JSON.stringify({ profile, jitterMs, ...result }, null, 2)}\n`);
 }
