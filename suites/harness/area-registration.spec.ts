@@ -26,7 +26,7 @@ describe('registering areas', () => {
     expect(SERVER_AREAS.map((a) => a.name)).toEqual(CATALOG.areaNames);
   });
 
-  test('a tiny area registered with one line is taken in by the settings, the endpoint list and the clause catalog, and its test runs for both kinds', { timeout: 300_000 }, async () => {
+  test('a tiny area registered with one line is taken in by the settings, the endpoint list and the clause catalog, and its test runs for both kinds, at once', { timeout: 300_000 }, async () => {
     const catalog = catalogOf([...AREAS, tiny]);
     expect(catalog.areaNames).toContain('tiny');
     expect(catalog.endpointArea.get('GET /projects/:id/tiny_ping')).toBe('tiny');
@@ -58,8 +58,12 @@ describe('registering areas', () => {
       watch: false,
       reporters: [new ConformanceReporter(catalog, loadConfig(process.env, dotenv, catalog))],
     });
+    let concurrent: (boolean | undefined)[] = [];
     try {
       await vitest.start();
+      // The wrapper marks each test concurrent itself: vitest reads sequence.concurrent from a root
+      // config only, so a project's setting once left the tests of every file running one by one.
+      concurrent = vitest.state.getFiles().flatMap((file) => file.tasks.map((task) => task.concurrent));
     } finally {
       await vitest.close();
       await server.close();
@@ -70,5 +74,6 @@ describe('registering areas', () => {
       ['tiny.ping.group.answers', 'group', 'pass'],
       ['tiny.ping.project.answers', 'project', 'pass'],
     ]);
+    expect(concurrent, 'the tests of a file, marked to run at once').toEqual([true, true]);
   });
 });

@@ -1,0 +1,49 @@
+// The coordinator's holds of instance settings (coordinator.ts holdSetting): tests that need one
+// value hold it together; another value waits until they are done and the old value is back.
+import { describe, expect, test } from 'vitest';
+import { Coordinator } from './coordinator.js';
+
+/** Whether a promise has settled by now (after the microtasks queued so far). */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+describe('setting holds', () => {
+  test('the first holder sets the value; others of that value wait until it is set, then hold it with it', async () => {
+    const c = new Coordinator(0);
+    expect(await c.holdSetting('s', 'true')).toBe('set');
+    const second = c.holdSetting('s', 'true');
+    expect(await settled(second)).toBe(false);
+    c.settingSet('s', true, 'false');
+    expect(await second).toBe('held');
+    expect(c.leaveSetting('s')).toEqual({ last: false });
+    expect(c.leaveSetting('s')).toEqual({ last: true, previous: 'false' });
+  });
+
+  test('another value waits until the last holder has put the old value back; newcomers of the held value queue behind it', async () => {
+    const c = new Coordinator(0);
+    expect(await c.holdSetting('s', 'true')).toBe('set');
+    c.settingSet('s', true, 'false');
+    const other = c.holdSetting('s', 'false');
+    const late = c.holdSetting('s', 'true');
+    expect(await settled(other)).toBe(false);
+    expect(await settled(late)).toBe(false);
+    expect(c.leaveSetting('s')).toEqual({ last: true, previous: 'false' });
+    expect(await settled(other)).toBe(false);
+    c.settingRestored('s');
+    expect(await other).toBe('set');
+    expect(await settled(late)).toBe(false);
+  });
+
+  test('when the first holder cannot set it, those waiting for it are told to try again', async () => {
+    const c = new Coordinator(0);
+    expect(await c.holdSetting('s', 'true')).toBe('set');
+    const second = c.holdSetting('s', 'true');
+    c.settingSet('s', false);
+    expect(await second).toBe('retry');
+    expect(await c.holdSetting('s', 'true')).toBe('set');
+  });
+});
