@@ -13,22 +13,8 @@ const suite = endpoint(invitations, 'create', { uses: [ownSources] });
 
 const world = invitationsWorld(ownSources);
 
-suite.test(
-  {
-    case: 'queued-for-approval',
-    title: 'with promotion approval on, existing users invited above Guest are queued and not added; Guests and new addresses are not',
-    clauses: ['invitations.create.queued'],
-    requires: { capabilities: ['promotion_management'] },
-    needs: ['application-settings-read', 'group-project-read'],
-  },
-  async (kit) => {
-    const w = world();
-    // Its users are lent before it holds the setting (suites/common/promotion.ts).
-    const users = await Promise.all([w.seatless(), w.seatless(), w.seatless()]);
-    await withPromotionManagement(true, () => expectPromotionsQueued(kit, w.source(kit.kind), w, users));
-  },
-);
-
+// promotion-existing-members is declared first: its phase with the setting off then comes before
+// the tests that need it on, which hold it together once (suites/common/promotion.ts).
 suite.test(
   {
     case: 'promotion-existing-members',
@@ -62,5 +48,21 @@ suite.test(
       }
       await expectNotInvited(kit.as('admin'), target, guest.email, developer.email, maintainer.email);
     });
+  },
+);
+
+suite.test(
+  {
+    case: 'queued-for-approval',
+    title: 'with promotion approval on, existing users invited above Guest are queued and not added; Guests and new addresses are not',
+    clauses: ['invitations.create.queued'],
+    requires: { capabilities: ['promotion_management'] },
+    needs: ['application-settings-read', 'group-project-read'],
+  },
+  async (kit) => {
+    const w = world();
+    // Its users are lent before it holds the setting (suites/common/promotion.ts).
+    const users = await Promise.all([w.seatless(), w.seatless(), w.seatless()]);
+    await withPromotionManagement(true, () => expectPromotionsQueued(kit, w.source(kit.kind), w, users));
   },
 );
