@@ -140,6 +140,16 @@ describe('waiting for a user', () => {
     // t2 wants one too: the only holder there is t1, which waits (on t2): waiting would never end.
     expect(leased(lending.lease('t2', [a], true))).toBe('make');
   });
+
+  test('a holder waits on waiting holders whose own wait will end', () => {
+    const { lending, a, b } = policy(2);
+    expect([lending.lease('t1', [a], true), lending.lease('t5', [a], true), lending.lease('t3', [b], true), lending.lease('t6', [b], true)].map(leased)).toEqual([1, 2, 1, 2]);
+    // t1 and t5 each want a second user, in b: they wait on t6 and t3, which are at work.
+    expect('wait' in lending.lease('t1', [b], true)).toBe(true);
+    expect('wait' in lending.lease('t5', [b], true)).toBe(true);
+    // In a, both holders wait, but on holders at work: t4 waits too rather than make a user.
+    expect('wait' in lending.lease('t4', [a], true)).toBe(true);
+  });
 });
 
 describe('kept sources', () => {

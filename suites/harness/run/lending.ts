@@ -79,8 +79,8 @@ export class Lending {
   private readonly owner = new Map<string, string>();
   /** Shelves of test-scoped fixtures, by fixture name: the sources kept for their next test, and how many are made. */
   private readonly kept = new Map<string, { kept: unknown[]; made: number }>();
-  /** Holders waiting for a lease: a holder that waits only on waiting holders would wait for ever. */
-  private readonly waiters = new Set<string>();
+  /** Holders waiting for a lease, with the holders they wait for: a circle of waiters would wait for ever. */
+  private readonly waiters = new Map<string, string[]>();
 
   constructor(pool: LentUser[] = [], seatless: LentUser[] = []) {
     for (const user of pool) this.adopt(user);
@@ -184,7 +184,7 @@ export class Lending {
         .filter((e) => !e.seatless && !e.spent && !mine?.has(e.user.id))
         .flatMap((e) => domains.map((d) => this.held.get(e.user.id)?.get(d)))
         .filter((h): h is string => h !== undefined && h !== holder);
-      return this.waitOrMake(holder, patient && givers.some((h) => !this.waiters.has(h)));
+      return this.waitOrMake(holder, patient, givers);
     }
     this.hold(holder, reclaimable.user.id, domains);
     const takeBack = domains.flatMap((d) => [...(this.marks.get(reclaimable.user.id)?.get(d)?.sources ?? [])].map(([source, requested]) => ({ source, requested })));
@@ -221,21 +221,38 @@ export class Lending {
     const domains = this.domains(sources);
     const fits = [...this.pool.values()].filter((e) => e.seatless && !e.spent && domains.every((d) => !this.marks.get(e.user.id)?.has(d)));
     const entry = fits.find((e) => e.heldBy === undefined);
-    if (!entry) return this.waitOrMake(holder, patient && fits.some((e) => e.heldBy !== holder && !this.waiters.has(e.heldBy!)));
+    if (!entry) return this.waitOrMake(holder, patient, fits.map((e) => e.heldBy!).filter((h) => h !== holder));
     entry.heldBy = holder;
     this.waiters.delete(holder);
     return { user: entry.user };
   }
 
-  /** `wait` (the holder joins the waiters) or `make` (it leaves them). */
-  private waitOrMake(holder: string, wait: boolean): Lease {
-    if (!wait) {
+  /**
+   * `wait` for `givers` (the holder joins the waiters) when it is patient and one of them, or one
+   * they wait for in turn, is not waiting: it will give a user back. Else `make` (it leaves them).
+   */
+  private waitOrMake(holder: string, patient: boolean, givers: string[]): Lease {
+    if (!patient || !this.progresses(givers, holder)) {
       this.waiters.delete(holder);
       return { make: true };
     }
     const joined = !this.waiters.has(holder);
-    this.waiters.add(holder);
+    this.waiters.set(holder, givers);
     return { wait: true, joined };
+  }
+
+  /** Whether a holder reachable from `givers` through waiting holders (not through `asker`) is at work. */
+  private progresses(givers: string[], asker: string): boolean {
+    const seen = new Set([asker]);
+    const queue = [...givers];
+    for (let h = queue.shift(); h !== undefined; h = queue.shift()) {
+      if (seen.has(h)) continue;
+      seen.add(h);
+      const theirs = this.waiters.get(h);
+      if (theirs === undefined) return true;
+      queue.push(...theirs);
+    }
+    return false;
   }
 
   private hold(holder: string, userId: number, domains: string[]): void {
