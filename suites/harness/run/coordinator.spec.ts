@@ -47,3 +47,22 @@ describe('setting holds', () => {
     expect(await c.holdSetting('s', 'true')).toBe('set');
   });
 });
+
+describe('bounded shelves', () => {
+  test('with all `most` sources in use, a turn waits until one is kept, then takes it', async () => {
+    const c = new Coordinator(0);
+    expect(await c.shelfTurn('fresh:group', 1)).toEqual({ build: true });
+    const next = c.shelfTurn('fresh:group', 1);
+    expect(await settled(next)).toBe(false);
+    c.keep('fresh:group', { id: 5 });
+    expect(await next).toEqual({ kept: { id: 5 } });
+  });
+
+  test('a source gone for good lets a waiting turn build another', async () => {
+    const c = new Coordinator(0);
+    await c.shelfTurn('fresh:project', 1);
+    const next = c.shelfTurn('fresh:project', 1);
+    c.unmade('fresh:project');
+    expect(await next).toEqual({ build: true });
+  });
+});
