@@ -8,27 +8,34 @@ import { SetupError } from '../harness/run/maker.js';
 export const QUEUED = 'Request queued for administrator approval.';
 
 /**
- * Sets the setting (a set-up step, as the administrator) and returns the value it had. The test
- * needs "application-settings-read": the settings are read with GET (lib/api/settings.rb `get
- * "application/settings"`), beyond the target contract; a PUT needs at least one setting there
- * (`at_least_one_of`), so it cannot read them.
+ * Sets the setting (a set-up step, as the administrator) and returns the value it had; no write when
+ * it has that value already. The test needs "application-settings-read": the settings are read with
+ * GET (lib/api/settings.rb `get "application/settings"`), beyond the target contract; a PUT needs at
+ * least one setting there (`at_least_one_of`), so it cannot read them.
  */
-export async function setPromotionManagement(value: boolean): Promise<boolean> {
+async function setPromotionManagement(value: boolean): Promise<boolean> {
   const { make, admin } = currentFrame();
   const before = await make.setup('read the application settings', admin.get('/application/settings'), [200], 'application-settings-read');
   const previous = before.enable_member_promotion_management === true;
-  const res = await admin.put('/application/settings', { body: { enable_member_promotion_management: value } });
+  if (previous !== value) await putPromotionManagement(value);
+  return previous;
+}
+
+/** Writes the setting and checks the answer shows it. */
+async function putPromotionManagement(value: boolean): Promise<void> {
+  const res = await currentFrame().admin.put('/application/settings', { body: { enable_member_promotion_management: value } });
   if (res.status !== 200 || (res.body as { enable_member_promotion_management?: unknown }).enable_member_promotion_management !== value) {
     throw new SetupError(`set enable_member_promotion_management to ${value}`, res, [200]);
   }
-  return previous;
 }
 
 /**
  * Runs `body` with the setting at `value`. Tests that need the same value run at once; one that needs
- * the other value waits until they are done (the coordinator's setting holds). The last holder puts
- * back the value the first one found. Lease the users `body` needs before: a test that waits for a
- * user inside `body` may wait on a test that waits for the setting.
+ * the other value waits until they are done (the coordinator's setting holds). The value the first
+ * holder found is put back by the last holder when a test waits for the other value, else by the
+ * run's teardown: tests that need it on one after another (they wait for seatless users) set it once.
+ * Lease the users `body` needs before: a test that waits for a user inside `body` may wait on a test
+ * that waits for the setting.
  */
 export async function withPromotionManagement(value: boolean, body: () => Promise<void>): Promise<void> {
   const { coordinator } = currentFrame().run;
@@ -38,7 +45,7 @@ export async function withPromotionManagement(value: boolean, body: () => Promis
     if (turn === 'retry') continue;
     try {
       const previous = await setPromotionManagement(value);
-      await coordinator.settingSet(SETTING, true, JSON.stringify(previous));
+      await coordinator.settingSet(SETTING, true, JSON.stringify(previous), { path: '/application/settings', body: { [SETTING]: previous } });
       break;
     } catch (error) {
       await coordinator.settingSet(SETTING, false);
@@ -51,7 +58,7 @@ export async function withPromotionManagement(value: boolean, body: () => Promis
     const leave = await coordinator.leaveSetting(SETTING);
     if (leave.last) {
       try {
-        if (leave.previous !== undefined && leave.previous !== JSON.stringify(value)) await setPromotionManagement(JSON.parse(leave.previous) as boolean);
+        if (leave.previous !== undefined && leave.previous !== JSON.stringify(value)) await putPromotionManagement(JSON.parse(leave.previous) as boolean);
       } finally {
         await coordinator.settingRestored(SETTING);
       }

@@ -20,7 +20,30 @@ describe('setting holds', () => {
     c.settingSet('s', true, 'false');
     expect(await second).toBe('held');
     expect(c.leaveSetting('s')).toEqual({ last: false });
-    expect(c.leaveSetting('s')).toEqual({ last: true, previous: 'false' });
+    expect(c.leaveSetting('s')).toEqual({ last: false });
+  });
+
+  test('with nobody waiting the value lingers: the next holder of it holds it at once, one of another value sets it, and the teardown puts the first value back', async () => {
+    const c = new Coordinator(0);
+    const restore = { path: '/application/settings', body: { s: false } };
+    expect(await c.holdSetting('s', 'true')).toBe('set');
+    c.settingSet('s', true, 'false', restore);
+    expect(c.leaveSetting('s')).toEqual({ last: false });
+    expect(c.settingsToRestore()).toEqual([restore]);
+    expect(await c.holdSetting('s', 'true')).toBe('held');
+    expect(c.settingsToRestore()).toEqual([]);
+    expect(c.leaveSetting('s')).toEqual({ last: false });
+    // Another value over the lingering one: it sets its own, found at "true"; the value before the run stays "false".
+    expect(await c.holdSetting('s', 'false')).toBe('set');
+    c.settingSet('s', true, 'true', { path: '/application/settings', body: { s: true } });
+    expect(c.leaveSetting('s')).toEqual({ last: false });
+    expect(c.settingsToRestore()).toEqual([]);
+    expect(await c.holdSetting('s', 'true')).toBe('set');
+    c.settingSet('s', false);
+    // It could not: the lingering value stays, and so does what puts the first one back.
+    expect(await c.holdSetting('s', 'false')).toBe('held');
+    expect(c.leaveSetting('s')).toEqual({ last: false });
+    expect(c.settingsToRestore()).toEqual([]);
   });
 
   test('another value waits until the last holder has put the old value back; newcomers of the held value queue behind it', async () => {
@@ -33,9 +56,13 @@ describe('setting holds', () => {
     expect(await settled(late)).toBe(false);
     expect(c.leaveSetting('s')).toEqual({ last: true, previous: 'false' });
     expect(await settled(other)).toBe(false);
+    // Nobody takes the hold while the old value is put back.
+    const meanwhile = c.holdSetting('s', 'true');
+    expect(await settled(meanwhile)).toBe(false);
     c.settingRestored('s');
     expect(await other).toBe('set');
     expect(await settled(late)).toBe(false);
+    expect(await settled(meanwhile)).toBe(false);
   });
 
   test('when the first holder cannot set it, those waiting for it are told to try again', async () => {

@@ -7,7 +7,8 @@
 //   failure (fixture.ts);
 // - named locks (a fixture group that one test at a time may change);
 // - holds of instance settings: tests that need a setting at one value hold it together, a test
-//   that needs another value waits until they are done (holdSetting);
+//   that needs another value waits until they are done (holdSetting); a value nobody waits to change
+//   lingers until the run's teardown puts the old one back (settingsToRestore);
 // - the bound on requests in flight against the target: a counter in shared memory that every
 //   worker's client takes a slot of (in-flight.ts);
 // - what the run did: requests per file and purpose, fixtures that could not be built.
@@ -26,13 +27,23 @@ export interface FixtureFailure {
 interface SettingHold {
   value: string;
   holders: number;
-  /** The value it had before the first holder set it (JSON), to put back when the last one is done. */
+  /** The value it had before the first holder set it (JSON), to put back when the holds are over. */
   previous?: string;
+  /** The administrator's request that puts `previous` back, for the run's teardown when the value lingers. */
+  restore?: SettingRestore;
+  /** The value in place while a holder of another value, come after the last one left, sets its own. */
+  lingered?: string;
   ready: boolean;
   /** The last holder is putting the old value back. */
   leaving?: boolean;
   onReady: ((ok: boolean) => void)[];
   waiting: (() => void)[];
+}
+
+/** A PUT, as the administrator, that gives an instance setting its value before the run back. */
+export interface SettingRestore {
+  path: string;
+  body: Record<string, unknown>;
 }
 
 export type RunFixtureState = { build: true } | { value: unknown } | { failure: FixtureFailure };
@@ -154,17 +165,25 @@ export class Coordinator extends Lending {
   }
 
   /**
-   * Joins the holders of instance setting `name` at `value` (a JSON text). `set`: nobody held it, the
-   * caller sets it and reports with settingSet; `held`: it is at that value; `retry`: the one who
-   * was setting it failed. A holder of another value waits, and so does everyone who comes after it.
-   * Holders lease their users before they hold a setting: one that waited for a user while holding
-   * it could wait on a test that waits for the setting.
+   * Joins the holders of instance setting `name` at `value` (a JSON text). `set`: the caller sets it
+   * and reports with settingSet; `held`: it is at that value; `retry`: the one who was setting it
+   * failed. A holder of another value waits, and so does everyone who comes after it. With no holder
+   * left and nobody waiting, the value lingers: the next holder of it holds it without a request, and
+   * the run's teardown puts the old value back (settingsToRestore). Holders lease their users before
+   * they hold a setting: one that waited for a user while holding it could wait on a test that waits
+   * for the setting.
    */
   async holdSetting(name: string, value: string): Promise<'set' | 'held' | 'retry'> {
     for (;;) {
       const hold = this.settingHolds.get(name);
       if (!hold) {
         this.settingHolds.set(name, { value, holders: 1, ready: false, onReady: [], waiting: [] });
+        return 'set';
+      }
+      if (hold.holders === 0 && hold.ready && !hold.leaving) {
+        hold.holders = 1;
+        if (hold.value === value) return 'held';
+        Object.assign(hold, { lingered: hold.value, value, ready: false });
         return 'set';
       }
       if (hold.value === value && hold.waiting.length === 0 && !hold.leaving) {
@@ -176,19 +195,32 @@ export class Coordinator extends Lending {
     }
   }
 
-  /** The first holder set the setting (`ok`), having found it at `previous`; or could not (it lets go). */
-  settingSet(name: string, ok: boolean, previous?: string): void {
+  /**
+   * The first holder set the setting (`ok`), having found it at `previous`, which `restore` puts back;
+   * or could not (it lets go, and a value that lingered before stays in place).
+   */
+  settingSet(name: string, ok: boolean, previous?: string, restore?: SettingRestore): void {
     const hold = this.settingHolds.get(name)!;
-    if (ok) Object.assign(hold, { ready: true, previous });
-    else this.settingHolds.delete(name);
+    if (ok) {
+      // A hold that took over a lingering value keeps the value from before the run.
+      if (hold.previous === undefined) Object.assign(hold, { previous, restore });
+      Object.assign(hold, { ready: true, lingered: undefined });
+    } else if (hold.lingered !== undefined) {
+      Object.assign(hold, { value: hold.lingered, lingered: undefined, holders: 0, ready: true });
+    } else {
+      this.settingHolds.delete(name);
+    }
     for (const wake of hold.onReady.splice(0)) wake(ok);
     if (!ok) for (const wake of hold.waiting.splice(0)) wake();
   }
 
-  /** A holder is done; the last one is told the value to put back, and calls settingRestored when it has. */
+  /**
+   * A holder is done. When it was the last and a holder of another value waits, it is told the value
+   * to put back, and calls settingRestored when it has; with nobody waiting the value lingers.
+   */
   leaveSetting(name: string): { last: true; previous?: string } | { last: false } {
     const hold = this.settingHolds.get(name)!;
-    if (--hold.holders > 0) return { last: false };
+    if (--hold.holders > 0 || hold.waiting.length === 0) return { last: false };
     hold.leaving = true;
     return { last: true, previous: hold.previous };
   }
@@ -197,6 +229,11 @@ export class Coordinator extends Lending {
     const hold = this.settingHolds.get(name)!;
     this.settingHolds.delete(name);
     for (const wake of hold.waiting.splice(0)) wake();
+  }
+
+  /** What the run's teardown sends to put back the settings whose value lingers (none while a test holds one). */
+  settingsToRestore(): SettingRestore[] {
+    return [...this.settingHolds.values()].filter((h) => h.holders === 0 && h.ready && h.previous !== h.value && h.restore).map((h) => h.restore!);
   }
 
   count(file: string, counts: Partial<Record<Purpose, number>>): void {

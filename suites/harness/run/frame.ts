@@ -194,8 +194,10 @@ export class Frame implements Recorder {
         const from = await Promise.all(
           touched.filter((t) => t.userId === user.id).map(async (t) => ({ source: await coordinator.resolve(t.source), requested: t.requested })),
         );
-        const known = from.filter((f): f is { source: SourceKey; requested: boolean } => f.source !== undefined);
-        if (!(await this.takeBack(user, known))) failedSeatless.push(user.id);
+        // One take-back a source, however many of the frame's requests touched the user there.
+        const known = new Map<SourceKey, boolean>();
+        for (const { source, requested } of from) if (source !== undefined) known.set(source, requested || (known.get(source) ?? false));
+        if (!(await this.takeBack(user, [...known].map(([source, requested]) => ({ source, requested }))))) failedSeatless.push(user.id);
       }),
     );
     await coordinator.settle({ holder: this.holder, touched, links, pin: keep?.pin, failedSeatless });

@@ -47,6 +47,11 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
     if (teardownDone) return;
     teardownDone = true;
     try {
+      // Instance settings that tests left at their value for the next holder (coordinator.ts holdSetting).
+      for (const { path, body } of coordinator.settingsToRestore()) {
+        const res = await admin.put(path, { body }).catch((error: unknown) => ({ status: 0, error }));
+        if (res.status !== 200) console.error(`conformance: could not put back ${Object.keys(body).join(', ')} (PUT ${path}: ${res.status || String((res as { error?: unknown }).error)})`);
+      }
       const { left } = await sweepLedger(admin, ledgerPath);
       if (left.length > 0) console.error(`conformance: clean-up left ${left.length} object(s) on the target: ${left.join(', ')} (ledger ${ledgerPath})`);
     } finally {
