@@ -275,6 +275,19 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(leftovers(s)).toEqual([]);
   });
 
+  test.concurrent('promotion approval: the setting the tests turn on and off is as the run found it afterwards, off or on', async () => {
+    for (const found of [false, true]) {
+      const s = await server();
+      s.store.settings.enableMemberPromotionManagement = found;
+      // Tests of both values on both kinds: a value left lingering by the last holders is put back by the teardown.
+      const run = await cli(['--area', 'members', '--grep', '^members\\.(add|edit)\\.(group|project)\\.(setting-off|edit-setting-off|add-single|edit):'], { ...target(s), CONFORMANCE_CAPABILITIES: 'premium,ultimate,promotion_management' });
+      expect(run.code, run.stderr).toBe(0);
+      expect(results(run).tests.filter((t) => t.verdict === 'pass').length).toBe(8);
+      expect(s.store.settings.enableMemberPromotionManagement).toBe(found);
+      expect(leftovers(s)).toEqual([]);
+    }
+  });
+
   test.concurrent('against delayed deletion (GitLab 17 and 18) a run leaves only its top-level groups pending deletion, with what they hold', async () => {
     const s = await server({ delayedDeletion: true });
     // The invitation lists' world has subgroups and projects; the mirrors' has projects in groups. The
