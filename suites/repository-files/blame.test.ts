@@ -119,6 +119,11 @@ suite.test(
       expectError(await asWho({ 'range[start]': -2, 'range[end]': -5 }), 400, { error: 'range[start] does not have a valid value, range[end] does not have a valid value', gitlab: `${GITLAB_TEXT.params}; spec/requests/api/files_spec.rb (when range contains negative integers)` });
       expectError(await asWho({ 'range[start]': '', 'range[end]': '' }), 400, { error: 'range[start] is empty, range[end] is empty', gitlab: `${GITLAB_TEXT.params} (allow_blank: false); spec/requests/api/files_spec.rb (when range is missing)` });
     }
+    // range is a hash (spec: range, hash); a plain value is none. No server error; GitLab refuses it in
+    // its parameter check (`optional :range, type: Hash`: Grape's coercion, "is invalid"), whatever it adds about the bounds.
+    const plain = await blame({ range: 5 });
+    expectTrue(plain.status < 500, 'no server error for a range that is not a hash', `got HTTP ${plain.status}`, plain);
+    parity(plain, `${GITLAB_TEXT.params} (optional :range, type: Hash; coerce: "is invalid")`, () => expectError(plain, 400, { error: /\brange is invalid\b/ }));
     // A missing file and start after end: both refusals apply, the spec orders none. GitLab checks the
     // range after the file lookup (fetch_blame_range runs after assign_file_vars!): 404 first.
     const missing = await as('developer').get(`${fileUrl(publicProject, 'missing.txt')}/blame`, { query: { ref: branch, 'range[start]': 2, 'range[end]': 1 } });
