@@ -58,7 +58,7 @@ export async function withPromotionManagement(value: boolean, body: () => Promis
     const leave = await coordinator.leaveSetting(SETTING);
     if (leave.last) {
       try {
-        if (leave.previous !== undefined && leave.previous !== JSON.stringify(value)) await putPromotionManagement(JSON.parse(leave.previous) as boolean);
+        if (leave.restore) await putPromotionManagement(leave.restore.body[SETTING] as boolean);
       } finally {
         await coordinator.settingRestored(SETTING);
       }

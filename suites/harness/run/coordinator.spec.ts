@@ -11,13 +11,16 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
   return done;
 }
 
+/** What puts the setting of these tests back to false. */
+const RESTORE = { path: '/application/settings', body: { s: false } };
+
 describe('setting holds', () => {
   test('the first holder sets the value; others of that value wait until it is set, then hold it with it', async () => {
     const c = new Coordinator(0);
     expect(await c.holdSetting('s', 'true')).toBe('set');
     const second = c.holdSetting('s', 'true');
     expect(await settled(second)).toBe(false);
-    c.settingSet('s', true, 'false');
+    c.settingSet('s', true, 'false', RESTORE);
     expect(await second).toBe('held');
     expect(c.leaveSetting('s')).toEqual({ last: false });
     expect(c.leaveSetting('s')).toEqual({ last: false });
@@ -25,11 +28,10 @@ describe('setting holds', () => {
 
   test('with nobody waiting the value lingers: the next holder of it holds it at once, one of another value sets it, and the teardown puts the first value back', async () => {
     const c = new Coordinator(0);
-    const restore = { path: '/application/settings', body: { s: false } };
     expect(await c.holdSetting('s', 'true')).toBe('set');
-    c.settingSet('s', true, 'false', restore);
+    c.settingSet('s', true, 'false', RESTORE);
     expect(c.leaveSetting('s')).toEqual({ last: false });
-    expect(c.settingsToRestore()).toEqual([restore]);
+    expect(c.settingsToRestore()).toEqual([RESTORE]);
     expect(await c.holdSetting('s', 'true')).toBe('held');
     expect(c.settingsToRestore()).toEqual([]);
     expect(c.leaveSetting('s')).toEqual({ last: false });
@@ -49,12 +51,12 @@ describe('setting holds', () => {
   test('another value waits until the last holder has put the old value back; newcomers of the held value queue behind it', async () => {
     const c = new Coordinator(0);
     expect(await c.holdSetting('s', 'true')).toBe('set');
-    c.settingSet('s', true, 'false');
+    c.settingSet('s', true, 'false', RESTORE);
     const other = c.holdSetting('s', 'false');
     const late = c.holdSetting('s', 'true');
     expect(await settled(other)).toBe(false);
     expect(await settled(late)).toBe(false);
-    expect(c.leaveSetting('s')).toEqual({ last: true, previous: 'false' });
+    expect(c.leaveSetting('s')).toEqual({ last: true, restore: RESTORE });
     expect(await settled(other)).toBe(false);
     // Nobody takes the hold while the old value is put back.
     const meanwhile = c.holdSetting('s', 'true');
@@ -63,6 +65,17 @@ describe('setting holds', () => {
     expect(await other).toBe('set');
     expect(await settled(late)).toBe(false);
     expect(await settled(meanwhile)).toBe(false);
+  });
+
+  test('a last holder whose value was there before is handed nothing to put back', async () => {
+    const c = new Coordinator(0);
+    expect(await c.holdSetting('s', 'false')).toBe('set');
+    c.settingSet('s', true, 'false', RESTORE);
+    const other = c.holdSetting('s', 'true');
+    expect(await settled(other)).toBe(false);
+    expect(c.leaveSetting('s')).toEqual({ last: true, restore: undefined });
+    c.settingRestored('s');
+    expect(await other).toBe('set');
   });
 
   test('when the first holder cannot set it, those waiting for it are told to try again', async () => {

@@ -215,14 +215,15 @@ export class Coordinator extends Lending {
   }
 
   /**
-   * A holder is done. When it was the last and a holder of another value waits, it is told the value
-   * to put back, and calls settingRestored when it has; with nobody waiting the value lingers.
+   * A holder is done. When it was the last and a holder of another value waits, it is handed the
+   * request that puts the old value back (none when the value is that already), and calls
+   * settingRestored when it has sent it; with nobody waiting the value lingers.
    */
-  leaveSetting(name: string): { last: true; previous?: string } | { last: false } {
+  leaveSetting(name: string): { last: true; restore?: SettingRestore } | { last: false } {
     const hold = this.settingHolds.get(name)!;
     if (--hold.holders > 0 || hold.waiting.length === 0) return { last: false };
     hold.leaving = true;
-    return { last: true, previous: hold.previous };
+    return { last: true, restore: this.restoreOf(hold) };
   }
 
   settingRestored(name: string): void {
@@ -233,7 +234,12 @@ export class Coordinator extends Lending {
 
   /** What the run's teardown sends to put back the settings whose value lingers (none while a test holds one). */
   settingsToRestore(): SettingRestore[] {
-    return [...this.settingHolds.values()].filter((h) => h.holders === 0 && h.ready && h.previous !== h.value && h.restore).map((h) => h.restore!);
+    return [...this.settingHolds.values()].flatMap((h) => (h.holders === 0 && h.ready ? (this.restoreOf(h) ?? []) : []));
+  }
+
+  /** The request that puts a hold's setting back to its value before the run, when it has another now. */
+  private restoreOf(hold: SettingHold): SettingRestore | undefined {
+    return hold.previous !== hold.value ? hold.restore : undefined;
   }
 
   count(file: string, counts: Partial<Record<Purpose, number>>): void {
