@@ -1,8 +1,9 @@
 // Promotion management: with the application setting enable_member_promotion_management on, a
 // non-administrator's request that gives a billable role to a user who holds none is queued for
 // an administrator's approval. The setting is instance-wide, so every test of it lives in this
-// *.exclusive.test.ts file, which runs alone after every other file (vitest.config.ts); each test
-// turns it on only for its own requests and restores the value it found. Each test runs on a group
+// *.exclusive.test.ts file, which runs after every other file (vitest.config.ts); each test holds
+// it at the value its own requests need, and the value the run found is put back once no test holds
+// it (suites/common/promotion.ts). Each test runs on a group
 // (requests of its Owner) and on a project (requests of its Maintainer).
 import { expectEqual, expectFields, expectOk, expectStatus, parity } from '../harness/core/checks.js';
 import { endpoint, type Kit } from '../harness/run/conformance.js';
