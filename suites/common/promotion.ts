@@ -8,17 +8,18 @@ import { SetupError } from '../harness/run/maker.js';
 export const QUEUED = 'Request queued for administrator approval.';
 
 /**
- * Sets the setting (a set-up step, as the administrator) and returns the value it had; no write when
- * it has that value already. The test needs "application-settings-read": the settings are read with
- * GET (lib/api/settings.rb `get "application/settings"`), beyond the target contract; a PUT needs at
+ * Sets the setting (a set-up step, as the administrator); no write when it has that value already.
+ * The value it had goes to the coordinator first, and with it to the run's ledger: a killed run's
+ * `sweep` puts it back. The test needs "application-settings-read": the settings are read with GET
+ * (lib/api/settings.rb `get "application/settings"`), beyond the target contract; a PUT needs at
  * least one setting there (`at_least_one_of`), so it cannot read them.
  */
-async function setPromotionManagement(value: boolean): Promise<boolean> {
-  const { make, admin } = currentFrame();
+async function setPromotionManagement(value: boolean): Promise<void> {
+  const { make, admin, run } = currentFrame();
   const before = await make.setup('read the application settings', admin.get('/application/settings'), [200], 'application-settings-read');
   const previous = before.enable_member_promotion_management === true;
+  await run.coordinator.settingFound(SETTING, JSON.stringify(previous), { path: '/application/settings', body: { [SETTING]: previous } });
   if (previous !== value) await putPromotionManagement(value);
-  return previous;
 }
 
 /** Writes the setting and checks the answer shows it. */
@@ -44,8 +45,8 @@ export async function withPromotionManagement(value: boolean, body: () => Promis
     if (turn === 'held') break;
     if (turn === 'retry') continue;
     try {
-      const previous = await setPromotionManagement(value);
-      await coordinator.settingSet(SETTING, true, JSON.stringify(previous), { path: '/application/settings', body: { [SETTING]: previous } });
+      await setPromotionManagement(value);
+      await coordinator.settingSet(SETTING, true);
       break;
     } catch (error) {
       await coordinator.settingSet(SETTING, false);
@@ -57,10 +58,12 @@ export async function withPromotionManagement(value: boolean, body: () => Promis
   } finally {
     const leave = await coordinator.leaveSetting(SETTING);
     if (leave.last) {
+      let restored = false;
       try {
         if (leave.restore) await putPromotionManagement(leave.restore.body[SETTING] as boolean);
+        restored = true;
       } finally {
-        await coordinator.settingRestored(SETTING);
+        await coordinator.settingRestored(SETTING, restored);
       }
     }
   }

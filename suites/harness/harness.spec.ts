@@ -135,8 +135,19 @@ describe('ledger', () => {
     ledger.record('project', 3, 'g/p');
     ledger.markRemoved('group', 2, 'g');
     writeFileSync(path, `${readFileSync(path, 'utf8')}{"runId":"r1","kind":"us`);
-    expect(Ledger.outstanding(path).map((e) => `${e.kind}:${e.id}`)).toEqual(['project:3', 'user:1']);
+    expect(Ledger.outstanding(path).map((e) => `${e.kind}:${e.kind === 'setting' ? e.name : e.id}`)).toEqual(['project:3', 'user:1']);
     expect(Ledger.outstanding(join(tmp, 'none.jsonl'))).toEqual([]);
+  });
+
+  test('a setting is outstanding from its first line (the value before the run) until it is put back', () => {
+    const path = join(tmp, 'settings.jsonl');
+    const ledger = new Ledger(path, 'r1');
+    const restore = (value: boolean) => ({ path: '/application/settings', body: { s: value } });
+    ledger.recordSetting('s', restore(false));
+    ledger.recordSetting('s', restore(true));
+    expect(Ledger.outstanding(path)).toMatchObject([{ kind: 'setting', name: 's', restore: restore(false) }]);
+    ledger.markRestored('s', restore(false));
+    expect(Ledger.outstanding(path)).toEqual([]);
   });
 });
 

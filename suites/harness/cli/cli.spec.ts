@@ -1,7 +1,7 @@
 // The runner as a CI user meets it: the real command in a child process against a reference
 // server started here, so that the server's state can be inspected afterwards (nothing the run
 // created may be left) and faults can be switched on (failures, 429s, a dead or refusing target).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -38,14 +38,19 @@ async function server(options: ReferenceServerOptions = {}): Promise<ReferenceSe
   return s;
 }
 
-/** Runs the command in a fresh directory with only the given CONFORMANCE_* settings. */
-function cli(args: string[], env: Record<string, string>, options: { onStderr?: (text: string, kill: () => void) => void; timeoutMs?: number } = {}): Promise<CliRun> {
-  const dir = mkdtempSync(join(tmpdir(), 'conformance-cli-'));
+/** Runs the command in a fresh directory (or `dir`) with only the given CONFORMANCE_* settings. */
+function cli(
+  args: string[],
+  env: Record<string, string>,
+  options: { onStderr?: (text: string, kill: () => void) => void; onStart?: (child: ChildProcess) => void; timeoutMs?: number; dir?: string } = {},
+): Promise<CliRun> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'conformance-cli-'));
   dirs.push(dir);
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST'));
   const started = Date.now();
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...clean, ...env } });
+    options.onStart?.(child);
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
@@ -286,6 +291,29 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
       expect(s.store.settings.enableMemberPromotionManagement).toBe(found);
       expect(leftovers(s)).toEqual([]);
     }
+  });
+
+  test.concurrent('a run killed while the promotion setting is on leaves it in the ledger: sweep puts it back', async () => {
+    const s = await server();
+    let killedOn = false;
+    const run = await cli(['--area', 'members', '--grep', '^members\\.add\\.group\\.add-single:'], { ...target(s), CONFORMANCE_CAPABILITIES: 'premium,ultimate,promotion_management' }, {
+      onStart: (child) => {
+        const watch = setInterval(() => {
+          if (!s.store.settings.enableMemberPromotionManagement) return;
+          killedOn = true;
+          child.kill('SIGKILL');
+          clearInterval(watch);
+        }, 2);
+        child.on('close', () => clearInterval(watch));
+      },
+    });
+    expect(killedOn, run.stderr).toBe(true);
+    expect(run.code).toBeNull();
+    const swept = await cli(['sweep'], target(s), { dir: run.dir });
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(swept.stdout).toMatch(/put back 1 instance setting/);
+    expect(s.store.settings.enableMemberPromotionManagement).toBe(false);
+    expect(leftovers(s)).toEqual([]);
   });
 
   test.concurrent('against delayed deletion (GitLab 17 and 18) a run leaves only its top-level groups pending deletion, with what they hold', async () => {

@@ -178,7 +178,7 @@ async function sweepLeftovers(since: number, config: Config): Promise<void> {
     const path = join(dir, file);
     if (statSync(path).mtimeMs < since) continue;
     const { left } = await sweepLedger(admin, path);
-    if (left.length) console.error(`conformance: could not remove ${left.join(', ')}; run \`gitlab-api-conformance sweep --ledger ${path}\``);
+    if (left.length) console.error(`conformance: could not undo ${left.join(', ')}; run \`gitlab-api-conformance sweep --ledger ${path}\``);
   }
 }
 
@@ -200,6 +200,7 @@ async function sweep(args: string[]): Promise<number> {
   registerSecret(config.adminToken);
   const admin = new Client(config.targetUrl, config.adminToken, 'admin (sweep)', config.requestTimeoutMs);
   let removed = 0;
+  let restored = 0;
   const left: string[] = [];
   if (values.prefix !== undefined) {
     if (!/^cnf[-_][0-9a-f]{6,}/.test(values.prefix)) throw new ConfigError(`--prefix must be a run prefix such as cnf-2611221016ab12, got "${values.prefix}"`);
@@ -211,10 +212,11 @@ async function sweep(args: string[]): Promise<number> {
     for (const ledger of ledgers) {
       const result = await sweepLedger(admin, ledger);
       removed += result.removed;
+      restored += result.restored;
       left.push(...result.left);
     }
   }
-  console.log(`sweep: removed ${removed} object(s)${left.length ? `; could not remove ${left.join(', ')}` : ''}`);
+  console.log(`sweep: removed ${removed} object(s)${restored ? `, put back ${restored} instance setting(s)` : ''}${left.length ? `; could not undo ${left.join(', ')}` : ''}`);
   return left.length > 0 ? 1 : 0;
 }
 

@@ -8,11 +8,13 @@
 // - named locks (a fixture group that one test at a time may change);
 // - holds of instance settings: tests that need a setting at one value hold it together, a test
 //   that needs another value waits until they are done (holdSetting); a value nobody waits to change
-//   lingers until the run's teardown puts the old one back (settingsToRestore);
+//   lingers until the run's teardown puts the old one back: the run's ledger says what to put back
+//   while a setting differs from its value before the run, so `sweep` can after a killed run too;
 // - the bound on requests in flight against the target: a counter in shared memory that every
 //   worker's client takes a slot of (in-flight.ts);
 // - what the run did: requests per file and purpose, fixtures that could not be built.
 import { BroadcastChannel, threadId } from 'node:worker_threads';
+import type { Ledger, SettingRestore } from './ledger.js';
 import { Lending, type Lease } from './lending.js';
 
 /** Why a fixture could not be built, once for the run's report. */
@@ -29,8 +31,10 @@ interface SettingHold {
   holders: number;
   /** The value it had before the first holder set it (JSON), to put back when the holds are over. */
   previous?: string;
-  /** The administrator's request that puts `previous` back, for the run's teardown when the value lingers. */
+  /** The administrator's request that puts `previous` back. */
   restore?: SettingRestore;
+  /** The ledger lists it: its value differs from `previous`, or may. */
+  inLedger?: boolean;
   /** The value in place while a holder of another value, come after the last one left, sets its own. */
   lingered?: string;
   ready: boolean;
@@ -38,12 +42,6 @@ interface SettingHold {
   leaving?: boolean;
   onReady: ((ok: boolean) => void)[];
   waiting: (() => void)[];
-}
-
-/** A PUT, as the administrator, that gives an instance setting its value before the run back. */
-export interface SettingRestore {
-  path: string;
-  body: Record<string, unknown>;
 }
 
 export type RunFixtureState = { build: true } | { value: unknown } | { failure: FixtureFailure };
@@ -65,7 +63,11 @@ export class Coordinator extends Lending {
   /** Tests waiting for a kept source of a shelf whose sources are all in use. */
   private readonly shelfWaiters: (() => void)[] = [];
 
-  constructor(maxInFlight: number) {
+  /** `ledger`: the run's, where settings the run changes are listed until they are put back. */
+  constructor(
+    maxInFlight: number,
+    private readonly ledger?: Ledger,
+  ) {
     super();
     // [requests in flight, the bound, the highest seen]
     this.inFlight = new SharedArrayBuffer(12);
@@ -169,7 +171,7 @@ export class Coordinator extends Lending {
    * and reports with settingSet; `held`: it is at that value; `retry`: the one who was setting it
    * failed. A holder of another value waits, and so does everyone who comes after it. With no holder
    * left and nobody waiting, the value lingers: the next holder of it holds it without a request, and
-   * the run's teardown puts the old value back (settingsToRestore). Holders lease their users before
+   * the run's teardown puts the old value back (the ledger lists it). Holders lease their users before
    * they hold a setting: one that waited for a user while holding it could wait on a test that waits
    * for the setting.
    */
@@ -196,18 +198,26 @@ export class Coordinator extends Lending {
   }
 
   /**
-   * The first holder set the setting (`ok`), having found it at `previous`, which `restore` puts back;
-   * or could not (it lets go, and a value that lingered before stays in place).
+   * The holder told to set the setting found it at `previous`, which `restore` puts back. Called before
+   * it writes its own value: from then until the value before the run is back, the ledger lists it.
    */
-  settingSet(name: string, ok: boolean, previous?: string, restore?: SettingRestore): void {
+  settingFound(name: string, previous: string, restore: SettingRestore): void {
+    const hold = this.settingHolds.get(name)!;
+    // A hold that took over a lingering value keeps the value from before the run.
+    if (hold.previous === undefined) Object.assign(hold, { previous, restore });
+    this.note(hold, name);
+  }
+
+  /** The holder told to set the setting did (`ok`), or could not: it lets go, and a value that lingered before stays in place. */
+  settingSet(name: string, ok: boolean): void {
     const hold = this.settingHolds.get(name)!;
     if (ok) {
-      // A hold that took over a lingering value keeps the value from before the run.
-      if (hold.previous === undefined) Object.assign(hold, { previous, restore });
       Object.assign(hold, { ready: true, lingered: undefined });
     } else if (hold.lingered !== undefined) {
       Object.assign(hold, { value: hold.lingered, lingered: undefined, holders: 0, ready: true });
+      this.note(hold, name);
     } else {
+      // The value is unknown now: the ledger keeps what puts the old one back.
       this.settingHolds.delete(name);
     }
     for (const wake of hold.onReady.splice(0)) wake(ok);
@@ -226,20 +236,25 @@ export class Coordinator extends Lending {
     return { last: true, restore: this.restoreOf(hold) };
   }
 
-  settingRestored(name: string): void {
+  /** The last holder has put the old value back (`ok`), or tried: the ledger still lists it then, for the teardown. */
+  settingRestored(name: string, ok = true): void {
     const hold = this.settingHolds.get(name)!;
+    if (ok && hold.inLedger) this.ledger?.markRestored(name, hold.restore!);
     this.settingHolds.delete(name);
     for (const wake of hold.waiting.splice(0)) wake();
-  }
-
-  /** What the run's teardown sends to put back the settings whose value lingers (none while a test holds one). */
-  settingsToRestore(): SettingRestore[] {
-    return [...this.settingHolds.values()].flatMap((h) => (h.holders === 0 && h.ready ? (this.restoreOf(h) ?? []) : []));
   }
 
   /** The request that puts a hold's setting back to its value before the run, when it has another now. */
   private restoreOf(hold: SettingHold): SettingRestore | undefined {
     return hold.previous !== hold.value ? hold.restore : undefined;
+  }
+
+  /** Keeps the ledger in step with a hold: it lists the setting while the value differs from the one before the run. */
+  private note(hold: SettingHold, name: string): void {
+    const differs = this.restoreOf(hold) !== undefined;
+    if (differs && !hold.inLedger) this.ledger?.recordSetting(name, hold.restore!);
+    else if (!differs && hold.inLedger) this.ledger?.markRestored(name, hold.restore!);
+    hold.inLedger = differs;
   }
 
   count(file: string, counts: Partial<Record<Purpose, number>>): void {

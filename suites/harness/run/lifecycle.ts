@@ -16,6 +16,7 @@ import { loadConfig, SEATLESS_POOL_SIZE, USER_POOL_SIZE, type Config } from './c
 import type { ActorInfo, RunContext } from './context.js';
 import { Coordinator, keepCoordinator, local, serve } from './coordinator.js';
 import { Frame } from './frame.js';
+import { Ledger } from './ledger.js';
 import { sweepLedger } from './removal.js';
 
 /** Makes the run; `catalog` (the registered areas) checks the area and endpoint settings. */
@@ -38,7 +39,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
   const admin = new Client(targetUrl, adminToken, 'admin (setup)', config.requestTimeoutMs);
   const runId = `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(2, 14)}${randomBytes(2).toString('hex')}`;
   const ledgerPath = join('.conformance', `ledger-${runId}.jsonl`);
-  const coordinator = new Coordinator(config.maxInFlight);
+  const coordinator = new Coordinator(config.maxInFlight, new Ledger(ledgerPath, runId));
   bindInFlight(coordinator.inFlight);
   keepCoordinator(coordinator);
   const stopServing = serve(coordinator, runId);
@@ -47,13 +48,9 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
     if (teardownDone) return;
     teardownDone = true;
     try {
-      // Instance settings that tests left at their value for the next holder (coordinator.ts holdSetting).
-      for (const { path, body } of coordinator.settingsToRestore()) {
-        const res = await admin.put(path, { body }).catch((error: unknown) => ({ status: 0, error }));
-        if (res.status !== 200) console.error(`conformance: could not put back ${Object.keys(body).join(', ')} (PUT ${path}: ${res.status || String((res as { error?: unknown }).error)})`);
-      }
+      // Also the instance settings that tests left at their value for the next holder (coordinator.ts holdSetting).
       const { left } = await sweepLedger(admin, ledgerPath);
-      if (left.length > 0) console.error(`conformance: clean-up left ${left.length} object(s) on the target: ${left.join(', ')} (ledger ${ledgerPath})`);
+      if (left.length > 0) console.error(`conformance: clean-up left ${left.length} thing(s) on the target: ${left.join(', ')} (ledger ${ledgerPath})`);
     } finally {
       stopServing();
       await server?.close();

@@ -1,9 +1,9 @@
 // Removing what a run made: one object at a time (GitLab 17/18's delayed deletion included), the
-// whole of a ledger, or everything named with a run's prefix. The world builder (world.ts) removes
-// its own objects with it; the run's clean-up and the CLI's sweep use the rest.
+// whole of a ledger (instance settings the run changed put back too), or everything named with a
+// run's prefix. The run's clean-up and the CLI's sweep use them.
 import { apiPath, type Client, type Exchange } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
-import { Ledger, type LedgerEntry, type LedgerKind } from './ledger.js';
+import { Ledger, type LedgerKind, type ObjectEntry } from './ledger.js';
 
 /** Projects first, then groups, then users: what a group or user still holds goes before it. */
 export function kindOrder(kind: LedgerKind): number {
@@ -26,7 +26,7 @@ export function kindOrder(kind: LedgerKind): number {
  * lib/api/groups.rb and lib/api/projects.rb, in EE ee/lib/ee/api/groups.rb and ee/lib/ee/api/projects.rb):
  * it goes on to `permanently_remove` as if this call had marked it.
  */
-export async function removeObject(admin: Client, item: Pick<LedgerEntry, 'kind' | 'id' | 'name'>): Promise<boolean> {
+export async function removeObject(admin: Client, item: Pick<ObjectEntry, 'kind' | 'id' | 'name'>): Promise<boolean> {
   const path =
     item.kind === 'user' ? apiPath`/users/${item.id}` : item.kind === 'group' ? apiPath`/groups/${item.id}` : apiPath`/projects/${item.id}`;
   try {
@@ -51,21 +51,31 @@ function markedAlready(res: Exchange): boolean {
 }
 
 /**
- * Removes whatever a ledger still lists (after a crash, or at the end of every run). A group goes
- * with everything inside it (GitLab removes a group's subgroups and projects with it), so only the
- * outermost groups and projects are deleted, at once; what was inside one that could not be deleted
- * is tried one by one, deepest first; users go last.
+ * Undoes whatever a ledger still lists (after a crash, or at the end of every run): the instance
+ * settings the run changed are put back first; a group goes with everything inside it (GitLab
+ * removes a group's subgroups and projects with it), so only the outermost groups and projects are
+ * deleted, at once; what was inside one that could not be deleted is tried one by one, deepest first;
+ * users go last.
  */
-export async function sweepLedger(admin: Client, ledgerPath: string): Promise<{ removed: number; left: string[] }> {
-  const items = Ledger.outstanding(ledgerPath);
-  if (items.length === 0) return { removed: 0, left: [] };
-  const writer = new Ledger(ledgerPath, items[0].runId);
-  const groups = items.filter((i) => i.kind === 'group');
-  const inside = (item: LedgerEntry, group: LedgerEntry) => item !== group && item.kind !== 'user' && item.name.startsWith(`${group.name}/`);
-  const outermost = items.filter((i) => i.kind !== 'user' && !groups.some((g) => inside(i, g)));
+export async function sweepLedger(admin: Client, ledgerPath: string): Promise<{ removed: number; restored: number; left: string[] }> {
+  const outstanding = Ledger.outstanding(ledgerPath);
+  if (outstanding.length === 0) return { removed: 0, restored: 0, left: [] };
+  const writer = new Ledger(ledgerPath, outstanding[0].runId);
   const left: string[] = [];
+  let restored = 0;
+  for (const setting of outstanding.filter((i) => i.kind === 'setting')) {
+    const res = await admin.put(setting.restore.path, { body: setting.restore.body }).catch(() => undefined);
+    if (res?.status === 200) {
+      writer.markRestored(setting.name, setting.restore);
+      restored++;
+    } else left.push(`setting ${setting.name} (PUT ${setting.restore.path}: ${res?.status ?? 'no answer'})`);
+  }
+  const items = outstanding.filter((i): i is ObjectEntry => i.kind !== 'setting');
+  const groups = items.filter((i) => i.kind === 'group');
+  const inside = (item: ObjectEntry, group: ObjectEntry) => item !== group && item.kind !== 'user' && item.name.startsWith(`${group.name}/`);
+  const outermost = items.filter((i) => i.kind !== 'user' && !groups.some((g) => inside(i, g)));
   let removed = 0;
-  const remove = async (item: LedgerEntry) => {
+  const remove = async (item: ObjectEntry) => {
     const ok = await removeObject(admin, item);
     if (ok) {
       writer.markRemoved(item.kind, item.id, item.name);
@@ -73,7 +83,7 @@ export async function sweepLedger(admin: Client, ledgerPath: string): Promise<{ 
     }
     return ok;
   };
-  const failed = (await Promise.all(outermost.map(async (item) => ((await remove(item)) ? undefined : item)))).filter((i): i is LedgerEntry => i !== undefined);
+  const failed = (await Promise.all(outermost.map(async (item) => ((await remove(item)) ? undefined : item)))).filter((i): i is ObjectEntry => i !== undefined);
   for (const item of items.filter((i) => i.kind !== 'user' && !outermost.includes(i))) {
     if (!failed.some((top) => inside(item, top))) writer.markRemoved(item.kind, item.id, item.name);
   }
@@ -83,7 +93,7 @@ export async function sweepLedger(admin: Client, ledgerPath: string): Promise<{ 
   }
   const users = await Promise.all(items.filter((i) => i.kind === 'user').map(async (u) => ((await remove(u)) ? undefined : `user ${u.name}`)));
   left.push(...users.filter((u): u is string => u !== undefined));
-  return { removed, left };
+  return { removed, restored, left };
 }
 
 /**
@@ -93,7 +103,7 @@ export async function sweepLedger(admin: Client, ledgerPath: string): Promise<{ 
 export async function sweepPrefix(admin: Client, prefix: string): Promise<{ removed: number; left: string[] }> {
   const variants = [prefix, prefix.replace(/-/g, '_')];
   const matches = (name: unknown) => typeof name === 'string' && variants.some((v) => name.split('/').pop()!.startsWith(v));
-  const found: Pick<LedgerEntry, 'kind' | 'id' | 'name'>[] = [];
+  const found: Pick<ObjectEntry, 'kind' | 'id' | 'name'>[] = [];
   const collect = async (kind: LedgerKind, path: string, nameOf: (o: Record<string, unknown>) => unknown) => {
     for (let page = 1; page <= 100; page++) {
       const res = await admin.get(path, { query: { search: prefix.replace(/^cnf[-_]/, ''), per_page: 100, page } });
