@@ -56,7 +56,8 @@ Run options:
 
 Sweep options:
   --target URL, --token-file PATH   as above
-  --ledger FILE              delete what this ledger lists (default: every ledger in .conformance/)
+  --ledger FILE              undo what this ledger lists: delete objects, put settings back
+                             (default: every ledger in .conformance/)
   --prefix PREFIX            delete users, groups and projects whose names start with PREFIX
                              (a run prefix, "cnf-<run id>")
 
