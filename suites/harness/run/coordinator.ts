@@ -86,12 +86,6 @@ export class Coordinator extends Lending {
     return lease;
   }
 
-  override leaseSeatless(...args: Parameters<Lending['leaseSeatless']>): Lease {
-    const lease = super.leaseSeatless(...args);
-    if ('wait' in lease && lease.joined) this.wakeAll();
-    return lease;
-  }
-
   /** Lending.takeKept, waiting while all `most` sources of the shelf are in use. */
   async shelfTurn(name: string, most?: number): Promise<{ kept: unknown } | { build: true }> {
     for (;;) {

@@ -98,34 +98,8 @@ export class Frame implements Recorder {
    * the pool has none left there, else a new one. It comes back when the frame closes, marked where
    * the frame's requests touched it.
    */
-  async user(): Promise<ActorInfo> {
-    const { coordinator } = this.run;
-    // Users are few and worth waiting a while for: another test or fixture may give one back soon.
-    const patience = Date.now() + LEASE_PATIENCE_MS;
-    for (;;) {
-      const lease = await coordinator.lease(this.holder, this.sources, Date.now() < patience);
-      if ('wait' in lease) {
-        await coordinator.released(patience - Date.now());
-        continue;
-      }
-      if ('make' in lease) {
-        const user = await this.make.seatedUser();
-        await coordinator.holdNew(this.holder, user, this.sources);
-        this.leased.push(user);
-        this.symbols.numbered(user);
-        return user;
-      }
-      const user = lease.user as ActorInfo;
-      for (const token of Object.values(user.tokens)) registerSecret(token);
-      if (lease.takeBack) {
-        const ok = await this.takeBack(user, lease.takeBack);
-        await coordinator.tookBack(user.id, lease.takeBack.map((t) => t.source), ok);
-        if (!ok) continue;
-      }
-      this.leased.push(user);
-      this.symbols.numbered(user);
-      return user;
-    }
+  user(): Promise<ActorInfo> {
+    return this.lease(false);
   }
 
   /**
@@ -133,19 +107,39 @@ export class Frame implements Recorder {
    * pool, taken out again of whatever the frame's requests gave it when the frame closes (spent for
    * the run when that fails); a new user when none is left.
    */
-  async seatlessUser(): Promise<ActorInfo> {
+  seatlessUser(): Promise<ActorInfo> {
+    return this.lease(true);
+  }
+
+  private async lease(seatless: boolean): Promise<ActorInfo> {
     const { coordinator } = this.run;
+    // Users are few and worth waiting a while for: another test or fixture may give one back soon.
     const patience = Date.now() + LEASE_PATIENCE_MS;
-    let lease = await coordinator.leaseSeatless(this.holder, this.sources, true);
-    for (; 'wait' in lease; lease = await coordinator.leaseSeatless(this.holder, this.sources, Date.now() < patience)) {
-      await coordinator.released(patience - Date.now());
+    for (;;) {
+      const lease = await coordinator.lease(this.holder, this.sources, Date.now() < patience, seatless);
+      if ('wait' in lease) {
+        await coordinator.released(patience - Date.now());
+        continue;
+      }
+      let user: ActorInfo;
+      if ('make' in lease) {
+        // A new seatless user is the frame's own: nobody else will ask for it.
+        if (seatless) return this.make.user();
+        user = await this.make.seatedUser();
+        await coordinator.holdNew(this.holder, user, this.sources);
+      } else {
+        user = lease.user as ActorInfo;
+        for (const token of Object.values(user.tokens)) registerSecret(token);
+        if (lease.takeBack) {
+          const ok = await this.takeBack(user, lease.takeBack);
+          await coordinator.tookBack(user.id, lease.takeBack.map((t) => t.source), ok);
+          if (!ok) continue;
+        }
+      }
+      (seatless ? this.seatless : this.leased).push(user);
+      this.symbols.numbered(user);
+      return user;
     }
-    if ('make' in lease) return this.make.user();
-    const user = lease.user as ActorInfo;
-    for (const token of Object.values(user.tokens)) registerSecret(token);
-    this.seatless.push(user);
-    this.symbols.numbered(user);
-    return user;
   }
 
   /**

@@ -84,7 +84,7 @@ export class Lending {
 
   constructor(pool: LentUser[] = [], seatless: LentUser[] = []) {
     for (const user of pool) this.adopt(user);
-    for (const user of seatless) this.adoptSeatless(user);
+    for (const user of seatless) this.adopt(user, true);
   }
 
   // ---- sources and domains ----------------------------------------------------------------
@@ -153,23 +153,20 @@ export class Lending {
 
   // ---- users --------------------------------------------------------------------------------
 
-  /** A user made during the run joins the pool (it holds a seat like the pool's). */
-  adopt(user: LentUser): void {
-    this.pool.set(user.id, { user, seatless: false, spent: false });
-  }
-
-  /** A user who holds no seat joins the seatless pool. */
-  adoptSeatless(user: LentUser): void {
-    this.pool.set(user.id, { user, seatless: true, spent: false });
+  /** A user joins the pool: one made during the run holds a seat like the pool's; a `seatless` one holds none. */
+  adopt(user: LentUser, seatless = false): void {
+    this.pool.set(user.id, { user, seatless, spent: false });
   }
 
   /**
    * A pool user for `holder`, new to the domains of `sources` (the sources of its fixtures): free
    * there, else one to take back there first (tookBack), else, while the asker is `patient` and a
    * holder that is not waiting itself has one there that it will give back, `wait`; else `make` (a
-   * new user, then holdNew). New users are thus made only when waiting could not end.
+   * new user, then holdNew). New users are thus made only when waiting could not end. A `seatless`
+   * lease is of the seatless pool (leaseSeatless).
    */
-  lease(holder: string, sources: SourceKey[], patient = false): Lease {
+  lease(holder: string, sources: SourceKey[], patient = false, seatless = false): Lease {
+    if (seatless) return this.leaseSeatless(holder, sources, patient);
     const domains = this.domains(sources);
     const mine = this.holders.get(holder);
     const usable = [...this.pool.values()].filter((e) => !e.seatless && !e.spent && !mine?.has(e.user.id) && domains.every((d) => !this.held.get(e.user.id)?.has(d)));
@@ -217,7 +214,7 @@ export class Lending {
    * `wait` while one such is held by a holder that is not waiting itself (and the asker is
    * `patient`); else `make`.
    */
-  leaseSeatless(holder: string, sources: SourceKey[], patient = false): Lease {
+  private leaseSeatless(holder: string, sources: SourceKey[], patient: boolean): Lease {
     const domains = this.domains(sources);
     const fits = [...this.pool.values()].filter((e) => e.seatless && !e.spent && domains.every((d) => !this.marks.get(e.user.id)?.has(d)));
     const entry = fits.find((e) => e.heldBy === undefined);

@@ -111,7 +111,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
         : undefined,
     ]);
     for (const user of run.pool.users) coordinator.adopt(user);
-    for (const user of run.pool.seatless) coordinator.adoptSeatless(user);
+    for (const user of run.pool.seatless) coordinator.adopt(user, true);
     // The manifest's groups are known sources: a subgroup a test makes in one is in its domain.
     for (const entry of Object.values(fixtures)) {
       const groupId = (entry as { group_id?: unknown } | undefined)?.group_id;
