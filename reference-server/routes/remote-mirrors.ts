@@ -285,14 +285,13 @@ function toKnownHosts(hostKeys: string[] | null, url: string): string | null {
 
 /**
  * `optional :host_keys, type: Array[String]`: undefined when not sent, null (clears, as an empty
- * array) when sent as null. A form or query sends `host_keys[]`. Grape's coercion: an empty string
+ * array) when sent as null. A form's or query's `host_keys[]` arrives as the array (rack-params.ts). Grape's coercion: an empty string
  * is an empty array (dry-types Params::Array), any other value that is not an array is refused, and
  * so is an array holding null (ArrayCoercer#reject?), an array or an object (PrimitiveCoercer#reject?);
  * numbers and booleans become their text (Coercible::String).
  */
 function readHostKeys(params: Params): string[] | null | undefined {
-  const bracketed = params.raw['host_keys[]'];
-  const raw = params.raw.host_keys !== undefined ? params.raw.host_keys : bracketed === undefined ? undefined : [bracketed].flat();
+  const raw = params.raw.host_keys;
   if (raw === undefined || raw === null) return raw;
   if (raw === '') return [];
   if (Array.isArray(raw) && raw.every((key) => ['string', 'number', 'boolean'].includes(typeof key))) return raw.map(String);

@@ -314,7 +314,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     requireScope(actor, WRITE_API_SCOPES);
     const params = new Params(mergedParams(request));
     const name = params.string('name', { required: true, allowBlank: false });
-    const rawScopes = params.raw.scopes ?? params.raw['scopes[]'];
+    const rawScopes = params.raw.scopes;
     const scopes = (Array.isArray(rawScopes) ? rawScopes : rawScopes === undefined ? [] : String(rawScopes).split(',')).map(String);
     if (rawScopes === undefined) params.addError('scopes is missing');
     else if (scopes.length === 0 || !scopes.every((s) => TOKEN_SCOPES.includes(s))) params.addError('scopes does not have a valid value');
