@@ -114,18 +114,12 @@ export const ownSources = fixture({
 /**
  * A source of the test's kind with the shared actors in their roles and no pending invitation, for
  * tests that count: one an earlier test held, its invitations withdrawn (withdrawInvitations), else a new one.
- * The project has a group of its own: inside the shared group it was in the shared group's domain, so
- * a test leasing a user there could take back, while the holder read its members, a user an earlier
- * holder had left in it (lending.ts).
  */
 export const freshSource = fixture<SourceInfo>({
   name: 'invitations-fresh-source',
   scope: 'test',
   uses: [sharedSources],
-  build: async ({ make, kind }) => {
-    const group = await make.group({ hint: 'invitations', roles: true });
-    return kind === 'group' ? group : invitationsProject(make, group);
-  },
+  build: ({ make, use, kind }) => (kind === 'group' ? make.group({ hint: 'invitations', roles: true }) : invitationsProject(make, use(sharedSources).group)),
   reset: (source, { admin }) => withdrawInvitations(admin, source),
   most: 1,
 });

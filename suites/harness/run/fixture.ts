@@ -171,6 +171,8 @@ export async function resolve(fixtures: readonly Fixture<unknown>[], frame: Fram
       const instance = await testInstance(f, frame, file, kind);
       ended.push(instance);
       value = instance.value;
+      // The test has it to itself: no take-back for another test touches it meanwhile.
+      await frame.run.coordinator.use(frame.holder, sourcesIn(value));
     }
     known.set(f, value);
     frame.sources.push(...sourcesIn(value));

@@ -55,6 +55,24 @@ describe('lending users', () => {
     expect(lending.lease('t5', [a])).toEqual({ user: user(1) });
   });
 
+  test('no take-back touches a source another holder has to itself: the asker waits for it, or makes a user', () => {
+    const { lending, a, aProject } = policy(1);
+    lending.lease('t1', [aProject]);
+    settle(lending, 't1', [{ userId: 1, source: aProject, requested: false }]);
+    // t2 holds the project (a kept source it reads whole); t3 leases in the same domain.
+    lending.use('t2', [aProject]);
+    expect(lending.lease('t3', [a], true)).toEqual({ wait: true, joined: true });
+    expect(leased(lending.lease('t3', [a]))).toBe('make');
+    // The holder of the project itself may have the user taken back from it.
+    expect(lending.lease('t2', [aProject])).toEqual({ user: user(1), takeBack: [{ source: aProject, requested: false }] });
+    lending.tookBack(1, [aProject], true);
+    lending.settle({ holder: 't2', touched: [], links: [] });
+    lending.settle({ holder: 't3', touched: [], links: [] });
+    settle(lending, 't4', [{ userId: 1, source: aProject, requested: false }]);
+    // Once the holder is done, the take-back is open again.
+    expect(lending.lease('t5', [a])).toEqual({ user: user(1), takeBack: [{ source: aProject, requested: false }] });
+  });
+
   test('a user that could not be taken back is never lent in that domain again', () => {
     const { lending, a } = policy(1);
     lending.lease('t1', [a]);

@@ -16,7 +16,9 @@
 //
 // A pool user is lent to a holder only in domains where it is neither held by another holder nor
 // marked; when none is left, one marked there (not pinned) is taken back first (its memberships and
-// requests removed and read back gone), and only then a new user is made. Domains that a test or a
+// requests removed and read back gone), and only then a new user is made. A take-back never touches
+// a source another holder has to itself (a test-scoped fixture it reads whole, e.g. a kept source's
+// member list): a user marked there waits until that holder is done. Domains that a test or a
 // fixture made for itself are dropped with it, and their marks with them: nothing is taken back
 // from a group nobody will use again.
 
@@ -81,6 +83,8 @@ export class Lending {
   private readonly kept = new Map<string, { kept: unknown[]; made: number }>();
   /** Holders waiting for a lease, with the holders they wait for: a circle of waiters would wait for ever. */
   private readonly waiters = new Map<string, string[]>();
+  /** Sources a holder has to itself until it settles (those of its test-scoped fixtures). */
+  private readonly inUse = new Map<SourceKey, string>();
 
   constructor(pool: LentUser[] = [], seatless: LentUser[] = []) {
     for (const user of pool) this.adopt(user);
@@ -175,17 +179,25 @@ export class Lending {
       this.hold(holder, clean.user.id, domains);
       return { user: clean.user };
     }
-    const reclaimable = usable.find((e) => domains.every((d) => this.marks.get(e.user.id)?.get(d)?.pin === undefined));
+    // Holders that have to themselves a source the user would be taken back from.
+    const using = (e: PoolEntry) =>
+      domains.flatMap((d) => [...(this.marks.get(e.user.id)?.get(d)?.sources.keys() ?? [])].map((source) => this.inUse.get(source))).filter((h) => h !== undefined && h !== holder);
+    const reclaimable = usable.find((e) => using(e).length === 0 && domains.every((d) => this.marks.get(e.user.id)?.get(d)?.pin === undefined));
     if (!reclaimable) {
       const givers = [...this.pool.values()]
         .filter((e) => !e.seatless && !e.spent && !mine?.has(e.user.id))
-        .flatMap((e) => domains.map((d) => this.held.get(e.user.id)?.get(d)))
+        .flatMap((e) => [...domains.map((d) => this.held.get(e.user.id)?.get(d)), ...using(e)])
         .filter((h): h is string => h !== undefined && h !== holder);
       return this.waitOrMake(holder, patient, givers);
     }
     this.hold(holder, reclaimable.user.id, domains);
     const takeBack = domains.flatMap((d) => [...(this.marks.get(reclaimable.user.id)?.get(d)?.sources ?? [])].map(([source, requested]) => ({ source, requested })));
     return { user: reclaimable.user, takeBack };
+  }
+
+  /** `holder` has `sources` to itself until it settles: no take-back for another holder touches them. */
+  use(holder: string, sources: SourceKey[]): void {
+    for (const source of sources) this.inUse.set(source, holder);
   }
 
   /** Holds a user just made for `holder` in the domains of `sources`. */
@@ -271,6 +283,7 @@ export class Lending {
     }
     this.holders.delete(holder);
     this.waiters.delete(holder);
+    for (const [source, user] of this.inUse) if (user === holder) this.inUse.delete(source);
     for (const byDomain of this.held.values()) for (const [d, h] of byDomain) if (h === holder) byDomain.delete(d);
     for (const t of touched) {
       const source = this.resolve(t.source);

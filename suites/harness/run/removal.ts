@@ -65,7 +65,9 @@ export async function sweepLedger(admin: Client, ledgerPath: string): Promise<{ 
   let restored = 0;
   for (const setting of outstanding.filter((i) => i.kind === 'setting')) {
     const res = await admin.put(setting.restore.path, { body: setting.restore.body }).catch(() => undefined);
-    if (res?.status === 200) {
+    // Put back when the answer (the settings, as GitLab's PUT shows them) has the old values.
+    const shown = (res?.body ?? {}) as Record<string, unknown>;
+    if (res?.status === 200 && Object.entries(setting.restore.body).every(([key, value]) => shown[key] === value)) {
       writer.markRestored(setting.name, setting.restore);
       restored++;
     } else left.push(`setting ${setting.name} (PUT ${setting.restore.path}: ${res?.status ?? 'no answer'})`);
