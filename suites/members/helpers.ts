@@ -2,7 +2,7 @@
 // (groups and projects with the shared actors in their roles, users lent to tests, the run's
 // hierarchies, the groups of the fixture manifest), read-backs, the pagination check.
 import { apiPath, type Client, type Exchange, type Query } from '../harness/core/client.js';
-import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, expectValidationError, fail, parity } from '../harness/core/checks.js';
+import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectSetUp, expectStatus, expectTrue, expectValidationError, fail, parity } from '../harness/core/checks.js';
 import { manifestEntry, type FixtureName, type ResolvedFixture } from '../../fixtures/manifest.js';
 import type { Kit } from '../harness/run/conformance.js';
 import { fixture, type Fixture } from '../harness/run/fixture.js';
@@ -152,7 +152,7 @@ class FrameToolkit implements Toolkit {
   }
   async add(source: SourceRef, user: { id: number }, level: number) {
     const res = await this.admin.post(membersPath(source), { body: { user_id: user.id, access_level: level } });
-    if (res.status !== 201) throw new HarnessError(`setup failed: could not add user ${user.id} to ${source.kind} ${source.id} at level ${level}${describeExchange(res)}`);
+    expectSetUp(res, `add user ${user.id} to ${source.kind} ${source.id} at level ${level}`);
   }
   async remove(source: SourceRef, user: { id: number }) {
     const res = await this.admin.delete(memberPath(source, user.id));

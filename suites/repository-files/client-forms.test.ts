@@ -3,7 +3,7 @@
 import { expectEqual, expectError, expectOk } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { asSudoQuery, sudoHeader, withSudoToken } from '../common/client-forms.js';
-import { createFile, fileUrl, filesWorld, writeBody } from './helpers.js';
+import { createFile, expectWriteSucceeded, fileUrl, filesWorld, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const world = filesWorld;
@@ -22,7 +22,7 @@ endpoint(repositoryFiles, 'create', { uses: [filesWorld] }).test(
     await withSudoToken(kit, async (admin) => {
       const asReporter = await admin.post(asSudoQuery(fileUrl(privateProject, file), run.actors.reporter.username), { body: writeBody('by the reporter\n', { branch }) });
       expectError(asReporter, 403);
-      expectOk(await admin.post(fileUrl(privateProject, file), { body: writeBody('by the developer\n', { branch }), headers: sudoHeader(developer.id) }), 201);
+      expectWriteSucceeded(await admin.post(fileUrl(privateProject, file), { body: writeBody('by the developer\n', { branch }), headers: sudoHeader(developer.id) }));
     });
     const blame = await kit.as('developer').get(`${fileUrl(privateProject, file)}/blame`, { query: { ref: branch } });
     expectOk(blame, 200, 'blame-range', { list: true });

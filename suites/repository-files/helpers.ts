@@ -3,7 +3,7 @@
 // expected git values computed here, independently of any server.
 import { createHash } from 'node:crypto';
 import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
-import { expectError, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
+import { expectError, expectSchema, expectSetUp, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
 import { fixture } from '../harness/run/fixture.js';
 import { currentFrame } from '../harness/run/frame.js';
 import { SetupError } from '../harness/run/maker.js';
@@ -89,16 +89,38 @@ export function writeBody(content: string | undefined, options: WriteOptions): R
   };
 }
 
+/**
+ * How a write's answer counts: `set-up` (the test only needs the file: a failed write makes the test
+ * `error`, and the status the create check wants is that check's business), or `checked` (the write is
+ * what the test checks: it must succeed, any 2xx, or the test fails).
+ */
+export type WriteRole = 'set-up' | 'checked';
+
+function expectWritten(res: Exchange, what: string, role: WriteRole): void {
+  if (role === 'set-up') expectSetUp(res, what);
+  else expectTrue(res.status >= 200 && res.status < 300, `the write to succeed (${what})`, `got HTTP ${res.status}`, res);
+}
+
+/**
+ * A write that must succeed, in a test whose point is not its status (GitLab's 201 for a create is
+ * checked by files.create.commits-and-reads-back and files.create.empty-repository): any 2xx, with
+ * a File write result.
+ */
+export function expectWriteSucceeded(res: Exchange): void {
+  expectTrue(res.status >= 200 && res.status < 300, 'the write to succeed (HTTP 2xx)', `got HTTP ${res.status}`, res);
+  expectSchema(res, 'file-write-result');
+}
+
 /** Creates a file through the API (as a maintainer unless told otherwise) and insists it worked. */
-export async function createFile(client: Client, project: ProjectInfo, path: string, content: string, options: WriteOptions): Promise<Exchange> {
+export async function createFile(client: Client, project: ProjectInfo, path: string, content: string, options: WriteOptions, role: WriteRole = 'set-up'): Promise<Exchange> {
   const res = await client.post(fileUrl(project, path), { body: writeBody(content, options) });
-  expectStatus(res, 201, `creating ${path} for this test`);
+  expectWritten(res, `create ${path}`, role);
   return res;
 }
 
-export async function updateFile(client: Client, project: ProjectInfo, path: string, content: string, options: WriteOptions): Promise<Exchange> {
+export async function updateFile(client: Client, project: ProjectInfo, path: string, content: string, options: WriteOptions, role: WriteRole = 'set-up'): Promise<Exchange> {
   const res = await client.put(fileUrl(project, path), { body: writeBody(content, options) });
-  expectStatus(res, 200, `updating ${path} for this test`);
+  expectWritten(res, `update ${path}`, role);
   return res;
 }
 

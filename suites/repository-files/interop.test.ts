@@ -1,9 +1,9 @@
 // What clients rely on at the HTTP level, on the repository-files endpoints (suites/common/interop.ts):
 // the JSON media type, a bodiless DELETE that declares JSON, form-encoded writes, a token in the query.
-import { expectEqual, expectFields, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
+import { expectEqual, expectFields, expectError, expectStatus } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson } from '../common/interop.js';
-import { createFile, fileUrl, readFile, filesWorld, writeBody } from './helpers.js';
+import { createFile, expectWriteSucceeded, fileUrl, readFile, filesWorld, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const world = filesWorld;
@@ -51,7 +51,7 @@ endpoint(repositoryFiles, 'create', { uses: [filesWorld] }).test(
     const { privateProject, path, branch } = world();
     const file = path('form-body');
     const res = await as('maintainer').post(fileUrl(privateProject, file), { body: writeBody('sent as form fields\n', { branch, message: 'conformance: form body' }), form: true });
-    expectOk(res, 201, 'file-write-result');
+    expectWriteSucceeded(res);
     expectFields(res.body, { file_path: file, branch }, 'the write result', res);
     const back = await readFile(as('developer'), privateProject, file, branch);
     expectEqual(Buffer.from(String(back.content), 'base64').toString('utf8'), 'sent as form fields\n', 'the content read back');

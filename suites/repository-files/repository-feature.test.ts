@@ -9,7 +9,7 @@ import { fixture } from '../harness/run/fixture.js';
 import { currentFrame } from '../harness/run/frame.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectFields } from '../harness/core/checks.js';
 import { apiPath, type Exchange } from '../harness/core/client.js';
-import { expectGitLabStatus, fileUrl, readFile, setRepositoryAccess, writeBody } from './helpers.js';
+import { expectGitLabStatus, expectWriteSucceeded, fileUrl, readFile, setRepositoryAccess, writeBody } from './helpers.js';
 import { repositories } from '../common/repositories.js';
 import { repositoryFiles } from './area.js';
 
@@ -187,7 +187,7 @@ endpoint(repositoryFiles, 'create', { uses: [world] }).test(
       }
       const file = `roles/developer-${kind}.txt`;
       const created = await as('developer').post(fileUrl(membersOnly, file), { body: writeBody(`by the developer (${kind})\n`, { branch: `cnf-developer-${kind}`, startBranch: 'main' }), form });
-      expectOk(created, 201, 'file-write-result');
+      expectWriteSucceeded(created);
       expectFields(created.body, { file_path: file, branch: `cnf-developer-${kind}` }, 'the write result', created);
       const back = await readFile(as('guest'), membersOnly, file, `cnf-developer-${kind}`);
       expectEqual(Buffer.from(back.content as string, 'base64').toString('utf8'), `by the developer (${kind})\n`, 'the new file, read back by a Guest');

@@ -2,7 +2,7 @@
 // server started here, so that the server's state can be inspected afterwards (nothing the run
 // created may be left) and faults can be switched on (failures, 429s, a dead or refusing target).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -272,11 +272,56 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     const s = await server({ latencyMs: 15 });
     const run = await cli(['--area', 'repository-files'], target(s), {
       onStderr: (text, interrupt) => {
-        if (/conformance: [1-9]\d*\/\d+ tests/.test(text)) interrupt();
+        if (/conformance: files \d+\/\d+ · [1-9]\d* tests ended/.test(text)) interrupt();
       },
     });
     expect(run.stderr).toMatch(/interrupted/);
     expect(run.code).toBe(2);
+    expect(leftovers(s)).toEqual([]);
+    // Every report says so; the tests that did not run are `not-run`, and the catalog is not judged on them.
+    const res = results(run);
+    expect(res.status).toBe('interrupted');
+    expect(res.interruption).toBe('SIGINT');
+    expect(res.summary['not-run']).toBeGreaterThan(0);
+    expect(res.tests.filter((t) => t.verdict === 'disabled')).toEqual([]);
+    const report = (name: string) => readFileSync(join(run.dir, 'reports', name), 'utf8');
+    expect(report('summary.md')).toMatch(/^# GitLab API conformance: INTERRUPTED/);
+    expect(report('report.html')).toMatch(/<div class="banner INTERRUPTED">INTERRUPTED \(SIGINT\)/);
+    expect(report('junit.xml')).toMatch(/<testsuite name="run"[^>]*errors="1"[\s\S]*<error message="the run was interrupted \(SIGINT\)/);
+    expect(run.stdout).toMatch(/^INTERRUPTED \(SIGINT\)/m);
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/has no test|PASSED/);
+  });
+
+  test.concurrent('a selection that matches no test exits 5 with one line, and its reports say nothing was checked', async () => {
+    const s = await server();
+    const run = await cli(['--area', 'repository-files', '--grep', 'zzzz-no-such-test'], target(s));
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stderr).toMatch(/^conformance: no test matched the selection \(areas repository-files, --grep "zzzz-no-such-test"\); nothing was checked$/m);
+    const res = results(run);
+    expect(res.status).toBe('empty');
+    expect(readFileSync(join(run.dir, 'reports', 'summary.md'), 'utf8')).toMatch(/^# GitLab API conformance: NOTHING CHECKED/);
+    expect(readFileSync(join(run.dir, 'reports', 'junit.xml'), 'utf8')).toMatch(/<error message="nothing was checked/);
+    expect(run.stdout).toMatch(/clauses covered by the selected tests 0\/0/);
+  });
+
+  test.concurrent('one broken write is one root cause: a create answering 200 fails the tests that check its status, and no set-up', async () => {
+    const s = await server({ faults: ['files.create-200'] });
+    const run = await cli(['--area', 'repository-files'], target(s));
+    expect(run.code, run.stderr).toBe(1);
+    const res = results(run);
+    const failing = res.tests.filter((t) => t.verdict === 'fail');
+    expect(failing.length, failing.map((t) => t.id).join(', ')).toBeGreaterThan(0);
+    expect(failing.length, failing.map((t) => t.id).join(', ')).toBeLessThanOrEqual(3);
+    // Set-up writes ask only for a success: none of them stops on the 200.
+    expect(res.tests.filter((t) => t.verdict === 'error').map((t) => t.id)).toEqual([]);
+    expect(failing.every((t) => t.cause?.endpoint === 'POST /projects/:id/repository/files/:file_path' && t.cause.got === 200)).toBe(true);
+    // The terminal names the cause, the failing tests and the report; the report's repro runs.
+    expect(run.stdout).toMatch(new RegExp(`Root causes \\(1\\):\n  POST /projects/:id/repository/files/:file_path answered HTTP 200: ${failing.length} tests? fails? on it`));
+    for (const t of failing) expect(run.stdout).toContain(`fail  ${t.id}: `);
+    expect(run.stdout).toMatch(/FAILED at the spec level\. Report: \/.*\/reports\/report\.html/);
+    const html = readFileSync(join(run.dir, 'reports', 'report.html'), 'utf8');
+    expect(html).toMatch(/# as maintainer: export TOKEN=&lt;a personal access token of the user acting as maintainer&gt;\ncurl -sS -X POST [^\n]* -H &quot;PRIVATE-TOKEN: \$TOKEN&quot;/);
+    expect(readFileSync(join(run.dir, 'reports', 'summary.md'), 'utf8')).toMatch(/## Root causes\n\n[^\n]*\n\n- `POST \/projects\/:id\/repository\/files\/:file_path answered HTTP 200/);
     expect(leftovers(s)).toEqual([]);
   });
 
@@ -347,6 +392,34 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(leftovers(s).filter((l) => l.startsWith('user '))).toEqual([]);
     // Of the run's files beside the ledger (run worlds, claims of pool users) only the ledger stays.
     expect(readdirSync(join(run.dir, '.conformance')).filter((name) => !name.startsWith('ledger-'))).toEqual([]);
+  });
+
+  test.concurrent('--keep leaves what a run made for a repro by hand, its tokens in a file of the owner\'s alone; sweep removes it', async () => {
+    const s = await server();
+    const bundled = await cli(['--keep', '--grep', 'files.head.metadata-headers'], {});
+    expect(bundled.code).toBe(2);
+    expect(bundled.stderr).toMatch(/--keep needs --target/);
+    const run = await cli(['--area', 'repository-files', '--grep', 'files.head.'], target(s), { dir: mkdtempSync(join(tmpdir(), 'conformance-cli-')) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(leftovers(s)).toEqual([]);
+    const kept = await cli(['--area', 'repository-files', '--grep', 'files.head.', '--keep'], target(s), { dir: run.dir });
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(leftovers(s).length).toBeGreaterThan(0);
+    const tokensFile = readdirSync(join(kept.dir, '.conformance')).find((f) => f.endsWith('.tokens.json'));
+    expect(tokensFile).toBeDefined();
+    const path = join(kept.dir, '.conformance', tokensFile!);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const { users } = JSON.parse(readFileSync(path, 'utf8')) as { users: { role: string; tokens: { api: string } }[] };
+    const owner = users.find((u) => u.role === 'owner')!;
+    // The token works (the repro can be sent) and is printed nowhere.
+    const me = await fetch(`${s.url}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': owner.tokens.api } });
+    expect(me.status).toBe(200);
+    expect(`${kept.stdout}${kept.stderr}`.includes(owner.tokens.api)).toBe(false);
+    expect(kept.stderr).toMatch(/--keep: what the run made on .* stays \(ledger .*\); .*Remove it all with: gitlab-api-conformance sweep --target/);
+    const ledger = /\(ledger ([^)]+)\)/.exec(kept.stderr)![1];
+    const swept = await cli(['sweep', '--ledger', ledger], target(s), { dir: kept.dir });
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(leftovers(s)).toEqual([]);
   });
 
   test.concurrent('sweep removes what a killed run left, by run prefix', async () => {

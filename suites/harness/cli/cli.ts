@@ -3,7 +3,7 @@
 // Flags become the CONFORMANCE_* settings (so a flag, the environment and .env mean the same thing)
 // and vitest is driven through its node API. Exit codes: 0 every applicable test passed, 1 some
 // failed (or the baseline broke), 2 the run could not be made.
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -14,10 +14,14 @@ import { registerSecret } from '../core/redact.js';
 import { loadConfig, useSettings, type Config } from '../run/config.js';
 import { sweepLedger, sweepPrefix } from '../run/removal.js';
 import { ProgressReporter } from '../report/progress-reporter.js';
-import { ConformanceReporter } from '../report/reporter.js';
-import { chosenSummary, VERDICTS, type Results } from '../report/results.js';
+import { ConformanceReporter, type RunControl } from '../report/reporter.js';
+import { chosenSummary } from '../report/results.js';
+import { printEnding, printTable } from '../report/terminal.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** The exit codes, as pytest has them: 5 when the selection matched no test. */
+export const EXIT = { passed: 0, failed: 1, notMade: 2, empty: 5 } as const;
 
 const HELP = `Usage:
   gitlab-api-conformance [run] [options]     run the suite (default: against the bundled reference server)
@@ -52,6 +56,9 @@ Run options:
   --timeout MS               timeout of one HTTP request (default 15000)
   --expected-failures FILE   baseline: YAML or JSON list of { id, reason, link }
   --shard I/N                run the I-th of N shards (split across CI jobs)
+  --keep                     leave what the run made on the target (with --target), to send a
+                             failure's cURL line again by hand: the users' tokens go to
+                             .conformance/kept-<run>.tokens.json (mode 600); \`sweep\` removes it all
   -h, --help                 this text
 
 Sweep options:
@@ -62,7 +69,8 @@ Sweep options:
                              (a run prefix, "cnf-<run id>")
 
 Reports: results.json, junit.xml, summary.md, report.html, clauses.json in the report directory.
-Exit codes: 0 all applicable tests passed, 1 some failed or the baseline broke, 2 the run could not be made.`;
+Exit codes: 0 all applicable tests passed, 1 some failed or the baseline broke, 2 the run could not be
+made or was interrupted, 5 nothing was checked (the selection matched no test, or every selected one is unsupported).`;
 
 function setEnv(name: string, value: string | undefined): void {
   if (value !== undefined) process.env[name] = value;
@@ -87,6 +95,7 @@ async function run(args: string[]): Promise<number> {
       timeout: { type: 'string' },
       'expected-failures': { type: 'string' },
       shard: { type: 'string' },
+      keep: { type: 'boolean' },
     },
   });
   setEnv('CONFORMANCE_TARGET_URL', values.target);
@@ -106,10 +115,15 @@ async function run(args: string[]): Promise<number> {
 
   // Parsed once, here: the vitest configuration, the global setup and the reporters take this object.
   const config = loadConfig(process.env, '.env', CATALOG);
+  if (values.keep) {
+    if (config.targetUrl === undefined) throw new ConfigError('--keep needs --target: the bundled server ends with the run (start one with `npm run reference-server` and point --target at it)');
+    config.keep = true;
+  }
   useSettings(config);
-  const resultsPath = join(config.reportDir, 'results.json');
-  rmSync(resultsPath, { force: true });
+  rmSync(join(config.reportDir, 'results.json'), { force: true });
   const started = Date.now();
+  const control: RunControl = { partial: values.shard !== undefined };
+  const reporter = new ConformanceReporter(CATALOG, config, control);
 
   // Loaded here, not at the top: --help and sweep need none of vitest.
   const { createVitest } = await import('vitest/node');
@@ -123,14 +137,16 @@ async function run(args: string[]): Promise<number> {
     watch: false,
     testNamePattern: values.grep,
     maxWorkers: config.sequential ? 1 : config.concurrency,
+    // The settings parsed here reach the global setup and the workers as they are: the configuration
+    // file is imported afresh by vitest, and its own parse would see only the environment.
+    provide: { conformanceSettings: config },
     shard: values.shard,
-    reporters: [new ProgressReporter(), new ConformanceReporter(CATALOG, config)],
+    reporters: [new ProgressReporter(), reporter],
   });
-  let interrupted = false;
-  const onSigint = () => {
-    if (interrupted) return;
-    interrupted = true;
-    console.error('\nconformance: interrupted; stopping and cleaning up what the run created …');
+  const onSigint = (signal: NodeJS.Signals) => {
+    if (control.interruption !== undefined) return;
+    control.interruption = signal;
+    console.error(`\nconformance: interrupted (${signal}); stopping and cleaning up what the run created …`);
     void vitest.cancelCurrentRun('keyboard-input');
   };
   // vitest's own handlers exit the process at once; ours cancels the run so its clean-up happens.
@@ -150,23 +166,47 @@ async function run(args: string[]): Promise<number> {
     await vitest.close();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
-    await sweepLeftovers(started, config);
+    if (!config.keep) await sweepLeftovers(started, config);
   }
-  if (interrupted) return 2;
-  if (!existsSync(resultsPath)) {
+  const results = reporter.results;
+  if (results === undefined) {
+    if (control.interruption !== undefined) {
+      console.error(`conformance: INTERRUPTED (${control.interruption}) before any test ran; no report written`);
+      return EXIT.notMade;
+    }
     console.error('conformance: the run could not be made (see the error above: configuration, target or admin token)');
-    return 2;
+    return EXIT.notMade;
   }
-  const results = JSON.parse(readFileSync(resultsPath, 'utf8')) as Results;
   printTable(results);
+  printEnding(results, config.reportDir);
+  if (results.status === 'interrupted') return EXIT.notMade;
+  if (results.status === 'empty') {
+    const unsupported = results.summary.unsupported;
+    console.error(unsupported > 0
+      ? `conformance: nothing was checked: each of the ${unsupported} selected test(s) is unsupported on this target (reasons in the report)`
+      : `conformance: no test matched the selection (${selectionText(values, config)}); nothing was checked`);
+    return EXIT.empty;
+  }
   if (results.baseline) {
     const { unexpectedFailures, stale } = results.baseline;
     if (unexpectedFailures.length) console.error(`unexpected failures (not in ${results.baseline.file}): ${unexpectedFailures.join(', ')}`);
     if (stale.length) console.error(`stale baseline entries (these pass now; remove them): ${stale.join(', ')}`);
-    return unexpectedFailures.length + stale.length > 0 ? 1 : 0;
+    return unexpectedFailures.length + stale.length > 0 ? EXIT.failed : EXIT.passed;
   }
   const summary = chosenSummary(results);
-  return summary.fail + summary.error > 0 ? 1 : 0;
+  return summary.fail + summary.error > 0 ? EXIT.failed : EXIT.passed;
+}
+
+/** The selection as the user gave it, for the line that says it matched nothing. */
+function selectionText(values: { grep?: string; shard?: string }, config: Config): string {
+  const parts = [
+    config.areas.length > 0 ? `areas ${config.areas.join(', ')}` : '',
+    config.endpoints.length > 0 ? `endpoints ${config.endpoints.join('; ')}` : '',
+    values.grep !== undefined ? `--grep ${JSON.stringify(values.grep)}` : '',
+    values.shard !== undefined ? `--shard ${values.shard}` : '',
+    config.disabledTests.length > 0 ? `CONFORMANCE_DISABLE ${config.disabledTests.join(',')}` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'every test is gated off';
 }
 
 /** A safety net after an interrupted run: whatever ledgers written since `since` still list. */
@@ -219,20 +259,6 @@ async function sweep(args: string[]): Promise<number> {
   }
   console.log(`sweep: removed ${removed} object(s)${restored ? `, put back ${restored} instance setting(s)` : ''}${left.length ? `; could not undo ${left.join(', ')}` : ''}`);
   return left.length > 0 ? 1 : 0;
-}
-
-function printTable(results: Results): void {
-  const areas = [...new Set(results.tests.map((t) => t.area))].sort();
-  // The table follows the level the exit code follows.
-  const verdict = (t: Results['tests'][number]) => (results.level === 'parity' ? t.parity : t.verdict);
-  const rows = areas.map((area) => [area, ...VERDICTS.map((v) => String(results.tests.filter((t) => t.area === area && verdict(t) === v).length))]);
-  rows.push(['total', ...VERDICTS.map((v) => String(chosenSummary(results)[v]))]);
-  const header = ['area', ...VERDICTS];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(`\nTarget ${results.target.url} (GitLab ${results.target.version}); verdicts at the ${results.level} level`);
-  console.log(line(header));
-  for (const row of rows) console.log(line(row));
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -5,7 +5,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { validateAgainst, type SchemaIssue } from '../../../schemas/registry.js';
 import type { Exchange, TestLog } from './exchange.js';
-import { ConformanceFailure } from './errors.js';
+import { causeOf } from './cause.js';
+import { ConformanceFailure, HarnessError } from './errors.js';
 import { redact } from './redact.js';
 
 const EXCERPT = 600;
@@ -27,7 +28,23 @@ export function describeExchange(exchange: Exchange | undefined): string {
 
 /** Throws a ConformanceFailure showing the exchange (the test wrapper adds the clauses, and the last exchange when none is named). */
 export function fail(what: string, detail: string, exchange?: Exchange): never {
-  throw new ConformanceFailure(redact(`${what}\n  ${detail}${describeExchange(exchange)}`), exchange !== undefined);
+  throw new ConformanceFailure(redact(`${what}\n  ${detail}${describeExchange(exchange)}`), exchange !== undefined, exchange && causeOf(exchange, what.replace(/^expected /, ''), false));
+}
+
+/**
+ * A request that builds the test's own state, not what it checks: it must succeed (any 2xx, or
+ * `status` when the test depends on one) and `usable` says whether the body holds what the test
+ * reads of it. Otherwise the test cannot be checked: verdict `error`, "set-up: …", with the exchange
+ * and its root cause; the check of that endpoint is another test's.
+ */
+export function expectSetUp(exchange: Exchange, what: string, options: { status?: number[]; usable?: (body: unknown) => boolean } = {}): void {
+  const ok = options.status ? options.status.includes(exchange.status) : exchange.status >= 200 && exchange.status < 300;
+  const wanted = options.status ? `HTTP ${options.status.join(' or ')}` : 'a success (2xx)';
+  if (ok && (options.usable?.(exchange.body) ?? true)) return;
+  const why = ok ? `the answer lacks what the test reads of it` : `wanted ${wanted}, got HTTP ${exchange.status}`;
+  const error = new HarnessError(redact(`set-up: could not ${what}: ${why}${describeExchange(exchange)}`));
+  error.rootCause = causeOf(exchange, ok ? 'a usable body' : wanted, true);
+  throw error;
 }
 
 /**

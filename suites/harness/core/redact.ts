@@ -18,7 +18,7 @@ export function redact(text: string): string {
   for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   // Header and query forms, whatever the token looks like.
   // (The cURL lines of the HTML report carry the placeholder $TOKEN, which is not a secret.)
-  out = out.replace(/(private[-_]token["']?\s*[:=]\s*["']?)(?!\$TOKEN")[^\s"'&,}]+/gi, `$1${REDACTED}`);
+  out = out.replace(/(private[-_]token["']?\s*[:=]\s*["']?)(?!\$TOKEN\b)[^\s"'&,}]+/gi, `$1${REDACTED}`);
   out = out.replace(/(authorization["']?\s*[:=]\s*["']?(?:bearer|basic)\s+)[^\s"',}]+/gi, `$1${REDACTED}`);
   return out;
 }

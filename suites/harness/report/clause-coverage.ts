@@ -9,21 +9,30 @@ export interface ClauseEntry {
   text: string;
   source: string;
   tests: string[];
-  /** The kinds of source its tests ran on, with the verdicts there. */
+  /** The kinds of source its selected tests ran on, with the verdicts there. */
   kinds: Record<string, { tests: number; passed: number }>;
   untestable?: string;
 }
 
 export type Coverage = ReturnType<typeof clauseCoverage>;
 
+/** A test the run selected: not turned off, and not cut short by an interruption. */
+export const selected = (r: Pick<TestRecord, 'verdict'>) => r.verdict !== 'disabled' && r.verdict !== 'not-run';
+
+/**
+ * `gaps` checks the catalog (every testable clause of the loaded areas is named by a declared test);
+ * `covered`/`testable` count only what was selected: clauses of the areas with a selected test, and
+ * those of them with one.
+ */
 export function clauseCoverage(catalog: Clause[], records: TestRecord[]) {
   const byClause = new Map<string, TestRecord[]>();
   for (const r of records) for (const c of r.clauses) byClause.set(c, [...(byClause.get(c) ?? []), r]);
   const prefixes = new Set(records.flatMap((r) => r.clauses.map((c) => c.split('.')[0])));
+  const selectedPrefixes = new Set(records.filter(selected).flatMap((r) => r.clauses.map((c) => c.split('.')[0])));
   const clauses: ClauseEntry[] = catalog.map((c) => {
     const tests = byClause.get(c.id) ?? [];
     const kinds: ClauseEntry['kinds'] = {};
-    for (const t of tests) {
+    for (const t of tests.filter(selected)) {
       const k = (kinds[t.kind] ??= { tests: 0, passed: 0 });
       k.tests++;
       if (t.verdict === 'pass') k.passed++;
@@ -36,5 +45,8 @@ export function clauseCoverage(catalog: Clause[], records: TestRecord[]) {
   // every test of them passed on each kind.
   const bothKinds = relevant.filter((c) => c.kinds.group && c.kinds.project);
   const passingOnEach = bothKinds.filter((c) => c.kinds.group.passed === c.kinds.group.tests && c.kinds.project.passed === c.kinds.project.tests).length;
-  return { clauses, gaps, bothKinds: bothKinds.length, passingOnEach, testable: relevant.length, covered: relevant.length - gaps.length };
+  const isSelected = new Set(records.filter(selected).map((r) => r.id));
+  const testable = relevant.filter((c) => selectedPrefixes.has(c.id.split('.')[0]));
+  const covered = testable.filter((c) => c.tests.some((t) => isSelected.has(t))).length;
+  return { clauses, gaps, bothKinds: bothKinds.length, passingOnEach, testable: testable.length, covered };
 }

@@ -1,20 +1,24 @@
 // summary.md: the verdict matrix as Markdown, fit to paste into a merge request.
-import { byAreaAndEndpoint, chosenSummary, VERDICTS, type Results, type TestRecord } from './results.js';
+import { causeLine, rootCauses } from './causes.js';
+import { byAreaAndEndpoint, headline, shownVerdicts, type Results, type TestRecord, type Verdict } from './results.js';
 
-const count = (tests: TestRecord[]) => VERDICTS.map((v) => tests.filter((t) => t.verdict === v).length);
+const count = (tests: TestRecord[], verdicts: Verdict[]) => verdicts.map((v) => tests.filter((t) => t.verdict === v).length);
 const cell = (n: number) => (n === 0 ? '·' : String(n));
 
 export function summaryMarkdown(results: Results): string {
   const s = results.summary;
   const p = results.paritySummary;
-  const chosen = chosenSummary(results);
+  const verdicts = shownVerdicts(results);
   const areas = [...new Set(results.tests.map((t) => t.area))];
-  const passing = (tests: TestRecord[], key: 'verdict' | 'parity') => `${tests.filter((t) => t[key] === 'pass').length}/${tests.filter((t) => t[key] !== 'unsupported' && t[key] !== 'disabled').length}`;
+  const passing = (tests: TestRecord[], key: 'verdict' | 'parity') => `${tests.filter((t) => t[key] === 'pass').length}/${tests.filter((t) => t[key] !== 'unsupported' && t[key] !== 'disabled' && t[key] !== 'not-run').length}`;
+  const title = headline(results);
   const lines = [
-    `# GitLab API conformance: ${chosen.fail + chosen.error === 0 ? 'passed' : 'FAILED'} at the ${results.level} level`,
+    `# GitLab API conformance: ${title === 'PASSED' || title === 'FAILED' ? `${title} at the ${results.level} level` : title}`,
     '',
+    ...(results.status === 'interrupted' ? [`**The run was interrupted (${results.interruption}).** ${s['not-run']} selected test(s) did not run; the verdicts below are of the tests that ended.`, ''] : []),
+    ...(results.status === 'empty' ? ['**Nothing was checked:** no selected test ran (none matched the selection, or each is unsupported on this target).', ''] : []),
     `Target \`${results.target.url}\` (GitLab ${results.target.version}), ${results.generatedAt}.`,
-    `Spec level: **${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled** of ${s.total} tests.`,
+    `Spec level: **${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled${s['not-run'] ? `, ${s['not-run']} not run` : ''}** of ${s.total} tests.`,
     `GitLab-parity level: **${p.pass} pass, ${p.fail} fail, ${p.error} error**.`,
     '',
     '| area | spec: passed / run | GitLab parity: passed / run |',
@@ -26,12 +30,12 @@ export function summaryMarkdown(results: Results): string {
     '',
     'Verdicts at the spec level:',
     '',
-    `| area / endpoint | ${VERDICTS.join(' | ')} |`,
-    `|---|${VERDICTS.map(() => '---:').join('|')}|`,
+    `| area / endpoint | ${verdicts.join(' | ')} |`,
+    `|---|${verdicts.map(() => '---:').join('|')}|`,
   ];
   for (const [area, endpoints] of byAreaAndEndpoint(results)) {
-    lines.push(`| **${area}** | ${count([...endpoints.values()].flat()).map((n) => `**${cell(n)}**`).join(' | ')} |`);
-    for (const [endpoint, tests] of endpoints) lines.push(`| \`${endpoint}\` | ${count(tests).map(cell).join(' | ')} |`);
+    lines.push(`| **${area}** | ${count([...endpoints.values()].flat(), verdicts).map((n) => `**${cell(n)}**`).join(' | ')} |`);
+    for (const [endpoint, tests] of endpoints) lines.push(`| \`${endpoint}\` | ${count(tests, verdicts).map(cell).join(' | ')} |`);
   }
   if (results.lackingSetup) {
     lines.push('', '## Set-up endpoints the target lacks', '', 'Beyond the target contract (the spec never names them); only the tests that need one are unsupported.', '');
@@ -42,6 +46,11 @@ export function summaryMarkdown(results: Results): string {
     for (const f of results.fixtures) lines.push(`- \`${f.fixture}\` (${f.scope}), ${f.dependents.length} dependent test(s): ${f.message.split('\n').join(' ')}`);
   }
   const failing = results.tests.filter((t) => t.verdict === 'fail' || t.verdict === 'error');
+  const causes = rootCauses(results);
+  if (causes.length > 0) {
+    lines.push('', '## Root causes', '', 'Tests that did not pass, grouped by the answer that stopped them (the endpoint and its status).', '');
+    for (const g of causes) lines.push(`- \`${causeLine(g)}\``);
+  }
   if (failing.length > 0) {
     lines.push('', '## Failures', '');
     for (const t of failing) {

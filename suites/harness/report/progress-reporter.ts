@@ -1,9 +1,12 @@
-// A progress line while the suite runs: tests done out of tests collected so far, with the verdicts
-// so far. On a terminal it rewrites one line; elsewhere (CI logs) it prints a line every 25 tests.
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+// A progress line while the suite runs: test files done out of the files selected (known from the
+// start; the number of tests is known only once each file has loaded), and the tests ended so far
+// with their verdicts. On a terminal it rewrites one line; elsewhere (CI logs) it prints a line every
+// 25 tests.
+import type { Reporter, TestCase, TestModule, TestSpecification } from 'vitest/node';
 
 export class ProgressReporter implements Reporter {
-  private collected = 0;
+  private files = 0;
+  private filesDone = 0;
   private done = 0;
   private passed = 0;
   private failed = 0;
@@ -11,8 +14,12 @@ export class ProgressReporter implements Reporter {
 
   constructor(private readonly out: NodeJS.WriteStream = process.stderr) {}
 
-  onTestModuleCollected(module: TestModule): void {
-    this.collected += [...module.children.allTests()].length;
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.files = specifications.length;
+  }
+
+  onTestModuleEnd(_module: TestModule): void {
+    this.filesDone++;
   }
 
   onTestCaseResult(test: TestCase): void {
@@ -21,7 +28,7 @@ export class ProgressReporter implements Reporter {
     if (state === 'passed') this.passed++;
     else if (state === 'failed') this.failed++;
     else this.skipped++;
-    const line = `conformance: ${this.done}/${this.collected} tests · ${this.passed} passed · ${this.failed} failed · ${this.skipped} not run`;
+    const line = `conformance: files ${this.filesDone}/${this.files} · ${this.done} tests ended · ${this.passed} passed · ${this.failed} failed · ${this.skipped} not run`;
     if (this.out.isTTY) {
       this.out.write(`\r${line}\x1b[K`);
     } else if (this.done === 1 || this.done % 25 === 0) {

@@ -5,7 +5,7 @@
 // goes through `redact`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import type { Catalog } from '../core/area.js';
 import { redact, redactValue, REDACTED } from '../core/redact.js';
 import type { Config } from '../run/config.js';
@@ -16,16 +16,22 @@ import { clauseCoverage, type Coverage } from './clause-coverage.js';
 import { reportHtml } from './html.js';
 import { junitXml } from './junit.js';
 import { summaryMarkdown } from './markdown.js';
-import { buildResults, chosenSummary, type FixtureReport, type Results, type TestRecord, type Verdict } from './results.js';
+import { buildResults, chosenSummary, headline, type FixtureReport, type Results, type TestRecord, type Verdict } from './results.js';
 import { runCoordinator } from '../run/coordinator.js';
 import { writeTranscript } from './transcript.js';
 
-/** A test's verdicts on both levels, from the outcome the test wrapper recorded where it decided it. */
-export function verdictOf(test: TestCase): { verdict: Verdict; reason: string | null; parity: Verdict } {
+/**
+ * A test's verdicts on both levels, from the outcome the test wrapper recorded where it decided it.
+ * `interruption`: why the run was cut short; a test it kept from ending is `not-run`.
+ */
+export function verdictOf(test: TestCase, interruption?: string): { verdict: Verdict; reason: string | null; parity: Verdict } {
   const result = test.result();
   const outcome = test.meta().outcome as Outcome | undefined;
   const both = (verdict: Verdict, reason: string | null) => ({ verdict, reason, parity: verdict });
   if (outcome?.gate) return both(outcome.gate.verdict, outcome.gate.reason);
+  if (interruption !== undefined && (result.state === 'pending' || result.state === 'skipped' || (result.state === 'failed' && outcome?.failure === undefined))) {
+    return both('not-run', `the run was interrupted (${interruption}) before this test ${outcome ? 'could end' : 'started'}`);
+  }
   if (!outcome) {
     // The body never started: a hook of its file failed, or the test was filtered out.
     const hookError = test.module.errors()[0] ?? suiteErrors(test)[0] ?? (result.state === 'failed' ? result.errors?.[0] : undefined);
@@ -61,14 +67,27 @@ export function writeReports(reportDir: string, results: Results, coverage: Cove
   writeFileSync(join(reportDir, 'clauses.json'), `${JSON.stringify({ clauses: coverage.clauses }, null, 2)}\n`);
 }
 
+/** What the command line knows of the run that vitest does not: why it was stopped, whether it loaded only a part of the catalog. */
+export interface RunControl {
+  /** Set when the run is stopped (a signal, a time-out, the target lost), before vitest is cancelled. */
+  interruption?: string;
+  /** Only a shard of the test files loads: the catalog cannot be checked for clauses with no test. */
+  partial?: boolean;
+}
+
 export class ConformanceReporter implements Reporter {
+  /** The run's results, once written: the command line reads them here. */
+  results: Results | undefined;
+
   /** `catalog`: the registered areas (suites/areas.ts), for clause coverage; `config`: the run's settings. */
   constructor(
     private readonly catalog: Catalog,
     private readonly config: Config,
+    private readonly control: RunControl = {},
   ) {}
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, _errors?: ReadonlyArray<unknown>, reason?: TestRunEndReason): void {
+    const interruption = this.control.interruption ?? (reason === 'interrupted' ? 'the run was cancelled' : undefined);
     const project = testModules.find((m) => m.project.name.startsWith('conformance'))?.project;
     const run = project?.getProvidedContext().conformance as RunContext | undefined;
     // This process did not make the run: its tokens are registered here before any text is written.
@@ -80,8 +99,9 @@ export class ConformanceReporter implements Reporter {
       for (const test of module.children.allTests()) {
         const meta = test.meta().conformance as TestMeta | undefined;
         if (!meta) continue;
-        const { verdict, reason, parity } = verdictOf(test);
-        const notes = (test.meta().outcome as Outcome | undefined)?.parity ?? [];
+        const { verdict, reason, parity } = verdictOf(test, interruption);
+        const outcome = test.meta().outcome as Outcome | undefined;
+        const notes = outcome?.parity ?? [];
         const record: TestRecord = {
           id: meta.id,
           title: meta.title,
@@ -98,15 +118,16 @@ export class ConformanceReporter implements Reporter {
           fixtures: meta.fixtures,
           needs: meta.needs,
           ...(parity === 'fail' || parity === 'error' ? { evidence: test.meta().evidence ?? [] } : {}),
+          ...((verdict === 'fail' || verdict === 'error') && outcome?.cause ? { cause: outcome.cause } : {}),
         };
         records.push(record);
-        recorded.push({ record, meta, outcome: test.meta().outcome as Outcome | undefined });
+        recorded.push({ record, meta, outcome });
       }
     }
     if (records.length === 0) return;
     const config = this.config;
 
-    const results = buildResults(records, run, shownSettings(config), config.level);
+    const results = buildResults(records, run, shownSettings(config), config.level, interruption);
     results.files = testModules
       .filter((m) => m.project.name.startsWith('conformance'))
       .map((m) => ({ file: m.relativeModuleId, durationMs: Math.round(m.diagnostic().duration) }))
@@ -117,13 +138,17 @@ export class ConformanceReporter implements Reporter {
     writeReports(config.reportDir, results, coverage);
     if (config.transcriptPath) writeTranscript(config.transcriptPath, run, config, recorded);
 
-    const problems = [...duplicateIds(records).map((id) => `test id ${id} is used by more than one test`), ...coverage.gaps.map((id) => `clause ${id} has no test`)];
+    // A run cut short or loading a shard saw only part of the catalog: its gaps would not be true.
+    const gaps = interruption !== undefined || this.control.partial ? [] : coverage.gaps;
+    const problems = [...duplicateIds(records).map((id) => `test id ${id} is used by more than one test`), ...gaps.map((id) => `clause ${id} has no test`)];
+    this.results = results;
     const s = results.summary;
     const p = results.paritySummary;
+    const alike = coverage.bothKinds > 0 ? `; ${coverage.passingOnEach} of ${coverage.bothKinds} clauses of groups and projects alike pass on each kind` : '';
     console.log(
-      `\nconformance (spec level): ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled; ` +
+      `\nconformance ${headline(results)}${interruption !== undefined ? ` (${interruption})` : ''} (spec level): ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled${s['not-run'] ? `, ${s['not-run']} not run` : ''}; ` +
         `GitLab parity: ${p.pass} pass, ${p.fail} fail, ${p.error} error; the exit code follows the ${results.level} level (${chosenSummary(results).fail + chosenSummary(results).error} failing)\n` +
-        `clauses covered ${coverage.covered}/${coverage.testable}; ${coverage.passingOnEach} of ${coverage.bothKinds} clauses of groups and projects alike pass on each kind; reports in ${config.reportDir}/`,
+        `clauses covered by the selected tests ${coverage.covered}/${coverage.testable}${alike}; reports in ${config.reportDir}/`,
     );
     for (const f of results.fixtures ?? []) {
       console.log(`fixture "${f.fixture}" (${f.scope}) could not be built, ${f.dependents.length} test(s) not run: ${f.lacking ? `the target lacks ${f.lacking.endpoint}` : f.message.split('\n')[0]}`);

@@ -1,10 +1,20 @@
 // The run's results as every report sees them: one record per test with its verdict.
+import type { Cause } from '../core/cause.js';
 import type { ParityNote, VerdictLevel } from '../core/exchange.js';
 import type { RunContext } from '../run/context.js';
 import type { Evidence } from '../run/conformance.js';
 
-export type Verdict = 'pass' | 'fail' | 'unsupported' | 'disabled' | 'error';
-export const VERDICTS: Verdict[] = ['pass', 'fail', 'error', 'unsupported', 'disabled'];
+/** `not-run`: selected, but the run was interrupted before the test could end. */
+export type Verdict = 'pass' | 'fail' | 'unsupported' | 'disabled' | 'error' | 'not-run';
+export const VERDICTS: Verdict[] = ['pass', 'fail', 'error', 'unsupported', 'disabled', 'not-run'];
+
+/** How the run ended: every selected test ran, it was cut short, or no test was checked. */
+export type RunStatus = 'complete' | 'interrupted' | 'empty';
+
+/** The verdicts a table shows: `not-run` only when the run has such tests. */
+export function shownVerdicts(results: Pick<Results, 'summary'>): Verdict[] {
+  return VERDICTS.filter((v) => v !== 'not-run' || results.summary['not-run'] > 0);
+}
 
 export interface TestRecord {
   id: string;
@@ -27,6 +37,8 @@ export interface TestRecord {
   fixtures: string[];
   /** The set-up endpoints beyond the target contract it depends on. */
   needs: string[];
+  /** The answer that stopped it (a test that did not pass): the reports group tests by it. */
+  cause?: Cause;
   /** Set when the baseline (--expected-failures) lists this test. */
   expected?: { reason: string; link?: string };
   evidence?: Evidence[];
@@ -41,6 +53,9 @@ export interface Results {
   settings: Record<string, unknown>;
   /** The level the run's exit code follows (CONFORMANCE_LEVEL). */
   level: VerdictLevel;
+  status: RunStatus;
+  /** Why the run was cut short (status `interrupted`). */
+  interruption?: string;
   /** Counts at the spec level. */
   summary: Summary;
   /** Counts at the GitLab-parity level. */
@@ -77,16 +92,20 @@ export function summarize(records: TestRecord[], level: VerdictLevel = 'spec'): 
     total: records.length,
     passed: count('pass'),
     failed: count('fail') + count('error'),
-    skipped: count('unsupported') + count('disabled'),
+    skipped: count('unsupported') + count('disabled') + count('not-run'),
     pass: count('pass'),
     fail: count('fail'),
     error: count('error'),
     unsupported: count('unsupported'),
     disabled: count('disabled'),
+    'not-run': count('not-run'),
   };
 }
 
-export function buildResults(records: TestRecord[], run: RunContext | undefined, settings: Record<string, unknown>, level: VerdictLevel): Results {
+export function buildResults(records: TestRecord[], run: RunContext | undefined, settings: Record<string, unknown>, level: VerdictLevel, interruption?: string): Results {
+  const summary = summarize(records, 'spec');
+  // Empty: no test was checked (none selected, or every selected one unsupported here).
+  const status: RunStatus = interruption !== undefined ? 'interrupted' : summary.pass + summary.fail + summary.error === 0 ? 'empty' : 'complete';
   return {
     suite: { name: 'gitlab-api-conformance', version: SUITE_VERSION },
     generatedAt: new Date().toISOString(),
@@ -94,7 +113,9 @@ export function buildResults(records: TestRecord[], run: RunContext | undefined,
     capabilities: run?.capabilities ?? [],
     settings,
     level,
-    summary: summarize(records, 'spec'),
+    status,
+    ...(interruption !== undefined ? { interruption } : {}),
+    summary,
     paritySummary: summarize(records, 'parity'),
     tests: [...records].sort((a, b) => a.area.localeCompare(b.area) || a.endpoint.localeCompare(b.endpoint) || a.id.localeCompare(b.id)),
   };
@@ -109,6 +130,14 @@ export function byAreaAndEndpoint(results: Results): Map<string, Map<string, Tes
     out.set(t.area, area);
   }
   return out;
+}
+
+/** What the run's headline says: INTERRUPTED, NOTHING SELECTED, FAILED or PASSED (at the run's level). */
+export function headline(results: Results): string {
+  if (results.status === 'interrupted') return 'INTERRUPTED';
+  if (results.status === 'empty') return 'NOTHING CHECKED';
+  const chosen = chosenSummary(results);
+  return chosen.fail + chosen.error > 0 ? 'FAILED' : 'PASSED';
 }
 
 /** The counts the run's exit code follows. */

@@ -72,6 +72,11 @@ export interface Config {
   transcriptPath?: string;
   /** Baseline of expected failures (YAML or JSON). */
   expectedFailuresPath?: string;
+  /**
+   * Leave what the run made on the target (the command's --keep, for a repro by hand): the ledger
+   * stays for `sweep`, and the users' tokens go to a file beside it, never to the output.
+   */
+  keep?: boolean;
 }
 
 export interface Setting {

@@ -1,7 +1,6 @@
 // What the global setup hands every test file (through vitest's provide/inject): the target, the
 // run's identity, the capabilities in force, and the shared actors with their tokens.
 import type { FixtureManifest } from '../../../contract/fixture-manifest.js';
-import type { VerdictLevel } from '../core/exchange.js';
 import type { ActorName, GroupInfo, TokenScope } from '../core/vocabulary.js';
 import { registerSecret } from '../core/redact.js';
 import type { Capability, Config } from './config.js';
@@ -34,8 +33,6 @@ export interface RunContext {
   /** Endpoint forms selected; empty: all. */
   endpoints: string[];
   disabledTests: string[];
-  /** The verdict level the run's exit code follows. */
-  level: VerdictLevel;
   /** Whether each test's exchanges are kept for a transcript (`record`). */
   recording: boolean;
   fixtures: FixtureManifest;

@@ -3,6 +3,7 @@
 // removes what the run created (everything left in the ledger) and stops the server. Used by the
 // global setup, and inside the test worker itself when the server must run there (mutation testing).
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadManifest } from '../../../fixtures/manifest.js';
 import { startReferenceServer, type ReferenceServer } from '../../../reference-server/server.js';
@@ -44,9 +45,15 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
   keepCoordinator(coordinator);
   const stopServing = serve(coordinator, runId);
   let teardownDone = false;
+  let made: RunContext | undefined;
   const teardown = async () => {
     if (teardownDone) return;
     teardownDone = true;
+    if (config.keep && made) {
+      keepForRepro(made, ledgerPath);
+      stopServing();
+      return;
+    }
     try {
       // Also the instance settings that tests left at their value for the next holder (coordinator.ts holdSetting).
       const { left } = await sweepLedger(admin, ledgerPath);
@@ -81,7 +88,6 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       areas: config.areas,
       endpoints: config.endpoints,
       disabledTests: config.disabledTests,
-      level: config.level,
       recording: config.transcriptPath !== undefined,
       fixtures,
       actors: {} as Record<ActorName, ActorInfo>,
@@ -117,11 +123,27 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       const groupId = (entry as { group_id?: unknown } | undefined)?.group_id;
       if (typeof groupId === 'number') coordinator.registerSource({ kind: 'group', id: groupId }, undefined, 'run');
     }
+    made = run;
     return { run, coordinator, teardown };
   } catch (error) {
     await teardown();
     throw error;
   }
+}
+
+/**
+ * `--keep`: nothing is removed. The users' tokens go to a file of the owner's alone beside the ledger
+ * (never to the output), so that a failure's cURL line can be sent again by hand; `sweep` removes
+ * what the ledger lists, and the tokens with their users.
+ */
+function keepForRepro(run: RunContext, ledgerPath: string): void {
+  const tokensPath = ledgerPath.replace(/ledger-(.+)\.jsonl$/, 'kept-$1.tokens.json');
+  const users = [...Object.entries(run.actors).map(([role, u]) => ({ role, ...u })), ...run.pool.users.map((u) => ({ role: 'pool', ...u })), ...run.pool.seatless.map((u) => ({ role: 'seatless', ...u }))];
+  writeFileSync(tokensPath, `${JSON.stringify({ target: run.targetUrl, users: users.map(({ role, id, username, tokens }) => ({ role, id, username, tokens })) }, null, 2)}\n`, { mode: 0o600 });
+  console.error(
+    `conformance: --keep: what the run made on ${run.targetUrl} stays (ledger ${ledgerPath}); the tokens of its users are in ${tokensPath} (readable by you alone). ` +
+      `Remove it all with: gitlab-api-conformance sweep --target ${run.targetUrl} --ledger ${ledgerPath}`,
+  );
 }
 
 /**

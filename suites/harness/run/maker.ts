@@ -6,6 +6,7 @@
 // clean-up removes one group where it would otherwise remove dozens: GitLab 17 and 18 keep a deleted
 // top-level group pending deletion, and take `permanently_remove` for subgroups and projects only.
 // Nothing is removed here: the run's clean-up removes what the ledger lists (removal.ts).
+import { causeOf } from '../core/cause.js';
 import { describeExchange } from '../core/checks.js';
 import { apiPath, type Exchange } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
@@ -33,9 +34,10 @@ export class SetupError extends HarnessError {
     /** The set-up endpoint beyond the target contract that failed, if it is one: its dependents are unsupported. */
     readonly need?: SetupNeed,
   ) {
-    super(`setup failed: could not ${what} (wanted HTTP ${expected.join('/')})${describeExchange(exchange)}`);
+    super(`set-up: could not ${what} (wanted HTTP ${expected.join('/')})${describeExchange(exchange)}`);
+    this.rootCause = causeOf(exchange, `HTTP ${expected.join(' or ')}`, true);
     const body = exchange.body === undefined ? '' : ` ${JSON.stringify(exchange.body)}`;
-    this.brief = `setup failed: could not ${what} (wanted HTTP ${expected.join('/')}, got ${exchange.status}${body.length > 160 ? `${body.slice(0, 160)}…` : body})`;
+    this.brief = `set-up: could not ${what} (wanted HTTP ${expected.join('/')}, got ${exchange.status}${body.length > 160 ? `${body.slice(0, 160)}…` : body})`;
   }
 
   /** One line: what could not be done and what the target answered. */
