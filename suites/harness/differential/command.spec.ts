@@ -106,7 +106,7 @@ describe('the reader', () => {
     expect(problems([header, first])).toMatch(/:2: exchange of test members\.list\.group\.basic, which no earlier "test" line declares/);
     expect(problems([header, testLine, first, first])).toMatch(/:4: test members\.list\.group\.basic has a second exchange with index 0/);
     expect(problems([header, testLine, second])).toMatch(/:2: test members\.list\.group\.basic has no exchange with index 0/);
-    expect(problems([header, { ...testLine, verdict: 'maybe' }])).toMatch(/:2: "verdict" must be one of pass, fail, error, unsupported, disabled, got "maybe"/);
+    expect(problems([header, { ...testLine, verdict: 'maybe' }])).toMatch(/:2: "verdict" must be one of pass, fail, error, unsupported, disabled, not-run, got "maybe"/);
     expect(problems([header, testLine, { ...first, response: { status: 200, headers: {}, bodyEncoding: 'text' } }])).toMatch(/:3: "response.body" does not fit bodyEncoding text/);
     expect(problems([header, { type: 'note' }])).toMatch(/:2: unknown line type "note"/);
     expect(problems([{ ...header, prefix: undefined }])).toMatch(/:1: "prefix" must be the run prefix/);

@@ -3,6 +3,7 @@
 // clauses) and marked covered or not by the test's verdicts, and what also differs between the
 // baseline and a second baseline of the same target set apart as noise.
 import { canonical, compareSteps, DIFFERENCE_KINDS, type AlignedStep, type DifferenceKind, type RawDifference } from './compare.js';
+import { markKnockOn } from './knock-on.js';
 import { normalizeTest, runTables } from './normalize.js';
 import type { TestLine, Transcript, TranscriptTest, VerdictName } from './transcript.js';
 
@@ -32,6 +33,8 @@ export interface Difference extends RawDifference {
   /** The exchange's normalized request path (the baseline's). */
   path: string | null;
   covered: Coverage;
+  /** Set when the difference follows from an earlier one on the same group or project (knock-on.ts): where that one was. */
+  knockOn?: { test: string; index: number | null; object: string };
 }
 
 export interface Verdicts {
@@ -80,6 +83,8 @@ export interface DiffSummary {
   differences: number;
   /** Differences in tests whose verdicts said nothing (covered null). */
   uncovered: number;
+  /** Differences that follow from an earlier one on the same group or project. */
+  knockOn: number;
   noise: number;
   byKind: Record<DifferenceKind, number>;
   byArea: Record<string, Record<DifferenceKind, number>>;
@@ -292,6 +297,9 @@ export function diffTranscripts(baseline: Transcript, candidate: Transcript, noi
       test.noise += e.noise.length;
     }
   }
+  // Knock-on follows time: the candidate's tests in the order they started, when its recorder wrote it.
+  const started = (id: string) => candidate.tests.get(id)?.line.startedAt ?? baseline.tests.get(id)?.line.startedAt ?? '';
+  markKnockOn([...tests].sort((x, y) => started(x.id).localeCompare(started(y.id))));
   const kept = tests.filter((t) => t.differences + t.noise > 0);
   const byKind = zeroKinds();
   const byArea: Record<string, Record<DifferenceKind, number>> = {};
@@ -321,6 +329,7 @@ export function diffTranscripts(baseline: Transcript, candidate: Transcript, noi
       differingTests: kept.filter((t) => t.differences > 0).length,
       differences: differences.length,
       uncovered: differences.filter((d) => d.covered === null).length,
+      knockOn: differences.filter((d) => d.knockOn).length,
       noise: noiseFound.length,
       byKind,
       byArea,

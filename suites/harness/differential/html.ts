@@ -128,7 +128,7 @@ mark{background:#fff1a8;outline:1px solid #e3b341}
 </style></head><body>
 <h1>Differential report</h1>
 <table>${sourceHtml('baseline', result.baseline)}${sourceHtml('candidate', result.candidate)}${result.noiseSources.map((n) => sourceHtml('noise', n)).join('')}</table>
-<p class="summary"><span class="${s.differences ? 'bad' : 'ok'}">${s.differences} difference${s.differences === 1 ? '' : 's'}</span><span>${s.differingTests} test(s) differ</span><span>${s.uncovered} not covered by a verdict</span><span>${s.noise} noise (apart)</span><span>${s.tests} tests, ${s.comparedExchanges} exchanges compared</span></p>
+<p class="summary"><span class="${s.differences ? 'bad' : 'ok'}">${s.differences} difference${s.differences === 1 ? '' : 's'}</span><span>${s.differingTests} test(s) differ</span><span>${s.knockOn} knock-on (after a write that went otherwise on the same source)</span><span>${s.uncovered} not covered by a verdict</span><span>${s.noise} noise (apart)</span><span>${s.tests} tests, ${s.comparedExchanges} exchanges compared</span></p>
 ${result.warnings.map((w) => `<p class="bad">${esc(w)}</p>`).join('\n')}
 ${s.differences ? `<table><thead><tr><th>area</th>${DIFFERENCE_KINDS.map((k) => `<th>${KIND_TITLES[k]}</th>`).join('')}<th>total</th></tr></thead><tbody>${areas.map((a) => countRow(a, s.byArea[a])).join('')}${countRow('total', s.byKind)}</tbody></table>` : '<p>Nothing differs beyond noise.</p>'}
 ${sections.join('\n')}

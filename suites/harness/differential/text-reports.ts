@@ -40,11 +40,13 @@ export const verdictsText = (v: Verdicts | null) => (v ? `${v.spec}/${v.parity}`
 
 const sourceText = (s: SourceInfo) => `${s.file}: GitLab ${s.target.version}${s.target.referenceServer ? ' (reference server)' : ''} at ${s.target.origin}, recorded ${s.recordedAt}, ${s.tests} tests, ${s.exchanges} exchanges`;
 
-/** Tests by number of differences, most first (ties by id). */
+const firstHand = (t: DiffResult['tests'][number]) => t.exchanges.flatMap((e) => e.differences).filter((d) => !d.knockOn).length;
+
+/** Tests by number of first-hand differences, most first (ties by all differences, then id). */
 const topTests = (result: DiffResult, n: number) =>
   result.tests
     .filter((t) => t.differences > 0)
-    .sort((a, b) => b.differences - a.differences || a.id.localeCompare(b.id))
+    .sort((a, b) => firstHand(b) - firstHand(a) || b.differences - a.differences || a.id.localeCompare(b.id))
     .slice(0, n);
 
 function table(header: string[], rows: string[][]): string[] {
@@ -66,13 +68,18 @@ export function terminalSummary(result: DiffResult, reports: string[]): string {
     `Differential: candidate ${sourceText(result.candidate)}`,
     `  against baseline ${sourceText(result.baseline)}`,
     ...result.noiseSources.map((n) => `  noise from ${sourceText(n)}`),
-    `${s.tests} tests, ${s.comparedExchanges} exchanges compared: ${s.differences} difference(s) in ${s.differingTests} test(s), ${s.uncovered} not covered by a verdict; ${s.noise} noise, apart${result.noiseSources.length ? '' : ' (no --noise transcript given)'}`,
+    `${s.tests} tests, ${s.comparedExchanges} exchanges compared: ${s.differences} difference(s) in ${s.differingTests} test(s)${s.knockOn ? `, ${s.knockOn} of them knock-on (after a write that went otherwise on the same group or project)` : ''}, ${s.uncovered} not covered by a verdict; ${s.noise} noise, apart${result.noiseSources.length ? '' : ' (no --noise transcript given)'}`,
     ...result.warnings.map((w) => `warning: ${w}`),
   ];
   if (s.differences > 0) {
     lines.push('', ...table(['area', ...DIFFERENCE_KINDS.map((k) => KIND_TITLES[k]), 'total'], countRows(result)));
-    lines.push('', 'Tests with the most differences:');
-    for (const t of topTests(result, 10)) lines.push(`  ${String(t.differences).padStart(4)}  ${t.id} (${coverageText(t.covered)})`);
+    lines.push('', 'Tests with the most first-hand differences (knock-on ones apart):');
+    for (const t of topTests(result, 10).filter((t) => firstHand(t) > 0)) {
+      const knockOn = t.differences - firstHand(t);
+      lines.push(`  ${String(firstHand(t)).padStart(4)}  ${t.id} (${coverageText(t.covered)}${knockOn ? `; ${knockOn} knock-on` : ''})`);
+    }
+    const onlyKnockOn = result.tests.filter((t) => t.differences > 0 && firstHand(t) === 0).length;
+    if (onlyKnockOn > 0) lines.push(`  and ${onlyKnockOn} test(s) whose differences are all knock-on`);
   }
   if (reports.length) lines.push('', `Reports: ${reports.join(', ')}`);
   return maskTokenShapes(lines.join('\n'));
@@ -92,7 +99,8 @@ const MARKDOWN_PER_TEST = 40;
 
 function markdownDifference(d: Difference): string {
   const where = d.kind === 'test-missing' ? '' : ` #${d.index ?? '–'}${d.candidateIndex !== d.index ? `/${d.candidateIndex ?? '–'}` : ''} ${code(`${d.method} ${d.path}`)}`;
-  return `  -${where} **${d.kind}** ${code(placeOf(d))}: ${code(showValue(d.baseline))} → ${code(showValue(d.candidate))}`;
+  const knockOn = d.knockOn ? ` _(knock-on: after ${code(d.knockOn.test)} #${d.knockOn.index ?? '–'} on ${code(d.knockOn.object)})_` : '';
+  return `  -${where} **${d.kind}** ${code(placeOf(d))}: ${code(showValue(d.baseline))} → ${code(showValue(d.candidate))}${knockOn}`;
 }
 
 function markdownTest(t: TestDiff, list: (t: TestDiff) => Difference[]): string[] {

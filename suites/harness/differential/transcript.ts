@@ -10,7 +10,7 @@ const TRANSCRIPT_FORMAT = 'gitlab-api-conformance-transcript';
 /** The format versions this reader understands. */
 export const READABLE_VERSIONS: readonly number[] = [1];
 
-const VERDICT_NAMES = ['pass', 'fail', 'error', 'unsupported', 'disabled'] as const;
+const VERDICT_NAMES = ['pass', 'fail', 'error', 'unsupported', 'disabled', 'not-run'] as const;
 export type VerdictName = (typeof VERDICT_NAMES)[number];
 const BODY_ENCODINGS = ['json', 'text', 'base64', 'none'] as const;
 export type BodyEncoding = (typeof BODY_ENCODINGS)[number];
@@ -52,6 +52,8 @@ export interface TestLine {
   parity: VerdictName;
   reason: string | null;
   symbols: SymbolEntry[];
+  /** When the test started in its run (recorders since 2026-11-28): `diff` orders tests by it. */
+  startedAt?: string;
 }
 
 export type HeaderValue = string | string[];
@@ -134,6 +136,7 @@ const checkTest: Check = (l) => [
   ...need(l, 'parity', isVerdict, `one of ${VERDICT_NAMES.join(', ')}`),
   ...need(l, 'reason', (v) => v === null || isString(v), 'a string or null'),
   ...need(l, 'symbols', (v) => Array.isArray(v) && v.every(isSymbol), 'a list of { symbol, kind, id, values }'),
+  ...(l.startedAt === undefined ? [] : need(l, 'startedAt', (v) => isString(v) && !Number.isNaN(Date.parse(v)), 'an ISO 8601 timestamp')),
 ];
 
 const checkExchange: Check = (l) => {

@@ -85,6 +85,7 @@ export function writeTranscript(path: string, run: RunContext | undefined, confi
       parity: record.parity,
       reason: record.reason,
       symbols: outcome?.symbols ?? [],
+      ...(outcome?.startedAt ? { startedAt: outcome.startedAt } : {}),
     });
     for (const [position, exchange] of (outcome?.transcript ?? []).entries()) lines.push(exchangeLine(record.id, position, exchange));
   }

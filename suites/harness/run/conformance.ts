@@ -60,6 +60,8 @@ export interface Outcome {
   transcript?: Evidence[];
   /** The run's objects the test met, by role (only when the run records). */
   symbols?: SymbolEntry[];
+  /** When its body started (only when the run records): `diff` orders tests by it. */
+  startedAt?: string;
 }
 
 declare module 'vitest' {
@@ -210,7 +212,10 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
     const file = ctx.task.file.name;
     const log = new TestLog();
     const frame = new Frame(run, `test:${meta.id}`, `test:${meta.id}`, new Set(meta.needs), meta.id, log);
-    if (run.context.recording) nameRunObjects(frame, run.context);
+    if (run.context.recording) {
+      nameRunObjects(frame, run.context);
+      outcome.startedAt = new Date().toISOString();
+    }
     let instances: TestScoped[] = [];
     try {
       await holding(run, file, meta.kind, uses, async () => {
