@@ -1,7 +1,7 @@
 // DELETE /groups/:id/invitations/:email and DELETE /projects/:id/invitations/:email
 // Every case runs for both kinds.
 import { endpoint } from '../harness/run/conformance.js';
-import { expectError, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { expectError, expectStatus, expectTrue, expectSetUp } from '../harness/core/checks.js';
 import { ACCESS, sourceNotFound } from '../harness/core/vocabulary.js';
 import {
   expectInvited,
@@ -190,7 +190,7 @@ suite.test(
     // A user lent to the test (its membership is taken back after it), with an unconfirmed address of its own.
     const user = await lend();
     const address = await secondaryEmail(user, false);
-    expectStatus(await kit.as('admin').post(membersUrl(target), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER } }), 201, `making ${user.username} a Developer (setup)`);
+    expectSetUp(await kit.as('admin').post(membersUrl(target), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER } }), `making ${user.username} a Developer`);
     // An unconfirmed address names no user: it is invited (invitations.create.confirmed-email).
     await inviteOk(kit.as('owner'), target, address);
     const res = await kit.withToken(user.tokens.api, 'the invitee, a Developer').delete(invitationUrl(target, address));

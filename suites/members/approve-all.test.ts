@@ -1,5 +1,5 @@
 // POST /groups/:id/members/approve_all
-import { expectEqual, expectStatus } from '../harness/core/checks.js';
+import { expectEqual, expectSetUp } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import {
   approveAllPath,
@@ -23,7 +23,7 @@ const world = membersWorld('approve-all-members', {}, async (t) => {
   await t.add(root, a, LEVEL.DEVELOPER);
   await t.add(sub, b, LEVEL.DEVELOPER);
   await t.add(project, c, LEVEL.DEVELOPER);
-  for (const user of [a, b, c]) expectStatus(await t.admin.put(statePath(root, user.id), { body: { state: 'awaiting' } }), 200, 'making a member awaiting (setup)');
+  for (const user of [a, b, c]) expectSetUp(await t.admin.put(statePath(root, user.id), { body: { state: 'awaiting' } }), 'making a member awaiting');
   return { root, sub, project, a, b, c };
 });
 

@@ -1,5 +1,5 @@
 // GET /groups/:id/billable_members/:user_id/memberships
-import { expectEqual, expectError, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
+import { expectEqual, expectError, expectTrue, parity, expectSetUp } from '../harness/core/checks.js';
 import { dateIn } from '../harness/core/vocabulary.js';
 import { endpoint } from '../harness/run/conformance.js';
 import type { GroupInfo, ProjectInfo } from '../harness/core/vocabulary.js';
@@ -28,7 +28,7 @@ const world = membersWorld('get-billable-member-memberships', { uses: [sharedHie
   // u: Developer of the root group (with an expiry), Maintainer of the subgroup and of the project, and a member elsewhere.
   const u = await t.user();
   const added = await t.admin.post(membersPath(root), { body: { user_id: u.id, access_level: LEVEL.DEVELOPER, expires_at: expiry } });
-  expectStatus(added, 201, 'adding a member with an expiry (setup)');
+  expectSetUp(added, 'adding a member with an expiry');
   await t.add(sub, u, LEVEL.MAINTAINER);
   await t.add(project, u, LEVEL.MAINTAINER);
   await t.add(outside, u, LEVEL.OWNER);

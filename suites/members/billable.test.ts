@@ -1,6 +1,6 @@
 // GET /groups/:id/billable_members
 import { manifestEntry } from '../../fixtures/manifest.js';
-import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
+import { expectEqual, expectOk, expectTrue, parity, expectSetUp } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import {
   billablePath,
@@ -66,10 +66,10 @@ const world = membersWorld('get-billable-members', { uses: [sharedHierarchy] }, 
   await t.add(project, both, LEVEL.MAINTAINER);
   // An awaiting member holds no seat, so is not billable.
   const awaiting = await t.member(root, LEVEL.DEVELOPER);
-  expectStatus(await t.admin.put(statePath(root, awaiting.id), { body: { state: 'awaiting' } }), 200, 'making a member awaiting (setup)');
+  expectSetUp(await t.admin.put(statePath(root, awaiting.id), { body: { state: 'awaiting' } }), 'making a member awaiting');
   // A member who has used the API, so has a last_activity_on (GitLab: "User using the API").
   const busy = await t.member(sub, LEVEL.DEVELOPER);
-  expectStatus(await t.admin.withToken(busy.tokens.api, busy.username).get('/user'), 200, 'a request with the member\'s own token (setup)');
+  expectSetUp(await t.admin.withToken(busy.tokens.api, busy.username).get('/user'), 'a request with the member\'s own token');
   const billable = [t.run.adminId, t.run.actors.owner.id, gm.id, sm.id, pm.id, im.id, pim.id, both.id, busy.id];
   return { root, sub, matrixRoot, soleOwned, dev, both, gm, sm, pm, im, pim, awaiting, busy, billable };
 });

@@ -1,6 +1,6 @@
 // GET /groups/:id/members/:user_id and GET /projects/:id/members/:user_id: one direct member.
 import { manifestEntry } from '../../fixtures/manifest.js';
-import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
+import { expectEqual, expectOk, expectTrue, parity, expectSetUp } from '../harness/core/checks.js';
 import { endpoint } from '../harness/run/conformance.js';
 import { ACCESS, dateIn, sourceNotFound, type SourceKind, type SourceRef } from '../harness/core/vocabulary.js';
 import {
@@ -42,7 +42,7 @@ async function build(t: Toolkit, kind: SourceKind) {
   const inherited = await t.member(parent, ACCESS.MAINTAINER);
   const a = await t.user();
   const added = await t.admin.post(membersPath(source), { body: { user_id: a.id, access_level: ACCESS.REPORTER, expires_at: expiry } });
-  expectStatus(added, 201, 'adding a member with an expiry (setup)');
+  expectSetUp(added, 'adding a member with an expiry');
   return { source, inherited, a };
 }
 

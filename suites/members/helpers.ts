@@ -152,7 +152,7 @@ class FrameToolkit implements Toolkit {
   }
   async add(source: SourceRef, user: { id: number }, level: number) {
     const res = await this.admin.post(membersPath(source), { body: { user_id: user.id, access_level: level } });
-    expectSetUp(res, `add user ${user.id} to ${source.kind} ${source.id} at level ${level}`);
+    expectSetUp(res, `adding user ${user.id} to ${source.kind} ${source.id} at level ${level}`);
   }
   async remove(source: SourceRef, user: { id: number }) {
     const res = await this.admin.delete(memberPath(source, user.id));

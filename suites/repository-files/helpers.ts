@@ -114,13 +114,13 @@ export function expectWriteSucceeded(res: Exchange): void {
 /** Creates a file through the API (as a maintainer unless told otherwise) and insists it worked. */
 export async function createFile(client: Client, project: ProjectInfo, path: string, content: string, options: WriteOptions, role: WriteRole = 'set-up'): Promise<Exchange> {
   const res = await client.post(fileUrl(project, path), { body: writeBody(content, options) });
-  expectWritten(res, `create ${path}`, role);
+  expectWritten(res, `creating ${path}`, role);
   return res;
 }
 
 export async function updateFile(client: Client, project: ProjectInfo, path: string, content: string, options: WriteOptions, role: WriteRole = 'set-up'): Promise<Exchange> {
   const res = await client.put(fileUrl(project, path), { body: writeBody(content, options) });
-  expectWritten(res, `update ${path}`, role);
+  expectWritten(res, `updating ${path}`, role);
   return res;
 }
 

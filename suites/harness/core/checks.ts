@@ -42,7 +42,7 @@ export function expectSetUp(exchange: Exchange, what: string, options: { status?
   const wanted = options.status ? `HTTP ${options.status.join(' or ')}` : 'a success (2xx)';
   if (ok && (options.usable?.(exchange.body) ?? true)) return;
   const why = ok ? `the answer lacks what the test reads of it` : `wanted ${wanted}, got HTTP ${exchange.status}`;
-  const error = new HarnessError(redact(`set-up: could not ${what}: ${why}${describeExchange(exchange)}`));
+  const error = new HarnessError(redact(`set-up: ${what} did not succeed: ${why}${describeExchange(exchange)}`));
   error.rootCause = causeOf(exchange, ok ? 'a usable body' : wanted, true);
   throw error;
 }
