@@ -292,6 +292,24 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(`${run.stdout}${run.stderr}`).not.toMatch(/has no test|PASSED/);
   });
 
+  test.concurrent('a target lost in the middle of a run stops it as interrupted (exit 2), not as hundreds of errors', async () => {
+    const s = await server({ latencyMs: 15 });
+    let closed = false;
+    const run = await cli(['--area', 'members'], target(s), {
+      onStderr: (text) => {
+        if (!closed && /conformance: files \d+\/\d+ · [1-9]\d* tests ended/.test(text)) {
+          closed = true;
+          void s.close();
+        }
+      },
+    });
+    expect(run.code, run.stderr).toBe(2);
+    const res = results(run);
+    expect(res.status).toBe('interrupted');
+    expect(res.interruption).toMatch(/^target lost: .* did not answer 3 times in a row/);
+    expect(run.stdout).toMatch(/^INTERRUPTED \(target lost/m);
+  });
+
   test.concurrent('a selection that matches no test exits 5 with one line, and its reports say nothing was checked', async () => {
     const s = await server();
     const run = await cli(['--area', 'repository-files', '--grep', 'zzzz-no-such-test'], target(s));

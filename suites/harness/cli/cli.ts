@@ -17,6 +17,7 @@ import { ProgressReporter } from '../report/progress-reporter.js';
 import { ConformanceReporter, type RunControl } from '../report/reporter.js';
 import { chosenSummary } from '../report/results.js';
 import { printEnding, printTable } from '../report/terminal.js';
+import { watchTarget } from './watchdog.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -143,12 +144,14 @@ async function run(args: string[]): Promise<number> {
     shard: values.shard,
     reporters: [new ProgressReporter(), reporter],
   });
-  const onSigint = (signal: NodeJS.Signals) => {
+  const interrupt = (why: string) => {
     if (control.interruption !== undefined) return;
-    control.interruption = signal;
-    console.error(`\nconformance: interrupted (${signal}); stopping and cleaning up what the run created …`);
+    control.interruption = why;
+    console.error(`\nconformance: interrupted (${why}); stopping and cleaning up what the run created …`);
     void vitest.cancelCurrentRun('keyboard-input');
   };
+  const onSigint = (signal: NodeJS.Signals) => interrupt(signal);
+  const watchdog = config.targetUrl === undefined ? undefined : watchTarget(config.targetUrl, interrupt);
   // vitest's own handlers exit the process at once; ours cancels the run so its clean-up happens.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.removeAllListeners(signal);
@@ -163,6 +166,7 @@ async function run(args: string[]): Promise<number> {
   } catch (error) {
     console.error(`conformance: ${(error as Error).message}`);
   } finally {
+    watchdog?.stop();
     await vitest.close();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
