@@ -276,6 +276,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (first === 'sweep') return await sweep(rest);
     if (first === 'record') return await record(rest);
+    if (first === 'list') return await (await import('./list.js')).list(rest, ROOT);
     return await run(first === 'run' ? rest : argv);
   } catch (error) {
     if (error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
