@@ -3,69 +3,68 @@
 // Conformance files share workers (isolate: false): they only talk HTTP and each builds its own
 // world, so the ~0.3 s per-file isolation cost (shared/MEASUREMENTS.md) buys nothing there.
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { CATALOG } from './suites/areas.js';
 import { runSettings, TEST_TIMEOUT_MS, TESTS_PER_FILE } from './suites/harness/run/config.js';
+import { NameOrder } from './suites/harness/run/name-order.js';
 import { ConformanceReporter } from './suites/harness/report/reporter.js';
 import { PlainSummaryReporter } from './suites/harness/report/plain-summary-reporter.js';
 
-// The settings, parsed once (the command's, when it runs the suite), for the workers, the global setup and the reporters.
-const settings = runSettings(CATALOG);
-
-/** Files in name order: a sequential run meets the same objects in the same order as the one before. */
-class NameOrder extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
-  }
-}
-
-export default defineConfig({
-  test: {
-    // Conformance tests wait on the target far more than they compute: the number of files at once
-    // follows the target, not the cores (CONFORMANCE_CONCURRENCY; suites/harness/run/config.ts).
-    maxWorkers: settings.sequential ? 1 : settings.concurrency,
-    provide: { conformanceSettings: settings },
-    ...(settings.sequential ? { sequence: { sequencer: NameOrder } } : {}),
-    reporters: ['default', new ConformanceReporter(CATALOG, settings), new PlainSummaryReporter()],
-    projects: [
-      {
-        test: {
-          name: 'unit',
-          include: ['{schemas,fixtures,reference-server,suites,bench}/**/*.spec.ts'],
-          testTimeout: 60_000,
+// Mode `cli`: the command (suites/harness/cli/) parsed the settings from its flags and the environment
+// and hands them in itself (workers, provide, sequencer, reporters). Otherwise (`vitest run`, npm test)
+// the settings come from the environment and `.env`, parsed here once for the workers, the global
+// setup and the reporters.
+export default defineConfig(({ mode }) => {
+  const settings = mode === 'cli' ? undefined : runSettings(CATALOG);
+  return {
+    test: {
+      // Conformance tests wait on the target far more than they compute: the number of files at once
+      // follows the target, not the cores (CONFORMANCE_CONCURRENCY; suites/harness/run/config.ts).
+      ...(settings ? {
+        maxWorkers: settings.sequential ? 1 : settings.concurrency,
+        provide: { conformanceSettings: settings },
+        ...(settings.sequential ? { sequence: { sequencer: NameOrder } } : {}),
+        reporters: ['default', new ConformanceReporter(CATALOG, settings), new PlainSummaryReporter()],
+      } : {}),
+      projects: [
+        {
+          test: {
+            name: 'unit',
+            include: ['{schemas,fixtures,reference-server,suites,bench}/**/*.spec.ts'],
+            testTimeout: 60_000,
+          },
         },
-      },
-      {
-        test: {
-          name: 'conformance',
-          include: ['suites/*/**/*.test.ts'],
-          exclude: ['suites/*/**/*.exclusive.test.ts'],
-          globalSetup: ['suites/global-setup.ts'],
-          pool: 'threads',
-          isolate: false,
-          // The tests of a file run at once (the wrapper marks them concurrent unless the run is
-          // sequential): they share only fixtures made for sharing (fixture.ts).
-          maxConcurrency: TESTS_PER_FILE,
-          testTimeout: TEST_TIMEOUT_MS,
-          hookTimeout: 120_000,
+        {
+          test: {
+            name: 'conformance',
+            include: ['suites/*/**/*.test.ts'],
+            exclude: ['suites/*/**/*.exclusive.test.ts'],
+            globalSetup: ['suites/global-setup.ts'],
+            pool: 'threads',
+            isolate: false,
+            // The tests of a file run at once (the wrapper marks them concurrent unless the run is
+            // sequential): they share only fixtures made for sharing (fixture.ts).
+            maxConcurrency: TESTS_PER_FILE,
+            testTimeout: TEST_TIMEOUT_MS,
+            hookTimeout: 120_000,
+          },
         },
-      },
-      {
-        // Tests that flip instance-wide settings (promotion approval) run after the rest, so no
-        // other test sees the setting change under it. Among themselves they run at once: tests that
-        // need the same value of a setting hold it together (suites/common/promotion.ts).
-        test: {
-          name: 'conformance-exclusive',
-          include: ['suites/*/**/*.exclusive.test.ts'],
-          globalSetup: ['suites/global-setup.ts'],
-          pool: 'threads',
-          isolate: false,
-          maxConcurrency: TESTS_PER_FILE,
-          sequence: { groupOrder: 1 },
-          testTimeout: TEST_TIMEOUT_MS,
-          hookTimeout: 120_000,
+        {
+          // Tests that flip instance-wide settings (promotion approval) run after the rest, so no
+          // other test sees the setting change under it. Among themselves they run at once: tests that
+          // need the same value of a setting hold it together (suites/common/promotion.ts).
+          test: {
+            name: 'conformance-exclusive',
+            include: ['suites/*/**/*.exclusive.test.ts'],
+            globalSetup: ['suites/global-setup.ts'],
+            pool: 'threads',
+            isolate: false,
+            maxConcurrency: TESTS_PER_FILE,
+            sequence: { groupOrder: 1 },
+            testTimeout: TEST_TIMEOUT_MS,
+            hookTimeout: 120_000,
+          },
         },
-      },
-    ],
-  },
+      ],
+    },
+  };
 });

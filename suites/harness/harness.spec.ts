@@ -32,7 +32,7 @@ describe('configuration', () => {
   });
 
   test('a URL target needs an admin token and declares no capability by default', () => {
-    expect(() => loadConfig({ CONFORMANCE_TARGET_URL: 'https://gitlab.example.com' }, noDotenv, CATALOG)).toThrow(/CONFORMANCE_ADMIN_TOKEN is required/);
+    expect(() => loadConfig({ CONFORMANCE_TARGET_URL: 'https://gitlab.example.com' }, noDotenv, CATALOG)).toThrow(/an administrator's token \(scope api\) is required with CONFORMANCE_TARGET_URL/);
     const config = loadConfig({ CONFORMANCE_TARGET_URL: 'https://gitlab.example.com/', CONFORMANCE_ADMIN_TOKEN: 'glpat-x' }, noDotenv, CATALOG);
     expect(config.targetUrl).toBe('https://gitlab.example.com');
     expect(config.capabilities).toEqual([]);

@@ -93,7 +93,9 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(bad.stderr).toMatch(/--shard must look like 1\/3/);
     const badEnv = await cli([], { CONFORMANCE_TARGET_URL: 'https://gitlab.example.com' });
     expect(badEnv.code).toBe(2);
-    expect(badEnv.stderr).toMatch(/CONFORMANCE_ADMIN_TOKEN is required/);
+    expect(badEnv.stderr).toMatch(/an administrator's token \(scope api\) is required with CONFORMANCE_TARGET_URL: give it with CONFORMANCE_ADMIN_TOKEN/);
+    const badFlag = await cli(['--target', 'https://gitlab.example.com'], {});
+    expect(badFlag.stderr).toMatch(/is required with --target: give it with --token-file FILE/);
   });
 
   test.concurrent('diff has its own help; a call it cannot serve exits 2', async () => {

@@ -11,7 +11,7 @@ import { CATALOG } from '../../areas.js';
 import { Client } from '../core/client.js';
 import { ConfigError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
-import { loadConfig, useSettings, type Config } from '../run/config.js';
+import { loadConfig, useSettings, type Config, type Flags } from '../run/config.js';
 import { sweepLedger, sweepPrefix } from '../run/removal.js';
 import { ProgressReporter } from '../report/progress-reporter.js';
 import { ConformanceReporter, type RunControl } from '../report/reporter.js';
@@ -77,7 +77,12 @@ function setEnv(name: string, value: string | undefined): void {
   if (value !== undefined) process.env[name] = value;
 }
 
-async function run(args: string[]): Promise<number> {
+/** A setting given by a flag, when it was. */
+function flag(name: string, value: string | undefined, flagName: string): Flags {
+  return value === undefined ? {} : { [name]: { value, flag: flagName } };
+}
+
+async function run(args: string[], transcript?: string): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -99,23 +104,27 @@ async function run(args: string[]): Promise<number> {
       keep: { type: 'boolean' },
     },
   });
-  setEnv('CONFORMANCE_TARGET_URL', values.target);
-  setEnv('CONFORMANCE_ADMIN_TOKEN_FILE', values['token-file']);
-  setEnv('CONFORMANCE_AREAS', values.area);
-  setEnv('CONFORMANCE_LEVEL', values.level);
-  setEnv('CONFORMANCE_ENDPOINTS', values.endpoint?.join(';'));
-  setEnv('CONFORMANCE_CAPABILITIES', values.capabilities);
-  setEnv('CONFORMANCE_FIXTURES', values.fixtures);
-  setEnv('CONFORMANCE_REPORT_DIR', values['report-dir']);
-  setEnv('CONFORMANCE_REQUEST_TIMEOUT_MS', values.timeout);
-  setEnv('CONFORMANCE_EXPECTED_FAILURES', values['expected-failures']);
-  setEnv('CONFORMANCE_CONCURRENCY', values.concurrency);
-  setEnv('CONFORMANCE_MAX_IN_FLIGHT', values['max-in-flight']);
-  if (values.sequential) setEnv('CONFORMANCE_SEQUENTIAL', 'true');
   if (values.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(values.shard)) throw new ConfigError(`--shard must look like 1/3, got "${values.shard}"`);
+  const flags: Flags = {
+    ...flag('CONFORMANCE_TARGET_URL', values.target, '--target'),
+    ...flag('CONFORMANCE_ADMIN_TOKEN_FILE', values['token-file'], '--token-file'),
+    ...flag('CONFORMANCE_AREAS', values.area, '--area'),
+    ...flag('CONFORMANCE_LEVEL', values.level, '--level'),
+    ...flag('CONFORMANCE_ENDPOINTS', values.endpoint?.join(';'), '--endpoint'),
+    ...flag('CONFORMANCE_CAPABILITIES', values.capabilities, '--capabilities'),
+    ...flag('CONFORMANCE_FIXTURES', values.fixtures, '--fixtures'),
+    ...flag('CONFORMANCE_REPORT_DIR', values['report-dir'], '--report-dir'),
+    ...flag('CONFORMANCE_REQUEST_TIMEOUT_MS', values.timeout, '--timeout'),
+    ...flag('CONFORMANCE_EXPECTED_FAILURES', values['expected-failures'], '--expected-failures'),
+    ...flag('CONFORMANCE_CONCURRENCY', values.concurrency, '--concurrency'),
+    ...flag('CONFORMANCE_MAX_IN_FLIGHT', values['max-in-flight'], '--max-in-flight'),
+    ...flag('CONFORMANCE_SEQUENTIAL', values.sequential ? 'true' : undefined, '--sequential'),
+    ...flag('CONFORMANCE_TRANSCRIPT', transcript, 'record --out'),
+  };
 
-  // Parsed once, here: the vitest configuration, the global setup and the reporters take this object.
-  const config = loadConfig(process.env, '.env', CATALOG);
+  // Parsed once, here, from the flags and the environment (which the command only reads): the global
+  // setup, the workers and the reporters take this object.
+  const config = loadConfig(process.env, '.env', CATALOG, flags);
   if (values.keep) {
     if (config.targetUrl === undefined) throw new ConfigError('--keep needs --target: the bundled server ends with the run (start one with `npm run reference-server` and point --target at it)');
     config.keep = true;
@@ -128,12 +137,14 @@ async function run(args: string[]): Promise<number> {
 
   // Loaded here, not at the top: --help and sweep need none of vitest.
   const { createVitest } = await import('vitest/node');
+  const { NameOrder } = await import('../run/name-order.js');
   const vitest = await createVitest('test', {
     root: ROOT,
     config: join(ROOT, 'vitest.config.ts'),
     // This process runs under tsx already: the config and the modules it imports load as they are,
     // not bundled again by vite.
     configLoader: 'native',
+    mode: 'cli',
     project: ['conformance', 'conformance-exclusive'],
     watch: false,
     testNamePattern: values.grep,
@@ -141,6 +152,7 @@ async function run(args: string[]): Promise<number> {
     // The settings parsed here reach the global setup and the workers as they are: the configuration
     // file is imported afresh by vitest, and its own parse would see only the environment.
     provide: { conformanceSettings: config },
+    ...(config.sequential ? { sequence: { sequencer: NameOrder } } : {}),
     shard: values.shard,
     reporters: [new ProgressReporter(), reporter],
   });
@@ -232,8 +244,7 @@ async function record(args: string[]): Promise<number> {
   const at = args.indexOf('--out');
   const out = at >= 0 ? args[at + 1] : undefined;
   if (out === undefined || out.startsWith('--')) throw new ConfigError('record needs --out FILE (where the transcript goes)');
-  setEnv('CONFORMANCE_TRANSCRIPT', resolve(out));
-  return run([...args.slice(0, at), ...args.slice(at + 2)]);
+  return run([...args.slice(0, at), ...args.slice(at + 2)], resolve(out));
 }
 
 async function sweep(args: string[]): Promise<number> {

@@ -20,7 +20,12 @@ Example:
 
 export async function list(args: string[], root: string): Promise<number> {
   const { values } = parseArgs({ args, options: { area: { type: 'string' }, endpoint: { type: 'string', multiple: true }, grep: { type: 'string' }, json: { type: 'boolean' } } });
-  const config = loadConfig({ ...process.env, CONFORMANCE_TARGET_URL: undefined, CONFORMANCE_AREAS: values.area ?? process.env.CONFORMANCE_AREAS, CONFORMANCE_ENDPOINTS: values.endpoint?.join(';') ?? process.env.CONFORMANCE_ENDPOINTS }, '.env', CATALOG);
+  const flags = {
+    ...(values.area !== undefined ? { CONFORMANCE_AREAS: { value: values.area, flag: '--area' } } : {}),
+    ...(values.endpoint !== undefined ? { CONFORMANCE_ENDPOINTS: { value: values.endpoint.join(';'), flag: '--endpoint' } } : {}),
+  };
+  // No target: listing sends nothing.
+  const config = loadConfig({ ...process.env, CONFORMANCE_TARGET_URL: undefined }, '.env', CATALOG, flags);
   const selected = config.areas.length > 0 ? config.areas : CATALOG.areaNames;
   const filters = selected.length === CATALOG.areaNames.length ? [] : selected.map((a) => `suites/${a}/`);
   const { createVitest } = await import('vitest/node');
@@ -28,6 +33,7 @@ export async function list(args: string[], root: string): Promise<number> {
     root,
     config: join(root, 'vitest.config.ts'),
     configLoader: 'native',
+    mode: 'cli',
     project: ['conformance', 'conformance-exclusive'],
     watch: false,
     reporters: [],

@@ -110,16 +110,21 @@ function list(value: string | undefined): string[] {
   return (value ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
 }
 
+/** Settings the command's flags gave, by variable name, with the flag as the person wrote it (for messages). */
+export type Flags = Partial<Record<string, { value: string; flag: string }>>;
+
 /**
- * Reads the environment, with `.env` filling what the environment does not set. With the catalog of
+ * Reads the flags, then the environment, with `.env` filling what neither sets. With the catalog of
  * areas, area names and endpoint forms are checked against it.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.env', catalog?: Catalog): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.env', catalog?: Catalog, flags: Flags = {}): Config {
   const fromFile = existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath)) : {};
   const get = (name: string): string | undefined => {
-    const value = env[name] ?? fromFile[name];
+    const value = flags[name]?.value ?? env[name] ?? fromFile[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
+  // A message names what the person wrote: the flag when they passed one, else the variable.
+  const label = (name: string): string => flags[name]?.flag ?? name;
 
   const targetUrl = get('CONFORMANCE_TARGET_URL');
   if (targetUrl !== undefined) {
@@ -127,60 +132,61 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     try {
       parsed = new URL(targetUrl);
     } catch {
-      throw new ConfigError(`CONFORMANCE_TARGET_URL is not a URL: "${targetUrl}"`);
+      throw new ConfigError(`${label('CONFORMANCE_TARGET_URL')} is not a URL: "${targetUrl}"`);
     }
-    if (!['http:', 'https:'].includes(parsed.protocol)) throw new ConfigError(`CONFORMANCE_TARGET_URL must be http or https, got "${parsed.protocol}"`);
+    if (!['http:', 'https:'].includes(parsed.protocol)) throw new ConfigError(`${label('CONFORMANCE_TARGET_URL')} must be http or https, got "${parsed.protocol}"`);
     // Reports and output show the target URL: credentials in it would be printed everywhere.
-    if (parsed.username !== '' || parsed.password !== '') throw new ConfigError('CONFORMANCE_TARGET_URL must not carry a user or password: the admin token authenticates');
-    if (/\/api\/v4\/?$/.test(parsed.pathname)) throw new ConfigError('CONFORMANCE_TARGET_URL must not end in /api/v4: give the base URL of the instance');
+    if (parsed.username !== '' || parsed.password !== '') throw new ConfigError(`${label('CONFORMANCE_TARGET_URL')} must not carry a user or password: the admin token authenticates`);
+    if (/\/api\/v4\/?$/.test(parsed.pathname)) throw new ConfigError(`${label('CONFORMANCE_TARGET_URL')} must not end in /api/v4: give the base URL of the instance`);
   }
 
   let adminToken = get('CONFORMANCE_ADMIN_TOKEN');
   const tokenFile = get('CONFORMANCE_ADMIN_TOKEN_FILE');
   if (adminToken === undefined && tokenFile !== undefined) {
-    if (!existsSync(tokenFile)) throw new ConfigError(`CONFORMANCE_ADMIN_TOKEN_FILE does not exist: ${tokenFile}`);
+    if (!existsSync(tokenFile)) throw new ConfigError(`${label('CONFORMANCE_ADMIN_TOKEN_FILE')} does not exist: ${tokenFile}`);
     adminToken = readFileSync(tokenFile, 'utf8').trim() || undefined;
   }
   if (targetUrl !== undefined && adminToken === undefined) {
-    throw new ConfigError('CONFORMANCE_ADMIN_TOKEN is required when CONFORMANCE_TARGET_URL is set (an administrator\'s token with scope api)');
+    const how = flags.CONFORMANCE_TARGET_URL ? '--token-file FILE (or CONFORMANCE_ADMIN_TOKEN in the environment)' : 'CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_ADMIN_TOKEN_FILE)';
+    throw new ConfigError(`an administrator's token (scope api) is required with ${label('CONFORMANCE_TARGET_URL')}: give it with ${how}`);
   }
 
   const capabilities = list(get('CONFORMANCE_CAPABILITIES'));
   const unknownCapability = capabilities.find((c) => !(CAPABILITIES as readonly string[]).includes(c));
-  if (unknownCapability) throw new ConfigError(`CONFORMANCE_CAPABILITIES has an unknown capability "${unknownCapability}" (known: ${CAPABILITIES.join(', ')})`);
+  if (unknownCapability) throw new ConfigError(`${label('CONFORMANCE_CAPABILITIES')} has an unknown capability "${unknownCapability}" (known: ${CAPABILITIES.join(', ')})`);
 
   const areas = list(get('CONFORMANCE_AREAS'));
   const known = catalog?.areaNames;
   const unknownArea = known && areas.find((a) => !known.includes(a));
-  if (unknownArea) throw new ConfigError(`CONFORMANCE_AREAS has an unknown area "${unknownArea}" (known: ${known.join(', ')})`);
+  if (unknownArea) throw new ConfigError(`${label('CONFORMANCE_AREAS')} has an unknown area "${unknownArea}" (known: ${known.join(', ')})`);
 
   const endpoints = (get('CONFORMANCE_ENDPOINTS') ?? '').split(';').map((e) => e.trim().replace(/\s+/g, ' ')).filter((e) => e !== '');
   const unknownEndpoint = catalog && endpoints.find((e) => !catalog.endpointArea.has(e));
-  if (unknownEndpoint) throw new ConfigError(`CONFORMANCE_ENDPOINTS has an unknown endpoint form "${unknownEndpoint}" (forms are listed in the spec's endpoints.txt, e.g. "GET /groups/:id/members")`);
+  if (unknownEndpoint) throw new ConfigError(`${label('CONFORMANCE_ENDPOINTS')} has an unknown endpoint form "${unknownEndpoint}" (forms are listed in the spec's endpoints.txt, e.g. "GET /groups/:id/members")`);
 
   const level = get('CONFORMANCE_LEVEL') ?? 'spec';
-  if (!(LEVELS as readonly string[]).includes(level)) throw new ConfigError(`CONFORMANCE_LEVEL must be one of ${LEVELS.join(', ')}, got "${level}"`);
+  if (!(LEVELS as readonly string[]).includes(level)) throw new ConfigError(`${label('CONFORMANCE_LEVEL')} must be one of ${LEVELS.join(', ')}, got "${level}"`);
 
   const fixturesPath = get('CONFORMANCE_FIXTURES');
-  if (fixturesPath !== undefined && !existsSync(fixturesPath)) throw new ConfigError(`CONFORMANCE_FIXTURES does not exist: ${fixturesPath}`);
+  if (fixturesPath !== undefined && !existsSync(fixturesPath)) throw new ConfigError(`${label('CONFORMANCE_FIXTURES')} does not exist: ${fixturesPath}`);
 
   const expectedFailuresPath = get('CONFORMANCE_EXPECTED_FAILURES');
-  if (expectedFailuresPath !== undefined && !existsSync(expectedFailuresPath)) throw new ConfigError(`CONFORMANCE_EXPECTED_FAILURES does not exist: ${expectedFailuresPath}`);
+  if (expectedFailuresPath !== undefined && !existsSync(expectedFailuresPath)) throw new ConfigError(`${label('CONFORMANCE_EXPECTED_FAILURES')} does not exist: ${expectedFailuresPath}`);
 
   const headerPrefix = get('CONFORMANCE_HEADER_PREFIX') ?? 'X-Gitlab-';
-  if (!/^[A-Za-z][A-Za-z0-9-]*-$/.test(headerPrefix)) throw new ConfigError(`CONFORMANCE_HEADER_PREFIX must be a header name prefix ending in "-", got "${headerPrefix}"`);
+  if (!/^[A-Za-z][A-Za-z0-9-]*-$/.test(headerPrefix)) throw new ConfigError(`${label('CONFORMANCE_HEADER_PREFIX')} must be a header name prefix ending in "-", got "${headerPrefix}"`);
 
   const timeout = get('CONFORMANCE_REQUEST_TIMEOUT_MS') ?? '15000';
-  if (!/^\d+$/.test(timeout) || Number(timeout) < 100) throw new ConfigError(`CONFORMANCE_REQUEST_TIMEOUT_MS must be a whole number of milliseconds, at least 100, got "${timeout}"`);
+  if (!/^\d+$/.test(timeout) || Number(timeout) < 100) throw new ConfigError(`${label('CONFORMANCE_REQUEST_TIMEOUT_MS')} must be a whole number of milliseconds, at least 100, got "${timeout}"`);
 
   const concurrency = get('CONFORMANCE_CONCURRENCY') ?? String(targetUrl === undefined ? BUNDLED_CONCURRENCY : URL_TARGET_CONCURRENCY);
-  if (!/^[1-9]\d*$/.test(concurrency)) throw new ConfigError(`CONFORMANCE_CONCURRENCY must be a positive whole number, got "${concurrency}"`);
+  if (!/^[1-9]\d*$/.test(concurrency)) throw new ConfigError(`${label('CONFORMANCE_CONCURRENCY')} must be a positive whole number, got "${concurrency}"`);
 
   const maxInFlight = get('CONFORMANCE_MAX_IN_FLIGHT') ?? String(DEFAULT_MAX_IN_FLIGHT);
-  if (!/^\d+$/.test(maxInFlight)) throw new ConfigError(`CONFORMANCE_MAX_IN_FLIGHT must be a whole number (0: no bound), got "${maxInFlight}"`);
+  if (!/^\d+$/.test(maxInFlight)) throw new ConfigError(`${label('CONFORMANCE_MAX_IN_FLIGHT')} must be a whole number (0: no bound), got "${maxInFlight}"`);
 
   const sequential = get('CONFORMANCE_SEQUENTIAL') ?? 'false';
-  if (!['true', 'false'].includes(sequential)) throw new ConfigError(`CONFORMANCE_SEQUENTIAL must be true or false, got "${sequential}"`);
+  if (!['true', 'false'].includes(sequential)) throw new ConfigError(`${label('CONFORMANCE_SEQUENTIAL')} must be true or false, got "${sequential}"`);
 
   return {
     targetUrl: targetUrl?.replace(/\/+$/, ''),
