@@ -136,6 +136,15 @@ export async function serve(args: string[]): Promise<number> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // npm exec (npx) and npm run start the command through a shell and pass it no signal: killing npm's
+  // pid ends npm and the shell and left the server serving, under init. Started by npm, it goes once
+  // the process that started it is gone.
+  if (process.env.npm_command !== undefined) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) stop();
+    }, 250).unref();
+  }
 
   const modes = [values['spec-only'] && 'spec-only mode', values['delayed-deletion'] && 'delayed deletion', vary !== undefined && `vary seed ${vary}`, values.seed && `seeded from ${values.seed}`].filter(Boolean);
   console.log(`GitLab reference server listening on ${server.url} (API at ${server.url}/api/v4)${modes.length ? `, ${modes.join(', ')}` : ''}`);

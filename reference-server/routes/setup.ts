@@ -153,9 +153,19 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const search = params.string('search');
     // UsersFinder#by_username: an exact, case-insensitive match (lib/api/users.rb `optional :username`).
     const username = params.string('username');
+    // UsersFinder (lib/api/users.rb passes these on): active and blocked by state, humans and
+    // without_project_bots leave bots out, admins only for an administrator (by_admins).
+    const active = params.boolean('active') === true;
+    const blocked = params.boolean('blocked') === true;
+    const humans = params.boolean('humans') === true || params.boolean('without_project_bots') === true;
+    const admins = params.boolean('admins') === true && actor.user!.isAdmin;
     const users = [...store.users.values()].filter(
       (u) =>
         (username === undefined || u.username.toLowerCase() === username.toLowerCase()) &&
+        (!active || u.state === 'active') &&
+        (!blocked || u.state === 'blocked') &&
+        (!humans || u.userType === undefined) &&
+        (!admins || u.isAdmin) &&
         (contains(u.username, search) || contains(u.name, search) || (actor.user!.isAdmin && contains(u.email, search))),
     );
     // An administrator reads Entities::UserWithAdmin (the addresses, is_admin), others UserBasic.
@@ -170,7 +180,30 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const search = params.string('search');
     // skip_groups: Array[Integer] with CommaSeparatedToIntegerArray (lib/api/groups.rb).
     const skip = params.integerList('skip_groups') ?? [];
-    const groups = [...store.groups.values()].filter((g) => store.canSee(g, actor.user) && !skip.includes(g.id) && (contains(g.name, search) || contains(g.path, search)));
+    // lib/api/groups.rb find_groups: top_level_only asks GroupsFinder for parent nil; owned and
+    // min_access_level replace the groups the caller can see (GroupsFinder#all_groups: owned_groups,
+    // or the groups of a direct membership at that level or above and their descendants), for
+    // administrators too; visibility narrows (Namespaces::GroupsFilter#by_visibility).
+    const topLevelOnly = params.boolean('top_level_only') === true;
+    const owned = params.boolean('owned') === true;
+    const minAccess = params.integer('min_access_level', { values: ALL_ACCESS_VALUES });
+    const visibility = params.string('visibility', { values: VISIBILITIES });
+    params.done();
+    const user = actor.user;
+    const direct = (g: Group, level: number) => user !== undefined && (store.directMembership(g, user.id)?.accessLevel ?? 0) >= level;
+    const inScope = (g: Group) => {
+      if (owned) return direct(g, ACCESS.OWNER);
+      if (minAccess !== undefined) return user !== undefined && store.groupChain(g).some((a) => direct(a, minAccess));
+      return store.canSee(g, user);
+    };
+    const groups = [...store.groups.values()].filter(
+      (g) =>
+        inScope(g) &&
+        !skip.includes(g.id) &&
+        (!topLevelOnly || g.parentId === null) &&
+        (visibility === undefined || g.visibility === visibility) &&
+        (contains(g.name, search) || contains(g.path, search)),
+    );
     return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
   });
 
@@ -228,7 +261,22 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       const group = store.projectGroup(p);
       return group ? store.accessLevel(group, actor.user) >= ACCESS.OWNER : p.namespace.id === actor.user?.id;
     };
-    const projects = [...store.projects.values()].filter((p) => store.canSee(p, actor.user) && (!owned || ownedBy(p)) && (contains(p.name, search) || contains(p.path, search)));
+    // ProjectsFinder: membership (the caller's authorized projects) and min_access_level (those at
+    // that level or above, inherited access included), visibility narrowing.
+    const membership = params.boolean('membership') === true;
+    const minAccess = params.integer('min_access_level', { values: ALL_ACCESS_VALUES });
+    const visibility = params.string('visibility', { values: VISIBILITIES });
+    params.done();
+    const access = (p: Project) => (actor.user ? store.projectAccess(p, actor.user.id) : 0);
+    const projects = [...store.projects.values()].filter(
+      (p) =>
+        store.canSee(p, actor.user) &&
+        (!owned || ownedBy(p)) &&
+        (!membership || access(p) > 0) &&
+        (minAccess === undefined || access(p) >= minAccess) &&
+        (visibility === undefined || p.visibility === visibility) &&
+        (contains(p.name, search) || contains(p.path, search)),
+    );
     return paginate(request, reply, projects.map((p) => projectEntity(ctx, request, p)), params);
   });
 
