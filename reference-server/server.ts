@@ -10,6 +10,7 @@ import type { FixtureManifest } from '../contract/fixture-manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
 import { Store } from './state/store.js';
 import { setupRoutes } from './routes/setup.js';
+import { uploadsRoutes } from './routes/uploads.js';
 import { seedFixtures } from './fixtures.js';
 import { SERVER_AREAS, type ServerArea } from './areas.js';
 import { installSpecOnly, type SpecOnlyOptions } from './spec-only/index.js';
@@ -125,6 +126,7 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
     },
     { prefix: '/api/v4' },
   );
+  uploadsRoutes(app, ctx);
 
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ error: '404 Not Found' });
