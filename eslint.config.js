@@ -11,7 +11,7 @@ const AREA_FOLDERS = ['suites/repository-files', 'suites/remote-mirrors', 'suite
 const layer = (target, from, message) => ({ target, from, message });
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'reports/', '.conformance/', '.stryker-tmp/', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', 'reports/', '.conformance/', '.stryker-tmp/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -29,7 +29,9 @@ export default defineConfig(({ mode }) => {
         {
           test: {
             name: 'unit',
-            include: ['{schemas,fixtures,reference-server,suites,bench}/**/*.spec.ts'],
+            include: ['{schemas,fixtures,reference-server,suites,bench}/**/*.spec.ts', 'docs/examples/**/*.spec.ts'],
+            // The examples import the package's library entry, as its users do: here, its sources.
+            alias: { 'gitlab-api-conformance/reference-server': new URL('./reference-server/index.ts', import.meta.url).pathname },
             testTimeout: 60_000,
           },
         },

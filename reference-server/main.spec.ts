@@ -1,9 +1,14 @@
 // The command line of the reference server: --help lists --vary and every --without name, and a
-// seed or a name it does not take stops it with exit code 2 before it listens.
-import { execFile } from 'node:child_process';
+// seed or a name it does not take stops it with exit code 2 before it listens; started, it prints
+// a command line with every capability and a fixture manifest, and SIGTERM ends it with the
+// manifest removed. (The packed command on plain Node: suites/harness/cli/package.spec.ts.)
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { EXTRA_SETUP_ENDPOINT_NAMES } from '../contract/extra-setup-endpoints.js';
+import { CAPABILITIES } from '../suites/harness/run/config.js';
+import { OFFERED_CAPABILITIES } from './cli.js';
 
 const MAIN = resolve(import.meta.dirname, 'main.ts');
 // Each start compiles main.ts with tsx: seconds, and far more on a loaded machine.
@@ -31,4 +36,34 @@ test('a seed that is no whole number from 0 to 2^32 - 1, or an unknown --without
     expect(result.status, cases[i].join(' ')).toBe(2);
     expect(result.stderr).toMatch(/--vary|--without/);
   });
+});
+
+test('the server offers every capability the suite knows', () => {
+  expect(OFFERED_CAPABILITIES).toEqual([...CAPABILITIES]);
+});
+
+test('started on port 0, it prints its URL and a suite command line with every capability and its fixtures; SIGTERM ends it and removes them', { timeout: TIMEOUT_MS }, async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  await new Promise<void>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`no hint within the time: ${out}`)), TIMEOUT_MS - 20_000);
+    child.stdout.on('data', () => {
+      if (out.includes('Stop it')) {
+        clearTimeout(timer);
+        done();
+      }
+    });
+  });
+  const url = /listening on (http:\/\/127\.0\.0\.1:\d+) /.exec(out)?.[1];
+  expect(url, out).toBeDefined();
+  expect((await fetch(`${url}/-/reference/health`)).status).toBe(200);
+  expect(out).toContain(`--target ${url} --capabilities ${CAPABILITIES.join(',')} --fixtures `);
+  const manifest = /--fixtures (\S+)/.exec(out)![1];
+  expect(Object.keys(JSON.parse(readFileSync(manifest, 'utf8')) as object)).toEqual(['ldap', 'saml', 'enterprise']);
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  expect(existsSync(manifest)).toBe(false);
+  await expect(fetch(`${url}/-/reference/health`)).rejects.toThrow();
 });

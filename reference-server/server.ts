@@ -10,11 +10,14 @@ import type { FixtureManifest } from '../contract/fixture-manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
 import { Store } from './state/store.js';
 import { setupRoutes } from './routes/setup.js';
+import { uploadsRoutes } from './routes/uploads.js';
 import { seedFixtures } from './fixtures.js';
 import { SERVER_AREAS, type ServerArea } from './areas.js';
 import { installSpecOnly, type SpecOnlyOptions } from './spec-only/index.js';
 import { installVary, validSeed, variedIds, type VaryOptions } from './vary/index.js';
 import { installWithout, type WithoutOptions } from './without.js';
+import { applySeed, checkSeed, loadSeedFile, type Seed } from './seed/seed.js';
+import { installReferenceEndpoints } from './http/reference-endpoints.js';
 
 export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOptions, SpecOnlyOptions, VaryOptions, WithoutOptions {
   /** Fixes the administrator's token; a fresh `glpat-` token otherwise. */
@@ -25,6 +28,8 @@ export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOpt
   areas?: ServerArea[];
   /** Delay before every answer, in milliseconds, to play a slow target. */
   latencyMs?: number;
+  /** Objects to start with and go back to on reset: a seed, or the path of a JSON or YAML seed file (seed/seed.schema.json). */
+  seed?: Seed | string;
 }
 
 export interface ReferenceServer {
@@ -38,16 +43,54 @@ export interface ReferenceServer {
   faults: FaultContext;
   /** Requests received and not yet answered, and the highest count seen (also at GET /-/reference/in-flight). */
   inFlight: InFlight;
+  /** Puts the state back as it was at the start: the administrator, the fixtures and the seed (also POST /-/reference/reset). */
+  reset(): void;
   close(): Promise<void>;
 }
 
+/** The app, not yet listening; and what buildApp made with it. */
+export interface BuiltApp {
+  app: FastifyInstance;
+  store: Store;
+  adminToken: string;
+  faults: FaultContext;
+  inFlight: InFlight;
+  /** The fixtures, when asked for (startReferenceServer). */
+  fixtures?: FixtureManifest;
+  reset(): void;
+}
 
-/** The app, not yet listening; `inFlight` counts the requests its HTTP server receives (not `app.inject`'s). */
-export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyInstance; store: Store; adminToken: string; faults: FaultContext; inFlight: InFlight } {
+
+/**
+ * The app, not yet listening; `inFlight` counts the requests its HTTP server receives (not `app.inject`'s).
+ * `withFixtures` seeds the fixtures the API cannot create (fixtures.ts) before the seed.
+ */
+export function buildApp(options: ReferenceServerOptions = {}, withFixtures = false): BuiltApp {
   if (options.vary !== undefined && !validSeed(options.vary)) throw new Error(`vary: the seed must be a whole number from 0 to 2^32 - 1, got ${options.vary}`);
-  const store = options.vary === undefined ? new Store() : new Store(variedIds(options.vary));
-  const admin = store.createUser({ username: 'root', name: 'Administrator', email: 'admin@example.com', isAdmin: true });
-  const adminToken = store.createToken(admin.id, 'conformance-admin', ['api', 'sudo', 'admin_mode'], null, options.adminToken).token;
+  const seed = typeof options.seed === 'string' ? loadSeedFile(options.seed) : options.seed === undefined ? undefined : checkSeed(options.seed);
+  const seededAt = Date.now();
+  // Made the same way at the start and on every reset: the same ids, the same commits.
+  const populate = () => {
+    const store = options.vary === undefined ? new Store() : new Store(variedIds(options.vary));
+    const admin = store.createUser({ username: 'root', name: 'Administrator', email: 'admin@example.com', isAdmin: true });
+    const adminToken = store.createToken(admin.id, 'conformance-admin', ['api', 'sudo', 'admin_mode'], null, options.adminToken).token;
+    const fixtures = withFixtures ? seedFixtures(store) : undefined;
+    if (seed) applySeed(store, seed, admin, seededAt, typeof options.seed === 'string' ? options.seed : 'seed');
+    return { store, adminToken, fixtures };
+  };
+  const { store, adminToken, fixtures } = populate();
+  // What the first build drew from the clock and at random stays as handed out: creation times and tokens.
+  const records = (s: Store) => [...s.users.values(), ...s.groups.values(), ...s.projects.values(), ...s.members.values(), ...s.tokens.values()];
+  const createdAt = records(store).map((r) => r.createdAt);
+  const tokens = [...store.tokens.keys()];
+  const reset = () => {
+    const fresh = populate().store;
+    records(fresh).forEach((r, i) => (r.createdAt = createdAt[i]));
+    const made = [...fresh.tokens.values()];
+    fresh.tokens.clear();
+    made.forEach((record, i) => fresh.tokens.set((record.token = tokens[i]), record));
+    store.takeOver(fresh);
+  };
   const ctx: Context = {
     store,
     // The release whose behaviour it plays: GitLab 19.0 added the remote mirrors' host_keys parameter.
@@ -66,6 +109,7 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
     ...(withFaults ? { rewriteUrl: rewriteUrlWith(faults) } : {}),
   });
   const inFlight = countInFlight(app.server);
+  installReferenceEndpoints(app.server, store, reset);
   // Before the fault hooks, so that a fault may still break what this sets right.
   installGitlabHttp(app);
   const latency = options.latencyMs ?? 0;
@@ -82,6 +126,7 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
     },
     { prefix: '/api/v4' },
   );
+  uploadsRoutes(app, ctx);
 
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ error: '404 Not Found' });
@@ -104,14 +149,14 @@ export function buildApp(options: ReferenceServerOptions = {}): { app: FastifyIn
     reply.code(500).send({ message: '500 Internal Server Error' });
   });
 
-  return { app, store, adminToken, faults, inFlight };
+  return { app, store, adminToken, faults, inFlight, fixtures, reset };
 }
 
 export async function startReferenceServer(options: ReferenceServerOptions & { port?: number; host?: string } = {}): Promise<ReferenceServer> {
-  const { app, store, adminToken, faults, inFlight } = buildApp(options);
+  const { app, store, adminToken, faults, inFlight, fixtures, reset } = buildApp(options, true);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: seedFixtures(store), faults, inFlight, close: () => app.close() };
+  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: fixtures!, faults, inFlight, reset, close: () => app.close() };
 }

@@ -89,9 +89,20 @@ export function findSource(ctx: Context, request: FastifyRequest, kind: Source['
   return kind === 'group' ? findGroup(ctx, request, id) : findProject(ctx, request, id);
 }
 
-export function avatarUrl(user: User): string {
+/**
+ * A user's avatar_url: the uploaded avatar at the server's own upload path, as GitLab gives it
+ * (app/models/concerns/avatarable.rb avatar_url: the instance URL and avatar.local_url,
+ * /uploads/-/system/user/avatar/:id/:filename), or else the Gravatar address of the email.
+ */
+export function avatarUrl(request: FastifyRequest, user: User): string {
+  if (user.avatar) return `${webBase(request)}${userAvatarPath(user.id, user.avatar.filename)}`;
   const hash = createHash('md5').update(user.email.trim().toLowerCase()).digest('hex');
   return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
+}
+
+/** Where GitLab's uploader stores a user's avatar (AvatarUploader#store_dir: uploads/-/system/user/avatar/:id). */
+export function userAvatarPath(userId: number, filename: string): string {
+  return `/uploads/-/system/user/avatar/${userId}/${encodeURIComponent(filename)}`;
 }
 
 /** GitLab's UserBasic entity. */
@@ -102,7 +113,7 @@ export function userBasic(request: FastifyRequest, user: User) {
     name: user.name,
     state: user.state,
     locked: false,
-    avatar_url: avatarUrl(user),
+    avatar_url: avatarUrl(request, user),
     web_url: `${webBase(request)}/${user.username}`,
   };
 }

@@ -10,7 +10,7 @@ import { apiError, notFound, recordNotFound, unauthorized, validationError } fro
 import { paginate } from '../http/pagination.js';
 import { mergedParams, Params } from '../http/params.js';
 import { ACCESS, type Project, type RemoteMirror } from '../state/model.js';
-import { now } from '../state/store.js';
+import { now, type Store } from '../state/store.js';
 
 type ProjectRoute = { Params: { id: string } };
 type MirrorRoute = { Params: { id: string; mirror_id: string } };
@@ -46,8 +46,34 @@ function splitUrl(raw: string): SplitUrl | undefined {
   };
 }
 
+/** A mirror record of an accepted URL, as `project.remote_mirrors.create` leaves it (also the seed's, seed.ts). */
+export function newMirror(
+  store: Store,
+  url: string,
+  fields: { enabled?: boolean; authMethod?: RemoteMirror['authMethod']; keepDivergentRefs?: boolean; sshKnownHosts?: string | null },
+): RemoteMirror {
+  const split = splitUrl(url)!;
+  return {
+    id: store.id('mirror'),
+    url: split.scheme + split.rest,
+    credentials: split.credentials,
+    enabled: fields.enabled ?? false,
+    authMethod: fields.authMethod ?? 'password',
+    keepDivergentRefs: fields.keepDivergentRefs ?? false,
+    onlyProtectedBranches: false,
+    mirrorBranchRegex: null,
+    updateStatus: 'none',
+    lastError: null,
+    lastUpdateAt: null,
+    lastUpdateStartedAt: null,
+    lastSuccessfulUpdateAt: null,
+    sshKnownHosts: fields.sshKnownHosts ?? null,
+    pushedRefs: new Map(),
+  };
+}
+
 /** GitLab's public_url validator with enforce_user (UrlBlocker): the reasons a mirror URL is refused. */
-function urlProblem(raw: string): string | undefined {
+export function urlProblem(raw: string): string | undefined {
   if (raw.trim() === '') return "can't be blank";
   // Parsers disagree on where the host of such a URL is (WHATWG drops tabs, reads \ as /): refuse them.
   if (/[\s\\]/.test(raw)) return 'is blocked: URI is invalid';
@@ -438,24 +464,7 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
     const sshKnownHosts = hostKeys === undefined ? null : toKnownHosts(hostKeys, url!);
     throwInvalid({ url: urlProblem(url!), only_protected_branches: protectedProblem(selection), mirror_branch_regex: regexProblem(selection.regex) });
 
-    const split = splitUrl(url!)!;
-    const mirror: RemoteMirror = {
-      id: store.id('mirror'),
-      url: split.scheme + split.rest,
-      credentials: split.credentials,
-      enabled: enabled ?? false,
-      authMethod: (authMethod as RemoteMirror['authMethod'] | undefined) ?? 'password',
-      keepDivergentRefs: keepDivergentRefs ?? false,
-      onlyProtectedBranches: false,
-      mirrorBranchRegex: null,
-      updateStatus: 'none',
-      lastError: null,
-      lastUpdateAt: null,
-      lastUpdateStartedAt: null,
-      lastSuccessfulUpdateAt: null,
-      sshKnownHosts,
-      pushedRefs: new Map(),
-    };
+    const mirror = newMirror(store, url!, { enabled, authMethod: authMethod as RemoteMirror['authMethod'] | undefined, keepDivergentRefs, sshKnownHosts });
     applyBranchSelection(mirror, selection);
     project.remoteMirrors.push(mirror);
     reply.code(201);

@@ -56,6 +56,57 @@ describe('finding users, groups and namespaces', () => {
     expect(await ids(`/groups?skip_groups=${top.id},${shared.id}&search=e`)).toEqual([deep.id]);
   });
 
+  test('POST /users keeps a multipart avatar: avatar_url is the server\'s upload path, which serves the file', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const boundary = 'cnf-avatar-boundary';
+    const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const payload = Buffer.concat([
+      Buffer.from(field('username', 'pic') + field('name', 'Pic') + field('email', 'pic@example.com') + field('password', 'Secret-12345')),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="my avatar.png"\r\nContent-Type: image/png\r\n\r\n`),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const created = await inject({ method: 'POST', url: '/users', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect(created.statusCode).toBe(201);
+    const avatarUrl = created.json().avatar_url as string;
+    expect(avatarUrl).toBe(`http://localhost:80/uploads/-/system/user/avatar/${created.json().id}/my_avatar.png`);
+    expect((await inject({ method: 'GET', url: `/users/${created.json().id}` })).json().avatar_url).toBe(avatarUrl);
+    const served = await app.inject({ method: 'GET', url: new URL(avatarUrl).pathname });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.rawPayload).toEqual(png);
+    expect((await app.inject({ method: 'GET', url: `/uploads/-/system/user/avatar/${ann.id}/x.png` })).statusCode).toBe(404);
+    // A plain value is no file.
+    expect((await inject({ method: 'POST', url: '/users', payload: { username: 'pic2', name: 'P', email: 'pic2@example.com', password: 'Secret-12345', avatar: 'x' } })).json()).toEqual({ error: 'avatar is invalid' });
+  });
+
+  test('GET /groups: top_level_only, owned, min_access_level and visibility filter as GroupsFinder does', async () => {
+    const ids = async (url: string, token = ADMIN) => (await inject({ method: 'GET', url, token })).json().map((g: { id: number }) => g.id);
+    const ours = (list: number[]) => [top.id, sub.id, deep.id, shared.id].filter((id) => list.includes(id));
+    expect(ours(await ids('/groups?top_level_only=true&per_page=100'))).toEqual([top.id, shared.id]);
+    // The administrator made every group and owns each directly; dev is a Developer of top only.
+    expect(ours(await ids('/groups?owned=true&per_page=100'))).toEqual([top.id, sub.id, deep.id, shared.id]);
+    expect(await ids('/groups?owned=true', devToken)).toEqual([]);
+    expect(await ids('/groups?min_access_level=30', devToken)).toEqual([top.id, sub.id, deep.id]);
+    expect(await ids('/groups?min_access_level=40', devToken)).toEqual([]);
+    expect(await ids('/groups?min_access_level=30&top_level_only=true', devToken)).toEqual([top.id]);
+    expect(ours(await ids('/groups?visibility=public&per_page=100'))).toEqual([]);
+    expect((await inject({ method: 'GET', url: '/groups?min_access_level=31' })).json()).toEqual({ error: 'min_access_level does not have a valid value' });
+  });
+
+  test('GET /projects: membership, min_access_level and visibility; GET /users: humans, admins, active', async () => {
+    const ids = async (url: string, token = ADMIN) => (await inject({ method: 'GET', url, token })).json().map((g: { id: number }) => g.id);
+    expect(await ids('/projects?membership=true', devToken)).toEqual([project.id]);
+    expect(await ids('/projects?min_access_level=30', devToken)).toEqual([project.id]);
+    expect(await ids('/projects?min_access_level=40', devToken)).toEqual([]);
+    expect(await ids('/projects?visibility=public')).toEqual([]);
+    expect(await ids('/users?admins=true')).toEqual([1]);
+    // Only an administrator narrows to administrators.
+    expect((await ids('/users?admins=true', devToken)).length).toBeGreaterThan(1);
+    expect(await ids('/users?active=true&username=dev')).toEqual([dev.id]);
+    expect(await ids('/users?blocked=true&username=dev')).toEqual([]);
+  });
+
   test('a project\'s namespace has its parent; GET /namespaces/:id finds a group by path and a user namespace', async () => {
     const read = (await inject({ method: 'GET', url: `/projects/${project.id}` })).json();
     expect(read.namespace).toMatchObject({ id: sub.id, kind: 'group', full_path: 'top/sub', parent_id: top.id });

@@ -6,6 +6,7 @@ import { requireAdmin, requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCO
 import { actorOf, avatarUrl, findGroup, findProject, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
 import { apiError, badRequest, conflict, forbidden, notFound, paramError, recordNotFound, validationError } from '../http/errors.js';
 import { mergedParams, Params } from '../http/params.js';
+import type { UploadedFile } from '../http/rack-params.js';
 import { paginate } from '../http/pagination.js';
 import { RepositoryError } from '../git/repository.js';
 import { ROLE_NAMES } from '../state/model.js';
@@ -70,7 +71,7 @@ function namespaceBasic(ctx: Context, request: FastifyRequest, project: Project)
   }
   const owner = ctx.store.users.get(project.namespace.id);
   const path = owner?.username ?? ctx.store.projectFullPath(project).split('/')[0];
-  return { id: project.namespace.id, name: owner?.name ?? path, path, kind: 'user', full_path: path, parent_id: null, avatar_url: owner ? avatarUrl(owner) : null, web_url: `${webBase(request)}/${path}` };
+  return { id: project.namespace.id, name: owner?.name ?? path, path, kind: 'user', full_path: path, parent_id: null, avatar_url: owner ? avatarUrl(request, owner) : null, web_url: `${webBase(request)}/${path}` };
 }
 
 export function projectEntity(ctx: Context, request: FastifyRequest, project: Project) {
@@ -130,6 +131,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const publicEmail = params.string('public_email');
     // app/services/users/build_service.rb: an administrator's user is confirmed only with skip_confirmation.
     const confirmed = params.boolean('skip_confirmation') === true;
+    const avatar = uploadedAvatar(params);
     params.done();
     if (!password && !reset && !random) throw apiError(400, '400 Bad request - "password" not given');
     if (!/^[^@\s]+@[^@\s]+$/.test(email!)) throw validationError({ email: ['is invalid'] });
@@ -137,6 +139,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     if (store.emailTaken(email!)) throw conflict('Email has already been taken');
     if (store.userByUsername(username!)) throw conflict('Username has already been taken');
     const user = store.createUser({ username: username!, name: name!, email: email!, publicEmail, confirmed });
+    if (avatar) user.avatar = avatar;
     reply.code(201);
     // lib/api/entities/user_public.rb exposes confirmed_at: null while the primary address is unconfirmed.
     return { ...userBasic(request, user), email: user.email, public_email: user.publicEmail || null, is_admin: false, created_at: user.createdAt, confirmed_at: user.confirmed ? user.createdAt : null };
@@ -153,9 +156,19 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const search = params.string('search');
     // UsersFinder#by_username: an exact, case-insensitive match (lib/api/users.rb `optional :username`).
     const username = params.string('username');
+    // UsersFinder (lib/api/users.rb passes these on): active and blocked by state, humans and
+    // without_project_bots leave bots out, admins only for an administrator (by_admins).
+    const active = params.boolean('active') === true;
+    const blocked = params.boolean('blocked') === true;
+    const humans = params.boolean('humans') === true || params.boolean('without_project_bots') === true;
+    const admins = params.boolean('admins') === true && actor.user!.isAdmin;
     const users = [...store.users.values()].filter(
       (u) =>
         (username === undefined || u.username.toLowerCase() === username.toLowerCase()) &&
+        (!active || u.state === 'active') &&
+        (!blocked || u.state === 'blocked') &&
+        (!humans || u.userType === undefined) &&
+        (!admins || u.isAdmin) &&
         (contains(u.username, search) || contains(u.name, search) || (actor.user!.isAdmin && contains(u.email, search))),
     );
     // An administrator reads Entities::UserWithAdmin (the addresses, is_admin), others UserBasic.
@@ -170,7 +183,30 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const search = params.string('search');
     // skip_groups: Array[Integer] with CommaSeparatedToIntegerArray (lib/api/groups.rb).
     const skip = params.integerList('skip_groups') ?? [];
-    const groups = [...store.groups.values()].filter((g) => store.canSee(g, actor.user) && !skip.includes(g.id) && (contains(g.name, search) || contains(g.path, search)));
+    // lib/api/groups.rb find_groups: top_level_only asks GroupsFinder for parent nil; owned and
+    // min_access_level replace the groups the caller can see (GroupsFinder#all_groups: owned_groups,
+    // or the groups of a direct membership at that level or above and their descendants), for
+    // administrators too; visibility narrows (Namespaces::GroupsFilter#by_visibility).
+    const topLevelOnly = params.boolean('top_level_only') === true;
+    const owned = params.boolean('owned') === true;
+    const minAccess = params.integer('min_access_level', { values: ALL_ACCESS_VALUES });
+    const visibility = params.string('visibility', { values: VISIBILITIES });
+    params.done();
+    const user = actor.user;
+    const direct = (g: Group, level: number) => user !== undefined && (store.directMembership(g, user.id)?.accessLevel ?? 0) >= level;
+    const inScope = (g: Group) => {
+      if (owned) return direct(g, ACCESS.OWNER);
+      if (minAccess !== undefined) return user !== undefined && store.groupChain(g).some((a) => direct(a, minAccess));
+      return store.canSee(g, user);
+    };
+    const groups = [...store.groups.values()].filter(
+      (g) =>
+        inScope(g) &&
+        !skip.includes(g.id) &&
+        (!topLevelOnly || g.parentId === null) &&
+        (visibility === undefined || g.visibility === visibility) &&
+        (contains(g.name, search) || contains(g.path, search)),
+    );
     return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
   });
 
@@ -228,7 +264,22 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       const group = store.projectGroup(p);
       return group ? store.accessLevel(group, actor.user) >= ACCESS.OWNER : p.namespace.id === actor.user?.id;
     };
-    const projects = [...store.projects.values()].filter((p) => store.canSee(p, actor.user) && (!owned || ownedBy(p)) && (contains(p.name, search) || contains(p.path, search)));
+    // ProjectsFinder: membership (the caller's authorized projects) and min_access_level (those at
+    // that level or above, inherited access included), visibility narrowing.
+    const membership = params.boolean('membership') === true;
+    const minAccess = params.integer('min_access_level', { values: ALL_ACCESS_VALUES });
+    const visibility = params.string('visibility', { values: VISIBILITIES });
+    params.done();
+    const access = (p: Project) => (actor.user ? store.projectAccess(p, actor.user.id) : 0);
+    const projects = [...store.projects.values()].filter(
+      (p) =>
+        store.canSee(p, actor.user) &&
+        (!owned || ownedBy(p)) &&
+        (!membership || access(p) > 0) &&
+        (minAccess === undefined || access(p) >= minAccess) &&
+        (visibility === undefined || p.visibility === visibility) &&
+        (contains(p.name, search) || contains(p.path, search)),
+    );
     return paginate(request, reply, projects.map((p) => projectEntity(ctx, request, p)), params);
   });
 
@@ -442,7 +493,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     }
     const owner = /^\d+$/.test(id) ? store.users.get(Number(id)) : store.userByUsername(id);
     if (!owner || (owner.id !== user.id && !user.isAdmin)) throw notFound('Namespace');
-    return { id: owner.id, name: owner.name, path: owner.username, kind: 'user', full_path: owner.username, parent_id: null, avatar_url: avatarUrl(owner), web_url: `${webBase(request)}/${owner.username}` };
+    return { id: owner.id, name: owner.name, path: owner.username, kind: 'user', full_path: owner.username, parent_id: null, avatar_url: avatarUrl(request, owner), web_url: `${webBase(request)}/${owner.username}` };
   });
 
   app.get<{ Params: { id: string } }>('/projects/:id', async (request) => {
@@ -657,6 +708,22 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     return settingsEntity();
   });
 };
+
+/**
+ * `optional :avatar, type: ::API::Validations::Types::WorkhorseFile` (lib/api/users.rb optional_attributes):
+ * a multipart file part; anything else is Grape's "avatar is invalid". The name is kept as CarrierWave
+ * sanitizes it (characters other than letters, digits, '.', '-' and '_' become '_').
+ */
+function uploadedAvatar(params: Params): User['avatar'] {
+  const value = params.raw.avatar;
+  if (value === undefined) return undefined;
+  const file = value as Partial<UploadedFile>;
+  if (typeof file !== 'object' || file === null || typeof file.filename !== 'string' || !Buffer.isBuffer(file.content)) {
+    params.addError('avatar is invalid');
+    return undefined;
+  }
+  return { filename: file.filename.replace(/^.*[\\/]/, '').replace(/[^a-zA-Z0-9_.-]/g, '_') || 'avatar', type: file.type ?? 'application/octet-stream', content: file.content };
+}
 
 /** GitLab's Branch entity (lib/api/entities/branch.rb) with its Commit (lib/api/entities/commit.rb). */
 /** lib/api/entities/email.rb: id, email, confirmed_at. */

@@ -44,6 +44,12 @@ export class AccessRequests {
     return this.bySource.get(key(source))?.delete(userId) ?? false;
   }
 
+  /** Holds `other`'s requests and no others (Store.takeOver). */
+  takeOver(other: AccessRequests): void {
+    this.bySource.clear();
+    for (const [key, requests] of other.bySource) this.bySource.set(key, requests);
+  }
+
   /** Forgets the requests to a deleted group or project. */
   removeSource(source: { kind: string; id: number }): void {
     this.bySource.delete(key(source));

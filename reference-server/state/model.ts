@@ -58,6 +58,8 @@ export interface User {
   primaryEmailId?: number;
   /** Secondary addresses (POST /users/:id/emails), confirmed only with skip_confirmation. */
   emails: EmailRow[];
+  /** The avatar uploaded with POST /users (multipart `avatar`), served at its upload path (routes/uploads.ts). */
+  avatar?: { filename: string; type: string; content: Buffer };
   /** GitLab's user_type for the bot user of a project access token (POST /projects/:id/access_tokens); absent for people. */
   userType?: 'project_bot';
 }

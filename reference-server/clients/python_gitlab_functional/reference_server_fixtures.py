@@ -31,6 +31,12 @@ def gitlab_token() -> str:
 
 
 @pytest.fixture(scope="session")
+def fixture_dir(pytestconfig: pytest.Config) -> pathlib.Path:
+    """Their tests/functional/conftest.py's: tests/functional/fixtures of the source tree (avatar.png)."""
+    return pathlib.Path(pytestconfig.rootpath) / "tests" / "functional" / "fixtures"
+
+
+@pytest.fixture(scope="session")
 def gl(gitlab_url: str, gitlab_token: str) -> gitlab.Gitlab:
     instance = gitlab.Gitlab(gitlab_url, private_token=gitlab_token)
     instance.auth()

@@ -32,6 +32,8 @@ const HELP = `Usage:
   gitlab-api-conformance sweep [options]     delete what an earlier, killed run left on the target
   gitlab-api-conformance diff BASELINE CANDIDATE [--noise FILE]
                                              compare two transcripts, offline (diff --help for more)
+  gitlab-api-conformance serve [options]     the reference server alone, as gitlab-reference-server
+                                             (serve --help for more)
 
 Run options:
   --target URL               base URL of the target, without /api/v4 (CONFORMANCE_TARGET_URL)
@@ -280,6 +282,8 @@ export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   // diff has its own options and help, and reads files only; loaded here, as runs need none of it.
   if (first === 'diff') return (await import('../differential/command.js')).runDiff(rest);
+  // serve: the reference server alone, with its own options and help (reference-server/cli.ts).
+  if (first === 'serve') return (await import('../../../reference-server/cli.js')).serve(rest);
   try {
     if (first === '-h' || first === '--help' || rest.includes('--help') || rest.includes('-h')) {
       console.log(HELP);

@@ -1,9 +1,11 @@
 // The package as a user gets it from the registry: `npm pack`, the tarball installed into an empty
-// folder, and `npx gitlab-api-conformance` run there against the bundled reference server (one area,
-// to stay fast). Also: the tarball holds what a run needs and none of the suite's own tests or
-// tooling, and every package the shipped code imports is a runtime dependency.
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// folder (once for the file), and there `npx gitlab-api-conformance` run against the bundled
+// reference server (one area, to stay fast), `npx gitlab-reference-server` started with a seed and
+// stopped by SIGTERM, and the compiled `gitlab-api-conformance/reference-server` imported from plain
+// Node. Also: the tarball holds what a run needs and none of the suite's own tests or tooling, and
+// every package the shipped code imports is a runtime dependency.
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -76,6 +78,11 @@ describe('the package (npm pack)', () => {
       'schemas/file.schema.json',
       'schemas/examples/INDEX.md',
       'reference-server/server.ts',
+      'dist/reference-server/index.js',
+      'dist/reference-server/index.d.ts',
+      'dist/reference-server/main.js',
+      'dist/reference-server/seed/seed.schema.json',
+      'reference-server/seed/seed.schema.json',
       'contract/fixture-manifest.ts',
       'fixtures/manifest.ts',
       'vitest.config.ts',
@@ -111,26 +118,19 @@ describe('the package (npm pack)', () => {
     expect([...missing]).toEqual([]);
   });
 
+  test('the compiled reference server imports nothing of tsx and no TypeScript file', { timeout: 2 * MINUTE }, () => {
+    const compiled = packedFiles().filter((f) => f.startsWith('dist/') && f.endsWith('.js'));
+    expect(compiled.length).toBeGreaterThan(0);
+    const offending = compiled.filter((f) => /from '(tsx[^']*|[^']*\.ts)'|import\('(tsx[^']*|[^']*\.ts)'\)/.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(offending).toEqual([]);
+  });
+
   test(
     'installed from its tarball into an empty folder, `npx gitlab-api-conformance` runs one area against the bundled server and passes',
     { timeout: 15 * MINUTE },
     () => {
-      const base = mkdtempSync(join(tmpdir(), 'cnf-package-'));
-      dirs.push(base);
-      const packDir = join(base, 'pack');
-      const app = join(base, 'app');
-      const reports = join(base, 'reports');
-      mkdirSync(packDir);
-      mkdirSync(app);
-
-      const tarball = join(packDir, pack(['--pack-destination', packDir]).filename);
-      expect(existsSync(tarball), tarball).toBe(true);
-
-      writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'cnf-package-check', version: '1.0.0', private: true }, null, 2)}\n`);
-      const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], app, 10 * MINUTE);
-      expect(install.status, tail(install)).toBe(0);
-      expect(existsSync(join(app, 'node_modules', '.bin', 'gitlab-api-conformance'))).toBe(true);
-
+      const app = installed();
+      const reports = join(app, '..', 'reports');
       const conformance = run('npx', ['gitlab-api-conformance', '--area', 'repository-files', '--report-dir', reports], app, 5 * MINUTE);
       const resultsFile = join(reports, 'results.json');
       expect(existsSync(resultsFile), tail(conformance)).toBe(true);
@@ -145,4 +145,91 @@ describe('the package (npm pack)', () => {
       expect(existsSync(join(reports, 'junit.xml'))).toBe(true);
     },
   );
+
+  test('`npx gitlab-reference-server --port 0 --seed seed.json` serves the seeded objects and ends on SIGTERM with no process left', { timeout: 15 * MINUTE }, async () => {
+    const app = installed();
+    const seed = join(app, 'seed.json');
+    writeFileSync(seed, JSON.stringify({ users: [{ username: 'alice', tokens: [{ token: ALICE }] }], groups: [{ path: 'demo' }], members: [{ user: 'alice', group: 'demo', access_level: 'owner' }] }));
+    const child = spawn('npx', ['gitlab-reference-server', '--port', '0', '--seed', seed], { cwd: app, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const url = await new Promise<string>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`not listening in time: ${out}`)), 2 * MINUTE);
+      child.stdout.on('data', () => {
+        const found = /listening on (http:\/\/127\.0\.0\.1:\d+) /.exec(out)?.[1];
+        if (found && out.includes('Stop it')) {
+          clearTimeout(timer);
+          done(found);
+        }
+      });
+    });
+    const members = await fetch(`${url}/api/v4/groups/demo/members`, { headers: { 'private-token': ALICE } });
+    expect(members.status).toBe(200);
+    expect(await members.json()).toMatchObject([{ username: 'alice', access_level: 50 }]);
+
+    child.kill('SIGTERM');
+    await exited;
+    // npx leaves a shell between itself and the server, which passes on no signal: the server goes on its own.
+    const deadline = Date.now() + 10_000;
+    while (serving(seed).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(serving(seed)).toEqual([]);
+    await expect(fetch(`${url}/-/reference/health`)).rejects.toThrow();
+  });
+
+  test('plain Node imports gitlab-api-conformance/reference-server (no tsx): it starts seeded, resets and stops', { timeout: 5 * MINUTE }, () => {
+    const app = installed();
+    const script = `
+      const { startReferenceServer, RESET_PATH } = await import('gitlab-api-conformance/reference-server');
+      const server = await startReferenceServer({ seed: { users: [{ username: 'alice', tokens: [{ token: '${ALICE}' }] }], projects: [{ path: 'app', namespace: 'alice', files: { 'a.txt': 'seeded' } }] } });
+      const api = (path, init = {}) => fetch(server.url + '/api/v4' + path, { ...init, headers: { 'private-token': server.adminToken } });
+      const read = async () => (await api('/projects/alice%2Fapp/repository/files/a.txt/raw?ref=main')).text();
+      const before = await read();
+      await api('/projects/alice%2Fapp/repository/files/a.txt', { method: 'PUT', body: new URLSearchParams({ branch: 'main', content: 'changed', commit_message: 'c' }) });
+      const changed = await read();
+      const reset = await fetch(server.url + RESET_PATH, { method: 'POST', headers: { 'private-token': server.adminToken } });
+      const after = await read();
+      await server.close();
+      console.log(JSON.stringify({ before, changed, reset: reset.status, after, hooks: process.execArgv.some((a) => /^--(import|loader|experimental-loader|require)\b|^-r$/.test(a)) || (process.env.NODE_OPTIONS ?? '') !== '' }));
+    `;
+    // No --import, --loader or NODE_OPTIONS: nothing but Node loads the compiled code.
+    const result = run(process.execPath, ['--input-type=module', '-e', script], app, 2 * MINUTE);
+    expect(result.status, tail(result)).toBe(0);
+    expect(JSON.parse(result.stdout.trim().split('\n').pop()!)).toEqual({ before: 'seeded', changed: 'changed', reset: 204, after: 'seeded', hooks: false });
+  });
 });
+
+const ALICE = 'glpat-package-alice-00001';
+
+/** The pids of processes whose command line names `marker` (the seed file of one start). */
+function serving(marker: string): string[] {
+  return readdirSync('/proc').filter((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
+}
+
+let app: string | undefined;
+/** The packed tarball installed into an empty folder, made on first use (one pack for the file). */
+function installed(): string {
+  if (app) return app;
+  const base = mkdtempSync(join(tmpdir(), 'cnf-package-'));
+  dirs.push(base);
+  const packDir = join(base, 'pack');
+  const folder = join(base, 'app');
+  mkdirSync(packDir);
+  mkdirSync(folder);
+  const tarball = join(packDir, pack(['--pack-destination', packDir]).filename);
+  expect(existsSync(tarball), tarball).toBe(true);
+  writeFileSync(join(folder, 'package.json'), `${JSON.stringify({ name: 'cnf-package-check', version: '1.0.0', private: true }, null, 2)}\n`);
+  const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], folder, 10 * MINUTE);
+  expect(install.status, tail(install)).toBe(0);
+  expect(existsSync(join(folder, 'node_modules', '.bin', 'gitlab-api-conformance'))).toBe(true);
+  expect(existsSync(join(folder, 'node_modules', '.bin', 'gitlab-reference-server'))).toBe(true);
+  return (app = folder);
+}

@@ -1,0 +1,159 @@
+// The reference server's command: `gitlab-reference-server [options]`, also `gitlab-api-conformance
+// serve [options]` and `npm run reference-server -- [options]`. It starts the server, prints its URL,
+// its administrator token and the command line that runs the suite against it with what it offers
+// (every capability, and the fixtures, in a manifest file of its own), and ends on SIGINT or SIGTERM
+// with the server closed and the manifest removed.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startReferenceServer } from './server.js';
+import { FAULTS, FAULT_NAMES } from './faults/index.js';
+import { SeedError } from './seed/seed.js';
+import { validSeed } from './vary/index.js';
+import { EXTRA_SETUP_ENDPOINTS, unknownWithout } from './without.js';
+
+/**
+ * What the reference server offers beyond a Free GitLab: every capability the suite knows
+ * (suites/harness/run/config.ts CAPABILITIES; main.spec.ts keeps the two lists equal).
+ */
+export const OFFERED_CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'promotion_management', 'enterprise_users', 'member_removal_rate_limit'];
+
+const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--seed FILE]
+                               [--delayed-deletion] [--vary SEED] [--without NAME ...] [--spec-only]
+                               [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...]
+  (also: gitlab-api-conformance serve [options])
+  --port N            the port; 0 takes a free one (the URL printed says which)
+  --admin-token TOKEN the administrator's token (user root); a fresh glpat- token otherwise, printed
+  --seed FILE         users (with tokens), groups, projects (with files on branches), members, invitations
+                      and mirrors to start with, JSON or YAML (schema: reference-server/seed/seed.schema.json);
+                      POST /-/reference/reset with the administrator's token goes back to them
+  --spec-only         do what the spec says and nothing more of GitLab's (other error texts, check order, optional fields)
+  --delayed-deletion  delete groups and projects as GitLab 17 and 18 do: marked first, removed by permanently_remove
+                      (subgroups and projects only: a top-level group stays pending deletion)
+  --vary SEED         take every freedom GitLab leaves open, as the seed (0 to 4294967295) chooses: colliding group and
+                      project ids, ids with gaps, open list orders shuffled, unknown fields on every object, other
+                      timestamp precision, other key and header order, extra headers (reference-server/vary/)
+  --without NAME      lack one of the set-up endpoints the suite uses beyond the target contract (repeatable):${EXTRA_SETUP_ENDPOINTS.map((e) => `\n    ${e.name}: ${e.description}`).join('')}
+  --latency MS        wait MS milliseconds before answering each request, to play a slow target
+Outside the API (docs/reference-server.md):
+  GET /-/reference/health      {"status":"ok"} once it serves (no token)
+  POST /-/reference/reset      back to the start: the administrator, the suite's fixtures and the seed (administrator's token)
+  GET /-/reference/in-flight   {"current":n,"highest":m}: the requests received and not yet answered, and the most at once (no token)
+SIGINT or SIGTERM stops it.
+Faults: ${FAULTS.map((f) => `\n  ${f.name}: ${f.description}`).join('')}`;
+
+/** The package's folder: the nearest one up with its package.json (the sources' or dist/'s parent). */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) || (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== 'gitlab-api-conformance') {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('gitlab-reference-server: cannot find the package folder');
+    dir = parent;
+  }
+  return dir;
+}
+
+/** Runs the command; resolves to an exit code once the server listens (the process then runs until a signal). */
+export async function serve(args: string[]): Promise<number> {
+  const fail = (message: string) => {
+    console.error(`gitlab-reference-server: ${message}`);
+    return 2;
+  };
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string', default: '3000' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'admin-token': { type: 'string' },
+        seed: { type: 'string' },
+        'header-prefix': { type: 'string' },
+        fault: { type: 'string', multiple: true },
+        latency: { type: 'string', default: '0' },
+        'spec-only': { type: 'boolean', default: false },
+        'delayed-deletion': { type: 'boolean', default: false },
+        vary: { type: 'string' },
+        without: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (error) {
+    return fail(`${(error as Error).message} (--help lists the options)`);
+  }
+
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port) || port > 65535) return fail(`--port must be a number from 0 to 65535, got "${values.port}"`);
+  const latencyMs = Number(values.latency);
+  if (!/^\d+$/.test(values.latency)) return fail(`--latency must be a whole number of milliseconds, got "${values.latency}"`);
+  const unknownFault = (values.fault ?? []).find((name) => !FAULT_NAMES.includes(name));
+  if (unknownFault) return fail(`unknown fault "${unknownFault}" (known: ${FAULT_NAMES.join(', ')})`);
+  const vary = values.vary === undefined ? undefined : Number(values.vary);
+  if (values.vary !== undefined && (!/^\d+$/.test(values.vary) || !validSeed(vary))) return fail(`--vary must be a whole number from 0 to 4294967295, got "${values.vary}"`);
+  const unknownSwitch = unknownWithout(values.without ?? [])[0];
+  if (unknownSwitch !== undefined) return fail(`unknown --without "${unknownSwitch}" (known: ${EXTRA_SETUP_ENDPOINTS.map((e) => e.name).join(', ')})`);
+  if (values.seed !== undefined && !existsSync(values.seed)) return fail(`--seed: no file ${values.seed}`);
+
+  let server;
+  try {
+    server = await startReferenceServer({
+      port,
+      host: values.host,
+      adminToken: values['admin-token'],
+      headerPrefix: values['header-prefix'],
+      latencyMs,
+      faults: values.fault,
+      specOnly: values['spec-only'],
+      delayedDeletion: values['delayed-deletion'],
+      vary,
+      without: values.without,
+      seed: values.seed,
+    });
+  } catch (error) {
+    if (error instanceof SeedError) return fail(error.message);
+    if ((error as { code?: string }).code === 'EADDRINUSE') return fail(`port ${port} is in use (--port 0 takes a free one)`);
+    throw error;
+  }
+
+  // The fixtures' owner tokens go to a file only this user reads, never to the output; removed at the end.
+  const folder = mkdtempSync(join(tmpdir(), 'gitlab-reference-server-'));
+  const manifest = join(folder, 'fixtures.json');
+  writeFileSync(manifest, JSON.stringify(server.fixtures, null, 2), { mode: 0o600 });
+
+  let stopping = false;
+  const stop = () => {
+    // A second signal while closing ends at once.
+    if (stopping) process.exit(130);
+    stopping = true;
+    rmSync(folder, { recursive: true, force: true });
+    void server.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  // npm exec (npx) and npm run start the command through a shell and pass it no signal: killing npm's
+  // pid ends npm and the shell and left the server serving, under init. Started by npm, it goes once
+  // the process that started it is gone.
+  if (process.env.npm_command !== undefined) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) stop();
+    }, 250).unref();
+  }
+
+  const modes = [values['spec-only'] && 'spec-only mode', values['delayed-deletion'] && 'delayed deletion', vary !== undefined && `vary seed ${vary}`, values.seed && `seeded from ${values.seed}`].filter(Boolean);
+  console.log(`GitLab reference server listening on ${server.url} (API at ${server.url}/api/v4)${modes.length ? `, ${modes.join(', ')}` : ''}`);
+  // The operator asked for this server: its admin token is printed unless they chose it themselves.
+  console.log(`Administrator token: ${values['admin-token'] === undefined ? server.adminToken : 'the one given with --admin-token'}`);
+  console.log(`Run the suite against it (every capability it offers, its fixtures in ${manifest}):`);
+  console.log(
+    `  CONFORMANCE_ADMIN_TOKEN=<token above> node ${join(packageRoot(), 'bin', 'gitlab-api-conformance.js')} --target ${server.url} --capabilities ${OFFERED_CAPABILITIES.join(',')} --fixtures ${manifest}`,
+  );
+  console.log('Stop it with Ctrl-C or SIGTERM.');
+  return 0;
+}

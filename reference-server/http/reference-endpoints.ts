@@ -1,0 +1,46 @@
+// The reference server's own endpoints beside GET /-/reference/in-flight (in-flight.ts), outside
+// the API as that one is (answered before Fastify: no hooks, faults, latency or vary):
+//   GET  /-/reference/health  200 {"status":"ok"}: the server is up (a readiness probe, no token)
+//   POST /-/reference/reset   an administrator's token (PRIVATE-TOKEN or Authorization: Bearer):
+//                             the state goes back to the seeded one, 204; 401 without a valid token, 403 for a non-administrator
+// Fakes of other services answer the same need alike: LocalStack /_localstack/state/reset, moto /moto-api/reset, WireMock /__admin/reset.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Store } from '../state/store.js';
+
+export const HEALTH_PATH = '/-/reference/health';
+export const RESET_PATH = '/-/reference/reset';
+
+type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+function json(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function tokenOf(request: IncomingMessage): string | undefined {
+  const header = request.headers['private-token'];
+  if (typeof header === 'string' && header !== '') return header;
+  return /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+}
+
+/** Answers the two endpoints on `server`, whose one 'request' listener it wraps; `reset` rebuilds the seeded state. */
+export function installReferenceEndpoints(server: Server, store: Store, reset: () => void): void {
+  const listeners = server.listeners('request') as RequestListener[];
+  if (listeners.length !== 1) throw new Error(`installReferenceEndpoints: expected one request listener, found ${listeners.length}`);
+  const [handle] = listeners;
+  server.removeListener('request', handle);
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const path = request.url?.split('?')[0];
+    if (path === HEALTH_PATH && request.method === 'GET') return json(response, 200, { status: 'ok' });
+    if (path !== RESET_PATH) return handle(request, response);
+    if (request.method !== 'POST') return json(response, 405, { message: '405 Method Not Allowed' });
+    const token = tokenOf(request);
+    const record = token === undefined ? undefined : store.tokens.get(token);
+    const user = record && !record.revoked ? store.users.get(record.userId) : undefined;
+    if (!user) return json(response, 401, { message: '401 Unauthorized' });
+    if (!user.isAdmin) return json(response, 403, { message: '403 Forbidden' });
+    // The body, if any, is not read: drain it so that the connection can be reused.
+    request.resume();
+    reset();
+    response.writeHead(204).end();
+  });
+}
