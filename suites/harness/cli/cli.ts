@@ -128,7 +128,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
   // setup, the workers and the reporters take this object.
   const config = loadConfig(process.env, '.env', CATALOG, flags);
   if (values.keep) {
-    if (config.targetUrl === undefined) throw new ConfigError('--keep needs --target: the bundled server ends with the run (start one with `npm run reference-server` and point --target at it)');
+    if (config.targetUrl === undefined) throw new ConfigError('--keep needs --target: the bundled server ends with the run (start one with `gitlab-api-conformance serve` and point --target at it)');
     config.keep = true;
   }
   useSettings(config);
