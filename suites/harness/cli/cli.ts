@@ -230,7 +230,8 @@ async function sweep(args: string[]): Promise<number> {
     const result = await sweepLedger(admin, ledger, { target: config.targetUrl, dryRun });
     if (result.refused !== undefined) {
       // Unnamed, a ledger of another target is another run's business: counted, not refused.
-      if (!named && Ledger.header(ledger) !== undefined && Ledger.header(ledger)!.target !== normalizeTarget(config.targetUrl)) otherTargets++;
+      const header = Ledger.header(ledger);
+      if (!named && header !== undefined && header.target !== normalizeTarget(config.targetUrl)) otherTargets++;
       else {
         refused = true;
         console.error(`sweep: ledger ${ledger} left alone, nothing removed: ${result.refused}`);
