@@ -201,11 +201,12 @@ function rawFileOf(project: Project, request: Parameters<NonNullable<SeededFault
 }
 
 const mirrors: Omit<SeededFault, 'area'>[] = [
-  { name: 'mirrors.url-unmasked', clauses: ['mirrors.url.masked'], description: 'credentials in the mirror URL are shown instead of *****', ...mapBody({ method: ['GET', 'POST', 'PUT'], route: [MIRRORS, MIRROR] }, (b, ctx) => {
+  { name: 'mirrors.url-unmasked', clauses: ['mirrors.url.masked'], description: 'credentials in the mirror URL (user and password) are shown instead of *****', ...mapBody({ method: ['GET', 'POST', 'PUT'], route: [MIRRORS, MIRROR] }, (b, ctx) => {
     const unmask = (m: Json) => {
       for (const project of ctx.store.projects.values()) {
         const mirror = project.remoteMirrors.find((r) => r.id === m.id);
-        if (mirror && mirror.credentials.user !== undefined) return { ...m, url: String(m.url).replace(/\*\*\*\*\*/, mirror.credentials.user) };
+        const { user, password } = mirror?.credentials ?? {};
+        if (user !== undefined || password !== undefined) return { ...m, url: String(m.url).replace(/^([^:]+:\/\/)[^@/]*@/, `$1${user ?? ''}${password === undefined ? '' : `:${password}`}@`) };
       }
       return m;
     };

@@ -3,9 +3,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Fault } from './types.js';
 
-/** Routes of the target contract's setup endpoints (TARGET-CONTRACT.md §2). */
+/** Routes of the target contract's setup endpoints (TARGET-CONTRACT.md §2), and the pre-check's read of the admin token's scopes. */
 const SETUP_ROUTES = new Set(
-  ['/version', '/user', '/users', '/users/:id', '/users/:id/personal_access_tokens', '/groups', '/groups/:id', '/groups/:id/share', '/projects', '/projects/:id', '/projects/:id/share', '/projects/:id/repository/branches', '/application/settings'].map((r) => `/api/v4${r}`),
+  ['/version', '/user', '/personal_access_tokens/self', '/users', '/users/:id', '/users/:id/personal_access_tokens', '/groups', '/groups/:id', '/groups/:id/share', '/projects', '/projects/:id', '/projects/:id/share', '/projects/:id/repository/branches', '/application/settings'].map((r) => `/api/v4${r}`),
 );
 export const isSetup = (request: FastifyRequest) => SETUP_ROUTES.has(request.routeOptions.url ?? '');
 

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ACCESS, type FeatureAccessLevel, type Group, type Project, type EmailRow, type Source, type User, type Visibility } from '../state/model.js';
 import { requireAdmin, requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
 import { actorOf, avatarUrl, findGroup, findProject, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
-import { apiError, badRequest, conflict, forbidden, notFound, paramError, recordNotFound, validationError } from '../http/errors.js';
+import { apiError, badRequest, conflict, forbidden, notFound, paramError, recordNotFound, unauthorized, validationError } from '../http/errors.js';
 import { mergedParams, Params } from '../http/params.js';
 import type { UploadedFile } from '../http/rack-params.js';
 import { paginate } from '../http/pagination.js';
@@ -385,6 +385,26 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       active: true,
       expires_at: token.expiresAt,
       token: token.token,
+    };
+  });
+
+  // lib/api/personal_access_tokens/self_information.rb `get 'self'`: the token the request came with,
+  // for a token of any scope (allow_access_with_scope(Gitlab::Auth.all_available_scopes)), as
+  // Entities::PersonalAccessToken shows it (no token value).
+  app.get('/personal_access_tokens/self', async (request) => {
+    const token = actorOf(ctx, request).token;
+    if (!token) throw unauthorized();
+    return {
+      id: token.id,
+      name: token.name,
+      revoked: token.revoked,
+      created_at: token.createdAt,
+      description: null,
+      scopes: token.scopes,
+      user_id: token.userId,
+      last_used_at: null,
+      active: !token.revoked,
+      expires_at: token.expiresAt,
     };
   });
 

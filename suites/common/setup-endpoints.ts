@@ -6,6 +6,7 @@ import { apiPath } from '../harness/core/client.js';
 import { registerSecret } from '../harness/core/redact.js';
 import { dateIn, type ProjectInfo } from '../harness/core/vocabulary.js';
 import { currentFrame } from '../harness/run/frame.js';
+import { Ledger } from '../harness/run/ledger.js';
 import { SetupError } from '../harness/run/maker.js';
 
 /** The bot user a project access token made: its user id and username. */
@@ -43,5 +44,7 @@ export async function renameProject(project: ProjectInfo, path: string): Promise
   const res = await frame.admin.put(apiPath`/projects/${project.id}`, { body: { path } });
   const fullPath = (res.body as { path_with_namespace?: unknown } | undefined)?.path_with_namespace;
   if (res.status !== 200 || typeof fullPath !== 'string' || !fullPath.endsWith(`/${path}`)) throw new SetupError(`rename project ${project.fullPath} to ${path} (wanted its new path_with_namespace)`, res, [200], 'project-update');
+  // The clean-up deletes it only under the name the ledger holds (removal.ts checkObject).
+  new Ledger(frame.run.context.ledgerPath, frame.run.context.runId).record('project', project.id, fullPath);
   return fullPath;
 }

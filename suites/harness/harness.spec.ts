@@ -8,7 +8,7 @@ import { loadManifest } from '../../fixtures/manifest.js';
 import { CATALOG } from '../areas.js';
 import { formsByKind } from './core/area.js';
 import { retryDelayMs } from './core/client.js';
-import { redact, registerSecret, REDACTED } from './core/redact.js';
+import { redact, redactValue, registerSecret, registerSecretsIn, REDACTED } from './core/redact.js';
 import { versionAtLeast } from './core/version.js';
 import { ConfigError, loadConfig, SETTINGS } from './run/config.js';
 import { SETUP_NEED_NAMES } from './core/setup-needs.js';
@@ -88,6 +88,20 @@ describe('redaction', () => {
     expect(out).toContain(REDACTED);
     expect(redact('curl -H "PRIVATE-TOKEN: $TOKEN"')).toBe('curl -H "PRIVATE-TOKEN: $TOKEN"');
     expect(redact('PRIVATE-TOKEN: $abcdefSecretXYZ')).toBe('PRIVATE-TOKEN: [REDACTED]');
+  });
+
+  test('token fields (invite_token), URL credentials and what a request sends are masked, whoever registered them; JSON, masks and $TOKEN stay', () => {
+    expect(redactValue({ invite_token: 'inv1te-t0ken-abc', n: null, message: 'got {"invite_token":"inv1te-t0ken-def"}' })).toEqual({ invite_token: REDACTED, n: null, message: `got {"invite_token":"${REDACTED}"}` });
+    expect(redact("expected { invite_token: 'inv1te-t0ken-ghi' }")).toBe(`expected { invite_token: '${REDACTED}' }`);
+    expect(redact('{"invite_token":null,"token_count":12345678}')).toBe('{"invite_token":null,"token_count":12345678}');
+    expect(redact('https://al1ce:Pa55-w0rd@example.com/x.git https://tok3n-value@example.org ssh://git:Pa55-g1t@example.org ssh://git@example.com')).toBe(
+      `https://${REDACTED}:${REDACTED}@example.com/x.git https://${REDACTED}@example.org ssh://git:${REDACTED}@example.org ssh://git@example.com`,
+    );
+    expect(redact('https://*****:*****@example.com ?access_token=abcdefgh1')).toBe(`https://*****:*****@example.com ?access_token=${REDACTED}`);
+    // The HTML report's cURL line, escaped: the placeholder is no secret.
+    expect(redact('-H &quot;PRIVATE-TOKEN: $TOKEN&quot;')).toBe('-H &quot;PRIVATE-TOKEN: $TOKEN&quot;');
+    registerSecretsIn({ url: 'https://bob-user:Pa55-four@example.org/x', rows: [{ invite_token: 'qwertyuiop' }] });
+    expect(redact('Pa55-four bob-user qwertyuiop')).toBe(`${REDACTED} ${REDACTED} ${REDACTED}`);
   });
 });
 

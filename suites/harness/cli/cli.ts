@@ -12,6 +12,8 @@ import { Client } from '../core/client.js';
 import { ConfigError } from '../core/errors.js';
 import { registerSecret } from '../core/redact.js';
 import { loadConfig, useSettings, type Config, type Flags } from '../run/config.js';
+import { normalizeTarget } from '../run/instance-identity.js';
+import { Ledger } from '../run/ledger.js';
 import { sweepLedger, sweepPrefix } from '../run/removal.js';
 import { ProgressReporter } from '../report/progress-reporter.js';
 import { ConformanceReporter, type RunControl } from '../report/reporter.js';
@@ -67,7 +69,11 @@ Run options:
 Sweep options:
   --target URL, --token-file PATH   as above
   --ledger FILE              undo what this ledger lists: delete objects, put settings back
-                             (default: every ledger in .conformance/)
+                             (default: every ledger in .conformance/ written against --target).
+                             A ledger of another target or instance is left alone (exit 2), and an
+                             object whose id now names another (its username or full path is not
+                             the one recorded, with the run prefix) is left and reported
+  --dry-run                  with ledgers: read only, print what would be undone
   --prefix PREFIX            delete users, groups and projects whose names start with PREFIX
                              (a run prefix, "cnf-<run id>")
 
@@ -236,7 +242,8 @@ async function sweepLeftovers(since: number, config: Config): Promise<void> {
   for (const file of readdirSync(dir).filter((f) => f.startsWith('ledger-'))) {
     const path = join(dir, file);
     if (statSync(path).mtimeMs < since) continue;
-    const { left } = await sweepLedger(admin, path);
+    // Refused: another run's ledger, of another target.
+    const { left } = await sweepLedger(admin, path, { target: config.targetUrl });
     if (left.length) console.error(`conformance: could not undo ${left.join(', ')}; run \`gitlab-api-conformance sweep --ledger ${path}\``);
   }
 }
@@ -250,32 +257,54 @@ async function record(args: string[]): Promise<number> {
 }
 
 async function sweep(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { target: { type: 'string' }, 'token-file': { type: 'string' }, ledger: { type: 'string' }, prefix: { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: { target: { type: 'string' }, 'token-file': { type: 'string' }, ledger: { type: 'string' }, prefix: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+  });
   setEnv('CONFORMANCE_TARGET_URL', values.target);
   setEnv('CONFORMANCE_ADMIN_TOKEN_FILE', values['token-file']);
   const config = loadConfig();
   if (config.targetUrl === undefined) throw new ConfigError('sweep needs a target: --target URL (or CONFORMANCE_TARGET_URL) and an admin token');
   registerSecret(config.adminToken);
   const admin = new Client(config.targetUrl, config.adminToken, 'admin (sweep)', config.requestTimeoutMs);
-  let removed = 0;
-  let restored = 0;
-  const left: string[] = [];
+  const dryRun = values['dry-run'] === true;
   if (values.prefix !== undefined) {
     if (!/^cnf[-_][0-9a-f]{6,}/.test(values.prefix)) throw new ConfigError(`--prefix must be a run prefix such as cnf-2611221016ab12, got "${values.prefix}"`);
+    if (dryRun) throw new ConfigError('--dry-run goes with ledgers only, not with --prefix');
     const result = await sweepPrefix(admin, values.prefix);
-    removed += result.removed;
-    left.push(...result.left);
-  } else {
-    const ledgers = values.ledger !== undefined ? [values.ledger] : existsSync('.conformance') ? readdirSync('.conformance').filter((f) => f.startsWith('ledger-')).map((f) => join('.conformance', f)) : [];
-    for (const ledger of ledgers) {
-      const result = await sweepLedger(admin, ledger);
-      removed += result.removed;
-      restored += result.restored;
-      left.push(...result.left);
-    }
+    console.log(`sweep: removed ${result.removed} object(s)${result.left.length ? `; could not undo ${result.left.join(', ')}` : ''}`);
+    return result.left.length > 0 ? 1 : 0;
   }
-  console.log(`sweep: removed ${removed} object(s)${restored ? `, put back ${restored} instance setting(s)` : ''}${left.length ? `; could not undo ${left.join(', ')}` : ''}`);
-  return left.length > 0 ? 1 : 0;
+  const named = values.ledger !== undefined;
+  if (named && !existsSync(values.ledger!)) throw new ConfigError(`--ledger ${values.ledger}: no such file`);
+  const ledgers = named ? [values.ledger!] : existsSync('.conformance') ? readdirSync('.conformance').filter((f) => f.startsWith('ledger-')).map((f) => join('.conformance', f)) : [];
+  let removed = 0;
+  let restored = 0;
+  let otherTargets = 0;
+  let refused = false;
+  const left: string[] = [];
+  for (const ledger of ledgers) {
+    const result = await sweepLedger(admin, ledger, { target: config.targetUrl, dryRun });
+    if (result.refused !== undefined) {
+      // Unnamed, a ledger of another target is another run's business: counted, not refused.
+      const header = Ledger.header(ledger);
+      if (!named && header !== undefined && header.target !== normalizeTarget(config.targetUrl)) otherTargets++;
+      else {
+        refused = true;
+        console.error(`sweep: ledger ${ledger} left alone, nothing removed: ${result.refused}`);
+      }
+      continue;
+    }
+    for (const line of result.wouldUndo) console.log(`sweep --dry-run: would ${line}`);
+    removed += result.removed;
+    restored += result.restored;
+    left.push(...result.left);
+  }
+  const skipped = otherTargets ? `; ${otherTargets} ledger(s) of other targets not considered` : '';
+  const done = dryRun ? 'dry run, nothing removed' : `removed ${removed} object(s)${restored ? `, put back ${restored} instance setting(s)` : ''}`;
+  console.log(`sweep: ${done}${left.length ? `; ${dryRun ? 'would leave' : 'could not undo'} ${left.join(', ')}` : ''}${skipped}`);
+  if (refused && named) return 2;
+  return left.length > 0 || refused ? 1 : 0;
 }
 
 export async function main(argv: string[]): Promise<number> {

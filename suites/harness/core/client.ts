@@ -4,7 +4,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import request from 'supertest';
-import { redact } from './redact.js';
+import { redact, registerSecretsIn } from './redact.js';
 import { HarnessError } from './errors.js';
 import type { Exchange, Purpose, Recorder, TestLog } from './exchange.js';
 import { giveSlot, takeSlot } from './in-flight.js';
@@ -84,6 +84,9 @@ export class Client {
   async send(method: string, path: string, options: SendOptions = {}): Promise<Exchange> {
     const url = `/api/v4${path}${queryString(options.query)}`;
     const index = this.log ? this.log.sent++ : undefined;
+    // What it sends (a mirror URL's password) and what comes back (an invite_token) is masked in every report.
+    registerSecretsIn(options.body);
+    registerSecretsIn(options.query);
     let retries = 0;
     for (;;) {
       const started = performance.now();
@@ -102,6 +105,7 @@ export class Client {
         throw new HarnessError(`${method} ${redact(url)} as ${this.actor} could not be completed: ${describeNetworkError(error, this.timeoutMs)}`);
       }
       giveSlot();
+      registerSecretsIn(exchange.body);
       exchange.durationMs = Math.round(performance.now() - started);
       exchange.retries = retries;
       exchange.index = index;

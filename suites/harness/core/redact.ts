@@ -1,11 +1,25 @@
-// The one place that keeps tokens out of output: every writer (failure messages, evidence,
+// The one place that keeps secrets out of output: every writer (failure messages, evidence,
 // reports, logs) passes its text through `redact`. The run hands in every token it issues or holds
-// (`registerSecret`); anything that looks like a GitLab token is masked too, handed in or not.
+// (`registerSecret`, and `registerSecretsIn` for what a request sends or an answer carries: the
+// credentials of a URL, the value of a `…token` field); anything shaped like a secret is masked too,
+// handed in or not: GitLab tokens, the value of a field or parameter named `…token`, the credentials
+// of a URL (`scheme://user:password@`), also when a faulty target echoes them. A worker's registered
+// secrets are not known to the reporters (another process): the shapes are what masks there.
 
 const known = new Set<string>();
 
 /** GitLab token forms: personal, project/group, OAuth, feed, deploy, runner, CI job tokens. */
 const TOKEN_PATTERN = /\b(?:glpat|gloas|gldt|glrt|glcbt|glptt|glft|glimt|glagent|glsoat|glffct|gltst)-[A-Za-z0-9_.-]{8,}/g;
+
+/**
+ * A field or parameter named `token` or `…_token` (`invite_token`, `private_token`, `access_token`)
+ * and a value of 6 characters or more: quoted or not, JSON-escaped inside a string or not (`=` for a
+ * query). A JSON literal (null, a number, true/false) and the cURL placeholder $TOKEN are kept.
+ */
+const TOKEN_FIELD = /(\b(?:[a-z]+_)*token\\?["']?\s*[:=]\s*(\\?["'])?)(?!\$TOKEN\b|null\b|true\b|false\b|\d+[,}\s])([^\s"'\\&,}<>]{6,})/gi;
+
+/** The credentials of a URL: `scheme://user@`, `scheme://user:password@` (mirror URLs, clone URLs). */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'\\<>]+)@/gi;
 
 export const REDACTED = '[REDACTED]';
 
@@ -13,9 +27,35 @@ export function registerSecret(secret: string | undefined): void {
   if (secret && secret.length >= 6) known.add(secret);
 }
 
+/** What a URL's credentials keep: GitLab's mask (`*****`), and the user `git` of SSH URLs, which GitLab shows (no secret). */
+function maskUserinfo(userinfo: string): string {
+  const at = userinfo.indexOf(':');
+  const [user, password] = at < 0 ? [userinfo, undefined] : [userinfo.slice(0, at), userinfo.slice(at + 1)];
+  const keep = (part: string) => /^\**$/.test(part) || part === REDACTED;
+  const shownUser = keep(user) || user === 'git' ? user : REDACTED;
+  return password === undefined ? shownUser : `${shownUser}:${keep(password) ? password : REDACTED}`;
+}
+
+/** Registers the secrets inside a value a request sends or an answer carries: URL credentials, `…token` fields. */
+export function registerSecretsIn(value: unknown, key = ''): void {
+  if (typeof value === 'string') {
+    if (/(?:^|_)token$/i.test(key)) registerSecret(value);
+    for (const [, , userinfo] of value.matchAll(URL_USERINFO)) {
+      const at = userinfo.indexOf(':');
+      for (const part of at < 0 ? [userinfo] : [userinfo.slice(0, at), userinfo.slice(at + 1)]) if (!/^\**$/.test(part) && part !== 'git') registerSecret(part);
+    }
+  } else if (Array.isArray(value)) {
+    for (const inner of value) registerSecretsIn(inner, key);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [name, inner] of Object.entries(value)) registerSecretsIn(inner, name);
+  }
+}
+
 export function redact(text: string): string {
   let out = text.replace(TOKEN_PATTERN, REDACTED);
   for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  out = out.replace(URL_USERINFO, (_all, scheme: string, userinfo: string) => `${scheme}${maskUserinfo(userinfo)}@`);
+  out = out.replace(TOKEN_FIELD, `$1${REDACTED}`);
   // Header and query forms, whatever the token looks like.
   // (The cURL lines of the HTML report carry the placeholder $TOKEN, which is not a secret.)
   out = out.replace(/(private[-_]token["']?\s*[:=]\s*["']?)(?!\$TOKEN\b)[^\s"'&,}]+/gi, `$1${REDACTED}`);

@@ -17,6 +17,7 @@ import { loadConfig, SEATLESS_POOL_SIZE, USER_POOL_SIZE, type Config } from './c
 import type { ActorInfo, RunContext } from './context.js';
 import { Coordinator, keepCoordinator, local, serve } from './coordinator.js';
 import { Frame } from './frame.js';
+import { identityOf, normalizeTarget } from './instance-identity.js';
 import { Ledger } from './ledger.js';
 import { sweepLedger } from './removal.js';
 
@@ -40,7 +41,8 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
   const admin = new Client(targetUrl, adminToken, 'admin (setup)', config.requestTimeoutMs);
   const runId = `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(2, 14)}${randomBytes(2).toString('hex')}`;
   const ledgerPath = join('.conformance', `ledger-${runId}.jsonl`);
-  const coordinator = new Coordinator(config.maxInFlight, new Ledger(ledgerPath, runId));
+  const ledger = new Ledger(ledgerPath, runId);
+  const coordinator = new Coordinator(config.maxInFlight, ledger);
   bindInFlight(coordinator.inFlight);
   keepCoordinator(coordinator);
   const stopServing = serve(coordinator, runId);
@@ -56,7 +58,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
     }
     try {
       // Also the instance settings that tests left at their value for the next holder (coordinator.ts holdSetting).
-      const { left } = await sweepLedger(admin, ledgerPath);
+      const { left } = await sweepLedger(admin, ledgerPath, { target: targetUrl });
       if (left.length > 0) console.error(`conformance: clean-up left ${left.length} thing(s) on the target: ${left.join(', ')} (ledger ${ledgerPath})`);
     } finally {
       stopServing();
@@ -70,6 +72,11 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
     if (me.status !== 200) throw new HarnessError(`GET /api/v4/user answered HTTP ${me.status}; is ${targetUrl} a GitLab API?`);
     const user = me.body as { id: number; is_admin?: boolean; username: string };
     if (user.is_admin !== true) throw new HarnessError(`the admin token belongs to ${user.username}, who is not an administrator; the suite needs an administrator's token`);
+    await checkScopes(admin);
+    const instance = identityOf(user);
+    if (instance === undefined) throw new HarnessError(`GET /api/v4/user lacks id, username or created_at; the ledger needs them to name the instance`);
+    // Before the first object: a clean-up elsewhere refuses what follows (removal.ts sweepLedger).
+    ledger.writeHeader(normalizeTarget(targetUrl), instance);
     const versionRes = await admin.get('/version');
     const version = versionRes.status === 200 ? String((versionRes.body as { version?: string }).version ?? 'unknown') : 'unknown';
 
@@ -144,6 +151,21 @@ function keepForRepro(run: RunContext, ledgerPath: string): void {
     `conformance: --keep: what the run made on ${run.targetUrl} stays (ledger ${ledgerPath}); the tokens of its users are in ${tokensPath} (readable by you alone). ` +
       `Remove it all with: gitlab-api-conformance sweep --target ${run.targetUrl} --ledger ${ledgerPath}`,
   );
+}
+
+/**
+ * The admin token's scopes (GET /personal_access_tokens/self, lib/api/personal_access_tokens/self_information.rb,
+ * open to a token of any scope): the run creates and deletes users, groups and projects, which takes
+ * `api` (`read_api` answers every write 403 insufficient_scope). `sudo` is not needed: the tests of
+ * sudo make a token of their own. A target without the endpoint (an older GitLab answers 404) or a
+ * token that is no personal access token gets no 200, and a target that does not answer it none: the
+ * scopes are unknown, and the run goes on.
+ */
+async function checkScopes(admin: Client): Promise<void> {
+  const res = await admin.get('/personal_access_tokens/self').catch(() => undefined);
+  const scopes = (res?.body as { scopes?: unknown } | undefined)?.scopes;
+  if (res?.status !== 200 || !Array.isArray(scopes)) return;
+  if (!scopes.includes('api')) throw new HarnessError(`the admin token lacks the scope api (it has ${scopes.join(', ') || 'none'}); the suite creates and deletes users, groups and projects, which needs api`);
 }
 
 /**

@@ -1,8 +1,10 @@
 // Removing what a run made: one object at a time (GitLab 17/18's delayed deletion included), the
 // whole of a ledger (instance settings the run changed put back too), or everything named with a
 // run's prefix. The run's clean-up and the CLI's sweep use them.
+import { existsSync, rmSync } from 'node:fs';
 import { apiPath, type Client, type Exchange } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
+import { normalizeTarget, otherInstance } from './instance-identity.js';
 import { Ledger, type LedgerKind, type ObjectEntry } from './ledger.js';
 
 /** Projects first, then groups, then users: what a group or user still holds goes before it. */
@@ -50,52 +52,130 @@ function markedAlready(res: Exchange): boolean {
   return res.status === 400 && typeof message === 'string' && /^(Group|Project) has been already marked for deletion$/.test(message);
 }
 
+/** A ledger's run prefix as a kind of object carries it: usernames with "_" for "-" (fixtures/factories.ts). */
+function prefixOf(kind: LedgerKind, runId: string): string {
+  return kind === 'user' ? `cnf_${runId}` : `cnf-${runId}`;
+}
+
 /**
- * Undoes whatever a ledger still lists (after a crash, or at the end of every run): the instance
- * settings the run changed are put back first; a group goes with everything inside it (GitLab
- * removes a group's subgroups and projects with it), so only the outermost groups and projects are
- * deleted, at once; what was inside one that could not be deleted is tried one by one, deepest first;
- * users go last.
+ * Reads the object a ledger line names by id, before anything deletes it: `ours` when it is still
+ * the one the line recorded (username, or full path with GitLab's pending-deletion renames taken
+ * off: app/services/groups/mark_for_deletion_service.rb, app/services/projects/mark_for_deletion_service.rb
+ * rename a marked group's or project's path to `<path>-deletion_scheduled-<id>`, which the full paths
+ * of what is inside take too) and that name carries the run's prefix; `gone` when the target
+ * answers 404; else why it is left alone.
  */
-export async function sweepLedger(admin: Client, ledgerPath: string): Promise<{ removed: number; restored: number; left: string[] }> {
+export async function checkObject(admin: Client, item: Pick<ObjectEntry, 'kind' | 'id' | 'name' | 'runId'>): Promise<{ state: 'ours' | 'gone' } | { state: 'left'; why: string }> {
+  const prefix = prefixOf(item.kind, item.runId);
+  if (!item.name.split('/').pop()!.startsWith(prefix)) return { state: 'left', why: `${item.kind} id ${item.id} is recorded as \`${item.name}\`, which does not carry the run prefix ${prefix}: left` };
+  const path = item.kind === 'user' ? apiPath`/users/${item.id}` : item.kind === 'group' ? apiPath`/groups/${item.id}` : apiPath`/projects/${item.id}`;
+  const res = await admin.get(path).catch(() => undefined);
+  if (res?.status === 404) return { state: 'gone' };
+  if (res?.status !== 200) return { state: 'left', why: `${item.kind} id ${item.id} (\`${item.name}\`) could not be read (${res ? `HTTP ${res.status}` : 'no answer'}): left` };
+  const body = (res.body ?? {}) as { username?: unknown; full_path?: unknown; path_with_namespace?: unknown };
+  const shown = item.kind === 'user' ? body.username : item.kind === 'group' ? body.full_path : body.path_with_namespace;
+  const now = typeof shown === 'string' ? shown.split('/').map((part) => part.replace(/-deletion_scheduled-\d+$/, '')).join('/') : undefined;
+  if (now === item.name) return { state: 'ours' };
+  return { state: 'left', why: `${item.kind} id ${item.id} is now \`${typeof shown === 'string' ? shown : 'unnamed'}\`, not \`${item.name}\`: left` };
+}
+
+export interface SweepResult {
+  removed: number;
+  restored: number;
+  /** What could not be undone, or was left alone, one phrase each. */
+  left: string[];
+  /** Why the whole ledger was left alone (another target or instance), when it was. */
+  refused?: string;
+  /** With `dryRun`: what would be undone. */
+  wouldUndo: string[];
+}
+
+/**
+ * Undoes whatever a ledger still lists (after a crash, or at the end of every run), on `target` only:
+ * a ledger written against another target or instance (its first line: instance-identity.ts), or
+ * without that line, is refused whole. The instance settings the run changed are put back first; a
+ * group goes with everything inside it (GitLab removes a group's subgroups and projects with it), so
+ * only the outermost groups and projects are deleted, at once; what was inside one that could not be
+ * deleted is tried one by one, deepest first; users go last. Every object is read before its DELETE
+ * (checkObject): one whose id now names another object is left. A ledger with nothing left to undo
+ * is removed. `dryRun`: reads only, and says what it would undo.
+ */
+export async function sweepLedger(admin: Client, ledgerPath: string, options: { target: string; dryRun?: boolean }): Promise<SweepResult> {
+  const result: SweepResult = { removed: 0, restored: 0, left: [], wouldUndo: [] };
+  const header = Ledger.header(ledgerPath);
+  if (header === undefined) {
+    if (existsSync(ledgerPath)) result.refused = `it names no target (written by an earlier version of the suite); \`sweep --prefix cnf-<run id>\` removes what a run made by name`;
+    return result;
+  }
+  if (normalizeTarget(options.target) !== header.target) {
+    result.refused = `it was written against ${header.target}, not ${normalizeTarget(options.target)}`;
+    return result;
+  }
   const outstanding = Ledger.outstanding(ledgerPath);
-  if (outstanding.length === 0) return { removed: 0, restored: 0, left: [] };
-  const writer = new Ledger(ledgerPath, outstanding[0].runId);
-  const left: string[] = [];
-  let restored = 0;
+  if (outstanding.length === 0) {
+    if (!options.dryRun) rmSync(ledgerPath, { force: true });
+    return result;
+  }
+  const other = await otherInstance(admin, options.target, header);
+  if (other !== undefined) {
+    result.refused = other;
+    return result;
+  }
+  const writer = new Ledger(ledgerPath, header.runId);
+  const left = result.left;
   for (const setting of outstanding.filter((i) => i.kind === 'setting')) {
+    if (options.dryRun) {
+      result.wouldUndo.push(`put back setting ${setting.name} (PUT ${setting.restore.path})`);
+      continue;
+    }
     const res = await admin.put(setting.restore.path, { body: setting.restore.body }).catch(() => undefined);
     // Put back when the answer (the settings, as GitLab's PUT shows them) has the old values.
     const shown = (res?.body ?? {}) as Record<string, unknown>;
     if (res?.status === 200 && Object.entries(setting.restore.body).every(([key, value]) => shown[key] === value)) {
       writer.markRestored(setting.name, setting.restore);
-      restored++;
+      result.restored++;
     } else left.push(`setting ${setting.name} (PUT ${setting.restore.path}: ${res?.status ?? 'no answer'})`);
   }
   const items = outstanding.filter((i): i is ObjectEntry => i.kind !== 'setting');
   const groups = items.filter((i) => i.kind === 'group');
   const inside = (item: ObjectEntry, group: ObjectEntry) => item !== group && item.kind !== 'user' && item.name.startsWith(`${group.name}/`);
   const outermost = items.filter((i) => i.kind !== 'user' && !groups.some((g) => inside(i, g)));
-  let removed = 0;
-  const remove = async (item: ObjectEntry) => {
-    const ok = await removeObject(admin, item);
-    if (ok) {
-      writer.markRemoved(item.kind, item.id, item.name);
-      removed++;
+  /** Objects whose id now names another object: never tried again. */
+  const alien = new Set<ObjectEntry>();
+  /** Removes one object after checking it; false when it is still there (left alone, or its removal failed: said in `left` when `report`). */
+  const remove = async (item: ObjectEntry, report = true): Promise<boolean> => {
+    if (alien.has(item)) return false;
+    const found = await checkObject(admin, item);
+    if (found.state === 'left') {
+      alien.add(item);
+      left.push(found.why);
+      return false;
     }
-    return ok;
+    if (options.dryRun) {
+      if (found.state === 'ours') result.wouldUndo.push(`remove ${item.kind} ${item.name} (id ${item.id})`);
+      return true;
+    }
+    if (found.state === 'gone' || (await removeObject(admin, item))) {
+      writer.markRemoved(item.kind, item.id, item.name);
+      result.removed++;
+      return true;
+    }
+    if (report) left.push(`${item.kind} ${item.name}`);
+    return false;
   };
-  const failed = (await Promise.all(outermost.map(async (item) => ((await remove(item)) ? undefined : item)))).filter((i): i is ObjectEntry => i !== undefined);
-  for (const item of items.filter((i) => i.kind !== 'user' && !outermost.includes(i))) {
-    if (!failed.some((top) => inside(item, top))) writer.markRemoved(item.kind, item.id, item.name);
+  const failed = (await Promise.all(outermost.map(async (item) => ((await remove(item, false)) ? undefined : item)))).filter((i): i is ObjectEntry => i !== undefined);
+  if (!options.dryRun) {
+    for (const item of items.filter((i) => i.kind !== 'user' && !outermost.includes(i))) {
+      if (!failed.some((top) => inside(item, top))) writer.markRemoved(item.kind, item.id, item.name);
+    }
   }
   for (const top of failed) {
     const within = items.filter((i) => inside(i, top)).sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || b.name.split('/').length - a.name.split('/').length);
-    for (const item of [...within, top]) if (!(await remove(item))) left.push(`${item.kind} ${item.name}`);
+    for (const item of [...within, top]) await remove(item);
   }
-  const users = await Promise.all(items.filter((i) => i.kind === 'user').map(async (u) => ((await remove(u)) ? undefined : `user ${u.name}`)));
-  left.push(...users.filter((u): u is string => u !== undefined));
-  return { removed, restored, left };
+  await Promise.all(items.filter((i) => i.kind === 'user').map((user) => remove(user)));
+  if (!options.dryRun && Ledger.outstanding(ledgerPath).length === 0) rmSync(ledgerPath, { force: true });
+  return result;
 }
 
 /**
