@@ -19,7 +19,7 @@ import { ProgressReporter } from '../report/progress-reporter.js';
 import { ConformanceReporter, type RunControl } from '../report/reporter.js';
 import { chosenSummary } from '../report/results.js';
 import { printEnding, printTable } from '../report/terminal.js';
-import { watchTarget } from './watchdog.js';
+import { TargetWatch } from './watchdog.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -141,6 +141,8 @@ async function run(args: string[], transcript?: string): Promise<number> {
   rmSync(join(config.reportDir, 'results.json'), { force: true });
   const started = Date.now();
   const control: RunControl = { partial: values.shard !== undefined };
+  const watch = new TargetWatch(config.targetUrl);
+  control.cutShort = () => watch.lostAtTheEnd();
   const reporter = new ConformanceReporter(CATALOG, config, control);
 
   // Loaded here, not at the top: --help and sweep need none of vitest.
@@ -162,16 +164,16 @@ async function run(args: string[], transcript?: string): Promise<number> {
     provide: { conformanceSettings: config },
     ...(config.sequential ? { sequence: { sequencer: NameOrder } } : {}),
     shard: values.shard,
-    reporters: [new ProgressReporter(), reporter],
+    reporters: [new ProgressReporter(), reporter, watch],
   });
   const interrupt = (why: string) => {
     if (control.interruption !== undefined) return;
     control.interruption = why;
     console.error(`\nconformance: interrupted (${why}); stopping and cleaning up what the run created …`);
-    void vitest.cancelCurrentRun('keyboard-input');
+    vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
   };
   const onSigint = (signal: NodeJS.Signals) => interrupt(signal);
-  const watchdog = config.targetUrl === undefined ? undefined : watchTarget(config.targetUrl, interrupt);
+  watch.onLost = interrupt;
   // vitest's own handlers exit the process at once; ours cancels the run so its clean-up happens.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.removeAllListeners(signal);
@@ -186,7 +188,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
   } catch (error) {
     console.error(`conformance: ${(error as Error).message}`);
   } finally {
-    watchdog?.stop();
+    watch.stop();
     await vitest.close();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
@@ -242,9 +244,11 @@ async function sweepLeftovers(since: number, config: Config): Promise<void> {
   for (const file of readdirSync(dir).filter((f) => f.startsWith('ledger-'))) {
     const path = join(dir, file);
     if (statSync(path).mtimeMs < since) continue;
-    // Refused: another run's ledger, of another target.
-    const { left } = await sweepLedger(admin, path, { target: config.targetUrl });
-    if (left.length) console.error(`conformance: could not undo ${left.join(', ')}; run \`gitlab-api-conformance sweep --ledger ${path}\``);
+    // Refused: another run's ledger, of another target (said nothing of), or a target that does not answer.
+    const { left, refused } = await sweepLedger(admin, path, { target: config.targetUrl }).catch((error: unknown) => ({ left: [], refused: (error as Error).message }));
+    const later = `run \`gitlab-api-conformance sweep --target ${config.targetUrl} --ledger ${path}\``;
+    if (refused !== undefined && !refused.startsWith('it was written against')) console.error(`conformance: the clean-up could not be made: ${refused}; ${later} when it answers`);
+    if (left.length) console.error(`conformance: could not undo ${left.join(', ')}; ${later}`);
   }
 }
 

@@ -73,6 +73,8 @@ export interface RunControl {
   interruption?: string;
   /** Only a shard of the test files loads: the catalog cannot be checked for clauses with no test. */
   partial?: boolean;
+  /** Asked at the end of a run with errors, before the reports: why the run was cut short after all (the target gone), if it was. */
+  cutShort?: () => Promise<string | undefined>;
 }
 
 export class ConformanceReporter implements Reporter {
@@ -86,7 +88,9 @@ export class ConformanceReporter implements Reporter {
     private readonly control: RunControl = {},
   ) {}
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, _errors?: ReadonlyArray<unknown>, reason?: TestRunEndReason): void {
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>, _errors?: ReadonlyArray<unknown>, reason?: TestRunEndReason): Promise<void> {
+    const errored = testModules.some((m) => [...m.children.allTests()].some((t) => (t.meta().outcome as Outcome | undefined)?.failure === 'error'));
+    if (this.control.interruption === undefined && errored && this.control.cutShort) this.control.interruption = await this.control.cutShort();
     const interruption = this.control.interruption ?? (reason === 'interrupted' ? 'the run was cancelled' : undefined);
     const project = testModules.find((m) => m.project.name.startsWith('conformance'))?.project;
     const run = project?.getProvidedContext().conformance as RunContext | undefined;

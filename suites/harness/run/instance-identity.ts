@@ -38,7 +38,9 @@ export async function otherInstance(admin: Client, targetUrl: string, recorded: 
   const target = normalizeTarget(targetUrl);
   if (recorded.target !== target) return `it was written against ${recorded.target}, not ${target}`;
   const { adminId, username, createdAt } = recorded.instance;
-  const res = await admin.get(apiPath`/users/${adminId}`);
+  const res = await admin.get(apiPath`/users/${adminId}`).catch((error: unknown) => error as Error);
+  // A target that does not answer cannot be told apart from another: nothing is removed.
+  if (res instanceof Error) return `the target does not answer, so it cannot be checked (${res.message})`;
   const now = res.status === 200 ? identityOf(res.body as Record<string, unknown>) : undefined;
   // Times are compared as instants: GitLab may render one in another zone.
   if (now?.username === username && Date.parse(now.createdAt) === Date.parse(createdAt)) return undefined;
