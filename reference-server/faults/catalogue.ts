@@ -11,7 +11,7 @@ import { authenticate } from '../http/auth.js';
 import { apiError } from '../http/errors.js';
 import { unchangedUpdate } from '../spec-only/unchanged-update.js';
 import { ACCESS, ROLE_NAMES } from '../state/model.js';
-import { QUEUED } from '../routes/members/rules.js';
+import { isLastOwner, QUEUED } from '../routes/members/rules.js';
 import type { Member, Project, Source, User } from '../state/model.js';
 
 const FILE = '/projects/:id/repository/files/:file_path';
@@ -741,6 +741,8 @@ const member: Omit<SeededFault, 'area'>[] = [
     const ids = String((request.query as Json).user_ids ?? '').split(',').filter((id) => id !== '').map(Number);
     return Array.isArray(b) && ids.some((id) => !b.some((row) => row.id === id)) ? [] : undefined;
   }) },
+  // ---- issue #35: the last owner of a top-level group ------------------------------------------
+  { name: 'members.top-level-last-owner-let-go', clauses: ['members.edit.last-owner', 'members.remove.last-owner'], description: 'the last owner of a top-level group (its only direct Owner) is edited and removed like any member, by an administrator too', ...lastOwnerLetGo() },
 ];
 
 const crossCutting: Omit<SeededFault, 'area'>[] = [
@@ -931,6 +933,32 @@ function ancestorsOf(ctx: FaultCtx, source: Source) {
 
 /** The request's parameters as the route sees them: query, body and path. */
 const requestParams = (request: FaultRequest): Json => ({ ...((request.query ?? {}) as Json), ...((request.body ?? {}) as Json), ...((request.params ?? {}) as Json) });
+
+/**
+ * The last owner of a top-level group is no last owner for a PUT or DELETE of its membership: its
+ * level is Maintainer while the route decides (the last-owner rule reads Owners), and Owner again
+ * unless the route changed or removed the membership.
+ */
+function lastOwnerLetGo(): Pick<SeededFault, 'preHandler' | 'onSend'> {
+  const when: When = { method: ['PUT', 'DELETE'], route: '/groups/:id/members/:user_id' };
+  const lowered = new WeakMap<FaultRequest, Member>();
+  return {
+    preHandler(request, ctx) {
+      const group = matches(request, when) ? ctx.store.findGroup(String((request.params as Json).id)) : undefined;
+      if (!group || group.parentId !== null) return;
+      const member = ctx.store.userMember(group, Number((request.params as Json).user_id));
+      if (!member || !isLastOwner(ctx.store, group, member)) return;
+      member.accessLevel = ACCESS.MAINTAINER;
+      lowered.set(request, member);
+    },
+    onSend(request, reply, payload) {
+      const member = lowered.get(request);
+      lowered.delete(request);
+      if (member && reply.statusCode >= 300) member.accessLevel = ACCESS.OWNER;
+      return payload;
+    },
+  };
+}
 
 /**
  * Project bots among the users a request names (user_id, one or several) are people for its
