@@ -741,7 +741,9 @@ const member: Omit<SeededFault, 'area'>[] = [
     const ids = String((request.query as Json).user_ids ?? '').split(',').filter((id) => id !== '').map(Number);
     return Array.isArray(b) && ids.some((id) => !b.some((row) => row.id === id)) ? [] : undefined;
   }) },
-  // ---- issue #35: the last owner of a top-level group ------------------------------------------
+  // ---- issue #35: the last owner of a top-level group; created_by in the lists ------------------
+  { name: 'members.lists-created-by-self', clauses: ['members.entity.created-by-absent'], description: 'the member lists (…/members, …/members/all) show a member nobody added as created by themselves', ...mapBody({ method: 'GET', route: [...bothKinds('/:kind/:id/members'), ...bothKinds('/:kind/:id/members/all')] }, (b) =>
+    Array.isArray(b) ? b.map((row) => (row.created_by === undefined ? { ...row, created_by: { id: row.id, username: row.username, name: row.name, state: row.state, avatar_url: row.avatar_url, web_url: row.web_url } } : row)) : undefined) },
   { name: 'members.top-level-last-owner-let-go', clauses: ['members.edit.last-owner', 'members.remove.last-owner'], description: 'the last owner of a top-level group (its only direct Owner) is edited and removed like any member, by an administrator too', ...lastOwnerLetGo() },
 ];
 
