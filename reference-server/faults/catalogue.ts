@@ -11,7 +11,7 @@ import { authenticate } from '../http/auth.js';
 import { apiError } from '../http/errors.js';
 import { unchangedUpdate } from '../spec-only/unchanged-update.js';
 import { ACCESS, ROLE_NAMES } from '../state/model.js';
-import { QUEUED } from '../routes/members/rules.js';
+import { isLastOwner, QUEUED } from '../routes/members/rules.js';
 import type { Member, Project, Source, User } from '../state/model.js';
 
 const FILE = '/projects/:id/repository/files/:file_path';
@@ -545,6 +545,7 @@ const invitation: Omit<SeededFault, 'area'>[] = [
   }) },
   // ---- issue #26 ----------------------------------------------------------------------------------
   { name: 'invitations.project-bot-invited', clauses: ['invitations.create.project-bot'], description: 'the bot user of another project\'s access token is invited like anyone and made a member', ...botsAsPeople(invitations('POST')) },
+  { name: 'invitations.project-bot-by-email-invited', clauses: ['invitations.create.project-bot'], description: 'the bot user of another project\'s access token, invited by its address, is made a member like anyone', ...botsAsPeople(invitations('POST'), true) },
   { name: 'invitations.requester-owner-by-maintainer', clauses: ['invitations.create.project-owner'], description: 'a Maintainer\'s invitation of an access requester at Owner is let through: the requester becomes an Owner', ...maintainerAsOwner(invitations('POST'), (params, source, ctx) => Number(params.access_level) === ACCESS.OWNER && String(params.user_id ?? '').split(',').some((id) => ctx.store.accessRequests.find(source, Number(id)) !== undefined)) },
   { name: 'invitations.group-maintainer-owner', clauses: ['invitations.auth.admin-members'], description: 'a group Maintainer passes the Owner-level checks of invitations: inviting at Owner, raising an invitation to Owner or changing one at Owner', ...maintainerAsOwner({ method: ['POST', 'PUT'], route: ['/groups/:id/invitations', '/groups/:id/invitations/:email'] }, (params, source, ctx) => {
     const invitation = ctx.store.directMembers(source).find((m) => m.inviteEmail !== null && m.inviteEmail === params.email);
@@ -742,6 +743,11 @@ const member: Omit<SeededFault, 'area'>[] = [
     const ids = String((request.query as Json).user_ids ?? '').split(',').filter((id) => id !== '').map(Number);
     return Array.isArray(b) && ids.some((id) => !b.some((row) => row.id === id)) ? [] : undefined;
   }) },
+  // ---- issue #35: the last owner of a top-level group; created_by in the lists ------------------
+  { name: 'members.lists-created-by-self', clauses: ['members.entity.created-by-absent'], description: 'the member lists (…/members, …/members/all) show a member nobody added as created by themselves', ...mapBody({ method: 'GET', route: [...bothKinds('/:kind/:id/members'), ...bothKinds('/:kind/:id/members/all')] }, (b) =>
+    Array.isArray(b) ? b.map((row) => (row.created_by === undefined ? { ...row, created_by: { id: row.id, username: row.username, name: row.name, state: row.state, avatar_url: row.avatar_url, web_url: row.web_url } } : row)) : undefined) },
+  { name: 'members.requester-owner-by-project-maintainer', clauses: ['members.add.project-owner'], description: 'a project Maintainer\'s POST …/members of an access requester at Owner is let through: the requester becomes an Owner', ...maintainerAsOwner({ method: 'POST', route: '/projects/:id/members' }, (params, source, ctx) => Number(params.access_level) === ACCESS.OWNER && String(params.user_id ?? '').split(',').some((id) => ctx.store.accessRequests.find(source, Number(id)) !== undefined)) },
+  { name: 'members.top-level-last-owner-let-go', clauses: ['members.edit.last-owner', 'members.remove.last-owner'], description: 'the last owner of a top-level group (its only direct Owner) is edited and removed like any member, by an administrator too', ...lastOwnerLetGo() },
 ];
 
 const crossCutting: Omit<SeededFault, 'area'>[] = [
@@ -934,16 +940,44 @@ function ancestorsOf(ctx: FaultCtx, source: Source) {
 const requestParams = (request: FaultRequest): Json => ({ ...((request.query ?? {}) as Json), ...((request.body ?? {}) as Json), ...((request.params ?? {}) as Json) });
 
 /**
- * Project bots among the users a request names (user_id, one or several) are people for its
- * duration: their user_type is taken away before the route and put back when it answered.
+ * The last owner of a top-level group is no last owner for a PUT or DELETE of its membership: its
+ * level is Maintainer while the route decides (the last-owner rule reads Owners), and Owner again
+ * unless the route changed or removed the membership.
  */
-function botsAsPeople(when: When): Pick<SeededFault, 'preHandler' | 'onSend'> {
+function lastOwnerLetGo(): Pick<SeededFault, 'preHandler' | 'onSend'> {
+  const when: When = { method: ['PUT', 'DELETE'], route: '/groups/:id/members/:user_id' };
+  const lowered = new WeakMap<FaultRequest, Member>();
+  return {
+    preHandler(request, ctx) {
+      const group = matches(request, when) ? ctx.store.findGroup(String((request.params as Json).id)) : undefined;
+      if (!group || group.parentId !== null) return;
+      const member = ctx.store.userMember(group, Number((request.params as Json).user_id));
+      if (!member || !isLastOwner(ctx.store, group, member)) return;
+      member.accessLevel = ACCESS.MAINTAINER;
+      lowered.set(request, member);
+    },
+    onSend(request, reply, payload) {
+      const member = lowered.get(request);
+      lowered.delete(request);
+      if (member && reply.statusCode >= 300) member.accessLevel = ACCESS.OWNER;
+      return payload;
+    },
+  };
+}
+
+/**
+ * Project bots among the users a request names (user_id, one or several; with `byEmail`, the
+ * addresses of email instead) are people for its duration: their user_type is taken away before
+ * the route and put back when it answered.
+ */
+function botsAsPeople(when: When, byEmail = false): Pick<SeededFault, 'preHandler' | 'onSend'> {
   const people = new WeakMap<FaultRequest, User[]>();
   return {
     preHandler(request, ctx) {
       if (!matches(request, when)) return;
-      const bots = String(requestParams(request).user_id ?? '').split(',').flatMap((id) => {
-        const user = ctx.store.userByIdText(id.trim());
+      const named = String(requestParams(request)[byEmail ? 'email' : 'user_id'] ?? '').split(',');
+      const bots = named.flatMap((name) => {
+        const user = byEmail ? ctx.store.userByEmail(name.trim()) : ctx.store.userByIdText(name.trim());
         return user?.userType === 'project_bot' ? [user] : [];
       });
       for (const bot of bots) delete bot.userType;

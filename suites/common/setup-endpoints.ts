@@ -9,17 +9,19 @@ import { currentFrame } from '../harness/run/frame.js';
 import { Ledger } from '../harness/run/ledger.js';
 import { SetupError } from '../harness/run/maker.js';
 
-/** The bot user a project access token made: its user id and username. */
+/** The bot user a project access token made: its user id, username and primary address. */
 export interface ProjectBot {
   id: number;
   username: string;
+  /** Read with the bot's own token from GET /user (the contract's; lib/api/entities/user_public.rb exposes the address to its user). */
+  email: string;
 }
 
 /**
  * `POST /projects/:id/access_tokens` (lib/api/resource_access_tokens.rb; app/services/resource_access_tokens/create_service.rb):
  * a token of the project, whose bot user (user_type project_bot) GitLab makes a member of the
  * project at the default level (Maintainer). The bot goes with the project. The token is not kept;
- * the bot's username is read back from the project's members.
+ * the bot's username is read back from the project's members, its address with the token itself.
  */
 export async function projectAccessToken(project: ProjectInfo): Promise<ProjectBot> {
   const frame = currentFrame();
@@ -31,7 +33,10 @@ export async function projectAccessToken(project: ProjectInfo): Promise<ProjectB
   );
   if (typeof body.token === 'string') registerSecret(body.token);
   const member = await frame.make.setup(`read the bot user ${String(body.user_id)} of project ${project.fullPath} among its members`, frame.admin.get(apiPath`/projects/${project.id}/members/${Number(body.user_id)}`), [200], 'project-access-tokens');
-  return { id: Number(body.user_id), username: String(member.username) };
+  const read = await frame.admin.withToken(String(body.token), `the bot of project ${project.fullPath}`).get('/user');
+  const self = (read.body ?? {}) as Record<string, unknown>;
+  if (read.status !== 200 || self.id !== Number(body.user_id) || typeof self.email !== 'string') throw new SetupError(`read the bot user ${String(body.user_id)}'s id and address with its own token (GET /user)`, read, [200]);
+  return { id: Number(body.user_id), username: String(member.username), email: self.email };
 }
 
 /**

@@ -929,6 +929,28 @@ suite.test(
 
 suite.test(
   {
+    case: 'project-bot-by-email',
+    title: 'inviting the bot user of another project\'s access token by its address adds no member: 201, status "error" for that address (GitLab: "User project bots cannot be added to other groups / projects"), no member and no pending invitation',
+    clauses: ['invitations.create.project-bot', 'invitations.create.result-error'],
+    uses: [projectBot],
+  },
+  async ({ kind, as }) => {
+    const { source } = world();
+    const target = source(kind);
+    const { bot } = projectBot();
+    // GitLab: spec/requests/api/invitations_spec.rb (when adding project bot: params { email: project_bot.email }:
+    // json_response['message'][project_bot.email]). Members::CreatorService finds the user by a confirmed
+    // address; the Member validation refuses the bot; InviteService#invited_object keys the failure by the
+    // address as it was sent (the spec: a message "mapping each failing email or username").
+    const res = await invite(as('owner'), target, { email: bot.email, access_level: ACCESS.DEVELOPER });
+    expectInviteErrors(res, { [bot.email]: 'User project bots cannot be added to other groups / projects' }, 'app/services/members/invite_service.rb (add_error_for_member: invited_object, the address as sent); app/models/member.rb (project bots cannot be added to other groups / projects); spec/requests/api/invitations_spec.rb (when adding project bot)');
+    expectError(await as('admin').get(`${membersUrl(target)}/${bot.id}`), 404);
+    await expectNotInvited(as('admin'), target, bot.email);
+  },
+);
+
+suite.test(
+  {
     case: 'requester-as-owner',
     title: 'a Maintainer may not invite an access requester as Owner (403, in a group as in a project); the request stays pending and the requester is no member',
     clauses: ['invitations.create.project-owner', 'invitations.auth.admin-members'],

@@ -381,6 +381,31 @@ suite.test(
 
 suite.test(
   {
+    case: 'requester-as-owner',
+    title: 'a project Maintainer may not make an access requester an Owner through the members endpoint (403); the requester is no member and the request stays pending; an Owner may (201, the request gone)',
+    clauses: ['members.add.project-owner', 'members.requester.becomes-member'],
+    only: { kind: 'project', why: 'a group Maintainer may not add members at all (case group-maintainer-owner); in a project Maintainers add members, but only Owners give the Owner role (manage_owners)' },
+    uses: [publicSources],
+    needs: ['access-requests'],
+  },
+  async ({ as }) => {
+    const { project } = publicSources();
+    // GitLab: spec/requests/api/members_spec.rb (when the user has the rights to manage members but tries to
+    // manage members with a higher access level: when an access requester is added as OWNER: 403);
+    // Members::CreateService (cannot_assign_owner_responsibilities_to_member_in_project?: AccessDeniedError).
+    const pending = await requester(project);
+    expectForbidden(await as('maintainer').post(membersPath(project), { body: { user_id: pending.id, access_level: ACCESS.OWNER } }), GITLAB.projectOwners);
+    await expectNotMember(as('owner'), project, pending.id);
+    expectTrue((await pendingRequesterIds(as('owner'), project)).includes(pending.id), 'the access request to stay pending (GET …/access_requests)');
+    // The request is whole: an Owner may approve it at the Owner level through the same endpoint.
+    expectOk(await as('owner').post(membersPath(project), { body: { user_id: pending.id, access_level: ACCESS.OWNER } }), 201, 'member');
+    expectEqual((await readMember(as('owner'), project, pending.id)).access_level, ACCESS.OWNER, 'the former requester, an Owner');
+    expectTrue(!(await pendingRequesterIds(as('owner'), project)).includes(pending.id), 'the access request no longer pending');
+  },
+);
+
+suite.test(
+  {
     case: 'public-source-writes-forbidden',
     title: 'on a public group or project a stranger and an access requester may not add members (403, not 404): the requester adding themselves, the stranger adding the requester; nobody is added and the request stays pending',
     clauses: ['members.public.writes-refused', 'members.requester.not-member'],

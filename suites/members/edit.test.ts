@@ -15,6 +15,7 @@ import {
   memberPath,
   publicSources,
   readMember,
+  memberIds,
   LEVEL,
   MINIMAL_ACCESS_GROUPS,
   minimalAccessMember,
@@ -170,19 +171,50 @@ suite.test(
 suite.test(
   {
     case: 'last-owner',
-    title: 'the last owner of a group may not be edited, not even by an administrator: 403, and the member stays an Owner',
+    title: 'the last owner of a top-level group (its only direct Owner) may not be edited, not even by an administrator: 403, and the member stays an Owner without expiry',
     clauses: ['members.edit.last-owner'],
-    only: { kind: 'group', why: 'the last-owner rule is the group\'s (GroupMemberPolicy, Group#last_owner?); ProjectMemberPolicy has no such condition' },
+    only: { kind: 'group', why: 'the last-owner rule is the group\'s (GroupMemberPolicy, GroupMember#last_owner_of_the_group?); ProjectMemberPolicy has no such condition' },
   },
   async ({ as, run }) => {
     const { t } = world();
-    // A group whose only owner is the administrator who made it. GitLab's GroupMemberPolicy prevents
+    // A top-level group: for it GitLab counts its direct Owners only (Group#member_owners_excluding_project_bots),
+    // and its only member is the administrator who made it. GroupMemberPolicy prevents
     // update_group_member on the last owner, which wins over an administrator's enable.
-    const alone = await t.group();
+    const alone = await t.group({ top: true });
+    expectEqual(await memberIds(as('admin'), alone), [run.adminId], `the group's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
+    expectEqual((await readMember(as('admin'), alone, run.adminId)).access_level, ACCESS.OWNER, 'the administrator, the group\'s Owner');
     expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: ACCESS.MAINTAINER } }), GITLAB.lastOwner);
     expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: ACCESS.OWNER, expires_at: dateIn(30) } }), GITLAB.lastOwner);
     const back = await readMember(as('admin'), alone, run.adminId);
     expectEqual([back.access_level, back.expires_at], [ACCESS.OWNER, null], 'the last owner after the refused edits');
+  },
+);
+
+suite.test(
+  {
+    case: 'inherited-owner',
+    title: 'a subgroup whose parent has an Owner has no last owner: its only direct Owner (the administrator, who made both) gets an expiry (200, returned and read back), and lowering it below its Owner membership of the parent is the inherited-level 400, not a 403',
+    clauses: ['members.edit.inherited-owner', 'members.edit.inherited-level'],
+    only: { kind: 'group', why: 'the last-owner rule is the group\'s; a subgroup counts the Owners of its ancestors (members_with_parents)' },
+  },
+  async ({ as, run }) => {
+    const { t } = world();
+    // GroupMember#last_owner_of_the_group? leaves out only the member's own row; for a subgroup the
+    // rows are members_with_parents, so the administrator's Owner membership of the parent remains.
+    const parent = await t.group();
+    const sub = await t.group({ parent });
+    expectEqual(await memberIds(as('admin'), sub), [run.adminId], `the subgroup's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
+    expectEqual((await readMember(as('admin'), parent, run.adminId)).access_level, ACCESS.OWNER, 'the parent\'s Owner: the administrator who made it');
+    const expiry = dateIn(30);
+    const res = await as('admin').put(memberPath(sub, run.adminId), { body: { access_level: ACCESS.OWNER, expires_at: expiry } });
+    expectOk(res, 200, 'member');
+    const body = res.body as MemberBody;
+    expectEqual([body.id, body.access_level, body.expires_at], [run.adminId, ACCESS.OWNER, expiry], 'id, access_level and expires_at returned', res);
+    const back = await readMember(as('admin'), sub, run.adminId);
+    expectEqual([back.access_level, back.expires_at], [ACCESS.OWNER, expiry], 'the subgroup\'s Owner read back with its expiry');
+    // Not the last owner, so the edit reaches the model: Member#higher_access_level_than_group.
+    expectInheritedLevelError(await as('admin').put(memberPath(sub, run.adminId), { body: { access_level: ACCESS.MAINTAINER } }), 'Owner', parent.name);
+    expectEqual((await readMember(as('admin'), sub, run.adminId)).access_level, ACCESS.OWNER, 'the level after the refused lowering');
   },
 );
 

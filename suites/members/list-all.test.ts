@@ -33,6 +33,7 @@ import {
   enterpriseGroup,
 } from './helpers.js';
 import { members } from './area.js';
+import { projectBot } from '../common/project-bot.js';
 
 /** The groups the sources of both kinds are shared with. */
 interface Invited {
@@ -307,6 +308,29 @@ suite.test(
     const byIds = await as('developer').get(allMembersPath(source), { query: { user_ids: `${x.id},${p.id}` } });
     expectOk(byIds, 200, 'member', { list: true });
     expectEqual(idsOf(byIds.body as MemberBody[]), sorted([x.id, p.id]), 'the members named by user_ids', byIds);
+  },
+);
+
+suite.test(
+  {
+    case: 'created-by-absent',
+    title: 'in …/members/all, a member nobody added carries no created_by (GitLab parity: absent, not null) — the creator of the groups above, the bot of a project\'s access token — next to a member the administrator added, whose created_by is the administrator',
+    clauses: ['members.entity.created-by-absent', 'members.entity.created-by'],
+    uses: [projectBot],
+  },
+  async ({ kind, as, run, log }) => {
+    const { source, x } = world()[kind];
+    // The group: a subgroup of a top-level group, the administrator the direct Owner of both through
+    // Groups::CreateService (add_owner, no current_user). The project: the run's project with a bot,
+    // a member through ResourceAccessTokens::CreateService (add_member, no current_user).
+    const { project, bot } = projectBot();
+    const [nobodys, userId] = kind === 'group' ? [source, run.adminId] : [project, bot.id];
+    const row = findIn(await listAll(as('owner'), allMembersPath(nobodys), 'member'), userId, kind === 'group' ? 'the administrator who made the groups' : 'the project\'s bot');
+    expectTrue(row.created_by === undefined || row.created_by === null, 'no created_by for a member nobody added', `got ${JSON.stringify(row.created_by)}`);
+    parity({ log }, `${GITLAB.createdBy} (expose_nil: false)`, () => expectTrue(!Object.hasOwn(row, 'created_by'), 'created_by left out', `got ${JSON.stringify(row.created_by)}`));
+    // x: Developer of the top group and Maintainer of the source, both added by the administrator.
+    const added = findIn(await listAll(as('owner'), allMembersPath(source), 'member'), x.id, 'x, added by the administrator');
+    expectEqual(added.created_by?.id, run.adminId, 'created_by of x: the administrator who added it');
   },
 );
 

@@ -35,6 +35,7 @@ import {
   enterpriseGroup,
 } from './helpers.js';
 import { members } from './area.js';
+import { projectBot } from '../common/project-bot.js';
 
 const expiry = dateIn(40);
 
@@ -101,6 +102,28 @@ suite.test(
     expectEqual([rowB.access_level, rowB.expires_at], [ACCESS.REPORTER, null], 'access_level and expires_at of b (added without expiry: null)');
     const rowC = findIn(items, c.id, 'member c');
     expectEqual([rowC.access_level, rowC.expires_at], [ACCESS.MAINTAINER, null], 'access_level and expires_at of c (added without expiry: null)');
+  },
+);
+
+suite.test(
+  {
+    case: 'created-by-absent',
+    title: 'in the list, a member nobody added carries no created_by (GitLab parity: absent, not null) — the creator of a group, the bot of a project\'s access token — next to a member the administrator added, whose created_by is the administrator',
+    clauses: ['members.entity.created-by-absent', 'members.entity.created-by'],
+    uses: [projectBot],
+  },
+  async ({ kind, as, run, log }) => {
+    const { source, a } = world()[kind];
+    // GitLab: spec/requests/api/members_spec.rb (GET members: contain_exactly(a_hash_including('created_by' => …), hash_not_including('created_by'))).
+    // A group's creator is its Owner through Groups::CreateService (add_owner, no current_user); a
+    // project's bot through ResourceAccessTokens::CreateService (add_member, no current_user).
+    const { project, bot } = projectBot();
+    const [nobodys, userId] = kind === 'group' ? [source, run.adminId] : [project, bot.id];
+    const row = findIn(await listAll(as('owner'), membersPath(nobodys), 'member'), userId, kind === 'group' ? 'the administrator who made the group' : 'the project\'s bot');
+    expectTrue(row.created_by === undefined || row.created_by === null, 'no created_by for a member nobody added', `got ${JSON.stringify(row.created_by)}`);
+    parity({ log }, `${GITLAB.createdBy} (expose_nil: false)`, () => expectTrue(!Object.hasOwn(row, 'created_by'), 'created_by left out', `got ${JSON.stringify(row.created_by)}`));
+    const added = findIn(await listAll(as('owner'), membersPath(source), 'member'), a.id, 'member a, added by the administrator');
+    expectEqual(added.created_by?.id, run.adminId, 'created_by of a: the administrator who added it');
   },
 );
 

@@ -18,6 +18,7 @@ import {
   pendingRequesterIds,
   publicSources,
   readMember,
+  readAnyMember,
   MINIMAL_ACCESS_GROUPS,
   minimalAccessMember,
   membersWorld,
@@ -210,17 +211,43 @@ suite.test(
 suite.test(
   {
     case: 'last-owner',
-    title: 'the last owner of a group is not removed, not even by an administrator: 403',
+    title: 'the last owner of a top-level group (its only direct Owner) is not removed, not even by an administrator: 403, and stays an Owner',
     clauses: ['members.remove.last-owner'],
-    only: { kind: 'group', why: 'the last-owner rule is the group\'s (Group#last_owner?); a project\'s only Owner member is removed (case sole-owner)' },
+    only: { kind: 'group', why: 'the last-owner rule is the group\'s (GroupMember#last_owner_of_the_group?); a project\'s only Owner member is removed (case sole-owner)' },
   },
   async ({ as, run }) => {
     const { t } = world();
-    const alone = await t.group();
-    // GroupMemberPolicy prevents destroy_group_member on the last owner, which wins over an
-    // administrator's enable; Members::DestroyService then raises AccessDeniedError.
+    // A top-level group: for it GitLab counts its direct Owners only (Group#member_owners_excluding_project_bots),
+    // and its only member is the administrator who made it. GroupMemberPolicy prevents
+    // destroy_group_member on the last owner, which wins over an administrator's enable;
+    // Members::DestroyService then raises AccessDeniedError.
+    const alone = await t.group({ top: true });
+    expectEqual(await memberIds(as('admin'), alone), [run.adminId], `the group's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
+    expectEqual((await readMember(as('admin'), alone, run.adminId)).access_level, ACCESS.OWNER, 'the administrator, the group\'s Owner');
     expectForbidden(await as('admin').delete(memberPath(alone, run.adminId)), GITLAB.lastOwner);
     expectEqual((await readMember(as('admin'), alone, run.adminId)).access_level, ACCESS.OWNER, 'the last owner, still an Owner');
+  },
+);
+
+suite.test(
+  {
+    case: 'inherited-owner',
+    title: 'a subgroup whose parent has an Owner has no last owner: its only direct Owner (the administrator, who made both) is removed (200 or 204; GitLab: 204), and still owns it through the parent (…/members/all)',
+    clauses: ['members.remove.inherited-owner'],
+    only: { kind: 'group', why: 'the last-owner rule is the group\'s; a subgroup counts the Owners of its ancestors (members_with_parents)' },
+  },
+  async ({ as, run }) => {
+    const { t } = world();
+    // GroupMember#last_owner_of_the_group? leaves out only the member's own row; for a subgroup the
+    // rows are members_with_parents, so the administrator's Owner membership of the parent remains.
+    const parent = await t.group();
+    const sub = await t.group({ parent });
+    expectEqual(await memberIds(as('admin'), sub), [run.adminId], `the subgroup's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
+    expectEqual((await readMember(as('admin'), parent, run.adminId)).access_level, ACCESS.OWNER, 'the parent\'s Owner: the administrator who made it');
+    expectNotShownSuccess(await as('admin').delete(memberPath(sub, run.adminId)));
+    await expectNotMember(as('admin'), sub, run.adminId);
+    expectEqual(await memberIds(as('admin'), sub), [], 'the subgroup\'s direct members after the removal');
+    expectEqual((await readAnyMember(as('admin'), sub, run.adminId)).access_level, ACCESS.OWNER, 'the administrator, an Owner of the subgroup through the parent (…/members/all/:user_id)');
   },
 );
 

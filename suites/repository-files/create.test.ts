@@ -234,10 +234,10 @@ suite.test(
 suite.test(
   {
     case: 'empty-repository',
-    title: 'the first file of a project without commits is created (201) and reads back',
-    clauses: ['files.create.commit'],
+    title: 'the first file of a project without commits is created (201) and reads back, not executable (no execute_filemode sent), its commit authored by the user of the token',
+    clauses: ['files.create.commit', 'files.create.default-author', 'files.create.execute-filemode', 'files.file.execute-filemode'],
   },
-  async ({ as, make }) => {
+  async ({ as, make, run }) => {
     // A private project without commits of the test's own, in the run's group with its members. (A
     // form body is the same write: create.form-body checks it.)
     const { group } = world();
@@ -249,6 +249,13 @@ suite.test(
     const back = await readFile(as('developer'), project, 'first.txt', 'main');
     expectEqual(Buffer.from(back.content as string, 'base64').toString('utf8'), 'the first file\n', 'the first file read back');
     expectEqual(back.commit_id, back.last_commit_id, 'the first commit to be the head and the file\'s last commit');
+    // GitLab: spec/requests/api/files_spec.rb (POST, when the repo is empty: the last commit's author_email
+    // and author_name are the user's); a file written without execute_filemode is a regular file
+    // (lib/gitlab/gitaly_client/operation_service.rb user_commit_files_action_header: execute_filemode:
+    // !!action[:execute_filemode], false when not sent; Gitaly's UserCommitFiles creates mode 100644 then).
+    expectEqual(back.execute_filemode, false, 'execute_filemode of the first file (none was sent)');
+    const maintainer = run.actors.maintainer;
+    expectEqual(await blameAuthors(as('developer'), project, 'first.txt', 'main'), [`${maintainer.name} <${maintainer.email}>`], 'the author of the first commit: the user of the token');
   },
 );
 

@@ -66,10 +66,32 @@ export function hierarchyMembers(store: Store, root: Group): Member[] {
   return [...groups, ...projects].flatMap((source) => store.directMembers(source)).sort((a, b) => a.id - b.id);
 }
 
-/** Group#last_owner?: its owners are Member.owners, which reads the user's state, not the membership's (awaiting owners count). */
+/**
+ * GroupMember#last_owner_of_the_group? (app/models/group_member.rb): the member is an Owner and no
+ * other Owner membership is left among Group#member_owners_excluding_project_bots (app/models/group.rb):
+ * for a top-level group its direct members; for a subgroup members_with_parents, the memberships of
+ * the group and its ancestors and those of the groups shared with them (at most at the share's level),
+ * one row per membership (the same user's Owner membership of an ancestor counts as another owner).
+ * Project bots are left out. Member.owners reads the user's state, not the membership's (awaiting owners count).
+ */
 export function isLastOwner(store: Store, group: Group, member: Member): boolean {
   if (member.accessLevel !== ACCESS.OWNER) return false;
-  return userMembers(store, group).filter((m) => m.accessLevel === ACCESS.OWNER).length === 1;
+  return !ownerMemberships(store, group).some((m) => m.id !== member.id);
+}
+
+/** Group#member_owners_excluding_project_bots: the Owner memberships that keep a group owned. */
+function ownerMemberships(store: Store, group: Group): Member[] {
+  const owners = (source: Group, cap: number = ACCESS.OWNER) =>
+    cap < ACCESS.OWNER ? [] : userMembers(store, source).filter((m) => m.accessLevel === ACCESS.OWNER && store.userOrNone(m.userId)?.userType !== 'project_bot');
+  if (group.parentId === null) return owners(group);
+  return store.groupChain(group).flatMap((g) => [
+    ...owners(g),
+    // members_from_self_and_ancestor_group_shares: LEAST(group_access, access_level).
+    ...g.sharedWith.filter((link) => !isExpired(link.expiresAt)).flatMap((link) => {
+      const invited = store.groups.get(link.groupId);
+      return invited ? owners(invited, link.accessLevel) : [];
+    }),
+  ]);
 }
 
 // ---- /members/all --------------------------------------------------------------------------
