@@ -20,6 +20,16 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     const help = await cli(['--help'], {});
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/--expected-failures FILE/);
+    // Each command has its own help, with its options and an example; --version says the package's.
+    const version = await cli(['--version'], {});
+    expect(version.stdout.trim()).toBe(`gitlab-api-conformance ${JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8')).version}`);
+    const helps = await Promise.all(['record', 'sweep', 'list', 'serve', 'diff'].map((command) => cli([command, '--help'], {})));
+    expect(helps.map((h) => h.code)).toEqual([0, 0, 0, 0, 0]);
+    expect(helps[0].stdout).toMatch(/^Usage: gitlab-api-conformance record --out FILE \[--concurrent\][\s\S]*Example:/);
+    expect(helps[1].stdout).toMatch(/^Usage: gitlab-api-conformance sweep --target URL[\s\S]*--dry-run[\s\S]*Example:/);
+    expect(helps[2].stdout).toMatch(/^Usage: gitlab-api-conformance list[\s\S]*--json[\s\S]*Example:/);
+    expect(helps[3].stdout).toMatch(/--seed/);
+    expect(helps[4].stdout).toMatch(/--noise FILE/);
     const bad = await cli(['--shard', 'half'], {});
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--shard must look like 1\/3/);

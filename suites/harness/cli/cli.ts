@@ -17,7 +17,7 @@ import { Ledger } from '../run/ledger.js';
 import { sweepLedger, sweepPrefix } from '../run/removal.js';
 import { ProgressReporter } from '../report/progress-reporter.js';
 import { ConformanceReporter, type RunControl } from '../report/reporter.js';
-import { chosenSummary } from '../report/results.js';
+import { chosenSummary, SUITE_VERSION } from '../report/results.js';
 import { printEnding, printTable } from '../report/terminal.js';
 import { TargetWatch } from './watchdog.js';
 
@@ -26,22 +26,11 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 /** The exit codes, as pytest has them: 5 when the selection matched no test. */
 export const EXIT = { passed: 0, failed: 1, notMade: 2, empty: 5 } as const;
 
-const HELP = `Usage:
-  gitlab-api-conformance [run] [options]     run the suite (default: against the bundled reference server)
-  gitlab-api-conformance record --out FILE [options]
-                                             run the suite and write its transcript: every exchange
-                                             of every test, tokens masked (docs/transcript-format.md)
-  gitlab-api-conformance sweep [options]     delete what an earlier, killed run left on the target
-  gitlab-api-conformance diff BASELINE CANDIDATE [--noise FILE]
-                                             compare two transcripts, offline (diff --help for more)
-  gitlab-api-conformance serve [options]     the reference server alone, as gitlab-reference-server
-                                             (serve --help for more)
-
-Run options:
-  --target URL               base URL of the target, without /api/v4 (CONFORMANCE_TARGET_URL)
-  --token-file PATH          file holding an administrator's token (CONFORMANCE_ADMIN_TOKEN_FILE);
-                             CONFORMANCE_ADMIN_TOKEN in the environment works too. Never put a token
-                             on the command line.
+const RUN_OPTIONS = `  --target URL               base URL of the target, without /api/v4 (CONFORMANCE_TARGET_URL);
+                             without it, the bundled reference server is started and used
+  --token-file PATH          file holding an administrator's token, scope api
+                             (CONFORMANCE_ADMIN_TOKEN_FILE; CONFORMANCE_ADMIN_TOKEN in the environment
+                             works too). Never put a token on the command line.
   --area LIST                areas to run: ${CATALOG.areaNames.join(', ')} (comma list)
   --endpoint FORM            an endpoint form to run, e.g. "GET /groups/:id/members" (repeatable)
   --grep PATTERN             only tests whose id or title matches
@@ -51,39 +40,81 @@ Run options:
   --fixtures PATH            fixture manifest (CONFORMANCE_FIXTURES)
   --report-dir DIR           where the reports go (default reports)
   --concurrency N            test files run at once (CONFORMANCE_CONCURRENCY; default 8 against a
-                             target URL, whatever the cores: the suite waits on HTTP; 2 with the
-                             bundled server); the tests of a file run at once too
+                             target URL, 2 with the bundled server); the tests of a file run at once too
   --max-in-flight N          requests in flight against the target at once, over the whole run
                              (CONFORMANCE_MAX_IN_FLIGHT; default 16; 0: no bound): the knob of the load
-  --sequential               one test at a time, files in name order, one request in flight: two
-                             runs of one target then meet the same objects in the same order (for
-                             recordings to compare)
+  --sequential               one test at a time, files in name order, one request in flight
   --timeout MS               timeout of one HTTP request (default 15000)
   --expected-failures FILE   baseline: YAML or JSON list of { id, reason, link }
   --shard I/N                run the I-th of N shards (split across CI jobs)
   --keep                     leave what the run made on the target (with --target), to send a
                              failure's cURL line again by hand: the users' tokens go to
-                             .conformance/kept-<run>.tokens.json (mode 600); \`sweep\` removes it all
-  -h, --help                 this text
+                             .conformance/kept-<run>.tokens.json (mode 600); \`sweep\` removes it all`;
 
-Sweep options:
-  --target URL, --token-file PATH   as above
-  --ledger FILE              undo what this ledger lists: delete objects, put settings back
-                             (default: every ledger in .conformance/ written against --target).
-                             A ledger of another target or instance is left alone (exit 2), and an
-                             object whose id now names another (its username or full path is not
-                             the one recorded, with the run prefix) is left and reported
+const EXIT_CODES = `Exit codes: 0 every applicable test passed; 1 some failed or the baseline broke; 2 the run could not
+be made or was interrupted (a signal, the target lost); 5 nothing was checked (the selection matched no
+test, or every selected one is unsupported).`;
+
+const HELP = `Usage:
+  gitlab-api-conformance [run] [options]     run the suite (default: against the bundled reference server)
+  gitlab-api-conformance list [options]      the tests a selection holds, without running any
+  gitlab-api-conformance record --out FILE [options]
+                                             run the suite one test at a time and write its transcript
+  gitlab-api-conformance diff BASELINE CANDIDATE [--noise FILE]
+                                             compare two transcripts, offline
+  gitlab-api-conformance sweep --target URL [options]
+                                             undo what an earlier, killed run left on the target
+  gitlab-api-conformance serve [options]     the reference server alone (as gitlab-reference-server)
+  gitlab-api-conformance --version           the suite's version
+
+Each command has its own help: gitlab-api-conformance <command> --help.
+
+Run options:
+${RUN_OPTIONS}
+
+Reports: report.html, summary.md, junit.xml, results.json, clauses.json in the report directory.
+${EXIT_CODES}
+
+Example:
+  gitlab-api-conformance --target https://gitlab.example.com --token-file admin.token --capabilities premium`;
+
+const RECORD_HELP = `Usage: gitlab-api-conformance record --out FILE [--concurrent] [run options]
+
+Runs the suite and writes its transcript to FILE (JSON Lines, docs/transcript-format.md): every
+exchange of every test, tokens masked, for \`diff\`. A recording runs one test at a time, files in
+name order and one request in flight, so that two recordings of one target meet the same objects in
+the same order. --concurrent runs it as an ordinary run instead: faster, but two recordings then
+differ in which users were lent where, and \`diff\` says so.
+
+Run options:
+${RUN_OPTIONS}
+
+${EXIT_CODES}
+
+Example:
+  gitlab-api-conformance record --target https://gitlab.example.com --token-file admin.token --out gitlab-17.11.jsonl`;
+
+const SWEEP_HELP = `Usage: gitlab-api-conformance sweep --target URL [--token-file PATH] [--ledger FILE] [--dry-run]
+       gitlab-api-conformance sweep --target URL [--token-file PATH] --prefix cnf-<run id>
+
+Undoes what a killed run left on the target: deletes the users, groups and projects its ledger
+lists and puts back an instance setting it changed. Only what that run made on that target: a
+ledger names its target and instance in its first line, and a ledger of another target or instance
+is left alone; each object is read before its DELETE, and one whose id now names another (its
+username or full path is not the one recorded, with the run prefix) is left and reported.
+
+  --target URL, --token-file PATH   the target and an administrator's token, as for a run
+  --ledger FILE              undo what this ledger lists (default: every ledger in .conformance/
+                             written against --target); a ledger of another target exits 2
   --dry-run                  with ledgers: read only, print what would be undone
-  --prefix PREFIX            delete users, groups and projects whose names start with PREFIX
-                             (a run prefix, "cnf-<run id>")
+  --prefix PREFIX            for a run whose ledger is lost: delete the users, groups and projects
+                             whose names start with this run prefix ("cnf-<run id>")
 
-Reports: results.json, junit.xml, summary.md, report.html, clauses.json in the report directory.
-Exit codes: 0 all applicable tests passed, 1 some failed or the baseline broke, 2 the run could not be
-made or was interrupted, 5 nothing was checked (the selection matched no test, or every selected one is unsupported).`;
+Exit codes: 0 everything undone; 1 something could not be undone; 2 a bad call, or a named ledger
+of another target or instance.
 
-function setEnv(name: string, value: string | undefined): void {
-  if (value !== undefined) process.env[name] = value;
-}
+Example:
+  gitlab-api-conformance sweep --target https://gitlab.example.com --token-file admin.token --dry-run`;
 
 /** A setting given by a flag, when it was. */
 function flag(name: string, value: string | undefined, flagName: string): Flags {
@@ -252,12 +283,19 @@ async function sweepLeftovers(since: number, config: Config): Promise<void> {
   }
 }
 
-/** `record --out FILE [run options]`: the ordinary run, which also writes the transcript to FILE. */
+/**
+ * `record --out FILE [--concurrent] [run options]`: the run, one test at a time unless --concurrent,
+ * which also writes the transcript to FILE.
+ */
 async function record(args: string[]): Promise<number> {
   const at = args.indexOf('--out');
   const out = at >= 0 ? args[at + 1] : undefined;
   if (out === undefined || out.startsWith('--')) throw new ConfigError('record needs --out FILE (where the transcript goes)');
-  return run([...args.slice(0, at), ...args.slice(at + 2)], resolve(out));
+  const rest = [...args.slice(0, at), ...args.slice(at + 2)];
+  const concurrent = rest.includes('--concurrent');
+  if (concurrent) console.error('record --concurrent: tests run at once, so two recordings of one target will differ in which users were lent where (diff counts such differences as noise only with --noise)');
+  const runArgs = rest.filter((a) => a !== '--concurrent');
+  return run(concurrent || runArgs.includes('--sequential') ? runArgs : [...runArgs, '--sequential'], resolve(out));
 }
 
 async function sweep(args: string[]): Promise<number> {
@@ -265,9 +303,7 @@ async function sweep(args: string[]): Promise<number> {
     args,
     options: { target: { type: 'string' }, 'token-file': { type: 'string' }, ledger: { type: 'string' }, prefix: { type: 'string' }, 'dry-run': { type: 'boolean' } },
   });
-  setEnv('CONFORMANCE_TARGET_URL', values.target);
-  setEnv('CONFORMANCE_ADMIN_TOKEN_FILE', values['token-file']);
-  const config = loadConfig();
+  const config = loadConfig(process.env, '.env', undefined, { ...flag('CONFORMANCE_TARGET_URL', values.target, '--target'), ...flag('CONFORMANCE_ADMIN_TOKEN_FILE', values['token-file'], '--token-file') });
   if (config.targetUrl === undefined) throw new ConfigError('sweep needs a target: --target URL (or CONFORMANCE_TARGET_URL) and an admin token');
   registerSecret(config.adminToken);
   const admin = new Client(config.targetUrl, config.adminToken, 'admin (sweep)', config.requestTimeoutMs);
@@ -318,8 +354,13 @@ export async function main(argv: string[]): Promise<number> {
   // serve: the reference server alone, with its own options and help (reference-server/cli.ts).
   if (first === 'serve') return (await import('../../../reference-server/cli.js')).serve(rest);
   try {
+    if (first === '--version' || first === '-v') {
+      console.log(`gitlab-api-conformance ${SUITE_VERSION}`);
+      return 0;
+    }
     if (first === '-h' || first === '--help' || rest.includes('--help') || rest.includes('-h')) {
-      console.log(HELP);
+      const help: Record<string, string> = { record: RECORD_HELP, sweep: SWEEP_HELP };
+      console.log(first === 'list' ? (await import('./list.js')).LIST_HELP : (help[first] ?? HELP));
       return 0;
     }
     if (first === 'sweep') return await sweep(rest);

@@ -314,6 +314,8 @@ export function diffTranscripts(baseline: Transcript, candidate: Transcript, noi
   if (canonical([...b.capabilities].sort()) !== canonical([...c.capabilities].sort())) {
     warnings.push(`the targets declare other capabilities (${b.capabilities.join(', ') || 'none'}; ${c.capabilities.join(', ') || 'none'}): a test that needs one runs on one side only`);
   }
+  const concurrent = [baseline, candidate, ...noise].filter((t) => t.header.sequential === false).map((t) => t.file);
+  if (concurrent.length > 0) warnings.push(`recorded with tests at once (record --concurrent): ${concurrent.join(', ')}; which users were lent where follows the timing, so the recordings differ for that reason too: record without --concurrent, or give a second recording with --noise`);
   for (const t of [baseline, candidate, ...noise]) if (t.masked) warnings.push(`${t.file}: ${t.masked} line(s) held a token-shaped string or a credential header, masked on reading (the recorder should have masked them)`);
   return {
     format: DIFF_FORMAT,

@@ -29,6 +29,8 @@ export interface TranscriptHeader {
   capabilities: string[];
   /** What the run was asked to run (areas, endpoint forms, disabled tests, …): two transcripts compare only when these are equal. */
   selection: Record<string, unknown>;
+  /** Whether the run was recorded one test at a time (recorders since 2026-11-28; `record` does so unless --concurrent). */
+  sequential?: boolean;
 }
 
 /** One of the run's own objects a test met, named by its role in the test's world. */

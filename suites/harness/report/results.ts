@@ -1,4 +1,5 @@
 // The run's results as every report sees them: one record per test with its verdict.
+import { readFileSync } from 'node:fs';
 import type { Cause } from '../core/cause.js';
 import type { ParityNote, VerdictLevel } from '../core/exchange.js';
 import type { RunContext } from '../run/context.js';
@@ -84,7 +85,8 @@ export interface FixtureReport {
 
 export type Summary = { total: number; passed: number; failed: number; skipped: number } & Record<Verdict, number>;
 
-export const SUITE_VERSION = '0.1.0';
+/** The package's version, as package.json gives it. */
+export const SUITE_VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export function summarize(records: TestRecord[], level: VerdictLevel = 'spec'): Summary {
   const count = (v: Verdict) => records.filter((r) => (level === 'spec' ? r.verdict : r.parity) === v).length;

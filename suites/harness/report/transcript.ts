@@ -71,6 +71,7 @@ export function writeTranscript(path: string, run: RunContext | undefined, confi
       level: config.level,
       capabilities: run?.capabilities ?? config.capabilities,
       selection: { areas: config.areas, endpoints: config.endpoints, disabled: config.disabledTests },
+      sequential: config.sequential,
     },
   ];
   for (const { record, outcome } of [...tests].sort((a, b) => a.record.id.localeCompare(b.record.id))) {
