@@ -9,6 +9,9 @@ import { NameOrder } from './suites/harness/run/name-order.js';
 import { ConformanceReporter } from './suites/harness/report/reporter.js';
 import { PlainSummaryReporter } from './suites/harness/report/plain-summary-reporter.js';
 
+/** Specs that run the command as a user does (whole runs, packed tarballs, real clients): `npm test` only. */
+const WHOLE_RUN = ['suites/harness/cli/*-run.spec.ts', 'suites/harness/cli/{cli,sweep-safety,fault-check,package}.spec.ts', 'reference-server/clients/**/*.spec.ts'];
+
 // Mode `cli`: the command (suites/harness/cli/) parsed the settings from its flags and the environment
 // and hands them in itself (workers, provide, sequencer, reporters). Otherwise (`vitest run`, npm test)
 // the settings come from the environment and `.env`, parsed here once for the workers, the global
@@ -27,11 +30,21 @@ export default defineConfig(({ mode }) => {
       } : {}),
       projects: [
         {
+          // The suite's own specs that start no whole run: `npm run test:fast`.
           test: {
             name: 'unit',
             include: ['{schemas,fixtures,reference-server,suites,bench}/**/*.spec.ts', 'docs/examples/**/*.spec.ts'],
+            exclude: WHOLE_RUN,
             // The examples import the package's library entry, as its users do: here, its sources.
             alias: { 'gitlab-api-conformance/reference-server': new URL('./reference-server/index.ts', import.meta.url).pathname },
+            testTimeout: 60_000,
+          },
+        },
+        {
+          // The specs that run the real command against reference servers, or drive real clients.
+          test: {
+            name: 'whole-run',
+            include: WHOLE_RUN,
             testTimeout: 60_000,
           },
         },

@@ -1,5 +1,5 @@
 // `npm run bench`: every performance figure of the project, measured, never asserted. Writes
-// reports/bench.json, prints a table, and rewrites the table in README.md between the bench markers
+// reports/bench.json, prints a table, and rewrites the table in docs/performance.md between the bench markers
 // (only when every section ran). Progress goes to stderr, a line per step.
 //   suite     wall time of the whole conformance run as `npm run conformance` makes it (median of N)
 //   record    the same run recording its transcript (`record --out`) beside one that does not,
@@ -478,7 +478,7 @@ const table = [
   ...lines,
 ].join('\n');
 console.log(`\n${table}\n`);
-const readmePath = join(ROOT, 'README.md');
+const readmePath = join(ROOT, 'docs', 'performance.md');
 const readme = readFileSync(readmePath, 'utf8');
 const marked = /<!-- bench:start -->[\s\S]*<!-- bench:end -->/;
 if (marked.test(readme) && SECTIONS.every((section) => ONLY.has(section))) writeFileSync(readmePath, readme.replace(marked, `<!-- bench:start -->\n${table}\n<!-- bench:end -->`));

@@ -1,10 +1,10 @@
 // After `stryker run`: the mutation score per file of the reference server, from Stryker's JSON
-// report, into reports/mutation/scores.json, a printed table, and README.md between the mutation
+// report, into reports/mutation/scores.json, a printed table, and docs/proof-of-power.md between the mutation
 // markers. Score = killed (and timed out) over all mutants that compiled and ran, as Stryker counts it.
 // Ignored mutants are counted apart: static ones (ignoreStatic) and those marked in place with a reason.
 // Every survivor must have its reason in bench/mutation-survivors.json (matched by file, line of code,
 // mutator and replacement); the ones without are listed as not reviewed, in
-// reports/mutation/survivors.md and in the README line.
+// reports/mutation/survivors.md and in the line above the table.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -89,7 +89,7 @@ const table = [
   ...rows.map((r) => `| \`${r.file}\` | ${r.mutants} | ${r.killed} | ${r.survived} | ${r.noCoverage} | ${r.marked} | ${r.static} | ${r.score}% |`),
 ].join('\n');
 console.log(`\n${table}\n`);
-const readmePath = join(ROOT, 'README.md');
+const readmePath = join(ROOT, 'docs', 'proof-of-power.md');
 const readme = readFileSync(readmePath, 'utf8');
 const marked = /<!-- mutation:start -->[\s\S]*<!-- mutation:end -->/;
 if (marked.test(readme)) writeFileSync(readmePath, readme.replace(marked, `<!-- mutation:start -->\n${table}\n<!-- mutation:end -->`));

@@ -20,7 +20,7 @@ import { EXTRA_SETUP_ENDPOINTS, unknownWithout } from './without.js';
  */
 export const OFFERED_CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'promotion_management', 'enterprise_users', 'member_removal_rate_limit'];
 
-const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--seed FILE]
+export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--seed FILE]
                                [--delayed-deletion] [--vary SEED] [--without NAME ...] [--spec-only]
                                [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...]
   (also: gitlab-api-conformance serve [options])

@@ -10,8 +10,7 @@ import { formsByKind } from './core/area.js';
 import { retryDelayMs } from './core/client.js';
 import { redact, redactValue, registerSecret, registerSecretsIn, REDACTED } from './core/redact.js';
 import { versionAtLeast } from './core/version.js';
-import { ConfigError, loadConfig, SETTINGS } from './run/config.js';
-import { SETUP_NEED_NAMES } from './core/setup-needs.js';
+import { ConfigError, loadConfig } from './run/config.js';
 import { gate, type TestMeta } from './run/conformance.js';
 import type { RunContext } from './run/context.js';
 import { Ledger } from './run/ledger.js';
@@ -181,14 +180,3 @@ describe('endpoint list', () => {
   });
 });
 
-describe('README', () => {
-  test('lists every setting, with its default', () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-    for (const setting of SETTINGS) expect(readme, setting.env).toContain(`| \`${setting.env}\` |`);
-  });
-
-  test('lists every set-up endpoint beyond the target contract, by the name fixtures declare', () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-    for (const need of SETUP_NEED_NAMES) expect(readme, need).toContain(`| \`${need}\` |`);
-  });
-});

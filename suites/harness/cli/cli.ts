@@ -347,6 +347,14 @@ async function sweep(args: string[]): Promise<number> {
   return left.length > 0 || refused ? 1 : 0;
 }
 
+/** The help of a command (`run` for the general help), as `<command> --help` prints it. */
+export async function helpOf(command: string): Promise<string> {
+  if (command === 'list') return (await import('./list.js')).LIST_HELP;
+  if (command === 'diff') return (await import('../differential/command.js')).DIFF_HELP;
+  if (command === 'serve') return (await import('../../../reference-server/cli.js')).USAGE;
+  return ({ record: RECORD_HELP, sweep: SWEEP_HELP } as Record<string, string>)[command] ?? HELP;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   // diff has its own options and help, and reads files only; loaded here, as runs need none of it.
@@ -359,8 +367,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (first === '-h' || first === '--help' || rest.includes('--help') || rest.includes('-h')) {
-      const help: Record<string, string> = { record: RECORD_HELP, sweep: SWEEP_HELP };
-      console.log(first === 'list' ? (await import('./list.js')).LIST_HELP : (help[first] ?? HELP));
+      console.log(await helpOf(first ?? 'run'));
       return 0;
     }
     if (first === 'sweep') return await sweep(rest);

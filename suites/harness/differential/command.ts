@@ -11,7 +11,7 @@ import { maskTokens } from './secrets.js';
 import { diffJson, diffMarkdown, terminalSummary } from './text-reports.js';
 import { READABLE_VERSIONS, readTranscript, TranscriptError, type Transcript } from './transcript.js';
 
-const DIFF_HELP = `Usage:
+export const DIFF_HELP = `Usage:
   gitlab-api-conformance diff BASELINE CANDIDATE [--noise SECOND_BASELINE]... [--report-dir DIR] [--format LIST]
 
 Compares two transcripts (written by \`gitlab-api-conformance record\`), exchange by exchange, after
