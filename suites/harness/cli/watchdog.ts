@@ -1,10 +1,15 @@
-// The target lost: while a run against a URL goes on, the command asks the target's /api/v4/version
-// every few seconds; when it has not answered at all (refused, reset, timed out) several times in a
-// row, the run is stopped as interrupted ("target lost"), instead of ending in hundreds of `error`
-// verdicts that read as the target's fault. Any HTTP answer, whatever its status, means the target is there.
-import { giveSlot, takeSlot } from '../core/in-flight.js';
-export interface Watchdog {
-  stop(): void;
+// The target lost: when requests of a run against a URL get no answer at all (refused, reset, timed
+// out: the clients count them in the run's shared counters, core/in-flight.ts), the command asks the
+// target's /api/v4/version a few times on a connection of its own; when none of those is answered
+// either, the run is stopped as interrupted ("target lost") instead of ending in hundreds of `error`
+// verdicts that read as the target's fault. A healthy run costs no request: the watchdog asks only
+// after an unanswered one. Any HTTP answer, whatever its status, means the target is there.
+import { runCoordinator } from '../run/coordinator.js';
+
+/** How many requests of the run got no answer at all, from the run's shared counters (core/in-flight.ts). */
+function unansweredCount(): number {
+  const counters = runCoordinator()?.inFlight;
+  return counters ? Atomics.load(new Int32Array(counters), 3) : 0;
 }
 
 /** Whether the target answers at all (any status): a few tries, a moment apart, each on a new connection. */
@@ -23,53 +28,39 @@ export async function answers(targetUrl: string, tries = 3, gapMs = 500, timeout
   return { ok: false, error };
 }
 
-export function watchTarget(targetUrl: string, onLost: (why: string) => void, options: { everyMs?: number; misses?: number; timeoutMs?: number } = {}): Watchdog {
-  const everyMs = options.everyMs ?? 2_000;
-  const misses = options.misses ?? 3;
-  let missed = 0;
-  let lastError = '';
-  let busy = false;
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    // Within the run's bound on requests in flight, and on a connection of its own: an answer on a
-    // kept-alive socket says nothing of whether the target still takes new ones.
-    takeSlot()
-      .then(() => fetch(`${targetUrl}/api/v4/version`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) }).finally(giveSlot))
-      .then(async (res) => {
-        await res.body?.cancel();
-        missed = 0;
-      })
-      .catch((error: unknown) => {
-        missed++;
-        const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-        lastError = String(cause);
-        if (missed === misses) onLost(`target lost: ${targetUrl} did not answer ${misses} times in a row (${lastError})`);
-      })
-      .finally(() => {
-        busy = false;
-      });
-  }, everyMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
-}
-
 /**
  * The watchdog as a reporter of the run: it starts with the first test file (before it, the run's
  * own pre-check says what a dead target is) and calls `onLost`, set once the run can be cancelled.
  */
 export class TargetWatch {
   onLost: (why: string) => void = () => undefined;
-  private watchdog: Watchdog | undefined;
+  private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly targetUrl: string | undefined) {}
+  constructor(
+    private readonly targetUrl: string | undefined,
+    private readonly everyMs = 1_000,
+  ) {}
 
   onTestModuleStart(): void {
-    if (this.targetUrl !== undefined) this.watchdog ??= watchTarget(this.targetUrl, (why) => this.onLost(why));
+    const targetUrl = this.targetUrl;
+    if (targetUrl === undefined || this.timer) return;
+    let seen = unansweredCount();
+    let busy = false;
+    this.timer = setInterval(() => {
+      const now = unansweredCount();
+      if (busy || now === seen) return;
+      seen = now;
+      busy = true;
+      void answers(targetUrl).then(({ ok, error }) => {
+        busy = false;
+        if (!ok) this.onLost(`target lost: ${targetUrl} did not answer (${error}) after ${now} request(s) of the run got no answer`);
+      });
+    }, this.everyMs);
+    this.timer.unref();
   }
 
   stop(): void {
-    this.watchdog?.stop();
+    clearInterval(this.timer);
   }
 
   /**
@@ -77,7 +68,7 @@ export class TargetWatch {
    * could tell (every request refused at once) is a run cut short too, when the target is gone now.
    */
   async lostAtTheEnd(): Promise<string | undefined> {
-    if (this.targetUrl === undefined) return undefined;
+    if (this.targetUrl === undefined || unansweredCount() === 0) return undefined;
     const { ok, error } = await answers(this.targetUrl);
     return ok ? undefined : `target lost: ${this.targetUrl} does not answer at the end of the run (${error})`;
   }

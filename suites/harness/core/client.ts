@@ -7,7 +7,7 @@ import request from 'supertest';
 import { redact, registerSecretsIn } from './redact.js';
 import { HarnessError } from './errors.js';
 import type { Exchange, Purpose, Recorder, TestLog } from './exchange.js';
-import { giveSlot, takeSlot } from './in-flight.js';
+import { giveSlot, noteUnanswered, takeSlot } from './in-flight.js';
 
 export type { Exchange } from './exchange.js';
 
@@ -102,6 +102,7 @@ export class Client {
           retries++;
           continue;
         }
+        noteUnanswered();
         throw new HarnessError(`${method} ${redact(url)} as ${this.actor} could not be completed: ${describeNetworkError(error, this.timeoutMs)}`);
       }
       giveSlot();

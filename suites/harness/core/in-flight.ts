@@ -1,6 +1,6 @@
-// The bound on requests in flight against the target, shared by every thread of the run: three
-// counters in shared memory (in flight now, the bound, the highest seen) that the run's coordinator
-// makes and hands to each worker. A client takes a slot before it sends and gives it back when the
+// The bound on requests in flight against the target, shared by every thread of the run: counters
+// in shared memory (in flight now, the bound, the highest seen, and the requests that got no answer
+// at all, which the command's watchdog reads) that the run's coordinator makes and hands to each worker. A client takes a slot before it sends and gives it back when the
 // answer is in; with no slot free it waits, without blocking its thread, until one is given back.
 
 let slots: Int32Array | undefined;
@@ -25,6 +25,11 @@ export async function takeSlot(): Promise<void> {
     const wait = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, t: number): { async: boolean; value: Promise<string> | string } }).waitAsync(slots, 0, now, 1000);
     if (wait.async) await wait.value;
   }
+}
+
+/** A request got no answer at all (refused, reset, timed out): the watchdog then asks whether the target is gone. */
+export function noteUnanswered(): void {
+  if (slots && slots.length > 3) Atomics.add(slots, 3, 1);
 }
 
 export function giveSlot(): void {

@@ -4,7 +4,16 @@
 // that source, in this test or a later one sharing it, may then differ for that reason alone. Such a
 // write taints its source; each later difference on a tainted source is marked knock-on, naming the
 // test and exchange that tainted it, so that a reader starts from the first-hand ones.
-import type { Difference, TestDiff } from './diff.js';
+
+/** What this needs of a difference (diff.ts's Difference). */
+interface Placed {
+  kind: string;
+  method: string | null;
+  path: string | null;
+  index: number | null;
+  candidateIndex: number | null;
+  knockOn?: { test: string; index: number | null; object: string };
+}
 
 const READS = new Set(['GET', 'HEAD']);
 
@@ -16,15 +25,15 @@ function sourceOf(path: string | null, test: string): string | undefined {
 }
 
 /** Whether the difference says the write did not happen as on the baseline: another status, a step one side did not take, another request. */
-function writeWentOtherwise(d: Difference): boolean {
+function writeWentOtherwise(d: Placed): boolean {
   const method = d.method ?? '';
   if (READS.has(method) || method === '') return false;
   return d.kind === 'status' || d.kind === 'exchange-missing' || d.kind === 'request-changed';
 }
 
 /** Marks, in place, the differences that follow a write that went otherwise on the same source (tests in their order, exchanges in theirs). */
-export function markKnockOn(tests: TestDiff[]): void {
-  const tainted = new Map<string, NonNullable<Difference['knockOn']>>();
+export function markKnockOn(tests: { id: string; exchanges: { differences: Placed[] }[] }[]): void {
+  const tainted = new Map<string, NonNullable<Placed['knockOn']>>();
   for (const test of tests) {
     for (const exchange of test.exchanges) {
       if (exchange.differences.length === 0) continue;

@@ -69,8 +69,8 @@ export class Coordinator extends Lending {
     private readonly ledger?: Ledger,
   ) {
     super();
-    // [requests in flight, the bound, the highest seen]
-    this.inFlight = new SharedArrayBuffer(12);
+    // [requests in flight, the bound, the highest seen, requests that got no answer at all]
+    this.inFlight = new SharedArrayBuffer(16);
     Atomics.store(new Int32Array(this.inFlight), 1, maxInFlight);
   }
 
