@@ -87,6 +87,7 @@ describe('the package (npm pack)', () => {
       'fixtures/manifest.ts',
       'vitest.config.ts',
       'tsconfig.json',
+      '.env.example',
       'scripts/gitlab-bootstrap.sh',
       'docs/ci/docker-compose.yml',
       'docs/ci/gitlab-ci.yml',
@@ -96,7 +97,7 @@ describe('the package (npm pack)', () => {
     }
     expect(files.filter((f) => f.endsWith('.test.ts')).length, 'the conformance tests').toBeGreaterThan(0);
     const unwanted = files.filter((f) =>
-      /\.spec\.ts$|^(reports|\.conformance|bench|\.ci|coverage|\.stryker-tmp)\/|^(stryker\.config\.json|vitest\.mutation\.config\.ts|eslint\.config\.js|\.env.*|package-lock\.json)$/.test(f),
+      /\.spec\.ts$|^(reports|\.conformance|bench|\.ci|coverage|\.stryker-tmp)\/|^(stryker\.config\.json|vitest\.mutation\.config\.ts|eslint\.config\.js|\.env(?!\.example$).*|package-lock\.json)$/.test(f),
     );
     expect(unwanted).toEqual([]);
   });
