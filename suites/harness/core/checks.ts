@@ -28,7 +28,7 @@ export function describeExchange(exchange: Exchange | undefined): string {
 
 /** Throws a ConformanceFailure showing the exchange (the test wrapper adds the clauses, and the last exchange when none is named). */
 export function fail(what: string, detail: string, exchange?: Exchange): never {
-  throw new ConformanceFailure(redact(`${what}\n  ${detail}${describeExchange(exchange)}`), exchange !== undefined, exchange && causeOf(exchange, what.replace(/^expected /, ''), false));
+  throw new ConformanceFailure(redact(`${what}\n  ${detail}${describeExchange(exchange)}`), exchange !== undefined, exchange && causeOf(exchange, redact(what.replace(/^expected /, '')), false));
 }
 
 /**

@@ -145,7 +145,8 @@ export class ConformanceReporter implements Reporter {
     // A run cut short or loading a shard saw only part of the catalog: its gaps would not be true.
     const gaps = interruption !== undefined || this.control.partial ? [] : coverage.gaps;
     const problems = [...duplicateIds(records).map((id) => `test id ${id} is used by more than one test`), ...gaps.map((id) => `clause ${id} has no test`)];
-    this.results = results;
+    // What the command prints goes through the same redaction as what it writes.
+    this.results = redactValue(results);
     const s = results.summary;
     const p = results.paritySummary;
     const alike = coverage.bothKinds > 0 ? `; ${coverage.passingOnEach} of ${coverage.bothKinds} clauses of groups and projects alike pass on each kind` : '';
