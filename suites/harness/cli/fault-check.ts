@@ -2,13 +2,13 @@
 // the clauses its wrong behaviour breaks (reference-server/faults/catalogue.ts), and every test names
 // the clauses it checks: one record of what catches what. The check starts one reference server, runs
 // the whole suite against it with no fault (everything must pass, at both levels), then, for each
-// fault, the files of its area (every area's for a cross-cutting fault) that hold a test naming one
-// of its clauses: once with no fault (shared by the faults that run the same files), then with the
-// fault on, through one vitest instance. Every run of the suite is a run of its own (freshRun), one
+// fault, the tests of its area (every area's for a cross-cutting fault) that name one of its clauses:
+// once with no fault (shared by the faults that run the same tests), then with the fault on, through
+// one vitest instance. Every run of the suite is a run of its own (freshRun), one
 // test at a time (CONFORMANCE_SEQUENTIAL). A fault is caught when at least one test that names one of
 // its clauses fails at the fault's level (spec: the spec verdict; parity: the GitLab-parity verdict)
 // while the fault is on, having passed at that level in the run of the same files with no fault.
-// Other tests of those files that fail are reported as incidental. Writes reports/faults.json and
+// Only the tests naming its clauses run, so no other test's failure is looked for. Writes reports/faults.json and
 // prints the detection rate per area. Exit 1 when a fault names a clause the catalog does not hold,
 // when a fault is not caught that way, or when a test fails with no fault on.
 //
@@ -156,8 +156,6 @@ interface Outcome {
   clauses: string[];
   /** Tests naming one of the fault's clauses that failed at its level (and passed at it with no fault). */
   caughtBy: Caught[];
-  /** Other tests that failed while the fault was on (and passed with no fault), with the level they failed at. */
-  incidental: { id: string; level: VerdictLevel }[];
   /**
    * For a spec fault, tests naming one of its clauses that failed at the parity level only; for a
    * parity fault, those that failed the spec verdict too (a sign the fault breaks more than parity).
@@ -195,14 +193,19 @@ try {
     const namingFiles = new Set(baseline.filter((t) => t.clauses.some((c) => fault.clauses.includes(c))).map((t) => join(ROOT, t.file)));
     return all.filter((spec) => namingFiles.has(spec.moduleId) && areaDirs(fault.area).some((dir) => spec.moduleId.startsWith(join(ROOT, dir))));
   };
-  // Faults that run the same files share one run of them with no fault, made just before theirs.
-  const groups = new Map<string, { specs: TestSpecification[]; faults: SeededFault[] }>();
+  // Of those files, only the tests that name one of the fault's clauses run (the others could not
+  // catch it, and their fixtures need not be built): a run costs what its tests need.
+  const namingIds = (fault: SeededFault) => baseline.filter((t) => t.clauses.some((c) => fault.clauses.includes(c)) && areaDirs(fault.area).some((dir) => t.file.startsWith(dir))).map((t) => t.id).sort();
+  // Faults that run the same tests share one run of them with no fault, made just before theirs.
+  const groups = new Map<string, { specs: TestSpecification[]; ids: string[]; faults: SeededFault[] }>();
   for (const fault of faults) {
     const specs = filesOf(fault);
-    const key = specs.map((spec) => spec.moduleId).join('\n');
-    groups.set(key, { specs, faults: [...(groups.get(key)?.faults ?? []), fault] });
+    const ids = namingIds(fault);
+    const key = ids.join('\n');
+    groups.set(key, { specs, ids, faults: [...(groups.get(key)?.faults ?? []), fault] });
   }
-  for (const { specs, faults: ofGroup } of groups.values()) {
+  for (const { specs, ids, faults: ofGroup } of groups.values()) {
+    vitest.setGlobalTestNamePattern(new RegExp(`^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}): `));
     const without = specs.length > 0 ? await run(specs) : { tests: [], transcript: undefined };
     baselineFailures.push(...without.tests.filter(failsAtAll).map((t) => t.id));
     const passedAt = (level: VerdictLevel) => new Set(without.tests.filter((t) => (level === 'parity' ? t.parity : t.verdict) === 'pass').map((t) => t.id));
@@ -225,9 +228,6 @@ try {
         level === 'spec'
           ? tests.filter((t) => named(t).length > 0 && !caughtIds.has(t.id) && newlyFails(t, 'parity')).map((t) => t.id)
           : caughtBy.filter((c) => newlyFails(tests.find((t) => t.id === c.id)!, 'spec')).map((c) => c.id);
-      const incidental = tests
-        .filter((t) => named(t).length === 0 && (newlyFails(t, 'spec') || newlyFails(t, 'parity')))
-        .map((t) => ({ id: t.id, level: (newlyFails(t, 'spec') ? 'spec' : 'parity') as VerdictLevel }));
       const ran = tests.filter((t) => named(t).length > 0 && t.verdict !== 'unsupported' && t.verdict !== 'disabled').length;
       const differential = compare(fault, without.transcript, transcript, knownNoise);
       const outcome: Outcome = {
@@ -237,7 +237,6 @@ try {
         level,
         clauses: fault.clauses,
         caughtBy,
-        incidental,
         otherLevel,
         naming: ran,
         caught: caughtBy.length > 0,
@@ -247,7 +246,6 @@ try {
       const by = caughtBy.length > 0 ? `by ${caughtBy.map((c) => c.id).join(', ')}` : `no failing test names ${fault.clauses.join(', ') || '(no clause)'} (${ran} ran)`;
       const also = [
         otherLevel.length > 0 ? `${level === 'spec' ? 'failing at the parity level only' : 'failing the spec verdict too'}: ${otherLevel.join(', ')}` : '',
-        incidental.length > 0 ? `incidental: ${incidental.map((t) => t.id).join(', ')}` : '',
       ].filter((s) => s !== '');
       console.log(`${outcome.caught ? 'caught' : 'MISSED'} ${fault.name} [${level}] ${by}${also.length > 0 ? `; ${also.join('; ')}` : ''}`);
       console.log(
@@ -256,6 +254,7 @@ try {
       );
     }
   }
+  vitest.resetGlobalTestNamePattern();
   baselineFailures = [...new Set(baselineFailures)].sort();
   if (baselineFailures.length > 0) console.error(`with no fault on, these tests fail: ${baselineFailures.join(', ')}`);
   // The report lists the faults in the catalogue's order.
