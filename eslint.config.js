@@ -1,6 +1,7 @@
 // Lint: ESLint's and typescript-eslint's recommended rules for every .ts file, plus the house's
-// structure: no import circle anywhere, the harness in layers that import only downwards
-// (core ← run ← report ← cli; differential, beside report, imports core only), and a reference server that stands on its own.
+// structure: no import circle anywhere; the runner (runner/) in layers that import only downwards
+// (core ← run ← report; differential, beside report, imports core only), below the areas (suites/),
+// below the command line (cli/); and a reference server that stands on its own.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -34,16 +35,24 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            layer('suites/harness/core', ['suites/harness/run', 'suites/harness/report', 'suites/harness/differential', 'suites/harness/cli', 'fixtures', ...AREA_FOLDERS], 'core is the bottom layer of the harness: it imports no other layer, no area and no fixture.'),
-            layer('suites/harness/run', ['suites/harness/report', 'suites/harness/differential', 'suites/harness/cli', ...AREA_FOLDERS], 'run imports only core (and fixtures): reports, the CLI and the areas sit above it.'),
-            layer('suites/harness/report', ['suites/harness/differential', 'suites/harness/cli', ...AREA_FOLDERS], 'report imports only run and core; the catalog of areas is handed in.'),
-            layer('suites/harness/differential', ['suites/harness/run', 'suites/harness/report', 'suites/harness/cli', 'fixtures', 'reference-server', ...AREA_FOLDERS], 'differential (a peer of report) reads transcripts and writes reports: it imports core only.'),
-            layer(AREA_FOLDERS.slice(0, 5), ['suites/harness/report', 'suites/harness/differential', 'suites/harness/cli'], 'an area imports the harness core and run layers only.'),
-            layer('fixtures', ['suites/harness/run', 'suites/harness/report', 'suites/harness/differential', 'suites/harness/cli', ...AREA_FOLDERS], 'fixtures are below the run layer.'),
-            layer('contract', ['suites', 'fixtures', 'reference-server'], 'contract/ is neutral: it imports nothing of the suite or the server.'),
+            layer('runner/core', ['runner/run', 'runner/report', 'runner/differential', 'cli', 'fixtures', ...AREA_FOLDERS], 'core is the bottom layer of the harness: it imports no other layer, no area and no fixture.'),
+            layer('runner/run', ['runner/report', 'runner/differential', 'cli', ...AREA_FOLDERS], 'run imports only core (and fixtures): reports, the CLI and the areas sit above it.'),
+            layer('runner/report', ['runner/differential', 'cli', ...AREA_FOLDERS], 'report imports only run and core; the catalog of areas is handed in.'),
+            layer('runner/differential', ['runner/run', 'runner/report', 'cli', 'fixtures', 'reference-server', ...AREA_FOLDERS], 'differential (a peer of report) reads transcripts and writes reports: it imports core only.'),
+            layer(AREA_FOLDERS.slice(0, 5), ['runner/report', 'runner/differential', 'cli'], 'an area imports the harness core and run layers only.'),
+            layer('fixtures', ['runner/run', 'runner/report', 'runner/differential', 'cli', ...AREA_FOLDERS], 'fixtures are below the run layer.'),
+            layer('contract', ['suites', 'runner', 'cli', 'fixtures', 'reference-server'], 'contract/ is neutral: it imports nothing of the suite or the server.'),
           ],
         },
       ],
+    },
+  },
+  {
+    // The runner stands below the areas and the command line: it is handed the catalog of areas.
+    files: ['runner/**/*.ts'],
+    ignores: ['runner/**/*.spec.ts'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [layer('runner', ['suites', 'cli'], 'the runner imports no area and not the command line: they sit above it.')] }],
     },
   },
   {
@@ -51,7 +60,7 @@ export default tseslint.config(
     files: ['reference-server/**/*.ts'],
     ignores: ['reference-server/**/*.spec.ts'],
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: [layer('reference-server', ['suites', 'fixtures'], 'the reference server imports nothing of the suite; share through contract/.')] }],
+      'import-x/no-restricted-paths': ['error', { zones: [layer('reference-server', ['suites', 'runner', 'cli', 'fixtures'], 'the reference server imports nothing of the suite; share through contract/.')] }],
     },
   },
 );

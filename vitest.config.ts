@@ -4,15 +4,15 @@
 // world, so the ~0.3 s per-file isolation cost (shared/MEASUREMENTS.md) buys nothing there.
 import { defineConfig } from 'vitest/config';
 import { CATALOG } from './suites/areas.js';
-import { runSettings, TEST_TIMEOUT_MS, TESTS_PER_FILE } from './suites/harness/run/config.js';
-import { NameOrder } from './suites/harness/run/name-order.js';
-import { ConformanceReporter } from './suites/harness/report/reporter.js';
-import { PlainSummaryReporter } from './suites/harness/report/plain-summary-reporter.js';
+import { runSettings, TEST_TIMEOUT_MS, TESTS_PER_FILE } from './runner/run/config.js';
+import { NameOrder } from './runner/run/name-order.js';
+import { ConformanceReporter } from './runner/report/reporter.js';
+import { PlainSummaryReporter } from './runner/report/plain-summary-reporter.js';
 
 /** Specs that run the command as a user does (whole runs, packed tarballs, real clients): `npm test` only. */
-const WHOLE_RUN = ['suites/harness/cli/*-run.spec.ts', 'suites/harness/cli/{cli,sweep-safety,fault-check,package}.spec.ts', 'reference-server/clients/**/*.spec.ts'];
+const WHOLE_RUN = ['cli/*-run.spec.ts', 'cli/{cli,sweep-safety,fault-check,package}.spec.ts', 'reference-server/clients/**/*.spec.ts'];
 
-// Mode `cli`: the command (suites/harness/cli/) parsed the settings from its flags and the environment
+// Mode `cli`: the command (cli/) parsed the settings from its flags and the environment
 // and hands them in itself (workers, provide, sequencer, reporters). Otherwise (`vitest run`, npm test)
 // the settings come from the environment and `.env`, parsed here once for the workers, the global
 // setup and the reporters.
@@ -21,7 +21,7 @@ export default defineConfig(({ mode }) => {
   return {
     test: {
       // Conformance tests wait on the target far more than they compute: the number of files at once
-      // follows the target, not the cores (CONFORMANCE_CONCURRENCY; suites/harness/run/config.ts).
+      // follows the target, not the cores (CONFORMANCE_CONCURRENCY; runner/run/config.ts).
       ...(settings ? {
         maxWorkers: settings.sequential ? 1 : settings.concurrency,
         provide: { conformanceSettings: settings },
@@ -33,7 +33,7 @@ export default defineConfig(({ mode }) => {
           // The suite's own specs that start no whole run: `npm run test:fast`.
           test: {
             name: 'unit',
-            include: ['{schemas,fixtures,reference-server,suites,bench}/**/*.spec.ts', 'docs/examples/**/*.spec.ts'],
+            include: ['{schemas,fixtures,reference-server,runner,cli,suites,bench}/**/*.spec.ts', 'docs/examples/**/*.spec.ts'],
             exclude: WHOLE_RUN,
             // The examples import the package's library entry, as its users do: here, its sources.
             alias: { 'gitlab-api-conformance/reference-server': new URL('./reference-server/index.ts', import.meta.url).pathname },

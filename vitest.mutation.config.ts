@@ -10,7 +10,7 @@
 // tests that do not kill it.
 import { defineConfig } from 'vitest/config';
 import { CATALOG } from './suites/areas.js';
-import { runSettings } from './suites/harness/run/config.js';
+import { runSettings } from './runner/run/config.js';
 
 export default defineConfig({
   test: {

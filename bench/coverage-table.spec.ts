@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AREAS } from '../suites/areas.js';
-import { formsByKind, type Area } from '../suites/harness/core/area.js';
+import { formsByKind, type Area } from '../runner/core/area.js';
 import { COVERAGE_MD, NOT_CHECKABLE, NOT_YET_TESTED, printFigures, readCoverage, renderCoverage, ROOT, statusOf, type CoverageExample } from './coverage-table.js';
 
 const SUITES = join(ROOT, 'suites');
@@ -14,7 +14,7 @@ const SUITES = join(ROOT, 'suites');
 /** The test files of the suite: suites/<area>/*.test.ts, the exclusive ones included. */
 function testFiles(): string[] {
   return readdirSync(SUITES, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && d.name !== 'harness' && d.name !== 'common')
+    .filter((d) => d.isDirectory() && d.name !== 'common')
     .flatMap((d) => readdirSync(join(SUITES, d.name)).filter((f) => f.endsWith('.test.ts')).map((f) => join(SUITES, d.name, f)));
 }
 
@@ -29,7 +29,7 @@ interface DeclaredTest {
 const withoutComments = (code: string) => code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
 /**
- * The ids the suite declares, read from the sources the way suites/harness/run/conformance.ts makes
+ * The ids the suite declares, read from the sources the way runner/run/conformance.ts makes
  * them: `<prefix>.<endpoint>[.<kind>].<case>`, with a kind when the endpoint has a group and a
  * project form, for each kind unless the test names one with `only`. The endpoint of a test is the
  * `endpoint(<area>, '<key>')` it is called on, directly or through a variable; the area is the one

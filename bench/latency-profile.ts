@@ -12,7 +12,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Results } from '../suites/harness/report/results.js';
+import type { Results } from '../runner/report/results.js';
 import { startReferenceServer } from '../reference-server/server.js';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -3,6 +3,6 @@
 // the routes' registration) then runs outside every test, where Stryker's perTest coverage finds it
 // static, as it is: a mutant there cannot be switched on for one test. Made lazily by the first test
 // instead, that code would count as that test's and its mutants as survivors.
-import { currentRun } from '../suites/harness/run/current-run.js';
+import { currentRun } from '../runner/run/current-run.js';
 
 await currentRun();

@@ -8,5 +8,5 @@ import { register } from 'tsx/esm/api';
 const args = process.argv.slice(2);
 if (!['diff', 'sweep', 'serve', '--version', '-v'].includes(args[0]) && !args.includes('--help') && !args.includes('-h')) await import('vitest/node');
 register();
-const { main } = await import('../suites/harness/cli/cli.ts');
+const { main } = await import('../cli/cli.ts');
 process.exitCode = await main(args);

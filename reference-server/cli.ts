@@ -16,7 +16,7 @@ import { EXTRA_SETUP_ENDPOINTS, unknownWithout } from './without.js';
 
 /**
  * What the reference server offers beyond a Free GitLab: every capability the suite knows
- * (suites/harness/run/config.ts CAPABILITIES; main.spec.ts keeps the two lists equal).
+ * (runner/run/config.ts CAPABILITIES; main.spec.ts keeps the two lists equal).
  */
 export const OFFERED_CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'promotion_management', 'enterprise_users', 'member_removal_rate_limit'];
 

@@ -1,13 +1,13 @@
 // The command line of the reference server: --help lists --vary and every --without name, and a
 // seed or a name it does not take stops it with exit code 2 before it listens; started, it prints
 // a command line with every capability and a fixture manifest, and SIGTERM ends it with the
-// manifest removed. (The packed command on plain Node: suites/harness/cli/package.spec.ts.)
+// manifest removed. (The packed command on plain Node: cli/package.spec.ts.)
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { EXTRA_SETUP_ENDPOINT_NAMES } from '../contract/extra-setup-endpoints.js';
-import { CAPABILITIES } from '../suites/harness/run/config.js';
+import { CAPABILITIES } from '../runner/run/config.js';
 import { OFFERED_CAPABILITIES } from './cli.js';
 
 const MAIN = resolve(import.meta.dirname, 'main.ts');

@@ -1,7 +1,7 @@
 // The registered areas: the one list everything that lists areas derives from (settings, reports,
 // the CLI, the fault checker, the endpoint forms). Adding an area is a folder with its area.ts and
 // tests, and one line here (docs/CONTRIBUTING-AREAS.md).
-import { catalogOf } from './harness/core/area.js';
+import { catalogOf } from '../runner/core/area.js';
 import { invitations } from './invitations/area.js';
 import { members } from './members/area.js';
 import { remoteMirrors } from './remote-mirrors/area.js';

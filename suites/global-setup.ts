@@ -1,7 +1,7 @@
-// vitest global setup of the conformance projects: makes the run (harness/run/lifecycle.ts) once and
+// vitest global setup of the conformance projects: makes the run (runner/run/lifecycle.ts) once and
 // hands it to the test files; the teardown removes what the run created and stops the bundled server.
 import type { TestProject } from 'vitest/node';
-import type { RunContext } from './harness/run/context.js';
+import type { RunContext } from '../runner/run/context.js';
 
 /**
  * Both conformance projects (the parallel one and the exclusive one that runs after it) use this
@@ -17,7 +17,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Imported only by the setup that makes the run: each project loads its setup through its own
   // module graph, and the second would load the reference server and the areas again for nothing.
   shared.conformanceRun ??= {
-    run: Promise.all([import('./areas.js'), import('./harness/run/lifecycle.js')]).then(([{ CATALOG }, { createRun }]) =>
+    run: Promise.all([import('./areas.js'), import('../runner/run/lifecycle.js')]).then(([{ CATALOG }, { createRun }]) =>
       createRun({ catalog: CATALOG, config: project.getProvidedContext().conformanceSettings }),
     ),
     users: 0,

@@ -425,7 +425,7 @@ const invitation: Omit<SeededFault, 'area'>[] = [
   } },
   // A target without GET /application/settings is no fault: the tests that read the setting declare
   // the set-up endpoint (application-settings-read) and are unsupported, with the reason, on such a
-  // target (suites/harness/cli/without-run.spec.ts checks it with the server's --without).
+  // target (cli/without-run.spec.ts checks it with the server's --without).
   // ---- public sources and access requesters (requests: lib/api/access_requests.rb) ----------
   { name: 'invitations.requester-stays-pending', clauses: ['invitations.create.requester'], description: 'inviting the address of a user whose access request is pending makes them a member but leaves the request pending', ...keepAccessRequests({ method: 'POST', route: bothKinds('/:kind/:id/invitations') }, (p, ctx) => String(p.email ?? '').split(',').map((e) => ctx.store.userByEmail(e.trim())?.id)) },
   { name: 'invitations.public-non-member-404', clauses: ['invitations.auth.public-non-member'], description: 'the invitation endpoints answer a non-member of a public group or project 404 (as for a private one) instead of 403', ...nonMemberRefusalAs404({ method: ['GET', 'POST', 'PUT', 'DELETE'], route: [...bothKinds('/:kind/:id/invitations'), ...bothKinds('/:kind/:id/invitations/:email')] }) },

@@ -2,14 +2,14 @@
 // statement of the spec true but does nothing more that GitLab does — other error texts, another
 // order of checks where the spec gives none, optional fields left out, open success statuses
 // answered otherwise (variations.ts lists them, each with the spec sentence that allows it). The
-// conformance suite's spec level must pass against it (suites/harness/cli/spec-only-run.spec.ts):
+// conformance suite's spec level must pass against it (cli/spec-only-run.spec.ts):
 // a test that fails asserts GitLab's behaviour, not the spec's.
 //
 // Every answer a variation changed names the variation in the `X-Reference-Spec-Only` header, with
 // what it changed: `members-spec-fields=body, pagination-headers-omitted=header:x-total|header:link`
 // (`request`: the parameters the route read, `status`, `body`, `header:<name>`). So each difference
 // between a recording of the reference server and one of its spec-only twin can be traced to a
-// variation (suites/harness/differential/recorded.spec.ts); the differential compares no
+// variation (runner/differential/recorded.spec.ts); the differential compares no
 // `X-Reference-` header.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { faultContext } from '../faults/index.js';

@@ -2,13 +2,13 @@
 // their tests use: arrays in Rack's bracket form (the Ruby gem, go-gitlab and GitLab::API::v4 send
 // `user_ids[]=1&user_ids[]=2`), comma lists, a plain repeated key, and `sudo` (an administrator acting as
 // another user: python-gitlab's `sudo=`, the Ruby gem's `sudo:` option, go-gitlab's WithSudo header).
-import { expectError } from '../harness/core/checks.js';
-import type { Clause } from '../harness/core/clauses.js';
-import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
-import { registerSecret } from '../harness/core/redact.js';
-import { dateIn } from '../harness/core/vocabulary.js';
-import type { Kit } from '../harness/run/conformance.js';
-import { currentFrame } from '../harness/run/frame.js';
+import { expectError } from '../../runner/core/checks.js';
+import type { Clause } from '../../runner/core/clauses.js';
+import { apiPath, type Client, type Exchange } from '../../runner/core/client.js';
+import { registerSecret } from '../../runner/core/redact.js';
+import { dateIn } from '../../runner/core/vocabulary.js';
+import type { Kit } from '../../runner/run/conformance.js';
+import { currentFrame } from '../../runner/run/frame.js';
 
 /** Where GitLab reads parameters and `sudo`. */
 export const GITLAB_PARAMS = {

@@ -1,6 +1,6 @@
 // emptyList, the reset of a kept source's list: what it deletes, and when it gives the source up.
 import { describe, expect, test } from 'vitest';
-import type { Client } from '../harness/core/client.js';
+import type { Client } from '../../runner/core/client.js';
 import { emptyList } from './empty-list.js';
 
 /** An administrator's client over a list of ids: GET answers one page of it (with the next page's number, as GitLab), DELETE takes an id out. */

@@ -1,6 +1,6 @@
 // Emptying one list of a source so that a test of the same file may count in it again (a fixture's
 // reset): the invitations of a group or project, the mirrors of a project.
-import type { Client } from '../harness/core/client.js';
+import type { Client } from '../../runner/core/client.js';
 
 /**
  * Deletes every item of the list at `listPath` (as the administrator; gone already: 404) and reads

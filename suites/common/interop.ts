@@ -2,9 +2,9 @@
 // its interop tests (suites/<area>/interop.test.ts) use: the media type of JSON answers, requests
 // that declare a JSON body and send none (python-gitlab does so on every DELETE), form-encoded
 // bodies, a token in the query string, and pagination followed through the Link header.
-import { expectError, expectOk, expectTrue, fail, parity } from '../harness/core/checks.js';
-import type { Clause } from '../harness/core/clauses.js';
-import type { Client, Exchange, Query } from '../harness/core/client.js';
+import { expectError, expectOk, expectTrue, fail, parity } from '../../runner/core/checks.js';
+import type { Clause } from '../../runner/core/clauses.js';
+import type { Client, Exchange, Query } from '../../runner/core/client.js';
 
 const GRAPE_BODY = 'Grape lib/grape/middleware/formatter.rb (read_body_input?: a body is parsed only when Content-Length > 0)';
 const API_CONTENT_TYPE = "lib/api/api.rb (content_type :json, 'application/json')";

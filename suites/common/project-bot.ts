@@ -2,9 +2,9 @@
 // commits (repositories.ts; its role actors are members by the group above it). GitLab's members and invitations specs add "a project bot of
 // an unrelated project" elsewhere (refused) and try to remove or edit a project's bot (refused);
 // neither changes the bot, so one serves the whole run. Its tests declare project-access-tokens.
-import { fixture } from '../harness/run/fixture.js';
+import { fixture } from '../../runner/run/fixture.js';
 import { emptyRepository } from './repositories.js';
-import type { ProjectInfo } from '../harness/core/vocabulary.js';
+import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { projectAccessToken, type ProjectBot } from './setup-endpoints.js';
 
 export interface BotProject {

@@ -1,8 +1,8 @@
 // The instance setting enable_member_promotion_management, which the members and invitations areas
 // both test: with it on, a non-administrator's request that gives a billable role to a user who holds
 // no seat yet is queued for an administrator's approval instead of carried out.
-import { currentFrame } from '../harness/run/frame.js';
-import { SetupError } from '../harness/run/maker.js';
+import { currentFrame } from '../../runner/run/frame.js';
+import { SetupError } from '../../runner/run/maker.js';
 
 /** The text put against each queued user: the spec quotes it (Endpoints/Invitations, POST), so it is checked at the spec level. */
 export const QUEUED = 'Request queued for administrator approval.';

@@ -2,9 +2,9 @@
 // group and project with an access requester. One pair for the whole run (a run fixture): the tests
 // that use them read, are refused writes, or invite and add users lent to them (whom the lending
 // policy takes back), so none changes what another checks.
-import { fixture } from '../harness/run/fixture.js';
-import type { ActorInfo } from '../harness/run/context.js';
-import type { GroupInfo, ProjectInfo } from '../harness/core/vocabulary.js';
+import { fixture } from '../../runner/run/fixture.js';
+import type { ActorInfo } from '../../runner/run/context.js';
+import type { GroupInfo, ProjectInfo } from '../../runner/core/vocabulary.js';
 
 export interface PublicSources {
   group: GroupInfo;

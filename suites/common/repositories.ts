@@ -3,7 +3,7 @@
 // project in it. Files tests write on branches of their own (and to the default branch only where
 // that is their point); mirrors tests work on mirrors of their own, found by id. Neither reads what
 // the other writes, and files may add projects of their own to the group.
-import { fixture } from '../harness/run/fixture.js';
+import { fixture } from '../../runner/run/fixture.js';
 
 export const repositories = fixture({
   name: 'repositories',

@@ -2,12 +2,12 @@
 // endpoints beyond the target contract's table"), one function per GitLab endpoint, made with the
 // admin token of the current frame, which must declare the need. A target that answers otherwise
 // than GitLab fails the set-up: the test is `unsupported` for the need, not failed.
-import { apiPath } from '../harness/core/client.js';
-import { registerSecret } from '../harness/core/redact.js';
-import { dateIn, type ProjectInfo } from '../harness/core/vocabulary.js';
-import { currentFrame } from '../harness/run/frame.js';
-import { Ledger } from '../harness/run/ledger.js';
-import { SetupError } from '../harness/run/maker.js';
+import { apiPath } from '../../runner/core/client.js';
+import { registerSecret } from '../../runner/core/redact.js';
+import { dateIn, type ProjectInfo } from '../../runner/core/vocabulary.js';
+import { currentFrame } from '../../runner/run/frame.js';
+import { Ledger } from '../../runner/run/ledger.js';
+import { SetupError } from '../../runner/run/maker.js';
 
 /** The bot user a project access token made: its user id, username and primary address. */
 export interface ProjectBot {

@@ -1,5 +1,5 @@
 // The invitations area (spec: Endpoints / Invitations): every operation for groups and projects alike.
-import { defineArea } from '../harness/core/area.js';
+import { defineArea } from '../../runner/core/area.js';
 import { invitationsClauses } from './clauses.js';
 
 const both = (method: string, suffix = '') => ({ group: `${method} /groups/:id/invitations${suffix}`, project: `${method} /projects/:id/invitations${suffix}` });

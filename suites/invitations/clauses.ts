@@ -2,7 +2,7 @@
 // invitation rows of Authentication and Errors, and, where the spec says nothing, what GitLab's code
 // settles, with the path that settles it (`GitLab: …`). Texts say which part is GitLab parity (exact
 // messages, the order of checks, GitLab-only fields): the tests check those at the parity level.
-import type { Clause } from '../harness/core/clauses.js';
+import type { Clause } from '../../runner/core/clauses.js';
 import { interopClauses } from '../common/interop.js';
 import { GITLAB_PARAMS, sudoClauses } from '../common/client-forms.js';
 

@@ -1,9 +1,9 @@
 // What real clients send to the invitations endpoints (suites/common/client-forms.ts): email and
 // user_id as arrays (Rack's bracket form, a JSON array), user_id as a JSON number, and sudo on a write
 // and on a read.
-import { expectEqual, expectError, expectOk } from '../harness/core/checks.js';
-import { ACCESS } from '../harness/core/vocabulary.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectOk } from '../../runner/core/checks.js';
+import { ACCESS } from '../../runner/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import { asSudoQuery, bracketQuery, sudoHeader, withSudoToken } from '../common/client-forms.js';
 import {
   expectInvited,

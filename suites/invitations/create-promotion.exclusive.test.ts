@@ -2,9 +2,9 @@
 // turn the instance-wide setting enable_member_promotion_management on, so they live in an
 // *.exclusive.test.ts file, which runs alone after every other file (vitest.config.ts). Every case
 // runs for both kinds.
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual } from '../harness/core/checks.js';
-import { ACCESS } from '../harness/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual } from '../../runner/core/checks.js';
+import { ACCESS } from '../../runner/core/vocabulary.js';
 import { QUEUED, withPromotionManagement } from '../common/promotion.js';
 import { expectInviteSuccess, expectMember, expectNotInvited, expectPromotionsQueued, invite, invitationsWorld, ownSources } from './helpers.js';
 import { invitations } from './area.js';

@@ -1,10 +1,10 @@
 // POST /groups/:id/invitations and POST /projects/:id/invitations
 // Every case runs for both kinds unless it says why not. The promotion-approval tests are in
 // create-promotion.exclusive.test.ts: they turn a global setting on.
-import { endpoint, type Kit } from '../harness/run/conformance.js';
-import { SetupError } from '../harness/run/maker.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
-import { ACCESS, dateIn, sourceNotFound, type SourceRef } from '../harness/core/vocabulary.js';
+import { endpoint, type Kit } from '../../runner/run/conformance.js';
+import { SetupError } from '../../runner/run/maker.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
+import { ACCESS, dateIn, sourceNotFound, type SourceRef } from '../../runner/core/vocabulary.js';
 import {
   expectAlreadyMember,
   expectInvited,

@@ -1,8 +1,8 @@
 // DELETE /groups/:id/invitations/:email and DELETE /projects/:id/invitations/:email
 // Every case runs for both kinds.
-import { endpoint } from '../harness/run/conformance.js';
-import { expectError, expectStatus, expectTrue, expectSetUp } from '../harness/core/checks.js';
-import { ACCESS, sourceNotFound } from '../harness/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectError, expectStatus, expectTrue, expectSetUp } from '../../runner/core/checks.js';
+import { ACCESS, sourceNotFound } from '../../runner/core/vocabulary.js';
 import {
   expectInvited,
   expectMember,

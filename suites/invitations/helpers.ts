@@ -3,16 +3,16 @@
 // manage invitations of each kind, invitation URLs, invite calls with checks of their answers,
 // read-backs through the invitation list (every page) and the members API, the refusal matrix, and
 // the promotion-approval check.
-import { segment, type Client, type Exchange, type Query } from '../harness/core/client.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../harness/core/checks.js';
-import type { Kit } from '../harness/run/conformance.js';
-import { fixture } from '../harness/run/fixture.js';
-import { currentFrame } from '../harness/run/frame.js';
-import type { Maker } from '../harness/run/maker.js';
+import { segment, type Client, type Exchange, type Query } from '../../runner/core/client.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../../runner/core/checks.js';
+import type { Kit } from '../../runner/run/conformance.js';
+import { fixture } from '../../runner/run/fixture.js';
+import { currentFrame } from '../../runner/run/frame.js';
+import type { Maker } from '../../runner/run/maker.js';
 import { publicSources } from '../common/public-sources.js';
 import { QUEUED } from '../common/promotion.js';
-import { ACCESS, datePart, ROLES, sourceNotFound, sourcePath, type GroupInfo, type ProjectInfo, type Role, type SourceInfo, type SourceKind, type SourceRef } from '../harness/core/vocabulary.js';
-import { type ActorInfo } from '../harness/run/context.js';
+import { ACCESS, datePart, ROLES, sourceNotFound, sourcePath, type GroupInfo, type ProjectInfo, type Role, type SourceInfo, type SourceKind, type SourceRef } from '../../runner/core/vocabulary.js';
+import { type ActorInfo } from '../../runner/run/context.js';
 import { emptyList } from '../common/empty-list.js';
 
 export const MUST_PROVIDE = '400 Bad request - Must provide either email or user_id as a parameter';

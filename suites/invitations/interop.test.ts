@@ -1,9 +1,9 @@
 // What clients rely on at the HTTP level, on the invitations endpoints of groups and projects
 // (suites/common/interop.ts): the JSON media type, a bodiless DELETE that declares JSON, form-encoded
 // writes, a token in the query, and the list walked through the Link header.
-import { expectEqual, expectStatus } from '../harness/core/checks.js';
-import { ACCESS } from '../harness/core/vocabulary.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectStatus } from '../../runner/core/checks.js';
+import { ACCESS } from '../../runner/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson, walkByLink } from '../common/interop.js';
 import { expectInvited, expectInviteSuccess, expectNotInvited, invitationsUrl, invitationUrl, inviteOk, manager, invitationsWorld, type Invitation , freshSource, sharedSources} from './helpers.js';
 import { invitations } from './area.js';

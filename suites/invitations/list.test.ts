@@ -1,10 +1,10 @@
 // GET /groups/:id/invitations and GET /projects/:id/invitations
 // Every case runs for both kinds.
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectHeader, expectTrue, parity } from '../harness/core/checks.js';
-import type { Exchange } from '../harness/core/client.js';
-import { ACCESS, dateIn, datePart, sourceNotFound } from '../harness/core/vocabulary.js';
-import type { SourceInfo } from '../harness/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectError, expectHeader, expectTrue, parity } from '../../runner/core/checks.js';
+import type { Exchange } from '../../runner/core/client.js';
+import { ACCESS, dateIn, datePart, sourceNotFound } from '../../runner/core/vocabulary.js';
+import type { SourceInfo } from '../../runner/core/vocabulary.js';
 import {
   expectList,
   expectNonMembersRefused,

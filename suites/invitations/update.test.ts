@@ -1,9 +1,9 @@
 // PUT /groups/:id/invitations/:email and PUT /projects/:id/invitations/:email
 // Every case runs for both kinds.
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectStatus, expectTrue, expectValidationError, parity } from '../harness/core/checks.js';
-import type { Exchange } from '../harness/core/client.js';
-import { ACCESS, dateIn, sourceNotFound } from '../harness/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectError, expectStatus, expectTrue, expectValidationError, parity } from '../../runner/core/checks.js';
+import type { Exchange } from '../../runner/core/client.js';
+import { ACCESS, dateIn, sourceNotFound } from '../../runner/core/vocabulary.js';
 import {
   expectInvited,
   expectNonMembersRefused,

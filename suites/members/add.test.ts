@@ -1,9 +1,9 @@
 // POST /groups/:id/members and POST /projects/:id/members
-import { expectEqual, expectFields, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../harness/core/checks.js';
-import type { Client, Exchange } from '../harness/core/client.js';
-import { ACCESS, dateIn } from '../harness/core/vocabulary.js';
-import { endpoint } from '../harness/run/conformance.js';
-import type { ActorInfo } from '../harness/run/context.js';
+import { expectEqual, expectFields, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../../runner/core/checks.js';
+import type { Client, Exchange } from '../../runner/core/client.js';
+import { ACCESS, dateIn } from '../../runner/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import type { ActorInfo } from '../../runner/run/context.js';
 import {
   expectForbidden,
   expectInheritedLevelError,

@@ -1,6 +1,6 @@
 // POST /groups/:id/members/approve_all
-import { expectEqual, expectSetUp } from '../harness/core/checks.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectSetUp } from '../../runner/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import {
   approveAllPath,
   expectBadRequest,

@@ -1,8 +1,8 @@
 // PUT /groups/:id/members/:member_id/approve
-import { expectEqual, expectError, expectStatus } from '../harness/core/checks.js';
-import type { Client } from '../harness/core/client.js';
-import { endpoint } from '../harness/run/conformance.js';
-import type { GroupInfo } from '../harness/core/vocabulary.js';
+import { expectEqual, expectError, expectStatus } from '../../runner/core/checks.js';
+import type { Client } from '../../runner/core/client.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import type { GroupInfo } from '../../runner/core/vocabulary.js';
 import {
   approvePath,
   expectBadRequest,

@@ -1,6 +1,6 @@
 // The members area (spec: Endpoints / Members): direct, inherited and invited members of groups and
 // projects, and the group-only endpoints of billable and pending members, state, approval, override.
-import { defineArea } from '../harness/core/area.js';
+import { defineArea } from '../../runner/core/area.js';
 import { membersClauses } from './clauses.js';
 
 const both = (method: string, suffix = '') => ({ group: `${method} /groups/:id/members${suffix}`, project: `${method} /projects/:id/members${suffix}` });

@@ -1,6 +1,6 @@
 // GET /groups/:id/billable_members/:user_id/indirect
-import { expectEqual, expectError, expectTrue, parity } from '../harness/core/checks.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectTrue, parity } from '../../runner/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import {
   billableIndirectPath,
   checkPagination,

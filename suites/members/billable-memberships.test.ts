@@ -1,8 +1,8 @@
 // GET /groups/:id/billable_members/:user_id/memberships
-import { expectEqual, expectError, expectTrue, parity, expectSetUp } from '../harness/core/checks.js';
-import { dateIn } from '../harness/core/vocabulary.js';
-import { endpoint } from '../harness/run/conformance.js';
-import type { GroupInfo, ProjectInfo } from '../harness/core/vocabulary.js';
+import { expectEqual, expectError, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
+import { dateIn } from '../../runner/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import type { GroupInfo, ProjectInfo } from '../../runner/core/vocabulary.js';
 import {
   billableMembershipsPath,
   checkPagination,

@@ -1,6 +1,6 @@
 // DELETE /groups/:id/billable_members/:user_id
-import { expectEqual, expectError, expectStatus } from '../harness/core/checks.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectStatus } from '../../runner/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import {
   billableMemberPath,
   billablePath,

@@ -1,7 +1,7 @@
 // GET /groups/:id/billable_members
 import { manifestEntry } from '../../fixtures/manifest.js';
-import { expectEqual, expectOk, expectTrue, parity, expectSetUp } from '../harness/core/checks.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectOk, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import {
   billablePath,
   checkPagination,

@@ -3,7 +3,7 @@
 // Versioning, and, where the spec says nothing ("not shown"), what GitLab's code settles, with the
 // path that settles it (`GitLab: …`). Texts say which part is GitLab parity (exact messages, the
 // order of checks, GitLab-only fields and details): the tests check those at the parity level only.
-import type { Clause } from '../harness/core/clauses.js';
+import type { Clause } from '../../runner/core/clauses.js';
 import { interopClauses } from '../common/interop.js';
 import { GITLAB_PARAMS, sudoClauses } from '../common/client-forms.js';
 

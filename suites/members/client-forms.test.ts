@@ -1,10 +1,10 @@
 // What real clients send to the members endpoints (suites/common/client-forms.ts): user_ids and
 // skip_users in Rack's bracket form and as comma lists, a plain repeated key, sudo on a write and on a
 // read with its refusals, and the user lookup (GET /users?username=) that precedes adding a member.
-import { apiPath } from '../harness/core/client.js';
-import { expectEqual, expectOk, expectTrue } from '../harness/core/checks.js';
-import { ACCESS } from '../harness/core/vocabulary.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { apiPath } from '../../runner/core/client.js';
+import { expectEqual, expectOk, expectTrue } from '../../runner/core/checks.js';
+import { ACCESS } from '../../runner/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import { asSudoQuery, bracketQuery, expectSudoRefusals, repeatedQuery, sudoHeader, withSudoToken } from '../common/client-forms.js';
 import { allMembersPath, idsOf, manager, membersPath, readMember, sorted, membersWorld, type MemberBody } from './helpers.js';
 import { members } from './area.js';

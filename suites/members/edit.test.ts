@@ -1,8 +1,8 @@
 // PUT /groups/:id/members/:user_id and PUT /projects/:id/members/:user_id
-import { expectEqual, expectError, expectOk, expectValidationError, parity } from '../harness/core/checks.js';
-import type { Client } from '../harness/core/client.js';
-import { ACCESS, dateIn } from '../harness/core/vocabulary.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectValidationError, parity } from '../../runner/core/checks.js';
+import type { Client } from '../../runner/core/client.js';
+import { ACCESS, dateIn } from '../../runner/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import {
   expectForbidden,
   expectInheritedLevelError,

@@ -1,9 +1,9 @@
 // GET /groups/:id/members/all/:user_id and GET /projects/:id/members/all/:user_id: one direct,
 // inherited or invited member of a group or project.
-import { expectEqual, expectError, expectOk, parity } from '../harness/core/checks.js';
-import { endpoint } from '../harness/run/conformance.js';
-import { ACCESS, sourceNotFound, type SourceKind } from '../harness/core/vocabulary.js';
-import type { GroupInfo } from '../harness/core/vocabulary.js';
+import { expectEqual, expectError, expectOk, parity } from '../../runner/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { ACCESS, sourceNotFound, type SourceKind } from '../../runner/core/vocabulary.js';
+import type { GroupInfo } from '../../runner/core/vocabulary.js';
 import {
   allMemberPath,
   expectNonMembersRead,

@@ -1,8 +1,8 @@
 // GET /groups/:id/members/:user_id and GET /projects/:id/members/:user_id: one direct member.
 import { manifestEntry } from '../../fixtures/manifest.js';
-import { expectEqual, expectOk, expectTrue, parity, expectSetUp } from '../harness/core/checks.js';
-import { endpoint } from '../harness/run/conformance.js';
-import { ACCESS, dateIn, sourceNotFound, type SourceKind, type SourceRef } from '../harness/core/vocabulary.js';
+import { expectEqual, expectOk, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { ACCESS, dateIn, sourceNotFound, type SourceKind, type SourceRef } from '../../runner/core/vocabulary.js';
 import {
   expectNonMembersRead,
   expectNotMember,

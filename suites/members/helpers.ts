@@ -1,17 +1,17 @@
 // Shared pieces of the members suite: endpoint paths, the toolkit and fixtures of its test files
 // (groups and projects with the shared actors in their roles, users lent to tests, the run's
 // hierarchies, the groups of the fixture manifest), read-backs, the pagination check.
-import { apiPath, type Client, type Exchange, type Query } from '../harness/core/client.js';
-import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectSetUp, expectStatus, expectTrue, expectValidationError, fail, parity } from '../harness/core/checks.js';
+import { apiPath, type Client, type Exchange, type Query } from '../../runner/core/client.js';
+import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectSetUp, expectStatus, expectTrue, expectValidationError, fail, parity } from '../../runner/core/checks.js';
 import { manifestEntry, type FixtureName, type ResolvedFixture } from '../../fixtures/manifest.js';
-import type { Kit } from '../harness/run/conformance.js';
-import { fixture, type Fixture } from '../harness/run/fixture.js';
-import { currentFrame } from '../harness/run/frame.js';
-import type { Maker } from '../harness/run/maker.js';
+import type { Kit } from '../../runner/run/conformance.js';
+import { fixture, type Fixture } from '../../runner/run/fixture.js';
+import { currentFrame } from '../../runner/run/frame.js';
+import type { Maker } from '../../runner/run/maker.js';
 import type { Factories } from '../../fixtures/factories.js';
-import { HarnessError } from '../harness/core/errors.js';
-import { type ActorName, type GroupInfo, type ProjectInfo, type SourceInfo, type SourceKind, type Visibility } from '../harness/core/vocabulary.js';
-import { type ActorInfo, type RunContext } from '../harness/run/context.js';
+import { HarnessError } from '../../runner/core/errors.js';
+import { type ActorName, type GroupInfo, type ProjectInfo, type SourceInfo, type SourceKind, type Visibility } from '../../runner/core/vocabulary.js';
+import { type ActorInfo, type RunContext } from '../../runner/run/context.js';
 import { readOk } from '../common/read.js';
 import { publicSources } from '../common/public-sources.js';
 import { GITLAB } from './clauses.js';

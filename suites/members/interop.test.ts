@@ -1,9 +1,9 @@
 // What clients rely on at the HTTP level, on the members endpoints of groups and projects
 // (suites/common/interop.ts): the JSON media type, a bodiless DELETE that declares JSON, form-encoded
 // writes, a token in the query, and the list walked through the Link header.
-import { expectEqual, expectOk, expectStatus } from '../harness/core/checks.js';
-import { ACCESS } from '../harness/core/vocabulary.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectOk, expectStatus } from '../../runner/core/checks.js';
+import { ACCESS } from '../../runner/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson, walkByLink } from '../common/interop.js';
 import {
   expectNotMember,

@@ -1,11 +1,11 @@
 // GET /groups/:id/members/all and GET /projects/:id/members/all: direct, inherited and invited
 // members of a group or project.
 import { manifestEntry } from '../../fixtures/manifest.js';
-import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
-import { endpoint } from '../harness/run/conformance.js';
-import type { ActorInfo } from '../harness/run/context.js';
-import { ACCESS, ROLE_LEVEL, ROLES, sourceNotFound, type SourceKind } from '../harness/core/vocabulary.js';
-import type { GroupInfo } from '../harness/core/vocabulary.js';
+import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import type { ActorInfo } from '../../runner/run/context.js';
+import { ACCESS, ROLE_LEVEL, ROLES, sourceNotFound, type SourceKind } from '../../runner/core/vocabulary.js';
+import type { GroupInfo } from '../../runner/core/vocabulary.js';
 import {
   allMembersPath,
   checkPagination,

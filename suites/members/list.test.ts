@@ -1,10 +1,10 @@
 // GET /groups/:id/members and GET /projects/:id/members: the direct members of a group or project.
 import { isDeepStrictEqual } from 'node:util';
 import { manifestEntry } from '../../fixtures/manifest.js';
-import { expectEqual, expectOk, expectStatus, expectTrue, parity, expectSetUp } from '../harness/core/checks.js';
-import { endpoint } from '../harness/run/conformance.js';
-import { segment } from '../harness/core/client.js';
-import { ACCESS, dateIn, ROLES, sourceNotFound, sourcePath, type SourceKind } from '../harness/core/vocabulary.js';
+import { expectEqual, expectOk, expectStatus, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { segment } from '../../runner/core/client.js';
+import { ACCESS, dateIn, ROLES, sourceNotFound, sourcePath, type SourceKind } from '../../runner/core/vocabulary.js';
 import {
   checkPagination,
   expectAnonymous401,

@@ -1,6 +1,6 @@
 // POST /groups/:id/members/:user_id/override
-import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import {
   expectForbidden,
   expectOverrideRefused,

@@ -1,7 +1,7 @@
 // GET /groups/:id/pending_members
-import { expectEqual, expectOk, expectTrue, parity, expectSetUp } from '../harness/core/checks.js';
-import { apiPath } from '../harness/core/client.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectOk, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
+import { apiPath } from '../../runner/core/client.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import {
   checkPagination,
   expectBadRequest,

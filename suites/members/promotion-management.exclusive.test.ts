@@ -5,10 +5,10 @@
 // it at the value its own requests need, and the value the run found is put back once no test holds
 // it (suites/common/promotion.ts). Each test runs on a group
 // (requests of its Owner) and on a project (requests of its Maintainer).
-import { expectEqual, expectFields, expectOk, expectStatus, parity } from '../harness/core/checks.js';
-import { endpoint, type Kit } from '../harness/run/conformance.js';
+import { expectEqual, expectFields, expectOk, expectStatus, parity } from '../../runner/core/checks.js';
+import { endpoint, type Kit } from '../../runner/run/conformance.js';
 import { QUEUED, withPromotionManagement } from '../common/promotion.js';
-import { ACCESS, type GroupInfo, type ProjectInfo, type SourceKind } from '../harness/core/vocabulary.js';
+import { ACCESS, type GroupInfo, type ProjectInfo, type SourceKind } from '../../runner/core/vocabulary.js';
 import {
   expectNotMember,
   manager,

@@ -1,8 +1,8 @@
 // DELETE /groups/:id/members/:user_id and DELETE /projects/:id/members/:user_id
-import { expectEqual, expectError, expectStatus, expectTrue, fail, parity } from '../harness/core/checks.js';
-import type { Client, Exchange } from '../harness/core/client.js';
-import { ACCESS } from '../harness/core/vocabulary.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectStatus, expectTrue, fail, parity } from '../../runner/core/checks.js';
+import type { Client, Exchange } from '../../runner/core/client.js';
+import { ACCESS } from '../../runner/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import {
   expectForbidden,
   expectInsufficientScope,

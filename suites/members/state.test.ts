@@ -1,7 +1,7 @@
 // PUT /groups/:id/members/:user_id/state
-import { expectEqual, expectFields, expectError, expectOk } from '../harness/core/checks.js';
-import type { Exchange } from '../harness/core/client.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectFields, expectError, expectOk } from '../../runner/core/checks.js';
+import type { Exchange } from '../../runner/core/client.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import {
   expectBadRequest,
   expectMembershipState,

@@ -1,6 +1,6 @@
 // The remote-mirrors area (spec: Endpoints / Remote mirrors): push mirrors of a project, and the
 // public key of an SSH mirror (GitLab 17.9), an extension beyond the spec's forms.
-import { defineArea } from '../harness/core/area.js';
+import { defineArea } from '../../runner/core/area.js';
 import { remoteMirrorsClauses } from './clauses.js';
 
 export const remoteMirrors = defineArea({

@@ -1,7 +1,7 @@
 // Clauses of the remote-mirrors area: the spec's "Remote mirrors" section, the Remote mirror
 // resource, its rows of States and Limits, and, where the spec says "not shown", what GitLab's code
 // settles (lib/api/remote_mirrors.rb and the paths each clause names).
-import type { Clause } from '../harness/core/clauses.js';
+import type { Clause } from '../../runner/core/clauses.js';
 import { interopClauses } from '../common/interop.js';
 import { sudoClauses } from '../common/client-forms.js';
 

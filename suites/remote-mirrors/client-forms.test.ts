@@ -1,8 +1,8 @@
 // What real clients send to the remote-mirrors endpoints (suites/common/client-forms.ts): sudo on a
 // write and on a read (mirrors are the Maintainers').
-import { expectEqual, expectError, expectOk, parity } from '../harness/core/checks.js';
-import type { Exchange } from '../harness/core/client.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectOk, parity } from '../../runner/core/checks.js';
+import type { Exchange } from '../../runner/core/client.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import { asSudoQuery, sudoHeader, withSudoToken } from '../common/client-forms.js';
 import { BELOW_MAINTAINER_GITLAB, mirrorPath, mirrorsPath, target } from './helpers.js';
 import { repositories } from '../common/repositories.js';

@@ -1,8 +1,8 @@
 // POST /projects/:id/remote_mirrors
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../harness/core/checks.js';
-import type { Client, Exchange } from '../harness/core/client.js';
-import type { ProjectInfo } from '../harness/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../../runner/core/checks.js';
+import type { Client, Exchange } from '../../runner/core/client.js';
+import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectProjectNotFound, expectRefusedBelowMaintainer, expectSameMirror, GITLAB_TEXT, listMirrorPages, listMirrors, mirrorPath, mirrorsPath, readMirror, target, type Mirror, ownProject, knownFields } from './helpers.js';
 import { remoteMirrors } from './area.js';
 import { repositories } from '../common/repositories.js';

@@ -1,8 +1,8 @@
 // DELETE /projects/:id/remote_mirrors/:mirror_id
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual } from '../harness/core/checks.js';
-import type { Client } from '../harness/core/client.js';
-import type { ProjectInfo } from '../harness/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual } from '../../runner/core/checks.js';
+import type { Client } from '../../runner/core/client.js';
+import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectMirrorDeleted, expectMirrorNotFound, expectRefusedToNonMaintainers, expectWriteRefusedWithoutApiToken, listMirrors, mirrorPath, readMirror, target, freshProject } from './helpers.js';
 import { remoteMirrors } from './area.js';
 import { repositories } from '../common/repositories.js';

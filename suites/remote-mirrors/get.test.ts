@@ -1,6 +1,6 @@
 // GET /projects/:id/remote_mirrors/:mirror_id
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectOk } from '../harness/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectOk } from '../../runner/core/checks.js';
 import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectRefusedToNonMaintainers, expectSameMirror, expectUnknownMirrorsNotFound, mirrorPath, readMirror, target, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
 import { repositories } from '../common/repositories.js';

@@ -2,14 +2,14 @@
 // holding a private and a public project with a repository, shared by every mirrors file of the
 // run), mirror paths, target URLs that are never reachable nor local, and setup steps that insist
 // they worked.
-import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../harness/core/checks.js';
-import type { Kit } from '../harness/run/conformance.js';
-import { fixture } from '../harness/run/fixture.js';
+import { apiPath, type Client, type Exchange } from '../../runner/core/client.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../../runner/core/checks.js';
+import type { Kit } from '../../runner/run/conformance.js';
+import { fixture } from '../../runner/run/fixture.js';
 import { emptyList } from '../common/empty-list.js';
 import { repositories } from '../common/repositories.js';
 import { readOk } from '../common/read.js';
-import type { ProjectInfo } from '../harness/core/vocabulary.js';
+import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 
 export interface Mirror {
   id: number;

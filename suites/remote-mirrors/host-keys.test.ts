@@ -3,11 +3,11 @@
 // is checked at the parity level. The spec level of each test holds what any implementation must do
 // with a parameter it may not know: the mirror is created or updated as asked, a refusal creates and
 // changes nothing, and there is never a server error.
-import { endpoint, type Kit } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectValidationError, parity } from '../harness/core/checks.js';
-import type { Exchange } from '../harness/core/client.js';
-import type { TestLog } from '../harness/core/exchange.js';
-import type { ProjectInfo } from '../harness/core/vocabulary.js';
+import { endpoint, type Kit } from '../../runner/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectValidationError, parity } from '../../runner/core/checks.js';
+import type { Exchange } from '../../runner/core/client.js';
+import type { TestLog } from '../../runner/core/exchange.js';
+import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, listMirrorPages, mirrorPath, mirrorsPath, readMirror, target, type Mirror, ownProject, freshProject } from './helpers.js';
 import { malformedSshKeys, newDsaKey, newSecurityKey, newSshKey, sshKeyWithPlus, type SshKey } from './ssh-keys.js';
 import { remoteMirrors } from './area.js';

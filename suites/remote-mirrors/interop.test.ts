@@ -1,8 +1,8 @@
 // What clients rely on at the HTTP level, on the remote-mirrors endpoints (suites/common/interop.ts):
 // the JSON media type, bodiless requests that declare JSON (sync, delete), form-encoded writes, a
 // token in the query.
-import { expectEqual, expectError, expectOk, expectStatus } from '../harness/core/checks.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus } from '../../runner/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson } from '../common/interop.js';
 import { createMirror, mirrorPath, mirrorsPath, readMirror, syncPath, target, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';

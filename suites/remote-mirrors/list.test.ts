@@ -1,6 +1,6 @@
 // GET /projects/:id/remote_mirrors
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectHeader, expectOk, expectTrue, parity } from '../harness/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectHeader, expectOk, expectTrue, parity } from '../../runner/core/checks.js';
 import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectProjectNotFound, expectRefusedToNonMaintainers, listMirrors, mirrorsPath, target, type Mirror, ownProject, freshProject, knownFields } from './helpers.js';
 import { remoteMirrors } from './area.js';
 import { repositories } from '../common/repositories.js';

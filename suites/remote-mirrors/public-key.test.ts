@@ -1,10 +1,10 @@
 // GET /projects/:id/remote_mirrors/:mirror_id/public_key: GitLab's endpoint beyond the spec's 47
 // forms (an extension of the area, GitLab 17.9). Its tests are at the parity level and need GitLab
-// 17.9 or later (suites/harness/run/conformance.ts).
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectOk, expectTrue } from '../harness/core/checks.js';
-import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
-import type { ProjectInfo } from '../harness/core/vocabulary.js';
+// 17.9 or later (runner/run/conformance.ts).
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectTrue } from '../../runner/core/checks.js';
+import { apiPath, type Client, type Exchange } from '../../runner/core/client.js';
+import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, mirrorPath, target } from './helpers.js';
 import { rsaPublicKey } from './ssh-keys.js';
 import { remoteMirrors } from './area.js';

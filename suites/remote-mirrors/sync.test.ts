@@ -1,8 +1,8 @@
 // POST /projects/:id/remote_mirrors/:mirror_id/sync
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
-import type { Client, Exchange } from '../harness/core/client.js';
-import type { ProjectInfo } from '../harness/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../../runner/core/checks.js';
+import type { Client, Exchange } from '../../runner/core/client.js';
+import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, expectWriteRefusedWithoutApiToken, GITLAB_TEXT, readMirror, SYNC_ENDED, syncPath, target, waitForSyncEnd, type Mirror } from './helpers.js';
 import { remoteMirrors } from './area.js';
 import { repositories, emptyRepository } from '../common/repositories.js';

@@ -1,8 +1,8 @@
 // PUT /projects/:id/remote_mirrors/:mirror_id
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../harness/core/checks.js';
-import type { Client, Exchange } from '../harness/core/client.js';
-import type { ProjectInfo } from '../harness/core/vocabulary.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../../runner/core/checks.js';
+import type { Client, Exchange } from '../../runner/core/client.js';
+import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, expectWriteRefusedWithoutApiToken, GITLAB_TEXT, listMirrors, mirrorPath, readMirror, target, type Mirror, ownProject } from './helpers.js';
 import { remoteMirrors } from './area.js';
 import { repositories } from '../common/repositories.js';

@@ -1,5 +1,5 @@
 // The repository-files area (spec: Endpoints / Repository files): nine forms on one project file.
-import { defineArea } from '../harness/core/area.js';
+import { defineArea } from '../../runner/core/area.js';
 import { repositoryFilesClauses } from './clauses.js';
 
 const FILE = '/projects/:id/repository/files/:file_path';

@@ -1,6 +1,6 @@
 // HEAD /projects/:id/repository/files/:file_path/blame
-import { endpoint } from '../harness/run/conformance.js';
-import { expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectHeader, expectStatus, expectTrue } from '../../runner/core/checks.js';
 import { createFile, fileUrl, headerName, METADATA_FIELDS, ownBranch, readFile, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 

@@ -1,9 +1,9 @@
 // GET /projects/:id/repository/files/:file_path/blame
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
-import { apiPath } from '../harness/core/client.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
+import { apiPath } from '../../runner/core/client.js';
 import { createFile, expectGitLabError, expectGitLabStatus, type FilesWorld, fileUrl, GITLAB_TEXT, headerName, ownBranch, readFile, updateFile, filesWorld } from './helpers.js';
-import type { Kit } from '../harness/run/conformance.js';
+import type { Kit } from '../../runner/run/conformance.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'blame', { uses: [filesWorld] });

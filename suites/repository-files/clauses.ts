@@ -1,7 +1,7 @@
 // Clauses of the repository-files area: the spec's "Repository files" section, the File, Blame
 // range and File write result resources, the files rows of Authentication and Errors, and, where the
 // spec says "not shown", what GitLab's code settles (lib/api/files.rb and the paths each clause names).
-import type { Clause } from '../harness/core/clauses.js';
+import type { Clause } from '../../runner/core/clauses.js';
 import { interopClauses } from '../common/interop.js';
 import { sudoClauses } from '../common/client-forms.js';
 

@@ -1,7 +1,7 @@
 // What real clients send to the repository-files endpoints (suites/common/client-forms.ts): sudo on a
 // write (the commit's author is the named user) and on a read.
-import { expectEqual, expectError, expectOk } from '../harness/core/checks.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectError, expectOk } from '../../runner/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import { asSudoQuery, sudoHeader, withSudoToken } from '../common/client-forms.js';
 import { createFile, expectWriteSucceeded, fileUrl, filesWorld, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';

@@ -1,7 +1,7 @@
 // POST /projects/:id/repository/files/:file_path
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectFields } from '../harness/core/checks.js';
-import { apiPath } from '../harness/core/client.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectFields } from '../../runner/core/checks.js';
+import { apiPath } from '../../runner/core/client.js';
 import { blameAuthors, createFile, expectWriteSucceeded, expectGitLabError, expectWriteParamError, fileUrl, gitBlobId, GITLAB_TEXT, readFile, sha256, filesWorld, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';
 

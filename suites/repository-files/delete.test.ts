@@ -1,6 +1,6 @@
 // DELETE /projects/:id/repository/files/:file_path
-import { endpoint } from '../harness/run/conformance.js';
-import { expectError, expectOk, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectError, expectOk, expectStatus, expectTrue } from '../../runner/core/checks.js';
 import { createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 

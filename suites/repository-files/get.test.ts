@@ -1,10 +1,10 @@
 // GET /projects/:id/repository/files/:file_path
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
-import { apiPath } from '../harness/core/client.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
+import { apiPath } from '../../runner/core/client.js';
 import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, METADATA_FIELDS, ownBranch, readFile, sha256, filesWorld, updateFile } from './helpers.js';
-import { ACCESS } from '../harness/core/vocabulary.js';
-import { currentFrame } from '../harness/run/frame.js';
+import { ACCESS } from '../../runner/core/vocabulary.js';
+import { currentFrame } from '../../runner/run/frame.js';
 import { repositories } from '../common/repositories.js';
 import { renameProject } from '../common/setup-endpoints.js';
 import { repositoryFiles } from './area.js';

@@ -1,6 +1,6 @@
 // HEAD /projects/:id/repository/files/:file_path
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectHeader, expectStatus, expectTrue } from '../harness/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectHeader, expectStatus, expectTrue } from '../../runner/core/checks.js';
 import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, ownBranch, readFile, sha256, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 

@@ -2,12 +2,12 @@
 // role and a public and a private project in it), each file's branch in it, file writes, and the
 // expected git values computed here, independently of any server.
 import { createHash } from 'node:crypto';
-import { apiPath, type Client, type Exchange } from '../harness/core/client.js';
-import { expectError, expectSchema, expectSetUp, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
-import { fixture } from '../harness/run/fixture.js';
-import { currentFrame } from '../harness/run/frame.js';
-import { SetupError } from '../harness/run/maker.js';
-import type { GroupInfo, ProjectInfo } from '../harness/core/vocabulary.js';
+import { apiPath, type Client, type Exchange } from '../../runner/core/client.js';
+import { expectError, expectSchema, expectSetUp, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
+import { fixture } from '../../runner/run/fixture.js';
+import { currentFrame } from '../../runner/run/frame.js';
+import { SetupError } from '../../runner/run/maker.js';
+import type { GroupInfo, ProjectInfo } from '../../runner/core/vocabulary.js';
 import { repositories } from '../common/repositories.js';
 
 export interface FilesWorld {

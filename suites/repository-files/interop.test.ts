@@ -1,7 +1,7 @@
 // What clients rely on at the HTTP level, on the repository-files endpoints (suites/common/interop.ts):
 // the JSON media type, a bodiless DELETE that declares JSON, form-encoded writes, a token in the query.
-import { expectEqual, expectFields, expectError, expectStatus } from '../harness/core/checks.js';
-import { endpoint } from '../harness/run/conformance.js';
+import { expectEqual, expectFields, expectError, expectStatus } from '../../runner/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson } from '../common/interop.js';
 import { createFile, expectWriteSucceeded, fileUrl, readFile, filesWorld, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';

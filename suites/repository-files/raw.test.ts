@@ -1,7 +1,7 @@
 // GET /projects/:id/repository/files/:file_path/raw
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectHeader, expectStatus, expectTrue, parity } from '../harness/core/checks.js';
-import { apiPath } from '../harness/core/client.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectError, expectHeader, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
+import { apiPath } from '../../runner/core/client.js';
 import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, readFile, filesWorld } from './helpers.js';
 import { repositoryFiles } from './area.js';
 import { emptyRepository } from '../common/repositories.js';

@@ -4,11 +4,11 @@
 // and refuses non-members. GitLab: lib/api/files.rb (authorize_read_code!, authorize! :push_code),
 // app/policies/project_policy.rb, app/models/project_feature.rb; spec/requests/api/files_spec.rb
 // ("when repository is disabled", "when project is public with private repository").
-import { endpoint } from '../harness/run/conformance.js';
-import { fixture } from '../harness/run/fixture.js';
-import { currentFrame } from '../harness/run/frame.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectFields } from '../harness/core/checks.js';
-import { apiPath, type Exchange } from '../harness/core/client.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { fixture } from '../../runner/run/fixture.js';
+import { currentFrame } from '../../runner/run/frame.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectFields } from '../../runner/core/checks.js';
+import { apiPath, type Exchange } from '../../runner/core/client.js';
 import { expectGitLabStatus, expectWriteSucceeded, fileUrl, readFile, setRepositoryAccess, writeBody } from './helpers.js';
 import { repositories } from '../common/repositories.js';
 import { repositoryFiles } from './area.js';

@@ -1,6 +1,6 @@
 // PUT /projects/:id/repository/files/:file_path
-import { endpoint } from '../harness/run/conformance.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectFields } from '../harness/core/checks.js';
+import { endpoint } from '../../runner/run/conformance.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectFields } from '../../runner/core/checks.js';
 import { blameAuthors, createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, filesWorld, ownBranch, writeBody, type WriteOptions } from './helpers.js';
 import { repositoryFiles } from './area.js';
 

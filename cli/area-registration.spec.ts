@@ -1,0 +1,79 @@
+// A new area is one folder plus one line per side (docs/CONTRIBUTING-AREAS.md). This proves it with
+// the tiny area of runner/tiny-area/: registered beside the real areas, everything that lists
+// areas takes it in, and its one test, written once, runs for groups and projects against a
+// reference server that serves its route. Also: both registries name the same areas.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { createVitest } from 'vitest/node';
+import { SERVER_AREAS } from '../reference-server/areas.js';
+import { startReferenceServer } from '../reference-server/server.js';
+import { AREAS, CATALOG } from '../suites/areas.js';
+import { catalogOf } from '../runner/core/area.js';
+import { loadConfig } from '../runner/run/config.js';
+import { ConformanceReporter } from '../runner/report/reporter.js';
+import type { Results } from '../runner/report/results.js';
+import { tiny } from '../runner/tiny-area/area.js';
+import { tinyServer } from '../runner/tiny-area/server.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const work = mkdtempSync(join(tmpdir(), 'conformance-tiny-area-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('registering areas', () => {
+  test('the suite and the reference server register the same areas, in the same order', () => {
+    expect(SERVER_AREAS.map((a) => a.name)).toEqual(CATALOG.areaNames);
+  });
+
+  test('a tiny area registered with one line is taken in by the settings, the endpoint list and the clause catalog, and its test runs for both kinds, at once', { timeout: 300_000 }, async () => {
+    const catalog = catalogOf([...AREAS, tiny]);
+    expect(catalog.areaNames).toContain('tiny');
+    expect(catalog.endpointArea.get('GET /projects/:id/tiny_ping')).toBe('tiny');
+    expect(catalog.clauses.map((c) => c.id)).toContain('tiny.ping.answers');
+    const dotenv = join(work, 'absent.env');
+    expect(loadConfig({ CONFORMANCE_AREAS: 'tiny' }, dotenv, catalog).areas).toEqual(['tiny']);
+    expect(() => loadConfig({ CONFORMANCE_AREAS: 'tiny' }, dotenv, CATALOG)).toThrow(/unknown area "tiny"/);
+
+    const server = await startReferenceServer({ areas: [...SERVER_AREAS, tinyServer] });
+    const fixtures = join(work, 'fixtures.json');
+    writeFileSync(fixtures, JSON.stringify(server.fixtures));
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      CONFORMANCE_TARGET_URL: server.url,
+      CONFORMANCE_ADMIN_TOKEN: server.adminToken,
+      CONFORMANCE_CAPABILITIES: 'premium,ultimate,ldap,saml,promotion_management,enterprise_users',
+      CONFORMANCE_FIXTURES: fixtures,
+      CONFORMANCE_REPORT_DIR: join(work, 'reports'),
+    });
+    const vitest = await createVitest('test', {
+      root: ROOT,
+      config: false,
+      // The reporter reads the projects whose name starts with "conformance".
+      name: 'conformance-tiny',
+      include: ['runner/tiny-area/*.tiny.ts'],
+      globalSetup: ['suites/global-setup.ts'],
+      pool: 'threads',
+      isolate: false,
+      watch: false,
+      reporters: [new ConformanceReporter(catalog, loadConfig(process.env, dotenv, catalog))],
+    });
+    let concurrent: (boolean | undefined)[] = [];
+    try {
+      await vitest.start();
+      // The wrapper marks each test concurrent itself: vitest reads sequence.concurrent from a root
+      // config only, so a project's setting once left the tests of every file running one by one.
+      concurrent = vitest.state.getFiles().flatMap((file) => file.tasks.map((task) => task.concurrent));
+    } finally {
+      await vitest.close();
+      await server.close();
+      process.env = saved;
+    }
+    const results = JSON.parse(readFileSync(join(work, 'reports', 'results.json'), 'utf8')) as Results;
+    expect(results.tests.map((t) => [t.id, t.kind, t.verdict])).toEqual([
+      ['tiny.ping.group.answers', 'group', 'pass'],
+      ['tiny.ping.project.answers', 'project', 'pass'],
+    ]);
+    expect(concurrent, 'the tests of a file, marked to run at once').toEqual([true, true]);
+  });
+});

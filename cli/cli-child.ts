@@ -1,0 +1,86 @@
+// The command as a CI user meets it, for the CLI specs: the real command in a child process, in a
+// fresh directory, against reference servers started in the spec's own process (so that their state
+// can be inspected afterwards and faults switched on). A spec calls `afterAll(cleanUpChildren)`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../reference-server/server.js';
+import type { Results } from '../runner/report/results.js';
+
+export const BIN = resolve(import.meta.dirname, '..', 'bin', 'gitlab-api-conformance.js');
+// Not in GitLab's token form on purpose: only registration (not the glpat- pattern) can mask it.
+export const ADMIN_TOKEN = 'cli-spec-admin-secret-000';
+const dirs: string[] = [];
+const servers: ReferenceServer[] = [];
+
+/** Closes the servers and removes the directories the spec made. */
+export async function cleanUpChildren(): Promise<void> {
+  for (const server of servers.splice(0)) await server.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A directory removed by cleanUpChildren. */
+export function tempDir(prefix = 'conformance-cli-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  dir: string;
+  ms: number;
+}
+
+/** A reference server whose admin token is ADMIN_TOKEN, closed by cleanUpChildren. */
+export async function server(options: ReferenceServerOptions & { port?: number } = {}): Promise<ReferenceServer> {
+  const s = await startReferenceServer({ adminToken: ADMIN_TOKEN, ...options });
+  servers.push(s);
+  return s;
+}
+
+/** Runs the command in a fresh directory (or `dir`) with only the given CONFORMANCE_* settings. */
+export function cli(
+  args: string[],
+  env: Record<string, string>,
+  options: { onStderr?: (text: string, kill: () => void) => void; onStart?: (child: ChildProcess) => void; timeoutMs?: number; dir?: string } = {},
+): Promise<CliRun> {
+  const dir = options.dir ?? tempDir();
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST'));
+  const started = Date.now();
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...clean, ...env } });
+    options.onStart?.(child);
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      options.onStderr?.(stderr, () => child.kill('SIGINT'));
+    });
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr, dir, ms: Date.now() - started });
+    });
+  });
+}
+
+// Two files at once: these runs go on side by side on a small machine (a URL target's default is 8).
+export const target = (s: ReferenceServer) => ({ CONFORMANCE_TARGET_URL: s.url, CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN, CONFORMANCE_CONCURRENCY: '2' });
+
+/** Objects named with a run prefix that are still on the server. */
+export function leftovers(s: ReferenceServer): string[] {
+  const users = [...s.store.users.values()].filter((u) => u.username.startsWith('cnf_')).map((u) => `user ${u.username}`);
+  const groups = [...s.store.groups.values()].filter((g) => g.path.startsWith('cnf-')).map((g) => `group ${g.path}`);
+  const projects = [...s.store.projects.values()].filter((p) => p.path.startsWith('cnf-')).map((p) => `project ${p.path}`);
+  return [...users, ...groups, ...projects];
+}
+
+export function results(run: CliRun): Results {
+  return JSON.parse(readFileSync(join(run.dir, 'reports', 'results.json'), 'utf8')) as Results;
+}

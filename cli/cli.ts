@@ -1,0 +1,384 @@
+// The command line: `gitlab-api-conformance [run] [options]`, `gitlab-api-conformance sweep` and
+// `gitlab-api-conformance diff` (differential/command.ts: two transcripts compared, offline).
+// Flags become the CONFORMANCE_* settings (so a flag, the environment and .env mean the same thing)
+// and vitest is driven through its node API. Exit codes: 0 every applicable test passed, 1 some
+// failed (or the baseline broke), 2 the run could not be made.
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { CATALOG } from '../suites/areas.js';
+import { Client } from '../runner/core/client.js';
+import { ConfigError } from '../runner/core/errors.js';
+import { registerSecret } from '../runner/core/redact.js';
+import { loadConfig, useSettings, type Config, type Flags } from '../runner/run/config.js';
+import { normalizeTarget } from '../runner/run/instance-identity.js';
+import { Ledger } from '../runner/run/ledger.js';
+import { sweepLedger, sweepPrefix } from '../runner/run/removal.js';
+import { ProgressReporter } from '../runner/report/progress-reporter.js';
+import { ConformanceReporter, type RunControl } from '../runner/report/reporter.js';
+import { chosenSummary, SUITE_VERSION } from '../runner/report/results.js';
+import { printEnding, printTable } from '../runner/report/terminal.js';
+import { TargetWatch } from './watchdog.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The exit codes, as pytest has them: 5 when the selection matched no test. */
+export const EXIT = { passed: 0, failed: 1, notMade: 2, empty: 5 } as const;
+
+const RUN_OPTIONS = `  --target URL               base URL of the target, without /api/v4 (CONFORMANCE_TARGET_URL);
+                             without it, the bundled reference server is started and used
+  --token-file PATH          file holding an administrator's token, scope api
+                             (CONFORMANCE_ADMIN_TOKEN_FILE; CONFORMANCE_ADMIN_TOKEN in the environment
+                             works too). Never put a token on the command line.
+  --area LIST                areas to run: ${CATALOG.areaNames.join(', ')} (comma list)
+  --endpoint FORM            an endpoint form to run, e.g. "GET /groups/:id/members" (repeatable)
+  --grep PATTERN             only tests whose id or title matches
+  --level LEVEL              the verdict level the exit code follows: spec (default) or parity
+                             (also GitLab's exact texts and check order); reports show both
+  --capabilities LIST        what the target offers beyond Free (CONFORMANCE_CAPABILITIES)
+  --fixtures PATH            fixture manifest (CONFORMANCE_FIXTURES)
+  --report-dir DIR           where the reports go (default reports)
+  --concurrency N            test files run at once (CONFORMANCE_CONCURRENCY; default 8 against a
+                             target URL, 2 with the bundled server); the tests of a file run at once too
+  --max-in-flight N          requests in flight against the target at once, over the whole run
+                             (CONFORMANCE_MAX_IN_FLIGHT; default 16; 0: no bound): the knob of the load
+  --sequential               one test at a time, files in name order, one request in flight
+  --timeout MS               timeout of one HTTP request (default 15000)
+  --expected-failures FILE   baseline: YAML or JSON list of { id, reason, link }
+  --shard I/N                run the I-th of N shards (split across CI jobs)
+  --keep                     leave what the run made on the target (with --target), to send a
+                             failure's cURL line again by hand: the users' tokens go to
+                             .conformance/kept-<run>.tokens.json (mode 600); \`sweep\` removes it all`;
+
+const EXIT_CODES = `Exit codes: 0 every applicable test passed; 1 some failed or the baseline broke; 2 the run could not
+be made or was interrupted (a signal, the target lost); 5 nothing was checked (the selection matched no
+test, or every selected one is unsupported).`;
+
+const HELP = `Usage:
+  gitlab-api-conformance [run] [options]     run the suite (default: against the bundled reference server)
+  gitlab-api-conformance list [options]      the tests a selection holds, without running any
+  gitlab-api-conformance record --out FILE [options]
+                                             run the suite one test at a time and write its transcript
+  gitlab-api-conformance diff BASELINE CANDIDATE [--noise FILE]
+                                             compare two transcripts, offline
+  gitlab-api-conformance sweep --target URL [options]
+                                             undo what an earlier, killed run left on the target
+  gitlab-api-conformance serve [options]     the reference server alone (as gitlab-reference-server)
+  gitlab-api-conformance --version           the suite's version
+
+Each command has its own help: gitlab-api-conformance <command> --help.
+
+Run options:
+${RUN_OPTIONS}
+
+Reports: report.html, summary.md, junit.xml, results.json, clauses.json in the report directory.
+${EXIT_CODES}
+
+Example:
+  gitlab-api-conformance --target https://gitlab.example.com --token-file admin.token --capabilities premium`;
+
+const RECORD_HELP = `Usage: gitlab-api-conformance record --out FILE [--concurrent] [run options]
+
+Runs the suite and writes its transcript to FILE (JSON Lines, docs/transcript-format.md): every
+exchange of every test, tokens masked, for \`diff\`. A recording runs one test at a time, files in
+name order and one request in flight, so that two recordings of one target meet the same objects in
+the same order. --concurrent runs it as an ordinary run instead: faster, but two recordings then
+differ in which users were lent where, and \`diff\` says so.
+
+Run options:
+${RUN_OPTIONS}
+
+${EXIT_CODES}
+
+Example:
+  gitlab-api-conformance record --target https://gitlab.example.com --token-file admin.token --out gitlab-17.11.jsonl`;
+
+const SWEEP_HELP = `Usage: gitlab-api-conformance sweep --target URL [--token-file PATH] [--ledger FILE] [--dry-run]
+       gitlab-api-conformance sweep --target URL [--token-file PATH] --prefix cnf-<run id>
+
+Undoes what a killed run left on the target: deletes the users, groups and projects its ledger
+lists and puts back an instance setting it changed. Only what that run made on that target: a
+ledger names its target and instance in its first line, and a ledger of another target or instance
+is left alone; each object is read before its DELETE, and one whose id now names another (its
+username or full path is not the one recorded, with the run prefix) is left and reported.
+
+  --target URL, --token-file PATH   the target and an administrator's token, as for a run
+  --ledger FILE              undo what this ledger lists (default: every ledger in .conformance/
+                             written against --target); a ledger of another target exits 2
+  --dry-run                  with ledgers: read only, print what would be undone
+  --prefix PREFIX            for a run whose ledger is lost: delete the users, groups and projects
+                             whose names start with this run prefix ("cnf-<run id>")
+
+Exit codes: 0 everything undone; 1 something could not be undone; 2 a bad call, or a named ledger
+of another target or instance.
+
+Example:
+  gitlab-api-conformance sweep --target https://gitlab.example.com --token-file admin.token --dry-run`;
+
+/** A setting given by a flag, when it was. */
+function flag(name: string, value: string | undefined, flagName: string): Flags {
+  return value === undefined ? {} : { [name]: { value, flag: flagName } };
+}
+
+async function run(args: string[], transcript?: string): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      target: { type: 'string' },
+      'token-file': { type: 'string' },
+      area: { type: 'string' },
+      endpoint: { type: 'string', multiple: true },
+      grep: { type: 'string' },
+      level: { type: 'string' },
+      capabilities: { type: 'string' },
+      fixtures: { type: 'string' },
+      'report-dir': { type: 'string' },
+      concurrency: { type: 'string' },
+      'max-in-flight': { type: 'string' },
+      sequential: { type: 'boolean' },
+      timeout: { type: 'string' },
+      'expected-failures': { type: 'string' },
+      shard: { type: 'string' },
+      keep: { type: 'boolean' },
+    },
+  });
+  if (values.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(values.shard)) throw new ConfigError(`--shard must look like 1/3, got "${values.shard}"`);
+  const flags: Flags = {
+    ...flag('CONFORMANCE_TARGET_URL', values.target, '--target'),
+    ...flag('CONFORMANCE_ADMIN_TOKEN_FILE', values['token-file'], '--token-file'),
+    ...flag('CONFORMANCE_AREAS', values.area, '--area'),
+    ...flag('CONFORMANCE_LEVEL', values.level, '--level'),
+    ...flag('CONFORMANCE_ENDPOINTS', values.endpoint?.join(';'), '--endpoint'),
+    ...flag('CONFORMANCE_CAPABILITIES', values.capabilities, '--capabilities'),
+    ...flag('CONFORMANCE_FIXTURES', values.fixtures, '--fixtures'),
+    ...flag('CONFORMANCE_REPORT_DIR', values['report-dir'], '--report-dir'),
+    ...flag('CONFORMANCE_REQUEST_TIMEOUT_MS', values.timeout, '--timeout'),
+    ...flag('CONFORMANCE_EXPECTED_FAILURES', values['expected-failures'], '--expected-failures'),
+    ...flag('CONFORMANCE_CONCURRENCY', values.concurrency, '--concurrency'),
+    ...flag('CONFORMANCE_MAX_IN_FLIGHT', values['max-in-flight'], '--max-in-flight'),
+    ...flag('CONFORMANCE_SEQUENTIAL', values.sequential ? 'true' : undefined, '--sequential'),
+    ...flag('CONFORMANCE_TRANSCRIPT', transcript, 'record --out'),
+  };
+
+  // Parsed once, here, from the flags and the environment (which the command only reads): the global
+  // setup, the workers and the reporters take this object.
+  const config = loadConfig(process.env, '.env', CATALOG, flags);
+  if (values.keep) {
+    if (config.targetUrl === undefined) throw new ConfigError('--keep needs --target: the bundled server ends with the run (start one with `gitlab-api-conformance serve` and point --target at it)');
+    config.keep = true;
+  }
+  useSettings(config);
+  rmSync(join(config.reportDir, 'results.json'), { force: true });
+  const started = Date.now();
+  const control: RunControl = { partial: values.shard !== undefined };
+  const watch = new TargetWatch(config.targetUrl);
+  control.cutShort = () => watch.lostAtTheEnd();
+  const reporter = new ConformanceReporter(CATALOG, config, control);
+
+  // Loaded here, not at the top: --help and sweep need none of vitest.
+  const { createVitest } = await import('vitest/node');
+  const { NameOrder } = await import('../runner/run/name-order.js');
+  const vitest = await createVitest('test', {
+    root: ROOT,
+    config: join(ROOT, 'vitest.config.ts'),
+    // This process runs under tsx already: the config and the modules it imports load as they are,
+    // not bundled again by vite.
+    configLoader: 'native',
+    mode: 'cli',
+    project: ['conformance', 'conformance-exclusive'],
+    watch: false,
+    testNamePattern: values.grep,
+    maxWorkers: config.sequential ? 1 : config.concurrency,
+    // The settings parsed here reach the global setup and the workers as they are: the configuration
+    // file is imported afresh by vitest, and its own parse would see only the environment.
+    provide: { conformanceSettings: config },
+    ...(config.sequential ? { sequence: { sequencer: NameOrder } } : {}),
+    shard: values.shard,
+    reporters: [new ProgressReporter(), reporter, watch],
+  });
+  const interrupt = (why: string) => {
+    if (control.interruption !== undefined) return;
+    control.interruption = why;
+    console.error(`\nconformance: interrupted (${why}); stopping and cleaning up what the run created …`);
+    vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
+  };
+  const onSigint = (signal: NodeJS.Signals) => interrupt(signal);
+  watch.onLost = interrupt;
+  // vitest's own handlers exit the process at once; ours cancels the run so its clean-up happens.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, onSigint);
+  }
+  // Load only the test files of the selected areas; the gate reports the rest of a file's tests.
+  const selected = config.areas.length > 0 ? config.areas : CATALOG.areaNames;
+  const areas = new Set<string>(selected.filter((a) => config.endpoints.length === 0 || config.endpoints.some((e) => CATALOG.endpointArea.get(e) === a)));
+  const filters = areas.size === CATALOG.areaNames.length ? [] : [...areas].map((a) => `suites/${a}/`);
+  try {
+    await vitest.start(filters);
+  } catch (error) {
+    console.error(`conformance: ${(error as Error).message}`);
+  } finally {
+    watch.stop();
+    await vitest.close();
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+    if (!config.keep) await sweepLeftovers(started, config);
+  }
+  const results = reporter.results;
+  if (results === undefined) {
+    if (control.interruption !== undefined) {
+      console.error(`conformance: INTERRUPTED (${control.interruption}) before any test ran; no report written`);
+      return EXIT.notMade;
+    }
+    console.error('conformance: the run could not be made (see the error above: configuration, target or admin token)');
+    return EXIT.notMade;
+  }
+  printTable(results);
+  printEnding(results, config.reportDir);
+  if (results.status === 'interrupted') return EXIT.notMade;
+  if (results.status === 'empty') {
+    const unsupported = results.summary.unsupported;
+    console.error(unsupported > 0
+      ? `conformance: nothing was checked: each of the ${unsupported} selected test(s) is unsupported on this target (reasons in the report)`
+      : `conformance: no test matched the selection (${selectionText(values, config)}); nothing was checked`);
+    return EXIT.empty;
+  }
+  if (results.baseline) {
+    const { unexpectedFailures, stale } = results.baseline;
+    if (unexpectedFailures.length) console.error(`unexpected failures (not in ${results.baseline.file}): ${unexpectedFailures.join(', ')}`);
+    if (stale.length) console.error(`stale baseline entries (these pass now; remove them): ${stale.join(', ')}`);
+    return unexpectedFailures.length + stale.length > 0 ? EXIT.failed : EXIT.passed;
+  }
+  const summary = chosenSummary(results);
+  return summary.fail + summary.error > 0 ? EXIT.failed : EXIT.passed;
+}
+
+/** The selection as the user gave it, for the line that says it matched nothing. */
+function selectionText(values: { grep?: string; shard?: string }, config: Config): string {
+  const parts = [
+    config.areas.length > 0 ? `areas ${config.areas.join(', ')}` : '',
+    config.endpoints.length > 0 ? `endpoints ${config.endpoints.join('; ')}` : '',
+    values.grep !== undefined ? `--grep ${JSON.stringify(values.grep)}` : '',
+    values.shard !== undefined ? `--shard ${values.shard}` : '',
+    config.disabledTests.length > 0 ? `CONFORMANCE_DISABLE ${config.disabledTests.join(',')}` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'every test is gated off';
+}
+
+/** A safety net after an interrupted run: whatever ledgers written since `since` still list. */
+async function sweepLeftovers(since: number, config: Config): Promise<void> {
+  const dir = '.conformance';
+  if (!existsSync(dir)) return;
+  if (config.targetUrl === undefined) return; // the bundled server is gone with the run
+  const admin = new Client(config.targetUrl, config.adminToken, 'admin (sweep)', config.requestTimeoutMs);
+  for (const file of readdirSync(dir).filter((f) => f.startsWith('ledger-'))) {
+    const path = join(dir, file);
+    if (statSync(path).mtimeMs < since) continue;
+    // Refused: another run's ledger, of another target (said nothing of), or a target that does not answer.
+    const { left, refused } = await sweepLedger(admin, path, { target: config.targetUrl }).catch((error: unknown) => ({ left: [], refused: (error as Error).message }));
+    const later = `run \`gitlab-api-conformance sweep --target ${config.targetUrl} --ledger ${path}\``;
+    if (refused !== undefined && !refused.startsWith('it was written against')) console.error(`conformance: the clean-up could not be made: ${refused}; ${later} when it answers`);
+    if (left.length) console.error(`conformance: could not undo ${left.join(', ')}; ${later}`);
+  }
+}
+
+/**
+ * `record --out FILE [--concurrent] [run options]`: the run, one test at a time unless --concurrent,
+ * which also writes the transcript to FILE.
+ */
+async function record(args: string[]): Promise<number> {
+  const at = args.indexOf('--out');
+  const out = at >= 0 ? args[at + 1] : undefined;
+  if (out === undefined || out.startsWith('--')) throw new ConfigError('record needs --out FILE (where the transcript goes)');
+  const rest = [...args.slice(0, at), ...args.slice(at + 2)];
+  const concurrent = rest.includes('--concurrent');
+  if (concurrent) console.error('record --concurrent: tests run at once, so two recordings of one target will differ in which users were lent where (diff counts such differences as noise only with --noise)');
+  const runArgs = rest.filter((a) => a !== '--concurrent');
+  return run(concurrent || runArgs.includes('--sequential') ? runArgs : [...runArgs, '--sequential'], resolve(out));
+}
+
+async function sweep(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { target: { type: 'string' }, 'token-file': { type: 'string' }, ledger: { type: 'string' }, prefix: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+  });
+  const config = loadConfig(process.env, '.env', undefined, { ...flag('CONFORMANCE_TARGET_URL', values.target, '--target'), ...flag('CONFORMANCE_ADMIN_TOKEN_FILE', values['token-file'], '--token-file') });
+  if (config.targetUrl === undefined) throw new ConfigError('sweep needs a target: --target URL (or CONFORMANCE_TARGET_URL) and an admin token');
+  registerSecret(config.adminToken);
+  const admin = new Client(config.targetUrl, config.adminToken, 'admin (sweep)', config.requestTimeoutMs);
+  const dryRun = values['dry-run'] === true;
+  if (values.prefix !== undefined) {
+    if (!/^cnf[-_][0-9a-f]{6,}/.test(values.prefix)) throw new ConfigError(`--prefix must be a run prefix such as cnf-2611221016ab12, got "${values.prefix}"`);
+    if (dryRun) throw new ConfigError('--dry-run goes with ledgers only, not with --prefix');
+    const result = await sweepPrefix(admin, values.prefix);
+    console.log(`sweep: removed ${result.removed} object(s)${result.left.length ? `; could not undo ${result.left.join(', ')}` : ''}`);
+    return result.left.length > 0 ? 1 : 0;
+  }
+  const named = values.ledger !== undefined;
+  if (named && !existsSync(values.ledger!)) throw new ConfigError(`--ledger ${values.ledger}: no such file`);
+  const ledgers = named ? [values.ledger!] : existsSync('.conformance') ? readdirSync('.conformance').filter((f) => f.startsWith('ledger-')).map((f) => join('.conformance', f)) : [];
+  let removed = 0;
+  let restored = 0;
+  let otherTargets = 0;
+  let refused = false;
+  const left: string[] = [];
+  for (const ledger of ledgers) {
+    const result = await sweepLedger(admin, ledger, { target: config.targetUrl, dryRun });
+    if (result.refused !== undefined) {
+      // Unnamed, a ledger of another target is another run's business: counted, not refused.
+      const header = Ledger.header(ledger);
+      if (!named && header !== undefined && header.target !== normalizeTarget(config.targetUrl)) otherTargets++;
+      else {
+        refused = true;
+        console.error(`sweep: ledger ${ledger} left alone, nothing removed: ${result.refused}`);
+      }
+      continue;
+    }
+    for (const line of result.wouldUndo) console.log(`sweep --dry-run: would ${line}`);
+    removed += result.removed;
+    restored += result.restored;
+    left.push(...result.left);
+  }
+  const skipped = otherTargets ? `; ${otherTargets} ledger(s) of other targets not considered` : '';
+  const done = dryRun ? 'dry run, nothing removed' : `removed ${removed} object(s)${restored ? `, put back ${restored} instance setting(s)` : ''}`;
+  console.log(`sweep: ${done}${left.length ? `; ${dryRun ? 'would leave' : 'could not undo'} ${left.join(', ')}` : ''}${skipped}`);
+  if (refused && named) return 2;
+  return left.length > 0 || refused ? 1 : 0;
+}
+
+/** The help of a command (`run` for the general help), as `<command> --help` prints it. */
+export async function helpOf(command: string): Promise<string> {
+  if (command === 'list') return (await import('./list.js')).LIST_HELP;
+  if (command === 'diff') return (await import('../runner/differential/command.js')).DIFF_HELP;
+  if (command === 'serve') return (await import('../reference-server/cli.js')).USAGE;
+  return ({ record: RECORD_HELP, sweep: SWEEP_HELP } as Record<string, string>)[command] ?? HELP;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  // diff has its own options and help, and reads files only; loaded here, as runs need none of it.
+  if (first === 'diff') return (await import('../runner/differential/command.js')).runDiff(rest);
+  // serve: the reference server alone, with its own options and help (reference-server/cli.ts).
+  if (first === 'serve') return (await import('../reference-server/cli.js')).serve(rest);
+  try {
+    if (first === '--version' || first === '-v') {
+      console.log(`gitlab-api-conformance ${SUITE_VERSION}`);
+      return 0;
+    }
+    if (first === '-h' || first === '--help' || rest.includes('--help') || rest.includes('-h')) {
+      console.log(await helpOf(first ?? 'run'));
+      return 0;
+    }
+    if (first === 'sweep') return await sweep(rest);
+    if (first === 'record') return await record(rest);
+    if (first === 'list') return await (await import('./list.js')).list(rest, ROOT);
+    return await run(first === 'run' ? rest : argv);
+  } catch (error) {
+    if (error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`gitlab-api-conformance: ${(error as Error).message}\nRun with --help for the options.`);
+      return 2;
+    }
+    throw error;
+  }
+}

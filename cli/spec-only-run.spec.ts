@@ -1,0 +1,90 @@
+// The suite's spec level against a server that does what the spec says and nothing more (issue #12):
+// the reference server in spec-only mode (reference-server/spec-only/) answers with other error texts,
+// another order of checks where the spec gives none, without the fields the spec leaves optional,
+// and with other success statuses where the spec leaves them open. Every conformance test must
+// pass at the spec level; one that fails asserts GitLab's behaviour at the spec level and must move
+// that assertion to the parity level (or accept both answers). The run is the real command in a
+// child process, against a server started here, with its fixture manifest written to a file and
+// the metadata headers under the spec's own `X-Service-` prefix.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { startReferenceServer, type ReferenceServer } from '../reference-server/server.js';
+import { CAPABILITIES } from '../runner/run/config.js';
+import type { Results } from '../runner/report/results.js';
+
+const BIN = resolve(import.meta.dirname, '..', 'bin', 'gitlab-api-conformance.js');
+const ADMIN_TOKEN = 'glpat-spec-only-run-admin-000';
+const HEADER_PREFIX = 'X-Service-';
+const RUN_MS = 600_000;
+
+let server: ReferenceServer | undefined;
+let dir: string | undefined;
+afterAll(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The command in a child process (asynchronously: the server answers from this process). */
+function cli(args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST'));
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, ...env } });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_MS - 10_000);
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+/** One run of the whole suite at `level` against the spec-only server, in its own report directory. */
+async function runAt(level: 'spec' | 'parity', env: Record<string, string>, cwd: string): Promise<{ code: number | null; stderr: string; results: Results }> {
+  const reports = join(cwd, `reports-${level}`);
+  const run = await cli(['--report-dir', reports, '--level', level], env, cwd);
+  try {
+    return { ...run, results: JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as Results };
+  } catch {
+    throw new Error(`the run at --level ${level} wrote no results (exit ${run.code}):\n${run.stderr.slice(-3000)}`);
+  }
+}
+
+test('the whole suite passes at the spec level against the reference server in spec-only mode, and the level changes no verdict', { timeout: RUN_MS }, async () => {
+  server = await startReferenceServer({ adminToken: ADMIN_TOKEN, specOnly: true, headerPrefix: HEADER_PREFIX });
+  dir = mkdtempSync(join(tmpdir(), 'conformance-spec-only-'));
+  const manifest = join(dir, 'fixtures.json');
+  writeFileSync(manifest, JSON.stringify(server.fixtures));
+  const env = {
+    CONFORMANCE_TARGET_URL: server.url,
+    CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN,
+    CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','),
+    CONFORMANCE_FIXTURES: manifest,
+    CONFORMANCE_HEADER_PREFIX: HEADER_PREFIX,
+  };
+  // The two runs one after the other: they share the server, and each needs the machine's cores.
+  const spec = await runAt('spec', env, dir);
+  const parity = await runAt('parity', env, dir);
+
+  const results = spec.results;
+  const failing = results.tests.filter((t) => t.verdict === 'fail' || t.verdict === 'error');
+  const lines = failing.map((t) => `${t.id} [${t.verdict}]: ${(t.reason ?? '').split('\n')[0]}`);
+  expect(failing.length, `${failing.length} test(s) fail at the spec level against the spec-only server:\n${lines.join('\n')}`).toBe(0);
+  expect(results.summary.pass, 'tests that passed (the run must not be empty)').toBeGreaterThan(100);
+  expect(results.summary.unsupported, 'tests reported unsupported (the spec-only server offers every capability and fixture)').toBe(0);
+  expect(spec.code, spec.stderr.slice(-2000)).toBe(0);
+
+  // The level picks only the summary the exit code follows: every test's two verdicts are the same
+  // in both runs (the spec-only server answers other texts than GitLab, so the parity run fails).
+  const verdicts = (r: Results) => Object.fromEntries(r.tests.map((t) => [t.id, `${t.verdict}/${t.parity}`]));
+  expect(verdicts(parity.results)).toEqual(verdicts(results));
+  expect(parity.results.paritySummary.fail, 'the spec-only server differs from GitLab somewhere').toBeGreaterThan(0);
+  expect(parity.code, 'the parity run fails on those differences').toBe(1);
+  expect(parity.results.summary).toEqual(results.summary);
+});

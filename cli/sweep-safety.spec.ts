@@ -1,0 +1,204 @@
+// Safe to point at a real GitLab (issue #36): a clean-up removes only what a run made on that target,
+// and no secret reaches a report. Each check runs the real command in a child process against
+// reference servers started here; two servers that both start empty give the same ids to different
+// objects, as two GitLab instances do.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { ReferenceServer } from '../reference-server/server.js';
+import { Ledger, type ObjectEntry } from '../runner/run/ledger.js';
+import { ADMIN_TOKEN, cleanUpChildren, cli, leftovers, server, target, tempDir } from './cli-child.js';
+
+afterAll(cleanUpChildren);
+
+/** The ledgers in a run's directory. */
+function ledgersIn(dir: string): string[] {
+  const at = join(dir, '.conformance');
+  return existsSync(at) ? readdirSync(at).filter((f) => f.startsWith('ledger-')).map((f) => join(at, f)) : [];
+}
+
+const objectsIn = (ledger: string) => Ledger.outstanding(ledger).filter((e): e is ObjectEntry => e.kind !== 'setting');
+
+/** A run against `s` killed (SIGKILL: no clean-up) once its ledger lists a few users, groups and projects. */
+async function killedRun(s: ReferenceServer): Promise<{ dir: string; ledger: string }> {
+  const dir = tempDir();
+  const enough = () => {
+    const [ledger] = ledgersIn(dir);
+    const kinds = ledger ? new Set(objectsIn(ledger).map((e) => e.kind)) : new Set();
+    return ledger && objectsIn(ledger).length >= 10 && kinds.has('user') && kinds.has('group') ? ledger : undefined;
+  };
+  await cli(['--area', 'invitations'], target(s), {
+    dir,
+    onStart: (child) => {
+      const watch = setInterval(() => {
+        if (!enough()) return;
+        child.kill('SIGKILL');
+        clearInterval(watch);
+      }, 5);
+      child.on('close', () => clearInterval(watch));
+    },
+  });
+  const ledger = enough();
+  if (!ledger) throw new Error('the run ended before its ledger listed enough objects');
+  return { dir, ledger };
+}
+
+/** Every object the server holds, as "kind id name", to compare before and after. */
+function inventory(s: ReferenceServer): string[] {
+  return [
+    ...[...s.store.users.values()].map((u) => `user ${u.id} ${u.username}`),
+    ...[...s.store.groups.values()].map((g) => `group ${g.id} ${g.path}`),
+    ...[...s.store.projects.values()].map((p) => `project ${p.id} ${p.path}`),
+  ].sort();
+}
+
+/**
+ * Which of a ledger's objects `s` still holds. (A killed run may have left objects its ledger does
+ * not list: made, the answer not yet read when it was killed. Only `sweep --prefix` finds those.)
+ */
+function stillThere(s: ReferenceServer, entries: ObjectEntry[]): string[] {
+  const stores = { user: s.store.users, group: s.store.groups, project: s.store.projects };
+  return entries.filter((e) => stores[e.kind].has(e.id)).map((e) => `${e.kind} ${e.id} ${e.name}`);
+}
+
+/** Objects of other people on `s` with the ids a ledger lists (the ids a second instance gives its own). */
+function occupy(s: ReferenceServer, entries: ObjectEntry[]): void {
+  const highest = (kind: string) => Math.max(0, ...entries.filter((e) => e.kind === kind).map((e) => e.id));
+  while (Math.max(0, ...s.store.users.keys()) < highest('user')) s.store.createUser({ username: `plain${s.store.users.size}`, name: 'Plain', email: `plain${s.store.users.size}@example.com` });
+  while (Math.max(0, ...s.store.groups.keys()) < highest('group')) s.store.createGroup({ name: `keep${s.store.groups.size}`, path: `keep${s.store.groups.size}`, parentId: null, visibility: 'private' });
+}
+
+describe('sweep and the run\'s clean-up touch only what the run made, on its own target', { timeout: 300_000 }, () => {
+  test.concurrent('a ledger of server A swept against server B (same ids) removes nothing and says why; against A it undoes everything', async () => {
+    const [a, b] = [await server(), await server()];
+    const { dir, ledger } = await killedRun(a);
+    expect(readFileSync(ledger, 'utf8').split('\n')[0]).toMatch(new RegExp(`^\\{"kind":"target".*"target":"${a.url}".*"username":"root"`));
+    occupy(b, objectsIn(ledger));
+    const before = inventory(b);
+    const named = await cli(['sweep', '--ledger', ledger], target(b), { dir });
+    expect(named.code, named.stderr).toBe(2);
+    expect(named.stderr).toContain(`sweep: ledger ${ledger} left alone, nothing removed: it was written against ${a.url}, not ${b.url}`);
+    // Without --ledger only B's ledgers are considered: A's is not.
+    const all = await cli(['sweep'], target(b), { dir });
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toMatch(/sweep: removed 0 object\(s\); 1 ledger\(s\) of other targets not considered/);
+    expect(inventory(b)).toEqual(before);
+    const listed = objectsIn(ledger);
+    expect(stillThere(a, listed).length).toBe(listed.length);
+    const own = await cli(['sweep'], target(a), { dir });
+    expect(own.code, own.stderr).toBe(0);
+    expect(stillThere(a, listed)).toEqual([]);
+    expect(ledgersIn(dir)).toEqual([]);
+  });
+
+  test.concurrent('another instance at the same URL (a server made anew on the port) is refused: its administrator is not the one recorded', async () => {
+    const a = await server();
+    const { dir, ledger } = await killedRun(a);
+    const port = Number(new URL(a.url).port);
+    await a.close();
+    await new Promise((r) => setTimeout(r, 5)); // another created_at for the new root
+    const again = await server({ port });
+    occupy(again, objectsIn(ledger));
+    const before = inventory(again);
+    const swept = await cli(['sweep', '--ledger', ledger], target(again), { dir });
+    expect(swept.code, swept.stderr).toBe(2);
+    expect(swept.stderr).toMatch(/left alone, nothing removed: it was written on another instance at http:\/\/127\.0\.0\.1:\d+: its administrator, user id 1, was `root` created \S+; here user id 1 is `root` created \S+/);
+    expect(inventory(again)).toEqual(before);
+  });
+
+  test.concurrent('an entry whose id now names another object is left and reported; the rest is removed; --dry-run changes nothing', async () => {
+    const s = await server();
+    const { dir, ledger } = await killedRun(s);
+    const listed = objectsIn(ledger);
+    const users = listed.filter((e) => e.kind === 'user');
+    const renamed = s.store.users.get(users[0].id)!;
+    renamed.username = 'plain';
+    const text = readFileSync(ledger, 'utf8');
+    const before = inventory(s);
+    const dry = await cli(['sweep', '--dry-run'], target(s), { dir });
+    expect(dry.code, dry.stderr).toBe(1);
+    expect(dry.stdout).toMatch(/sweep --dry-run: would remove user cnf_\w+ \(id \d+\)/);
+    expect(dry.stdout).toMatch(/sweep --dry-run: would remove group cnf-[\w-]+ \(id \d+\)/);
+    expect(dry.stdout).toContain(`would leave user id ${renamed.id} is now \`plain\`, not \`${users[0].name}\`: left`);
+    expect(inventory(s)).toEqual(before);
+    expect(readFileSync(ledger, 'utf8')).toBe(text);
+
+    const swept = await cli(['sweep'], target(s), { dir });
+    expect(swept.code, swept.stderr).toBe(1);
+    expect(swept.stdout).toContain(`could not undo user id ${renamed.id} is now \`plain\`, not \`${users[0].name}\`: left`);
+    expect(s.store.users.get(renamed.id)?.username).toBe('plain');
+    expect(stillThere(s, listed)).toEqual([`user ${renamed.id} ${users[0].name}`]);
+    // The entry stays in the ledger: the ledger is kept.
+    expect(objectsIn(ledger).map((e) => e.id)).toEqual([renamed.id]);
+  });
+
+  test.concurrent('a clean run leaves no ledger behind', async () => {
+    const s = await server();
+    const run = await cli(['--endpoint', 'HEAD /projects/:id/repository/files/:file_path/raw'], target(s));
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(run.dir, '.conformance'))).toBe(true);
+    expect(ledgersIn(run.dir)).toEqual([]);
+    expect(leftovers(s)).toEqual([]);
+  });
+
+  test.concurrent('an admin token with read_api only is refused in the pre-check (exit 2), naming the scope, before anything is made', async () => {
+    const s = await server();
+    const readOnly = s.store.createToken(1, 'read-only', ['read_api'], null).token;
+    const before = inventory(s);
+    const run = await cli(['--endpoint', 'HEAD /projects/:id/repository/files/:file_path/raw'], { CONFORMANCE_TARGET_URL: s.url, CONFORMANCE_ADMIN_TOKEN: readOnly });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/the admin token lacks the scope api \(it has read_api\)/);
+    expect(run.stderr).not.toContain(readOnly);
+    expect(inventory(s)).toEqual(before);
+  });
+});
+
+/** The credentials the mirrors tests put in the URLs they send (user other than git, password), read off their sources. */
+function mirrorSecrets(): string[] {
+  const dir = join(import.meta.dirname, '..', 'suites', 'remote-mirrors');
+  const secrets = new Set<string>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+    for (const [, user, password] of readFileSync(join(dir, file), 'utf8').matchAll(/[a-z]+:\/\/([\w.-]+)(?::([\w.-]+))?@example\.(?:com|org)/g)) {
+      for (const part of [user, password]) if (part !== undefined && part !== 'git') secrets.add(part);
+    }
+  }
+  return [...secrets];
+}
+
+/** Every file under `dir`, with its text. */
+function filesUnder(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => ({ path: relative(dir, path), text: readFileSync(path, 'utf8') }));
+}
+
+test('no secret in any file a run wrote nor in its output, against faults that echo the mirror credentials, with the invite tokens GitLab shows', { timeout: 400_000 }, async () => {
+  // The mirror URL with its user and password unmasked; invitation lists with a wrong field, so that
+  // their answers, invite_token included, are the evidence of failures.
+  const s = await server({ faults: ['mirrors.url-unmasked', 'invitations.expires-at-created'] });
+  const inviteTokens: string[] = [];
+  const addMember = s.store.addMember.bind(s.store);
+  s.store.addMember = (source, fields) => {
+    if (typeof fields.inviteToken === 'string') inviteTokens.push(fields.inviteToken);
+    return addMember(source, fields);
+  };
+  const run = await cli(['record', '--out', 'transcript.jsonl', '--report-dir', 'out', '--area', 'remote-mirrors,invitations'], target(s), { timeoutMs: 380_000 });
+  expect(run.code, run.stderr.slice(-2000)).toBe(1);
+  const written = filesUnder(run.dir);
+  expect(written.map((f) => f.path).sort()).toEqual(expect.arrayContaining(['transcript.jsonl', 'out/results.json', 'out/junit.xml', 'out/report.html', 'out/summary.md']));
+  // The faults fired and their tests failed: the secrets were there to leak.
+  expect(s.faults.fired.get('mirrors.url-unmasked') ?? 0).toBeGreaterThan(0);
+  const results = JSON.parse(readFileSync(join(run.dir, 'out', 'results.json'), 'utf8')) as { tests: { id: string; verdict: string }[] };
+  expect(results.tests.filter((t) => t.verdict === 'fail').map((t) => t.id)).toEqual(expect.arrayContaining(['mirrors.create.masks-credentials']));
+  expect(results.tests.some((t) => t.id.startsWith('invitations.list') && t.verdict === 'fail')).toBe(true);
+  const secrets = [ADMIN_TOKEN, ...mirrorSecrets(), ...inviteTokens];
+  expect(mirrorSecrets()).toEqual(expect.arrayContaining(['Pa55-word-one', 'alice-user', 'tok3n-value-two']));
+  expect(inviteTokens.length).toBeGreaterThan(0);
+  const texts = [{ path: '(stdout)', text: run.stdout }, { path: '(stderr)', text: run.stderr }, ...written];
+  const leaks = texts.flatMap(({ path, text }) => secrets.filter((secret) => text.includes(secret)).map((secret) => `${secret.slice(0, 4)}… in ${path}`));
+  expect(leaks).toEqual([]);
+  // The masks stand where the secrets were; the cURL placeholder is no secret and stays.
+  expect(written.find((f) => f.path === 'out/report.html')?.text).toContain('PRIVATE-TOKEN: $TOKEN');
+  expect(written.find((f) => f.path === 'out/junit.xml')?.text).toMatch(/\[REDACTED\]/);
+});

@@ -1,0 +1,72 @@
+// The whole suite, at both levels and at concurrency 8, against the reference server in vary mode
+// (reference-server/vary/) for five seeds (issue #25): ids of groups and projects that collide, ids
+// with gaps, lists whose order GitLab leaves open in another order, unknown fields on every object,
+// other timestamp precision, keys and headers in other orders, extra headers. A test that fails here
+// rests on something GitLab does not promise, and must accept every answer GitLab's code allows.
+// Each run is the real command in a child process against a server started here (one run reports
+// both levels; its exit code follows the parity level).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { startReferenceServer, type ReferenceServer } from '../reference-server/server.js';
+import { CAPABILITIES } from '../runner/run/config.js';
+import type { Results } from '../runner/report/results.js';
+
+const BIN = resolve(import.meta.dirname, '..', 'bin', 'gitlab-api-conformance.js');
+const ADMIN_TOKEN = 'glpat-vary-run-admin-00000';
+const RUN_MS = 600_000;
+const SEEDS = [1, 2, 3, 4, 5];
+
+let server: ReferenceServer | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  server = undefined;
+  dir = undefined;
+});
+
+/** The command in a child process (asynchronously: the server answers from this process). */
+function cli(args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; stderr: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST'));
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_MS - 10_000);
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stderr });
+    });
+  });
+}
+
+test.each(SEEDS)('the whole suite passes at both levels against the reference server with --vary %i', { timeout: RUN_MS }, async (seed) => {
+  server = await startReferenceServer({ adminToken: ADMIN_TOKEN, vary: seed });
+  dir = mkdtempSync(join(tmpdir(), `conformance-vary-${seed}-`));
+  const manifest = join(dir, 'fixtures.json');
+  writeFileSync(manifest, JSON.stringify(server.fixtures));
+  const reports = join(dir, 'reports');
+  const run = await cli(['--report-dir', reports, '--level', 'parity', '--concurrency', '8'], {
+    CONFORMANCE_TARGET_URL: server.url,
+    CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN,
+    CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','),
+    CONFORMANCE_FIXTURES: manifest,
+  }, dir);
+
+  let results: Results;
+  try {
+    results = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as Results;
+  } catch {
+    throw new Error(`the run wrote no results (exit ${run.code}):\n${run.stderr.slice(-3000)}`);
+  }
+  const failing = results.tests.filter((t) => [t.verdict, t.parity].some((v) => v === 'fail' || v === 'error'));
+  const lines = failing.map((t) => `${t.id} [spec ${t.verdict}, parity ${t.parity}]: ${(t.reason ?? '').split('\n').slice(0, 3).join(' ')}`);
+  expect(failing.length, `${failing.length} test(s) fail against --vary ${seed}:\n${lines.join('\n')}`).toBe(0);
+  expect(results.summary.pass, 'tests that passed (the run must not be empty)').toBeGreaterThan(100);
+  expect(results.summary.unsupported, 'tests reported unsupported (the server offers every capability and fixture)').toBe(0);
+  expect(run.code, run.stderr.slice(-2000)).toBe(0);
+});

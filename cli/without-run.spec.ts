@@ -1,0 +1,106 @@
+// Containment (issue #25): the suite against the reference server playing a target that lacks one
+// set-up endpoint beyond the target contract (`--without NAME`, contract/extra-setup-endpoints.ts),
+// for each name. Only the tests that declare the name (themselves or through their fixtures) may change
+// verdict, and each that does is `unsupported` with the reason "the target lacks …"; the other tests
+// pass at both levels as they do against the full server; the report lists what the target lacks.
+// Each run is the real command in a child process against a server started here. A run takes the
+// tests that declare the name (`list --json` says which) and a sample of the others, one in
+// SAMPLE_EVERY of every area: the others could only fail through a declaration that is missing, and
+// the fixtures they share with the dependents are in the run with them.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeAll, expect, test } from 'vitest';
+import { EXTRA_SETUP_ENDPOINT_NAMES } from '../contract/extra-setup-endpoints.js';
+import { startReferenceServer, type ReferenceServer } from '../reference-server/server.js';
+import { CAPABILITIES } from '../runner/run/config.js';
+import type { Results } from '../runner/report/results.js';
+import type { TestMeta } from '../runner/run/conformance.js';
+
+const BIN = resolve(import.meta.dirname, '..', 'bin', 'gitlab-api-conformance.js');
+const ADMIN_TOKEN = 'glpat-without-run-admin-00';
+const RUN_MS = 600_000;
+
+let server: ReferenceServer | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  server = undefined;
+  dir = undefined;
+});
+
+const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST'));
+
+function cli(args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; stderr: string }> {
+  const clean = cleanEnv();
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_MS - 10_000);
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stderr });
+    });
+  });
+}
+
+const SAMPLE_EVERY = 8;
+
+/** Every test's metadata, from `list --json` (no run, no target). */
+let metas: TestMeta[] = [];
+beforeAll(async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'conformance-without-list-'));
+  const out = await new Promise<string>((done, fail) => {
+    const child = spawn(process.execPath, [BIN, 'list', '--json'], { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.on('error', fail);
+    child.on('close', () => done(stdout));
+  });
+  rmSync(cwd, { recursive: true, force: true });
+  metas = out.trim().split('\n').map((line) => JSON.parse(line) as TestMeta);
+}, 120_000);
+
+/** The tests that declare `name`, and one in SAMPLE_EVERY of the others: a --grep pattern for their ids. */
+function selection(name: string): string {
+  const dependents = metas.filter((m) => m.needs.includes(name as TestMeta['needs'][number]));
+  const sample = metas.filter((m) => !m.needs.includes(name as TestMeta['needs'][number])).filter((_, i) => i % SAMPLE_EVERY === 0);
+  const ids = [...dependents, ...sample].map((m) => m.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return `^(${ids.join('|')}): `;
+}
+
+test.each(EXTRA_SETUP_ENDPOINT_NAMES)('without %s, only the tests that need it change verdict, each unsupported with the reason', { timeout: RUN_MS }, async (name) => {
+  expect(metas.length, 'list --json names the tests').toBeGreaterThan(600);
+  // Without permanent removal only GitLab 17/18's delayed deletion has anything to lose.
+  server = await startReferenceServer({ adminToken: ADMIN_TOKEN, without: [name], delayedDeletion: name === 'permanent-removal' });
+  dir = mkdtempSync(join(tmpdir(), `conformance-without-${name}-`));
+  const manifest = join(dir, 'fixtures.json');
+  writeFileSync(manifest, JSON.stringify(server.fixtures));
+  const reports = join(dir, 'reports');
+  const run = await cli(['--report-dir', reports, '--level', 'parity', '--grep', selection(name)], {
+    CONFORMANCE_TARGET_URL: server.url,
+    CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN,
+    CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','),
+    CONFORMANCE_FIXTURES: manifest,
+  }, dir);
+  const results = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as Results;
+
+  const ran = results.tests.filter((t) => t.verdict !== 'disabled');
+  const dependents = ran.filter((t) => t.needs.includes(name));
+  const others = ran.filter((t) => !t.needs.includes(name));
+  expect(dependents.length, 'every test that declares the name ran').toBe(metas.filter((m) => m.needs.includes(name as TestMeta['needs'][number])).length);
+  const notPassing = others.filter((t) => t.verdict !== 'pass' || t.parity !== 'pass').map((t) => `${t.id} [${t.verdict}/${t.parity}]: ${(t.reason ?? '').split('\n')[0]}`);
+  expect(notPassing, `tests that do not need ${name} must not change verdict`).toEqual([]);
+  const changed = dependents.filter((t) => t.verdict !== 'pass' || t.parity !== 'pass');
+  const badlyChanged = changed.filter((t) => t.verdict !== 'unsupported' || !(t.reason ?? '').includes(`(set-up "${name}")`)).map((t) => `${t.id} [${t.verdict}]: ${t.reason}`);
+  expect(badlyChanged, `tests that need ${name} are unsupported, with the reason, or pass`).toEqual([]);
+  const lacking = results.lackingSetup?.find((l) => l.need === name);
+  if (changed.length > 0) expect(lacking?.tests, 'the report lists the set-up endpoint the target lacks, with the tests it cost').toBe(changed.length);
+  else expect(lacking).toBeUndefined();
+  console.log(`without ${name}: ${changed.length} of ${dependents.length} tests that need it unsupported; ${others.length} others (a sample) pass`);
+  expect(run.code, run.stderr.slice(-2000)).toBe(0);
+});

@@ -1,0 +1,86 @@
+// An area of the API as data: its name, the prefix of its clause and test ids, its endpoints (each
+// written once; a family with a group and a project form runs for both kinds), the GitLab endpoints
+// it tests beyond the spec's (extensions) and its clauses. Each area declares itself in
+// suites/<area>/area.ts; suites/areas.ts lists them, and everything that lists areas (configuration,
+// reports, the CLI, the fault checker) derives from that one list.
+import type { Clause } from './clauses.js';
+import type { SourceKind } from './vocabulary.js';
+
+/** One endpoint: a single form ("GET /projects/:id/remote_mirrors"), or one form per kind of source. */
+export type EndpointForms = string | Partial<Record<SourceKind, string>>;
+
+export interface AreaDefinition<E extends string = string, X extends string = string> {
+  /** Folder, setting and report name, e.g. "repository-files". */
+  name: string;
+  /** Prefix of the area's clause and test ids, e.g. "files". */
+  prefix: string;
+  /** The spec's endpoint forms of the area (docs/endpoints.txt). */
+  endpoints: Record<E, EndpointForms>;
+  /**
+   * GitLab endpoints beyond the spec's forms, in the same shape. Their tests check GitLab behaviour
+   * only: always at the parity level, gated by the GitLab version that added the endpoint
+   * (runner/run/conformance.ts). They are not among the spec's forms (docs/endpoints.txt).
+   */
+  extensions?: Record<X, EndpointForms>;
+  clauses: Clause[];
+  /** Its tests take their new users from the run's pool (World.userFor): the run makes the pool when the area is selected. */
+  usesUserPool?: boolean;
+}
+
+export interface Area<E extends string = string, X extends string = string> extends AreaDefinition<E, X> {
+  /** Every endpoint form of the area, as the spec's endpoints.txt writes it. */
+  forms: string[];
+  /** The forms of the extensions (GitLab endpoints beyond the spec). */
+  extensionForms: string[];
+  clauseIds: ReadonlySet<string>;
+}
+
+const formsOf = (endpoints: Record<string, EndpointForms>) => Object.values<EndpointForms>(endpoints).flatMap((f) => (typeof f === 'string' ? [f] : Object.values(f)));
+
+export function defineArea<E extends string, X extends string = never>(definition: AreaDefinition<E, X>): Area<E, X> {
+  const { name, prefix, clauses } = definition;
+  if (!/^[a-z][a-z0-9-]*$/.test(name) || !/^[a-z][a-z0-9-]*$/.test(prefix)) throw new Error(`area "${name}": name and prefix must be lower-case words with dashes`);
+  const ids = clauses.map((c) => c.id);
+  const stray = ids.find((id) => !id.startsWith(`${prefix}.`));
+  if (stray) throw new Error(`area ${name}: clause ${stray} must start with "${prefix}."`);
+  const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (duplicate) throw new Error(`area ${name}: clause ${duplicate} is declared twice`);
+  const extensions = definition.extensions ?? ({} as Record<X, EndpointForms>);
+  const both = Object.keys(extensions).find((key) => Object.hasOwn(definition.endpoints, key));
+  if (both) throw new Error(`area ${name}: ${both} is both an endpoint and an extension`);
+  return { ...definition, forms: formsOf(definition.endpoints), extensionForms: formsOf(extensions), clauseIds: new Set(ids) };
+}
+
+/** The forms of one endpoint by kind; a single form has the kind `null`. */
+export function formsByKind(forms: EndpointForms): [SourceKind | null, string][] {
+  return typeof forms === 'string' ? [[null, forms]] : (Object.entries(forms) as [SourceKind, string][]);
+}
+
+/** What every list of areas needs, derived from the registered areas. */
+export interface Catalog {
+  areas: Area[];
+  areaNames: string[];
+  /** Endpoint form → area name: the spec's forms (docs/endpoints.txt). */
+  endpointArea: Map<string, string>;
+  /** Extension form (a GitLab endpoint beyond the spec's) → area name. */
+  extensionArea: Map<string, string>;
+  clauses: Clause[];
+}
+
+export function catalogOf(areas: Area[]): Catalog {
+  const names = areas.map((a) => a.name);
+  const dupName = names.find((n, i) => names.indexOf(n) !== i);
+  if (dupName) throw new Error(`area ${dupName} is registered twice`);
+  const endpointArea = new Map<string, string>();
+  const extensionArea = new Map<string, string>();
+  for (const area of areas) {
+    for (const [map, forms] of [[endpointArea, area.forms], [extensionArea, area.extensionForms]] as const) {
+      for (const form of forms) {
+        const holder = endpointArea.get(form) ?? extensionArea.get(form);
+        if (holder !== undefined) throw new Error(`endpoint form "${form}" is declared by ${holder} and ${area.name}`);
+        map.set(form, area.name);
+      }
+    }
+  }
+  return { areas, areaNames: names, endpointArea, extensionArea, clauses: areas.flatMap((a) => a.clauses) };
+}

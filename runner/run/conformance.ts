@@ -1,0 +1,301 @@
+// The test wrapper. A conformance test belongs to one endpoint of one area; it names its case, the
+// clauses it checks and what it needs of the target. Written once, it runs for every kind of source
+// the endpoint has (group and project), with ids derived from area, endpoint, kind and case, e.g.
+// `invitations.create.project.limit`. The wrapper gates each test (disabled / unsupported, with the
+// reason), gives it clients that record into its own log, and decides its verdicts on both levels
+// (spec and GitLab parity), which it leaves, typed, in the task's meta for the reporters.
+import { afterAll, inject, test, type RunnerTask } from 'vitest';
+import type { Factories } from '../../fixtures/factories.js';
+import { formsByKind, type Area } from '../core/area.js';
+import type { Cause } from '../core/cause.js';
+import { describeExchange } from '../core/checks.js';
+import { Client } from '../core/client.js';
+import { ConformanceFailure, HarnessError } from '../core/errors.js';
+import { TestLog, type Exchange, type ParityNote, type VerdictLevel } from '../core/exchange.js';
+import { redact, redactValue } from '../core/redact.js';
+import { SETUP_NEEDS, type SetupNeed } from '../core/setup-needs.js';
+import type { ActorName, SourceKind, TokenScope } from '../core/vocabulary.js';
+import { BODY_DEADLINE_MS } from './config.js';
+import type { ActorInfo, RunContext } from './context.js';
+import { currentRun } from './current-run.js';
+import { closure, endFile, FixtureUnavailable, holding, needsOf, resolve, type Fixture, type TestScoped } from './fixture.js';
+import { Frame } from './frame.js';
+import { SetupError, type Maker } from './maker.js';
+import { unmet, type Gate, type Requirements } from './requirements.js';
+import type { SymbolEntry } from './symbols.js';
+
+export type { Requirements } from './requirements.js';
+
+export interface TestMeta {
+  id: string;
+  title: string;
+  area: string;
+  /** The endpoint form, exactly as the spec's endpoints.txt writes it. */
+  endpoint: string;
+  kind: SourceKind;
+  clauses: string[];
+  requires: Requirements;
+  /** `parity`: the whole test checks GitLab behaviour beyond the spec. */
+  level: VerdictLevel;
+  /** The fixtures it uses, with those they are built from (names). */
+  fixtures: string[];
+  /** The set-up endpoints beyond the target contract it depends on, its own and its fixtures'. */
+  needs: SetupNeed[];
+}
+
+/** One recorded exchange as the reports show it: without the raw bytes, tokens redacted. */
+export type Evidence = Omit<Exchange, 'bytes' | 'log'>;
+
+/** How a test ended, decided where it happened. */
+export interface Outcome {
+  /** Gated off before it ran, or a set-up endpoint beyond the contract that the target lacks. */
+  gate?: Gate;
+  /** The spec verdict of a test that ran and did not pass: `fail` (the target) or `error` (the suite could not check). */
+  failure?: 'fail' | 'error';
+  /** What GitLab does that the target did not (the parity level). */
+  parity: ParityNote[];
+  /** The answer that stopped a test that did not pass, for grouping by root cause. */
+  cause?: Cause;
+  /** Every exchange the test made, in the order sent, for a transcript (only when the run records). */
+  transcript?: Evidence[];
+  /** The run's objects the test met, by role (only when the run records). */
+  symbols?: SymbolEntry[];
+  /** When its body started (only when the run records): `diff` orders tests by it. */
+  startedAt?: string;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    conformance?: TestMeta;
+    outcome?: Outcome;
+    evidence?: Evidence[];
+  }
+}
+
+export interface Kit {
+  run: RunContext;
+  /** The kind of source of this variant of the test. */
+  kind: SourceKind;
+  /** This test's log: its evidence, and where parity notes that concern no one exchange go. */
+  log: TestLog;
+  /** A client acting as a shared actor (default scope `api`), the admin, or nobody. */
+  as(actor: ActorName | 'admin' | 'anonymous', scope?: TokenScope): Client;
+  /** A client with any token, e.g. one a test made itself. */
+  withToken(token: string | undefined, label: string): Client;
+  /** A user lent to this test: new to the domains of its fixtures, given back when it ends. */
+  user(): Promise<ActorInfo>;
+  /** Makes the objects only this test uses (they stay until the run's clean-up). */
+  make: Maker;
+  /** Names for what it makes: unique in the run, the same in every run. */
+  names: Factories;
+}
+
+function kit(run: RunContext, kind: SourceKind, frame: Frame): Kit {
+  const base = new Client(run.targetUrl, undefined, 'anonymous', run.requestTimeoutMs, frame.log).recordingTo(frame, 'checked');
+  return {
+    run,
+    kind,
+    log: frame.log!,
+    as(actor, scope = 'api') {
+      if (actor === 'anonymous') return base;
+      if (actor === 'admin') return base.withToken(run.adminToken, 'admin');
+      const token = run.actors[actor].tokens[scope];
+      if (token === undefined) throw new HarnessError(`the shared actor ${actor} has no ${scope} token`);
+      return base.withToken(token, scope === 'api' ? actor : `${actor} (${scope} token)`);
+    },
+    withToken: (token, label) => base.withToken(token, label),
+    user: () => frame.user(),
+    make: frame.make,
+    names: frame.factories,
+  };
+}
+
+/** Why a test does not apply to this run, or undefined when it does. */
+export function gate(meta: Pick<TestMeta, 'id' | 'area' | 'endpoint' | 'requires'>, run: RunContext, fixtures: readonly Fixture<unknown>[] = []): Gate | undefined {
+  const disabled = (reason: string) => ({ verdict: 'disabled' as const, reason });
+  if (run.areas.length > 0 && !run.areas.includes(meta.area)) return disabled(`area ${meta.area} is not selected (CONFORMANCE_AREAS)`);
+  if (run.endpoints.length > 0 && !run.endpoints.includes(meta.endpoint)) return disabled(`endpoint ${meta.endpoint} is not selected (CONFORMANCE_ENDPOINTS)`);
+  const off = run.disabledTests.find((pattern) => (pattern.endsWith('*') ? meta.id.startsWith(pattern.slice(0, -1)) : meta.id === pattern));
+  if (off) return disabled(`turned off by CONFORMANCE_DISABLE (${off})`);
+  const own = unmet(meta.requires, run);
+  if (own) return own;
+  for (const f of closure(fixtures)) {
+    const theirs = f.spec.requires && unmet(f.spec.requires, run, `its fixture "${f.spec.name}" `);
+    if (theirs) return theirs;
+  }
+  return undefined;
+}
+
+export interface TestSpec {
+  /** The case, unique within the endpoint: lower-case words with dashes. */
+  case: string;
+  title: string;
+  clauses: string[];
+  /** The kinds this case holds for, when the endpoint has both and the case only one; `why` says why. */
+  only?: { kind: SourceKind; why: string };
+  requires?: Requirements;
+  /** `parity` when the whole test checks GitLab behaviour beyond the spec (always so on an extension). */
+  level?: VerdictLevel;
+  /** The fixtures it uses besides the endpoint's (call a fixture inside the test for its value). */
+  uses?: Fixture<unknown>[];
+  /** Set-up endpoints beyond the target contract that the test itself calls (setup-needs.ts). */
+  needs?: SetupNeed[];
+  /**
+   * Why no other test of its file may run while it does (e.g. it reads a whole list back unchanged):
+   * the tests before it end first, and those after it wait for it.
+   */
+  alone?: string;
+}
+
+/**
+ * The tests of one endpoint of an area: `endpoint(area, 'create', { uses }).test({ case, title, clauses }, body)`.
+ * `uses`: fixtures every test of it uses. `name` may also be one of the area's extensions (a GitLab
+ * endpoint beyond the spec's forms): its tests are at the parity level, and each names the GitLab
+ * version that added the endpoint (`requires.minVersion`), so that an older target reports them unsupported.
+ */
+export function endpoint<E extends string, X extends string>(area: Area<E, X>, name: E | X, defaults: { uses?: Fixture<unknown>[]; alone?: string } = {}) {
+  const extension = area.extensions !== undefined && Object.hasOwn(area.extensions, name);
+  const forms = extension ? area.extensions![name as X] : area.endpoints[name as E];
+  const variants = formsByKind(forms).map(([kind, form]) => ({ kind: kind ?? kindOfForm(form), form }));
+  const family = variants.length > 1;
+  // The file's fixtures go when its last test has run. (vitest wants the hook's first parameter destructured.)
+  // eslint-disable-next-line no-empty-pattern
+  afterAll(async ({}, suite) => endFile(await currentRun(), suite.file.name));
+  return {
+    test(spec: TestSpec, body: (kit: Kit) => Promise<void>): void {
+      if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(spec.case)) throw new Error(`${area.prefix}.${name}: case "${spec.case}" must be lower-case words with dashes`);
+      if (spec.clauses.length === 0) throw new Error(`${area.prefix}.${name}.${spec.case} names no clause`);
+      const unknown = spec.clauses.filter((c) => !area.clauseIds.has(c));
+      if (unknown.length > 0) throw new Error(`${area.prefix}.${name}.${spec.case} names clauses that area ${area.name} does not declare: ${unknown.join(', ')}`);
+      if (spec.only && !variants.some((v) => v.kind === spec.only!.kind)) throw new Error(`${area.prefix}.${name}.${spec.case}: endpoint ${name} has no ${spec.only.kind} form`);
+      if (extension && (spec.level === 'spec' || !spec.requires?.minVersion)) {
+        throw new Error(`${area.prefix}.${name}.${spec.case}: ${name} is an extension (beyond the spec): its tests are at the parity level and name the GitLab version that added it (requires.minVersion)`);
+      }
+      const uses = [...new Set([...(defaults.uses ?? []), ...(spec.uses ?? [])])];
+      const needs = [...new Set([...needsOf(uses), ...(spec.needs ?? [])])];
+      const fixtures = closure(uses).map((f) => f.spec.name);
+      for (const { kind, form } of variants) {
+        if (spec.only && spec.only.kind !== kind) continue;
+        const id = family ? `${area.prefix}.${name}.${kind}.${spec.case}` : `${area.prefix}.${name}.${spec.case}`;
+        const level = extension ? 'parity' : (spec.level ?? 'spec');
+        declare({ id, title: spec.title, area: area.name, endpoint: form, kind, clauses: spec.clauses, requires: spec.requires ?? {}, level, fixtures, needs }, uses, body, spec.alone ?? defaults.alone);
+      }
+    },
+  };
+}
+
+function kindOfForm(form: string): SourceKind {
+  return form.includes(' /groups/') ? 'group' : 'project';
+}
+
+/**
+ * The tests of a file run at once (vitest's maxConcurrency bounds them); a test that must run alone,
+ * and every test of a sequential run, is declared plain: vitest runs such a test after the
+ * concurrent ones before it have ended, and before those after it start. (vitest reads
+ * `sequence.concurrent` from the root config only, never from a project's: the wrapper marks each test.)
+ */
+function declaring(alone: string | undefined): typeof test.concurrent {
+  return alone !== undefined || inject('conformanceSettings')?.sequential ? test : test.concurrent;
+}
+
+function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => Promise<void>, alone: string | undefined): void {
+  declaring(alone)(`${meta.id}: ${meta.title}`, { meta: { conformance: meta } }, async (ctx) => {
+    const run = await currentRun();
+    const outcome: Outcome = { parity: [] };
+    ctx.task.meta.outcome = outcome;
+    const skip = (gate: Gate) => {
+      outcome.gate = gate;
+      ctx.skip(`${gate.verdict}: ${gate.reason}`);
+    };
+    const gated = gate(meta, run.context, uses);
+    if (gated) skip(gated);
+    const file = ctx.task.file.name;
+    const log = new TestLog();
+    const frame = new Frame(run, `test:${meta.id}`, `test:${meta.id}`, new Set(meta.needs), meta.id, log);
+    if (run.context.recording) {
+      nameRunObjects(frame, run.context);
+      outcome.startedAt = new Date().toISOString();
+    }
+    let instances: TestScoped[] = [];
+    try {
+      await holding(run, file, meta.kind, uses, async () => {
+        try {
+          instances = await frame.enter(() => resolve(uses, frame, file, meta.kind));
+          await frame.enter(() => withDeadline(body(kit(run.context, meta.kind, frame))));
+        } catch (error) {
+          if (error instanceof FixtureUnavailable && error.failure.lacking) skip({ verdict: 'unsupported', reason: error.message });
+          if (error instanceof SetupError && error.need) skip({ verdict: 'unsupported', reason: `the target lacks ${SETUP_NEEDS[error.need].endpoint} (set-up "${error.need}"): ${error.brief}` });
+          if (error instanceof ConformanceFailure && meta.level === 'parity') {
+            log.parity.push({ text: error.message, gitlab: 'the test as a whole (level parity)' });
+          } else {
+            outcome.failure = error instanceof ConformanceFailure ? 'fail' : 'error';
+            const cause = (error as Partial<ConformanceFailure | HarnessError> | undefined)?.rootCause;
+            if (cause) outcome.cause = cause;
+            ctx.task.meta.evidence = log.exchanges.slice(-6).map(toEvidence);
+            throw explained(error, meta, log);
+          }
+        } finally {
+          outcome.parity = log.parity.map((note) => ({ ...note, text: redact(note.text) }));
+          if (run.context.recording) {
+            outcome.transcript = [...log.exchanges].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map(toTranscript);
+            outcome.symbols = frame.symbols.list();
+          }
+        }
+      });
+    } finally {
+      await frame.close(file);
+      for (const instance of instances) await instance.end();
+      await run.coordinator.drop(frame.owner);
+    }
+    // Parity notes never fail the test: the reporter decides both levels from the outcome, and the
+    // run's level picks only which summary the exit code follows (the test never reads it).
+    if (log.parity.length > 0) ctx.task.meta.evidence = log.exchanges.slice(-6).map(toEvidence);
+  });
+}
+
+async function withDeadline(work: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new HarnessError(`the test did not finish within ${BODY_DEADLINE_MS / 1000} s (the target is slow or an answer never came)`)), BODY_DEADLINE_MS);
+  });
+  try {
+    await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The failure with the clauses the test checks, and the last request when the failure names none. */
+function explained(error: unknown, meta: TestMeta, log: TestLog): unknown {
+  if (!(error instanceof ConformanceFailure)) return error;
+  const last = error.showsExchange ? '' : describeExchange(log.exchanges.at(-1));
+  const [first, ...rest] = error.message.split('\n');
+  const out = new ConformanceFailure(redact([`${first} [clauses: ${meta.clauses.join(', ')}]`, ...rest].join('\n') + last), true);
+  out.stack = error.stack;
+  return out;
+}
+
+function toEvidence(exchange: Exchange): Evidence {
+  const { bytes: _bytes, ...rest } = exchange;
+  const body = typeof rest.body === 'string' && rest.body.length > 2000 ? `${rest.body.slice(0, 2000)}…` : rest.body;
+  return redactValue({ ...rest, body });
+}
+
+/** An exchange as a transcript keeps it: whole, binary bodies in base64, tokens redacted. */
+function toTranscript(exchange: Exchange): Evidence {
+  const { bytes, ...rest } = exchange;
+  const binary = typeof rest.body === 'string' && bytes.length > 0 && !bytes.equals(Buffer.from(rest.body, 'utf8'));
+  return redactValue({ ...rest, body: binary ? bytes.toString('base64') : rest.body, ...(binary ? { bodyEncoding: 'base64' } : {}) });
+}
+
+/** The shared actors, the administrator and the run's root group, by their role: known to every test. */
+function nameRunObjects(frame: Frame, run: RunContext): void {
+  for (const [role, actor] of Object.entries(run.actors)) frame.symbols.named(`user:${role}`, actor);
+  // The administrator's names are not the run's to replace (they differ between targets for their own reasons): its id only.
+  frame.symbols.named('user:admin', { id: run.adminId, username: '', email: '' });
+  if (run.root) frame.symbols.named('group:root', run.root);
+}
+
+export function allTests(task: RunnerTask): RunnerTask[] {
+  return task.type === 'suite' ? task.tasks.flatMap(allTests) : [task];
+}

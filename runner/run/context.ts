@@ -1,0 +1,68 @@
+// What the global setup hands every test file (through vitest's provide/inject): the target, the
+// run's identity, the capabilities in force, and the shared actors with their tokens.
+import type { FixtureManifest } from '../../contract/fixture-manifest.js';
+import type { ActorName, GroupInfo, TokenScope } from '../core/vocabulary.js';
+import { registerSecret } from '../core/redact.js';
+import type { Capability, Config } from './config.js';
+
+export interface ActorInfo {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  /** Secondary addresses a frame gave it (Maker.addEmail): requests may name the user by them too. */
+  secondaryEmails?: string[];
+  /** Its personal access tokens by scope: `api` always; the shared actors hold every scope. */
+  tokens: { api: string } & Partial<Record<TokenScope, string>>;
+}
+
+export interface RunContext {
+  targetUrl: string;
+  adminToken: string;
+  adminId: number;
+  /** Unique per run; every object the run creates carries `prefix` in its name. */
+  runId: string;
+  prefix: string;
+  ledgerPath: string;
+  version: string;
+  referenceServer: boolean;
+  capabilities: Capability[];
+  headerPrefix: string;
+  requestTimeoutMs: number;
+  areas: string[];
+  /** Endpoint forms selected; empty: all. */
+  endpoints: string[];
+  disabledTests: string[];
+  /** Whether each test's exchanges are kept for a transcript (`record`). */
+  recording: boolean;
+  fixtures: FixtureManifest;
+  actors: Record<ActorName, ActorInfo>;
+  /**
+   * The run's root group (public, at the top of the instance): the groups the run makes go below it,
+   * unless they must be at the top, so that its clean-up leaves one group pending deletion on GitLab
+   * 17 and 18, not one per group.
+   */
+  root: GroupInfo | undefined;
+  /**
+   * Users made once for the run and lent to tests and fixtures (lending.ts), each a Reporter of
+   * `seats` (so it holds a seat) with an `api` token. Empty when no selected area uses it.
+   * `seatless`: users with no membership (an `api` token each), for the promotion-approval tests;
+   * made only when the run may turn promotion approval on.
+   */
+  pool: { seats: GroupInfo | undefined; users: ActorInfo[]; seatless: ActorInfo[] };
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    conformance: RunContext;
+    /** The run's settings, parsed once (config.ts runSettings). */
+    conformanceSettings: Config;
+  }
+}
+
+/** Registers the tokens a run holds (administrator, actors, fixture owners), in a process that did not make the run. */
+export function registerRunSecrets(run: RunContext): void {
+  registerSecret(run.adminToken);
+  for (const actor of [...Object.values(run.actors), ...run.pool.users, ...run.pool.seatless]) for (const token of Object.values(actor.tokens)) registerSecret(token);
+  for (const entry of Object.values(run.fixtures)) registerSecret((entry as { owner_token?: string } | undefined)?.owner_token);
+}

@@ -1,0 +1,259 @@
+// A frame is one holder of the run's objects while it works: a test, or the build of a fixture. It
+// keeps the trail of every request made for it (the test's own, and the set-up made on its behalf),
+// the users it leased, the set-up endpoints beyond the contract it declared, and the sources of its
+// fixtures. Code running for a test finds its frame without being handed it (currentFrame), so a
+// helper may lease a user or make a group wherever it is called from. When the frame closes, the
+// trail tells the lending policy what happened to each leased user (lending.ts).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Factories } from '../../fixtures/factories.js';
+import { Client, type Exchange } from '../core/client.js';
+import { HarnessError } from '../core/errors.js';
+import type { Purpose, Recorder, TestLog } from '../core/exchange.js';
+import { registerSecret } from '../core/redact.js';
+import { SETUP_NEEDS, type SetupNeed } from '../core/setup-needs.js';
+import { sourcePath } from '../core/vocabulary.js';
+import type { ActorInfo, RunContext } from './context.js';
+import type { CoordinatorClient } from './coordinator.js';
+import type { SourceKey, SourceRef } from './lending.js';
+import { Maker } from './maker.js';
+import { Symbols } from './symbols.js';
+
+export interface Run {
+  context: RunContext;
+  coordinator: CoordinatorClient;
+}
+
+const storage = new AsyncLocalStorage<Frame>();
+
+/**
+ * How long a lease waits at most for a user that another holder will give back, before a new user is
+ * made. Holders that wait only on each other are found at once (lending.ts); this bounds a wait that
+ * goes round through something the policy does not see, well inside a test's deadline (BODY_DEADLINE_MS).
+ */
+const LEASE_PATIENCE_MS = 30_000;
+
+/** The frame the calling code runs for; a harness error outside any test or fixture. */
+export function currentFrame(): Frame {
+  const frame = storage.getStore();
+  if (!frame) throw new HarnessError('this helper runs only inside a conformance test or a fixture\'s build');
+  return frame;
+}
+
+export class Frame implements Recorder {
+  readonly trail: Exchange[] = [];
+  readonly counts: Record<Purpose, number> = { checked: 0, setup: 0, 'take-back': 0, reset: 0, 'clean-up': 0 };
+  readonly leased: ActorInfo[] = [];
+  readonly seatless: ActorInfo[] = [];
+  /** Sources of the fixtures it uses: a user it leases is new to their domains. */
+  readonly sources: SourceKey[] = [];
+  readonly make: Maker;
+  readonly admin: Client;
+  readonly factories: Factories;
+  /** The run's objects it met, by their role in its world (a test's transcript names them so). */
+  readonly symbols = new Symbols();
+
+  constructor(
+    readonly run: Run,
+    /** Who holds what it leases: the test, or the fixture being built. */
+    readonly holder: string,
+    /** Who owns the domains it makes (dropped with it): the test, or the fixture instance. */
+    readonly owner: string,
+    /** The set-up endpoints beyond the target contract it may use. */
+    readonly needs: ReadonlySet<SetupNeed>,
+    /** For the names it makes: unique in the run, the same in every run. */
+    scope: string,
+    /** The test's log, when the frame is a test's. */
+    readonly log?: TestLog,
+    /** What its administrator's requests are for: set-up, or putting a kept fixture back (reset). */
+    purpose: Purpose = 'setup',
+  ) {
+    const { context } = run;
+    this.factories = new Factories(context.prefix, scope);
+    this.admin = new Client(context.targetUrl, context.adminToken, `admin (${purpose})`, context.requestTimeoutMs).recordingTo(this, purpose);
+    this.make = new Maker(this);
+  }
+
+  record(exchange: Exchange, purpose: Purpose): void {
+    this.counts[purpose]++;
+    // What the clean-up and take-backs send puts users back where they were: no trace for the lending policy.
+    if (purpose !== 'clean-up' && purpose !== 'take-back') this.trail.push(exchange);
+  }
+
+  /** Runs `work` with this frame as the current one. */
+  enter<T>(work: () => Promise<T>): Promise<T> {
+    return storage.run(this, work);
+  }
+
+  /** Throws unless the frame declared `need` (a set-up endpoint beyond the target contract). */
+  mayUse(need: SetupNeed): void {
+    if (!this.needs.has(need)) {
+      throw new HarnessError(`${this.holder} uses ${SETUP_NEEDS[need].endpoint} (set-up beyond the target contract: "${need}") without declaring it in its needs`);
+    }
+  }
+
+  // ---- leases --------------------------------------------------------------------------------
+
+  /**
+   * A user new to the domains of this frame's fixtures: one of the run's pool, taken back first when
+   * the pool has none left there, else a new one. It comes back when the frame closes, marked where
+   * the frame's requests touched it.
+   */
+  user(): Promise<ActorInfo> {
+    return this.lease(false);
+  }
+
+  /**
+   * A user who holds no seat anywhere, for the promotion-approval tests: one of the run's seatless
+   * pool, taken out again of whatever the frame's requests gave it when the frame closes (spent for
+   * the run when that fails); a new user when none is left.
+   */
+  seatlessUser(): Promise<ActorInfo> {
+    return this.lease(true);
+  }
+
+  private async lease(seatless: boolean): Promise<ActorInfo> {
+    const { coordinator } = this.run;
+    // Users are few and worth waiting a while for: another test or fixture may give one back soon.
+    const patience = Date.now() + LEASE_PATIENCE_MS;
+    for (;;) {
+      const lease = await coordinator.lease(this.holder, this.sources, Date.now() < patience, seatless);
+      if ('wait' in lease) {
+        await coordinator.released(patience - Date.now());
+        continue;
+      }
+      let user: ActorInfo;
+      if ('make' in lease) {
+        // A new seatless user is the frame's own: nobody else will ask for it.
+        if (seatless) return this.make.user();
+        user = await this.make.seatedUser();
+        await coordinator.holdNew(this.holder, user, this.sources);
+      } else {
+        user = lease.user as ActorInfo;
+        for (const token of Object.values(user.tokens)) registerSecret(token);
+        if (lease.takeBack) {
+          const ok = await this.takeBack(user, lease.takeBack);
+          await coordinator.tookBack(user.id, lease.takeBack.map((t) => t.source), ok);
+          if (!ok) continue;
+        }
+      }
+      (seatless ? this.seatless : this.leased).push(user);
+      this.symbols.numbered(user);
+      return user;
+    }
+  }
+
+  /**
+   * Takes a user out of sources as the administrator: removes its membership and, where it asked for
+   * access, its request (gone already: 404), and reads `…/members/all/:user_id` back, which must be
+   * 404. False when any step answers otherwise.
+   */
+  async takeBack(user: { id: number }, from: { source: SourceKey; requested: boolean }[]): Promise<boolean> {
+    const admin = this.admin.recordingTo(this, 'take-back');
+    try {
+      const done = await Promise.all(
+        from.map(async ({ source, requested }) => {
+          const [kind, id] = source.split(':') as ['group' | 'project', string];
+          const base = sourcePath({ kind, id: Number(id) });
+          if (![200, 202, 204, 404].includes((await admin.delete(`${base}/members/${user.id}`)).status)) return false;
+          if (requested && ![200, 204, 404].includes((await admin.delete(`${base}/access_requests/${user.id}`)).status)) return false;
+          return (await admin.get(`${base}/members/all/${user.id}`)).status === 404;
+        }),
+      );
+      return done.every(Boolean);
+    } catch {
+      return false;
+    }
+  }
+
+  // ---- the end ------------------------------------------------------------------------------
+
+  /**
+   * Gives back what the frame holds: its seatless users taken out of what they were given, its users
+   * back to the pool marked where its requests touched them, and the request counts to the run's
+   * tally under `file`. A fixture's build (`keep`) keeps its users, touched or not, in its world: the
+   * sources it was built from and those in its value, pinned for the fixture instance `keep.pin` (a
+   * user of its value who is a member of nothing there is part of that world too).
+   */
+  async close(file: string, keep?: { pin: string; sources: SourceKey[] }): Promise<void> {
+    const { coordinator } = this.run;
+    const users = [...this.leased, ...this.seatless];
+    const { touched, links } = touches(this.trail, users);
+    for (const source of keep?.sources ?? []) {
+      const [kind, ref] = source.split(':') as ['group' | 'project', string];
+      for (const user of this.leased) touched.push({ userId: user.id, source: { kind, ref }, requested: false });
+    }
+    const failedSeatless: number[] = [];
+    await Promise.all(
+      this.seatless.map(async (user) => {
+        const from = await Promise.all(
+          touched.filter((t) => t.userId === user.id).map(async (t) => ({ source: await coordinator.resolve(t.source), requested: t.requested })),
+        );
+        // One take-back a source, however many of the frame's requests touched the user there.
+        const known = new Map<SourceKey, boolean>();
+        for (const { source, requested } of from) if (source !== undefined) known.set(source, requested || (known.get(source) ?? false));
+        if (!(await this.takeBack(user, [...known].map(([source, requested]) => ({ source, requested }))))) failedSeatless.push(user.id);
+      }),
+    );
+    await coordinator.settle({ holder: this.holder, touched, links, pin: keep?.pin, failedSeatless });
+    await coordinator.count(file, this.counts);
+  }
+}
+
+/** The source a request is about, from its path: `/api/v4/groups/:id/…` or `/api/v4/projects/:id/…`. */
+export function sourceOfUrl(url: string): SourceRef | undefined {
+  const match = /^\/api\/v4\/(groups|projects)\/([^/?]+)/.exec(url);
+  if (!match) return undefined;
+  return { kind: match[1] === 'groups' ? 'group' : 'project', ref: decodeURIComponent(match[2]) };
+}
+
+/** The parameters that name users in a member, invitation or access-request write (GitLab's, any array form). */
+const USER_PARAMS = /^(user_id|user_ids|username|email|invite_email)(\[\])?$/;
+
+/** The values a request names users with: the path segment after members/, access_requests/, billable_members/ or invitations/, and the user parameters of its query and body. */
+function userNames(e: Exchange): string[] {
+  const [path, query = ''] = e.url.split('?');
+  const names: string[] = [];
+  const inPath = /\/(?:members|access_requests|billable_members|invitations)\/(?:all\/)?([^/]+)/.exec(path);
+  if (inPath) names.push(decodeURIComponent(inPath[1]));
+  for (const [key, value] of new URLSearchParams(query)) if (USER_PARAMS.test(key)) names.push(value);
+  let body = e.requestBody;
+  if (typeof body === 'string') {
+    try {
+      body = JSON.parse(body) as unknown;
+    } catch {
+      body = undefined;
+    }
+  }
+  if (body && typeof body === 'object') {
+    for (const [key, value] of Object.entries(body)) if (USER_PARAMS.test(key)) names.push(...(Array.isArray(value) ? value : [value]).map(String));
+  }
+  return names.flatMap((n) => n.split(',')).map((n) => n.trim().toLowerCase());
+}
+
+/**
+ * What a trail did to `users`: a successful write about a group or project touched a user when the
+ * user sent it, or when it names the user (id, username or address) as a user parameter or in its
+ * path; an access request the user sent is noted as such. Shares made link two sources.
+ */
+export function touches(trail: readonly Exchange[], users: readonly ActorInfo[]) {
+  const touched: { userId: number; source: SourceRef; requested: boolean }[] = [];
+  const links: [SourceRef, SourceRef][] = [];
+  for (const e of trail) {
+    if (e.method === 'GET' || e.method === 'HEAD' || e.status < 200 || e.status >= 300) continue;
+    const source = sourceOfUrl(e.url);
+    if (!source) continue;
+    const names = userNames(e);
+    for (const user of users) {
+      const sentBy = e.token !== undefined && Object.values(user.tokens).includes(e.token);
+      const named = [String(user.id), user.username.toLowerCase(), user.email.toLowerCase(), ...(user.secondaryEmails ?? [])].some((n) => names.includes(n));
+      if (sentBy || named) touched.push({ userId: user.id, source, requested: sentBy && /\/access_requests/.test(e.url) });
+    }
+    if (e.method === 'POST' && /^\/api\/v4\/(groups|projects)\/[^/?]+\/share(\?|$)/.test(e.url)) {
+      const withGroup = (e.requestBody as { group_id?: unknown } | undefined)?.group_id;
+      if (withGroup !== undefined) links.push([source, { kind: 'group', ref: String(withGroup) }]);
+    }
+  }
+  return { touched, links };
+}
+
+export { SETUP_NEEDS, type SetupNeed };

@@ -1,0 +1,185 @@
+// Making a run: read the configuration, start the bundled reference server when no target is
+// configured, check the admin token, read the version, create the shared actors. The teardown
+// removes what the run created (everything left in the ledger) and stops the server. Used by the
+// global setup, and inside the test worker itself when the server must run there (mutation testing).
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadManifest } from '../../fixtures/manifest.js';
+import { startReferenceServer, type ReferenceServer } from '../../reference-server/server.js';
+import type { Area, Catalog } from '../core/area.js';
+import { Client } from '../core/client.js';
+import { HarnessError } from '../core/errors.js';
+import { bindInFlight } from '../core/in-flight.js';
+import { registerSecret } from '../core/redact.js';
+import { ROLE_LEVEL, ROLES, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
+import { loadConfig, SEATLESS_POOL_SIZE, USER_POOL_SIZE, type Config } from './config.js';
+import type { ActorInfo, RunContext } from './context.js';
+import { Coordinator, keepCoordinator, local, serve } from './coordinator.js';
+import { Frame } from './frame.js';
+import { identityOf, normalizeTarget } from './instance-identity.js';
+import { Ledger } from './ledger.js';
+import { sweepLedger } from './removal.js';
+
+/** Makes the run; `catalog` (the registered areas) checks the area and endpoint settings. */
+export async function createRun(options: { unrefServer?: boolean; catalog?: Catalog; config?: Config } = {}): Promise<{ run: RunContext; coordinator: Coordinator; teardown: () => Promise<void> }> {
+  const config = options.config ?? loadConfig(process.env, '.env', options.catalog);
+  let server: ReferenceServer | undefined;
+  let targetUrl = config.targetUrl;
+  let adminToken = config.adminToken;
+  let fixtures = loadManifest(config.fixturesPath);
+  if (targetUrl === undefined) {
+    server = await startReferenceServer();
+    // A server made inside a test worker must not keep the worker alive.
+    if (options.unrefServer) server.app.server.unref();
+    targetUrl = server.url;
+    adminToken = server.adminToken;
+    if (config.fixturesPath === undefined) fixtures = server.fixtures;
+  }
+  registerSecret(adminToken);
+
+  const admin = new Client(targetUrl, adminToken, 'admin (setup)', config.requestTimeoutMs);
+  const runId = `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(2, 14)}${randomBytes(2).toString('hex')}`;
+  const ledgerPath = join('.conformance', `ledger-${runId}.jsonl`);
+  const ledger = new Ledger(ledgerPath, runId);
+  const coordinator = new Coordinator(config.maxInFlight, ledger);
+  bindInFlight(coordinator.inFlight);
+  keepCoordinator(coordinator);
+  const stopServing = serve(coordinator, runId);
+  let teardownDone = false;
+  let made: RunContext | undefined;
+  const teardown = async () => {
+    if (teardownDone) return;
+    teardownDone = true;
+    if (config.keep && made) {
+      keepForRepro(made, ledgerPath);
+      stopServing();
+      return;
+    }
+    try {
+      // Also the instance settings that tests left at their value for the next holder (coordinator.ts holdSetting).
+      const { left } = await sweepLedger(admin, ledgerPath, { target: targetUrl });
+      if (left.length > 0) console.error(`conformance: clean-up left ${left.length} thing(s) on the target: ${left.join(', ')} (ledger ${ledgerPath})`);
+    } finally {
+      stopServing();
+      await server?.close();
+    }
+  };
+
+  try {
+    const me = await admin.get('/user');
+    if (me.status === 401) throw new HarnessError(`the target refused the admin token (GET /api/v4/user answered 401)`);
+    if (me.status !== 200) throw new HarnessError(`GET /api/v4/user answered HTTP ${me.status}; is ${targetUrl} a GitLab API?`);
+    const user = me.body as { id: number; is_admin?: boolean; username: string };
+    if (user.is_admin !== true) throw new HarnessError(`the admin token belongs to ${user.username}, who is not an administrator; the suite needs an administrator's token`);
+    await checkScopes(admin);
+    const instance = identityOf(user);
+    if (instance === undefined) throw new HarnessError(`GET /api/v4/user lacks id, username or created_at; the ledger needs them to name the instance`);
+    // Before the first object: a clean-up elsewhere refuses what follows (removal.ts sweepLedger).
+    ledger.writeHeader(normalizeTarget(targetUrl), instance);
+    const versionRes = await admin.get('/version');
+    const version = versionRes.status === 200 ? String((versionRes.body as { version?: string }).version ?? 'unknown') : 'unknown';
+
+    const run: RunContext = {
+      targetUrl,
+      adminToken: adminToken!,
+      adminId: user.id,
+      runId,
+      prefix: `cnf-${runId}`,
+      ledgerPath,
+      version,
+      referenceServer: server !== undefined,
+      capabilities: config.capabilities,
+      headerPrefix: config.headerPrefix,
+      requestTimeoutMs: config.requestTimeoutMs,
+      areas: config.areas,
+      endpoints: config.endpoints,
+      disabledTests: config.disabledTests,
+      recording: config.transcriptPath !== undefined,
+      fixtures,
+      actors: {} as Record<ActorName, ActorInfo>,
+      root: undefined,
+      pool: { seats: undefined, users: [], seatless: [] },
+    };
+    // The run's own frame makes what every test shares: the root group, the actors, the pool.
+    const frame = new Frame({ context: run, coordinator: local(coordinator) }, 'run', 'run', new Set(), 'run');
+    const catalog = options.catalog;
+    const selected = (area: Area) =>
+      (config.areas.length === 0 || config.areas.includes(area.name)) && (config.endpoints.length === 0 || config.endpoints.some((e) => catalog?.endpointArea.get(e) === area.name));
+    const pooled = catalog === undefined || catalog.areas.some((a) => a.usesUserPool && selected(a));
+    // Public: groups below it may then be public, internal or private.
+    run.root = await frame.make.group({ top: true, visibility: 'public', hint: 'root' });
+    await Promise.all([
+      // The shared actors and the pool at once: on a real GitLab each user costs several round trips.
+      ...([...ROLES, 'outsider'] as const).map(async (name) => {
+        run.actors[name] = await frame.make.user(name, TOKEN_SCOPES);
+      }),
+      // Without a pool each test makes its own users: a target whose members API fails then shows
+      // it in those tests' verdicts, not as a run that cannot be made.
+      pooled
+        ? makePool(frame, run).catch((error: unknown) => {
+            run.pool = { seats: undefined, users: [], seatless: [] };
+            console.error(`conformance: the pool of users could not be made, tests make their own: ${(error as Error).message}`);
+          })
+        : undefined,
+    ]);
+    for (const user of run.pool.users) coordinator.adopt(user);
+    for (const user of run.pool.seatless) coordinator.adopt(user, true);
+    // The manifest's groups are known sources: a subgroup a test makes in one is in its domain.
+    for (const entry of Object.values(fixtures)) {
+      const groupId = (entry as { group_id?: unknown } | undefined)?.group_id;
+      if (typeof groupId === 'number') coordinator.registerSource({ kind: 'group', id: groupId }, undefined, 'run');
+    }
+    made = run;
+    return { run, coordinator, teardown };
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+}
+
+/**
+ * `--keep`: nothing is removed. The users' tokens go to a file of the owner's alone beside the ledger
+ * (never to the output), so that a failure's cURL line can be sent again by hand; `sweep` removes
+ * what the ledger lists, and the tokens with their users.
+ */
+function keepForRepro(run: RunContext, ledgerPath: string): void {
+  const tokensPath = ledgerPath.replace(/ledger-(.+)\.jsonl$/, 'kept-$1.tokens.json');
+  const users = [...Object.entries(run.actors).map(([role, u]) => ({ role, ...u })), ...run.pool.users.map((u) => ({ role: 'pool', ...u })), ...run.pool.seatless.map((u) => ({ role: 'seatless', ...u }))];
+  writeFileSync(tokensPath, `${JSON.stringify({ target: run.targetUrl, users: users.map(({ role, id, username, tokens }) => ({ role, id, username, tokens })) }, null, 2)}\n`, { mode: 0o600 });
+  console.error(
+    `conformance: --keep: what the run made on ${run.targetUrl} stays (ledger ${ledgerPath}); the tokens of its users are in ${tokensPath} (readable by you alone). ` +
+      `Remove it all with: gitlab-api-conformance sweep --target ${run.targetUrl} --ledger ${ledgerPath}`,
+  );
+}
+
+/**
+ * The admin token's scopes (GET /personal_access_tokens/self, lib/api/personal_access_tokens/self_information.rb,
+ * open to a token of any scope): the run creates and deletes users, groups and projects, which takes
+ * `api` (`read_api` answers every write 403 insufficient_scope). `sudo` is not needed: the tests of
+ * sudo make a token of their own. A target without the endpoint (an older GitLab answers 404) or a
+ * token that is no personal access token gets no 200, and a target that does not answer it none: the
+ * scopes are unknown, and the run goes on.
+ */
+async function checkScopes(admin: Client): Promise<void> {
+  const res = await admin.get('/personal_access_tokens/self').catch(() => undefined);
+  const scopes = (res?.body as { scopes?: unknown } | undefined)?.scopes;
+  if (res?.status !== 200 || !Array.isArray(scopes)) return;
+  if (!scopes.includes('api')) throw new HarnessError(`the admin token lacks the scope api (it has ${scopes.join(', ') || 'none'}); the suite creates and deletes users, groups and projects, which needs api`);
+}
+
+/**
+ * The run's pool of users (RunContext.pool): each a Reporter of one seat group (added in one
+ * request), with an `api` token; and, when the run may turn promotion approval on, the seatless
+ * ones, members of nothing.
+ */
+async function makePool(frame: Frame, run: RunContext): Promise<void> {
+  const seatless = run.capabilities.includes('promotion_management') ? SEATLESS_POOL_SIZE : 0;
+  const [seats, users, without] = await Promise.all([
+    frame.make.group({ hint: 'seats' }),
+    Promise.all(Array.from({ length: USER_POOL_SIZE }, () => frame.make.user('pool'))),
+    Promise.all(Array.from({ length: seatless }, () => frame.make.user('seatless'))),
+  ]);
+  await frame.make.addMember(seats, users.map((u) => u.id), ROLE_LEVEL.reporter);
+  run.pool = { seats, users, seatless: without };
+}

@@ -1,0 +1,33 @@
+// What a test, or a fixture it uses, needs of the target beyond a Free GitLab: capabilities, a
+// version, fixtures of the manifest. A test whose needs the run does not meet is `unsupported`, with
+// the reason; one the person turned off (areas, endpoints, ids) is `disabled`.
+import { manifestEntry, type FixtureName } from '../../fixtures/manifest.js';
+import { versionAtLeast } from '../core/version.js';
+import type { Capability } from './config.js';
+import type { RunContext } from './context.js';
+
+export interface Requirements {
+  capabilities?: Capability[];
+  /** Minimum target version, e.g. "15.7" (spec: Versioning). */
+  minVersion?: string;
+  /** Entries of the fixture manifest (TARGET-CONTRACT.md §1). */
+  fixtures?: FixtureName[];
+}
+
+export interface Gate {
+  verdict: 'unsupported' | 'disabled';
+  reason: string;
+}
+
+/** Why requirements are not met by the run (`what` names whose they are), or undefined when they are. */
+export function unmet(requires: Requirements, run: RunContext, what = ''): Gate | undefined {
+  const unsupported = (reason: string) => ({ verdict: 'unsupported' as const, reason: `${what}${reason}` });
+  for (const capability of requires.capabilities ?? []) {
+    if (!run.capabilities.includes(capability)) return unsupported(`needs capability "${capability}", which the target does not declare (CONFORMANCE_CAPABILITIES)`);
+  }
+  if (requires.minVersion && !versionAtLeast(run.version, requires.minVersion)) return unsupported(`needs GitLab ${requires.minVersion} or later, the target reports ${run.version}`);
+  for (const name of requires.fixtures ?? []) {
+    if (!manifestEntry(run.fixtures, name)) return unsupported(`needs the "${name}" fixture, which the fixture manifest does not provide (CONFORMANCE_FIXTURES)`);
+  }
+  return undefined;
+}

@@ -1,0 +1,10 @@
+// A tiny area of its own, to prove the recipe of docs/CONTRIBUTING-AREAS.md: one endpoint, one
+// clause, one test file; registered beside the real areas by cli/area-registration.spec.ts.
+import { defineArea } from '../core/area.js';
+
+export const tiny = defineArea({
+  name: 'tiny',
+  prefix: 'tiny',
+  endpoints: { ping: { group: 'GET /groups/:id/tiny_ping', project: 'GET /projects/:id/tiny_ping' } },
+  clauses: [{ id: 'tiny.ping.answers', level: 'must', text: 'GET …/tiny_ping of a group or project answers 200 {"pong": <its id>} to a member.', source: 'the tiny area of the area-registration test' }],
+});
