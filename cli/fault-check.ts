@@ -91,7 +91,8 @@ const vitest = await createVitest('test', {
   configLoader: 'native',
   project: ['conformance', 'conformance-exclusive'],
   watch: false,
-  reporters: [new ConformanceReporter(CATALOG, runSettings(CATALOG))],
+  // Each run loads a part of the files: the catalog's clauses with no test are checked by npm test's own run.
+  reporters: [new ConformanceReporter(CATALOG, runSettings(CATALOG), { partial: true })],
 });
 
 let passes = 0;
