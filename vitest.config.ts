@@ -3,11 +3,28 @@
 // Conformance files share workers (isolate: false): they only talk HTTP and each builds its own
 // world, so the ~0.3 s per-file isolation cost (shared/MEASUREMENTS.md) buys nothing there.
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { CATALOG } from './suites/areas.js';
 import { runSettings, TEST_TIMEOUT_MS, TESTS_PER_FILE } from './runner/run/config.js';
 import { NameOrder } from './runner/run/name-order.js';
 import { ConformanceReporter } from './runner/report/reporter.js';
 import { PlainSummaryReporter } from './runner/report/plain-summary-reporter.js';
+
+/**
+ * The longest specs first (the seeded-fault check alone takes minutes), so that the two workers of
+ * `npm test` end together: vitest orders files by their last durations, which a fresh clone lacks.
+ */
+const LONGEST_FIRST = ['cli/fault-check.spec.ts', 'cli/cli.spec.ts', 'cli/package.spec.ts', 'cli/without-run.spec.ts', 'cli/vary-run.spec.ts', 'cli/record-run.spec.ts', 'cli/spec-only-run.spec.ts'];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST_FIRST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
+      return i < 0 ? LONGEST_FIRST.length : i;
+    };
+    return [...(await super.sort(files))].sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 /** Specs that run the command as a user does (whole runs, packed tarballs, real clients): `npm test` only. */
 const WHOLE_RUN = ['cli/*-run.spec.ts', 'cli/{cli,sweep-safety,fault-check,package}.spec.ts', 'reference-server/clients/**/*.spec.ts'];
@@ -25,7 +42,7 @@ export default defineConfig(({ mode }) => {
       ...(settings ? {
         maxWorkers: settings.sequential ? 1 : settings.concurrency,
         provide: { conformanceSettings: settings },
-        ...(settings.sequential ? { sequence: { sequencer: NameOrder } } : {}),
+        sequence: { sequencer: settings.sequential ? NameOrder : LongestFirst },
         reporters: ['default', new ConformanceReporter(CATALOG, settings), new PlainSummaryReporter()],
       } : {}),
       projects: [

@@ -21,7 +21,7 @@
 // (from /proc), which the load generator sharing two cores disturbs far less than the rate.
 // Options: --runs N (default 3), --only suite,latency,…,compare, --baseline REF (the compare section's old suite)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -78,9 +78,10 @@ const runFailures: RunFailure[] = [];
  * tests. A run with failing tests still counts (its failures are recorded in the report: one flaky
  * test must not cost the benchmark); only a run that wrote no results is an error.
  */
-function runSuite(args: string[], env: Record<string, string> = {}, root = ROOT, label = args.join(' ') || 'defaults'): Promise<{ seconds: number; tests: number }> {
+function runSuite(args: string[], env: Record<string, string> = {}, root = ROOT, label = args.join(' ') || 'defaults'): Promise<{ seconds: number; tests: number; cpuSeconds: number }> {
   return new Promise((done, fail) => {
     const started = performance.now();
+    const cpuBefore = childrenCpuSeconds();
     const reportDir = join(root, 'reports', 'bench-run');
     rmSync(join(reportDir, 'results.json'), { force: true });
     const child = spawn(process.execPath, [join(root, 'bin', 'gitlab-api-conformance.js'), ...args], {
@@ -96,8 +97,39 @@ function runSuite(args: string[], env: Record<string, string> = {}, root = ROOT,
       if (!existsSync(path)) return fail(new Error(`suite run ${label} exited ${code} and wrote no results: ${err.slice(-2000)}`));
       const results = JSON.parse(readFileSync(path, 'utf8')) as { summary: { total: number; disabled: number }; tests: { id: string; verdict: string; reason: string | null }[] };
       for (const t of results.tests.filter((t) => t.verdict === 'fail' || t.verdict === 'error')) runFailures.push({ run: label, id: t.id, verdict: t.verdict, reason: (t.reason ?? '').split('\n')[0] });
-      done({ seconds, tests: results.summary.total - results.summary.disabled });
+      done({ seconds, tests: results.summary.total - results.summary.disabled, cpuSeconds: childrenCpuSeconds() - cpuBefore });
     });
+  });
+}
+
+/**
+ * CPU seconds (user and system) of this process's children that have ended (Linux: cutime and
+ * cstime of /proc/self/stat; a child's worker threads and in-process server count with it).
+ */
+function childrenCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/**
+ * The floor: a bare vitest run, two workers, of as many empty tests as the suite ran, in as many
+ * files: what vitest alone costs, against which the runner's own cost is measured.
+ */
+function floorRun(tests: number, files: number): Promise<{ seconds: number; cpuSeconds: number }> {
+  const dir = join(ROOT, 'reports', 'bench-floor');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'vitest.config.mjs'), "export default { test: { include: ['*.test.ts'], maxWorkers: 2, isolate: false, pool: 'threads' } };\n");
+  for (let f = 0; f < files; f++) {
+    const count = Math.floor(tests / files) + (f < tests % files ? 1 : 0);
+    writeFileSync(join(dir, `f${f}.test.ts`), `import { test } from 'vitest';\n${Array.from({ length: count }, (_, i) => `test('t${i}', () => {});`).join('\n')}\n`);
+  }
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    const cpuBefore = childrenCpuSeconds();
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', dir, '--reporter', 'dot'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    child.on('exit', (code) => (code === 0 ? done({ seconds: (performance.now() - started) / 1000, cpuSeconds: childrenCpuSeconds() - cpuBefore }) : fail(new Error(`the floor run exited ${code}`))));
   });
 }
 
@@ -140,15 +172,27 @@ const lines: string[] = [];
 
 if (ONLY.has('suite')) {
   const times: number[] = [];
+  const cpu: number[] = [];
+  const floorTimes: number[] = [];
+  const floorCpu: number[] = [];
   let tests = 0;
+  const files = readdirSync(join(ROOT, 'suites'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).length;
+  // Alternated: the suite, then the floor, RUNS times.
   for (let i = 0; i < RUNS; i++) {
-    step(`suite: run ${i + 1}/${RUNS} of the whole suite`);
+    step(`suite: run ${i + 1}/${RUNS} of the whole suite, and of the floor`);
     const r = await runSuite([]);
     times.push(r.seconds);
+    cpu.push(r.cpuSeconds);
     tests = r.tests;
+    const floor = await floorRun(tests, files);
+    floorTimes.push(floor.seconds);
+    floorCpu.push(floor.cpuSeconds);
   }
-  report.suite = { medianSeconds: round(median(times), 2), runs: times.map((t) => round(t, 2)), tests };
-  lines.push(`| full suite, bundled reference server | ${tests} tests | **${round(median(times), 2)} s** (median of ${RUNS}) |`);
+  const wall = median(times);
+  const cpuMedian = median(cpu);
+  report.suite = { medianSeconds: round(wall, 2), runs: times.map((t) => round(t, 2)), cpuSeconds: cpu.map((c) => round(c, 2)), tests, floor: { medianSeconds: round(median(floorTimes), 2), cpuSeconds: floorCpu.map((c) => round(c, 2)), files } };
+  lines.push(`| full suite, bundled reference server | ${tests} tests | **${round(wall, 2)} s** wall, ${round(cpuMedian, 1)} s CPU, ${round((1000 * cpuMedian) / tests, 1)} ms CPU per test (median of ${RUNS}) |`);
+  lines.push(`| … the floor: bare vitest, as many empty tests in ${files} files | ${tests} tests | ${round(median(floorTimes), 2)} s wall, ${round(median(floorCpu), 1)} s CPU; the suite costs **${round(wall / median(floorTimes), 1)}×** its wall, ${round(cpuMedian / median(floorCpu), 1)}× its CPU |`);
 }
 
 if (ONLY.has('record')) {

@@ -381,6 +381,8 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     const swept = await cli(['sweep', '--ledger', ledger], target(s), { dir: kept.dir });
     expect(swept.code, swept.stderr).toBe(0);
     expect(leftovers(s)).toEqual([]);
+    // The tokens file goes with the ledger: its users are gone.
+    expect(readdirSync(join(kept.dir, '.conformance'))).toEqual([]);
   });
 
   test.concurrent('sweep removes what a killed run left, by run prefix', async () => {

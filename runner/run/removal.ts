@@ -113,7 +113,7 @@ export async function sweepLedger(admin: Client, ledgerPath: string, options: { 
   }
   const outstanding = Ledger.outstanding(ledgerPath);
   if (outstanding.length === 0) {
-    if (!options.dryRun) rmSync(ledgerPath, { force: true });
+    if (!options.dryRun) removeLedger(ledgerPath);
     return result;
   }
   const other = await otherInstance(admin, options.target, header);
@@ -174,8 +174,14 @@ export async function sweepLedger(admin: Client, ledgerPath: string, options: { 
     for (const item of [...within, top]) await remove(item);
   }
   await Promise.all(items.filter((i) => i.kind === 'user').map((user) => remove(user)));
-  if (!options.dryRun && Ledger.outstanding(ledgerPath).length === 0) rmSync(ledgerPath, { force: true });
+  if (!options.dryRun && Ledger.outstanding(ledgerPath).length === 0) removeLedger(ledgerPath);
   return result;
+}
+
+/** A ledger with nothing left to undo goes, and the tokens file a --keep run wrote beside it (its users are gone). */
+function removeLedger(ledgerPath: string): void {
+  rmSync(ledgerPath, { force: true });
+  rmSync(ledgerPath.replace(/ledger-(.+)\.jsonl$/, 'kept-$1.tokens.json'), { force: true });
 }
 
 /**
