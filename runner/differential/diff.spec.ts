@@ -29,6 +29,18 @@ describe('equal runs', () => {
   });
 });
 
+describe('recordings made with tests at once', () => {
+  test('diff warns when a side was recorded with record --concurrent, and not for sequential or older recordings', () => {
+    // The first line is the header.
+    const withHeader = (lines: Line[], sequential: boolean): Line[] => [{ ...(lines[0] as Record<string, unknown>), sequential }, ...lines.slice(1)];
+    const concurrent = (lines: Line[]) => withHeader(lines, false);
+    const sequential = (lines: Line[]) => withHeader(lines, true);
+    expect(diff(A, concurrent(B)).warnings.filter((w) => w.includes('record --concurrent'))).toHaveLength(1);
+    expect(diff(sequential(A), sequential(B)).warnings.filter((w) => w.includes('record --concurrent'))).toEqual([]);
+    expect(diff(A, B).warnings.filter((w) => w.includes('record --concurrent'))).toEqual([]);
+  });
+});
+
 describe('each kind of difference, at its place', () => {
   const members = 'members.list.group.basic';
   const one = (candidate: Line[]) => {
