@@ -42,6 +42,11 @@ export async function server(options: ReferenceServerOptions & { port?: number }
   return s;
 }
 
+/** The environment of a user's shell: nothing of this test run (vitest's variables) or of a target. */
+export function userEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST'));
+}
+
 /** Runs the command in a fresh directory (or `dir`) with only the given CONFORMANCE_* settings. */
 export function cli(
   args: string[],
@@ -49,10 +54,9 @@ export function cli(
   options: { onStderr?: (text: string, kill: () => void) => void; onStart?: (child: ChildProcess) => void; timeoutMs?: number; dir?: string } = {},
 ): Promise<CliRun> {
   const dir = options.dir ?? tempDir();
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST'));
   const started = Date.now();
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...clean, ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...userEnv(), ...env } });
     options.onStart?.(child);
     let stdout = '';
     let stderr = '';

@@ -8,18 +8,17 @@
 //   variation shows in at least one difference.
 // - No transcript holds a token the run issued (nor any invitation's token).
 // The figures (times, sizes, differences, noise, differences per variation) are printed.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { SPEC_ONLY_HEADER, VARIATIONS } from '../reference-server/spec-only/index.js';
 import { startReferenceServer, type ReferenceServerOptions } from '../reference-server/server.js';
 import type { Difference, DiffResult } from '../runner/differential/diff.js';
 import { readTranscript, type Transcript } from '../runner/differential/transcript.js';
 import { CAPABILITIES } from '../runner/run/config.js';
+import { cli } from './cli-child.js';
 
-const BIN = resolve(import.meta.dirname, '..', 'bin', 'gitlab-api-conformance.js');
 // Not in GitLab's token form on purpose: only registration (not the glpat- pattern) can mask it.
 const ADMIN_TOKEN = 'record-run-admin-secret-000';
 /** One recording takes about 20 s on an idle machine; npm test runs other files beside this one. */
@@ -28,22 +27,6 @@ const RECORD_MS = 400_000;
 const dir = mkdtempSync(join(tmpdir(), 'conformance-record-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST'));
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...clean, ...env } });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), RECORD_MS - 10_000);
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
 
 interface Recording {
   file: string;
@@ -73,7 +56,7 @@ async function record(name: string, options: ReferenceServerOptions = {}): Promi
       CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN,
       CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','),
       CONFORMANCE_FIXTURES: manifest,
-    });
+    }, { dir, timeoutMs: RECORD_MS });
     expect(run.code, `record ${name}: ${run.stderr.slice(-2000)}`).toBe(0);
   } finally {
     await server.close();
@@ -84,7 +67,7 @@ async function record(name: string, options: ReferenceServerOptions = {}): Promi
 /** `diff` with its JSON report; the exit code is checked by the caller. */
 async function diff(name: string, baseline: Recording, candidate: Recording, noise?: Recording): Promise<{ code: number | null; result: DiffResult; stderr: string }> {
   const reports = join(dir, `${name}-diff`);
-  const run = await cli(['diff', baseline.file, candidate.file, ...(noise ? ['--noise', noise.file] : []), '--report-dir', reports, '--format', 'json']);
+  const run = await cli(['diff', baseline.file, candidate.file, ...(noise ? ['--noise', noise.file] : []), '--report-dir', reports, '--format', 'json'], {}, { dir });
   return { code: run.code, result: JSON.parse(readFileSync(join(reports, 'diff.json'), 'utf8')) as DiffResult, stderr: run.stderr };
 }
 

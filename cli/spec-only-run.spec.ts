@@ -6,16 +6,15 @@
 // that assertion to the parity level (or accept both answers). The run is the real command in a
 // child process, against a server started here, with its fixture manifest written to a file and
 // the metadata headers under the spec's own `X-Service-` prefix.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/server.js';
 import { CAPABILITIES } from '../runner/run/config.js';
+import { cli } from './cli-child.js';
 import type { Results } from '../runner/report/results.js';
 
-const BIN = resolve(import.meta.dirname, '..', 'bin', 'gitlab-api-conformance.js');
 const ADMIN_TOKEN = 'glpat-spec-only-run-admin-000';
 const HEADER_PREFIX = 'X-Service-';
 const RUN_MS = 600_000;
@@ -27,28 +26,11 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The command in a child process (asynchronously: the server answers from this process). */
-function cli(args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST'));
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, ...env } });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_MS - 10_000);
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
 
 /** One run of the whole suite at `level` against the spec-only server, in its own report directory. */
 async function runAt(level: 'spec' | 'parity', env: Record<string, string>, cwd: string): Promise<{ code: number | null; stderr: string; results: Results }> {
   const reports = join(cwd, `reports-${level}`);
-  const run = await cli(['--report-dir', reports, '--level', level], env, cwd);
+  const run = await cli(['--report-dir', reports, '--level', level], env, { dir: cwd, timeoutMs: RUN_MS - 10_000 });
   try {
     return { ...run, results: JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as Results };
   } catch {

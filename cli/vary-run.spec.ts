@@ -5,16 +5,15 @@
 // rests on something GitLab does not promise, and must accept every answer GitLab's code allows.
 // Each run is the real command in a child process against a server started here (one run reports
 // both levels; its exit code follows the parity level).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/server.js';
 import { CAPABILITIES } from '../runner/run/config.js';
+import { cli } from './cli-child.js';
 import type { Results } from '../runner/report/results.js';
 
-const BIN = resolve(import.meta.dirname, '..', 'bin', 'gitlab-api-conformance.js');
 const ADMIN_TOKEN = 'glpat-vary-run-admin-00000';
 const RUN_MS = 600_000;
 const SEEDS = [1, 2, 3, 4, 5];
@@ -28,21 +27,6 @@ afterEach(async () => {
   dir = undefined;
 });
 
-/** The command in a child process (asynchronously: the server answers from this process). */
-function cli(args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST'));
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_MS - 10_000);
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stderr });
-    });
-  });
-}
 
 test.each(SEEDS)('the whole suite passes at both levels against the reference server with --vary %i', { timeout: RUN_MS }, async (seed) => {
   server = await startReferenceServer({ adminToken: ADMIN_TOKEN, vary: seed });
@@ -55,7 +39,7 @@ test.each(SEEDS)('the whole suite passes at both levels against the reference se
     CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN,
     CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','),
     CONFORMANCE_FIXTURES: manifest,
-  }, dir);
+  }, { dir, timeoutMs: RUN_MS - 10_000 });
 
   let results: Results;
   try {

@@ -7,18 +7,17 @@
 // tests that declare the name (`list --json` says which) and a sample of the others, one in
 // SAMPLE_EVERY of every area: the others could only fail through a declaration that is missing, and
 // the fixtures they share with the dependents are in the run with them.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterEach, beforeAll, expect, test } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { EXTRA_SETUP_ENDPOINT_NAMES } from '../contract/extra-setup-endpoints.js';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/server.js';
 import { CAPABILITIES } from '../runner/run/config.js';
+import { cleanUpChildren, cli } from './cli-child.js';
 import type { Results } from '../runner/report/results.js';
 import type { TestMeta } from '../runner/run/conformance.js';
 
-const BIN = resolve(import.meta.dirname, '..', 'bin', 'gitlab-api-conformance.js');
 const ADMIN_TOKEN = 'glpat-without-run-admin-00';
 const RUN_MS = 600_000;
 
@@ -31,38 +30,17 @@ afterEach(async () => {
   dir = undefined;
 });
 
-const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('CONFORMANCE_') && k !== 'NODE_ENV' && k !== 'TEST'));
 
-function cli(args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; stderr: string }> {
-  const clean = cleanEnv();
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_MS - 10_000);
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stderr });
-    });
-  });
-}
 
 const SAMPLE_EVERY = 8;
+
+afterAll(cleanUpChildren);
 
 /** Every test's metadata, from `list --json` (no run, no target). */
 let metas: TestMeta[] = [];
 beforeAll(async () => {
-  const cwd = mkdtempSync(join(tmpdir(), 'conformance-without-list-'));
-  const out = await new Promise<string>((done, fail) => {
-    const child = spawn(process.execPath, [BIN, 'list', '--json'], { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.on('error', fail);
-    child.on('close', () => done(stdout));
-  });
-  rmSync(cwd, { recursive: true, force: true });
-  metas = out.trim().split('\n').map((line) => JSON.parse(line) as TestMeta);
+  const { stdout } = await cli(['list', '--json'], {});
+  metas = stdout.trim().split('\n').map((line) => JSON.parse(line) as TestMeta);
 }, 120_000);
 
 /** The tests that declare `name`, and one in SAMPLE_EVERY of the others: a --grep pattern for their ids. */
@@ -86,7 +64,7 @@ test.each(EXTRA_SETUP_ENDPOINT_NAMES)('without %s, only the tests that need it c
     CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN,
     CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','),
     CONFORMANCE_FIXTURES: manifest,
-  }, dir);
+  }, { dir, timeoutMs: RUN_MS - 10_000 });
   const results = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as Results;
 
   const ran = results.tests.filter((t) => t.verdict !== 'disabled');
