@@ -95,14 +95,23 @@ export function findSource(ctx: Context, request: FastifyRequest, kind: Source['
  * /uploads/-/system/user/avatar/:id/:filename), or else the Gravatar address of the email.
  */
 export function avatarUrl(request: FastifyRequest, user: User): string {
-  if (user.avatar) return `${webBase(request)}${userAvatarPath(user.id, user.avatar.filename)}`;
+  if (user.avatar) return `${webBase(request)}${avatarPath('user', user.id, user.avatar.filename)}`;
   const hash = createHash('md5').update(user.email.trim().toLowerCase()).digest('hex');
   return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
 }
 
-/** Where GitLab's uploader stores a user's avatar (AvatarUploader#store_dir: uploads/-/system/user/avatar/:id). */
-export function userAvatarPath(userId: number, filename: string): string {
-  return `/uploads/-/system/user/avatar/${userId}/${encodeURIComponent(filename)}`;
+/**
+ * A group's or project's avatar_url: the uploaded avatar's URL, or null when none was uploaded
+ * (Avatarable#avatar_url; lib/api/entities/group.rb and basic_project_details.rb expose it; GitLab has no
+ * Gravatar for them. A project with a logo.png in its repository and no upload is not modelled).
+ */
+export function sourceAvatarUrl(request: FastifyRequest, source: Group | Project): string | null {
+  return source.avatar ? `${webBase(request)}${avatarPath(source.kind, source.id, source.avatar.filename)}` : null;
+}
+
+/** Where GitLab's uploader stores an avatar (AvatarUploader#store_dir: uploads/-/system/:model/avatar/:id). */
+export function avatarPath(model: 'user' | 'group' | 'project', id: number, filename: string): string {
+  return `/uploads/-/system/${model}/avatar/${id}/${encodeURIComponent(filename)}`;
 }
 
 /** GitLab's UserBasic entity. */

@@ -110,10 +110,21 @@ export class Params {
   }
 
   /**
-   * `Array[Integer]` with CommaSeparatedToIntegerArray (lib/api/validations/types/comma_separated_to_integer_array.rb):
-   * a comma list ("1,2"), an array of ids or of comma lists (Rack's `user_ids[]=1&user_ids[]=2`, a JSON
-   * array), each part stripped.
+   * A `DateTime` parameter (Grape coerces with DateTime.parse): an ISO 8601 date or date-time, as the
+   * epoch milliseconds (a date alone is its midnight UTC); anything else is "<name> is invalid".
    */
+  dateTime(name: string): number | undefined {
+    const value = this.scalar(name);
+    if (value === undefined || value === null || value === '') return undefined;
+    const text = typeof value === 'object' ? '' : String(value);
+    const time = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) ? Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text) : Number.NaN;
+    if (Number.isNaN(time)) {
+      this.errors.push(`${name} is invalid`);
+      return undefined;
+    }
+    return time;
+  }
+
   /**
    * An array of integers as GitLab's CommaSeparatedToIntegerArray reads it (lib/api/validations/types/
    * comma_separated_to_integer_array.rb): a string split at commas, an array's items each split, and

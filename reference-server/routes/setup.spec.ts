@@ -42,7 +42,8 @@ describe('finding users, groups and namespaces', () => {
     expect(byName.json()[0]).toMatchObject({ email: 'ann@example.com', is_admin: false });
     expect((await inject({ method: 'GET', url: '/users?username=nobody' })).json()).toEqual([]);
     const search = (await inject({ method: 'GET', url: '/users?search=ann' })).json().map((u: { username: string }) => u.username);
-    expect(search).toEqual(['ann', 'annabel']);
+    // UsersFinder orders by id, newest first.
+    expect(search).toEqual(['annabel', 'ann']);
     // Others than administrators read UserBasic rows, without addresses.
     expect((await inject({ method: 'GET', url: '/users?username=ann', token: devToken })).json()[0].email).toBeUndefined();
   });
@@ -50,7 +51,8 @@ describe('finding users, groups and namespaces', () => {
   test('subgroups are the direct children, descendant groups all below; skip_groups in either array form', async () => {
     const ids = async (url: string) => (await inject({ method: 'GET', url })).json().map((g: { id: number }) => g.id);
     expect(await ids(`/groups/${top.id}/subgroups`)).toEqual([sub.id]);
-    expect(await ids(`/groups/${top.id}/descendant_groups`)).toEqual([sub.id, deep.id]);
+    // order_groups: by name (Deep, Sub), then id.
+    expect(await ids(`/groups/${top.id}/descendant_groups`)).toEqual([deep.id, sub.id]);
     const skipped = await ids(`/groups?skip_groups[]=${sub.id}&skip_groups[]=${deep.id}&per_page=100`);
     expect([top.id, sub.id, deep.id, shared.id].filter((id) => skipped.includes(id))).toEqual([top.id, shared.id]);
     expect(await ids(`/groups?skip_groups=${top.id},${shared.id}&search=e`)).toEqual([deep.id]);
@@ -87,7 +89,7 @@ describe('finding users, groups and namespaces', () => {
     // The administrator made every group and owns each directly; dev is a Developer of top only.
     expect(ours(await ids('/groups?owned=true&per_page=100'))).toEqual([top.id, sub.id, deep.id, shared.id]);
     expect(await ids('/groups?owned=true', devToken)).toEqual([]);
-    expect(await ids('/groups?min_access_level=30', devToken)).toEqual([top.id, sub.id, deep.id]);
+    expect(await ids('/groups?min_access_level=30', devToken)).toEqual([deep.id, sub.id, top.id]);
     expect(await ids('/groups?min_access_level=40', devToken)).toEqual([]);
     expect(await ids('/groups?min_access_level=30&top_level_only=true', devToken)).toEqual([top.id]);
     expect(ours(await ids('/groups?visibility=public&per_page=100'))).toEqual([]);
@@ -130,8 +132,89 @@ describe('finding users, groups and namespaces', () => {
   test('GET /projects?owned=true: the caller\'s personal projects and those of groups they own', async () => {
     const own = await post('/projects', { name: 'mine' });
     const owned = async (token: string) => (await inject({ method: 'GET', url: '/projects?owned=true', token })).json().map((p: { id: number }) => p.id);
-    expect(await owned(ADMIN)).toEqual([project.id, own.id]);
+    // Newest first (created_at, desc).
+    expect(await owned(ADMIN)).toEqual([own.id, project.id]);
     expect(await owned(devToken)).toEqual([]);
+  });
+
+  test('GET /groups: all_available (a user lists the groups they belong to unless asked for all they can see), order_by and sort', async () => {
+    const names = async (url: string, token = ADMIN) => (await inject({ method: 'GET', url, token })).json().map((g: { name: string }) => g.name);
+    const internal = await post('/groups', { name: 'Internal', path: 'internal-g', visibility: 'internal' });
+    // dev belongs to top, so to it, its descendants; not to Internal or Shared.
+    expect(await names('/groups', devToken)).toEqual(['Deep', 'Sub', 'Top']);
+    expect(await names('/groups?all_available=true', devToken)).toEqual(['Deep', 'Internal', 'Sub', 'Top']);
+    // The administrator sees every group unless all_available=false: then those of its memberships (it made them all).
+    expect((await names('/groups?per_page=100')).filter((n: string) => ['Internal', 'Top'].includes(n))).toEqual(['Internal', 'Top']);
+    expect(await names('/groups?order_by=name&sort=desc', devToken)).toEqual(['Top', 'Sub', 'Deep']);
+    expect(await names('/groups?order_by=id', devToken)).toEqual(['Top', 'Sub', 'Deep']);
+    expect(await names('/groups?order_by=path&sort=asc', devToken)).toEqual(['Deep', 'Sub', 'Top']);
+    // Without a token (GET needs none): the public groups only.
+    expect(await app.inject({ method: 'GET', url: '/api/v4/groups?search=internal' }).then((r) => r.json())).toEqual([]);
+    expect((await inject({ method: 'GET', url: '/groups?order_by=size' })).json()).toEqual({ error: 'order_by does not have a valid value' });
+    await inject({ method: 'DELETE', url: `/groups/${internal.id}` });
+  });
+
+  test('GET /projects: order_by, sort, id_after/id_before, search_namespaces; archived, starred and topic find nothing here', async () => {
+    const second = await post('/projects', { name: 'zeta', namespace_id: top.id });
+    const ids = async (url: string) => (await inject({ method: 'GET', url })).json().map((p: { id: number }) => p.id);
+    const ours = (list: number[]) => list.filter((id) => id === project.id || id === second.id);
+    expect(ours(await ids('/projects?per_page=100'))).toEqual([second.id, project.id]);
+    expect(ours(await ids('/projects?order_by=name&sort=asc&per_page=100'))).toEqual([project.id, second.id]);
+    expect(ours(await ids('/projects?order_by=id&sort=asc&per_page=100'))).toEqual([project.id, second.id]);
+    expect(await ids(`/projects?id_after=${project.id}&id_before=${second.id + 1}&search=zeta`)).toEqual([second.id]);
+    // search matches a project's name or path; with search_namespaces its full path too.
+    expect(await ids('/projects?search=top/zeta')).toEqual([]);
+    expect(await ids('/projects?search=top/zeta&search_namespaces=true')).toEqual([second.id]);
+    for (const filter of ['archived=true', 'starred=true', 'topic=ruby']) expect(await ids(`/projects?search=zeta&${filter}`)).toEqual([]);
+    expect(await ids('/projects?search=zeta&archived=false')).toEqual([second.id]);
+    expect(await ids('/projects?search=zeta&updated_after=2000-01-01T00:00:00Z&last_activity_before=2999-01-01')).toEqual([second.id]);
+    expect((await inject({ method: 'GET', url: '/projects?updated_after=yesterday' })).json()).toEqual({ error: 'updated_after is invalid' });
+  });
+
+  test('GET /users: order_by and sort for administrators only, created_after/before, exclude_humans, external, two_factor', async () => {
+    const names = async (url: string, token = ADMIN) => (await inject({ method: 'GET', url, token })).json().map((u: { username: string }) => u.username);
+    expect(await names('/users?search=ann&order_by=username&sort=asc')).toEqual(['ann', 'annabel']);
+    // Others than administrators cannot choose the order: newest first.
+    expect(await names('/users?search=ann&order_by=username&sort=asc', devToken)).toEqual(['annabel', 'ann']);
+    expect(await names('/users?search=ann&created_after=2999-01-01')).toEqual([]);
+    expect(await names('/users?search=ann&created_before=2999-01-01')).toEqual(['annabel', 'ann']);
+    expect(await names('/users?search=ann&external=true')).toEqual([]);
+    expect(await names('/users?search=ann&exclude_external=true')).toEqual(['annabel', 'ann']);
+    expect(await names('/users?search=ann&exclude_humans=true')).toEqual([]);
+    expect(await names('/users?search=ann&two_factor=enabled')).toEqual([]);
+    expect(await names('/users?search=ann&two_factor=disabled')).toEqual(['annabel', 'ann']);
+  });
+
+  test('POST /groups, POST and PUT /projects keep a multipart avatar: avatar_url is the upload path, served to whoever can read the group or project', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 4, 5, 6]);
+    const boundary = 'cnf-avatar-boundary';
+    const multipart = (fields: Record<string, string>) => ({
+      payload: Buffer.concat([
+        Buffer.from(Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('')),
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`),
+        png,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    const group = await inject({ method: 'POST', url: '/groups', ...multipart({ name: 'Pictured', path: 'pictured' }) });
+    expect(group.statusCode).toBe(201);
+    expect(group.json().avatar_url).toBe(`http://localhost:80/uploads/-/system/group/avatar/${group.json().id}/logo.png`);
+    expect((await inject({ method: 'GET', url: `/groups/${group.json().id}` })).json().avatar_url).toBe(group.json().avatar_url);
+    const created = await inject({ method: 'POST', url: '/projects', ...multipart({ name: 'pictured-app', namespace_id: String(group.json().id) }) });
+    expect(created.statusCode).toBe(201);
+    const projectAvatar = `http://localhost:80/uploads/-/system/project/avatar/${created.json().id}/logo.png`;
+    expect(created.json()).toMatchObject({ avatar_url: projectAvatar, namespace: { avatar_url: group.json().avatar_url } });
+    // Without an upload: null, as GitLab has no Gravatar for groups and projects; PUT adds one.
+    expect((await inject({ method: 'GET', url: `/projects/${project.id}` })).json().avatar_url).toBeNull();
+    const updated = await inject({ method: 'PUT', url: `/projects/${project.id}`, ...multipart({}) });
+    expect(updated.json().avatar_url).toBe(`http://localhost:80/uploads/-/system/project/avatar/${project.id}/logo.png`);
+    const served = await app.inject({ method: 'GET', url: new URL(projectAvatar).pathname, headers: { 'private-token': ADMIN } });
+    expect(served.statusCode).toBe(200);
+    expect(served.rawPayload).toEqual(png);
+    // The group is private: without a token its avatar is not found, as the group is not.
+    expect((await app.inject({ method: 'GET', url: new URL(group.json().avatar_url).pathname })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: new URL(group.json().avatar_url).pathname, headers: { 'private-token': ADMIN } })).statusCode).toBe(200);
   });
 
   test('GET /users/:id/memberships lists direct memberships, by type', async () => {

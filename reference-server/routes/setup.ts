@@ -1,9 +1,9 @@
 // The target contract's setup endpoints (TARGET-CONTRACT.md §2), as GitLab answers them:
 // version, current user, users and their tokens, groups, projects, sharing, branches, settings.
 import type { FastifyRequest } from 'fastify';
-import { ACCESS, type FeatureAccessLevel, type Group, type Project, type EmailRow, type Source, type User, type Visibility } from '../state/model.js';
+import { ACCESS, type Avatar, type FeatureAccessLevel, type Group, type Project, type EmailRow, type Source, type User, type Visibility } from '../state/model.js';
 import { requireAdmin, requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
-import { actorOf, avatarUrl, findGroup, findProject, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
+import { actorOf, avatarUrl, findGroup, findProject, sourceAvatarUrl, userBasic, webBase, type Context, type RouteModule } from '../http/context.js';
 import { apiError, badRequest, conflict, forbidden, notFound, paramError, recordNotFound, unauthorized, validationError } from '../http/errors.js';
 import { mergedParams, Params } from '../http/params.js';
 import type { UploadedFile } from '../http/rack-params.js';
@@ -35,6 +35,7 @@ export function groupEntity(ctx: Context, request: FastifyRequest, group: Group)
     full_path: fullPath,
     parent_id: group.parentId,
     created_at: group.createdAt,
+    avatar_url: sourceAvatarUrl(request, group),
     web_url: `${webBase(request)}/groups/${fullPath}`,
   };
 }
@@ -67,7 +68,7 @@ function namespaceBasic(ctx: Context, request: FastifyRequest, project: Project)
   const group = ctx.store.projectGroup(project);
   if (group) {
     const fullPath = ctx.store.groupFullPath(group);
-    return { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: fullPath, parent_id: group.parentId, avatar_url: null, web_url: `${webBase(request)}/groups/${fullPath}` };
+    return { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: fullPath, parent_id: group.parentId, avatar_url: sourceAvatarUrl(request, group), web_url: `${webBase(request)}/groups/${fullPath}` };
   }
   const owner = ctx.store.users.get(project.namespace.id);
   const path = owner?.username ?? ctx.store.projectFullPath(project).split('/')[0];
@@ -91,6 +92,7 @@ export function projectEntity(ctx: Context, request: FastifyRequest, project: Pr
     builds_access_level: project.buildsAccessLevel ?? 'enabled',
     created_at: project.createdAt,
     creator_id: project.creatorId,
+    avatar_url: sourceAvatarUrl(request, project),
     namespace: namespaceBasic(ctx, request, project),
     shared_with_groups: sharedWithGroups(ctx, project.sharedWith),
     web_url: `${webBase(request)}/${fullPath}`,
@@ -152,85 +154,119 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const actor = actorOf(ctx, request);
     requireUser(actor);
     requireScope(actor, READ_API_SCOPES);
+    const isAdmin = actor.user!.isAdmin;
     const params = new Params(mergedParams(request));
     const search = params.string('search');
     // UsersFinder#by_username: an exact, case-insensitive match (lib/api/users.rb `optional :username`).
     const username = params.string('username');
     // UsersFinder (lib/api/users.rb passes these on): active and blocked by state, humans and
-    // without_project_bots leave bots out, admins only for an administrator (by_admins).
+    // without_project_bots leave bots out, exclude_humans keeps them alone, admins only for an
+    // administrator (by_admins). No user here is external, internal (ghost, support bot) or has
+    // two-factor authentication: external=true and two_factor=enabled find nobody.
     const active = params.boolean('active') === true;
     const blocked = params.boolean('blocked') === true;
     const humans = params.boolean('humans') === true || params.boolean('without_project_bots') === true;
-    const admins = params.boolean('admins') === true && actor.user!.isAdmin;
+    const botsOnly = params.boolean('exclude_humans') === true;
+    const notActive = params.boolean('exclude_active') === true;
+    const external = params.boolean('external') === true;
+    params.boolean('exclude_external');
+    params.boolean('exclude_internal');
+    const admins = params.boolean('admins') === true && isAdmin;
+    // Administrators only (the API drops them for others): creation dates, two_factor, without_projects, the order.
+    const createdAfter = params.dateTime('created_after');
+    const createdBefore = params.dateTime('created_before');
+    const twoFactor = params.string('two_factor');
+    const withoutProjects = params.boolean('without_projects') === true;
+    const order = listOrder(params, ['id', 'name', 'username', 'created_at', 'updated_at'], 'id', 'desc');
+    params.done();
+    const hasProject = (u: User) => [...store.projects.values()].some((p) => store.projectAccess(p, u.id) > 0);
     const users = [...store.users.values()].filter(
       (u) =>
         (username === undefined || u.username.toLowerCase() === username.toLowerCase()) &&
         (!active || u.state === 'active') &&
         (!blocked || u.state === 'blocked') &&
+        (!notActive || u.state !== 'active') &&
         (!humans || u.userType === undefined) &&
+        (!botsOnly || u.userType !== undefined) &&
+        !external &&
         (!admins || u.isAdmin) &&
-        (contains(u.username, search) || contains(u.name, search) || (actor.user!.isAdmin && contains(u.email, search))),
+        (!isAdmin || ((createdAfter === undefined || Date.parse(u.createdAt) > createdAfter) && (createdBefore === undefined || Date.parse(u.createdAt) < createdBefore) && twoFactor !== 'enabled' && (!withoutProjects || !hasProject(u)))) &&
+        (contains(u.username, search) || contains(u.name, search) || (isAdmin && contains(u.email, search))),
     );
+    const keys: Record<string, (u: User) => string | number> = { id: (u) => u.id, name: (u) => u.name, username: (u) => u.username, created_at: (u) => u.createdAt, updated_at: (u) => u.createdAt };
+    // UsersFinder orders by id, newest first; only an administrator chooses another order.
+    sortBy(users, isAdmin ? order : { by: 'id', direction: 'desc' }, keys, (u) => u.id);
     // An administrator reads Entities::UserWithAdmin (the addresses, is_admin), others UserBasic.
-    const entity = (u: (typeof users)[number]) => (actor.user!.isAdmin ? { ...userBasic(request, u), email: u.email, public_email: u.publicEmail || null, is_admin: u.isAdmin, created_at: u.createdAt } : userBasic(request, u));
+    const entity = (u: (typeof users)[number]) => (isAdmin ? { ...userBasic(request, u), email: u.email, public_email: u.publicEmail || null, is_admin: u.isAdmin, created_at: u.createdAt } : userBasic(request, u));
     return paginate(request, reply, users.map(entity), params);
   });
 
-  app.get('/groups', async (request, reply) => {
+  /**
+   * lib/api/groups.rb find_groups: GroupsFinder with all_available defaulting to whether the caller
+   * reads everything (an administrator). Without all_available a user lists only the groups they are
+   * related to (GroupsFinder#all_groups: authorized groups and their ancestors, their groups'
+   * descendants); with it, the public and internal ones too; no user, the public ones. owned and
+   * min_access_level replace that set (owned_groups; the groups of a direct membership at that level
+   * or above and their descendants), for administrators too. Then parent (top_level_only, or the
+   * parent of GET :id/subgroups), search, visibility, skip_groups, and order_groups: order_by name,
+   * path or id (similarity: by name here) and sort, ties by id ascending.
+   */
+  const listGroups = (request: FastifyRequest, params: Params, parent?: { group: Group; descendants: boolean }) => {
     const actor = actorOf(ctx, request);
-    requireScope(actor, READ_API_SCOPES);
-    const params = new Params(mergedParams(request));
+    const user = actor.user;
     const search = params.string('search');
     // skip_groups: Array[Integer] with CommaSeparatedToIntegerArray (lib/api/groups.rb).
     const skip = params.integerList('skip_groups') ?? [];
-    // lib/api/groups.rb find_groups: top_level_only asks GroupsFinder for parent nil; owned and
-    // min_access_level replace the groups the caller can see (GroupsFinder#all_groups: owned_groups,
-    // or the groups of a direct membership at that level or above and their descendants), for
-    // administrators too; visibility narrows (Namespaces::GroupsFilter#by_visibility).
+    const allAvailable = params.boolean('all_available') ?? user?.isAdmin === true;
     const topLevelOnly = params.boolean('top_level_only') === true;
     const owned = params.boolean('owned') === true;
     const minAccess = params.integer('min_access_level', { values: ALL_ACCESS_VALUES });
     const visibility = params.string('visibility', { values: VISIBILITIES });
+    params.boolean('statistics');
+    const order = listOrder(params, ['name', 'path', 'id', 'similarity'], 'name', 'asc');
     params.done();
-    const user = actor.user;
     const direct = (g: Group, level: number) => user !== undefined && (store.directMembership(g, user.id)?.accessLevel ?? 0) >= level;
+    const related = (g: Group) =>
+      user !== undefined &&
+      (store.groupAccess(g, user.id) > 0 || store.descendantGroups(g).some((d) => store.groupAccess(d, user.id) > 0) || store.projectsInHierarchy(g).some((p) => store.projectAccess(p, user.id) > 0));
     const inScope = (g: Group) => {
       if (owned) return direct(g, ACCESS.OWNER);
       if (minAccess !== undefined) return user !== undefined && store.groupChain(g).some((a) => direct(a, minAccess));
-      return store.canSee(g, user);
+      if (!user) return g.visibility === 'public';
+      if (allAvailable) return store.canSee(g, user);
+      return related(g);
     };
+    const below = parent && (parent.descendants ? new Set(store.descendantGroups(parent.group).map((g) => g.id)) : undefined);
     const groups = [...store.groups.values()].filter(
       (g) =>
         inScope(g) &&
         !skip.includes(g.id) &&
         (!topLevelOnly || g.parentId === null) &&
+        (!parent || (below ? below.has(g.id) : g.parentId === parent.group.id)) &&
         (visibility === undefined || g.visibility === visibility) &&
         (contains(g.name, search) || contains(g.path, search)),
     );
-    return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
+    const keys: Record<string, (g: Group) => string | number> = { name: (g) => g.name, similarity: (g) => g.name, path: (g) => g.path, id: (g) => g.id };
+    sortBy(groups, order, keys, (g) => g.id, 'asc');
+    return groups.map((g) => groupEntity(ctx, request, g));
+  };
+
+  app.get('/groups', async (request, reply) => {
+    requireScope(actorOf(ctx, request), READ_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    return paginate(request, reply, listGroups(request, params), params);
   });
 
-  // lib/api/groups.rb `get ":id/subgroups"`: the group's direct subgroups the caller can see, `search` as GET /groups.
-  app.get<{ Params: { id: string } }>('/groups/:id/subgroups', async (request, reply) => {
-    const actor = actorOf(ctx, request);
-    requireScope(actor, READ_API_SCOPES);
-    const params = new Params(mergedParams(request));
-    const search = params.string('search');
-    const parent = findGroup(ctx, request, request.params.id);
-    const groups = [...store.groups.values()].filter((g) => g.parentId === parent.id && store.canSee(g, actor.user) && (contains(g.name, search) || contains(g.path, search)));
-    return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
-  });
-
-  // lib/api/groups.rb `get ":id/descendant_groups"`: every group below, at any depth, that the caller can see.
-  app.get<{ Params: { id: string } }>('/groups/:id/descendant_groups', async (request, reply) => {
-    const actor = actorOf(ctx, request);
-    requireScope(actor, READ_API_SCOPES);
-    const params = new Params(mergedParams(request));
-    const search = params.string('search');
-    const parent = findGroup(ctx, request, request.params.id);
-    const groups = store.descendantGroups(parent).filter((g) => store.canSee(g, actor.user) && (contains(g.name, search) || contains(g.path, search)));
-    return paginate(request, reply, groups.map((g) => groupEntity(ctx, request, g)), params);
-  });
+  // lib/api/groups.rb `get ":id/subgroups"` and `get ":id/descendant_groups"`: find_groups with the
+  // group as parent (include_parent_descendants for the second), the same filters and order as GET /groups.
+  for (const [route, descendants] of [['subgroups', false], ['descendant_groups', true]] as const) {
+    app.get<{ Params: { id: string } }>(`/groups/:id/${route}`, async (request, reply) => {
+      requireScope(actorOf(ctx, request), READ_API_SCOPES);
+      const params = new Params(mergedParams(request));
+      const group = findGroup(ctx, request, request.params.id);
+      return paginate(request, reply, listGroups(request, params, { group, descendants }), params);
+    });
+  }
 
   // lib/api/users.rb `get ":user_id/memberships"` (administrators): the user's direct memberships of
   // groups ("Namespace") and projects, `type` narrowing them; Entities::Membership.
@@ -253,33 +289,53 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     return paginate(request, reply, rows, params);
   });
 
+  // lib/api/projects.rb `get` (ProjectsFinder): the projects the caller can see, narrowed by owned,
+  // membership, min_access_level (inherited access counts), visibility, id_after/id_before, creation
+  // dates (updated_after/before, last_activity_after/before: no project changes after its creation
+  // here), search (with search_namespaces: the full path too); nothing here is archived, starred,
+  // imported or topic-tagged, so asking for those finds nothing. Ordered by created_at, newest first,
+  // unless order_by/sort say otherwise (ties by id in the same direction).
   app.get('/projects', async (request, reply) => {
     const actor = actorOf(ctx, request);
     requireScope(actor, READ_API_SCOPES);
     const params = new Params(mergedParams(request));
     const search = params.string('search');
+    const searchNamespaces = params.boolean('search_namespaces') === true;
     // owned (lib/api/projects.rb; User#owned_projects): the caller's personal projects and those of groups they own.
     const owned = params.boolean('owned') === true;
     const ownedBy = (p: Project) => {
       const group = store.projectGroup(p);
       return group ? store.accessLevel(group, actor.user) >= ACCESS.OWNER : p.namespace.id === actor.user?.id;
     };
-    // ProjectsFinder: membership (the caller's authorized projects) and min_access_level (those at
-    // that level or above, inherited access included), visibility narrowing.
     const membership = params.boolean('membership') === true;
     const minAccess = params.integer('min_access_level', { values: ALL_ACCESS_VALUES });
     const visibility = params.string('visibility', { values: VISIBILITIES });
+    const idAfter = params.integer('id_after');
+    const idBefore = params.integer('id_before');
+    const after = [params.dateTime('updated_after'), params.dateTime('last_activity_after')];
+    const before = [params.dateTime('updated_before'), params.dateTime('last_activity_before')];
+    const nothingHere = params.boolean('archived') === true || params.boolean('starred') === true || params.boolean('imported') === true || params.has('topic') || params.has('topic_id');
+    for (const name of ['simple', 'statistics', 'with_issues_enabled', 'with_merge_requests_enabled']) params.boolean(name);
+    const order = listOrder(params, ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'similarity', 'star_count'], 'created_at', 'desc');
     params.done();
     const access = (p: Project) => (actor.user ? store.projectAccess(p, actor.user.id) : 0);
     const projects = [...store.projects.values()].filter(
       (p) =>
+        !nothingHere &&
         store.canSee(p, actor.user) &&
         (!owned || ownedBy(p)) &&
         (!membership || access(p) > 0) &&
         (minAccess === undefined || access(p) >= minAccess) &&
         (visibility === undefined || p.visibility === visibility) &&
-        (contains(p.name, search) || contains(p.path, search)),
+        (idAfter === undefined || p.id > idAfter) &&
+        (idBefore === undefined || p.id < idBefore) &&
+        after.every((t) => t === undefined || Date.parse(p.createdAt) > t) &&
+        before.every((t) => t === undefined || Date.parse(p.createdAt) < t) &&
+        (contains(p.name, search) || contains(p.path, search) || (searchNamespaces && contains(store.projectFullPath(p), search))),
     );
+    const created = (p: Project) => p.createdAt;
+    const keys: Record<string, (p: Project) => string | number> = { id: (p) => p.id, name: (p) => p.name, path: (p) => p.path, created_at: created, updated_at: created, last_activity_at: created, similarity: (p) => p.name, star_count: () => 0 };
+    sortBy(projects, order, keys, (p) => p.id);
     return paginate(request, reply, projects.map((p) => projectEntity(ctx, request, p)), params);
   });
 
@@ -437,6 +493,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const parentId = params.integer('parent_id');
     const visibility = params.string('visibility', { values: VISIBILITIES }) as Visibility | undefined;
     const description = params.string('description');
+    const avatar = uploadedAvatar(params);
     params.done();
     let parent: Group | undefined;
     if (parentId !== undefined) {
@@ -454,6 +511,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       throw validationError({ visibility_level: [`${chosen} is not allowed since the parent group has a ${parent.visibility} visibility.`] });
     }
     const group = store.createGroup({ name: name!, path: path!, parentId: parent?.id ?? null, visibility: chosen, description });
+    if (avatar) group.avatar = avatar;
     // The creator becomes the group's first owner, as in GitLab, added by nobody: Groups::CreateService
     // calls group.add_owner(current_user) without a current_user (app/models/group.rb add_owner(user,
     // current_user = nil)), so the membership has no created_by.
@@ -509,7 +567,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const group = store.findGroup(id);
     if (group && store.canSee(group, user)) {
       const fullPath = store.groupFullPath(group);
-      return { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: fullPath, parent_id: group.parentId, avatar_url: null, web_url: `${webBase(request)}/groups/${fullPath}` };
+      return { id: group.id, name: group.name, path: group.path, kind: 'group', full_path: fullPath, parent_id: group.parentId, avatar_url: sourceAvatarUrl(request, group), web_url: `${webBase(request)}/groups/${fullPath}` };
     }
     const owner = /^\d+$/.test(id) ? store.users.get(Number(id)) : store.userByUsername(id);
     if (!owner || (owner.id !== user.id && !user.isAdmin)) throw notFound('Namespace');
@@ -533,6 +591,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     const withReadme = params.boolean('initialize_with_readme') ?? false;
     const defaultBranch = params.string('default_branch');
     const description = params.string('description');
+    const avatar = uploadedAvatar(params);
     if (name === undefined && path === undefined) params.addError('name, path are missing, at least one parameter must be provided');
     params.done();
     const projectPath = path ?? name!.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-');
@@ -565,6 +624,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       defaultBranch: defaultBranch ?? 'main',
     });
     if (description !== undefined) project.description = description;
+    if (avatar) project.avatar = avatar;
     if (withReadme) {
       const signature = { name: user.name, email: user.email, time: Math.floor(Date.now() / 1000) };
       project.repository.commit({
@@ -597,7 +657,8 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       builds: params.string('builds_access_level', { values: FEATURE_LEVELS }) as FeatureAccessLevel | undefined,
     };
     const description = params.string('description');
-    const names = ['name', 'path', 'description', 'visibility', 'repository_access_level', 'merge_requests_access_level', 'builds_access_level'];
+    const avatar = uploadedAvatar(params);
+    const names = ['name', 'path', 'description', 'visibility', 'repository_access_level', 'merge_requests_access_level', 'builds_access_level', 'avatar'];
     // at_least_one_of(*update_params_at_least_one_of): Grape's text lists every setting; this one the kept ones.
     if (!names.some((n) => params.has(n))) params.addError(`${names.join(', ')} are missing, at least one parameter must be provided`);
     params.done();
@@ -632,6 +693,7 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     if (levels.repository !== undefined) project.repositoryAccessLevel = levels.repository;
     if (levels.mergeRequests !== undefined) project.mergeRequestsAccessLevel = levels.mergeRequests;
     if (levels.builds !== undefined) project.buildsAccessLevel = levels.builds;
+    if (avatar) project.avatar = avatar;
     return projectEntity(ctx, request, project);
   });
 
@@ -730,11 +792,12 @@ export const setupRoutes: RouteModule = (app, ctx) => {
 };
 
 /**
- * `optional :avatar, type: ::API::Validations::Types::WorkhorseFile` (lib/api/users.rb optional_attributes):
+ * `optional :avatar, type: ::API::Validations::Types::WorkhorseFile` (lib/api/users.rb optional_attributes;
+ * the same for groups, lib/api/helpers/groups_helpers.rb, and projects, lib/api/helpers/projects_helpers.rb):
  * a multipart file part; anything else is Grape's "avatar is invalid". The name is kept as CarrierWave
  * sanitizes it (characters other than letters, digits, '.', '-' and '_' become '_').
  */
-function uploadedAvatar(params: Params): User['avatar'] {
+function uploadedAvatar(params: Params): Avatar | undefined {
   const value = params.raw.avatar;
   if (value === undefined) return undefined;
   const file = value as Partial<UploadedFile>;
@@ -745,7 +808,6 @@ function uploadedAvatar(params: Params): User['avatar'] {
   return { filename: file.filename.replace(/^.*[\\/]/, '').replace(/[^a-zA-Z0-9_.-]/g, '_') || 'avatar', type: file.type ?? 'application/octet-stream', content: file.content };
 }
 
-/** GitLab's Branch entity (lib/api/entities/branch.rb) with its Commit (lib/api/entities/commit.rb). */
 /** lib/api/entities/email.rb: id, email, confirmed_at. */
 function emailEntity(row: EmailRow) {
   return { id: row.id, email: row.email, confirmed_at: row.confirmed ? row.createdAt : null };
@@ -821,4 +883,30 @@ function validRefName(name: string): boolean {
 
 function rank(visibility: Visibility): number {
   return VISIBILITIES.indexOf(visibility);
+}
+
+interface ListOrder {
+  by: string;
+  direction: 'asc' | 'desc';
+}
+
+/** `order_by` (one of `fields`) and `sort` (asc or desc), with the endpoint's defaults, as Grape checks them. */
+function listOrder(params: Params, fields: readonly string[], by: string, direction: ListOrder['direction']): ListOrder {
+  return {
+    by: params.string('order_by', { values: fields }) ?? by,
+    direction: (params.string('sort', { values: ['asc', 'desc'] }) as ListOrder['direction'] | undefined) ?? direction,
+  };
+}
+
+/** Sorts in place by the ordered field, ties by id (in `tieDirection`, else the same direction). */
+function sortBy<T>(items: T[], order: ListOrder, keys: Record<string, (item: T) => string | number>, id: (item: T) => number, tieDirection?: ListOrder['direction']): void {
+  const key = keys[order.by];
+  const sign = order.direction === 'asc' ? 1 : -1;
+  const tieSign = (tieDirection ?? order.direction) === 'asc' ? 1 : -1;
+  items.sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    const byKey = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+    return byKey !== 0 ? sign * byKey : tieSign * (id(a) - id(b));
+  });
 }

@@ -1,14 +1,21 @@
-// The uploads GitLab serves outside the API: a user's avatar at the path its avatar_url names
-// (app/uploaders/avatar_uploader.rb, served by UploadsController#show for model "user", mounted_as
-// "avatar"), without a token, as GitLab serves avatars of public profiles.
+// The uploads GitLab serves outside the API: an avatar at the path its avatar_url names
+// (app/uploaders/avatar_uploader.rb, served by UploadsController#show for the models "user", "group"
+// and "project", mounted_as "avatar"). A user's avatar is served to anyone; a group's or project's to
+// whoever can read it (UploadsController#authorize_access!: read_group / read_project), else 404.
 import type { FastifyInstance } from 'fastify';
-import type { Context } from '../http/context.js';
+import { actorOf, type Context } from '../http/context.js';
+import type { Avatar } from '../state/model.js';
 
 export function uploadsRoutes(app: FastifyInstance, ctx: Context): void {
-  app.get<{ Params: { id: string; filename: string } }>('/uploads/-/system/user/avatar/:id/:filename', async (request, reply) => {
-    const user = ctx.store.userByIdText(request.params.id);
-    const avatar = user?.avatar;
-    if (!avatar || avatar.filename !== request.params.filename) return reply.code(404).send({ message: '404 Not Found' });
+  app.get<{ Params: { model: string; id: string; filename: string } }>('/uploads/-/system/:model/avatar/:id/:filename', async (request, reply) => {
+    const { model, id, filename } = request.params;
+    let avatar: Avatar | undefined;
+    if (model === 'user') avatar = ctx.store.userByIdText(id)?.avatar;
+    else if (model === 'group' || model === 'project') {
+      const source = /^\d+$/.test(id) ? (model === 'group' ? ctx.store.groups : ctx.store.projects).get(Number(id)) : undefined;
+      if (source && ctx.store.canSee(source, actorOf(ctx, request).user)) avatar = source.avatar;
+    }
+    if (!avatar || avatar.filename !== filename) return reply.code(404).send({ message: '404 Not Found' });
     return reply.type(avatar.type).send(avatar.content);
   });
 }

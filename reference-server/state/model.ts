@@ -59,9 +59,16 @@ export interface User {
   /** Secondary addresses (POST /users/:id/emails), confirmed only with skip_confirmation. */
   emails: EmailRow[];
   /** The avatar uploaded with POST /users (multipart `avatar`), served at its upload path (routes/uploads.ts). */
-  avatar?: { filename: string; type: string; content: Buffer };
+  avatar?: Avatar;
   /** GitLab's user_type for the bot user of a project access token (POST /projects/:id/access_tokens); absent for people. */
   userType?: 'project_bot';
+}
+
+/** An uploaded avatar (a multipart `avatar` part), kept as CarrierWave stores it: the sanitised file name, type and bytes. */
+export interface Avatar {
+  filename: string;
+  type: string;
+  content: Buffer;
 }
 
 /** One of GitLab's Email rows (lib/api/entities/email.rb presents id, email, confirmed_at). */
@@ -104,6 +111,8 @@ export interface Group {
   sharedWith: GroupLink[];
   /** Set when the group is pending deletion (the server's delayed-deletion mode). */
   markedForDeletionOn?: string;
+  /** The avatar uploaded with POST /groups (multipart `avatar`). */
+  avatar?: Avatar;
 }
 
 export interface UserNamespace {
@@ -156,6 +165,8 @@ export interface Project {
   buildsAccessLevel?: FeatureAccessLevel;
   /** Set by POST or PUT /projects/:id; GitLab's default is an empty text. */
   description?: string;
+  /** The avatar uploaded with POST or PUT /projects (multipart `avatar`). */
+  avatar?: Avatar;
 }
 
 export type Source = Group | Project;
