@@ -45,6 +45,8 @@ export default defineConfig(({ mode }) => {
         sequence: { sequencer: settings.sequential ? NameOrder : LongestFirst },
         reporters: ['default', new ConformanceReporter(CATALOG, settings), new PlainSummaryReporter()],
       } : {}),
+      // Transformed modules kept on disk between runs (npm test starts the suite some forty times).
+      experimental: { fsModuleCache: true },
       projects: [
         {
           // The suite's own specs that start no whole run: `npm run test:fast`.
