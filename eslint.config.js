@@ -2,13 +2,23 @@
 // structure: no import circle anywhere; the runner (runner/) in layers that import only downwards
 // (core ← run ← report; differential, beside report, imports core only), below the areas (suites/),
 // below the command line (cli/); and a reference server that stands on its own.
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-const AREA_FOLDERS = ['suites/repository-files', 'suites/remote-mirrors', 'suites/invitations', 'suites/members', 'suites/common', 'suites/areas.ts'];
+// The areas' folders, read from suites/ when the config loads: every folder there is an area's (or
+// suites/common, which the areas share), so a new area is under the same rules as soon as its folder
+// exists, with no list here to extend. (Read from the tree rather than from suites/areas.ts: the
+// config is plain JavaScript and loads no TypeScript, and a folder not yet registered is an area's too.)
+const AREA_DIRS = readdirSync(new URL('./suites/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => `suites/${entry.name}`)
+  .sort();
+/** The areas' folders and the registry that lists them. */
+const AREA_FOLDERS = [...AREA_DIRS, 'suites/areas.ts'];
 const layer = (target, from, message) => ({ target, from, message });
 
 export default tseslint.config(
@@ -39,7 +49,7 @@ export default tseslint.config(
             layer('runner/run', ['runner/report', 'runner/differential', 'cli', ...AREA_FOLDERS], 'run imports only core (and fixtures): reports, the CLI and the areas sit above it.'),
             layer('runner/report', ['runner/differential', 'cli', ...AREA_FOLDERS], 'report imports only run and core; the catalog of areas is handed in.'),
             layer('runner/differential', ['runner/run', 'runner/report', 'cli', 'fixtures', 'reference-server', ...AREA_FOLDERS], 'differential (a peer of report) reads transcripts and writes reports: it imports core only.'),
-            layer(AREA_FOLDERS.slice(0, 5), ['runner/report', 'runner/differential', 'cli'], 'an area imports the harness core and run layers only.'),
+            layer(AREA_DIRS, ['runner/report', 'runner/differential', 'cli'], 'an area imports the harness core and run layers only.'),
             layer('fixtures', ['runner/run', 'runner/report', 'runner/differential', 'cli', ...AREA_FOLDERS], 'fixtures are below the run layer.'),
             layer('contract', ['suites', 'runner', 'cli', 'fixtures', 'reference-server'], 'contract/ is neutral: it imports nothing of the suite or the server.'),
           ],
