@@ -10,3 +10,6 @@ import { repositoryFiles } from './repository-files/area.js';
 export const AREAS = [repositoryFiles, remoteMirrors, invitations, members];
 
 export const CATALOG = catalogOf(AREAS);
+
+/** How many endpoint forms the spec has (docs/endpoints.txt), as the registered areas declare them. */
+export const ENDPOINT_FORMS = CATALOG.endpointArea.size;
