@@ -1,13 +1,16 @@
 // A new area is one folder plus one line per side (docs/CONTRIBUTING-AREAS.md). This proves it with
 // the tiny area of runner/tiny-area/: registered beside the real areas, everything that lists
 // areas takes it in, and its one test, written once, runs for groups and projects against a
-// reference server that serves its route. Also: both registries name the same areas.
+// reference server that serves its route. Also: both registries name the same areas, and the lists
+// that follow the areas (the fault catalogue and the faults a server knows, eslint's area folders,
+// the count of endpoint forms) are derived from the registries, so the tiny area is in them too.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createVitest } from 'vitest/node';
 import { SERVER_AREAS } from '../reference-server/areas.js';
+import { CATALOGUE, catalogueOf } from '../reference-server/faults/catalogue.js';
 import { startReferenceServer } from '../reference-server/server.js';
 import { AREAS, CATALOG } from '../suites/areas.js';
 import { catalogOf } from '../runner/core/area.js';
@@ -24,6 +27,25 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('registering areas', () => {
   test('the suite and the reference server register the same areas, in the same order', () => {
     expect(SERVER_AREAS.map((a) => a.name)).toEqual(CATALOG.areaNames);
+  });
+
+  test('the fault catalogue is the registered areas\' faults, then the cross-cutting ones; an area\'s faults come with its registration', async () => {
+    expect(CATALOGUE).toEqual(catalogueOf(SERVER_AREAS));
+    for (const area of SERVER_AREAS) expect(CATALOGUE.filter((f) => f.area === area.name).map((f) => f.name), area.name).toEqual(area.faults.map((f) => f.name));
+    const areas = new Set<string>([...SERVER_AREAS.map((a) => a.name), 'cross-cutting']);
+    expect(CATALOGUE.filter((f) => !areas.has(f.area)).map((f) => f.name)).toEqual([]);
+    const withTiny = catalogueOf([...SERVER_AREAS, tinyServer]);
+    expect(withTiny.filter((f) => (f.area as string) === 'tiny').map((f) => f.name)).toEqual(['tiny.pong-off-by-one']);
+    expect(withTiny.length).toBe(CATALOGUE.length + 1);
+    // A server with the tiny area knows its fault and commits it; one without it does not know it.
+    const server = await startReferenceServer({ areas: [...SERVER_AREAS, tinyServer], faults: ['tiny.pong-off-by-one'] });
+    try {
+      const res = await fetch(`${server.url}/api/v4/groups/1/tiny_ping`, { headers: { 'private-token': server.adminToken } });
+      expect(await res.json()).toEqual({ pong: 2 });
+    } finally {
+      await server.close();
+    }
+    await expect(startReferenceServer({ faults: ['tiny.pong-off-by-one'] })).rejects.toThrow(/unknown fault/);
   });
 
   test('a tiny area registered with one line is taken in by the settings, the endpoint list and the clause catalog, and its test runs for both kinds, at once', { timeout: 300_000 }, async () => {

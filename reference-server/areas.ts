@@ -1,27 +1,41 @@
 // The areas the reference server implements, each with its routes and its seeded faults. The suite
 // registers the same names in suites/areas.ts (a unit test keeps both lists in step); adding an area
-// is a routes module and one line here (docs/CONTRIBUTING-AREAS.md).
+// is a routes module, a faults module (reference-server/faults/<area>.ts) and one line here
+// (docs/CONTRIBUTING-AREAS.md). Everything that lists the server's areas or their faults derives
+// from SERVER_AREAS: the fault catalogue (faults/catalogue.ts), the faults a server knows
+// (faults/index.ts) and the area names a fault may carry (FaultArea).
 import type { RouteModule } from './http/context.js';
-import { CATALOGUE } from './faults/catalogue.js';
-import type { SeededFault } from './faults/types.js';
+import { invitationsFaults } from './faults/invitations.js';
+import { membersFaults } from './faults/members.js';
+import { remoteMirrorsFaults } from './faults/remote-mirrors.js';
+import { repositoryFilesFaults } from './faults/repository-files.js';
+import type { AreaFault, FaultArea, SeededFault } from './faults/types.js';
 import { invitationsRoutes } from './routes/invitations.js';
 import { membersRoutes } from './routes/members.js';
 import { remoteMirrorsRoutes } from './routes/remote-mirrors.js';
 import { repositoryFilesRoutes } from './routes/repository-files.js';
 
-export interface ServerArea {
+export interface ServerArea<N extends string = string> {
   /** The area's name, as the suite registers it. */
-  name: string;
+  name: N;
   routes: RouteModule;
-  /** Its seeded faults (the catalogue's, by area). */
+  /** Its seeded faults, each carrying the area's name. */
   faults: SeededFault[];
 }
 
-const area = (name: string, routes: RouteModule): ServerArea => ({ name, routes, faults: CATALOGUE.filter((f) => f.area === name) });
+/** One area: its name, its routes and the faults it declares (given the area's name here). */
+export function serverArea<const N extends string>(name: N, routes: RouteModule, faults: AreaFault[] = []): ServerArea<N> {
+  // An area registered here is a FaultArea by construction (FaultArea is derived from this list);
+  // one a test adds for itself (runner/tiny-area/) carries its own name all the same.
+  return { name, routes, faults: faults.map((fault) => ({ ...fault, area: name as string as FaultArea })) };
+}
 
-export const SERVER_AREAS: ServerArea[] = [
-  area('repository-files', repositoryFilesRoutes),
-  area('remote-mirrors', remoteMirrorsRoutes),
-  area('invitations', invitationsRoutes),
-  area('members', membersRoutes),
+export const SERVER_AREAS = [
+  serverArea('repository-files', repositoryFilesRoutes, repositoryFilesFaults),
+  serverArea('remote-mirrors', remoteMirrorsRoutes, remoteMirrorsFaults),
+  serverArea('invitations', invitationsRoutes, invitationsFaults),
+  serverArea('members', membersRoutes, membersFaults),
 ];
+
+/** The names of the registered areas. */
+export type ServerAreaName = (typeof SERVER_AREAS)[number]['name'];

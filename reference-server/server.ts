@@ -5,7 +5,7 @@ import { ApiError } from './http/errors.js';
 import { installGitlabHttp } from './http/gitlab-http.js';
 import { countInFlight, type InFlight } from './http/in-flight.js';
 import { parseQueryForRoute } from './http/rack-params.js';
-import { faultContext, faultsPossible, installFaults, rewriteUrlWith, type FaultContext, type FaultOptions } from './faults/index.js';
+import { faultContext, faultsOf, faultsPossible, installFaults, rewriteUrlWith, type FaultContext, type FaultOptions } from './faults/index.js';
 import type { FixtureManifest } from '../contract/fixture-manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
 import { Store } from './state/store.js';
@@ -97,7 +97,7 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
     options: { version: options.version ?? '19.0.0-ee', headerPrefix: options.headerPrefix ?? 'X-Gitlab-', delayedDeletion: options.delayedDeletion ?? false },
   };
 
-  const faults = faultContext(store, options);
+  const faults = faultContext(store, options, options.areas ? faultsOf(options.areas) : undefined);
   const withFaults = faultsPossible(options);
   // maxParamLength: GitLab full paths (URL-encoded `:id`s) run far past Fastify's default of 100.
   const app = Fastify({

@@ -6,12 +6,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { Store } from '../state/store.js';
-import { CATALOGUE } from './catalogue.js';
+import type { ServerArea } from '../areas.js';
+import { CATALOGUE, catalogueOf } from './catalogue.js';
 import { ROBUSTNESS_FAULTS } from './robustness.js';
 import type { Fault, FaultContext } from './types.js';
 
 export type { Fault, FaultContext } from './types.js';
 
+/** The faults of a server with these areas: the robustness faults, then the catalogue's. */
+export const faultsOf = (areas: readonly ServerArea[]): Fault[] => [...ROBUSTNESS_FAULTS, ...catalogueOf(areas)];
+
+/** The faults of the server with its registered areas (reference-server/areas.ts). */
 export const FAULTS: Fault[] = [...ROBUSTNESS_FAULTS, ...CATALOGUE];
 export const FAULT_NAMES = FAULTS.map((f) => f.name);
 
@@ -24,10 +29,12 @@ export interface FaultOptions {
   faultSwitch?: boolean;
 }
 
-export function faultContext(store: Store, options: FaultOptions): FaultContext {
-  const unknown = (options.faults ?? []).filter((name) => !FAULT_NAMES.includes(name));
-  if (unknown.length > 0) throw new Error(`unknown fault(s): ${unknown.join(', ')} (known: ${FAULT_NAMES.join(', ')})`);
-  return { store, active: new Set(options.faults ?? []), seen: new Map(), fired: new Map() };
+/** `known`: the faults of the server's areas (default: the registered areas'). */
+export function faultContext(store: Store, options: FaultOptions, known: readonly Fault[] = FAULTS): FaultContext {
+  const names = known.map((f) => f.name);
+  const unknown = (options.faults ?? []).filter((name) => !names.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown fault(s): ${unknown.join(', ')} (known: ${names.join(', ')})`);
+  return { store, active: new Set(options.faults ?? []), seen: new Map(), fired: new Map(), known };
 }
 
 /** Whether any hook is needed: with no fault possible, requests pay nothing. */
@@ -39,7 +46,7 @@ export function faultsPossible(options: FaultOptions): boolean {
 export function rewriteUrlWith(ctx: FaultContext): (req: IncomingMessage) => string {
   return (req) => {
     let url = req.url ?? '/';
-    for (const fault of FAULTS) {
+    for (const fault of ctx.known) {
       if (!fault.rewriteUrl || !ctx.active.has(fault.name)) continue;
       const next = fault.rewriteUrl(req.method ?? 'GET', url);
       if (next !== undefined && next !== url) {
@@ -59,7 +66,7 @@ export function installFaults(app: FastifyInstance, ctx: FaultContext, byHeader:
   const active = (request: FastifyRequest): Fault[] => {
     const header = byHeader ? request.headers['x-reference-fault'] : undefined;
     const named = typeof header === 'string' ? new Set([...ctx.active, ...header.split(',').map((s) => s.trim())]) : ctx.active;
-    return named.size === 0 ? [] : FAULTS.filter((f) => named.has(f.name));
+    return named.size === 0 ? [] : ctx.known.filter((f) => named.has(f.name));
   };
   // Callback hooks: a request that no fault concerns (nearly all) costs no promise and no extra
   // turn of the microtask queue; only one with faults goes the asynchronous way.

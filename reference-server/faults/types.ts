@@ -1,8 +1,13 @@
 // What a fault is: a named, described wrong behaviour that hooks around the correct routes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerAreaName } from '../areas.js';
 import type { Store } from '../state/store.js';
 
-export type FaultArea = 'cross-cutting' | 'repository-files' | 'remote-mirrors' | 'invitations' | 'members';
+/**
+ * Where a fault belongs: one of the areas the server registers (reference-server/areas.ts, which
+ * gives each area's faults its name), or the behaviour every area shares.
+ */
+export type FaultArea = ServerAreaName | 'cross-cutting';
 
 export interface FaultContext {
   store: Store;
@@ -12,12 +17,13 @@ export interface FaultContext {
   seen: Map<string, number>;
   /** How often each fault fired. */
   fired: Map<string, number>;
+  /** The faults the server knows: the robustness faults, its areas' and the cross-cutting ones. */
+  known: readonly Fault[];
 }
 
-/** What every fault is: a name, an area, a description and the hooks it acts through. */
+/** What every fault is: a name, a description and the hooks it acts through. */
 interface FaultHooks {
   name: string;
-  area: FaultArea;
   description: string;
   /** Changes the URL before routing (a request lands on another route). */
   rewriteUrl?(method: string, url: string): string | undefined;
@@ -29,8 +35,11 @@ interface FaultHooks {
   onSend?(request: FastifyRequest, reply: FastifyReply, payload: string, ctx: FaultContext): string;
 }
 
-/** A seeded fault of the catalogue: a wrong behaviour of the API that the suite must notice. */
-export interface SeededFault extends FaultHooks {
+/**
+ * A seeded fault as its area declares it (reference-server/faults/<area>.ts): a wrong behaviour of
+ * the API that the suite must notice. The area's registration gives it the area (SeededFault).
+ */
+export interface AreaFault extends FaultHooks {
   robustness?: undefined;
   /**
    * The clause ids (suites/<area>/clauses.ts) whose statement the wrong behaviour breaks, chosen by
@@ -46,11 +55,17 @@ export interface SeededFault extends FaultHooks {
   level?: 'parity';
 }
 
+/** A seeded fault of the catalogue, with its area. */
+export interface SeededFault extends AreaFault {
+  area: FaultArea;
+}
+
 /**
  * A robustness fault (429s, hangs, refused tokens) tests the runner, not the verdicts: the fault
  * checker leaves it to the CLI tests, and it names no clause.
  */
 export interface RobustnessFault extends FaultHooks {
+  area: 'cross-cutting';
   robustness: true;
   clauses?: undefined;
   level?: undefined;

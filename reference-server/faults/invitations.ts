@@ -1,0 +1,318 @@
+// The seeded faults of the invitations area (reference-server/areas.ts registers them with its routes).
+import { bothKinds, changeParams, dropParams, mapBody, mapRows, matches, status } from './dsl.js';
+import type { AreaFault, SeededFault } from './types.js';
+import { ACCESS } from '../state/model.js';
+import type { Member } from '../state/model.js';
+import { botsAsPeople, callerOf, faultSource, invitations, keepAccessRequests, maintainerAsOwner, nonMemberRefusalAs404, requestParams, type FaultRequest, type Json } from './shared.js';
+
+/**
+ * The onSend of a fault that took some recipients out of an invitation: answers them as failures
+ * of a 201 (status "error"), as the spec's per-recipient form does. With every recipient taken out
+ * the route asked for email or user_id: nothing else happened, so that 400 becomes the 201.
+ */
+function withHeldFailures(held: WeakMap<object, Record<string, string>>): NonNullable<SeededFault['onSend']> {
+  return (request, reply, payload) => {
+    const failures = held.get(request);
+    if (!failures) return payload;
+    held.delete(request);
+    const body = JSON.parse(payload) as Json;
+    if (reply.statusCode === 400 && typeof body.message === 'string' && body.message.includes('Must provide')) reply.code(201);
+    else if (reply.statusCode !== 201) return payload;
+    const message = typeof body.message === 'object' && body.message !== null ? (body.message as Json) : {};
+    return JSON.stringify({ ...body, status: 'error', message: { ...message, ...failures } });
+  };
+}
+
+/**
+ * Re-inviting an address whose invitation is pending, one address a request: the route's refresh
+ * of the invitation is undone and the answer is the per-recipient failure of older GitLab.
+ */
+function keptReinvite(): Pick<SeededFault, 'preHandler' | 'onSend'> {
+  const kept = new WeakMap<FaultRequest, { invitation: Member; accessLevel: number; expiresAt: string | null; email: string }>();
+  return {
+    preHandler(request, ctx) {
+      const source = faultSource(request, ctx);
+      const email = String(requestParams(request).email ?? '');
+      if (!matches(request, invitations('POST')) || !source || email === '' || email.includes(',')) return;
+      const invitation = ctx.store.directMembers(source).find((m) => m.inviteToken !== null && m.inviteEmail === email);
+      if (invitation) kept.set(request, { invitation, accessLevel: invitation.accessLevel, expiresAt: invitation.expiresAt, email });
+    },
+    onSend(request, reply, payload) {
+      const before = kept.get(request);
+      kept.delete(request);
+      if (!before || reply.statusCode !== 201) return payload;
+      Object.assign(before.invitation, { accessLevel: before.accessLevel, expiresAt: before.expiresAt });
+      return JSON.stringify({ status: 'error', message: { [before.email]: 'Invite email has already been taken' } });
+    },
+  };
+}
+
+export const invitationsFaults: AreaFault[] = [
+  { name: 'invitations.invite-200', clauses: ['invitations.create.by-email'], description: 'invite answers 200 instead of 201', ...status(invitations('POST'), 201, 200) },
+  { name: 'invitations.error-as-400', clauses: ['invitations.create.result-error'], description: 'per-address failures answer HTTP 400 instead of 201 with status "error"', onSend(request, reply, payload) {
+    if (!matches(request, invitations('POST')) || reply.statusCode !== 201 || !payload.includes('"status":"error"')) return payload;
+    reply.code(400);
+    return payload;
+  } },
+  { name: 'invitations.list-shows-members', clauses: ['invitations.list.pending-only'], description: 'the invitation list also shows accepted members', ...mapBody(invitations('GET'), (b, ctx, request) => {
+    if (!Array.isArray(b)) return undefined;
+    const id = String((request.params as Json).id);
+    const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
+    if (!source) return undefined;
+    const accepted = ctx.store.directMembers(source).filter((m) => m.userId !== null).map((m) => ({ access_level: m.accessLevel, created_at: m.createdAt, expires_at: m.expiresAt, invite_email: ctx.store.users.get(m.userId!)?.email, created_by_name: 'someone' }));
+    return [...b, ...accepted];
+  }) },
+  { name: 'invitations.query-partial', clauses: ['invitations.list.query'], description: 'query matches part of the address, ignoring case', ...changeParams(invitations('GET'), (p, request) => {
+    const query = request.query as Json;
+    if (typeof query.query === 'string' && query.query.length > 3) {
+      delete query.query;
+      p.query = undefined;
+    }
+  }) },
+  { name: 'invitations.update-no-params-200', clauses: ['invitations.update.no-params'], description: 'an update without parameters answers 200 instead of 400', ...status(invitations('PUT', '/:email'), 400, 200, {}) },
+  { name: 'invitations.delete-200-body', clauses: ['invitations.delete.success'], description: 'delete answers 200 with a body instead of 204', ...status(invitations('DELETE', '/:email'), 204, 200, { status: 'deleted' }) },
+  { name: 'invitations.expires-at-created', clauses: ['invitations.list.values'], description: 'expires_at of a listed invitation shows its creation time', ...mapRows(invitations('GET'), (row) => ({ ...row, expires_at: row.created_at })) },
+  { name: 'invitations.list-open-to-all', clauses: ['invitations.auth.admin-members'], description: 'members who may not administer members can list invitations', ...status(invitations('GET'), 403, 200, []) },
+  { name: 'invitations.admin-level-accepted', clauses: ['invitations.create.access-level'], description: 'access level 60 (Admin) is accepted as Owner for invitations', ...changeParams(invitations('POST'), (p, request) => {
+    const query = request.query as Json;
+    if (String(p.access_level ?? query.access_level) === '60') {
+      p.access_level = 50;
+      delete query.access_level;
+    }
+  }) },
+  { name: 'invitations.limit-ignored', clauses: ['invitations.create.limit'], description: 'more than 100 addresses at once are accepted (the list is cut to 100)', ...changeParams(invitations('POST'), (p) => {
+    if (typeof p.email === 'string' && p.email.split(',').length > 100) p.email = p.email.split(',').slice(0, 100).join(',');
+  }) },
+  { name: 'invitations.unknown-email-deleted', clauses: ['invitations.delete.not-found'], description: 'deleting an address with no invitation answers 204 instead of 404', ...status(invitations('DELETE', '/:email'), 404, 204) },
+  { name: 'invitations.anonymous-403', clauses: ['invitations.auth.anonymous'], description: 'no token answers 403 instead of 401', ...status({ method: ['GET', 'POST', 'PUT', 'DELETE'], route: [...bothKinds('/:kind/:id/invitations'), ...bothKinds('/:kind/:id/invitations/:email')] }, 401, 403, { message: '403 Forbidden' }) },
+  { name: 'invitations.expires-at-ignored', clauses: ['invitations.create.expires-at'], description: 'expires_at is ignored on invite', ...dropParams(invitations('POST'), 'expires_at') },
+  { name: 'invitations.access-level-zero-per-recipient', level: 'parity', clauses: ['invitations.create.access-level-role'], description: 'access_level 0 on invite is reported per recipient (201, status "error", nothing invited) instead of refused with 400', onSend(request, reply, payload, ctx) {
+    const params = { ...(request.query as Json), ...((request.body ?? {}) as Json) };
+    if (!matches(request, invitations('POST')) || reply.statusCode !== 400 || String(params.access_level) !== '0') return payload;
+    const parts = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value).split(',').map((s) => s.trim()).filter((s) => s !== '') : []);
+    const keys = [...parts(params.email), ...parts(params.user_id).map((id) => ctx.store.users.get(Number(id))?.username ?? id)];
+    if (keys.length === 0) return payload;
+    reply.code(201);
+    return JSON.stringify({ status: 'error', message: Object.fromEntries(keys.map((key) => [key, 'Access level is not included in the list'])) });
+  } },
+  ((): Omit<SeededFault, 'area'> => {
+    // Recipients the route never saw, with the failure to report for each.
+    const held = new WeakMap<object, Record<string, string>>();
+    return { name: 'invitations.member-reinvite-refused', level: 'parity', clauses: ['invitations.create.already-member'], description: 'inviting a direct member again is reported per recipient ("User already exists in source") and the membership is left as it was, instead of updated', ...changeParams(invitations('POST'), (p, request, ctx) => {
+      const id = String((request.params as Json).id);
+      const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
+      if (!source) return;
+      const query = request.query as Json;
+      const failures: Record<string, string> = {};
+      const keep = (name: string, key: (part: string) => string | undefined) => {
+        const value = p[name] ?? query[name];
+        if (typeof value !== 'string' && typeof value !== 'number') return;
+        const parts = String(value).split(',').map((s) => s.trim());
+        const kept = parts.filter((part) => {
+          const failed = key(part);
+          if (failed !== undefined) failures[failed] = 'User already exists in source';
+          return failed === undefined;
+        });
+        p[name] = kept.join(',');
+        delete query[name];
+      };
+      const member = (user: { id: number } | undefined) => user !== undefined && ctx.store.directMembership(source, user.id) !== undefined;
+      keep('email', (part) => (member(ctx.store.userByEmail(part)) ? part : undefined));
+      keep('user_id', (part) => {
+        const user = /^\d+$/.test(part) ? ctx.store.users.get(Number(part)) : undefined;
+        return member(user) ? user!.username : undefined;
+      });
+      if (Object.keys(failures).length > 0) held.set(request, failures);
+    }), onSend: withHeldFailures(held) };
+  })(),
+  ((): Omit<SeededFault, 'area'> => {
+    const held = new WeakMap<object, Record<string, string>>();
+    return { name: 'invitations.invalid-email-per-recipient', level: 'parity', clauses: ['invitations.create.invalid-email'], description: 'a malformed address in the email list is reported per recipient ("Invite email is invalid") and the other addresses are invited, instead of the whole request refused with 400', ...changeParams(invitations('POST'), (p, request) => {
+      const query = request.query as Json;
+      const value = p.email ?? query.email;
+      if (typeof value !== 'string') return;
+      const parts = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      const bad = parts.filter((part) => !/^[^@\s]+@[^@\s]+$/.test(part));
+      if (bad.length === 0) return;
+      p.email = parts.filter((part) => !bad.includes(part)).join(',');
+      delete query.email;
+      held.set(request, Object.fromEntries(bad.map((part) => [part, 'Invite email is invalid'])));
+    }), onSend: withHeldFailures(held) };
+  })(),
+  { name: 'invitations.email-case-kept', level: 'parity', clauses: ['invitations.create.lower-case'], description: 'a new invitation keeps the address in the letter case it was sent in instead of lower case', onSend(request, reply, payload, ctx) {
+    if (!matches(request, invitations('POST')) || reply.statusCode !== 201) return payload;
+    const params = { ...(request.query as Json), ...((request.body ?? {}) as Json) };
+    const id = String((request.params as Json).id);
+    const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
+    if (!source || typeof params.email !== 'string') return payload;
+    const body = JSON.parse(payload) as Json;
+    const failed = typeof body.message === 'object' && body.message !== null ? (body.message as Json) : {};
+    for (const sent of params.email.split(',').map((s) => s.trim())) {
+      if (sent === sent.toLowerCase() || sent in failed) continue;
+      const invitation = ctx.store.directMembers(source).find((m) => m.inviteToken !== null && m.inviteEmail === sent.toLowerCase());
+      if (!invitation) continue;
+      invitation.inviteEmail = sent;
+      // The answer stays as it was, so the hook does not count this: count it here.
+      ctx.fired.set('invitations.email-case-kept', (ctx.fired.get('invitations.email-case-kept') ?? 0) + 1);
+    }
+    return payload;
+  } },
+  { name: 'invitations.maintainer-deletes-owner-invite', clauses: ['invitations.delete.owner-level'], description: 'a project Maintainer deletes an invitation at the Owner level (204) instead of being refused with 403', onSend(request, reply, payload, ctx) {
+    if (!matches(request, { method: 'DELETE', route: '/projects/:id/invitations/:email' }) || reply.statusCode !== 403) return payload;
+    const token = ctx.store.tokens.get(String(request.headers['private-token'] ?? ''));
+    const user = token && ctx.store.users.get(token.userId);
+    const project = ctx.store.findProject(String((request.params as Json).id));
+    if (!user || !project || ctx.store.accessLevel(project, user) < 40) return payload;
+    const invitation = ctx.store.directMembers(project).find((m) => m.inviteToken !== null && m.inviteEmail === (request.params as Json).email);
+    if (!invitation || invitation.accessLevel !== 50) return payload;
+    ctx.store.members.delete(invitation.id);
+    reply.code(204);
+    return '';
+  } },
+  { name: 'invitations.settings-bare-put-accepted', level: 'parity', clauses: ['invitations.create.promotion-setting'], description: 'PUT /application/settings without any setting answers 200 with the settings instead of 400', onSend(request, reply, payload, ctx) {
+    const params = { ...(request.query as Json), ...((request.body ?? {}) as Json) };
+    if (!matches(request, { method: 'PUT', route: '/application/settings' }) || reply.statusCode !== 400 || 'enable_member_promotion_management' in params) return payload;
+    reply.code(200);
+    return JSON.stringify({ enable_member_promotion_management: ctx.store.settings.enableMemberPromotionManagement });
+  } },
+  // A target without GET /application/settings is no fault: the tests that read the setting declare
+  // the set-up endpoint (application-settings-read) and are unsupported, with the reason, on such a
+  // target (cli/without-run.spec.ts checks it with the server's --without).
+  // ---- public sources and access requesters (requests: lib/api/access_requests.rb) ----------
+  { name: 'invitations.requester-stays-pending', clauses: ['invitations.create.requester'], description: 'inviting the address of a user whose access request is pending makes them a member but leaves the request pending', ...keepAccessRequests({ method: 'POST', route: bothKinds('/:kind/:id/invitations') }, (p, ctx) => String(p.email ?? '').split(',').map((e) => ctx.store.userByEmail(e.trim())?.id)) },
+  { name: 'invitations.public-non-member-404', clauses: ['invitations.auth.public-non-member'], description: 'the invitation endpoints answer a non-member of a public group or project 404 (as for a private one) instead of 403', ...nonMemberRefusalAs404({ method: ['GET', 'POST', 'PUT', 'DELETE'], route: [...bothKinds('/:kind/:id/invitations'), ...bothKinds('/:kind/:id/invitations/:email')] }) },
+  // ---- confirmed addresses, inherited levels, lists, Minimal access, promotions (issue #17) ----
+  { name: 'invitations.unconfirmed-address-adds-user', clauses: ['invitations.create.confirmed-email'], description: 'an address its user has not confirmed (primary or secondary) makes that user a member instead of a pending invitation', ...changeParams(invitations('POST'), (p, request, ctx) => {
+    const value = p.email ?? (request.query as Json).email;
+    if (typeof value !== 'string') return;
+    const holder = (email: string) => [...ctx.store.users.values()].find((u) => (!u.confirmed && u.email === email) || u.emails.some((e) => !e.confirmed && e.email === email));
+    const parts = value.split(',').map((s) => s.trim());
+    const moved = parts.flatMap((part) => holder(part)?.id ?? []);
+    if (moved.length === 0) return;
+    p.email = parts.filter((part) => !holder(part)).join(',');
+    p.user_id = [...(p.user_id === undefined ? [] : [String(p.user_id)]), ...moved].join(',');
+    delete (request.query as Json).email;
+  }) },
+  ((): Omit<SeededFault, 'area'> => {
+    const hidden = new WeakMap<object, { confirmed: boolean }[]>();
+    return { name: 'invitations.secondary-email-invited', clauses: ['invitations.create.confirmed-email'], description: 'a confirmed secondary address is invited as a pending invitation instead of adding its user', ...changeParams(invitations('POST'), (p, request, ctx) => {
+      const parts = typeof p.email === 'string' ? p.email.split(',').map((s) => s.trim()) : [];
+      const rows = [...ctx.store.users.values()].flatMap((u) => u.emails.filter((e) => e.confirmed && parts.includes(e.email)));
+      for (const row of rows) row.confirmed = false;
+      if (rows.length > 0) hidden.set(request, rows);
+    }), onSend(request, _reply, payload, ctx) {
+      const rows = hidden.get(request);
+      if (!rows) return payload;
+      hidden.delete(request);
+      for (const row of rows) row.confirmed = true;
+      ctx.fired.set('invitations.secondary-email-invited', (ctx.fired.get('invitations.secondary-email-invited') ?? 0) + 1);
+      return payload;
+    } };
+  })(),
+  { name: 'invitations.emails-dropped-with-user-ids', clauses: ['invitations.create.several'], description: 'with user_id in the request the addresses in email are ignored', ...changeParams(invitations('POST'), (p, request) => {
+    if (p.user_id === undefined || p.email === undefined) return;
+    delete p.email;
+    delete (request.query as Json).email;
+  }) },
+  { name: 'invitations.inherited-level-capped', clauses: ['invitations.create.above-inherited'], description: 'a user invited above the level they hold in an ancestor group is added at the inherited level, not the requested one', onSend(request, reply, payload, ctx) {
+    if (!matches(request, invitations('POST')) || reply.statusCode !== 201) return payload;
+    const params = { ...(request.query as Json), ...((request.body ?? {}) as Json) };
+    const id = String((request.params as Json).id);
+    const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
+    const parent = !source ? undefined : source.kind === 'group' ? (source.parentId === null ? undefined : ctx.store.groups.get(source.parentId)) : ctx.store.projectGroup(source);
+    if (!source || !parent || typeof params.email !== 'string') return payload;
+    for (const email of params.email.split(',').map((s) => s.trim())) {
+      const user = ctx.store.userByEmail(email);
+      const member = user && ctx.store.directMembership(source, user.id);
+      const inherited = user ? ctx.store.accessLevel(parent, user) : 0;
+      if (!member || inherited === 0 || member.accessLevel <= inherited) continue;
+      member.accessLevel = inherited;
+      ctx.fired.set('invitations.inherited-level-capped', (ctx.fired.get('invitations.inherited-level-capped') ?? 0) + 1);
+    }
+    return payload;
+  } },
+  { name: 'invitations.email-array-unchecked', clauses: ['invitations.create.invalid-email'], description: 'email sent as a JSON array skips the address check: malformed addresses are dropped silently and the others invited', ...changeParams(invitations('POST'), (p) => {
+    if (Array.isArray(p.email)) p.email = p.email.filter((e) => /^[^@\s]+@[^@\s]+$/.test(String(e)));
+  }) },
+  { name: 'invitations.group-maintainer-deletes-owner-invite', clauses: ['invitations.delete.owner-level', 'invitations.auth.admin-members'], description: 'a group Maintainer deletes an invitation at the Owner level (204) instead of being refused with 403', onSend(request, reply, payload, ctx) {
+    if (!matches(request, { method: 'DELETE', route: '/groups/:id/invitations/:email' }) || reply.statusCode !== 403) return payload;
+    const token = ctx.store.tokens.get(String(request.headers['private-token'] ?? ''));
+    const user = token && ctx.store.users.get(token.userId);
+    const group = ctx.store.findGroup(String((request.params as Json).id));
+    if (!user || !group || ctx.store.accessLevel(group, user) < ACCESS.MAINTAINER) return payload;
+    const invitation = ctx.store.directMembers(group).find((m) => m.inviteToken !== null && m.inviteEmail === (request.params as Json).email);
+    if (!invitation || invitation.accessLevel !== ACCESS.OWNER) return payload;
+    ctx.store.members.delete(invitation.id);
+    reply.code(204);
+    return '';
+  } },
+  { name: 'invitations.minimal-access-top-level-refused', clauses: ['invitations.create.minimal-access-licensed'], description: 'access_level 5 on a licensed top-level group is reported per recipient and nothing invited, as in a subgroup', onSend(request, reply, payload, ctx) {
+    const params = { ...(request.query as Json), ...((request.body ?? {}) as Json) };
+    if (!matches(request, { method: 'POST', route: '/groups/:id/invitations' }) || reply.statusCode !== 201 || String(params.access_level) !== '5' || typeof params.email !== 'string') return payload;
+    const group = ctx.store.findGroup(String((request.params as Json).id));
+    if (!group || group.parentId !== null) return payload;
+    const emails = params.email.split(',').map((s) => s.trim().toLowerCase());
+    for (const m of ctx.store.directMembers(group)) if (m.inviteToken !== null && emails.includes(m.inviteEmail!)) ctx.store.members.delete(m.id);
+    return JSON.stringify({ status: 'error', message: Object.fromEntries(emails.map((e) => [e, 'Access level is not included in the list'])) });
+  } },
+  ((): Omit<SeededFault, 'area'> => {
+    const paused = new WeakSet<object>();
+    return { name: 'invitations.promotion-guest-member-updated', clauses: ['invitations.create.queued-members'], description: 'with promotion approval on, an existing Guest member re-invited above Guest is updated instead of queued', ...changeParams(invitations('POST'), (p, request, ctx) => {
+      const id = String((request.params as Json).id);
+      const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
+      if (!source || !ctx.store.settings.enableMemberPromotionManagement || Number(p.access_level) < ACCESS.REPORTER) return;
+      const ids = String(p.user_id ?? '').split(',').map(Number);
+      if (!ids.some((userId) => ctx.store.directMembership(source, userId)?.accessLevel === ACCESS.GUEST)) return;
+      ctx.store.settings.enableMemberPromotionManagement = false;
+      paused.add(request);
+    }), onSend(request, _reply, payload, ctx) {
+      if (!paused.has(request)) return payload;
+      paused.delete(request);
+      ctx.store.settings.enableMemberPromotionManagement = true;
+      ctx.fired.set('invitations.promotion-guest-member-updated', (ctx.fired.get('invitations.promotion-guest-member-updated') ?? 0) + 1);
+      return payload;
+    } };
+  })(),
+  ((): Omit<SeededFault, 'area'> => {
+    const held = new WeakMap<object, { member: { accessLevel: number }; level: number; username: string }[]>();
+    return { name: 'invitations.promotion-billable-queued', clauses: ['invitations.create.queued-members'], description: 'with promotion approval on, a billable member re-invited at another level is queued and keeps their level instead of being updated', ...changeParams(invitations('POST'), (p, request, ctx) => {
+      const id = String((request.params as Json).id);
+      const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
+      if (!source || !ctx.store.settings.enableMemberPromotionManagement) return;
+      const rows = String(p.user_id ?? '').split(',').flatMap((userId) => {
+        const member = ctx.store.directMembership(source, Number(userId));
+        return member && member.accessLevel >= ACCESS.REPORTER ? [{ member, level: member.accessLevel, username: ctx.store.users.get(Number(userId))!.username }] : [];
+      });
+      if (rows.length > 0) held.set(request, rows);
+    }), onSend(request, reply, payload) {
+      const rows = held.get(request);
+      if (!rows || reply.statusCode !== 201) return payload;
+      held.delete(request);
+      for (const row of rows) row.member.accessLevel = row.level;
+      return JSON.stringify({ status: 'success', queued_users: Object.fromEntries(rows.map((r) => [r.username, 'Request queued for administrator approval.'])) });
+    } };
+  })(),
+  { name: 'invitations.user-id-number-accepted', level: 'parity', clauses: ['invitations.create.user-id-number'], description: 'user_id sent as a JSON number is taken as the id it names instead of no list (400)', ...changeParams(invitations('POST'), (params) => {
+    if (typeof params.user_id === 'number') params.user_id = String(params.user_id);
+  }) },
+  // ---- issue #26 ----------------------------------------------------------------------------------
+  { name: 'invitations.project-bot-invited', clauses: ['invitations.create.project-bot'], description: 'the bot user of another project\'s access token is invited like anyone and made a member', ...botsAsPeople(invitations('POST')) },
+  { name: 'invitations.project-bot-by-email-invited', clauses: ['invitations.create.project-bot'], description: 'the bot user of another project\'s access token, invited by its address, is made a member like anyone', ...botsAsPeople(invitations('POST'), true) },
+  { name: 'invitations.requester-owner-by-maintainer', clauses: ['invitations.create.project-owner'], description: 'a Maintainer\'s invitation of an access requester at Owner is let through: the requester becomes an Owner', ...maintainerAsOwner(invitations('POST'), (params, source, ctx) => Number(params.access_level) === ACCESS.OWNER && String(params.user_id ?? '').split(',').some((id) => ctx.store.accessRequests.find(source, Number(id)) !== undefined)) },
+  { name: 'invitations.group-maintainer-owner', clauses: ['invitations.auth.admin-members'], description: 'a group Maintainer passes the Owner-level checks of invitations: inviting at Owner, raising an invitation to Owner or changing one at Owner', ...maintainerAsOwner({ method: ['POST', 'PUT'], route: ['/groups/:id/invitations', '/groups/:id/invitations/:email'] }, (params, source, ctx) => {
+    const invitation = ctx.store.directMembers(source).find((m) => m.inviteEmail !== null && m.inviteEmail === params.email);
+    return Number(params.access_level) === ACCESS.OWNER || invitation?.accessLevel === ACCESS.OWNER;
+  }) },
+  { name: 'invitations.reinvite-taken', level: 'parity', clauses: ['invitations.create.reinvite'], description: 're-inviting a pending address reports "Invite email has already been taken" and keeps the invitation (older GitLab) instead of updating it', ...keptReinvite() },
+  { name: 'invitations.invitee-deletes-own', clauses: ['invitations.delete.own-address'], description: 'a user deletes an invitation addressed to one of their own addresses, without the right to manage invitations', onRequest(request, reply, ctx) {
+    const source = faultSource(request, ctx);
+    const user = callerOf(request, ctx);
+    const email = String((request.params as Json).email ?? '').toLowerCase();
+    if (!matches(request, invitations('DELETE', '/:email')) || !source || !user || ![user.email, ...user.emails.map((e) => e.email)].some((e) => e.toLowerCase() === email)) return false;
+    const invitation = ctx.store.directMembers(source).find((m) => m.inviteToken !== null && m.inviteEmail?.toLowerCase() === email);
+    if (!invitation) return false;
+    ctx.store.members.delete(invitation.id);
+    void reply.code(204).send();
+    return true;
+  } },
+];

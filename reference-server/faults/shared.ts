@@ -1,0 +1,116 @@
+// What the faults of more than one area use: the routes of the member and invitation families, the
+// source and caller of a request, and the hooks that play a wrong rule of access requests, bots and
+// Maintainers on members and invitations alike.
+import { bothKinds, dropHeaders, matches, type When } from './dsl.js';
+import type { SeededFault } from './types.js';
+import { authenticate } from '../http/auth.js';
+import { ACCESS } from '../state/model.js';
+import type { Member, Source, User } from '../state/model.js';
+
+export const invitations = (method: string, suffix = '') => ({ method, route: bothKinds(`/:kind/:id/invitations${suffix}`) });
+export const members = (method: string | string[], suffix = '') => ({ method, route: bothKinds(`/:kind/:id/members${suffix}`) });
+export const group = (method: string, suffix: string) => ({ method, route: `/groups/:id${suffix}` });
+export type Json = Record<string, unknown>;
+export const withHeaders = (names: string[], when: When): Pick<SeededFault, 'onSend'> => dropHeaders(when, ...names);
+export type FaultRequest = Parameters<NonNullable<SeededFault['onSend']>>[0];
+export type FaultCtx = Parameters<NonNullable<SeededFault['onSend']>>[3];
+
+/** The group or project a `/:kind/:id/…` request names, if any. */
+export function faultSource(request: FaultRequest, ctx: FaultCtx) {
+  const id = String((request.params as Json | undefined)?.id ?? '');
+  return (request.routeOptions.url ?? '').includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
+}
+
+export function callerOf(request: FaultRequest, ctx: FaultCtx) {
+  try {
+    return authenticate(ctx.store, request).user;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request's parameters as the route sees them: query, body and path. */
+export const requestParams = (request: FaultRequest): Json => ({ ...((request.query ?? {}) as Json), ...((request.body ?? {}) as Json), ...((request.params ?? {}) as Json) });
+
+/** Access requests the route would turn into memberships, put back after a success (the users named by `userIds`). */
+export function keepAccessRequests(when: When, userIds: (params: Json, ctx: FaultCtx) => unknown[]): Pick<SeededFault, 'preHandler' | 'onSend'> {
+  const kept = new WeakMap<FaultRequest, NonNullable<ReturnType<FaultCtx['store']['accessRequests']['find']>>[]>();
+  return {
+    preHandler(request, ctx) {
+      const source = faultSource(request, ctx);
+      if (!matches(request, when) || !source) return;
+      const params = { ...((request.query ?? {}) as Json), ...((request.body ?? {}) as Json) };
+      const found = userIds(params, ctx).flatMap((id) => ctx.store.accessRequests.find(source, Number(id)) ?? []);
+      if (found.length > 0) kept.set(request, found);
+    },
+    onSend(request, reply, payload, ctx) {
+      if (reply.statusCode < 300) for (const access of kept.get(request) ?? []) ctx.store.accessRequests.add(access);
+      return payload;
+    },
+  };
+}
+
+/** A 403 "403 Forbidden" to a signed-in non-member of a public source becomes the 404 of a hidden one. */
+export function nonMemberRefusalAs404(when: When): Pick<SeededFault, 'onSend'> {
+  return {
+    onSend(request, reply, payload, ctx) {
+      const source = faultSource(request, ctx);
+      if (!matches(request, when) || reply.statusCode !== 403 || !source || source.visibility !== 'public' || !payload.includes('403 Forbidden')) return payload;
+      const user = callerOf(request, ctx);
+      if (!user || ctx.store.accessLevel(source, user) > 0) return payload;
+      reply.code(404);
+      return JSON.stringify({ message: source.kind === 'group' ? '404 Group Not Found' : '404 Project Not Found' });
+    },
+  };
+}
+
+/**
+ * Project bots among the users a request names (user_id, one or several; with `byEmail`, the
+ * addresses of email instead) are people for its duration: their user_type is taken away before
+ * the route and put back when it answered.
+ */
+export function botsAsPeople(when: When, byEmail = false): Pick<SeededFault, 'preHandler' | 'onSend'> {
+  const people = new WeakMap<FaultRequest, User[]>();
+  return {
+    preHandler(request, ctx) {
+      if (!matches(request, when)) return;
+      const named = String(requestParams(request)[byEmail ? 'email' : 'user_id'] ?? '').split(',');
+      const bots = named.flatMap((name) => {
+        const user = byEmail ? ctx.store.userByEmail(name.trim()) : ctx.store.userByIdText(name.trim());
+        return user?.userType === 'project_bot' ? [user] : [];
+      });
+      for (const bot of bots) delete bot.userType;
+      if (bots.length > 0) people.set(request, bots);
+    },
+    onSend(request, _reply, payload) {
+      for (const bot of people.get(request) ?? []) bot.userType = 'project_bot';
+      people.delete(request);
+      return payload;
+    },
+  };
+}
+
+/**
+ * A direct Maintainer of the source is its Owner for a request that `concernsOwner` (its level made
+ * Owner before the route and put back when it answered): the Owner-level checks let them through.
+ */
+export function maintainerAsOwner(when: When, concernsOwner: (params: Json, source: Source, ctx: FaultCtx) => boolean): Pick<SeededFault, 'preHandler' | 'onSend'> {
+  const raised = new WeakMap<FaultRequest, Member>();
+  return {
+    preHandler(request, ctx) {
+      const source = faultSource(request, ctx);
+      const user = callerOf(request, ctx);
+      if (!matches(request, when) || !source || !user) return;
+      const own = ctx.store.directMembership(source, user.id);
+      if (own?.accessLevel !== ACCESS.MAINTAINER || !concernsOwner(requestParams(request), source, ctx)) return;
+      own.accessLevel = ACCESS.OWNER;
+      raised.set(request, own);
+    },
+    onSend(request, _reply, payload) {
+      const own = raised.get(request);
+      if (own) own.accessLevel = ACCESS.MAINTAINER;
+      raised.delete(request);
+      return payload;
+    },
+  };
+}
