@@ -4,5 +4,6 @@
 // static, as it is: a mutant there cannot be switched on for one test. Made lazily by the first test
 // instead, that code would count as that test's and its mutants as survivors.
 import { currentRun } from '../runner/run/current-run.js';
+import { CATALOG } from '../suites/areas.js';
 
-await currentRun();
+await currentRun(CATALOG);

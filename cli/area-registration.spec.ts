@@ -12,8 +12,14 @@ import { createVitest } from 'vitest/node';
 import { SERVER_AREAS } from '../reference-server/areas.js';
 import { CATALOGUE, catalogueOf } from '../reference-server/faults/catalogue.js';
 import { startReferenceServer } from '../reference-server/server.js';
-import { AREAS, CATALOG } from '../suites/areas.js';
+import { pathToFileURL } from 'node:url';
+import { AREAS, CATALOG, ENDPOINT_FORMS } from '../suites/areas.js';
 import { catalogOf } from '../runner/core/area.js';
+import type { Exchange } from '../runner/core/exchange.js';
+import { exchangeLine, headerLine, RUN_A, testLine } from '../runner/differential/hand-made.js';
+import { normalizeTest } from '../runner/differential/normalize.js';
+import { readTranscript } from '../runner/differential/transcript.js';
+import { touches } from '../runner/run/frame.js';
 import { loadConfig } from '../runner/run/config.js';
 import { ConformanceReporter } from '../runner/report/reporter.js';
 import type { Results } from '../runner/report/results.js';
@@ -48,11 +54,46 @@ describe('registering areas', () => {
     await expect(startReferenceServer({ faults: ['tiny.pong-off-by-one'] })).rejects.toThrow(/unknown fault/);
   });
 
+  test('eslint\'s layering rules take in every area\'s folder, read from suites/ (no list to extend)', async () => {
+    const config = (await import(pathToFileURL(join(ROOT, 'eslint.config.js')).href)) as { default: { rules?: Record<string, unknown> }[] };
+    const zones = config.default.flatMap((c) => ((c.rules?.['import-x/no-restricted-paths'] as [string, { zones: { target: string | string[]; from: string | string[] }[] }] | undefined)?.[1].zones ?? []));
+    const core = zones.find((z) => z.target === 'runner/core')!;
+    const areaZone = zones.find((z) => Array.isArray(z.target) && z.target.includes('suites/common'))!;
+    for (const name of CATALOG.areaNames) {
+      expect(core.from, `core may not import ${name}`).toContain(`suites/${name}`);
+      expect(areaZone.target, `${name} is under the areas' rule`).toContain(`suites/${name}`);
+    }
+  });
+
+  test('the lending policy takes users back where the areas\' role-granting writes named them, the tiny area\'s too', () => {
+    expect(CATALOG.roleGrantingWrites.map((w) => w.collection).sort()).toEqual(['access_requests', 'billable_members', 'invitations', 'members']);
+    const user = { id: 31, username: 'tiny_user', name: 'Tiny', email: 'tiny@example.com', tokens: { api: 'glpat-tiny-31' } };
+    const write = (url: string, requestBody?: unknown, token?: string) => ({ actor: 'x', method: 'POST', url, requestBody, status: 201, headers: {}, body: {}, bytes: Buffer.alloc(0), durationMs: 0, retries: 0, token }) as Exchange;
+    const guest = [write('/api/v4/groups/5/tiny_guests', { guest_id: 31 })];
+    expect(touches(guest, [user], CATALOG.roleGrantingWrites).touched).toEqual([]);
+    expect(touches(guest, [user], catalogOf([...AREAS, tiny]).roleGrantingWrites).touched).toEqual([{ userId: 31, source: { kind: 'group', ref: '5' }, requested: false }]);
+    // The registered areas' own: a membership by username, an invitation by address, an access request the user sends.
+    expect(touches([write('/api/v4/projects/7/members', { username: 'tiny_user', access_level: 30 })], [user], CATALOG.roleGrantingWrites).touched).toEqual([{ userId: 31, source: { kind: 'project', ref: '7' }, requested: false }]);
+    expect(touches([write('/api/v4/groups/5/invitations?email=tiny%40example.com')], [user], CATALOG.roleGrantingWrites).touched).toEqual([{ userId: 31, source: { kind: 'group', ref: '5' }, requested: false }]);
+    expect(touches([write('/api/v4/groups/5/access_requests', undefined, 'glpat-tiny-31')], [user], CATALOG.roleGrantingWrites).touched).toEqual([{ userId: 31, source: { kind: 'group', ref: '5' }, requested: true }]);
+  });
+
+  test('the differential reads ids in paths by the collections the areas declare, as the transcript\'s header carries them', () => {
+    const withTiny = catalogOf([...AREAS, tiny]).collectionIdKinds;
+    expect(CATALOG.collectionIdKinds).toEqual({ members: 'user', billable_members: 'user', access_requests: 'user', remote_mirrors: 'mirror' });
+    expect(withTiny).toEqual({ ...CATALOG.collectionIdKinds, tiny_guests: 'user', tiny_pings: 'ping' });
+    const path = (collections: Record<string, string>) =>
+      normalizeTest(headerLine(RUN_A, { collections }), { line: testLine('t'), lineNo: 2, exchanges: [exchangeLine('t', 0, { request: { method: 'GET', path: '/api/v4/projects/3/tiny_pings/9' } })] })[0].path;
+    expect(path(CATALOG.collectionIdKinds)).toBe('/api/v4/projects/<project~1>/tiny_pings/9');
+    expect(path(withTiny)).toBe('/api/v4/projects/<project~1>/tiny_pings/<ping~1>');
+  });
+
   test('a tiny area registered with one line is taken in by the settings, the endpoint list and the clause catalog, and its test runs for both kinds, at once', { timeout: 300_000 }, async () => {
     const catalog = catalogOf([...AREAS, tiny]);
     expect(catalog.areaNames).toContain('tiny');
     expect(catalog.endpointArea.get('GET /projects/:id/tiny_ping')).toBe('tiny');
     expect(catalog.clauses.map((c) => c.id)).toContain('tiny.ping.answers');
+    expect(catalog.endpointArea.size, 'the count of endpoint forms follows the areas').toBe(ENDPOINT_FORMS + 2);
     const dotenv = join(work, 'absent.env');
     expect(loadConfig({ CONFORMANCE_AREAS: 'tiny' }, dotenv, catalog).areas).toEqual(['tiny']);
     expect(() => loadConfig({ CONFORMANCE_AREAS: 'tiny' }, dotenv, CATALOG)).toThrow(/unknown area "tiny"/);
@@ -67,6 +108,7 @@ describe('registering areas', () => {
       CONFORMANCE_CAPABILITIES: 'premium,ultimate,ldap,saml,promotion_management,enterprise_users',
       CONFORMANCE_FIXTURES: fixtures,
       CONFORMANCE_REPORT_DIR: join(work, 'reports'),
+      CONFORMANCE_TRANSCRIPT: join(work, 'transcript.jsonl'),
     });
     const vitest = await createVitest('test', {
       root: ROOT,
@@ -97,5 +139,6 @@ describe('registering areas', () => {
       ['tiny.ping.project.answers', 'project', 'pass'],
     ]);
     expect(concurrent, 'the tests of a file, marked to run at once').toEqual([true, true]);
+    expect(readTranscript(join(work, 'transcript.jsonl')).header.collections, 'the recorder writes the areas\' collections').toEqual(catalog.collectionIdKinds);
   });
 });

@@ -9,6 +9,30 @@ import type { SourceKind } from './vocabulary.js';
 /** One endpoint: a single form ("GET /projects/:id/remote_mirrors"), or one form per kind of source. */
 export type EndpointForms = string | Partial<Record<SourceKind, string>>;
 
+/**
+ * A kind of write of an area that gives a user a place in a group or project (a membership, an
+ * invitation, an access request): a request to `/groups/:id/<collection>` or
+ * `/projects/:id/<collection>`, or below it. The lending policy takes a lent user back out of every
+ * source where such a write succeeded naming it, by one of `userParams` (query or body, GitLab's
+ * array form `name[]` too) or as the segment after the collection (`…/members/:user_id`,
+ * `…/members/all/:user_id`); runner/run/frame.ts reads them from the registered areas.
+ */
+export interface RoleGrantingWrite {
+  collection: string;
+  /** The parameters that name users. */
+  userParams?: string[];
+  /** A write the user sends itself asks for access: taking the user back withdraws the request too. */
+  accessRequest?: boolean;
+}
+
+/**
+ * The kind of id a path segment names after each of the area's collections (`remote_mirrors` →
+ * `mirror`: `/projects/5/remote_mirrors/31` names mirror 31). The differential's normalization
+ * reads them (runner/differential/normalize.ts) from the run's transcript, where the recorder wrote
+ * the registered areas' declarations.
+ */
+export type CollectionIdKinds = Record<string, string>;
+
 export interface AreaDefinition<E extends string = string, X extends string = string> {
   /** Folder, setting and report name, e.g. "repository-files". */
   name: string;
@@ -25,6 +49,10 @@ export interface AreaDefinition<E extends string = string, X extends string = st
   clauses: Clause[];
   /** Its tests take their new users from the run's pool (World.userFor): the run makes the pool when the area is selected. */
   usesUserPool?: boolean;
+  /** Its writes that give users a place in a group or project, which the lending policy takes back (RoleGrantingWrite). */
+  roleGrantingWrites?: RoleGrantingWrite[];
+  /** The kinds of id its collections' path segments name (CollectionIdKinds). */
+  collectionIdKinds?: CollectionIdKinds;
 }
 
 export interface Area<E extends string = string, X extends string = string> extends AreaDefinition<E, X> {
@@ -65,6 +93,10 @@ export interface Catalog {
   /** Extension form (a GitLab endpoint beyond the spec's) → area name. */
   extensionArea: Map<string, string>;
   clauses: Clause[];
+  /** Every area's role-granting writes, for the lending policy. */
+  roleGrantingWrites: RoleGrantingWrite[];
+  /** Every area's collections and the kind of id each names. */
+  collectionIdKinds: CollectionIdKinds;
 }
 
 export function catalogOf(areas: Area[]): Catalog {
@@ -82,5 +114,12 @@ export function catalogOf(areas: Area[]): Catalog {
       }
     }
   }
-  return { areas, areaNames: names, endpointArea, extensionArea, clauses: areas.flatMap((a) => a.clauses) };
+  const collectionIdKinds: CollectionIdKinds = {};
+  for (const area of areas) {
+    for (const [collection, kind] of Object.entries(area.collectionIdKinds ?? {})) {
+      if (collectionIdKinds[collection] !== undefined && collectionIdKinds[collection] !== kind) throw new Error(`collection "${collection}" names ids of kind ${collectionIdKinds[collection]} and, in ${area.name}, ${kind}`);
+      collectionIdKinds[collection] = kind;
+    }
+  }
+  return { areas, areaNames: names, endpointArea, extensionArea, clauses: areas.flatMap((a) => a.clauses), roleGrantingWrites: areas.flatMap((a) => a.roleGrantingWrites ?? []), collectionIdKinds };
 }

@@ -8,6 +8,7 @@
 // (the second object of that kind the test met that its table does not list), `<user:owner.email>` (a
 // value naming a symbol), `<prefix>`, `<origin>`, `<time:…>`, `<date>`, `<commit~1>`.
 import { createHash } from 'node:crypto';
+import type { CollectionIdKinds } from '../core/area.js';
 import type { BodyEncoding, ExchangeLine, HeaderValue, SymbolEntry, Transcript, TranscriptHeader, TranscriptTest } from './transcript.js';
 
 type Json = Record<string, unknown>;
@@ -199,22 +200,24 @@ export function idKindOf(key: string | undefined, parent: Json | undefined, fall
   return other ? other[1] : undefined;
 }
 
-/** The collections of the API whose next path segment is an id of a kind: `/groups/5`, `/members/31`. */
-const COLLECTION_KIND: Record<string, string> = {
-  groups: 'group',
-  projects: 'project',
-  users: 'user',
-  members: 'user',
-  billable_members: 'user',
-  access_requests: 'user',
-  remote_mirrors: 'mirror',
-};
+/** The API's own collections whose next path segment is an id of a kind: `/groups/5`, `/users/31`. */
+const API_COLLECTIONS: CollectionIdKinds = { groups: 'group', projects: 'project', users: 'user' };
+
+/**
+ * The areas' collections as transcripts recorded before their header named them (`collections`,
+ * since 2026-11-28) were normalized: the four areas of that time, frozen. A newer transcript's
+ * header carries what the registered areas declare (core/area.ts `collectionIdKinds`).
+ */
+const UNDECLARED_COLLECTIONS: CollectionIdKinds = { members: 'user', billable_members: 'user', access_requests: 'user', remote_mirrors: 'mirror' };
+
+/** The collections of a transcript whose next path segment is an id of a kind: `/groups/5`, `/members/31`. */
+export const collectionsOf = (header: TranscriptHeader): CollectionIdKinds => ({ ...(header.collections ?? UNDECLARED_COLLECTIONS), ...API_COLLECTIONS });
 
 /** The kind of the numeric path segment at `i` (`…/members/:member_id/approve` names a membership; `…/members/all/:user_id` a user). */
-function segmentKind(segments: string[], i: number): string | undefined {
+function segmentKind(segments: string[], i: number, collections: CollectionIdKinds): string | undefined {
   const previous = segments[i - 1] === 'all' ? segments[i - 2] : segments[i - 1];
   if (previous === 'members' && segments[i + 1] === 'approve') return 'member';
-  return COLLECTION_KIND[previous ?? ''];
+  return Object.hasOwn(collections, previous ?? '') ? collections[previous] : undefined;
 }
 
 /** The spec's form of a path segment (client.ts `segment`: `/` and `.` encoded), and encodeURIComponent's. */
@@ -446,9 +449,12 @@ class TestNormalizer {
   /** Lower-cased value → label, for the values that carry the run prefix. */
   private readonly foldedLabels = new Map<string, string>();
   private readonly run: RunTables | undefined;
+  /** Collection → the kind of id its next path segment names. */
+  private readonly collections: CollectionIdKinds;
 
   constructor(header: TranscriptHeader, test: TranscriptTest, run?: RunTables) {
     this.run = run;
+    this.collections = collectionsOf(header);
     this.origin = header.target.origin.replace(/\/+$/, '');
     this.host = URL.canParse(this.origin) ? new URL(this.origin).host : '';
     this.prefix = header.prefix;
@@ -709,8 +715,8 @@ class TestNormalizer {
     const segments = path.split('/');
     let sourceKind: string | undefined;
     const out = segments.map((segment, i) => {
-      const kind = /^\d+$/.test(segment) ? segmentKind(segments, i) : undefined;
-      if ((segments[i - 1] === 'groups' || segments[i - 1] === 'projects') && sourceKind === undefined) sourceKind = COLLECTION_KIND[segments[i - 1]];
+      const kind = /^\d+$/.test(segment) ? segmentKind(segments, i, this.collections) : undefined;
+      if ((segments[i - 1] === 'groups' || segments[i - 1] === 'projects') && sourceKind === undefined) sourceKind = API_COLLECTIONS[segments[i - 1]];
       return kind ? this.idToken(kind, segment) : this.text(segment);
     });
     const normalized = out.join('/');

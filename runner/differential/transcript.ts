@@ -31,6 +31,12 @@ export interface TranscriptHeader {
   selection: Record<string, unknown>;
   /** Whether the run was recorded one test at a time (recorders since 2026-11-28; `record` does so unless --concurrent). */
   sequential?: boolean;
+  /**
+   * The registered areas' collections and the kind of id the path segment after each names
+   * (`{"members":"user","remote_mirrors":"mirror"}`; recorders since 2026-11-28): the normalization
+   * reads ids in paths by them (normalize.ts).
+   */
+  collections?: Record<string, string>;
 }
 
 /** One of the run's own objects a test met, named by its role in the test's world. */
@@ -122,6 +128,7 @@ const checkHeader: Check = (l) => [
   ...need(l, 'level', isString, 'a string'),
   ...need(l, 'capabilities', isStringList, 'a list of strings'),
   ...need(l, 'selection', isObject, 'an object'),
+  ...need(l, 'collections', (v) => v === undefined || (isObject(v) && Object.values(v).every(isString)), 'an object of collection → id kind'),
 ];
 
 const isVerdict = (v: unknown) => (VERDICT_NAMES as readonly unknown[]).includes(v);

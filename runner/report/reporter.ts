@@ -140,7 +140,7 @@ export class ConformanceReporter implements Reporter {
     if (config.expectedFailuresPath) results.baseline = applyBaseline(results, config.expectedFailuresPath, loadBaseline(config.expectedFailuresPath));
     const coverage = clauseCoverage(this.catalog.clauses, records);
     writeReports(config.reportDir, results, coverage);
-    if (config.transcriptPath) writeTranscript(config.transcriptPath, run, config, recorded);
+    if (config.transcriptPath) writeTranscript(config.transcriptPath, run, config, recorded, this.catalog.collectionIdKinds);
 
     // A run cut short or loading a shard saw only part of the catalog: its gaps would not be true.
     const gaps = interruption !== undefined || this.control.partial ? [] : coverage.gaps;

@@ -4,6 +4,7 @@
 // `gitlab-api-conformance record` writes it; `diff` compares two (runner/differential/).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { CollectionIdKinds } from '../core/area.js';
 import { REDACTED, redactValue } from '../core/redact.js';
 import type { Config } from '../run/config.js';
 import type { Evidence, Outcome, TestMeta } from '../run/conformance.js';
@@ -56,8 +57,8 @@ function exchangeLine(test: string, position: number, e: Evidence & { bodyEncodi
   };
 }
 
-/** Writes the transcript of the run's tests to `path`. */
-export function writeTranscript(path: string, run: RunContext | undefined, config: Config, tests: RecordedTest[]): void {
+/** Writes the transcript of the run's tests to `path`; `collections`: the registered areas' collections and the kind of id each names (Catalog.collectionIdKinds). */
+export function writeTranscript(path: string, run: RunContext | undefined, config: Config, tests: RecordedTest[], collections: CollectionIdKinds): void {
   const lines: unknown[] = [
     {
       type: 'header',
@@ -72,6 +73,7 @@ export function writeTranscript(path: string, run: RunContext | undefined, confi
       capabilities: run?.capabilities ?? config.capabilities,
       selection: { areas: config.areas, endpoints: config.endpoints, disabled: config.disabledTests },
       sequential: config.sequential,
+      collections,
     },
   ];
   for (const { record, outcome } of [...tests].sort((a, b) => a.record.id.localeCompare(b.record.id))) {

@@ -1,6 +1,7 @@
 // What the global setup hands every test file (through vitest's provide/inject): the target, the
 // run's identity, the capabilities in force, and the shared actors with their tokens.
 import type { FixtureManifest } from '../../contract/fixture-manifest.js';
+import type { RoleGrantingWrite } from '../core/area.js';
 import type { ActorName, GroupInfo, TokenScope } from '../core/vocabulary.js';
 import { registerSecret } from '../core/redact.js';
 import type { Capability, Config } from './config.js';
@@ -50,6 +51,8 @@ export interface RunContext {
    * made only when the run may turn promotion approval on.
    */
   pool: { seats: GroupInfo | undefined; users: ActorInfo[]; seatless: ActorInfo[] };
+  /** The registered areas' writes that give users a place in a source: where a test's requests touched a lent user (frame.ts). */
+  roleGrantingWrites: RoleGrantingWrite[];
 }
 
 declare module 'vitest' {

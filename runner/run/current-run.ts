@@ -3,6 +3,7 @@
 // the run is made here, with a reference server of its own (mutation testing needs the server's code
 // to run in the thread where the mutant is switched on), and its coordinator is this thread's.
 import { inject } from 'vitest';
+import type { Catalog } from '../core/area.js';
 import { bindInFlight } from '../core/in-flight.js';
 import { registerRunSecrets } from './context.js';
 import { connect, local } from './coordinator.js';
@@ -13,13 +14,14 @@ let making: { runId?: string; run: Promise<Run> } | undefined;
 /**
  * The run; awaited by every test before it starts. A worker that outlives a run (the seeded-fault
  * check hands each of its runs of the suite a new one, through the same workers) joins the new one.
+ * `catalog`: the registered areas, for a run made in the worker (the first call makes it).
  */
-export function currentRun(): Promise<Run> {
+export function currentRun(catalog?: Catalog): Promise<Run> {
   if (process.env.CONFORMANCE_SERVER === 'in-worker') {
     making ??= {
       run: (async () => {
         const { createRun } = await import('./lifecycle.js');
-        const { run, coordinator } = await createRun({ unrefServer: true });
+        const { run, coordinator } = await createRun({ unrefServer: true, catalog });
         bindInFlight(coordinator.inFlight);
         return { context: run, coordinator: local(coordinator) };
       })(),

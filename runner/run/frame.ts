@@ -6,6 +6,7 @@
 // trail tells the lending policy what happened to each leased user (lending.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Factories } from '../../fixtures/factories.js';
+import type { RoleGrantingWrite } from '../core/area.js';
 import { Client, type Exchange } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
 import type { Purpose, Recorder, TestLog } from '../core/exchange.js';
@@ -177,7 +178,7 @@ export class Frame implements Recorder {
   async close(file: string, keep?: { pin: string; sources: SourceKey[] }): Promise<void> {
     const { coordinator } = this.run;
     const users = [...this.leased, ...this.seatless];
-    const { touched, links } = touches(this.trail, users);
+    const { touched, links } = touches(this.trail, users, this.run.context.roleGrantingWrites);
     for (const source of keep?.sources ?? []) {
       const [kind, ref] = source.split(':') as ['group' | 'project', string];
       for (const user of this.leased) touched.push({ userId: user.id, source: { kind, ref }, requested: false });
@@ -206,16 +207,25 @@ export function sourceOfUrl(url: string): SourceRef | undefined {
   return { kind: match[1] === 'groups' ? 'group' : 'project', ref: decodeURIComponent(match[2]) };
 }
 
-/** The parameters that name users in a member, invitation or access-request write (GitLab's, any array form). */
-const USER_PARAMS = /^(user_id|user_ids|username|email|invite_email)(\[\])?$/;
+/**
+ * The role-granting write (declared by the areas, core/area.ts) a request to `/api/v4/groups/:id/…`
+ * or `/api/v4/projects/:id/…` is, with the path segments after its collection.
+ */
+function grantOf(path: string, writes: readonly RoleGrantingWrite[]): { write: RoleGrantingWrite; rest: string[] } | undefined {
+  const [collection, ...rest] = path.split('/').slice(5);
+  const write = writes.find((w) => w.collection === collection);
+  return write && { write, rest };
+}
 
-/** The values a request names users with: the path segment after members/, access_requests/, billable_members/ or invitations/, and the user parameters of its query and body. */
-function userNames(e: Exchange): string[] {
-  const [path, query = ''] = e.url.split('?');
+/** The values a role-granting write names users with: the path segment after its collection (or after `all/`), and its user parameters in the query and body (any array form). */
+function userNames(e: Exchange, { write, rest }: { write: RoleGrantingWrite; rest: string[] }): string[] {
+  const query = e.url.split('?')[1] ?? '';
+  const params = new Set(write.userParams ?? []);
+  const isUserParam = (key: string) => params.has(key.replace(/\[\]$/, ''));
   const names: string[] = [];
-  const inPath = /\/(?:members|access_requests|billable_members|invitations)\/(?:all\/)?([^/]+)/.exec(path);
-  if (inPath) names.push(decodeURIComponent(inPath[1]));
-  for (const [key, value] of new URLSearchParams(query)) if (USER_PARAMS.test(key)) names.push(value);
+  const inPath = rest[0] === 'all' ? rest[1] : rest[0];
+  if (inPath) names.push(decodeURIComponent(inPath));
+  for (const [key, value] of new URLSearchParams(query)) if (isUserParam(key)) names.push(value);
   let body = e.requestBody;
   if (typeof body === 'string') {
     try {
@@ -225,28 +235,30 @@ function userNames(e: Exchange): string[] {
     }
   }
   if (body && typeof body === 'object') {
-    for (const [key, value] of Object.entries(body)) if (USER_PARAMS.test(key)) names.push(...(Array.isArray(value) ? value : [value]).map(String));
+    for (const [key, value] of Object.entries(body)) if (isUserParam(key)) names.push(...(Array.isArray(value) ? value : [value]).map(String));
   }
   return names.flatMap((n) => n.split(',')).map((n) => n.trim().toLowerCase());
 }
 
 /**
  * What a trail did to `users`: a successful write about a group or project touched a user when the
- * user sent it, or when it names the user (id, username or address) as a user parameter or in its
- * path; an access request the user sent is noted as such. Shares made link two sources.
+ * user sent it, or when it is one of the areas' role-granting writes (`writes`) and names the user
+ * (id, username or address) as a user parameter or in its path; an access request the user sent is
+ * noted as such. Shares made link two sources.
  */
-export function touches(trail: readonly Exchange[], users: readonly ActorInfo[]) {
+export function touches(trail: readonly Exchange[], users: readonly ActorInfo[], writes: readonly RoleGrantingWrite[]) {
   const touched: { userId: number; source: SourceRef; requested: boolean }[] = [];
   const links: [SourceRef, SourceRef][] = [];
   for (const e of trail) {
     if (e.method === 'GET' || e.method === 'HEAD' || e.status < 200 || e.status >= 300) continue;
     const source = sourceOfUrl(e.url);
     if (!source) continue;
-    const names = userNames(e);
+    const grant = grantOf(e.url.split('?')[0], writes);
+    const names = grant ? userNames(e, grant) : [];
     for (const user of users) {
       const sentBy = e.token !== undefined && Object.values(user.tokens).includes(e.token);
       const named = [String(user.id), user.username.toLowerCase(), user.email.toLowerCase(), ...(user.secondaryEmails ?? [])].some((n) => names.includes(n));
-      if (sentBy || named) touched.push({ userId: user.id, source, requested: sentBy && /\/access_requests/.test(e.url) });
+      if (sentBy || named) touched.push({ userId: user.id, source, requested: sentBy && grant?.write.accessRequest === true });
     }
     if (e.method === 'POST' && /^\/api\/v4\/(groups|projects)\/[^/?]+\/share(\?|$)/.test(e.url)) {
       const withGroup = (e.requestBody as { group_id?: unknown } | undefined)?.group_id;

@@ -100,6 +100,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       actors: {} as Record<ActorName, ActorInfo>,
       root: undefined,
       pool: { seats: undefined, users: [], seatless: [] },
+      roleGrantingWrites: options.catalog?.roleGrantingWrites ?? [],
     };
     // The run's own frame makes what every test shares: the root group, the actors, the pool.
     const frame = new Frame({ context: run, coordinator: local(coordinator) }, 'run', 'run', new Set(), 'run');

@@ -15,4 +15,7 @@ export const invitations = defineArea({
   },
   clauses: invitationsClauses,
   usesUserPool: true,
+  // An invitation names its users by address (email, or GitLab's invite_email) or by id; a pending
+  // one by the address in its path. Taking the user back removes the membership it became.
+  roleGrantingWrites: [{ collection: 'invitations', userParams: ['email', 'invite_email', 'user_id'] }],
 });

@@ -29,4 +29,14 @@ export const members = defineArea({
   },
   clauses: membersClauses,
   usesUserPool: true,
+  // Where a test's requests gave a lent user a place: memberships (by id or username, one or a comma
+  // list; a billable member by its path), and access requests (the set-up endpoint access-requests:
+  // an approved request is a membership), which the user asks for itself.
+  roleGrantingWrites: [
+    { collection: 'members', userParams: ['user_id', 'user_ids', 'username'] },
+    { collection: 'billable_members' },
+    { collection: 'access_requests', accessRequest: true },
+  ],
+  // `…/members/:member_id/approve` names a membership, not a user: normalize.ts tells it by its tail.
+  collectionIdKinds: { members: 'user', billable_members: 'user', access_requests: 'user' },
 });

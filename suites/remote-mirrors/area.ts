@@ -19,4 +19,5 @@ export const remoteMirrors = defineArea({
     'public-key': 'GET /projects/:id/remote_mirrors/:mirror_id/public_key',
   },
   clauses: remoteMirrorsClauses,
+  collectionIdKinds: { remote_mirrors: 'mirror' },
 });
