@@ -3,8 +3,8 @@
 // manage invitations of each kind, invitation URLs, invite calls with checks of their answers,
 // read-backs through the invitation list (every page) and the members API, the refusal matrix, and
 // the promotion-approval check.
-import { segment, type Client, type Exchange, type Query } from '../../runner/core/client.js';
-import { expectEqual, expectError, expectOk, expectStatus, expectTrue, fail, parity } from '../../runner/core/checks.js';
+import { segment, type Client, type Exchange } from '../../runner/core/client.js';
+import { expectEqual, expectError, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
 import type { Kit } from '../../runner/run/conformance.js';
 import { fixture } from '../../runner/run/fixture.js';
 import { currentFrame } from '../../runner/run/frame.js';
@@ -14,6 +14,8 @@ import { QUEUED } from '../common/promotion.js';
 import { ACCESS, datePart, ROLES, sourceNotFound, sourcePath, type GroupInfo, type ProjectInfo, type Role, type SourceInfo, type SourceKind, type SourceRef } from '../../runner/core/vocabulary.js';
 import { type ActorInfo } from '../../runner/run/context.js';
 import { emptyList } from '../common/empty-list.js';
+import { MANAGERS, manager } from '../common/managers.js';
+import { listAll } from '../common/read.js';
 
 export const MUST_PROVIDE = '400 Bad request - Must provide either email or user_id as a parameter';
 const ALREADY_MEMBER = 'User already exists in source';
@@ -172,12 +174,7 @@ export function invitationsWorld(sources = sharedSources): () => InvitationsWorl
  * project (lib/api/invitations.rb authorize_admin_source_member!; app/policies/group_policy.rb enables
  * admin_group_member for owners, app/policies/project_policy.rb admin_project_member for maintainers).
  */
-export const MANAGERS: Record<SourceKind, readonly Role[]> = { group: ['owner'], project: ['owner', 'maintainer'] };
-
-/** The lowest role that may manage invitations of a kind: Owner of a group, Maintainer of a project. */
-export function manager(kind: SourceKind): Role {
-  return MANAGERS[kind][MANAGERS[kind].length - 1];
-}
+export { MANAGERS, manager };
 
 /**
  * Everyone else is refused: 403 for members below the needed role, 404 for an outsider of the
@@ -186,7 +183,7 @@ export function manager(kind: SourceKind): Role {
  * one caller.
  */
 export async function expectRefused(kit: Kit, source: SourceRef, send: (client: Client) => Promise<Exchange>): Promise<void> {
-  const below = ROLES.filter((role) => !MANAGERS[source.kind].includes(role));
+  const below = ROLES.filter((role) => !(MANAGERS[source.kind] as readonly Role[]).includes(role));
   for (const role of below) expectError(await send(kit.as(role)), 403, { message: '403 Forbidden', gitlab: GITLAB.forbidden });
   expectError(await send(kit.as('outsider')), 404, { message: sourceNotFound(source.kind), gitlab: GITLAB.sourceNotFound });
   expectError(await send(kit.as('anonymous')), 401, { message: '401 Unauthorized', gitlab: GITLAB.unauthorized });
@@ -353,19 +350,7 @@ export function expectList(res: Exchange): string[] {
   return (res.body as Invitation[]).map((i) => i.invite_email);
 }
 
-/** Every item of a paginated list, page by page (100 a page), each page checked against `schema`. */
-export async function listAll<T>(client: Client, path: string, schema: string, query: Query = {}): Promise<T[]> {
-  const items: T[] = [];
-  for (let page = 1; page <= 50; page++) {
-    const res = await client.get(path, { query: { ...query, per_page: 100, page } });
-    expectOk(res, 200, schema, { list: true });
-    const body = res.body as T[];
-    items.push(...body);
-    const next = res.headers['x-next-page'];
-    if (body.length === 0 || (next === undefined ? body.length < 100 : next === '')) return items;
-  }
-  return fail(`expected the list ${path} to end`, 'it went on past 50 pages of 100');
-}
+export { listAll };
 
 /** Above this many invitations a source is not emptied for reuse: a new one costs less. */
 const WITHDRAW_AT_MOST = 100;

@@ -12,7 +12,7 @@ import type { Factories } from '../../fixtures/factories.js';
 import { HarnessError } from '../../runner/core/errors.js';
 import { type ActorName, type GroupInfo, type ProjectInfo, type SourceInfo, type SourceKind, type Visibility } from '../../runner/core/vocabulary.js';
 import { type ActorInfo, type RunContext } from '../../runner/run/context.js';
-import { readOk } from '../common/read.js';
+import { listAll as listPages, readOk } from '../common/read.js';
 import { publicSources } from '../common/public-sources.js';
 import { GITLAB } from './clauses.js';
 
@@ -377,18 +377,8 @@ export interface Membership {
   access_level: { string_value: string; integer_value: number };
 }
 
-/** Every item of a paginated list (pages of 100), insisting each page is a 200 of the schema. */
-export async function listAll<T = MemberBody>(client: Client, path: string, schema: string, query: Query = {}): Promise<T[]> {
-  const items: T[] = [];
-  for (let page = 1; page <= 50; page++) {
-    const res = await client.get(path, { query: { ...query, per_page: 100, page } });
-    expectOk(res, 200, schema, { list: true });
-    const body = res.body as T[];
-    items.push(...body);
-    if (body.length < 100) return items;
-  }
-  return fail('expected the list to end', 'it went on past 50 pages of 100');
-}
+/** Every item of a paginated list (common/read.ts listAll): member rows unless told otherwise. */
+export const listAll = <T = MemberBody>(client: Client, path: string, schema: string, query: Query = {}): Promise<T[]> => listPages<T>(client, path, schema, query);
 
 /** An entry of a top-level group's pending members (spec: Resources/Pending member). */
 export interface PendingMember {
@@ -616,10 +606,7 @@ export async function expectReadMatrix(as: (actor: ActorName | 'anonymous') => C
 }
 
 /** The member roles that manage members (add, edit, remove), highest first: Owner in a group, Owner and Maintainer in a project (members.manage.role). */
-export const MANAGERS = { group: ['owner'], project: ['owner', 'maintainer'] } as const;
-
-/** The lowest role that manages the members of a `kind` of source: Owner of a group, Maintainer of a project. */
-export const manager = (kind: SourceKind): 'owner' | 'maintainer' => MANAGERS[kind][MANAGERS[kind].length - 1];
+export { MANAGERS, manager } from '../common/managers.js';
 
 /** The member roles below those who manage members: under Owner in a group, under Maintainer in a project. */
 const NON_MANAGERS = { group: ['maintainer', 'developer', 'reporter', 'guest'], project: ['developer', 'reporter', 'guest'] } as const;
