@@ -26,6 +26,32 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+/** The conformance suite's test files: those of every area (the mutation run takes them too, vitest.mutation.config.ts). */
+export const CONFORMANCE_FILES = 'suites/*/**/*.test.ts';
+const EXCLUSIVE_FILES = 'suites/*/**/*.exclusive.test.ts';
+/** A fixture's build may make users, groups and projects on a slow target. */
+export const HOOK_TIMEOUT_MS = 120_000;
+
+/**
+ * A conformance project: its files under the one global setup that makes the run, sharing workers
+ * (isolate: false), the tests of a file at once (the wrapper marks them concurrent unless the run is
+ * sequential: they share only fixtures made for sharing, fixture.ts).
+ */
+const conformanceProject = (name: string, files: { include: string; exclude?: string }, more: { sequence?: { groupOrder: number } } = {}) => ({
+  test: {
+    name,
+    include: [files.include],
+    ...(files.exclude ? { exclude: [files.exclude] } : {}),
+    globalSetup: ['suites/global-setup.ts'],
+    pool: 'threads' as const,
+    isolate: false,
+    maxConcurrency: TESTS_PER_FILE,
+    ...more,
+    testTimeout: TEST_TIMEOUT_MS,
+    hookTimeout: HOOK_TIMEOUT_MS,
+  },
+});
+
 /** Specs that run the command as a user does (whole runs, packed tarballs, real clients): `npm test` only. */
 const WHOLE_RUN = ['cli/*-run.spec.ts', 'cli/{cli,sweep-safety,fault-check,package}.spec.ts', 'reference-server/clients/**/*.spec.ts'];
 
@@ -67,37 +93,11 @@ export default defineConfig(({ mode }) => {
             testTimeout: 60_000,
           },
         },
-        {
-          test: {
-            name: 'conformance',
-            include: ['suites/*/**/*.test.ts'],
-            exclude: ['suites/*/**/*.exclusive.test.ts'],
-            globalSetup: ['suites/global-setup.ts'],
-            pool: 'threads',
-            isolate: false,
-            // The tests of a file run at once (the wrapper marks them concurrent unless the run is
-            // sequential): they share only fixtures made for sharing (fixture.ts).
-            maxConcurrency: TESTS_PER_FILE,
-            testTimeout: TEST_TIMEOUT_MS,
-            hookTimeout: 120_000,
-          },
-        },
-        {
-          // Tests that flip instance-wide settings (promotion approval) run after the rest, so no
-          // other test sees the setting change under it. Among themselves they run at once: tests that
-          // need the same value of a setting hold it together (suites/common/promotion.ts).
-          test: {
-            name: 'conformance-exclusive',
-            include: ['suites/*/**/*.exclusive.test.ts'],
-            globalSetup: ['suites/global-setup.ts'],
-            pool: 'threads',
-            isolate: false,
-            maxConcurrency: TESTS_PER_FILE,
-            sequence: { groupOrder: 1 },
-            testTimeout: TEST_TIMEOUT_MS,
-            hookTimeout: 120_000,
-          },
-        },
+        conformanceProject('conformance', { include: CONFORMANCE_FILES, exclude: EXCLUSIVE_FILES }),
+        // Tests that flip instance-wide settings (promotion approval) run after the rest, so no
+        // other test sees the setting change under it. Among themselves they run at once: tests that
+        // need the same value of a setting hold it together (suites/common/promotion.ts).
+        conformanceProject('conformance-exclusive', { include: EXCLUSIVE_FILES }, { sequence: { groupOrder: 1 } }),
       ],
     },
   };

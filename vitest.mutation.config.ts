@@ -11,14 +11,15 @@
 import { defineConfig } from 'vitest/config';
 import { CATALOG } from './suites/areas.js';
 import { runSettings } from './runner/run/config.js';
+import { CONFORMANCE_FILES, HOOK_TIMEOUT_MS } from './vitest.config.js';
 
 export default defineConfig({
   test: {
-    include: ['suites/*/**/*.test.ts'],
+    include: [CONFORMANCE_FILES],
     setupFiles: ['bench/mutation-setup.ts'],
     env: { CONFORMANCE_SERVER: 'in-worker', CONFORMANCE_LEVEL: 'parity', CONFORMANCE_REPORT_DIR: 'reports/mutation-run' },
     provide: { conformanceSettings: { ...runSettings(CATALOG), sequential: true } },
     testTimeout: 60_000,
-    hookTimeout: 120_000,
+    hookTimeout: HOOK_TIMEOUT_MS,
   },
 });
