@@ -3,15 +3,14 @@ import { expectEqual, expectSetUp } from '../../runner/core/checks.js';
 import { endpoint } from '../../runner/run/conformance.js';
 import {
   approveAllPath,
-  expectBadRequest,
   expectMembershipState,
   expectNotShownSuccess,
-  expectOwnersOnly,
   GITLAB,
   LEVEL,
   pendingMembers,
   statePath,
   membersWorld,
+  subgroupAndRolesCase,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -30,21 +29,15 @@ const world = membersWorld('approve-all-members', {}, async (t) => {
 const suite = endpoint(members, 'approve-all', { uses: [world], alone: 'its tests run in order: the approval leaves nothing pending for the refusals before it' });
 
 // The refusals run first: the approval below leaves nothing pending.
-suite.test(
-  {
-    case: 'subgroup-and-roles',
-    title: 'a subgroup gives 400; Maintainers, Developers and Guests are refused (400 or 403; GitLab: 400), an outsider gets 404, nobody 401; nothing is approved',
-    clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
-    requires: { capabilities: ['premium'] },
-  },
-  async ({ as }) => {
-    const { root, sub, a, b, c } = world();
-    expectBadRequest(await as('owner').post(approveAllPath(sub)));
-    await expectOwnersOnly(as, (client) => client.post(approveAllPath(root)));
+subgroupAndRolesCase(suite, world, {
+  stays: 'nothing is approved',
+  send: (client, group) => client.post(approveAllPath(group)),
+  after: async (as) => {
+    const { root, a, b, c } = world();
     const pending = (await pendingMembers(as('owner'), root)).map((p) => p.username);
     for (const user of [a, b, c]) expectEqual(pending.includes(user.username), true, `${user.username} still pending`);
   },
-);
+});
 
 suite.test(
   {

@@ -5,10 +5,8 @@ import { endpoint } from '../../runner/run/conformance.js';
 import type { GroupInfo } from '../../runner/core/vocabulary.js';
 import {
   approvePath,
-  expectBadRequest,
   expectMembershipState,
   expectNotShownSuccess,
-  expectOwnersOnly,
   GITLAB,
   LEVEL,
   pendingMembers,
@@ -16,6 +14,7 @@ import {
   expectSourceNotFound,
   membersWorld,
   sharedHierarchy,
+  subgroupAndRolesCase,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -69,21 +68,12 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'subgroup-and-roles',
-    title: 'a subgroup gives 400; Maintainers, Developers and Guests are refused (400 or 403; GitLab: 400), an outsider gets 404, nobody 401; the member stays pending',
-    clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
-    requires: { capabilities: ['premium'] },
-  },
-  async ({ as }) => {
-    const { root, sub } = world();
-    const { user, memberId } = await pendingMember(as('owner'));
-    expectBadRequest(await as('owner').put(approvePath(sub, memberId)));
-    await expectOwnersOnly(as, (client) => client.put(approvePath(root, memberId)));
-    await expectMembershipState(as('owner'), root, user.id, 'awaiting', 'the member, still awaiting');
-  },
-);
+subgroupAndRolesCase(suite, world, {
+  stays: 'the member stays pending',
+  prepare: (as) => pendingMember(as('owner')),
+  send: (client, group, { memberId }) => client.put(approvePath(group, memberId)),
+  after: (as, { user }) => expectMembershipState(as('owner'), world().root, user.id, 'awaiting', 'the member, still awaiting'),
+});
 
 suite.test(
   {

@@ -6,8 +6,6 @@ import type { GroupInfo, ProjectInfo } from '../../runner/core/vocabulary.js';
 import {
   billableMembershipsPath,
   checkPagination,
-  expectBadRequest,
-  expectOwnersOnly,
   expectParamError,
   GITLAB,
   LEVEL,
@@ -17,6 +15,7 @@ import {
   membersWorld,
   type Membership,
   sharedHierarchy,
+  subgroupAndRolesCase,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -107,19 +106,9 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'subgroup-and-roles',
-    title: 'a subgroup gives 400; Maintainers, Developers and Guests are refused (400 or 403; GitLab: 400), an outsider gets 404, nobody 401',
-    clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
-    requires: { capabilities: ['premium'] },
-  },
-  async ({ as }) => {
-    const { root, sub, u } = world();
-    expectBadRequest(await as('owner').get(billableMembershipsPath(sub, u.id)));
-    await expectOwnersOnly(as, (client) => client.get(billableMembershipsPath(root, u.id)));
-  },
-);
+subgroupAndRolesCase(suite, world, {
+  send: (client, group) => client.get(billableMembershipsPath(group, world().u.id)),
+});
 
 suite.test(
   {

@@ -24,9 +24,9 @@ import {
   type MemberBody,
   belowHierarchy,
   sharedHierarchy,
+  projectBotKeptCase,
 } from './helpers.js';
 import { members } from './area.js';
-import { projectBot } from '../common/project-bot.js';
 
 // A group and a project (in a group of its own), each with the shared actors in their roles; and a
 // public group and project with the shared actors and an access requester.
@@ -313,17 +313,4 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'project-bot',
-    title: 'the bot user of the project\'s access token is not edited, not even by the project\'s Owner (403); its level stays',
-    clauses: ['members.project-bot.kept'],
-    only: { kind: 'project', why: 'a project access token\'s bot is a member of its project only' },
-    uses: [projectBot],
-  },
-  async ({ as }) => {
-    const { project, bot } = projectBot();
-    for (const role of MANAGERS.project) expectForbidden(await as(role).put(memberPath(project, bot.id), { body: { access_level: ACCESS.DEVELOPER } }), GITLAB.projectBot);
-    expectEqual((await readMember(as('owner'), project, bot.id)).access_level, ACCESS.MAINTAINER, 'the bot, still a Maintainer of its project');
-  },
-);
+projectBotKeptCase(suite, { done: 'edited', stays: 'its level stays', send: (client, path) => client.put(path, { body: { access_level: ACCESS.DEVELOPER } }) });

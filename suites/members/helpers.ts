@@ -4,16 +4,18 @@
 import { apiPath, type Client, type Exchange, type Query } from '../../runner/core/client.js';
 import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectSetUp, expectStatus, expectTrue, expectValidationError, fail, parity } from '../../runner/core/checks.js';
 import { manifestEntry, type FixtureName, type ResolvedFixture } from '../../fixtures/manifest.js';
-import type { Kit } from '../../runner/run/conformance.js';
+import type { Kit, TestSpec } from '../../runner/run/conformance.js';
 import { fixture, type Fixture } from '../../runner/run/fixture.js';
 import { currentFrame } from '../../runner/run/frame.js';
 import type { Maker } from '../../runner/run/maker.js';
 import type { Factories } from '../../fixtures/factories.js';
 import { HarnessError } from '../../runner/core/errors.js';
-import { type ActorName, type GroupInfo, type ProjectInfo, type SourceInfo, type SourceKind, type Visibility } from '../../runner/core/vocabulary.js';
+import { ACCESS, type ActorName, type GroupInfo, type ProjectInfo, type SourceInfo, type SourceKind, type Visibility } from '../../runner/core/vocabulary.js';
 import { type ActorInfo, type RunContext } from '../../runner/run/context.js';
 import { listAll as listPages, readOk } from '../common/read.js';
 import { publicSources } from '../common/public-sources.js';
+import { MANAGERS, manager } from '../common/managers.js';
+import { projectBot } from '../common/project-bot.js';
 import { GITLAB } from './clauses.js';
 
 export { GITLAB };
@@ -606,7 +608,7 @@ export async function expectReadMatrix(as: (actor: ActorName | 'anonymous') => C
 }
 
 /** The member roles that manage members (add, edit, remove), highest first: Owner in a group, Owner and Maintainer in a project (members.manage.role). */
-export { MANAGERS, manager } from '../common/managers.js';
+export { MANAGERS, manager };
 
 /** The member roles below those who manage members: under Owner in a group, under Maintainer in a project. */
 const NON_MANAGERS = { group: ['maintainer', 'developer', 'reporter', 'guest'], project: ['developer', 'reporter', 'guest'] } as const;
@@ -693,4 +695,89 @@ export async function withLdapFixture(
 ): Promise<void> {
   const fx = ldapGroup();
   await body({ fx, group: { kind: 'group', id: fx.group_id }, owner: withToken(fx.ownerToken, 'LDAP group owner') });
+}
+
+// ---- cases more than one endpoint runs --------------------------------------------------------
+
+/** What a case factory adds its test to: an endpoint's suite (runner/run/conformance.ts endpoint). */
+type Suite = { test(spec: TestSpec, body: (kit: Kit) => Promise<void>): void };
+
+/**
+ * The `subgroup-and-roles` case of an EE endpoint of a top-level group (members.ee.top-level-only,
+ * members.ee.admin-only, members.auth.anonymous): `send` on the subgroup gives 400 to its Owner; on
+ * the top group its Maintainers, Developers and Guests are refused, an outsider gets 404 (or what
+ * `outsider` checks) and nobody 401. `prepare` runs first (its value goes to `send` and `after`),
+ * `after` checks what stayed, which the title says in `stays`.
+ */
+export function subgroupAndRolesCase<G, P = undefined>(
+  suite: Suite,
+  sources: () => { root: G; sub: G },
+  c: {
+    stays?: string;
+    prepare?: (as: Kit['as']) => Promise<P>;
+    send: (client: Client, group: G, prepared: P) => Promise<Exchange>;
+    outsider?: (res: Exchange) => void;
+    after?: (as: Kit['as'], prepared: P) => Promise<void>;
+  },
+): void {
+  suite.test(
+    {
+      case: 'subgroup-and-roles',
+      title: `a subgroup gives 400; Maintainers, Developers and Guests are refused (400 or 403; GitLab: 400), an outsider gets 404, nobody 401${c.stays === undefined ? '' : `; ${c.stays}`}`,
+      clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
+      requires: { capabilities: ['premium'] },
+    },
+    async ({ as }) => {
+      const { root, sub } = sources();
+      const prepared = (await c.prepare?.(as)) as P;
+      expectBadRequest(await c.send(as('owner'), sub, prepared));
+      await expectOwnersOnly(as, (client) => c.send(client, root, prepared), c.outsider);
+      await c.after?.(as, prepared);
+    },
+  );
+}
+
+/**
+ * The `project-bot` case of a write to a project's membership of its access token's bot
+ * (members.project-bot.kept): refused to every manager of the project, its Owner too (403), and the
+ * bot stays a Maintainer. `done`: what the write would have done ("edited"); `stays`: the title's end.
+ */
+export function projectBotKeptCase(suite: Suite, c: { done: string; stays: string; send: (client: Client, path: string) => Promise<Exchange> }): void {
+  suite.test(
+    {
+      case: 'project-bot',
+      title: `the bot user of the project's access token is not ${c.done}, not even by the project's Owner (403); ${c.stays}`,
+      clauses: ['members.project-bot.kept'],
+      only: { kind: 'project', why: 'a project access token\'s bot is a member of its project only' },
+      uses: [projectBot],
+    },
+    async ({ as }) => {
+      const { project, bot } = projectBot();
+      for (const role of MANAGERS.project) expectForbidden(await c.send(as(role), memberPath(project, bot.id)), GITLAB.projectBot);
+      expectEqual((await readMember(as('owner'), project, bot.id)).access_level, ACCESS.MAINTAINER, 'the bot, still a Maintainer of its project');
+    },
+  );
+}
+
+/**
+ * The `requester-reads` case of a members list (members.public.read, members.requester.not-member):
+ * a user whose access request to a public group or project is pending reads the list (`path`) of
+ * the source, which holds its members but not the requester. `lists`: what the title says it lists.
+ */
+export function requesterReadsCase(suite: Suite, c: { lists: string; path: (source: SourceRef) => string }): void {
+  suite.test(
+    {
+      case: 'requester-reads',
+      title: `a user whose access request to a public group or project is pending lists ${c.lists} (200) and is not among them`,
+      clauses: ['members.public.read', 'members.requester.not-member'],
+      uses: [publicSources],
+    },
+    async ({ kind, run, withToken }) => {
+      const sources = publicSources();
+      const pending = sources.requester;
+      const ids = idsOf(await listAll(withToken(pending.tokens.api, 'access requester'), c.path(sources[kind]), 'member'));
+      expectTrue(ids.includes(run.actors.developer.id), 'the members, the Developer among them, to be listed to the requester', `ids: ${ids.join(', ')}`);
+      expectTrue(!ids.includes(pending.id), 'the requester not to be listed among the members', `ids: ${ids.join(', ')}`);
+    },
+  );
 }

@@ -20,7 +20,6 @@ import {
   manager,
   membersPath,
   privateParent,
-  publicSources,
   shareWith,
   sorted,
   sourceIn,
@@ -31,6 +30,7 @@ import {
   type Toolkit,
   personalProject,
   enterpriseGroup,
+  requesterReadsCase,
 } from './helpers.js';
 import { members } from './area.js';
 import { projectBot } from '../common/project-bot.js';
@@ -418,21 +418,7 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'requester-reads',
-    title: 'a user whose access request to a public group or project is pending lists all its members (200) and is not among them',
-    clauses: ['members.public.read', 'members.requester.not-member'],
-    uses: [publicSources],
-  },
-  async ({ kind, run, withToken }) => {
-    const sources = publicSources();
-    const pending = sources.requester;
-    const ids = idsOf(await listAll(withToken(pending.tokens.api, 'access requester'), allMembersPath(sources[kind]), 'member'));
-    expectTrue(ids.includes(run.actors.developer.id), 'the members, the Developer among them, to be listed to the requester', `ids: ${ids.join(', ')}`);
-    expectTrue(!ids.includes(pending.id), 'the requester not to be listed among the members', `ids: ${ids.join(', ')}`);
-  },
-);
+requesterReadsCase(suite, { lists: 'all its members', path: allMembersPath });
 
 suite.test(
   {

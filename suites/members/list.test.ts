@@ -20,7 +20,6 @@ import {
   memberIds,
   membersPath,
   nameSearchTerm,
-  publicSources,
   roleSourceIn,
   shareWith,
   sorted,
@@ -33,6 +32,7 @@ import {
   type Toolkit,
   personalProject,
   enterpriseGroup,
+  requesterReadsCase,
 } from './helpers.js';
 import { members } from './area.js';
 import { projectBot } from '../common/project-bot.js';
@@ -459,21 +459,7 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'requester-reads',
-    title: 'a user whose access request to a public group or project is pending lists its members (200) and is not among them',
-    clauses: ['members.public.read', 'members.requester.not-member'],
-    uses: [publicSources],
-  },
-  async ({ kind, run, withToken }) => {
-    const sources = publicSources();
-    const pending = sources.requester;
-    const ids = idsOf(await listAll(withToken(pending.tokens.api, 'access requester'), membersPath(sources[kind]), 'member'));
-    expectTrue(ids.includes(run.actors.developer.id), 'the members, the Developer among them, to be listed to the requester', `ids: ${ids.join(', ')}`);
-    expectTrue(!ids.includes(pending.id), 'the requester not to be listed among the members', `ids: ${ids.join(', ')}`);
-  },
-);
+requesterReadsCase(suite, { lists: 'its members', path: membersPath });
 
 suite.test(
   {

@@ -24,9 +24,9 @@ import {
   membersWorld,
   GITLAB,
   sharedHierarchy,
+  projectBotKeptCase,
 } from './helpers.js';
 import { members } from './area.js';
-import { projectBot } from '../common/project-bot.js';
 
 // The group kind: a group with the shared actors in their roles, a subgroup and a project in that
 // subgroup. The project kind: a project with the shared actors in their roles, in a group whose
@@ -352,20 +352,7 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'project-bot',
-    title: 'the bot user of the project\'s access token is not removed, not even by the project\'s Owner (403); it stays a member',
-    clauses: ['members.project-bot.kept'],
-    only: { kind: 'project', why: 'a project access token\'s bot is a member of its project only' },
-    uses: [projectBot],
-  },
-  async ({ as }) => {
-    const { project, bot } = projectBot();
-    for (const role of MANAGERS.project) expectForbidden(await as(role).delete(memberPath(project, bot.id)), GITLAB.projectBot);
-    expectEqual((await readMember(as('owner'), project, bot.id)).access_level, ACCESS.MAINTAINER, 'the bot, still a Maintainer of its project');
-  },
-);
+projectBotKeptCase(suite, { done: 'removed', stays: 'it stays a member', send: (client, path) => client.delete(path) });
 
 suite.test(
   {

@@ -1,11 +1,8 @@
 // PUT /groups/:id/members/:user_id/state
 import { expectEqual, expectFields, expectError, expectOk } from '../../runner/core/checks.js';
-import type { Exchange } from '../../runner/core/client.js';
 import { endpoint } from '../../runner/run/conformance.js';
 import {
-  expectBadRequest,
   expectMembershipState,
-  expectOwnersOnly,
   expectParamError,
   expectSourceNotFound,
   GITLAB,
@@ -15,6 +12,7 @@ import {
   statePath,
   membersWorld,
   sharedHierarchy,
+  subgroupAndRolesCase,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -94,23 +92,13 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'subgroup-and-roles',
-    title: 'a subgroup gives 400; Maintainers, Developers and Guests are refused (400 or 403; GitLab: 400), an outsider gets 404, nobody 401; the state stays',
-    clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
-    requires: { capabilities: ['premium'] },
-  },
-  async ({ as }) => {
-    const { root, sub } = world();
-    const user = await newMember();
-    const body = { body: { state: 'awaiting' } };
-    expectBadRequest(await as('owner').put(statePath(sub, user.id), body));
-    const outsider = (res: Exchange) => expectError(res, 404, { message: '404 Group Not Found', gitlab: `${GITLAB.eeApi} (state: find_group; not_found!('Group'))` });
-    await expectOwnersOnly(as, (client) => client.put(statePath(root, user.id), body), outsider);
-    await expectMembershipState(as('owner'), root, user.id, 'active', 'the state, unchanged');
-  },
-);
+subgroupAndRolesCase(suite, world, {
+  stays: 'the state stays',
+  prepare: () => newMember(),
+  send: (client, group, user) => client.put(statePath(group, user.id), { body: { state: 'awaiting' } }),
+  outsider: (res) => expectError(res, 404, { message: '404 Group Not Found', gitlab: `${GITLAB.eeApi} (state: find_group; not_found!('Group'))` }),
+  after: (as, user) => expectMembershipState(as('owner'), world().root, user.id, 'active', 'the state, unchanged'),
+});
 
 suite.test(
   {
