@@ -15,7 +15,6 @@ import {
   memberPath,
   publicSources,
   readMember,
-  memberIds,
   LEVEL,
   MINIMAL_ACCESS_GROUPS,
   minimalAccessMember,
@@ -25,6 +24,8 @@ import {
   belowHierarchy,
   sharedHierarchy,
   projectBotKeptCase,
+  groupWithLastOwner,
+  subgroupOwnedAbove,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -177,12 +178,8 @@ suite.test(
   },
   async ({ as, run }) => {
     const { t } = world();
-    // A top-level group: for it GitLab counts its direct Owners only (Group#member_owners_excluding_project_bots),
-    // and its only member is the administrator who made it. GroupMemberPolicy prevents
-    // update_group_member on the last owner, which wins over an administrator's enable.
-    const alone = await t.group({ top: true });
-    expectEqual(await memberIds(as('admin'), alone), [run.adminId], `the group's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
-    expectEqual((await readMember(as('admin'), alone, run.adminId)).access_level, ACCESS.OWNER, 'the administrator, the group\'s Owner');
+    // GroupMemberPolicy prevents update_group_member on the last owner, which wins over an administrator's enable.
+    const alone = await groupWithLastOwner(t, as('admin'), run.adminId);
     expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: ACCESS.MAINTAINER } }), GITLAB.lastOwner);
     expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: ACCESS.OWNER, expires_at: dateIn(30) } }), GITLAB.lastOwner);
     const back = await readMember(as('admin'), alone, run.adminId);
@@ -201,10 +198,7 @@ suite.test(
     const { t } = world();
     // GroupMember#last_owner_of_the_group? leaves out only the member's own row; for a subgroup the
     // rows are members_with_parents, so the administrator's Owner membership of the parent remains.
-    const parent = await t.group();
-    const sub = await t.group({ parent });
-    expectEqual(await memberIds(as('admin'), sub), [run.adminId], `the subgroup's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
-    expectEqual((await readMember(as('admin'), parent, run.adminId)).access_level, ACCESS.OWNER, 'the parent\'s Owner: the administrator who made it');
+    const { parent, sub } = await subgroupOwnedAbove(t, as('admin'), run.adminId);
     const expiry = dateIn(30);
     const res = await as('admin').put(memberPath(sub, run.adminId), { body: { access_level: ACCESS.OWNER, expires_at: expiry } });
     expectOk(res, 200, 'member');

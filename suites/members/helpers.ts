@@ -781,3 +781,30 @@ export function requesterReadsCase(suite: Suite, c: { lists: string; path: (sour
     },
   );
 }
+
+// ---- the last-owner set-ups of edit and remove -------------------------------------------------
+
+/**
+ * A top-level group whose only member is the administrator who made it, its Owner (both read back):
+ * its last owner, for GitLab counts a top-level group's direct Owners only
+ * (Group#member_owners_excluding_project_bots).
+ */
+export async function groupWithLastOwner(tk: Toolkit, admin: Client, adminId: number): Promise<GroupInfo> {
+  const alone = await tk.group({ top: true });
+  expectEqual(await memberIds(admin, alone), [adminId], `the group's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
+  expectEqual((await readMember(admin, alone, adminId)).access_level, ACCESS.OWNER, 'the administrator, the group\'s Owner');
+  return alone;
+}
+
+/**
+ * A subgroup whose only direct member is the administrator who made it and its parent, and the
+ * parent, which the administrator owns (both read back): the subgroup has no last owner, for
+ * GroupMember#last_owner_of_the_group? counts a subgroup's members_with_parents.
+ */
+export async function subgroupOwnedAbove(tk: Toolkit, admin: Client, adminId: number): Promise<{ parent: GroupInfo; sub: GroupInfo }> {
+  const parent = await tk.group();
+  const sub = await tk.group({ parent });
+  expectEqual(await memberIds(admin, sub), [adminId], `the subgroup's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
+  expectEqual((await readMember(admin, parent, adminId)).access_level, ACCESS.OWNER, 'the parent\'s Owner: the administrator who made it');
+  return { parent, sub };
+}

@@ -25,6 +25,8 @@ import {
   GITLAB,
   sharedHierarchy,
   projectBotKeptCase,
+  groupWithLastOwner,
+  subgroupOwnedAbove,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -217,13 +219,9 @@ suite.test(
   },
   async ({ as, run }) => {
     const { t } = world();
-    // A top-level group: for it GitLab counts its direct Owners only (Group#member_owners_excluding_project_bots),
-    // and its only member is the administrator who made it. GroupMemberPolicy prevents
-    // destroy_group_member on the last owner, which wins over an administrator's enable;
-    // Members::DestroyService then raises AccessDeniedError.
-    const alone = await t.group({ top: true });
-    expectEqual(await memberIds(as('admin'), alone), [run.adminId], `the group's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
-    expectEqual((await readMember(as('admin'), alone, run.adminId)).access_level, ACCESS.OWNER, 'the administrator, the group\'s Owner');
+    // GroupMemberPolicy prevents destroy_group_member on the last owner, which wins over an
+    // administrator's enable; Members::DestroyService then raises AccessDeniedError.
+    const alone = await groupWithLastOwner(t, as('admin'), run.adminId);
     expectForbidden(await as('admin').delete(memberPath(alone, run.adminId)), GITLAB.lastOwner);
     expectEqual((await readMember(as('admin'), alone, run.adminId)).access_level, ACCESS.OWNER, 'the last owner, still an Owner');
   },
@@ -240,10 +238,7 @@ suite.test(
     const { t } = world();
     // GroupMember#last_owner_of_the_group? leaves out only the member's own row; for a subgroup the
     // rows are members_with_parents, so the administrator's Owner membership of the parent remains.
-    const parent = await t.group();
-    const sub = await t.group({ parent });
-    expectEqual(await memberIds(as('admin'), sub), [run.adminId], `the subgroup's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
-    expectEqual((await readMember(as('admin'), parent, run.adminId)).access_level, ACCESS.OWNER, 'the parent\'s Owner: the administrator who made it');
+    const { sub } = await subgroupOwnedAbove(t, as('admin'), run.adminId);
     expectNotShownSuccess(await as('admin').delete(memberPath(sub, run.adminId)));
     await expectNotMember(as('admin'), sub, run.adminId);
     expectEqual(await memberIds(as('admin'), sub), [], 'the subgroup\'s direct members after the removal');
