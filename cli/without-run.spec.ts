@@ -16,7 +16,7 @@ import { startReferenceServer, type ReferenceServer } from '../reference-server/
 import { CAPABILITIES } from '../runner/run/config.js';
 import { cleanUpChildren, cli } from './cli-child.js';
 import type { Results } from '../runner/report/results.js';
-import type { TestMeta } from '../runner/run/conformance.js';
+import { testNamePattern, type TestMeta } from '../runner/run/conformance.js';
 
 const ADMIN_TOKEN = 'glpat-without-run-admin-00';
 const RUN_MS = 600_000;
@@ -47,8 +47,7 @@ beforeAll(async () => {
 function selection(name: string): string {
   const dependents = metas.filter((m) => m.needs.includes(name as TestMeta['needs'][number]));
   const sample = metas.filter((m) => !m.needs.includes(name as TestMeta['needs'][number])).filter((_, i) => i % SAMPLE_EVERY === 0);
-  const ids = [...dependents, ...sample].map((m) => m.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return `^(${ids.join('|')}): `;
+  return testNamePattern([...dependents, ...sample].map((m) => m.id));
 }
 
 test.each(EXTRA_SETUP_ENDPOINT_NAMES)('without %s, only the tests that need it change verdict, each unsupported with the reason', { timeout: RUN_MS }, async (name) => {

@@ -9,6 +9,7 @@
 // value naming a symbol), `<prefix>`, `<origin>`, `<time:…>`, `<date>`, `<commit~1>`.
 import { createHash } from 'node:crypto';
 import type { CollectionIdKinds } from '../core/area.js';
+import { escapeRegExp } from '../core/regexp.js';
 import type { BodyEncoding, ExchangeLine, HeaderValue, SymbolEntry, Transcript, TranscriptHeader, TranscriptTest } from './transcript.js';
 
 type Json = Record<string, unknown>;
@@ -34,7 +35,6 @@ export interface NormalizedExchange {
 /** RFC 6901: one reference token. */
 export const pointerToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** One of `words` (longest first), not where a letter or digit adjoins it; undefined for none. */
 function wordsPattern(words: string[], flags: string): RegExp | undefined {

@@ -8,6 +8,7 @@ import { afterAll, inject, test, type RunnerTask } from 'vitest';
 import type { Factories } from '../../fixtures/factories.js';
 import { formsByKind, type Area } from '../core/area.js';
 import type { Cause } from '../core/cause.js';
+import { escapeRegExp } from '../core/regexp.js';
 import { describeExchange } from '../core/checks.js';
 import { Client } from '../core/client.js';
 import { ConformanceFailure, HarnessError } from '../core/errors.js';
@@ -146,6 +147,12 @@ export interface TestSpec {
    */
   alone?: string;
 }
+
+/**
+ * A test name pattern (vitest's -t, the command's --grep) for exactly the tests with these ids: a
+ * test's name is `<id>: <title>` (endpoint's test).
+ */
+export const testNamePattern = (ids: readonly string[]) => `^(${ids.map(escapeRegExp).join('|')}): `;
 
 /**
  * The tests of one endpoint of an area: `endpoint(area, 'create', { uses }).test({ case, title, clauses }, body)`.
