@@ -26,6 +26,25 @@ interface DeclaredTest {
   body: string;
 }
 
+/**
+ * A case factory of the suite (`export function <name>Case(suite, …)` in an area's helpers.ts or in
+ * suites/common/): its test's spec (case, only) and body, as the factory writes them.
+ */
+function caseFactory(name: string): { spec: string; body: string } {
+  const files = readdirSync(SUITES, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => readdirSync(join(SUITES, d.name)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => join(SUITES, d.name, f)));
+  for (const file of files) {
+    const source = readFileSync(file, 'utf8');
+    const start = source.indexOf(`export function ${name}`);
+    if (start < 0) continue;
+    const end = source.indexOf('\n}\n', start);
+    const [spec, ...body] = source.slice(start, end < 0 ? undefined : end).split(/\basync\s*\(/);
+    return { spec, body: body.join('async (') };
+  }
+  throw new Error(`no case factory ${name} in suites/`);
+}
+
 const withoutComments = (code: string) => code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
 /**
@@ -50,13 +69,7 @@ function declaredTestIds(files = testFiles()): Map<string, DeclaredTest> {
     };
     const suites = new Map<string, { area: Area; key: string }>();
     for (const m of source.matchAll(/\bconst\s+(\w+)\s*=\s*endpoint\(\s*(\w+)\s*,\s*'([\w-]+)'\s*(?:,[^)]*)?\)/g)) suites.set(m[1], { area: areaOf(m[2]), key: m[3] });
-    const calls = [...source.matchAll(/(?:\bendpoint\(\s*(\w+)\s*,\s*'([\w-]+)'\s*(?:,[^)]*)?\)|\b(\w+))\.test\(\s*\{/g)];
-    for (const [n, call] of calls.entries()) {
-      const target = call[1] !== undefined ? { area: areaOf(call[1]), key: call[2] } : suites.get(call[3]);
-      if (target === undefined) continue; // some other .test( (a RegExp's)
-      // The spec object: from the call to the test body, before the next call.
-      const end = n + 1 < calls.length ? calls[n + 1].index : source.length;
-      const [spec, ...body] = source.slice(call.index, end).split(/\basync\s*\(/);
+    const declare = (target: { area: Area; key: string }, spec: string, body: string) => {
       const testCase = /\bcase:\s*'([a-z0-9-]+)'/.exec(spec)?.[1];
       if (testCase === undefined) throw new Error(`${relative(ROOT, file)}: a test of ${target.key} without a literal case`);
       const only = /\bonly:\s*\{\s*kind:\s*'(group|project)'/.exec(spec)?.[1];
@@ -67,8 +80,28 @@ function declaredTestIds(files = testFiles()): Map<string, DeclaredTest> {
       for (const kind of kinds) {
         if (only !== undefined && kind !== only) continue;
         const id = kinds.length > 1 ? `${target.area.prefix}.${target.key}.${kind}.${testCase}` : `${target.area.prefix}.${target.key}.${testCase}`;
-        ids.set(id, { file: relative(ROOT, file), form: formsByKind(forms).find(([k]) => k === kind)![1], body: withoutComments(body.join('async (')) });
+        ids.set(id, { file: relative(ROOT, file), form: formsByKind(forms).find(([k]) => k === kind)![1], body: withoutComments(body) });
       }
+    };
+    const calls = [...source.matchAll(/(?:\bendpoint\(\s*(\w+)\s*,\s*'([\w-]+)'\s*(?:,[^)]*)?\)|\b(\w+))\.test\(\s*\{/g)];
+    for (const [n, call] of calls.entries()) {
+      const target = call[1] !== undefined ? { area: areaOf(call[1]), key: call[2] } : suites.get(call[3]);
+      if (target === undefined) continue; // some other .test( (a RegExp's)
+      // The spec object: from the call to the test body, before the next call.
+      const end = n + 1 < calls.length ? calls[n + 1].index : source.length;
+      const [spec, ...body] = source.slice(call.index, end).split(/\basync\s*\(/);
+      declare(target, spec, body.join('async ('));
+    }
+    // A case a factory adds (`subgroupAndRolesCase(suite, { … })` at the start of a line): the
+    // factory's spec, and its body with what the call hands it (up to the line that ends the call).
+    for (const call of source.matchAll(/^(\w+Case)\(\s*(\w+)\s*,/gm)) {
+      const target = suites.get(call[2]);
+      if (target === undefined) continue;
+      const ends = /^\S.*\);[ \t]*$/gm;
+      ends.lastIndex = call.index;
+      const end = ends.exec(source);
+      const factory = caseFactory(call[1]);
+      declare(target, factory.spec, `${factory.body}\n${source.slice(call.index, end ? end.index + end[0].length : undefined)}`);
     }
   }
   return ids;
