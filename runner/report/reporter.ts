@@ -170,8 +170,9 @@ export class ConformanceReporter implements Reporter {
 function runTally(records: TestRecord[]): Pick<Results, 'fixtures' | 'lackingSetup' | 'requests'> {
   const coordinator = runCoordinator();
   if (!coordinator) return {};
+  const tally = coordinator.tally();
   const notRun = (r: TestRecord) => r.verdict === 'unsupported' || r.verdict === 'error';
-  const fixtures: FixtureReport[] = coordinator.failures.map((f) => ({
+  const fixtures: FixtureReport[] = tally.failures.map((f) => ({
     ...f,
     message: redact(f.message),
     dependents: records.filter((r) => notRun(r) && r.fixtures.includes(f.fixture) && (r.reason ?? '').includes(`"${f.fixture}"`)).map((r) => r.id),
@@ -184,13 +185,13 @@ function runTally(records: TestRecord[]): Pick<Results, 'fixtures' | 'lackingSet
     entry.tests++;
     lacking.set(match[2], entry);
   }
-  const files = [...coordinator.requests].map(([file, counts]) => ({ file, ...counts })).sort((a, b) => a.file.localeCompare(b.file));
+  const files = [...tally.requests].map(([file, counts]) => ({ file, ...counts })).sort((a, b) => a.file.localeCompare(b.file));
   const total: Record<string, number> = {};
   for (const row of files) for (const [purpose, n] of Object.entries(row)) if (typeof n === 'number') total[purpose] = (total[purpose] ?? 0) + n;
   return {
     ...(fixtures.length > 0 ? { fixtures } : {}),
     ...(lacking.size > 0 ? { lackingSetup: [...lacking.values()] } : {}),
-    requests: { files, total, highestInFlight: coordinator.highestInFlight() },
+    requests: { files, total, highestInFlight: tally.highestInFlight },
   };
 }
 
