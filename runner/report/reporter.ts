@@ -136,7 +136,7 @@ export class ConformanceReporter implements Reporter {
       .filter((m) => m.project.name.startsWith('conformance'))
       .map((m) => ({ file: m.relativeModuleId, durationMs: Math.round(m.diagnostic().duration) }))
       .sort((a, b) => b.durationMs - a.durationMs);
-    Object.assign(results, runTally(records));
+    Object.assign(results, runTally(recorded));
     if (config.expectedFailuresPath) results.baseline = applyBaseline(results, config.expectedFailuresPath, loadBaseline(config.expectedFailuresPath));
     const coverage = clauseCoverage(this.catalog.clauses, records);
     writeReports(config.reportDir, results, coverage);
@@ -166,24 +166,28 @@ export class ConformanceReporter implements Reporter {
   }
 }
 
-/** What the run's coordinator knows of the run: fixtures that could not be built, set-up endpoints lacking, requests sent. */
-function runTally(records: TestRecord[]): Pick<Results, 'fixtures' | 'lackingSetup' | 'requests'> {
+/**
+ * What the run's coordinator knows of the run (fixtures that could not be built, requests sent),
+ * with what the outcomes of its tests say: the tests each failed fixture kept from running, the
+ * set-up endpoints lacking.
+ */
+function runTally(recorded: { record: TestRecord; outcome: Outcome | undefined }[]): Pick<Results, 'fixtures' | 'lackingSetup' | 'requests'> {
   const coordinator = runCoordinator();
   if (!coordinator) return {};
   const tally = coordinator.tally();
-  const notRun = (r: TestRecord) => r.verdict === 'unsupported' || r.verdict === 'error';
+  const notRun = ({ record }: { record: TestRecord }) => record.verdict === 'unsupported' || record.verdict === 'error';
   const fixtures: FixtureReport[] = tally.failures.map((f) => ({
     ...f,
     message: redact(f.message),
-    dependents: records.filter((r) => notRun(r) && r.fixtures.includes(f.fixture) && (r.reason ?? '').includes(`"${f.fixture}"`)).map((r) => r.id),
+    dependents: recorded.filter((r) => notRun(r) && r.outcome?.fixtureFailure?.fixture === f.fixture).map((r) => r.record.id),
   }));
   const lacking = new Map<string, { need: string; endpoint: string; tests: number }>();
-  for (const r of records) {
-    const match = /^the target lacks (.+) \(set-up "([a-z-]+)"\)/.exec(r.reason ?? '');
-    if (r.verdict !== 'unsupported' || !match) continue;
-    const entry = lacking.get(match[2]) ?? { need: match[2], endpoint: match[1], tests: 0 };
+  for (const { record, outcome } of recorded) {
+    const lack = outcome?.gate?.lacking;
+    if (record.verdict !== 'unsupported' || !lack) continue;
+    const entry = lacking.get(lack.need) ?? { ...lack, tests: 0 };
     entry.tests++;
-    lacking.set(match[2], entry);
+    lacking.set(lack.need, entry);
   }
   const files = [...tally.requests].map(([file, counts]) => ({ file, ...counts })).sort((a, b) => a.file.localeCompare(b.file));
   const total: Record<string, number> = {};
