@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import type { Catalog } from '../core/area.js';
 import { redact, redactValue, REDACTED } from '../core/redact.js';
+import { reach } from '../run/coordination/channel.js';
 import type { Config } from '../run/config.js';
 import type { Outcome, TestMeta } from '../run/conformance.js';
 import { registerRunSecrets, type RunContext } from '../run/context.js';
@@ -17,7 +18,6 @@ import { reportHtml } from './html.js';
 import { junitXml } from './junit.js';
 import { summaryMarkdown } from './markdown.js';
 import { buildResults, chosenSummary, headline, type FixtureReport, type Results, type TestRecord, type Verdict } from './results.js';
-import { runCoordinator } from '../run/coordinator.js';
 import { writeTranscript } from './transcript.js';
 
 /**
@@ -136,7 +136,7 @@ export class ConformanceReporter implements Reporter {
       .filter((m) => m.project.name.startsWith('conformance'))
       .map((m) => ({ file: m.relativeModuleId, durationMs: Math.round(m.diagnostic().duration) }))
       .sort((a, b) => b.durationMs - a.durationMs);
-    Object.assign(results, runTally(recorded));
+    if (run) Object.assign(results, await runTally(run.runId, recorded));
     if (config.expectedFailuresPath) results.baseline = applyBaseline(results, config.expectedFailuresPath, loadBaseline(config.expectedFailuresPath));
     const coverage = clauseCoverage(this.catalog.clauses, records);
     writeReports(config.reportDir, results, coverage);
@@ -171,10 +171,9 @@ export class ConformanceReporter implements Reporter {
  * with what the outcomes of its tests say: the tests each failed fixture kept from running, the
  * set-up endpoints lacking.
  */
-function runTally(recorded: { record: TestRecord; outcome: Outcome | undefined }[]): Pick<Results, 'fixtures' | 'lackingSetup' | 'requests'> {
-  const coordinator = runCoordinator();
-  if (!coordinator) return {};
-  const tally = coordinator.tally();
+async function runTally(runId: string, recorded: { record: TestRecord; outcome: Outcome | undefined }[]): Promise<Pick<Results, 'fixtures' | 'lackingSetup' | 'requests'>> {
+  const { coordinator, close } = reach(runId);
+  const tally = await coordinator.tally().finally(close);
   const notRun = ({ record }: { record: TestRecord }) => record.verdict === 'unsupported' || record.verdict === 'error';
   const fixtures: FixtureReport[] = tally.failures.map((f) => ({
     ...f,

@@ -1,7 +1,7 @@
 // The run's coordinator: the one place where the state that test files share lives, in the process
 // that made the run. Test files run in worker threads of that process; they reach it by its methods'
 // names through a BroadcastChannel named after the run, or directly when the run was made in their
-// own thread (coordination/channel.ts).
+// own thread (coordination/channel.ts); the command's reporter and watchdog reach it the same way.
 // It is a facade over small services, each with its own state (coordination/):
 // - the lending policy (lending.ts): users lent by domain, the seatless users as a shelf of their own;
 // - the shelves of kept sources of test-scoped fixtures (shelf.ts);
@@ -138,18 +138,6 @@ export class Coordinator {
   tally(): RunTally {
     return { failures: this.fixtures.failures, requests: this.tallies.requests, highestInFlight: this.tallies.highestInFlight() };
   }
-}
-
-const kept = globalThis as { conformanceCoordinator?: Coordinator };
-
-/** The coordinator of the run made in this process, for the reporters (which run where the run was made). */
-export function runCoordinator(): Coordinator | undefined {
-  return kept.conformanceCoordinator;
-}
-
-/** Keeps the run's coordinator for the reporters. */
-export function keepCoordinator(coordinator: Coordinator): void {
-  kept.conformanceCoordinator = coordinator;
 }
 
 /** What a worker holds: the coordinator's methods, asynchronous. */

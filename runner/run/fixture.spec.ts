@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { giveSlot, takeSlot } from '../core/in-flight.js';
 import { HarnessError } from '../core/errors.js';
 import type { RunContext } from './context.js';
-import { connect, local, serve } from './coordination/channel.js';
+import { connect, local, reach, serve } from './coordination/channel.js';
 import { Coordinator } from './coordinator.js';
 import { closure, fixture, FixtureUnavailable, needsOf, resolve, type Fixture } from './fixture.js';
 import { Frame, type Run } from './frame.js';
@@ -145,6 +145,10 @@ describe('the run\'s coordinator', () => {
       await client.count('f.test.ts', { checked: 2 });
       expect(coordinator.tally().requests.get('f.test.ts')?.checked).toBe(2);
       await expect((client as unknown as { nope(): Promise<void> }).nope()).rejects.toThrow(/the run's coordinator/);
+      // The reporter's way, on a channel of its own beside the workers': the run's tally, whole.
+      const { coordinator: reporter, close } = reach('spec-channel');
+      expect((await reporter.tally()).requests.get('f.test.ts')?.checked).toBe(2);
+      close();
     } finally {
       stop();
     }

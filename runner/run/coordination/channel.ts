@@ -1,6 +1,7 @@
 // How the run's coordinator is reached, by its methods' names: from the worker threads of the
-// process that made the run, through a BroadcastChannel named after the run; or directly, from the
-// thread that made it.
+// process that made the run, and from its reporter and watchdog (which run in that process, in
+// another module graph than the global setup that made the run), through a BroadcastChannel named
+// after the run; or directly, from the thread that made it.
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import type { Coordinator, CoordinatorClient } from '../coordinator.js';
 
@@ -41,11 +42,20 @@ let calls = 0;
 export function connect(runId: string): CoordinatorClient {
   joined?.close();
   joined = new BroadcastChannel(channelName(runId));
+  joined.unref();
   return client(joined);
 }
 
+/**
+ * The coordinator of a run made in this process, on a channel of the caller's own, which `close`
+ * ends: open until then, it keeps the process alive for the answers.
+ */
+export function reach(runId: string): { coordinator: CoordinatorClient; close: () => void } {
+  const channel = new BroadcastChannel(channelName(runId));
+  return { coordinator: client(channel), close: () => channel.close() };
+}
+
 function client(channel: BroadcastChannel): CoordinatorClient {
-  channel.unref();
   const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   channel.onmessage = (event) => {
     const { re, result, error } = (event as MessageEvent).data as { re?: string; result?: unknown; error?: string };
