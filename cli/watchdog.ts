@@ -4,13 +4,8 @@
 // either, the run is stopped as interrupted ("target lost") instead of ending in hundreds of `error`
 // verdicts that read as the target's fault. A healthy run costs no request: the watchdog asks only
 // after an unanswered one. Any HTTP answer, whatever its status, means the target is there.
-import { runCoordinator } from '../runner/run/coordinator.js';
-
-/** How many requests of the run got no answer at all, from the run's shared counters (core/in-flight.ts). */
-function unansweredCount(): number {
-  const counters = runCoordinator()?.inFlight;
-  return counters ? Atomics.load(new Int32Array(counters), 3) : 0;
-}
+import type { TestModule } from 'vitest/node';
+import { reach } from '../runner/run/coordination/channel.js';
 
 /** Whether the target answers at all (any status): a few tries, a moment apart, each on a new connection. */
 export async function answers(targetUrl: string, tries = 3, gapMs = 500, timeoutMs = 10_000): Promise<{ ok: boolean; error: string }> {
@@ -35,19 +30,41 @@ export async function answers(targetUrl: string, tries = 3, gapMs = 500, timeout
 export class TargetWatch {
   onLost: (why: string) => void = () => undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** The run's shared counters (core/in-flight.ts), which its coordinator hands over. */
+  private counters: SharedArrayBuffer | undefined;
+  private started = false;
+  private stopped = false;
 
   constructor(
     private readonly targetUrl: string | undefined,
     private readonly everyMs = 1_000,
   ) {}
 
-  onTestModuleStart(): void {
+  onTestModuleStart(module: TestModule): void {
+    const runId = module.project.getProvidedContext().conformance?.runId;
     const targetUrl = this.targetUrl;
-    if (targetUrl === undefined || this.timer) return;
-    let seen = unansweredCount();
+    if (targetUrl === undefined || runId === undefined || this.started) return;
+    this.started = true;
+    const { coordinator, close } = reach(runId);
+    void coordinator
+      .inFlightBuffer()
+      .finally(close)
+      .then((counters) => {
+        this.counters = counters;
+        if (!this.stopped) this.watch(targetUrl);
+      });
+  }
+
+  /** How many requests of the run got no answer at all. */
+  private unanswered(): number {
+    return this.counters ? Atomics.load(new Int32Array(this.counters), 3) : 0;
+  }
+
+  private watch(targetUrl: string): void {
+    let seen = this.unanswered();
     let busy = false;
     this.timer = setInterval(() => {
-      const now = unansweredCount();
+      const now = this.unanswered();
       if (busy || now === seen) return;
       seen = now;
       busy = true;
@@ -60,6 +77,7 @@ export class TargetWatch {
   }
 
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
   }
 
@@ -68,7 +86,7 @@ export class TargetWatch {
    * could tell (every request refused at once) is a run cut short too, when the target is gone now.
    */
   async lostAtTheEnd(): Promise<string | undefined> {
-    if (this.targetUrl === undefined || unansweredCount() === 0) return undefined;
+    if (this.targetUrl === undefined || this.unanswered() === 0) return undefined;
     const { ok, error } = await answers(this.targetUrl);
     return ok ? undefined : `target lost: ${this.targetUrl} does not answer at the end of the run (${error})`;
   }

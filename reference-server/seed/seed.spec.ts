@@ -14,14 +14,16 @@ const SEED: Seed = {
   users: [
     { username: 'alice', name: 'Alice', tokens: [{ token: ALICE }] },
     { username: 'bob', email: 'bob@example.org', tokens: [{ token: BOB, scopes: ['read_api'] }] },
+    { username: 'erin' },
   ],
-  groups: [{ path: 'demo', visibility: 'internal' }, { path: 'sub', parent: 'demo' }],
+  groups: [{ path: 'demo', visibility: 'internal' }, { path: 'sub', parent: 'demo' }, { path: 'partners' }],
   projects: [
     {
       path: 'app',
       namespace: 'demo/sub',
       files: { 'README.md': '# app\n', 'src/main.txt': 'one' },
       branches: [{ name: 'feature', files: { 'src/main.txt': 'two' } }],
+      protected_branches: ['main'],
     },
     { path: 'notes', namespace: 'alice' },
   ],
@@ -31,6 +33,8 @@ const SEED: Seed = {
   ],
   invitations: [{ email: 'carol@example.com', group: 'demo', access_level: 'reporter' }],
   mirrors: [{ project: 'demo/sub/app', url: 'https://user:secret@example.com/mirror.git', enabled: true }],
+  access_requests: [{ user: 'erin', group: 'demo' }],
+  shares: [{ with_group: 'partners', project: 'demo/sub/app', access_level: 'reporter', expires_at: '2999-06-30' }],
 };
 
 let server: ReferenceServer;
@@ -64,6 +68,13 @@ describe('a seeded server', () => {
     );
     expect((await api('/groups/demo/invitations')).body).toMatchObject([{ invite_email: 'carol@example.com', access_level: 20 }]);
     expect((await api('/projects/demo%2Fsub%2Fapp/remote_mirrors')).body).toMatchObject([{ url: 'https://*****:*****@example.com/mirror.git', enabled: true }]);
+  });
+
+  test('serves the seeded access requests, shares and protected branches', async () => {
+    expect((await api('/groups/demo/access_requests')).body).toMatchObject([{ username: 'erin' }]);
+    expect((await api('/projects/demo%2Fsub%2Fapp')).body).toMatchObject({ shared_with_groups: [{ group_full_path: 'partners', group_access_level: 20, expires_at: '2999-06-30' }] });
+    expect((await api('/projects/demo%2Fsub%2Fapp/repository/branches/main')).body).toMatchObject({ protected: true });
+    expect((await api('/projects/demo%2Fsub%2Fapp/repository/branches/feature')).body).toMatchObject({ protected: false });
   });
 
   test('GET /-/reference/health answers 200 without a token', async () => {
@@ -150,6 +161,9 @@ describe('a bad seed', () => {
     expect(await applied({ groups: [{ path: 'sub', parent: 'top' }] })).toMatch(/^seed: groups\[0\] \(sub\): no group "top"/);
     expect(await applied({ groups: [{ path: 'g' }], projects: [{ path: 'p', namespace: 'g', branches: [{ name: 'b' }] }] })).toMatch(/projects\[0\] \(g\/p\): branch "b": no branch "main"/);
     expect(await applied({ users: [{ username: 'root' }] })).toBe('seed: users[0] (root): username "root" is taken');
+    expect(await applied({ groups: [{ path: 'g' }], projects: [{ path: 'p', namespace: 'g', protected_branches: ['main'] }] })).toMatch(/projects\[0\] \(g\/p\): protected branch "main": no such branch/);
+    expect(await applied({ groups: [{ path: 'g' }], shares: [{ with_group: 'h', group: 'g', access_level: 30 }] })).toBe('seed: shares[0] (h in g): no group "h"');
+    expect(await applied({ users: [{ username: 'u' }], groups: [{ path: 'g' }], members: [{ user: 'u', group: 'g', access_level: 30 }], access_requests: [{ user: 'u', group: 'g' }] })).toBe('seed: access_requests[0] (u in g): the user has access already');
   });
 
   test('in a YAML file, is refused with the file named', async () => {

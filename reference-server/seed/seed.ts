@@ -1,5 +1,6 @@
-// Seeds: the users (with their tokens), groups, projects (with files on branches), members,
-// invitations and mirrors a reference server starts with and goes back to on reset. A seed is read
+// Seeds: the users (with their tokens), groups, projects (with files on branches and protected
+// branches), members, invitations, mirrors, access requests and shares a reference server starts with
+// and goes back to on reset. A seed is read
 // from JSON or YAML, checked against seed.schema.json (ajv) and then against itself (a member of a
 // group the seed does not make); every error names the entry, as `members[2] (alice in demo)`.
 import { readFileSync } from 'node:fs';
@@ -26,10 +27,13 @@ export interface Seed {
     default_branch?: string;
     files?: Files;
     branches?: { name: string; from?: string; files?: Files }[];
+    protected_branches?: string[];
   }[];
   members?: { user: string; group?: string; project?: string; access_level: Role; expires_at?: string }[];
   invitations?: { email: string; group?: string; project?: string; access_level: Role; expires_at?: string; invited_by?: string }[];
   mirrors?: { project: string; url: string; enabled?: boolean; only_protected_branches?: boolean; keep_divergent_refs?: boolean }[];
+  access_requests?: { user: string; group?: string; project?: string }[];
+  shares?: { with_group: string; group?: string; project?: string; access_level: Role; expires_at?: string }[];
 }
 
 /** A seed that does not hold together; the message names the entry. */
@@ -54,8 +58,8 @@ function entryName(seed: unknown, section: string, index: number): string {
   const entry = (seed as Record<string, Record<string, unknown>[] | undefined>)[section]?.[index];
   const text = (key: string) => (typeof entry?.[key] === 'string' ? (entry[key] as string) : undefined);
   const about =
-    section === 'members' || section === 'invitations'
-      ? [text('user') ?? text('email'), text('group') ?? text('project')].filter(Boolean).join(' in ')
+    section === 'members' || section === 'invitations' || section === 'access_requests' || section === 'shares'
+      ? [text('user') ?? text('email') ?? text('with_group'), text('group') ?? text('project')].filter(Boolean).join(' in ')
       : section === 'projects'
         ? [text('namespace'), text('path')].filter(Boolean).join('/')
         : section === 'mirrors'
@@ -164,6 +168,10 @@ export function applySeed(store: Store, seed: Seed, admin: User, time: number, o
       project.repository.createBranch(branch.name, from);
       commitFiles(branch.name, branch.files);
     }
+    for (const name of entry.protected_branches ?? []) {
+      if (!project.repository.branches.has(name)) fail('projects', i, `protected branch "${name}": no such branch (files on it, or an entry of branches, make it)`);
+      project.protectedBranches.add(name);
+    }
   });
 
   const source = (section: string, i: number, entry: { group?: string; project?: string }): Source =>
@@ -201,5 +209,21 @@ export function applySeed(store: Store, seed: Seed, admin: User, time: number, o
     const mirror = newMirror(store, entry.url, { enabled: entry.enabled, keepDivergentRefs: entry.keep_divergent_refs });
     mirror.onlyProtectedBranches = entry.only_protected_branches ?? false;
     project.remoteMirrors.push(mirror);
+  });
+
+  seed.access_requests?.forEach((entry, i) => {
+    const user = userNamed('access_requests', i, entry.user);
+    const target = source('access_requests', i, entry);
+    if (store.accessLevel(target, user) > 0) fail('access_requests', i, 'the user has access already');
+    if (store.accessRequests.find(target, user.id)) fail('access_requests', i, 'the user has asked already');
+    store.accessRequests.add({ source: store.sourceRef(target), userId: user.id, accessLevel: ACCESS.DEVELOPER, requestedAt: new Date(time).toISOString() });
+  });
+
+  seed.shares?.forEach((entry, i) => {
+    const invited = store.findGroup(entry.with_group) ?? fail('shares', i, `no group "${entry.with_group}"`);
+    const target = source('shares', i, entry);
+    if (target.kind === 'group' && target.id === invited.id) fail('shares', i, 'a group is not shared with itself');
+    if (target.sharedWith.some((l) => l.groupId === invited.id)) fail('shares', i, 'shared with that group already');
+    target.sharedWith.push({ groupId: invited.id, accessLevel: level(entry.access_level), expiresAt: entry.expires_at ?? null });
   });
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import type { Catalog } from '../core/area.js';
 import { redact, redactValue, REDACTED } from '../core/redact.js';
+import { reach } from '../run/coordination/channel.js';
 import type { Config } from '../run/config.js';
 import type { Outcome, TestMeta } from '../run/conformance.js';
 import { registerRunSecrets, type RunContext } from '../run/context.js';
@@ -17,7 +18,6 @@ import { reportHtml } from './html.js';
 import { junitXml } from './junit.js';
 import { summaryMarkdown } from './markdown.js';
 import { buildResults, chosenSummary, headline, type FixtureReport, type Results, type TestRecord, type Verdict } from './results.js';
-import { runCoordinator } from '../run/coordinator.js';
 import { writeTranscript } from './transcript.js';
 
 /**
@@ -136,7 +136,7 @@ export class ConformanceReporter implements Reporter {
       .filter((m) => m.project.name.startsWith('conformance'))
       .map((m) => ({ file: m.relativeModuleId, durationMs: Math.round(m.diagnostic().duration) }))
       .sort((a, b) => b.durationMs - a.durationMs);
-    Object.assign(results, runTally(records));
+    if (run) Object.assign(results, await runTally(run.runId, recorded));
     if (config.expectedFailuresPath) results.baseline = applyBaseline(results, config.expectedFailuresPath, loadBaseline(config.expectedFailuresPath));
     const coverage = clauseCoverage(this.catalog.clauses, records);
     writeReports(config.reportDir, results, coverage);
@@ -166,31 +166,35 @@ export class ConformanceReporter implements Reporter {
   }
 }
 
-/** What the run's coordinator knows of the run: fixtures that could not be built, set-up endpoints lacking, requests sent. */
-function runTally(records: TestRecord[]): Pick<Results, 'fixtures' | 'lackingSetup' | 'requests'> {
-  const coordinator = runCoordinator();
-  if (!coordinator) return {};
-  const notRun = (r: TestRecord) => r.verdict === 'unsupported' || r.verdict === 'error';
-  const fixtures: FixtureReport[] = coordinator.failures.map((f) => ({
+/**
+ * What the run's coordinator knows of the run (fixtures that could not be built, requests sent),
+ * with what the outcomes of its tests say: the tests each failed fixture kept from running, the
+ * set-up endpoints lacking.
+ */
+async function runTally(runId: string, recorded: { record: TestRecord; outcome: Outcome | undefined }[]): Promise<Pick<Results, 'fixtures' | 'lackingSetup' | 'requests'>> {
+  const { coordinator, close } = reach(runId);
+  const tally = await coordinator.tally().finally(close);
+  const notRun = ({ record }: { record: TestRecord }) => record.verdict === 'unsupported' || record.verdict === 'error';
+  const fixtures: FixtureReport[] = tally.failures.map((f) => ({
     ...f,
     message: redact(f.message),
-    dependents: records.filter((r) => notRun(r) && r.fixtures.includes(f.fixture) && (r.reason ?? '').includes(`"${f.fixture}"`)).map((r) => r.id),
+    dependents: recorded.filter((r) => notRun(r) && r.outcome?.fixtureFailure?.fixture === f.fixture).map((r) => r.record.id),
   }));
   const lacking = new Map<string, { need: string; endpoint: string; tests: number }>();
-  for (const r of records) {
-    const match = /^the target lacks (.+) \(set-up "([a-z-]+)"\)/.exec(r.reason ?? '');
-    if (r.verdict !== 'unsupported' || !match) continue;
-    const entry = lacking.get(match[2]) ?? { need: match[2], endpoint: match[1], tests: 0 };
+  for (const { record, outcome } of recorded) {
+    const lack = outcome?.gate?.lacking;
+    if (record.verdict !== 'unsupported' || !lack) continue;
+    const entry = lacking.get(lack.need) ?? { ...lack, tests: 0 };
     entry.tests++;
-    lacking.set(match[2], entry);
+    lacking.set(lack.need, entry);
   }
-  const files = [...coordinator.requests].map(([file, counts]) => ({ file, ...counts })).sort((a, b) => a.file.localeCompare(b.file));
+  const files = [...tally.requests].map(([file, counts]) => ({ file, ...counts })).sort((a, b) => a.file.localeCompare(b.file));
   const total: Record<string, number> = {};
   for (const row of files) for (const [purpose, n] of Object.entries(row)) if (typeof n === 'number') total[purpose] = (total[purpose] ?? 0) + n;
   return {
     ...(fixtures.length > 0 ? { fixtures } : {}),
     ...(lacking.size > 0 ? { lackingSetup: [...lacking.values()] } : {}),
-    requests: { files, total, highestInFlight: coordinator.highestInFlight() },
+    requests: { files, total, highestInFlight: tally.highestInFlight },
   };
 }
 

@@ -18,6 +18,7 @@ import { SETUP_NEEDS, type SetupNeed } from '../core/setup-needs.js';
 import type { ActorName, SourceKind, TokenScope } from '../core/vocabulary.js';
 import { BODY_DEADLINE_MS } from './config.js';
 import type { ActorInfo, RunContext } from './context.js';
+import type { FixtureFailure } from './coordination/run-fixtures.js';
 import { currentRun } from './current-run.js';
 import { closure, endFile, FixtureUnavailable, holding, needsOf, resolve, type Fixture, type TestScoped } from './fixture.js';
 import { Frame } from './frame.js';
@@ -57,6 +58,8 @@ export interface Outcome {
   parity: ParityNote[];
   /** The answer that stopped a test that did not pass, for grouping by root cause. */
   cause?: Cause;
+  /** The fixture that could not be built for it, as the report lists it with its dependents. */
+  fixtureFailure?: FixtureFailure;
   /** Every exchange the test made, in the order sent, for a transcript (only when the run records). */
   transcript?: Evidence[];
   /** The run's objects the test met, by role (only when the run records). */
@@ -230,8 +233,14 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
           instances = await frame.enter(() => resolve(uses, frame, file, meta.kind));
           await frame.enter(() => withDeadline(body(kit(run.context, meta.kind, frame))));
         } catch (error) {
-          if (error instanceof FixtureUnavailable && error.failure.lacking) skip({ verdict: 'unsupported', reason: error.message });
-          if (error instanceof SetupError && error.need) skip({ verdict: 'unsupported', reason: `the target lacks ${SETUP_NEEDS[error.need].endpoint} (set-up "${error.need}"): ${error.brief}` });
+          if (error instanceof FixtureUnavailable) {
+            outcome.fixtureFailure = error.failure;
+            if (error.failure.lacking) skip({ verdict: 'unsupported', reason: error.message, lacking: error.failure.lacking });
+          }
+          if (error instanceof SetupError && error.need) {
+            const lacking = { need: error.need, endpoint: SETUP_NEEDS[error.need].endpoint };
+            skip({ verdict: 'unsupported', reason: `the target lacks ${lacking.endpoint} (set-up "${lacking.need}"): ${error.brief}`, lacking });
+          }
           if (error instanceof ConformanceFailure && meta.level === 'parity') {
             log.parity.push({ text: error.message, gitlab: 'the test as a whole (level parity)' });
           } else {

@@ -1,5 +1,6 @@
-// The coordinator's holds of instance settings (coordinator.ts holdSetting): tests that need one
-// value hold it together; another value waits until they are done and the old value is back.
+// The coordinator's holds of instance settings (coordination/setting-holds.ts, through the facade's
+// names the workers call): tests that need one value hold it together; another value waits until
+// they are done and the old value is back.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

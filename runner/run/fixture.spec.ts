@@ -6,7 +6,8 @@ import { describe, expect, test } from 'vitest';
 import { giveSlot, takeSlot } from '../core/in-flight.js';
 import { HarnessError } from '../core/errors.js';
 import type { RunContext } from './context.js';
-import { connect, Coordinator, local, serve } from './coordinator.js';
+import { connect, local, reach, serve } from './coordination/channel.js';
+import { Coordinator } from './coordinator.js';
 import { closure, fixture, FixtureUnavailable, needsOf, resolve, type Fixture } from './fixture.js';
 import { Frame, type Run } from './frame.js';
 import { SetupError } from './maker.js';
@@ -85,7 +86,7 @@ describe('fixtures', () => {
     // The run's tally holds each failure once, however many tests and files asked.
     await testWith(run, 'b.test.ts', [above]).catch(() => undefined);
     await testWith(run, 'b.test.ts', [broken]).catch(() => undefined);
-    expect(run.tally.failures.map((f) => f.fixture)).toEqual(['requester', 'broken']);
+    expect(run.tally.tally().failures.map((f) => f.fixture)).toEqual(['requester', 'broken']);
   });
 
   test('what a test depends on: every fixture it is built from, and their set-up endpoints beyond the contract', () => {
@@ -142,8 +143,12 @@ describe('the run\'s coordinator', () => {
       coordinator.adopt({ id: 5, username: 'u5', name: 'U', email: 'u5@example.com', tokens: { api: 'x' } });
       expect(await client.lease('h', [])).toEqual({ user: { id: 5, username: 'u5', name: 'U', email: 'u5@example.com', tokens: { api: 'x' } } });
       await client.count('f.test.ts', { checked: 2 });
-      expect(coordinator.requests.get('f.test.ts')?.checked).toBe(2);
+      expect(coordinator.tally().requests.get('f.test.ts')?.checked).toBe(2);
       await expect((client as unknown as { nope(): Promise<void> }).nope()).rejects.toThrow(/the run's coordinator/);
+      // The reporter's way, on a channel of its own beside the workers': the run's tally, whole.
+      const { coordinator: reporter, close } = reach('spec-channel');
+      expect((await reporter.tally()).requests.get('f.test.ts')?.checked).toBe(2);
+      close();
     } finally {
       stop();
     }
@@ -174,7 +179,7 @@ describe('the run\'s coordinator', () => {
       }),
     );
     expect(highest).toBe(3);
-    expect(coordinator.highestInFlight()).toBe(3);
+    expect(coordinator.tally().highestInFlight).toBe(3);
     bindInFlight(new Coordinator(0).inFlight);
   });
 });

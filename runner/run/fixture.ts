@@ -18,7 +18,7 @@ import type { SetupNeed } from '../core/setup-needs.js';
 import type { SourceKind } from '../core/vocabulary.js';
 import { SETUP_NEEDS } from '../core/setup-needs.js';
 import type { ActorInfo, RunContext } from './context.js';
-import type { FixtureFailure } from './coordinator.js';
+import type { FixtureFailure } from './coordination/run-fixtures.js';
 import { currentFrame, Frame, type Run } from './frame.js';
 import type { SourceKey } from './lending.js';
 import { SetupError, type Maker } from './maker.js';

@@ -1,5 +1,6 @@
 // The lending policy (lending.ts) without a target: which user a holder gets where, when one is
-// taken back first, and what a share, a fixture's pin and a dropped domain change.
+// taken back first, and what a share, a fixture's pin and a dropped domain change. Kept sources:
+// coordination/shelf.spec.ts.
 import { describe, expect, test } from 'vitest';
 import { Lending, type LentUser, type SourceKey } from './lending.js';
 
@@ -167,24 +168,5 @@ describe('waiting for a user', () => {
     expect('wait' in lending.lease('t5', [b], true)).toBe(true);
     // In a, both holders wait, but on holders at work: t4 waits too rather than make a user.
     expect('wait' in lending.lease('t4', [a], true)).toBe(true);
-  });
-});
-
-describe('kept sources', () => {
-  test('a kept source goes to one taker at a time, in the order kept; with none kept, build', () => {
-    const lending = new Lending();
-    lending.keep('fresh:group', { id: 1 });
-    lending.keep('fresh:group', { id: 2 });
-    expect([lending.takeKept('fresh:group'), lending.takeKept('fresh:group'), lending.takeKept('fresh:group')]).toEqual([{ kept: { id: 1 } }, { kept: { id: 2 } }, { build: true }]);
-  });
-
-  test('with `most` made and all in use, wait; one gone for good lets another be built', () => {
-    const lending = new Lending();
-    expect(lending.takeKept('fresh:project', 1)).toEqual({ build: true });
-    expect(lending.takeKept('fresh:project', 1)).toEqual({ wait: true });
-    lending.keep('fresh:project', { id: 3 });
-    expect(lending.takeKept('fresh:project', 1)).toEqual({ kept: { id: 3 } });
-    lending.unmade('fresh:project');
-    expect(lending.takeKept('fresh:project', 1)).toEqual({ build: true });
   });
 });

@@ -15,7 +15,8 @@ import { registerSecret } from '../core/redact.js';
 import { ROLE_LEVEL, ROLES, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
 import { loadConfig, SEATLESS_POOL_SIZE, USER_POOL_SIZE, type Config } from './config.js';
 import type { ActorInfo, RunContext } from './context.js';
-import { Coordinator, keepCoordinator, local, serve } from './coordinator.js';
+import { local, serve } from './coordination/channel.js';
+import { Coordinator } from './coordinator.js';
 import { Frame } from './frame.js';
 import { identityOf, normalizeTarget } from './instance-identity.js';
 import { Ledger } from './ledger.js';
@@ -44,7 +45,6 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
   const ledger = new Ledger(ledgerPath, runId);
   const coordinator = new Coordinator(config.maxInFlight, ledger);
   bindInFlight(coordinator.inFlight);
-  keepCoordinator(coordinator);
   const stopServing = serve(coordinator, runId);
   let teardownDone = false;
   let made: RunContext | undefined;

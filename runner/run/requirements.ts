@@ -17,6 +17,8 @@ export interface Requirements {
 export interface Gate {
   verdict: 'unsupported' | 'disabled';
   reason: string;
+  /** The set-up endpoint beyond the target contract that the target lacks, when that is why. */
+  lacking?: { need: string; endpoint: string };
 }
 
 /** Why requirements are not met by the run (`what` names whose they are), or undefined when they are. */

@@ -1,0 +1,72 @@
+// The suite's HTTP client against a plain node:http server: what goes on the wire (token, JSON, form
+// and raw bodies, headers), a target URL with a path, redirects, and the errors a run reports.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Client } from './client.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+let server: Server;
+let base: string;
+const seen: Seen[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() });
+      if (req.url!.includes('/hang')) return;
+      if (req.url!.includes('/moved')) {
+        res.writeHead(302, { location: '/gitlab/api/v4/landed' }).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'x-total': '1' }).end(JSON.stringify({ ok: true, path: req.url }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/gitlab`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const last = () => seen[seen.length - 1];
+
+describe('the HTTP client', () => {
+  test('sends the token, a JSON body, and reads the answer: status, lower-case headers, parsed JSON and its bytes', async () => {
+    const client = new Client(base, 'glpat-client-spec-token', 'owner', 5000);
+    const answer = await client.post('/projects/1/members', { body: { user_id: 7, access_level: 30 }, query: { a: 'x y' } });
+    expect(last()).toMatchObject({ method: 'POST', url: '/gitlab/api/v4/projects/1/members?a=x+y', body: '{"user_id":7,"access_level":30}' });
+    expect(last().headers).toMatchObject({ 'private-token': 'glpat-client-spec-token', 'content-type': 'application/json', 'content-length': '31' });
+    expect(answer).toMatchObject({ status: 200, method: 'POST', url: '/api/v4/projects/1/members?a=x+y', sentAs: 'json', headers: { 'x-total': '1' }, body: { ok: true } });
+    expect(answer.bytes.toString()).toBe(JSON.stringify({ ok: true, path: last().url }));
+  });
+
+  test('form fields percent-encoded, a raw JSON text as it is, a bodiless request under a declared content type', async () => {
+    const anonymous = new Client(base, undefined, 'anonymous', 5000);
+    await anonymous.put('/x', { body: { 'user_ids[]': '1', note: 'a b&c', skip: undefined }, form: true });
+    expect(last()).toMatchObject({ body: 'user_ids%5B%5D=1&note=a%20b%26c', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(last().headers['private-token']).toBeUndefined();
+    await anonymous.post('/x', { rawJson: '{"broken":' });
+    expect(last()).toMatchObject({ body: '{"broken":', headers: { 'content-type': 'application/json' } });
+    await anonymous.delete('/x', { headers: { 'Content-Type': 'application/json' } });
+    expect(last()).toMatchObject({ method: 'DELETE', body: '', headers: { 'content-type': 'application/json' } });
+  });
+
+  test('a redirect is the answer, not followed: tests check the 301 itself', async () => {
+    const answer = await new Client(base, 'glpat-client-spec-token', 'owner', 5000).get('/moved');
+    expect(answer).toMatchObject({ status: 302, headers: { location: '/gitlab/api/v4/landed' } });
+    expect(last().url).toBe('/gitlab/api/v4/moved');
+  });
+
+  test('no answer in time, or no server, is a harness error naming the request and the actor', async () => {
+    await expect(new Client(base, undefined, 'anonymous', 200).get('/hang')).rejects.toThrow(/GET \/api\/v4\/hang as anonymous could not be completed: no answer within 200 ms/);
+    await expect(new Client('http://127.0.0.1:1', undefined, 'anonymous', 500).get('/x')).rejects.toThrow(/connection refused/);
+  });
+});

@@ -1,0 +1,78 @@
+// How the run's coordinator is reached, by its methods' names: from the worker threads of the
+// process that made the run, and from its reporter and watchdog (which run in that process, in
+// another module graph than the global setup that made the run), through a BroadcastChannel named
+// after the run; or directly, from the thread that made it.
+import { BroadcastChannel, threadId } from 'node:worker_threads';
+import type { Coordinator, CoordinatorClient } from '../coordinator.js';
+
+const channelName = (runId: string) => `gitlab-api-conformance-${runId}`;
+
+/** Serves the coordinator to the run's workers; returns the function that stops serving. */
+export function serve(coordinator: Coordinator, runId: string): () => void {
+  const channel = new BroadcastChannel(channelName(runId));
+  channel.unref();
+  channel.onmessage = (event) => {
+    const { id, method, args } = (event as MessageEvent).data as { id?: string; method?: string; args?: unknown[] };
+    if (id === undefined || method === undefined) return;
+    void (async () => {
+      try {
+        const fn = (coordinator as unknown as Record<string, (...a: unknown[]) => unknown>)[method];
+        channel.postMessage({ re: id, result: await fn.apply(coordinator, args ?? []) });
+      } catch (error) {
+        channel.postMessage({ re: id, error: (error as Error).message });
+      }
+    })();
+  };
+  return () => channel.close();
+}
+
+/** The coordinator of a run made in this very thread. */
+export function local(coordinator: Coordinator): CoordinatorClient {
+  return new Proxy({} as CoordinatorClient, {
+    get: (_, method: string) => async (...args: unknown[]) => (coordinator as unknown as Record<string, (...a: unknown[]) => unknown>)[method].apply(coordinator, args),
+  });
+}
+
+/** This thread's channel to the coordinator of the run it last joined. */
+let joined: BroadcastChannel | undefined;
+/** Calls of this thread, numbered across its channels: every channel of the run hears every answer. */
+let calls = 0;
+
+/** The coordinator of a run made in another thread of this process (the channel to a run joined before is closed). */
+export function connect(runId: string): CoordinatorClient {
+  joined?.close();
+  joined = new BroadcastChannel(channelName(runId));
+  joined.unref();
+  return client(joined);
+}
+
+/**
+ * The coordinator of a run made in this process, on a channel of the caller's own, which `close`
+ * ends: open until then, it keeps the process alive for the answers.
+ */
+export function reach(runId: string): { coordinator: CoordinatorClient; close: () => void } {
+  const channel = new BroadcastChannel(channelName(runId));
+  return { coordinator: client(channel), close: () => channel.close() };
+}
+
+function client(channel: BroadcastChannel): CoordinatorClient {
+  const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  channel.onmessage = (event) => {
+    const { re, result, error } = (event as MessageEvent).data as { re?: string; result?: unknown; error?: string };
+    const call = re === undefined ? undefined : pending.get(re);
+    if (!call) return;
+    pending.delete(re!);
+    if (error !== undefined) call.reject(new Error(`the run's coordinator: ${error}`));
+    else call.resolve(result);
+  };
+  return new Proxy({} as CoordinatorClient, {
+    get:
+      (_, method: string) =>
+      (...args: unknown[]) =>
+        new Promise((resolve, reject) => {
+          const id = `${threadId}:${++calls}`;
+          pending.set(id, { resolve, reject });
+          channel.postMessage({ id, method, args });
+        }),
+  });
+}

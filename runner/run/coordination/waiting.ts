@@ -1,0 +1,56 @@
+// Holders waiting for a user that another holder will give back: whom each waits for, so that
+// holders that wait only on each other make a user instead of waiting for ever; and the wait list
+// they wait on, woken when a holder gives its users back or another starts to wait.
+import type { Lease } from '../lending.js';
+import { WaitList } from './wait-list.js';
+
+export class Waiting {
+  /** Waiting holder → the holders it waits for. */
+  private readonly waiters = new Map<string, string[]>();
+  private readonly list = new WaitList();
+
+  /**
+   * `wait` for `givers` (the holder joins the waiters) when it is patient and one of them, or one
+   * they wait for in turn, is not waiting: it will give a user back. Else `make` (it leaves them).
+   */
+  waitOrMake(holder: string, patient: boolean, givers: string[]): Lease {
+    if (!patient || !this.progresses(givers, holder)) {
+      this.waiters.delete(holder);
+      return { make: true };
+    }
+    const joined = !this.waiters.has(holder);
+    this.waiters.set(holder, givers);
+    // A holder that starts to wait wakes the others: those that now wait only on waiting holders make a user.
+    if (joined) this.list.wakeAll();
+    return { wait: true, joined };
+  }
+
+  /** The holder waits no more: it has a user, or it is done. */
+  leave(holder: string): void {
+    this.waiters.delete(holder);
+  }
+
+  /** Resolves when a holder next gives its users back (or starts to wait), or after `ms`. */
+  released(ms: number): Promise<void> {
+    return this.list.wait(ms);
+  }
+
+  /** A holder gave its users back. */
+  wake(): void {
+    this.list.wakeAll();
+  }
+
+  /** Whether a holder reachable from `givers` through waiting holders (not through `asker`) is at work. */
+  private progresses(givers: string[], asker: string): boolean {
+    const seen = new Set([asker]);
+    const queue = [...givers];
+    for (let h = queue.shift(); h !== undefined; h = queue.shift()) {
+      if (seen.has(h)) continue;
+      seen.add(h);
+      const theirs = this.waiters.get(h);
+      if (theirs === undefined) return true;
+      queue.push(...theirs);
+    }
+    return false;
+  }
+}
