@@ -3,13 +3,13 @@
 // is a routes module, a faults module (reference-server/faults/<area>.ts) and one line here
 // (docs/CONTRIBUTING-AREAS.md). Everything that lists the server's areas or their faults derives
 // from SERVER_AREAS: the fault catalogue (faults/catalogue.ts), the faults a server knows
-// (faults/index.ts) and the area names a fault may carry (FaultArea).
+// (faults/index.ts) and the area each fault carries.
 import type { RouteModule } from './http/context.js';
 import { invitationsFaults } from './faults/invitations.js';
 import { membersFaults } from './faults/members.js';
 import { remoteMirrorsFaults } from './faults/remote-mirrors.js';
 import { repositoryFilesFaults } from './faults/repository-files.js';
-import type { AreaFault, FaultArea, SeededFault } from './faults/types.js';
+import type { AreaFault, SeededFault } from './faults/types.js';
 import { invitationsRoutes } from './routes/invitations.js';
 import { membersRoutes } from './routes/members.js';
 import { remoteMirrorsRoutes } from './routes/remote-mirrors.js';
@@ -25,9 +25,8 @@ export interface ServerArea<N extends string = string> {
 
 /** One area: its name, its routes and the faults it declares (given the area's name here). */
 export function serverArea<const N extends string>(name: N, routes: RouteModule, faults: AreaFault[] = []): ServerArea<N> {
-  // An area registered here is a FaultArea by construction (FaultArea is derived from this list);
-  // one a test adds for itself (runner/tiny-area/) carries its own name all the same.
-  return { name, routes, faults: faults.map((fault) => ({ ...fault, area: name as string as FaultArea })) };
+  // One a test adds for itself (runner/tiny-area/) carries its own name all the same.
+  return { name, routes, faults: faults.map((fault) => ({ ...fault, area: name })) };
 }
 
 export const SERVER_AREAS = [
@@ -36,6 +35,3 @@ export const SERVER_AREAS = [
   serverArea('invitations', invitationsRoutes, invitationsFaults),
   serverArea('members', membersRoutes, membersFaults),
 ];
-
-/** The names of the registered areas. */
-export type ServerAreaName = (typeof SERVER_AREAS)[number]['name'];

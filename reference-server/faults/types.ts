@@ -1,13 +1,6 @@
 // What a fault is: a named, described wrong behaviour that hooks around the correct routes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerAreaName } from '../areas.js';
 import type { Store } from '../state/store.js';
-
-/**
- * Where a fault belongs: one of the areas the server registers (reference-server/areas.ts, which
- * gives each area's faults its name), or the behaviour every area shares.
- */
-export type FaultArea = ServerAreaName | 'cross-cutting';
 
 export interface FaultContext {
   store: Store;
@@ -55,9 +48,13 @@ export interface AreaFault extends FaultHooks {
   level?: 'parity';
 }
 
-/** A seeded fault of the catalogue, with its area. */
+/**
+ * A seeded fault of the catalogue, with its area: the name of an area the server registers
+ * (reference-server/areas.ts gives each area's faults its name), or 'cross-cutting' for the behaviour every area shares. Plain text here, so that
+ * this file need not import the registry that imports the faults.
+ */
 export interface SeededFault extends AreaFault {
-  area: FaultArea;
+  area: string;
 }
 
 /**

@@ -25,34 +25,8 @@ import { Marks } from './coordination/marks.js';
 import { SeatlessUsers } from './coordination/seatless.js';
 import { Waiting } from './coordination/waiting.js';
 
-export type SourceKey = `${'group' | 'project'}:${number}`;
-
-export interface LentUser {
-  id: number;
-  username: string;
-  name: string;
-  email: string;
-  tokens: { api: string } & Partial<Record<string, string>>;
-}
-
-/** A group or project as a request names it: by id or by full path. */
-export type SourceRef = { kind: 'group' | 'project'; ref: string };
-
-/** What a holder's requests did, as the worker saw them: sources by reference, resolved here. */
-export interface Settlement {
-  holder: string;
-  /** The sources its requests touched a lent user in, and whether the user asked for access there. */
-  touched: { userId: number; source: SourceRef; requested: boolean }[];
-  /** Shares made: [source, the group it was shared with]. */
-  links: [SourceRef, SourceRef][];
-  /** The fixture instance whose world keeps its users where it touched them. */
-  pin?: string;
-  /** Seatless users it could not take out again (they may hold a seat now): spent for the run. */
-  failedSeatless?: number[];
-}
-
-/** How a lease ends: the user as it is, or taken back from these sources first; a new user; or wait for a holder to settle (`joined`: the asker was not waiting yet). */
-export type Lease = { user: LentUser; takeBack?: { source: SourceKey; requested: boolean }[] } | { make: true } | { wait: true; joined: boolean };
+export type { Lease, LentUser, Settlement, SourceKey, SourceRef } from './coordination/lending-words.js';
+import type { Lease, LentUser, Settlement, SourceKey, SourceRef } from './coordination/lending-words.js';
 
 /** The lending policy: the seated pool lent by domain, over the run's domains, marks, waiting holders and seatless shelf (coordination/). */
 export class Lending {

@@ -1,7 +1,7 @@
 // Sources and domains (lending.ts has the words): which domain a group or project is in, by key or
 // by the reference a request names it with; shares joining domains; and the domains a holder or
 // fixture instance made for itself, dropped with it. Plain state, no HTTP.
-import type { SourceKey, SourceRef } from '../lending.js';
+import type { SourceKey, SourceRef } from './lending-words.js';
 
 export class Domains {
   /** Source → the domain it was registered in (before any share: `find` follows the joins). */

@@ -1,6 +1,6 @@
 // Marks (lending.ts has the words): where a lent user came back touched, by user and domain, with
 // the sources to take it back from and the fixture instance that pins it there while it lives.
-import type { SourceKey } from '../lending.js';
+import type { SourceKey } from './lending-words.js';
 
 export interface Mark {
   /** Source → whether the user asked for access there. */

@@ -1,7 +1,7 @@
 // The seatless users (members of nothing, for the promotion-approval tests) as one more shelf: each
 // lent to one holder in the whole run at a time, never where it was touched before, put back when
 // its holder is done, and spent for the run when it could not be taken out of what it was given.
-import type { LentUser } from '../lending.js';
+import type { LentUser } from './lending-words.js';
 import { Shelf } from './shelf.js';
 
 interface Seatless {

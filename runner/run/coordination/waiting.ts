@@ -1,7 +1,7 @@
 // Holders waiting for a user that another holder will give back: whom each waits for, so that
 // holders that wait only on each other make a user instead of waiting for ever; and the wait list
 // they wait on, woken when a holder gives its users back or another starts to wait.
-import type { Lease } from '../lending.js';
+import type { Lease } from './lending-words.js';
 import { WaitList } from './wait-list.js';
 
 export class Waiting {
