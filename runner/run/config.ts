@@ -27,7 +27,7 @@ export const BUNDLED_CONCURRENCY = 2;
  */
 export const USER_POOL_SIZE = 17;
 /**
- * Seatless users in the run's pool (Frame.seatlessUser): as many as the promotion-approval tests ask
+ * Seatless users in the run's pool (Frame.leaseSeatless): as many as the promotion-approval tests ask
  * for in one source (members: 8); they are taken out of it after each test and serve the next source.
  */
 export const SEATLESS_POOL_SIZE = 8;

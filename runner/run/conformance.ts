@@ -87,7 +87,7 @@ export interface Kit {
   /** A client with any token, e.g. one a test made itself. */
   withToken(token: string | undefined, label: string): Client;
   /** A user lent to this test: new to the domains of its fixtures, given back when it ends. */
-  user(): Promise<ActorInfo>;
+  lease(): Promise<ActorInfo>;
   /** Makes the objects only this test uses (they stay until the run's clean-up). */
   make: Maker;
   /** Names for what it makes: unique in the run, the same in every run. */
@@ -108,7 +108,7 @@ function kit(run: RunContext, kind: SourceKind, frame: Frame): Kit {
       return base.withToken(token, scope === 'api' ? actor : `${actor} (${scope} token)`);
     },
     withToken: (token, label) => base.withToken(token, label),
-    user: () => frame.user(),
+    lease: () => frame.lease(),
     make: frame.make,
     names: frame.factories,
   };

@@ -34,8 +34,8 @@ export interface BuildContext {
   admin: Client;
   /** Names for what it makes: unique in the run, the same in every run. */
   names: Factories;
-  /** A user new to the domains of the fixtures this one is built from (Frame.user). */
-  user(): Promise<ActorInfo>;
+  /** A user new to the domains of the fixtures this one is built from (Frame.lease). */
+  lease(): Promise<ActorInfo>;
   /** The value of a fixture this one is built from (declared in `uses`). */
   use<U>(fixture: Fixture<U>): U;
   /**
@@ -280,7 +280,7 @@ function context(f: Fixture<unknown>, frame: Frame, kind?: SourceKind): BuildCon
     make: frame.make,
     admin: frame.admin,
     names: frame.factories,
-    user: () => frame.user(),
+    lease: () => frame.lease(),
     use: <U>(dep: Fixture<U>) => {
       if (!(f.spec.uses ?? []).includes(dep as Fixture<unknown>)) throw new HarnessError(`fixture ${f.spec.name} uses ${dep.spec.name} without declaring it (uses)`);
       return values.get(frame)!.get(dep as Fixture<unknown>) as U;

@@ -99,8 +99,8 @@ export class Frame implements Recorder {
    * the pool has none left there, else a new one. It comes back when the frame closes, marked where
    * the frame's requests touched it.
    */
-  user(): Promise<ActorInfo> {
-    return this.lease(false);
+  lease(): Promise<ActorInfo> {
+    return this.fromPool(false);
   }
 
   /**
@@ -108,11 +108,11 @@ export class Frame implements Recorder {
    * pool, taken out again of whatever the frame's requests gave it when the frame closes (spent for
    * the run when that fails); a new user when none is left.
    */
-  seatlessUser(): Promise<ActorInfo> {
-    return this.lease(true);
+  leaseSeatless(): Promise<ActorInfo> {
+    return this.fromPool(true);
   }
 
-  private async lease(seatless: boolean): Promise<ActorInfo> {
+  private async fromPool(seatless: boolean): Promise<ActorInfo> {
     const { coordinator } = this.run;
     // Users are few and worth waiting a while for: another test or fixture may give one back soon.
     const patience = Date.now() + LEASE_PATIENCE_MS;

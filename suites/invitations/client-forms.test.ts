@@ -34,14 +34,14 @@ create.test(
   },
   async (kit) => {
     const { kind, as } = kit;
-    const { source, email, user } = world();
+    const { source, email, lease } = world();
     const target = source(kind);
     const owner = as(manager(kind));
     const [a, b, c, d] = [email('bracket-a'), email('bracket-b'), email('json-c'), email('json-d')];
     expectInviteSuccess(await owner.post(`${invitationsUrl(target)}${bracketQuery('email', [a, b], { access_level: ACCESS.REPORTER })}`));
     expectInviteSuccess(await invite(owner, target, { email: [c, d], access_level: ACCESS.REPORTER }));
     for (const address of [a, b, c, d]) await expectInvited(as('admin'), target, address, ACCESS.REPORTER);
-    const [u1, u2, u3] = [await user(), await user(), await user()];
+    const [u1, u2, u3] = [await lease(), await lease(), await lease()];
     expectInviteSuccess(await owner.post(`${invitationsUrl(target)}${bracketQuery('user_id', [u1.id, u2.id], { access_level: ACCESS.GUEST })}`));
     expectInviteSuccess(await invite(owner, target, { user_id: [String(u3.id)], access_level: ACCESS.GUEST }));
     for (const member of [u1, u2, u3]) await expectMember(kit, target, member, ACCESS.GUEST);
@@ -59,7 +59,7 @@ create.test(
   async (kit) => {
     const { kind, as } = kit;
     const target = world().source(kind);
-    const person = await world().user();
+    const person = await world().lease();
     expectError(await invite(as(manager(kind)), target, { user_id: person.id, access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE, gitlab: 'lib/api/validations/types/comma_separated_to_array.rb; lib/api/invitations.rb (bad_request!)' });
     await expectNotMember(kit, target, person);
   },

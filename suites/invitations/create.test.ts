@@ -123,9 +123,9 @@ suite.test(
     needs: ['group-project-read'],
   },
   async (kit) => {
-    const { source, user } = world();
+    const { source, lease } = world();
     const target = source(kit.kind);
-    const person = await user();
+    const person = await lease();
     await expectNotMember(kit, target, person);
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: person.email, access_level: ACCESS.GUEST }));
     await expectNotInvited(kit.as('admin'), target, person.email);
@@ -141,9 +141,9 @@ suite.test(
     needs: ['group-project-read'],
   },
   async (kit) => {
-    const { source, user } = world();
+    const { source, lease } = world();
     const target = source(kit.kind);
-    const [first, second] = [await user(), await user()];
+    const [first, second] = [await lease(), await lease()];
     expectInviteSuccess(await invite(kit.as('owner'), target, { user_id: `${first.id},${UNKNOWN_ID},${second.id}`, access_level: ACCESS.GUEST }));
     await expectMember(kit, target, first, ACCESS.GUEST);
     await expectMember(kit, target, second, ACCESS.GUEST);
@@ -158,9 +158,9 @@ suite.test(
     needs: ['group-project-read'],
   },
   async (kit) => {
-    const { source, user } = world();
+    const { source, lease } = world();
     const target = source(kit.kind);
-    const [byEmail, byId] = [await user(), await user()];
+    const [byEmail, byId] = [await lease(), await lease()];
     await expectNotMember(kit, target, byEmail);
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: byEmail.email, user_id: `${byId.id},${UNKNOWN_ID}`, access_level: ACCESS.GUEST }));
     await expectNotInvited(kit.as('admin'), target, byEmail.email, byId.email);
@@ -344,10 +344,10 @@ suite.test(
     needs: ['group-project-read'],
   },
   async (kit) => {
-    const { source, email, user } = world();
+    const { source, email, lease } = world();
     const target = source(kit.kind);
     const owner = kit.as('owner');
-    const person = await user();
+    const person = await lease();
     expectInviteSuccess(await invite(owner, target, { user_id: String(person.id), access_level: ACCESS.GUEST, expires_at: dateIn(20) }));
     const other = email();
 
@@ -386,7 +386,7 @@ suite.test(
     needs: ['group-project-read'],
   },
   async (kit) => {
-    const { source, email, user } = world();
+    const { source, email, lease } = world();
     const { as } = kit;
     const target = source(kit.kind);
     const address = email();
@@ -397,7 +397,7 @@ suite.test(
     expectInviteErrors(await invite(as('owner'), target, { email: address, access_level: ACCESS.GUEST, expires_at: dateIn(-3) }), { [address]: 'Expires at cannot be a date in the past' }, pastDate);
     await expectNotInvited(as('admin'), target, address);
     // An existing user given by user_id fails the same validation and does not become a member.
-    const person = await user();
+    const person = await lease();
     expectUserIdFailure(await invite(as('owner'), target, { user_id: String(person.id), access_level: ACCESS.GUEST, expires_at: dateIn(-3) }), person, 'Expires at cannot be a date in the past', pastDate);
     await expectNotMember(kit, target, person);
   },
@@ -426,7 +426,7 @@ suite.test(
     needs: ['group-project-read'],
   },
   async (kit) => {
-    const { source: shared, email, user } = world();
+    const { source: shared, email, lease } = world();
     const owner = kit.as('owner');
     const source = freshSource();
     const hundred = Array.from({ length: 100 }, () => email('bulk'));
@@ -437,7 +437,7 @@ suite.test(
     // Refused whole, so the run's source serves: nothing is looked for there but what this request named.
     const other = shared(kit.kind);
     const many = Array.from({ length: 99 }, () => email('bulk'));
-    const [first, second] = [await user(), await user()];
+    const [first, second] = [await lease(), await lease()];
     expectLimitRefused(await invite(owner, other, { email: many.join(','), user_id: `${first.id},${second.id}`, access_level: ACCESS.GUEST }));
     await expectNotInvited(kit.as('admin'), other, ...many);
     await expectNotMember(kit, other, first);
@@ -597,9 +597,9 @@ suite.test(
     needs: ['group-project-read'],
   },
   async (kit) => {
-    const { source, user } = world();
+    const { source, lease } = world();
     const target = source(kit.kind);
-    const person = await user();
+    const person = await lease();
     const res = await invite(kit.as('owner'), target, { user_id: String(person.id), access_level: 0 });
     // GitLab: 400 from its parameter check (see no-access-level-refused); per recipient elsewhere.
     if (res.status === 400) expectError(res, 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
@@ -617,10 +617,10 @@ suite.test(
     needs: ['group-project-read'],
   },
   async (kit) => {
-    const { source, email, user } = world();
+    const { source, email, lease } = world();
     const target = source(kit.kind);
     const address = email();
-    const person = await user();
+    const person = await lease();
     // Grape's CommaSeparatedToArray turns anything but a string or an array into an empty list
     // (lib/api/validations/types/comma_separated_to_array.rb), so GitLab answers "Must provide
     // either email or user_id" (lib/api/invitations.rb); a stricter type check is a 400 too.
@@ -677,10 +677,10 @@ suite.test(
     needs: ['group-project-read'],
   },
   async (kit) => {
-    const { user } = world();
+    const { lease } = world();
     const source = freshSource();
     const owner = kit.as('owner');
-    const person = await user();
+    const person = await lease();
     const listMembers = async () => (await listAll<{ id: number }>(kit.as('admin'), membersUrl(source), 'member')).map((m) => m.id).sort((a, b) => a - b);
     expectInviteSuccess(await invite(owner, source, { user_id: String(person.id), access_level: ACCESS.GUEST }));
     const before = await listMembers();
@@ -704,9 +704,9 @@ suite.test(
     // GitLab checks every source's ancestors (Member#higher_access_level_than_group; spec/requests/api/invitations_spec.rb
     // runs "does not create the member if group level is higher" for groups and projects): a subgroup of
     // the group, or the project in it.
-    const { group, subgroup, project, user } = world();
+    const { group, subgroup, project, lease } = world();
     const target = kind === 'group' ? subgroup : project;
-    const person = await user();
+    const person = await lease();
     expectOk(await as('owner').post(membersUrl(group), { body: { user_id: person.id, access_level: ACCESS.DEVELOPER } }), 201, 'member');
     const res = await invite(as('owner'), target, { email: person.email, access_level: ACCESS.REPORTER });
     expectInviteErrors(
@@ -815,10 +815,10 @@ suite.test(
     needs: ['secondary-emails', 'group-project-read'],
   },
   async (kit) => {
-    const { source, user, secondaryEmail } = world();
+    const { source, lease, secondaryEmail } = world();
     const target = source(kit.kind);
     // Users lent to the test: an invitation by a secondary address names them by it (Maker.addEmail notes it).
-    const [confirmed, unconfirmed] = [await user(), await user()];
+    const [confirmed, unconfirmed] = [await lease(), await lease()];
     const [confirmedAddress, unconfirmedAddress] = [await secondaryEmail(confirmed, true), await secondaryEmail(unconfirmed, false)];
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: confirmedAddress, access_level: ACCESS.DEVELOPER }));
     await expectMember(kit, target, confirmed, ACCESS.DEVELOPER);
@@ -837,10 +837,10 @@ suite.test(
     needs: ['group-project-read'],
   },
   async (kit) => {
-    const { source, email, user } = world();
+    const { source, email, lease } = world();
     const target = source(kit.kind);
     const [a, b] = [email(), email()];
-    const [first, second] = [await user(), await user()];
+    const [first, second] = [await lease(), await lease()];
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: `${a},${b}`, user_id: `${first.id},${second.id}`, access_level: ACCESS.DEVELOPER }));
     for (const address of [a, b]) await expectInvited(kit.as('admin'), target, address, ACCESS.DEVELOPER);
     for (const person of [first, second]) await expectMember(kit, target, person, ACCESS.DEVELOPER);
@@ -857,9 +857,9 @@ suite.test(
   },
   async (kit) => {
     // As inherited-level: the subgroup of the group, or the project in it.
-    const { group, subgroup, project, user } = world();
+    const { group, subgroup, project, lease } = world();
     const target = kit.kind === 'group' ? subgroup : project;
-    const person = await user();
+    const person = await lease();
     expectOk(await kit.as('owner').post(membersUrl(group), { body: { user_id: person.id, access_level: ACCESS.DEVELOPER } }), 201, 'member');
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: person.email, access_level: ACCESS.MAINTAINER }));
     await expectMember(kit, target, person, ACCESS.MAINTAINER);

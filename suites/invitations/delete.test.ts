@@ -60,11 +60,11 @@ suite.test(
     needs: ['group-project-read'],
   },
   async (kit) => {
-    const { source, neighbour, email, user } = world();
+    const { source, neighbour, email, lease } = world();
     const target = source(kit.kind);
     const [address, elsewhere] = [email(), email()];
     await inviteOk(kit.as('owner'), target, address);
-    const member = await user();
+    const member = await lease();
     await inviteOk(kit.as('owner'), target, member.email, ACCESS.GUEST);
     // An invitation of the project's group, or of the group's project, is not one of this source's.
     await inviteOk(kit.as('owner'), neighbour(kit.kind), elsewhere);
@@ -185,7 +185,7 @@ suite.test(
     needs: ['secondary-emails'],
   },
   async (kit) => {
-    const { source, user: lend, secondaryEmail } = world();
+    const { source, lease: lend, secondaryEmail } = world();
     const target = source(kit.kind);
     // A user lent to the test (its membership is taken back after it), with an unconfirmed address of its own.
     const user = await lend();

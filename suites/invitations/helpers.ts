@@ -65,11 +65,11 @@ export interface InvitationsWorld {
   neighbour(kind: SourceKind): SourceInfo;
   /** A new address on example.com that belongs to nobody. */
   email(hint?: string): string;
-  /** A user lent to the test (Frame.user: one of the run's pool, who holds a seat elsewhere), with an `api` token. */
-  user(): Promise<ActorInfo>;
+  /** A user lent to the test (Frame.lease: one of the run's pool, who holds a seat elsewhere), with an `api` token. */
+  lease(): Promise<ActorInfo>;
   /** A new user of the test's own, a member of nothing: for a test that changes the user itself (its addresses). */
   newcomer(): Promise<ActorInfo>;
-  /** A user who holds no seat (Frame.seatlessUser): for the promotion-approval tests; taken out of what it was given after the test. */
+  /** A user who holds no seat (Frame.leaseSeatless): for the promotion-approval tests; taken out of what it was given after the test. */
   seatless(): Promise<ActorInfo>;
   /** Gives `user` a new secondary address, confirmed or not, and returns it (the test needs "secondary-emails"). */
   secondaryEmail(user: ActorInfo, confirmed: boolean): Promise<string>;
@@ -150,16 +150,16 @@ export function invitationsWorld(sources = sharedSources): () => InvitationsWorl
       source: (kind) => (kind === 'group' ? group : project),
       neighbour: (kind) => (kind === 'group' ? project : group),
       email: (hint) => frame.factories.email(hint),
-      user: () => frame.user(),
+      lease: () => frame.lease(),
       newcomer: () => frame.make.user(),
-      seatless: () => frame.seatlessUser(),
+      seatless: () => frame.leaseSeatless(),
       secondaryEmail: async (user, confirmed) => {
         const address = frame.factories.email('secondary');
         await frame.make.addEmail(user, address, confirmed);
         return address;
       },
       requester: async (target) => {
-        const user = await frame.user();
+        const user = await frame.lease();
         await frame.make.requestAccess(target, user);
         return user;
       },

@@ -39,11 +39,11 @@ suite.test(
     uses: [freshSource],
   },
   async ({ kind, as, run }) => {
-    const { email, user } = world();
+    const { email, lease } = world();
     const source = freshSource();
     const inviter = manager(kind);
     const [dated, open] = [email(), email()];
-    const person = await user();
+    const person = await lease();
     const expires = dateIn(20);
     await inviteOk(as(inviter), source, dated, ACCESS.REPORTER, { expires_at: expires });
     await inviteOk(as(inviter), source, open, ACCESS.MAINTAINER);
@@ -77,9 +77,9 @@ suite.test(
     uses: [freshSource],
   },
   async ({ as }) => {
-    const { email, user } = world();
+    const { email, lease } = world();
     const source = freshSource();
-    const person = await user();
+    const person = await lease();
     const address = email();
     await inviteOk(as('owner'), source, [address, person.email]);
     expectEqual(expectList(await as('owner').get(invitationsUrl(source))), [address], 'only the pending invitation in the list');

@@ -113,10 +113,10 @@ suite.test(
     clauses: ['invitations.update.not-found'],
   },
   async ({ kind, as }) => {
-    const { source, neighbour, email, user } = world();
+    const { source, neighbour, email, lease } = world();
     const [address, elsewhere] = [email(), email()];
     await inviteOk(as('owner'), source(kind), address, ACCESS.GUEST);
-    const member = await user();
+    const member = await lease();
     await inviteOk(as('owner'), source(kind), member.email, ACCESS.GUEST);
     // An invitation of the project's group, or of the group's project, is not one of this source's.
     await inviteOk(as('owner'), neighbour(kind), elsewhere, ACCESS.REPORTER);

@@ -53,7 +53,7 @@ suite.test(
   },
   async ({ kind, as, run }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.lease();
     const expiry = dateIn(30);
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER, expires_at: expiry } });
     expectOk(res, 201, 'member');
@@ -74,7 +74,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [byJson, byForm] = [await t.user(), await t.user()];
+    const [byJson, byForm] = [await t.lease(), await t.lease()];
     const json = await as('owner').post(membersPath(source), { body: { username: byJson.username, access_level: ACCESS.REPORTER } });
     expectOk(json, 201, 'member');
     expectEqual((json.body as MemberBody).id, byJson.id, 'the member added by username (JSON)', json);
@@ -94,7 +94,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [a, b, c, d] = [await t.user(), await t.user(), await t.user(), await t.user()];
+    const [a, b, c, d] = [await t.lease(), await t.lease(), await t.lease(), await t.lease()];
     const byId = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.REPORTER } });
     const byName = await as(manager(kind)).post(membersPath(source), { body: { username: `${c.username},${d.username}`, access_level: ACCESS.MAINTAINER } });
     for (const [res, how] of [[byId, 'by ids'], [byName, 'by usernames']] as const) {
@@ -122,7 +122,7 @@ suite.test(
     const sentence = { 2: /^(.+) and (.+)$/, 3: /^(.+), (.+), and (.+)$/ };
     for (const count of [2, 3] as const) {
       const users: ActorInfo[] = [];
-      for (let i = 0; i < count; i++) users.push(await t.user());
+      for (let i = 0; i < count; i++) users.push(await t.lease());
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: users.map((u) => u.id).join(','), access_level: 42 } });
       expectOk(res, 201, 'member-add-result');
       const body = res.body as { status: string; message?: string };
@@ -148,7 +148,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.lease();
     const client = as(manager(kind));
     expectParamError(await client.post(membersPath(source), { body: { user_id: user.id } }), 'access_level');
     expectParamError(await client.post(membersPath(source), { body: { access_level: ACCESS.GUEST } }), 'user_id');
@@ -167,7 +167,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.lease();
     const client = as(manager(kind));
     for (const level of [42, 45, 99]) expectValidationError(await client.post(membersPath(source), { body: { user_id: user.id, access_level: level } }), 'access_level');
     expectValidationError(await client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST, expires_at: dateIn(-2) } }), 'expires_at');
@@ -220,12 +220,12 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const refused = await t.user();
+    const refused = await t.lease();
     const add = (client: Client, user: { id: number }) => client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST } });
     await expectWriteRefused(as, source, (client) => add(client, refused));
     await expectNotMember(as('owner'), source, refused.id);
     for (const role of MANAGERS[kind]) {
-      const user = role === MANAGERS[kind][0] ? refused : await t.user();
+      const user = role === MANAGERS[kind][0] ? refused : await t.lease();
       expectOk(await add(as(role), user), 201, 'member');
       expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.GUEST, `the member the ${role} added, read back`);
     }
@@ -240,7 +240,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.lease();
     expectInsufficientScope(await as('owner', 'read_api').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST } }));
     await expectNotMember(as('owner'), source, user.id);
   },
@@ -254,7 +254,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.lease();
     expectOk(await as('owner').post(membersPath({ kind, id: source.fullPath }), { body: { user_id: user.id, access_level: ACCESS.REPORTER } }), 201, 'member');
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.REPORTER, `the member added through the ${kind}'s path`);
   },
@@ -270,7 +270,7 @@ suite.test(
   async ({ kind, as, run }) => {
     const { [kind]: source, t } = world();
     const client = as(manager(kind));
-    const known = await t.user();
+    const known = await t.lease();
     // GitLab resolves the ids with User.id_in, which drops unknown ids (app/services/members/creator_service.rb
     // parse_users_list); whether the service then reports "success" or "error" is not settled: both are accepted.
     expectAddStatus(await client.post(membersPath(source), { body: { user_id: `${known.id},2147483000`, access_level: ACCESS.REPORTER } }));
@@ -293,7 +293,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.lease();
     const res = await as('owner').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST, member_role_id: 'custom' } });
     // lib/api/members.rb declares no member_role_id on POST: GitLab passes it on to the service without a type check.
     expectStatus(res, [400, 201], 'the spec types member_role_id as an integer; GitLab\'s POST route does not declare it');
@@ -315,7 +315,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const [existing, fresh] = [await t.user(), await t.user()];
+    const [existing, fresh] = [await t.lease(), await t.lease()];
     await t.add(source, existing, ACCESS.REPORTER);
     // GitLab's member creators find the existing membership and assign the new attributes to it
     // (app/services/members/creator_service.rb: existing_members); an
@@ -343,7 +343,7 @@ suite.test(
   async ({ kind, as }) => {
     const { t } = world();
     const { top, mid, source } = await belowHierarchy(kind);
-    const user = await t.user();
+    const user = await t.lease();
     // Reporter in the nearer group, Maintainer in the farther one (added in that order: a subgroup
     // membership may not be lower than an inherited one): the highest counts, not the nearest.
     await t.add(mid, user, ACCESS.REPORTER);
@@ -371,7 +371,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.lease();
     expectForbidden(await as('maintainer').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), GITLAB.projectOwners);
     await expectNotMember(as('owner'), source, user.id);
     expectOk(await as('owner').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), 201, 'member');
@@ -458,7 +458,7 @@ suite.test(
     const { t } = world();
     // Minimal access is a level of top-level groups only.
     const group = await t.roleGroup({ top: true });
-    const user = await t.user();
+    const user = await t.lease();
     const res = await as('owner').post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
     expectOk(res, 201, 'member');
     expectEqual([(res.body as MemberBody).id, (res.body as MemberBody).access_level], [user.id, LEVEL.MINIMAL], 'id and access_level returned', res);
@@ -475,7 +475,7 @@ suite.test(
   },
   async ({ as }) => {
     const { project, t } = world();
-    const user = await t.user();
+    const user = await t.lease();
     const res = await as('owner').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
     expectValidationError(res, 'access_level');
     parity(res, 'app/models/project_member.rb (access_level_inclusion)', () => {
@@ -496,7 +496,7 @@ suite.test(
   async ({ as }) => {
     const { group, t } = world();
     const sub = await t.group({ parent: group });
-    const user = await t.user();
+    const user = await t.lease();
     const res = await as('owner').post(membersPath(sub), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
     expectValidationError(res, 'access_level');
     parity(res, 'ee/app/models/ee/group_member.rb (access_level_inclusion)', () => {
@@ -539,7 +539,7 @@ suite.test(
     const { [kind]: source, t } = world();
     const sources = publicSources();
     const gitlab = `${GITLAB.managers}; ${GITLAB.forbidden}`;
-    const user = await t.user();
+    const user = await t.lease();
     expectForbidden(await as('maintainer').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), gitlab);
     await expectNotMember(as('owner'), source, user.id);
     const pending = await requester(sources.group);
@@ -575,7 +575,7 @@ suite.test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.lease();
     const client = as(manager(kind));
     const grape = `${GITLAB.api} (mutually_exclusive :user_id, :username; at_least_one_of :user_id, :username); ${GITLAB.grape}; spec/requests/api/members_spec.rb (returns a 400 if user_id is also provided / if user_id and username is missing)`;
     const both = await client.post(membersPath(source), { body: { user_id: user.id, username: user.username, access_level: ACCESS.GUEST } });

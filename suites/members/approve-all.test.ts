@@ -18,7 +18,7 @@ import { members } from './area.js';
 const world = membersWorld('approve-all-members', {}, async (t) => {
   const { root, sub, project } = await t.hierarchy();
   // a: awaiting in the root group; b: awaiting in the subgroup; c: awaiting in the project only.
-  const [a, b, c] = [await t.user(), await t.user(), await t.user()];
+  const [a, b, c] = [await t.lease(), await t.lease(), await t.lease()];
   await t.add(root, a, LEVEL.DEVELOPER);
   await t.add(sub, b, LEVEL.DEVELOPER);
   await t.add(project, c, LEVEL.DEVELOPER);

@@ -21,14 +21,14 @@ import { members } from './area.js';
 const world = membersWorld('get-billable-member-indirect', { uses: [sharedHierarchy] }, async (t) => {
   const { root, sub, project } = sharedHierarchy();
   // u is a member of three groups invited into the hierarchy, and a direct member of its project.
-  const u = await t.user();
+  const u = await t.lease();
   const invited = [await t.group(), await t.group(), await t.group()];
   for (const [i, group] of invited.entries()) await t.add(group, u, [LEVEL.DEVELOPER, LEVEL.REPORTER, LEVEL.MAINTAINER][i]);
   await t.make.share(root, invited[0], LEVEL.DEVELOPER);
   await t.make.share(sub, invited[1], LEVEL.REPORTER);
   await t.make.share(root, invited[2], LEVEL.MAINTAINER);
   await t.add(project, u, LEVEL.DEVELOPER);
-  const stranger = await t.user();
+  const stranger = await t.lease();
   return { root, sub, project, invited, u, stranger };
 });
 

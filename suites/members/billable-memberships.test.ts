@@ -25,13 +25,13 @@ const world = membersWorld('get-billable-member-memberships', { uses: [sharedHie
   const { root, sub, project } = sharedHierarchy();
   const outside = await t.group();
   // u: Developer of the root group (with an expiry), Maintainer of the subgroup and of the project, and a member elsewhere.
-  const u = await t.user();
+  const u = await t.lease();
   const added = await t.admin.post(membersPath(root), { body: { user_id: u.id, access_level: LEVEL.DEVELOPER, expires_at: expiry } });
   expectSetUp(added, 'adding a member with an expiry');
   await t.add(sub, u, LEVEL.MAINTAINER);
   await t.add(project, u, LEVEL.MAINTAINER);
   await t.add(outside, u, LEVEL.OWNER);
-  const stranger = await t.user();
+  const stranger = await t.lease();
   return { root, sub, project, u, stranger };
 });
 

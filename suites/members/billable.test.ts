@@ -46,7 +46,7 @@ const world = membersWorld('get-billable-members', { uses: [sharedHierarchy] }, 
   await t.add(root, t.run.actors.owner, LEVEL.OWNER);
   const sub = await t.group({ parent: root });
   const project = await t.project({ group: sub });
-  const [gm, sm, pm, im, pim] = [await t.user(), await t.user(), await t.user(), await t.user(), await t.user()];
+  const [gm, sm, pm, im, pim] = [await t.lease(), await t.lease(), await t.lease(), await t.lease(), await t.lease()];
   await t.add(root, gm, LEVEL.DEVELOPER);
   await t.add(sub, sm, LEVEL.REPORTER);
   await t.add(project, pm, LEVEL.MAINTAINER);

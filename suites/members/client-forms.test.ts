@@ -84,7 +84,7 @@ endpoint(members, 'add', { uses: [world] }).test(
   async (kit) => {
     const { kind, run } = kit;
     const { source, t } = { ...world()[kind], t: world().t };
-    const user = await t.user();
+    const user = await t.lease();
     await withSudoToken(kit, async (admin) => {
       const asDeveloper = await admin.post(asSudoQuery(membersPath(source), run.actors.developer.username), { body: { user_id: user.id, access_level: ACCESS.GUEST } });
       expectEqual(asDeveloper.status, 403, 'a Developer may not add members: sudo=<developer> acts as the Developer', asDeveloper);
@@ -135,7 +135,7 @@ endpoint(members, 'add', { uses: [world] }).test(
   },
   async ({ kind, as }) => {
     const { source } = world()[kind];
-    const user = await world().t.user();
+    const user = await world().t.lease();
     const admin = as('admin');
     const found = await admin.get(apiPath`/users`, { query: { username: user.username.toUpperCase() } });
     expectOk(found, 200, undefined, { list: true });

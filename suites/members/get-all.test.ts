@@ -34,7 +34,7 @@ async function build(t: Toolkit, kind: SourceKind, invitedPublic: GroupInfo, inv
   const source = await sourceIn(kind, top);
   // x: Developer above, Owner of the source; y: Reporter of the source, Maintainer above (in that
   // order: a membership may not be lower than an inherited one).
-  const [x, y] = [await t.user(), await t.user()];
+  const [x, y] = [await t.lease(), await t.lease()];
   await t.add(top, x, ACCESS.DEVELOPER);
   await t.add(source, x, ACCESS.OWNER);
   await t.add(source, y, ACCESS.REPORTER);

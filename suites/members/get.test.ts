@@ -40,7 +40,7 @@ async function build(t: Toolkit, kind: SourceKind) {
   const { root, sub, project } = sharedHierarchy();
   const [parent, source] = kind === 'group' ? [root, sub] : [sub, project];
   const inherited = await t.member(parent, ACCESS.MAINTAINER);
-  const a = await t.user();
+  const a = await t.lease();
   const added = await t.admin.post(membersPath(source), { body: { user_id: a.id, access_level: ACCESS.REPORTER, expires_at: expiry } });
   expectSetUp(added, 'adding a member with an expiry');
   return { source, inherited, a };
@@ -162,7 +162,7 @@ suite.test(
   async ({ kind, as, withToken, run, log }) => {
     const fx = manifestEntry(run.fixtures, 'saml')!;
     const { t } = world();
-    const viewer = await t.user();
+    const viewer = await t.lease();
     // On the SSO group itself; for a project, on a project made in it with the identified user as a direct member.
     const check = async (source: SourceRef) => {
       for (const [client, who] of [[withToken(fx.ownerToken, 'SAML group owner'), 'the owner'], [as('admin'), 'an administrator']] as const) {

@@ -81,15 +81,15 @@ export interface Toolkit {
   /** A top-level role group, a subgroup in it and a project in the subgroup: the hierarchy of the EE group endpoints. */
   hierarchy(): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }>;
   /**
-   * A user lent to the test or fixture (Frame.user: one of the run's pool), new to the domains of its
+   * A user lent to the test or fixture (Frame.lease: one of the run's pool), new to the domains of its
    * fixtures, who already holds a seat (Reporter in a group of its own), so that giving them a role
    * is never held back by promotion management, on a target that keeps it on.
    */
-  user(): Promise<ActorInfo>;
+  lease(): Promise<ActorInfo>;
   /** A new user with no membership at all: holds no seat. */
   newcomer(): Promise<ActorInfo>;
   /**
-   * A user who holds no seat (Frame.seatlessUser), for the promotion-approval tests; taken out of
+   * A user who holds no seat (Frame.leaseSeatless), for the promotion-approval tests; taken out of
    * what it was given after the test. Not for a test in which an administrator gives it a seat with
    * approval on (use newcomer()).
    */
@@ -138,17 +138,17 @@ class FrameToolkit implements Toolkit {
   hierarchy() {
     return buildHierarchy(this.make);
   }
-  user() {
-    return currentFrame().user();
+  lease() {
+    return currentFrame().lease();
   }
   newcomer() {
     return this.make.user();
   }
   seatless() {
-    return currentFrame().seatlessUser();
+    return currentFrame().leaseSeatless();
   }
   async member(source: SourceInfo, level: number) {
-    const user = await this.user();
+    const user = await this.lease();
     await this.add(source, user, level);
     return user;
   }
@@ -205,7 +205,7 @@ export const MINIMAL_ACCESS_GROUPS = { kind: 'group', why: 'Minimal access (5) i
 /** A user lent to the test made a Minimal access member of `group` (a top-level group; a new one, its creator the administrator, unless given). */
 export async function minimalAccessMember(group?: GroupInfo): Promise<{ group: GroupInfo; user: ActorInfo }> {
   const top = group ?? (await t.group({ top: true }));
-  const user = await t.user();
+  const user = await t.lease();
   await t.add(top, user, LEVEL.MINIMAL);
   return { group: top, user };
 }
@@ -253,7 +253,7 @@ export async function inTemporarySource<T>(kind: SourceKind, parentId: number, h
 
 /** A user lent to the test (holding a seat, as Toolkit.user) who asks for access to the public `source` (POST …/access_requests): an access requester. */
 export async function requester(source: GroupInfo | ProjectInfo): Promise<ActorInfo> {
-  const user = await t.user();
+  const user = await t.lease();
   await t.make.requestAccess(source, user);
   return user;
 }

@@ -58,7 +58,7 @@ endpoint(members, 'add', { uses: [world] }).test(
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
-    const user = await t.user();
+    const user = await t.lease();
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.REPORTER }, form: true });
     expectOk(res, 201, 'member');
     expectEqual((await readMember(as('admin'), source, user.id)).access_level, ACCESS.REPORTER, 'the access level read back');

@@ -91,7 +91,7 @@ async function build(t: Toolkit, kind: SourceKind, invited: Invited, people: Peo
 
 const world = membersWorld('members-list-all', { uses: [personalProject, privateParent] }, async (t) => {
   const publicGroup = await t.group({ visibility: 'public' });
-  const [p, q] = [await t.user(), await t.user()];
+  const [p, q] = [await t.lease(), await t.lease()];
   await t.add(publicGroup, p, ACCESS.DEVELOPER);
   await t.add(publicGroup, q, ACCESS.MAINTAINER);
   const privateGroup = await t.group();
@@ -100,7 +100,7 @@ const world = membersWorld('members-list-all', { uses: [personalProject, private
   const qa = await t.member(intoParent, ACCESS.REPORTER);
   const invited = { publicGroup, privateGroup, intoParent };
   // The same six users play their parts on both sides: the group's and the project's hierarchies share no group.
-  const people: People = { x: await t.user(), y: await t.user(), z: await t.user(), sm: await t.user(), sg: await t.user(), so: await t.user() };
+  const people: People = { x: await t.lease(), y: await t.lease(), z: await t.lease(), sm: await t.lease(), sg: await t.lease(), so: await t.lease() };
   const sides = { group: await build(t, 'group', invited, people), project: await build(t, 'project', invited, people) };
   // Everyone of the source: the administrator (creator of the groups above), the role actors of
   // the top group, x, y, z, the members of the public group it is shared with and of the group

@@ -48,7 +48,7 @@ async function build(t: Toolkit, kind: SourceKind) {
   const parent = await t.group();
   const inherited = await t.member(parent, ACCESS.DEVELOPER);
   const source = await roleSourceIn(kind, parent);
-  const [a, b, c] = [await t.user(), await t.user(), await t.user()];
+  const [a, b, c] = [await t.lease(), await t.lease(), await t.lease()];
   // `a` is added with an expiry, by the administrator (its created_by).
   const added = await t.admin.post(membersPath(source), { body: { user_id: a.id, access_level: ACCESS.DEVELOPER, expires_at: expiry } });
   expectSetUp(added, 'adding a member with an expiry');
@@ -174,7 +174,7 @@ suite.test(
     const fx = manifestEntry(run.fixtures, 'enterprise')!;
     const { t } = world();
     const owner = withToken(fx.ownerToken, 'enterprise group owner');
-    const viewer = await t.user();
+    const viewer = await t.lease();
     // The group itself; for a project, one made in the group with both users as direct members.
     const check = async (source: { kind: SourceKind; id: number }) => {
       const items = await listAll(owner, membersPath(source), 'member');

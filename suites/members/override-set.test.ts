@@ -95,7 +95,7 @@ suite.test(
   },
   async ({ withToken, log }) => {
     const { t } = world();
-    const viewer = await t.user();
+    const viewer = await t.lease();
     await withLdapFixture(withToken, async ({ fx, group, owner }) => {
       await t.add(group, viewer, LEVEL.DEVELOPER);
       try {
@@ -119,7 +119,7 @@ suite.test(
   },
   async ({ withToken }) => {
     const { t } = world();
-    const [plain, stranger] = [await t.user(), await t.user()];
+    const [plain, stranger] = [await t.lease(), await t.lease()];
     await withLdapFixture(withToken, async ({ group, owner }) => {
       await t.add(group, plain, LEVEL.DEVELOPER);
       try {

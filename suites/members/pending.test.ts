@@ -18,7 +18,7 @@ import { members } from './area.js';
 const world = membersWorld('get-pending-members', {}, async (t) => {
   const { root, sub, project } = await t.hierarchy();
   // a: awaiting in the root group; b: awaiting through its only membership, in the project; c: active.
-  const [a, b, c] = [await t.user(), await t.user(), await t.user()];
+  const [a, b, c] = [await t.lease(), await t.lease(), await t.lease()];
   await t.add(root, a, LEVEL.DEVELOPER);
   await t.add(project, b, LEVEL.REPORTER);
   await t.add(sub, c, LEVEL.DEVELOPER);

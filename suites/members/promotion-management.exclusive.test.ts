@@ -36,7 +36,7 @@ const editSuite = endpoint(members, 'edit', { uses: [world] });
  */
 async function expectRaisedAtOnce({ kind, as }: Kit, setting: boolean, from: number, to: number): Promise<void> {
   const { [kind]: source, t } = world();
-  const member = from >= ACCESS.REPORTER ? await t.user() : await t.seatless();
+  const member = from >= ACCESS.REPORTER ? await t.lease() : await t.seatless();
   await t.add(source, member, from);
   await withPromotionManagement(setting, async () => {
     const res = await as(manager(kind)).put(memberPath(source, member.id), { body: { access_level: to } });
@@ -166,7 +166,7 @@ addSuite.test(
     // Reporter in a group of its own: already billable, so a billable role is no promotion. An
     // administrator's request is never queued (GitLab: promotion_management_required? is false for
     // administrators, ee/app/services/gitlab_subscriptions/member_management/queue_non_billable_to_billable_service.rb).
-    const seated = await t.user();
+    const seated = await t.lease();
     await withPromotionManagement(true, async () => {
       const guest = await as(manager(kind)).post(membersPath(source), { body: { user_id: asGuest.id, access_level: ACCESS.GUEST } });
       expectOk(guest, 201, 'member');
@@ -191,7 +191,7 @@ addSuite.test(
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
     // Reporters in a group of their own: already billable (ee/spec/requests/api/members_spec.rb "when both users are already billable").
-    const [a, b] = await Promise.all([t.user(), t.user()]);
+    const [a, b] = await Promise.all([t.lease(), t.lease()]);
     await withPromotionManagement(true, async () => {
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.DEVELOPER } });
       expectOk(res, 201, 'member-add-result');

@@ -107,7 +107,7 @@ suite.test(
   },
   async ({ as }) => {
     const { group, sub, subProject, t } = world();
-    const [u, v] = [await t.user(), await t.user()];
+    const [u, v] = [await t.lease(), await t.lease()];
     for (const user of [u, v]) {
       await t.add(group, user, ACCESS.DEVELOPER);
       await t.add(sub, user, ACCESS.DEVELOPER);
@@ -358,7 +358,7 @@ suite.test(
   },
   async ({ as }) => {
     const { group, sub, subProject, t } = world();
-    const user = await t.user();
+    const user = await t.lease();
     await t.add(group, user, ACCESS.DEVELOPER);
     await t.add(sub, user, ACCESS.DEVELOPER);
     await t.add(subProject, user, ACCESS.MAINTAINER);

@@ -331,7 +331,7 @@ suite.test(
     const { privateProject, branch } = world();
     // A user lent to the test, made a Guest of the project only (taken back after the test).
     const frame = currentFrame();
-    const guest = await frame.user();
+    const guest = await frame.lease();
     await frame.make.addMember(privateProject, guest.id, ACCESS.GUEST);
     const client = withToken(guest.tokens.api, 'a direct Guest of the project');
     const url = fileUrl(privateProject, 'README.md');
