@@ -23,7 +23,7 @@ import { currentRun } from './current-run.js';
 import { closure, endFile, FixtureUnavailable, holding, needsOf, resolve, type Fixture, type TestScoped } from './fixture.js';
 import { Frame } from './frame.js';
 import { SetupError, type Maker } from './maker.js';
-import { unmet, type Gate, type Requirements } from './requirements.js';
+import { beforeRun, unmet, type Gate, type Requirements } from './requirements.js';
 import type { SymbolEntry } from './symbols.js';
 
 export type { Requirements } from './requirements.js';
@@ -142,8 +142,6 @@ export interface TestSpec {
   level?: VerdictLevel;
   /** The fixtures it uses besides the endpoint's (call a fixture inside the test for its value). */
   uses?: Fixture<unknown>[];
-  /** Set-up endpoints beyond the target contract that the test itself calls (setup-needs.ts). */
-  needs?: SetupNeed[];
   /**
    * Why no other test of its file may run while it does (e.g. it reads a whole list back unchanged):
    * the tests before it end first, and those after it wait for it.
@@ -182,13 +180,13 @@ export function endpoint<E extends string, X extends string>(area: Area<E, X>, n
         throw new Error(`${area.prefix}.${name}.${spec.case}: ${name} is an extension (beyond the spec): its tests are at the parity level and name the GitLab version that added it (requires.minVersion)`);
       }
       const uses = [...new Set([...(defaults.uses ?? []), ...(spec.uses ?? [])])];
-      const needs = [...new Set([...needsOf(uses), ...(spec.needs ?? [])])];
+      const needs = [...new Set([...needsOf(uses), ...(spec.requires?.setup ?? [])])];
       const fixtures = closure(uses).map((f) => f.spec.name);
       for (const { kind, form } of variants) {
         if (spec.only && spec.only.kind !== kind) continue;
         const id = family ? `${area.prefix}.${name}.${kind}.${spec.case}` : `${area.prefix}.${name}.${spec.case}`;
         const level = extension ? 'parity' : (spec.level ?? 'spec');
-        declare({ id, title: spec.title, area: area.name, endpoint: form, kind, clauses: spec.clauses, requires: spec.requires ?? {}, level, fixtures, needs }, uses, body, spec.alone ?? defaults.alone);
+        declare({ id, title: spec.title, area: area.name, endpoint: form, kind, clauses: spec.clauses, requires: beforeRun(spec.requires ?? {}), level, fixtures, needs }, uses, body, spec.alone ?? defaults.alone);
       }
     },
   };

@@ -67,7 +67,7 @@ describe('fixtures', () => {
     const lacking = fixture({
       name: 'requester',
       scope: 'run',
-      needs: ['access-requests'],
+      requires: { setup: ['access-requests'] },
       build: async () => {
         throw new SetupError('request access', { actor: 'x', method: 'POST', url: '/api/v4/groups/1/access_requests', status: 404, headers: {}, body: { error: '404 Not Found' }, bytes: Buffer.alloc(0), durationMs: 0, retries: 0 }, [201], 'access-requests');
       },
@@ -90,8 +90,8 @@ describe('fixtures', () => {
   });
 
   test('what a test depends on: every fixture it is built from, and their set-up endpoints beyond the contract', () => {
-    const a = fixture({ name: 'a', scope: 'run', needs: ['access-requests'], build: async () => 1 });
-    const b = fixture({ name: 'b', scope: 'file', uses: [a], needs: ['secondary-emails'], build: async () => 2 });
+    const a = fixture({ name: 'a', scope: 'run', requires: { setup: ['access-requests'] }, build: async () => 1 });
+    const b = fixture({ name: 'b', scope: 'file', uses: [a], requires: { setup: ['secondary-emails'] }, build: async () => 2 });
     const c = fixture({ name: 'c', scope: 'file', build: async () => 3 });
     expect(closure([b, c]).map((f) => f.spec.name)).toEqual(['b', 'a', 'c']);
     expect(needsOf([b, c]).sort()).toEqual(['access-requests', 'secondary-emails']);

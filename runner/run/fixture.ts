@@ -51,9 +51,7 @@ export interface FixtureSpec<T> {
   scope: Scope;
   /** The fixtures it is built from; each of a scope at least as wide. */
   uses?: Fixture<unknown>[];
-  /** Set-up endpoints beyond the target contract that its build uses. */
-  needs?: SetupNeed[];
-  /** What the target must offer for it to exist at all (its dependents are unsupported otherwise). */
+  /** What the target must offer for it to exist at all (its dependents are unsupported otherwise), and the set-up endpoints beyond the contract its build calls (`setup`). */
   requires?: Requirements;
   /** false: tests that use it run one at a time (they change what the others read). Default true. */
   concurrent?: boolean;
@@ -124,7 +122,7 @@ export function closure(fixtures: readonly Fixture<unknown>[]): Fixture<unknown>
 
 /** The set-up endpoints beyond the contract that a test using `fixtures` depends on, through any of them. */
 export function needsOf(fixtures: readonly Fixture<unknown>[]): SetupNeed[] {
-  return [...new Set(closure(fixtures).flatMap((f) => f.spec.needs ?? []))];
+  return [...new Set(closure(fixtures).flatMap((f) => f.spec.requires?.setup ?? []))];
 }
 
 /** The groups and projects inside a fixture's value (its plain data): a user leased with it is new to their domains. */
@@ -237,7 +235,7 @@ async function testInstance(f: Fixture<unknown>, frame: Frame, file: string, kin
     const turn = f.spec.reset ? await run.coordinator.shelfTurn(shelf, f.spec.most) : { build: true as const };
     if ('build' in turn) break;
     const kept = turn.kept as { owner: string; value: unknown };
-    const reset = new Frame(run, `${frame.holder}/${f.spec.name}`, kept.owner, new Set(f.spec.needs), `${f.spec.name}-reset`, undefined, 'reset');
+    const reset = new Frame(run, `${frame.holder}/${f.spec.name}`, kept.owner, new Set(f.spec.requires?.setup), `${f.spec.name}-reset`, undefined, 'reset');
     const ok = await reset.enter(async () => {
       await resolve(f.spec.uses ?? [], reset, file);
       return f.spec.reset!(kept.value, context(f, reset, kind)).catch(() => false);
@@ -260,7 +258,7 @@ async function testInstance(f: Fixture<unknown>, frame: Frame, file: string, kin
 
 /** Builds a fixture in a frame of its own; the users it leases stay marked (pinned) in its world while `owner` lives. */
 async function build(f: Fixture<unknown>, run: Run, holder: string, owner: string, file: string, kind?: SourceKind): Promise<unknown> {
-  const frame = new Frame(run, holder, owner, new Set(f.spec.needs), owner);
+  const frame = new Frame(run, holder, owner, new Set(f.spec.requires?.setup), owner);
   let value: unknown;
   try {
     value = await frame.enter(async () => {

@@ -2,6 +2,7 @@
 // version, fixtures of the manifest. A test whose needs the run does not meet is `unsupported`, with
 // the reason; one the person turned off (areas, endpoints, ids) is `disabled`.
 import { manifestEntry, type FixtureName } from '../../fixtures/manifest.js';
+import type { SetupNeed } from '../core/setup-needs.js';
 import { versionAtLeast } from '../core/version.js';
 import type { Capability } from './config.js';
 import type { RunContext } from './context.js';
@@ -12,6 +13,12 @@ export interface Requirements {
   minVersion?: string;
   /** Entries of the fixture manifest (TARGET-CONTRACT.md §1). */
   fixtures?: FixtureName[];
+  /**
+   * Set-up endpoints beyond the target contract that the test or fixture itself calls
+   * (core/setup-needs.ts). Unlike the others, known only when called: a target that lacks one makes
+   * the test `unsupported` then (the maker's set-up calls), and its fixtures' are the test's too.
+   */
+  setup?: SetupNeed[];
 }
 
 export interface Gate {
@@ -19,6 +26,12 @@ export interface Gate {
   reason: string;
   /** The set-up endpoint beyond the target contract that the target lacks, when that is why. */
   lacking?: { need: string; endpoint: string };
+}
+
+/** The requirements known before the run (the set-up endpoints are reported apart: a test's `needs`, its fixtures' included). */
+export function beforeRun({ setup, ...known }: Requirements): Omit<Requirements, 'setup'> {
+  void setup;
+  return known;
 }
 
 /** Why requirements are not met by the run (`what` names whose they are), or undefined when they are. */

@@ -16,7 +16,7 @@ export interface BotProject {
 export const projectBot = fixture<BotProject>({
   name: 'project-bot',
   scope: 'run',
-  needs: ['project-access-tokens'],
+  requires: { setup: ['project-access-tokens'] },
   uses: [emptyRepository],
   async build({ use }) {
     const project = use(emptyRepository);

@@ -18,7 +18,7 @@ export interface PublicSources {
 export const publicSources = fixture<PublicSources>({
   name: 'public-sources',
   scope: 'run',
-  needs: ['access-requests'],
+  requires: { setup: ['access-requests'] },
   async build({ make }) {
     const [group, project] = await Promise.all([
       make.group({ visibility: 'public', hint: 'public', roles: true }),

@@ -30,7 +30,7 @@ create.test(
     title: 'email and user_id as arrays, in the bracket form (email[]=…) and as JSON arrays, invite every recipient',
     clauses: ['invitations.http.array-forms', 'invitations.create.several'],
     level: 'parity',
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     const { kind, as } = kit;
@@ -54,7 +54,7 @@ create.test(
     title: 'user_id as a JSON number is no list: 400 "Must provide either email or user_id", and no one is added',
     clauses: ['invitations.create.user-id-number'],
     level: 'parity',
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     const { kind, as } = kit;

@@ -20,8 +20,7 @@ suite.test(
     case: 'promotion-existing-members',
     title: 'approval off: an existing user invited above Guest is added; on: a Guest member raised above Guest is queued, billable members are moved up or down to Guest',
     clauses: ['invitations.create.queued-members'],
-    requires: { capabilities: ['promotion_management'] },
-    needs: ['application-settings-read', 'group-project-read'],
+    requires: { capabilities: ['promotion_management'], setup: ['application-settings-read', 'group-project-read'] },
   },
   async (kit) => {
     const w = world();
@@ -56,8 +55,7 @@ suite.test(
     case: 'queued-for-approval',
     title: 'with promotion approval on, existing users invited above Guest are queued and not added; Guests and new addresses are not',
     clauses: ['invitations.create.queued'],
-    requires: { capabilities: ['promotion_management'] },
-    needs: ['application-settings-read', 'group-project-read'],
+    requires: { capabilities: ['promotion_management'], setup: ['application-settings-read', 'group-project-read'] },
   },
   async (kit) => {
     const w = world();

@@ -120,7 +120,7 @@ suite.test(
     case: 'existing-user-email',
     title: 'the address of an existing user makes that user a direct member, not a pending invitation',
     clauses: ['invitations.create.existing-user-email', 'invitations.list.pending-only'],
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     const { source, lease } = world();
@@ -138,7 +138,7 @@ suite.test(
     case: 'user-ids',
     title: 'several user ids add those users as direct members; an unknown id is dropped without an error entry',
     clauses: ['invitations.create.user-id', 'invitations.create.several'],
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     const { source, lease } = world();
@@ -155,7 +155,7 @@ suite.test(
     case: 'email-and-user-id',
     title: 'an existing user\'s address and a user id in one request both make direct members, not pending invitations',
     clauses: ['invitations.create.existing-user-email', 'invitations.create.user-id', 'invitations.list.pending-only'],
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     const { source, lease } = world();
@@ -341,7 +341,7 @@ suite.test(
     case: 'already-member',
     title: 'inviting a direct member again, by address or user id, makes no invitation and (GitLab) raises their level; the other addresses are invited',
     clauses: ['invitations.create.already-member', 'invitations.create.partial'],
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     const { source, email, lease } = world();
@@ -383,7 +383,7 @@ suite.test(
     case: 'expires-at-checked',
     title: 'a malformed expires_at is refused with 400; a past one is reported per recipient; nothing is invited',
     clauses: ['invitations.create.expires-at', 'invitations.create.result-error'],
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     const { source, email, lease } = world();
@@ -423,7 +423,7 @@ suite.test(
     title: 'exactly 100 addresses are invited; 99 addresses and 2 user ids (101 recipients) hit the limit and nothing is invited',
     clauses: ['invitations.create.limit', 'invitations.create.several'],
     uses: [freshSource],
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     const { source: shared, email, lease } = world();
@@ -594,7 +594,7 @@ suite.test(
     case: 'user-id-no-access-level',
     title: 'access_level 0 for a user given by user_id is refused for that user, who does not become a member',
     clauses: ['invitations.create.access-level-role', 'invitations.create.user-id'],
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     const { source, lease } = world();
@@ -614,7 +614,7 @@ suite.test(
     case: 'email-object-refused',
     title: 'email or user_id sent as an object instead of a string or list is refused with 400 and nothing is invited',
     clauses: ['invitations.create.email-type'],
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     const { source, email, lease } = world();
@@ -674,7 +674,7 @@ suite.test(
     title: 'inviting a direct member again by user_id, next to an unknown id, leaves that user listed once and adds no one else',
     clauses: ['invitations.create.already-member', 'invitations.create.user-id'],
     uses: [freshSource],
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     const { lease } = world();
@@ -723,8 +723,7 @@ suite.test(
     case: 'promotion-setting',
     title: 'the administrator reads enable_member_promotion_management with GET /application/settings; a PUT without any setting changes nothing (GitLab: 400)',
     clauses: ['invitations.create.promotion-setting'],
-    requires: { capabilities: ['promotion_management'] },
-    needs: ['application-settings-read'],
+    requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
   async ({ as }) => {
     const admin = as('admin');
@@ -773,7 +772,7 @@ suite.test(
     title: 'inviting the address of a user whose access request is pending makes them a direct member at the level given (201, success), not a pending invitation; the request is no longer pending',
     clauses: ['invitations.create.requester', 'invitations.create.existing-user-email'],
     uses: [publicSources],
-    needs: ['access-requests', 'group-project-read'],
+    requires: { setup: ['access-requests', 'group-project-read'] },
   },
   async (kit) => {
     const w = world();
@@ -812,7 +811,7 @@ suite.test(
     case: 'secondary-email',
     title: 'a confirmed secondary address adds its user as a direct member; an unconfirmed one is invited as a pending invitation',
     clauses: ['invitations.create.confirmed-email', 'invitations.create.existing-user-email'],
-    needs: ['secondary-emails', 'group-project-read'],
+    requires: { setup: ['secondary-emails', 'group-project-read'] },
   },
   async (kit) => {
     const { source, lease, secondaryEmail } = world();
@@ -834,7 +833,7 @@ suite.test(
     case: 'addresses-and-user-ids',
     title: 'new addresses and user ids in one request: each address gets a pending invitation and each user becomes a direct member',
     clauses: ['invitations.create.several', 'invitations.create.by-email', 'invitations.create.user-id'],
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     const { source, email, lease } = world();
@@ -853,7 +852,7 @@ suite.test(
     case: 'above-inherited-level',
     title: 'inviting a user above the level they hold in an ancestor group makes them a direct member at the requested level',
     clauses: ['invitations.create.above-inherited'],
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     // As inherited-level: the subgroup of the group, or the project in it.
@@ -955,7 +954,7 @@ suite.test(
     title: 'a Maintainer may not invite an access requester as Owner (403, in a group as in a project); the request stays pending and the requester is no member',
     clauses: ['invitations.create.project-owner', 'invitations.auth.admin-members'],
     uses: [publicSources],
-    needs: ['access-requests'],
+    requires: { setup: ['access-requests'] },
   },
   async (kit) => {
     const w = world();

@@ -57,7 +57,7 @@ suite.test(
     case: 'not-found',
     title: 'DELETE for an unknown address, the address in other letter case, a member\'s address or an invitation of a neighbouring source gives 404; nothing is removed',
     clauses: ['invitations.delete.not-found'],
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
     const { source, neighbour, email, lease } = world();
@@ -182,7 +182,7 @@ suite.test(
     case: 'own-address',
     title: 'a Developer may not delete the invitation addressed to their own unconfirmed address (403); it stays',
     clauses: ['invitations.delete.own-address', 'invitations.auth.admin-members'],
-    needs: ['secondary-emails'],
+    requires: { setup: ['secondary-emails'] },
   },
   async (kit) => {
     const { source, lease: lend, secondaryEmail } = world();

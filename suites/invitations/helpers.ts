@@ -127,7 +127,7 @@ export const freshSource = fixture<SourceInfo>({
 });
 
 /** The run's user whose primary address is unconfirmed (made without skip_confirmation, without tokens): invite it into each source once. */
-export const unconfirmedUser = fixture({ name: 'unconfirmed-user', scope: 'run', needs: ['unconfirmed-users'], build: ({ make }) => make.user('unconfirmed', [], { unconfirmed: true }) });
+export const unconfirmedUser = fixture({ name: 'unconfirmed-user', scope: 'run', requires: { setup: ['unconfirmed-users'] }, build: ({ make }) => make.user('unconfirmed', [], { unconfirmed: true }) });
 
 /** The run's public group and project with their access requester (suites/common/public-sources.ts); the test uses publicSources. */
 export function publicWorld(): { group: GroupInfo; project: ProjectInfo; requester: ActorInfo; source(kind: SourceKind): SourceInfo } {

@@ -386,7 +386,7 @@ suite.test(
     clauses: ['members.add.project-owner', 'members.requester.becomes-member'],
     only: { kind: 'project', why: 'a group Maintainer may not add members at all (case group-maintainer-owner); in a project Maintainers add members, but only Owners give the Owner role (manage_owners)' },
     uses: [publicSources],
-    needs: ['access-requests'],
+    requires: { setup: ['access-requests'] },
   },
   async ({ as }) => {
     const { project } = publicSources();
@@ -410,7 +410,7 @@ suite.test(
     title: 'on a public group or project a stranger and an access requester may not add members (403, not 404): the requester adding themselves, the stranger adding the requester; nobody is added and the request stays pending',
     clauses: ['members.public.writes-refused', 'members.requester.not-member'],
     uses: [publicSources],
-    needs: ['access-requests'],
+    requires: { setup: ['access-requests'] },
   },
   async ({ kind, as, withToken }) => {
     const sources = publicSources();
@@ -428,7 +428,7 @@ suite.test(
     title: 'a member manager adds a user whose access request is pending: 201 with the Member at the level given, it reads back, and the request is no longer pending',
     clauses: ['members.requester.becomes-member', 'members.add.single'],
     uses: [publicSources],
-    needs: ['access-requests'],
+    requires: { setup: ['access-requests'] },
   },
   async ({ kind, as }) => {
     const sources = publicSources();
@@ -533,7 +533,7 @@ suite.test(
     clauses: ['members.manage.group-owner-level'],
     only: { kind: 'group', why: 'in a project a Maintainer manages members and is refused the Owner role by manage_owners (case owner-role)' },
     uses: [publicSources],
-    needs: ['access-requests'],
+    requires: { setup: ['access-requests'] },
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();

@@ -54,8 +54,7 @@ addSuite.test(
     case: 'setting-off',
     title: 'with the setting off, a member manager adds a user without a seat as Developer at once',
     clauses: ['members.promotion.not-queued'],
-    requires: { capabilities: ['promotion_management'] },
-    needs: ['application-settings-read'],
+    requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
@@ -74,8 +73,7 @@ editSuite.test(
     case: 'edit-setting-off',
     title: 'with the setting off, a Guest without a seat raised to Developer is updated at once (200)',
     clauses: ['members.promotion.not-queued', 'members.edit.level'],
-    requires: { capabilities: ['promotion_management'] },
-    needs: ['application-settings-read'],
+    requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
   (kit) => expectRaisedAtOnce(kit, false, ACCESS.GUEST, ACCESS.DEVELOPER),
 );
@@ -85,8 +83,7 @@ addSuite.test(
     case: 'add-single',
     title: 'a member manager adding one user without a seat as Developer (by id) or Maintainer (by username) is queued with the queue text; the user is not added',
     clauses: ['members.promotion.add-single'],
-    requires: { capabilities: ['promotion_management'] },
-    needs: ['application-settings-read'],
+    requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
@@ -112,8 +109,7 @@ addSuite.test(
     case: 'add-several',
     title: 'adding several users without a seat answers {"queued_users": …, "status":"success"}; none is added',
     clauses: ['members.promotion.add-several'],
-    requires: { capabilities: ['promotion_management'] },
-    needs: ['application-settings-read'],
+    requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
@@ -133,8 +129,7 @@ editSuite.test(
     case: 'edit',
     title: 'promoting a Guest without a seat to Developer is queued; the member stays a Guest',
     clauses: ['members.promotion.edit'],
-    requires: { capabilities: ['promotion_management'] },
-    needs: ['application-settings-read'],
+    requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
@@ -155,8 +150,7 @@ addSuite.test(
     case: 'not-queued',
     title: 'a Guest role, an administrator\'s request, and a user who already holds a seat are not queued: the members are added',
     clauses: ['members.promotion.not-queued'],
-    requires: { capabilities: ['promotion_management'] },
-    needs: ['application-settings-read'],
+    requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
@@ -185,8 +179,7 @@ addSuite.test(
     case: 'add-several-seated',
     title: 'with the setting on, several users who already hold a seat are added at once (201, {"status":"success"}), not queued',
     clauses: ['members.promotion.not-queued', 'members.add.several'],
-    requires: { capabilities: ['promotion_management'] },
-    needs: ['application-settings-read'],
+    requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
   async ({ kind, as }) => {
     const { [kind]: source, t } = world();
@@ -206,8 +199,7 @@ editSuite.test(
     case: 'edit-seated',
     title: 'with the setting on, a Developer (who holds a seat) raised to Maintainer is updated at once (200)',
     clauses: ['members.promotion.not-queued', 'members.edit.level'],
-    requires: { capabilities: ['promotion_management'] },
-    needs: ['application-settings-read'],
+    requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
   (kit) => expectRaisedAtOnce(kit, true, ACCESS.DEVELOPER, ACCESS.MAINTAINER),
 );

@@ -302,7 +302,7 @@ suite.test(
     title: 'DELETE …/members/:user_id of a user whose access request is pending gives a member manager 404 (GitLab: "404 Not found"); the request stays pending',
     clauses: ['members.requester.not-member'],
     uses: [publicSources],
-    needs: ['access-requests'],
+    requires: { setup: ['access-requests'] },
   },
   async ({ kind, as }) => {
     const sources = publicSources();

@@ -346,7 +346,7 @@ suite.test(
     clauses: ['files.get.moved-project'],
     level: 'parity',
     uses: [repositories],
-    needs: ['project-update'],
+    requires: { setup: ['project-update'] },
   },
   async ({ as }) => {
     const project = await currentFrame().make.project({ group: repositories().group, visibility: 'public', hint: 'moved' });

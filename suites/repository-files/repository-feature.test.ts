@@ -19,7 +19,7 @@ const world = fixture({
   name: 'files-feature',
   scope: 'file',
   uses: [repositories],
-  needs: ['project-update'],
+  requires: { setup: ['project-update'] },
   async build({ make, use }) {
     const { group } = use(repositories);
     const [disabled, writesOff, membersOnly] = await Promise.all(['repo-off', 'writes-off', 'repo-private'].map((hint) => make.project({ group, visibility: 'public', hint })));
@@ -55,7 +55,7 @@ endpoint(repositoryFiles, 'get', { uses: [world] }).test(
     title: 'with the repository feature disabled, GET file is 403 for a member, a read_repository token and an anonymous caller; the project says so',
     clauses: ['files.repository.disabled', 'files.errors.shape'],
     // The project's settings are read back with GET /projects/:id.
-    needs: ['group-project-read'],
+    requires: { setup: ['group-project-read'] },
   },
   async ({ as }) => {
     const { disabled } = world();
