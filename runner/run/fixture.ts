@@ -9,7 +9,7 @@
 //   later one once `reset` has put it back as it was built (GitLab QA's reusable resources).
 // A fixture that cannot be built fails its dependents alone: each is `unsupported` when the cause
 // is a set-up endpoint beyond the target contract that the target lacks (setup-needs.ts), `error`
-// otherwise; the failure is reported once. A fixture declared `concurrent: false` is held by one
+// otherwise; the failure is reported once. A fixture declared `alone` (with why) is held by one
 // test at a time (its tests change what other tests of it read).
 import type { Factories } from '../../fixtures/factories.js';
 import type { Client } from '../core/client.js';
@@ -53,8 +53,11 @@ export interface FixtureSpec<T> {
   uses?: Fixture<unknown>[];
   /** What the target must offer for it to exist at all (its dependents are unsupported otherwise), and the set-up endpoints beyond the contract its build calls (`setup`). */
   requires?: Requirements;
-  /** false: tests that use it run one at a time (they change what the others read). Default true. */
-  concurrent?: boolean;
+  /**
+   * Why the tests that use it run one at a time (they change what the others read): held by one test
+   * at a time. The same word as a test's `alone` (no other test of its file runs while it does).
+   */
+  alone?: string;
   /**
    * Built once for each kind of source (group, project) its tests run for, with `kind` in the context:
    * a test reads the instance of its own kind, and leases users only for that instance's sources.
@@ -303,7 +306,7 @@ export async function endFile(run: Run, file: string): Promise<void> {
 /** Holds the fixtures among `fixtures` that tests use one at a time, for the duration of `work`. */
 export async function holding<T>(run: Run, file: string, kind: SourceKind, fixtures: readonly Fixture<unknown>[], work: () => Promise<T>): Promise<T> {
   const locks = fixtures
-    .filter((f) => f.spec.concurrent === false)
+    .filter((f) => f.spec.alone !== undefined)
     .map((f) => `fixture:${f.spec.name}${f.spec.scope === 'file' ? `@${file}` : ''}${f.spec.perKind ? `:${kind}` : ''}`)
     .sort();
   for (const name of locks) await run.coordinator.lock(name);

@@ -170,7 +170,7 @@ export const t: Toolkit = new FrameToolkit();
  */
 export function membersWorld<T extends object>(
   name: string,
-  options: { uses?: Fixture<unknown>[]; concurrent?: boolean; perKind?: boolean },
+  options: { uses?: Fixture<unknown>[]; alone?: string; perKind?: boolean },
   build: (t: Toolkit, kind: SourceKind) => T | Promise<T>,
 ): Fixture<T & { t: Toolkit }> {
   return fixture({ name: `members-${name}`, scope: 'file', ...options, build: async ({ kind }) => ({ ...(await build(t, kind ?? 'group')), t }) });
@@ -675,7 +675,7 @@ function manifestGroup<K extends FixtureName>(name: K) {
   return fixture({
     name: `${name}-group`,
     scope: 'run',
-    concurrent: false,
+    alone: 'the run does not own the group, and its tests change it (memberships, overrides, subgroups)',
     requires: { fixtures: [name] },
     async build({ run }) {
       const fx = manifestEntry(run.fixtures, name)!;

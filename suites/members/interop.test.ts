@@ -19,7 +19,7 @@ import { members } from './area.js';
 
 // A group and a project (in a group of its own), each with the shared actors in their roles. Its
 // tests run one at a time: the Link walk compares two reads of the whole list, which the others change.
-const world = membersWorld('members-interop', { concurrent: false }, (t) => t.roleSources());
+const world = membersWorld('members-interop', { alone: 'the Link walk compares two reads of the whole list, which the other tests change' }, (t) => t.roleSources());
 const list = endpoint(members, 'list', { uses: [world] });
 
 list.test(

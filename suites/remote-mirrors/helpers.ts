@@ -36,7 +36,7 @@ export interface Mirror {
 export const ownProject = fixture({
   name: 'mirrors-own-project',
   scope: 'file',
-  concurrent: false,
+  alone: 'its tests compare the whole mirror list before and after their own requests',
   uses: [repositories],
   build: ({ make, use }) => make.project({ group: use(repositories).group, visibility: 'private', hint: 'own' }),
 });

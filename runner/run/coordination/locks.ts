@@ -1,4 +1,4 @@
-// Named locks: a fixture that tests use one at a time (`concurrent: false`) is held by one test, the
+// Named locks: a fixture that tests use one at a time (`alone`) is held by one test, the
 // others wait in the order they came.
 import { WaitList } from './wait-list.js';
 
