@@ -4,9 +4,9 @@
 // the whole suite against it with no fault (everything must pass, at both levels), then, for each
 // fault, the tests of its area (every area's for a cross-cutting fault) that name one of its clauses:
 // once with no fault (shared by the faults that run the same tests), then with the fault on, through
-// one vitest instance. Every run of the suite is a run of its own (freshRun), one
-// test at a time (CONFORMANCE_SEQUENTIAL). A fault is caught when at least one test that names one of
-// its clauses fails at the fault's level (spec: the spec verdict; parity: the GitLab-parity verdict)
+// one vitest instance. Every run of the suite is a run of its own (freshRun), one test at a time
+// (CONFORMANCE_SEQUENTIAL), in worker threads that serve every run (kept-threads.ts). A fault is
+// caught when at least one test that names one of its clauses fails at the fault's level (spec: the spec verdict; parity: the GitLab-parity verdict)
 // while the fault is on, having passed at that level in the run of the same files with no fault.
 // Only the tests naming its clauses run, so no other test's failure is looked for. Writes reports/faults.json and
 // prints the detection rate per area. Exit 1 when a fault names a clause the catalog does not hold,
@@ -25,6 +25,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createVitest, type TestSpecification } from 'vitest/node';
+import { keptThreads } from './kept-threads.js';
 import { diffTranscripts, type Difference } from '../runner/differential/diff.js';
 import { readTranscript, type Transcript } from '../runner/differential/transcript.js';
 import { CATALOGUE } from '../reference-server/faults/catalogue.js';
@@ -84,7 +85,10 @@ Object.assign(process.env, {
   CONFORMANCE_REPORT_DIR: join(work, 'reports'),
 });
 
+// Every run goes through the same two threads (one per project), loaded once.
+const pool = keptThreads();
 const vitest = await createVitest('test', {
+  pool,
   root: ROOT,
   config: join(ROOT, 'vitest.config.ts'),
   // Loaded in this process as it is: its settings are the ones this script parsed (runSettings).
@@ -205,8 +209,10 @@ try {
     const key = ids.join('\n');
     groups.set(key, { specs, ids, faults: [...(groups.get(key)?.faults ?? []), fault] });
   }
-  for (const { specs, ids, faults: ofGroup } of groups.values()) {
-    vitest.setGlobalTestNamePattern(new RegExp(`^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}): `));
+  for (const { specs: filesSpecs, ids, faults: ofGroup } of groups.values()) {
+    // On the specifications, not vitest's configuration: the kept threads keep the one of their start.
+    const testNamePattern = new RegExp(`^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}): `);
+    const specs = filesSpecs.map((spec) => spec.project.createSpecification(spec.moduleId, { testNamePattern }));
     const without = specs.length > 0 ? await run(specs) : { tests: [], transcript: undefined };
     baselineFailures.push(...without.tests.filter(failsAtAll).map((t) => t.id));
     const passedAt = (level: VerdictLevel) => new Set(without.tests.filter((t) => (level === 'parity' ? t.parity : t.verdict) === 'pass').map((t) => t.id));
@@ -255,7 +261,6 @@ try {
       );
     }
   }
-  vitest.resetGlobalTestNamePattern();
   baselineFailures = [...new Set(baselineFailures)].sort();
   if (baselineFailures.length > 0) console.error(`with no fault on, these tests fail: ${baselineFailures.join(', ')}`);
   // The report lists the faults in the catalogue's order.
@@ -263,6 +268,7 @@ try {
 } finally {
   await ownRun?.teardown();
   await vitest.close();
+  await pool.close();
   await server.close();
 }
 

@@ -102,6 +102,17 @@ describe('redaction', () => {
     registerSecretsIn({ url: 'https://bob-user:Pa55-four@example.org/x', rows: [{ invite_token: 'qwertyuiop' }] });
     expect(redact('Pa55-four bob-user qwertyuiop')).toBe(`${REDACTED} ${REDACTED} ${REDACTED}`);
   });
+
+  test('registered secrets are masked in the order they came, among thousands, also one that a mask before it makes appear', () => {
+    for (let i = 0; i < 5000; i++) registerSecret(`many-secret-${i}-value`);
+    // The first masks its whole, and the second no longer occurs there; the fourth occurs once the third is masked.
+    registerSecret('xyzzy-overlap-abc');
+    registerSecret('overlap-abc');
+    registerSecret('dactylo');
+    registerSecret('plugh[REDACTED]');
+    expect(redact('xyzzy-overlap-abc many-secret-4321-value plugh')).toBe(`${REDACTED} ${REDACTED} plugh`);
+    expect(redact('say plughdactylo and overlap-abc')).toBe(`say ${REDACTED} and ${REDACTED}`);
+  });
 });
 
 describe('retries', () => {

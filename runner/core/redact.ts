@@ -6,7 +6,20 @@
 // of a URL (`scheme://user:password@`), also when a faulty target echoes them. A worker's registered
 // secrets are not known to the reporters (another process): the shapes are what masks there.
 
-const known = new Set<string>();
+/** The secrets handed in, each with its place in the order they came (the order they are masked in). */
+const known = new Map<string, number>();
+/**
+ * The known secrets by a hash of their last SHORTEST characters (their ends differ where their
+ * beginnings may not: `glpat-`): a text is searched for those it holds in one pass, however many
+ * there are (a process that makes hundreds of runs, as the seeded-fault check does, knows tens of thousands).
+ */
+const byEnd = new Map<number, string[]>();
+/**
+ * Secrets that a replacement could make appear where the text had none: those that could overlap a
+ * `[REDACTED]` put in before them. Checked whatever the text holds.
+ */
+const overlapping: string[] = [];
+const SHORTEST = 6;
 
 /** GitLab token forms: personal, project/group, OAuth, feed, deploy, runner, CI job tokens. */
 const TOKEN_PATTERN = /\b(?:glpat|gloas|gldt|glrt|glcbt|glptt|glft|glimt|glagent|glsoat|glffct|gltst)-[A-Za-z0-9_.-]{8,}/g;
@@ -24,7 +37,32 @@ const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'\\<>]+)@/gi;
 export const REDACTED = '[REDACTED]';
 
 export function registerSecret(secret: string | undefined): void {
-  if (secret && secret.length >= 6) known.add(secret);
+  if (!secret || secret.length < SHORTEST || known.has(secret)) return;
+  known.set(secret, known.size);
+  const key = windowHash(secret, secret.length - SHORTEST);
+  byEnd.set(key, [...(byEnd.get(key) ?? []), secret]);
+  if (/[[\]]/.test(secret) || REDACTED.includes(secret)) overlapping.push(secret);
+}
+
+/**
+ * The known secrets that may occur in `text` as they are masked one after another, in the order they
+ * were registered: those it holds, and those that could overlap a mask. (Text that a mask leaves is
+ * text of `text`, so no other secret can appear.)
+ */
+function secretsIn(text: string): string[] {
+  const found = new Set<string>(overlapping);
+  for (let i = 0; byEnd.size > 0 && i + SHORTEST <= text.length; i++) {
+    const ending = byEnd.get(windowHash(text, i));
+    if (ending) for (const secret of ending) if (text.startsWith(secret, i + SHORTEST - secret.length)) found.add(secret);
+  }
+  return [...found].sort((a, b) => known.get(a)! - known.get(b)!);
+}
+
+/** A small-integer hash of the SHORTEST characters of `text` from `at`. */
+function windowHash(text: string, at: number): number {
+  let hash = 0;
+  for (let i = at; i < at + SHORTEST; i++) hash = (hash * 31 + text.charCodeAt(i)) & 0x3fffffff;
+  return hash;
 }
 
 /** What a URL's credentials keep: GitLab's mask (`*****`), and the user `git` of SSH URLs, which GitLab shows (no secret). */
@@ -53,7 +91,7 @@ export function registerSecretsIn(value: unknown, key = ''): void {
 
 export function redact(text: string): string {
   let out = text.replace(TOKEN_PATTERN, REDACTED);
-  for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  for (const secret of secretsIn(out)) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   out = out.replace(URL_USERINFO, (_all, scheme: string, userinfo: string) => `${scheme}${maskUserinfo(userinfo)}@`);
   out = out.replace(TOKEN_FIELD, `$1${REDACTED}`);
   // Header and query forms, whatever the token looks like.

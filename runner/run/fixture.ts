@@ -145,7 +145,8 @@ const runScoped = new Map<string, Promise<unknown>>();
 const fileScoped = new Map<string, Map<string, { owner: string; value: Promise<unknown> }>>();
 /** A fixture's instance name: its own, or with the kind it is built for. */
 const instanceName = (f: Fixture<unknown>, kind: SourceKind | undefined) => (kind ? `${f.spec.name}:${kind}` : f.spec.name);
-let instances = 0;
+/** Test-scoped instances made in the worker's current run: their names follow the count, the same in every run. */
+let instances = { runId: '', count: 0 };
 
 /** One test's fixture instances, to be ended with the test. */
 export interface TestScoped {
@@ -248,7 +249,8 @@ async function testInstance(f: Fixture<unknown>, frame: Frame, file: string, kin
     await run.coordinator.drop(kept.owner);
     await run.coordinator.unmade(shelf);
   }
-  const owner = `test:${f.spec.name}#${++instances}@${file}`;
+  if (instances.runId !== run.context.runId) instances = { runId: run.context.runId, count: 0 };
+  const owner = `test:${f.spec.name}#${++instances.count}@${file}`;
   try {
     const value = await build(f, run, `${frame.holder}/${f.spec.name}`, owner, file, kind);
     return { value, end: end(owner, value) };
