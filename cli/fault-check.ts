@@ -37,6 +37,7 @@ import { CAPABILITIES } from '../runner/run/config.js';
 import { ConformanceReporter } from '../runner/report/reporter.js';
 import { runSettings } from '../runner/run/config.js';
 import { createRun } from '../runner/run/lifecycle.js';
+import { escapeRegExp } from '../runner/core/regexp.js';
 import type { Results, TestRecord } from '../runner/report/results.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -211,8 +212,9 @@ try {
   }
   for (const { specs: filesSpecs, ids, faults: ofGroup } of groups.values()) {
     // On the specifications, not vitest's configuration: the kept threads keep the one of their start.
-    const testNamePattern = new RegExp(`^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}): `);
-    const specs = filesSpecs.map((spec) => spec.project.createSpecification(spec.moduleId, { testNamePattern }));
+    // A test's name is `<id>: <title>` (runner/run/conformance.ts testNamePattern).
+    const pattern = new RegExp(`^(${ids.map(escapeRegExp).join('|')}): `);
+    const specs = filesSpecs.map((spec) => spec.project.createSpecification(spec.moduleId, { testNamePattern: pattern }));
     const without = specs.length > 0 ? await run(specs) : { tests: [], transcript: undefined };
     baselineFailures.push(...without.tests.filter(failsAtAll).map((t) => t.id));
     const passedAt = (level: VerdictLevel) => new Set(without.tests.filter((t) => (level === 'parity' ? t.parity : t.verdict) === 'pass').map((t) => t.id));
