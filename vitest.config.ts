@@ -2,8 +2,6 @@
 // `conformance` (the conformance suite, suites/<area>/*.test.ts, run against a target).
 // Conformance files share workers (isolate: false): they only talk HTTP and each builds its own
 // world, so the ~0.3 s per-file isolation cost (shared/MEASUREMENTS.md) buys nothing there.
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { CATALOG } from './suites/areas.js';
@@ -25,22 +23,6 @@ class LongestFirst extends BaseSequencer {
       return i < 0 ? LONGEST_FIRST.length : i;
     };
     return [...(await super.sort(files))].sort((a, b) => rank(a) - rank(b));
-  }
-}
-
-/**
- * Where vitest keeps transformed modules between runs (experimental.fsModuleCache): beside the
- * package's own modules, when that folder can be written (an installed package may sit where its user
- * cannot write: then no cache, rather than a failed run).
- */
-function moduleCache(): string | undefined {
-  const dir = fileURLToPath(new URL('./node_modules/.experimental-vitest-cache', import.meta.url));
-  try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-    return dir;
-  } catch {
-    return undefined;
   }
 }
 
@@ -79,7 +61,6 @@ const WHOLE_RUN = ['cli/*-run.spec.ts', 'cli/{cli,sweep-safety,fault-check,packa
 // setup and the reporters.
 export default defineConfig(({ mode }) => {
   const settings = mode === 'cli' ? undefined : runSettings(CATALOG);
-  const cache = moduleCache();
   return {
     test: {
       // Conformance tests wait on the target far more than they compute: the number of files at once
@@ -90,8 +71,6 @@ export default defineConfig(({ mode }) => {
         sequence: { sequencer: settings.sequential ? NameOrder : LongestFirst },
         reporters: ['default', new ConformanceReporter(CATALOG, settings), new PlainSummaryReporter()],
       } : {}),
-      // Transformed modules kept on disk between runs (npm test starts the suite some forty times).
-      experimental: { fsModuleCache: cache !== undefined, fsModuleCachePath: cache },
       projects: [
         {
           // The suite's own specs that start no whole run: `npm run test:fast`.
