@@ -470,8 +470,9 @@ if (ONLY.has('profile')) {
 }
 
 if (ONLY.has('compare')) {
-  // The old suite runs from a git worktree of its commit, with today's node_modules (its
-  // dependencies are a subset). Runs alternate, so both see the same machine over the same minutes.
+  // The old suite runs from a git worktree of its commit: with today's node_modules when its lock file
+  // is today's, else with its own (npm ci: e.g. 0705a6b still used supertest). Runs alternate, so both
+  // see the same machine over the same minutes.
   const ref = values.baseline!;
   const old = mkdtempSync(join(tmpdir(), 'conformance-baseline-'));
   const added = spawnSync('git', ['worktree', 'add', '--detach', old, ref], { cwd: ROOT, encoding: 'utf8' });
@@ -480,7 +481,13 @@ if (ONLY.has('compare')) {
     lines.push(`| today's suite beside the suite of ${ref} | | not measured: ${ref} is not in this clone |`);
   } else {
     try {
-      if (!existsSync(join(old, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(old, 'node_modules'), 'dir');
+      const sameLock = readFileSync(join(old, 'package-lock.json'), 'utf8') === readFileSync(join(ROOT, 'package-lock.json'), 'utf8');
+      if (sameLock) symlinkSync(join(ROOT, 'node_modules'), join(old, 'node_modules'), 'dir');
+      else {
+        step(`compare: npm ci for the suite of ${ref} (its lock file differs)`);
+        const installed = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: old, encoding: 'utf8' });
+        if (installed.status !== 0) throw new Error(`npm ci in the worktree of ${ref} failed: ${installed.stderr.slice(-500)}`);
+      }
       const today: number[] = [];
       const then: number[] = [];
       let testsToday = 0;
@@ -497,7 +504,7 @@ if (ONLY.has('compare')) {
       }
       const perTest = (seconds: number, tests: number) => round((seconds * 1000) / tests, 1);
       report.compare = { baseline: ref, baseline_tests: testsThen, baseline_seconds: then.map((t) => round(t, 2)), tests: testsToday, seconds: today.map((t) => round(t, 2)) };
-      lines.push(`| suite of ${ref} (2026-11-22), bundled server, its defaults | ${testsThen} tests, median of ${RUNS}, alternated | **${round(median(then), 2)} s** (${perTest(median(then), testsThen)} ms/test) |`);
+      lines.push(`| suite of ${ref}, bundled server, its defaults | ${testsThen} tests, median of ${RUNS}, alternated | **${round(median(then), 2)} s** (${perTest(median(then), testsThen)} ms/test) |`);
       lines.push(`| today's suite, same runs | ${testsToday} tests | **${round(median(today), 2)} s** (${perTest(median(today), testsToday)} ms/test) |`);
     } finally {
       spawnSync('git', ['worktree', 'remove', '--force', old], { cwd: ROOT });
