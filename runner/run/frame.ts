@@ -132,7 +132,7 @@ export class Frame implements Recorder {
         user = lease.user as ActorInfo;
         for (const token of Object.values(user.tokens)) registerSecret(token);
         if (lease.takeBack) {
-          const ok = await this.takeBack(user, lease.takeBack);
+          const ok = await takeBack(this.admin.recordingTo(this, 'take-back'), user, lease.takeBack);
           await coordinator.tookBack(user.id, lease.takeBack.map((t) => t.source), ok);
           if (!ok) continue;
         }
@@ -140,29 +140,6 @@ export class Frame implements Recorder {
       (seatless ? this.seatless : this.leased).push(user);
       this.symbols.numbered(user);
       return user;
-    }
-  }
-
-  /**
-   * Takes a user out of sources as the administrator: removes its membership and, where it asked for
-   * access, its request (gone already: 404), and reads `…/members/all/:user_id` back, which must be
-   * 404. False when any step answers otherwise.
-   */
-  async takeBack(user: { id: number }, from: { source: SourceKey; requested: boolean }[]): Promise<boolean> {
-    const admin = this.admin.recordingTo(this, 'take-back');
-    try {
-      const done = await Promise.all(
-        from.map(async ({ source, requested }) => {
-          const [kind, id] = source.split(':') as ['group' | 'project', string];
-          const base = sourcePath({ kind, id: Number(id) });
-          if (![200, 202, 204, 404].includes((await admin.delete(`${base}/members/${user.id}`)).status)) return false;
-          if (requested && ![200, 204, 404].includes((await admin.delete(`${base}/access_requests/${user.id}`)).status)) return false;
-          return (await admin.get(`${base}/members/all/${user.id}`)).status === 404;
-        }),
-      );
-      return done.every(Boolean);
-    } catch {
-      return false;
     }
   }
 
@@ -192,7 +169,7 @@ export class Frame implements Recorder {
         // One take-back a source, however many of the frame's requests touched the user there.
         const known = new Map<SourceKey, boolean>();
         for (const { source, requested } of from) if (source !== undefined) known.set(source, requested || (known.get(source) ?? false));
-        if (!(await this.takeBack(user, [...known].map(([source, requested]) => ({ source, requested }))))) failedSeatless.push(user.id);
+        if (!(await takeBack(this.admin.recordingTo(this, 'take-back'), user, [...known].map(([source, requested]) => ({ source, requested }))))) failedSeatless.push(user.id);
       }),
     );
     await coordinator.settle({ holder: this.holder, touched, links, pin: keep?.pin, failedSeatless });
@@ -269,3 +246,25 @@ export function touches(trail: readonly Exchange[], users: readonly ActorInfo[],
 }
 
 export { SETUP_NEEDS, type SetupNeed };
+
+/**
+ * Takes a user out of sources as the administrator (`admin` records to the frame as take-back):
+ * removes its membership and, where it asked for access, its request (gone already: 404), and reads
+ * `…/members/all/:user_id` back, which must be 404. False when any step answers otherwise.
+ */
+async function takeBack(admin: Client, user: { id: number }, from: { source: SourceKey; requested: boolean }[]): Promise<boolean> {
+  try {
+    const done = await Promise.all(
+      from.map(async ({ source, requested }) => {
+        const [kind, id] = source.split(':') as ['group' | 'project', string];
+        const base = sourcePath({ kind, id: Number(id) });
+        if (![200, 202, 204, 404].includes((await admin.delete(`${base}/members/${user.id}`)).status)) return false;
+        if (requested && ![200, 204, 404].includes((await admin.delete(`${base}/access_requests/${user.id}`)).status)) return false;
+        return (await admin.get(`${base}/members/all/${user.id}`)).status === 404;
+      }),
+    );
+    return done.every(Boolean);
+  } catch {
+    return false;
+  }
+}
