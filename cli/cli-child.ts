@@ -2,11 +2,12 @@
 // fresh directory, against reference servers started in the spec's own process (so that their state
 // can be inspected afterwards and faults switched on). A spec calls `afterAll(cleanUpChildren)`.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../reference-server/server.js';
 import type { Results } from '../runner/report/results.js';
+import { CAPABILITIES } from '../runner/run/config.js';
 
 export const BIN = resolve(import.meta.dirname, '..', 'bin', 'gitlab-api-conformance.js');
 // Not in GitLab's token form on purpose: only registration (not the glpat- pattern) can mask it.
@@ -40,6 +41,18 @@ export async function server(options: ReferenceServerOptions & { port?: number }
   const s = await startReferenceServer({ adminToken: ADMIN_TOKEN, ...options });
   servers.push(s);
   return s;
+}
+
+/** Every token `s` issues from now on (clean-up deletes the users, and their tokens with them), after ADMIN_TOKEN: a live list. */
+export function issuedTokens(s: ReferenceServer): string[] {
+  const issued = [ADMIN_TOKEN];
+  const createToken = s.store.createToken.bind(s.store);
+  s.store.createToken = (...args) => {
+    const pat = createToken(...args);
+    issued.push(pat.token);
+    return pat;
+  };
+  return issued;
 }
 
 /** The environment of a user's shell: nothing of this test run (vitest's variables) or of a target. */
@@ -77,6 +90,25 @@ export function cli(
 // Two files at once: these runs go on side by side on a small machine (a URL target's default is 8).
 export const target = (s: ReferenceServer) => ({ CONFORMANCE_TARGET_URL: s.url, CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN, CONFORMANCE_CONCURRENCY: '2' });
 
+/**
+ * The settings of a whole run against `s` as a target with every capability and the fixtures of its
+ * manifest (written to `dir`): what the whole-suite specs (--vary, --without, the spec-only twin) run with.
+ */
+export function fullTarget(s: ReferenceServer, dir: string): Record<string, string> {
+  const manifest = join(dir, 'fixtures.json');
+  writeFileSync(manifest, JSON.stringify(s.fixtures));
+  return { CONFORMANCE_TARGET_URL: s.url, CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN, CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','), CONFORMANCE_FIXTURES: manifest };
+}
+
+/** The results a run wrote to `reports`, or an error with the end of its output when it wrote none. */
+export function resultsIn(reports: string, run: CliRun): Results {
+  try {
+    return JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as Results;
+  } catch {
+    throw new Error(`the run wrote no results (exit ${run.code}):\n${run.stderr.slice(-3000)}`);
+  }
+}
+
 /** Objects named with a run prefix that are still on the server. */
 export function leftovers(s: ReferenceServer): string[] {
   const users = [...s.store.users.values()].filter((u) => u.username.startsWith('cnf_')).map((u) => `user ${u.username}`);
@@ -86,5 +118,5 @@ export function leftovers(s: ReferenceServer): string[] {
 }
 
 export function results(run: CliRun): Results {
-  return JSON.parse(readFileSync(join(run.dir, 'reports', 'results.json'), 'utf8')) as Results;
+  return resultsIn(join(run.dir, 'reports'), run);
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { validateAgainst } from '../schemas/registry.js';
 import type { Results } from '../runner/report/results.js';
-import { ADMIN_TOKEN, cleanUpChildren, cli, leftovers, results, server, target, tempDir } from './cli-child.js';
+import { ADMIN_TOKEN, cleanUpChildren, cli, issuedTokens, leftovers, results, server, target, tempDir } from './cli-child.js';
 
 const SMALL = ['--endpoint', 'HEAD /projects/:id/repository/files/:file_path/raw'];
 /** A small selection whose answers are JSON (for faults that spoil JSON). */
@@ -85,14 +85,7 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
 
   test.concurrent('a failing run exits 1 with evidence; no report, log or output holds any token issued in the run', async () => {
     const s = await server({ faults: ['non-json'] });
-    // Remember every token the server issues: clean-up deletes the users, and their tokens with them.
-    const issued = [ADMIN_TOKEN];
-    const createToken = s.store.createToken.bind(s.store);
-    s.store.createToken = (...args) => {
-      const pat = createToken(...args);
-      issued.push(pat.token);
-      return pat;
-    };
+    const issued = issuedTokens(s);
     const run = await cli([...SMALL_JSON, '--area', 'repository-files'], target(s));
     expect(run.code, run.stderr).toBe(1);
     const res = results(run);

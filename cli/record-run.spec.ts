@@ -8,24 +8,20 @@
 //   variation shows in at least one difference.
 // - No transcript holds a token the run issued (nor any invitation's token).
 // The figures (times, sizes, differences, noise, differences per variation) are printed.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { SPEC_ONLY_HEADER, VARIATIONS } from '../reference-server/spec-only/index.js';
-import { startReferenceServer, type ReferenceServerOptions } from '../reference-server/server.js';
+import type { ReferenceServerOptions } from '../reference-server/server.js';
 import type { Difference, DiffResult } from '../runner/differential/diff.js';
 import { readTranscript, type Transcript } from '../runner/differential/transcript.js';
-import { CAPABILITIES } from '../runner/run/config.js';
-import { cli } from './cli-child.js';
+import { cleanUpChildren, cli, fullTarget, issuedTokens, server as startServer, tempDir } from './cli-child.js';
 
-// Not in GitLab's token form on purpose: only registration (not the glpat- pattern) can mask it.
-const ADMIN_TOKEN = 'record-run-admin-secret-000';
 /** One recording takes about 20 s on an idle machine; npm test runs other files beside this one. */
 const RECORD_MS = 400_000;
 
-const dir = mkdtempSync(join(tmpdir(), 'conformance-record-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('conformance-record-');
+afterAll(cleanUpChildren);
 
 
 interface Recording {
@@ -38,29 +34,12 @@ interface Recording {
 
 /** `record --sequential` of the whole suite against a reference server started for it. */
 async function record(name: string, options: ReferenceServerOptions = {}): Promise<Recording> {
-  const server = await startReferenceServer({ adminToken: ADMIN_TOKEN, ...options });
-  const tokens = [ADMIN_TOKEN];
-  const createToken = server.store.createToken.bind(server.store);
-  server.store.createToken = (...args) => {
-    const pat = createToken(...args);
-    tokens.push(pat.token);
-    return pat;
-  };
-  const manifest = join(dir, `${name}-fixtures.json`);
-  writeFileSync(manifest, JSON.stringify(server.fixtures));
+  const server = await startServer(options);
+  const tokens = issuedTokens(server);
   const file = join(dir, `${name}.jsonl`);
   const started = Date.now();
-  try {
-    const run = await cli(['record', '--out', file, '--sequential', '--report-dir', join(dir, `${name}-reports`)], {
-      CONFORMANCE_TARGET_URL: server.url,
-      CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN,
-      CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','),
-      CONFORMANCE_FIXTURES: manifest,
-    }, { dir, timeoutMs: RECORD_MS });
-    expect(run.code, `record ${name}: ${run.stderr.slice(-2000)}`).toBe(0);
-  } finally {
-    await server.close();
-  }
+  const run = await cli(['record', '--out', file, '--sequential', '--report-dir', join(dir, `${name}-reports`)], fullTarget(server, tempDir()), { dir, timeoutMs: RECORD_MS });
+  expect(run.code, `record ${name}: ${run.stderr.slice(-2000)}`).toBe(0);
   return { file, ms: Date.now() - started, bytes: statSync(file).size, tokens };
 }
 

@@ -6,50 +6,26 @@
 // that assertion to the parity level (or accept both answers). The run is the real command in a
 // child process, against a server started here, with its fixture manifest written to a file and
 // the metadata headers under the spec's own `X-Service-` prefix.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { startReferenceServer, type ReferenceServer } from '../reference-server/server.js';
-import { CAPABILITIES } from '../runner/run/config.js';
-import { cli } from './cli-child.js';
+import { cleanUpChildren, cli, fullTarget, resultsIn, server, tempDir } from './cli-child.js';
 import type { Results } from '../runner/report/results.js';
 
-const ADMIN_TOKEN = 'glpat-spec-only-run-admin-000';
 const HEADER_PREFIX = 'X-Service-';
 const RUN_MS = 600_000;
 
-let server: ReferenceServer | undefined;
-let dir: string | undefined;
-afterAll(async () => {
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
+afterAll(cleanUpChildren);
 
 /** One run of the whole suite at `level` against the spec-only server, in its own report directory. */
 async function runAt(level: 'spec' | 'parity', env: Record<string, string>, cwd: string): Promise<{ code: number | null; stderr: string; results: Results }> {
-  const reports = join(cwd, `reports-${level}`);
+  const reports = `${cwd}/reports-${level}`;
   const run = await cli(['--report-dir', reports, '--level', level], env, { dir: cwd, timeoutMs: RUN_MS - 10_000 });
-  try {
-    return { ...run, results: JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as Results };
-  } catch {
-    throw new Error(`the run at --level ${level} wrote no results (exit ${run.code}):\n${run.stderr.slice(-3000)}`);
-  }
+  return { ...run, results: resultsIn(reports, run) };
 }
 
 test('the whole suite passes at the spec level against the reference server in spec-only mode, and the level changes no verdict', { timeout: RUN_MS }, async () => {
-  server = await startReferenceServer({ adminToken: ADMIN_TOKEN, specOnly: true, headerPrefix: HEADER_PREFIX });
-  dir = mkdtempSync(join(tmpdir(), 'conformance-spec-only-'));
-  const manifest = join(dir, 'fixtures.json');
-  writeFileSync(manifest, JSON.stringify(server.fixtures));
-  const env = {
-    CONFORMANCE_TARGET_URL: server.url,
-    CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN,
-    CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','),
-    CONFORMANCE_FIXTURES: manifest,
-    CONFORMANCE_HEADER_PREFIX: HEADER_PREFIX,
-  };
+  const target = await server({ specOnly: true, headerPrefix: HEADER_PREFIX });
+  const dir = tempDir('conformance-spec-only-');
+  const env = { ...fullTarget(target, dir), CONFORMANCE_HEADER_PREFIX: HEADER_PREFIX };
   // The two runs one after the other: they share the server, and each needs the machine's cores.
   const spec = await runAt('spec', env, dir);
   const parity = await runAt('parity', env, dir);

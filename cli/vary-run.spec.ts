@@ -5,48 +5,20 @@
 // rests on something GitLab does not promise, and must accept every answer GitLab's code allows.
 // Each run is the real command in a child process against a server started here (one run reports
 // both levels; its exit code follows the parity level).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { startReferenceServer, type ReferenceServer } from '../reference-server/server.js';
-import { CAPABILITIES } from '../runner/run/config.js';
-import { cli } from './cli-child.js';
-import type { Results } from '../runner/report/results.js';
+import { cleanUpChildren, cli, fullTarget, resultsIn, server, tempDir } from './cli-child.js';
 
-const ADMIN_TOKEN = 'glpat-vary-run-admin-00000';
 const RUN_MS = 600_000;
 const SEEDS = [1, 2, 3, 4, 5];
 
-let server: ReferenceServer | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  server = undefined;
-  dir = undefined;
-});
-
+afterEach(cleanUpChildren);
 
 test.each(SEEDS)('the whole suite passes at both levels against the reference server with --vary %i', { timeout: RUN_MS }, async (seed) => {
-  server = await startReferenceServer({ adminToken: ADMIN_TOKEN, vary: seed });
-  dir = mkdtempSync(join(tmpdir(), `conformance-vary-${seed}-`));
-  const manifest = join(dir, 'fixtures.json');
-  writeFileSync(manifest, JSON.stringify(server.fixtures));
-  const reports = join(dir, 'reports');
-  const run = await cli(['--report-dir', reports, '--level', 'parity', '--concurrency', '8'], {
-    CONFORMANCE_TARGET_URL: server.url,
-    CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN,
-    CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','),
-    CONFORMANCE_FIXTURES: manifest,
-  }, { dir, timeoutMs: RUN_MS - 10_000 });
-
-  let results: Results;
-  try {
-    results = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as Results;
-  } catch {
-    throw new Error(`the run wrote no results (exit ${run.code}):\n${run.stderr.slice(-3000)}`);
-  }
+  const target = await server({ vary: seed });
+  const dir = tempDir(`conformance-vary-${seed}-`);
+  const reports = `${dir}/reports`;
+  const run = await cli(['--report-dir', reports, '--level', 'parity', '--concurrency', '8'], fullTarget(target, dir), { dir, timeoutMs: RUN_MS - 10_000 });
+  const results = resultsIn(reports, run);
   const failing = results.tests.filter((t) => [t.verdict, t.parity].some((v) => v === 'fail' || v === 'error'));
   const lines = failing.map((t) => `${t.id} [spec ${t.verdict}, parity ${t.parity}]: ${(t.reason ?? '').split('\n').slice(0, 3).join(' ')}`);
   expect(failing.length, `${failing.length} test(s) fail against --vary ${seed}:\n${lines.join('\n')}`).toBe(0);

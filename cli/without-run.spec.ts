@@ -7,34 +7,15 @@
 // tests that declare the name (`list --json` says which) and a sample of the others, one in
 // SAMPLE_EVERY of every area: the others could only fail through a declaration that is missing, and
 // the fixtures they share with the dependents are in the run with them.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterEach, beforeAll, expect, test } from 'vitest';
 import { EXTRA_SETUP_ENDPOINT_NAMES } from '../contract/extra-setup-endpoints.js';
-import { startReferenceServer, type ReferenceServer } from '../reference-server/server.js';
-import { CAPABILITIES } from '../runner/run/config.js';
-import { cleanUpChildren, cli } from './cli-child.js';
-import type { Results } from '../runner/report/results.js';
+import { cleanUpChildren, cli, fullTarget, resultsIn, server, tempDir } from './cli-child.js';
 import { testNamePattern, type TestMeta } from '../runner/run/conformance.js';
 
-const ADMIN_TOKEN = 'glpat-without-run-admin-00';
 const RUN_MS = 600_000;
-
-let server: ReferenceServer | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  server = undefined;
-  dir = undefined;
-});
-
-
-
 const SAMPLE_EVERY = 8;
 
-afterAll(cleanUpChildren);
+afterEach(cleanUpChildren);
 
 /** Every test's metadata, from `list --json` (no run, no target). */
 let metas: TestMeta[] = [];
@@ -53,18 +34,11 @@ function selection(name: string): string {
 test.each(EXTRA_SETUP_ENDPOINT_NAMES)('without %s, only the tests that need it change verdict, each unsupported with the reason', { timeout: RUN_MS }, async (name) => {
   expect(metas.length, 'list --json names the tests').toBeGreaterThan(600);
   // Without permanent removal only GitLab 17/18's delayed deletion has anything to lose.
-  server = await startReferenceServer({ adminToken: ADMIN_TOKEN, without: [name], delayedDeletion: name === 'permanent-removal' });
-  dir = mkdtempSync(join(tmpdir(), `conformance-without-${name}-`));
-  const manifest = join(dir, 'fixtures.json');
-  writeFileSync(manifest, JSON.stringify(server.fixtures));
-  const reports = join(dir, 'reports');
-  const run = await cli(['--report-dir', reports, '--level', 'parity', '--grep', selection(name)], {
-    CONFORMANCE_TARGET_URL: server.url,
-    CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN,
-    CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','),
-    CONFORMANCE_FIXTURES: manifest,
-  }, { dir, timeoutMs: RUN_MS - 10_000 });
-  const results = JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as Results;
+  const target = await server({ without: [name], delayedDeletion: name === 'permanent-removal' });
+  const dir = tempDir(`conformance-without-${name}-`);
+  const reports = `${dir}/reports`;
+  const run = await cli(['--report-dir', reports, '--level', 'parity', '--grep', selection(name)], fullTarget(target, dir), { dir, timeoutMs: RUN_MS - 10_000 });
+  const results = resultsIn(reports, run);
 
   const ran = results.tests.filter((t) => t.verdict !== 'disabled');
   const dependents = ran.filter((t) => t.needs.includes(name));

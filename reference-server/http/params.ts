@@ -11,6 +11,9 @@ export function mergedParams(request: FastifyRequest): RawParams {
   return { ...query, ...body };
 }
 
+/** An ISO 8601 date, or a date-time (its date, and the rest: time and zone). */
+const DATE_OR_TIME = /^(\d{4}-\d{2}-\d{2})([T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
 /** Reads declared parameters one by one; collects every Grape error and throws them joined. */
 export class Params {
   constructor(
@@ -100,7 +103,7 @@ export class Params {
     if (value === undefined) return undefined;
     if (value === null || value === '') return null;
     const text = typeof value === 'object' ? '' : String(value);
-    const match = /^(\d{4}-\d{2}-\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
+    const match = DATE_OR_TIME.exec(text);
     // Round-trip the date: Date.parse would roll 2031-02-30 over into March.
     if (!match || Number.isNaN(Date.parse(match[1])) || new Date(`${match[1]}T00:00:00Z`).toISOString().slice(0, 10) !== match[1]) {
       this.errors.push(`${name} is invalid`);
@@ -117,7 +120,8 @@ export class Params {
     const value = this.scalar(name);
     if (value === undefined || value === null || value === '') return undefined;
     const text = typeof value === 'object' ? '' : String(value);
-    const time = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) ? Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text) : Number.NaN;
+    const match = DATE_OR_TIME.exec(text);
+    const time = match ? Date.parse(match[2] === undefined ? `${match[1]}T00:00:00Z` : text) : Number.NaN;
     if (Number.isNaN(time)) {
       this.errors.push(`${name} is invalid`);
       return undefined;
