@@ -49,10 +49,13 @@ export class TargetWatch {
     void coordinator
       .inFlightBuffer()
       .finally(close)
-      .then((counters) => {
-        this.counters = counters;
-        if (!this.stopped) this.watch(targetUrl);
-      });
+      .then(
+        (counters) => {
+          this.counters = counters;
+          if (!this.stopped) this.watch(targetUrl);
+        },
+        (error: unknown) => console.error(`conformance: ${(error as Error).message}; a target lost mid-run is not watched for`),
+      );
   }
 
   /** How many requests of the run got no answer at all. */

@@ -46,16 +46,21 @@ export function connect(runId: string): CoordinatorClient {
   return client(joined);
 }
 
+/** How long the reporter and the watchdog wait for an answer: the coordinator answers them at once, unless it is gone. */
+export const REACH_ANSWER_MS = 10_000;
+
 /**
  * The coordinator of a run made in this process, on a channel of the caller's own, which `close`
- * ends: open until then, it keeps the process alive for the answers.
+ * ends: open until then, it keeps the process alive for the answers. A call not answered within
+ * `answerMs` fails (a run whose coordinator is gone must still end and write its reports).
  */
-export function reach(runId: string): { coordinator: CoordinatorClient; close: () => void } {
+export function reach(runId: string, answerMs = REACH_ANSWER_MS): { coordinator: CoordinatorClient; close: () => void } {
   const channel = new BroadcastChannel(channelName(runId));
-  return { coordinator: client(channel), close: () => channel.close() };
+  return { coordinator: client(channel, answerMs), close: () => channel.close() };
 }
 
-function client(channel: BroadcastChannel): CoordinatorClient {
+/** Calls by name over `channel`; with `answerMs`, each fails when no answer comes within it (workers' calls wait as long as a lease takes). */
+function client(channel: BroadcastChannel, answerMs?: number): CoordinatorClient {
   const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   channel.onmessage = (event) => {
     const { re, result, error } = (event as MessageEvent).data as { re?: string; result?: unknown; error?: string };
@@ -71,7 +76,17 @@ function client(channel: BroadcastChannel): CoordinatorClient {
       (...args: unknown[]) =>
         new Promise((resolve, reject) => {
           const id = `${threadId}:${++calls}`;
-          pending.set(id, { resolve, reject });
+          const timer =
+            answerMs === undefined
+              ? undefined
+              : setTimeout(() => {
+                  pending.delete(id);
+                  reject(new Error(`the run's coordinator did not answer ${method} within ${answerMs / 1000} s`));
+                }, answerMs);
+          pending.set(id, {
+            resolve: (v) => (clearTimeout(timer), resolve(v)),
+            reject: (e) => (clearTimeout(timer), reject(e)),
+          });
           channel.postMessage({ id, method, args });
         }),
   });
