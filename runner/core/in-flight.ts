@@ -35,5 +35,6 @@ export function noteUnanswered(): void {
 export function giveSlot(): void {
   if (!slots) return;
   Atomics.sub(slots, 0, 1);
-  Atomics.notify(slots, 0);
+  // One slot came free: one waiter is woken (the first; waking them all cost each one a retry).
+  Atomics.notify(slots, 0, 1);
 }

@@ -1,0 +1,23 @@
+import { expect, test } from 'vitest';
+import { bindInFlight, giveSlot, takeSlot } from './in-flight.js';
+
+test('the bound holds under many requests at once, and every waiting request gets its turn', async () => {
+  const buffer = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
+  const counters = new Int32Array(buffer);
+  counters[1] = 3;
+  bindInFlight(buffer);
+  let inFlight = 0;
+  let most = 0;
+  const request = async () => {
+    await takeSlot();
+    inFlight++;
+    most = Math.max(most, inFlight);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    inFlight--;
+    giveSlot();
+  };
+  await Promise.all(Array.from({ length: 60 }, request));
+  expect(most).toBe(3);
+  expect(counters[0]).toBe(0);
+  expect(counters[2]).toBe(3);
+});
