@@ -5,7 +5,6 @@
 // reason), gives it clients that record into its own log, and decides its verdicts on both levels
 // (spec and GitLab parity), which it leaves, typed, in the task's meta for the reporters.
 import { afterAll, inject, test, type RunnerTask } from 'vitest';
-import type { Factories } from '../../fixtures/factories.js';
 import { formsByKind, type Area } from '../core/area.js';
 import type { Cause } from '../core/cause.js';
 import { escapeRegExp } from '../core/regexp.js';
@@ -17,12 +16,12 @@ import { redact, redactValue } from '../core/redact.js';
 import { SETUP_NEEDS, type SetupNeed } from '../core/setup-needs.js';
 import type { ActorName, SourceKind, TokenScope } from '../core/vocabulary.js';
 import { BODY_DEADLINE_MS } from './config.js';
-import type { ActorInfo, RunContext } from './context.js';
+import type { RunContext } from './context.js';
 import type { FixtureFailure } from './coordination/run-fixtures.js';
 import { currentRun } from './current-run.js';
-import { closure, endFile, FixtureUnavailable, holding, needsOf, resolve, type Fixture, type TestScoped } from './fixture.js';
+import { closure, endFile, FixtureUnavailable, holding, needsOf, resolve, setupContext, valueIn, type Fixture, type SetupContext, type TestScoped } from './fixture.js';
 import { Frame } from './frame.js';
-import { SetupError, type Maker } from './maker.js';
+import { SetupError } from './maker.js';
 import { beforeRun, unmet, type Gate, type Requirements } from './requirements.js';
 import type { SymbolEntry } from './symbols.js';
 
@@ -76,28 +75,26 @@ declare module 'vitest' {
   }
 }
 
-export interface Kit {
-  run: RunContext;
+/**
+ * What a test is handed: the fixtures it declared (`use`), clients that record into its log, and its
+ * frame's set-up (SetupContext: `make` for the objects only it uses, users lent to it with `lease`,
+ * given back when it ends).
+ */
+export interface Kit extends SetupContext {
   /** The kind of source of this variant of the test. */
   kind: SourceKind;
   /** This test's log: its evidence, and where parity notes that concern no one exchange go. */
   log: TestLog;
-  /** A client acting as a shared actor (default scope `api`), the admin, or nobody. */
+  /** A client acting as a shared actor (default scope `api`), the admin, or nobody: its requests are the checked ones. */
   as(actor: ActorName | 'admin' | 'anonymous', scope?: TokenScope): Client;
   /** A client with any token, e.g. one a test made itself. */
   withToken(token: string | undefined, label: string): Client;
-  /** A user lent to this test: new to the domains of its fixtures, given back when it ends. */
-  lease(): Promise<ActorInfo>;
-  /** Makes the objects only this test uses (they stay until the run's clean-up). */
-  make: Maker;
-  /** Names for what it makes: unique in the run, the same in every run. */
-  names: Factories;
 }
 
 function kit(run: RunContext, kind: SourceKind, frame: Frame): Kit {
   const base = new Client(run.targetUrl, undefined, 'anonymous', run.requestTimeoutMs, frame.log).recordingTo(frame, 'checked');
   return {
-    run,
+    ...setupContext(frame, (f) => valueIn(frame, f)),
     kind,
     log: frame.log!,
     as(actor, scope = 'api') {
@@ -108,9 +105,6 @@ function kit(run: RunContext, kind: SourceKind, frame: Frame): Kit {
       return base.withToken(token, scope === 'api' ? actor : `${actor} (${scope} token)`);
     },
     withToken: (token, label) => base.withToken(token, label),
-    lease: () => frame.lease(),
-    make: frame.make,
-    names: frame.factories,
   };
 }
 
@@ -140,7 +134,7 @@ export interface TestSpec {
   requires?: Requirements;
   /** `parity` when the whole test checks GitLab behaviour beyond the spec (always so on an extension). */
   level?: VerdictLevel;
-  /** The fixtures it uses besides the endpoint's (call a fixture inside the test for its value). */
+  /** The fixtures it uses besides the endpoint's (the test reads each with `use`). */
   uses?: Fixture<unknown>[];
   /**
    * Why no other test of its file may run while it does (e.g. it reads a whole list back unchanged):
@@ -228,8 +222,8 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
     try {
       await holding(run, file, meta.kind, uses, async () => {
         try {
-          instances = await frame.enter(() => resolve(uses, frame, file, meta.kind));
-          await frame.enter(() => withDeadline(body(kit(run.context, meta.kind, frame))));
+          instances = await resolve(uses, frame, file, meta.kind);
+          await withDeadline(body(kit(run.context, meta.kind, frame)));
         } catch (error) {
           if (error instanceof FixtureUnavailable) {
             outcome.fixtureFailure = error.failure;

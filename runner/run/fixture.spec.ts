@@ -8,7 +8,7 @@ import { HarnessError } from '../core/errors.js';
 import type { RunContext } from './context.js';
 import { connect, local, reach, serve } from './coordination/channel.js';
 import { Coordinator } from './coordinator.js';
-import { closure, fixture, FixtureUnavailable, needsOf, resolve, type Fixture } from './fixture.js';
+import { closure, fixture, FixtureUnavailable, needsOf, resolve, valueIn, type Fixture } from './fixture.js';
 import { Frame, type Run } from './frame.js';
 import { SetupError } from './maker.js';
 
@@ -21,8 +21,8 @@ function newRun(): Run & { tally: Coordinator } {
 /** A test's frame, and the values of `fixtures` resolved for it (or the error). */
 async function testWith(run: Run, file: string, fixtures: Fixture<unknown>[], kind: 'group' | 'project' = 'group') {
   const frame = new Frame(run, `test:${Math.random()}`, 'owner', new Set(), 'scope');
-  const ended = await frame.enter(() => resolve(fixtures, frame, file, kind));
-  return { read: <T>(f: Fixture<T>) => frame.enter(async () => f()), end: () => Promise.all(ended.map((e) => e.end())) };
+  const ended = await resolve(fixtures, frame, file, kind);
+  return { read: <T>(f: Fixture<T>) => valueIn(frame, f), end: () => Promise.all(ended.map((e) => e.end())) };
 }
 
 function counting<T>(name: string, scope: 'run' | 'file' | 'test', value: () => T, extra: Partial<Parameters<typeof fixture<T>>[0]> = {}) {
@@ -48,7 +48,7 @@ describe('fixtures', () => {
     expect([r.builds(), fl.builds(), t.builds()]).toEqual([0, 0, 0]);
     for (const file of ['a.test.ts', 'a.test.ts', 'b.test.ts']) {
       const one = await testWith(run, file, [r.f, fl.f, t.f]);
-      expect([await one.read(r.f), await one.read(fl.f), await one.read(t.f)]).toEqual(['run value', 'file value', 'test value']);
+      expect([one.read(r.f), one.read(fl.f), one.read(t.f)]).toEqual(['run value', 'file value', 'test value']);
     }
     expect([r.builds(), fl.builds(), t.builds()]).toEqual([1, 2, 3]);
   });
@@ -58,7 +58,7 @@ describe('fixtures', () => {
     const declared = counting('declared', 'file', () => 1);
     const other = counting('other', 'file', () => 2);
     const one = await testWith(run, 'a.test.ts', [declared.f]);
-    await expect(one.read(other.f)).rejects.toThrow(/uses fixture "other" without declaring it/);
+    expect(() => one.read(other.f)).toThrow(/uses fixture "other" without declaring it/);
     expect(other.builds()).toBe(0);
   });
 
@@ -82,7 +82,7 @@ describe('fixtures', () => {
     const plain = await testWith(run, 'a.test.ts', [broken]).catch((e: unknown) => e);
     expect((plain as FixtureUnavailable).failure.lacking).toBeUndefined();
     expect((plain as Error).message).toBe('fixture "broken" could not be built: setup failed: no');
-    expect(await (await testWith(run, 'a.test.ts', [fine.f])).read(fine.f)).toBe('ok');
+    expect((await testWith(run, 'a.test.ts', [fine.f])).read(fine.f)).toBe('ok');
     // The run's tally holds each failure once, however many tests and files asked.
     await testWith(run, 'b.test.ts', [above]).catch(() => undefined);
     await testWith(run, 'b.test.ts', [broken]).catch(() => undefined);
@@ -104,26 +104,26 @@ describe('fixtures', () => {
     let resettable = true;
     const fresh = fixture({ name: 'fresh', scope: 'test', build: async () => ({ n: ++made }), reset: async () => resettable });
     const first = await testWith(run, 'a.test.ts', [fresh]);
-    expect(await first.read(fresh)).toEqual({ n: 1 });
+    expect(first.read(fresh)).toEqual({ n: 1 });
     await first.end();
     const second = await testWith(run, 'b.test.ts', [fresh]);
-    expect(await second.read(fresh)).toEqual({ n: 1 });
+    expect(second.read(fresh)).toEqual({ n: 1 });
     // Held by the second test: a third gets another.
     const third = await testWith(run, 'b.test.ts', [fresh]);
-    expect(await third.read(fresh)).toEqual({ n: 2 });
+    expect(third.read(fresh)).toEqual({ n: 2 });
     await second.end();
     resettable = false;
     const fourth = await testWith(run, 'a.test.ts', [fresh]);
-    expect(await fourth.read(fresh)).toEqual({ n: 3 });
+    expect(fourth.read(fresh)).toEqual({ n: 3 });
   });
 
   test('a fixture built per kind has an instance for each kind, the kind in its context', async () => {
     const run = newRun();
     const kinds: string[] = [];
     const world = fixture({ name: 'world', scope: 'file', perKind: true, build: async ({ kind }) => (kinds.push(kind!), kind) });
-    expect(await (await testWith(run, 'a.test.ts', [world], 'group')).read(world)).toBe('group');
-    expect(await (await testWith(run, 'a.test.ts', [world], 'project')).read(world)).toBe('project');
-    expect(await (await testWith(run, 'a.test.ts', [world], 'group')).read(world)).toBe('group');
+    expect((await testWith(run, 'a.test.ts', [world], 'group')).read(world)).toBe('group');
+    expect((await testWith(run, 'a.test.ts', [world], 'project')).read(world)).toBe('project');
+    expect((await testWith(run, 'a.test.ts', [world], 'group')).read(world)).toBe('group');
     expect(kinds).toEqual(['group', 'project']);
   });
 

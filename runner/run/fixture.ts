@@ -19,7 +19,8 @@ import type { SourceKind } from '../core/vocabulary.js';
 import { SETUP_NEEDS } from '../core/setup-needs.js';
 import type { ActorInfo, RunContext } from './context.js';
 import type { FixtureFailure } from './coordination/run-fixtures.js';
-import { currentFrame, Frame, type Run } from './frame.js';
+import type { CoordinatorClient } from './coordinator.js';
+import { Frame, type Run } from './frame.js';
 import type { SourceKey } from './lending.js';
 import { SetupError, type Maker } from './maker.js';
 import type { Requirements } from './requirements.js';
@@ -27,17 +28,30 @@ import type { Requirements } from './requirements.js';
 export type Scope = 'run' | 'file' | 'test';
 const WIDTH: Record<Scope, number> = { test: 0, file: 1, run: 2 };
 
-export interface BuildContext {
+/**
+ * What a test or a fixture's build works with, from its frame: a test's Kit and a build's context are
+ * one. Helpers that make, lease or read fixtures for it are handed it.
+ */
+export interface SetupContext {
   run: RunContext;
   make: Maker;
-  /** The administrator, for requests of its own (recorded as the build's set-up, or a reset's). */
+  /** The administrator, for set-up requests of its own (recorded as set-up, or a reset's; not in a test's log). */
   admin: Client;
   /** Names for what it makes: unique in the run, the same in every run. */
   names: Factories;
-  /** A user new to the domains of the fixtures this one is built from (Frame.lease). */
+  /** A user new to the domains of its fixtures (Frame.lease). */
   lease(): Promise<ActorInfo>;
-  /** The value of a fixture this one is built from (declared in `uses`). */
+  /** A user who holds no seat, for the promotion-approval tests (Frame.leaseSeatless). */
+  leaseSeatless(): Promise<ActorInfo>;
+  /** Throws unless it declared `need`, a set-up endpoint beyond the target contract (Frame.mayUse). */
+  mayUse(need: SetupNeed): void;
+  /** The run's coordinator: what holders share for a while (an instance setting's value). */
+  coordinator: CoordinatorClient;
+  /** The value of a fixture it declared (`uses`); the harness's error for one it did not. */
   use<U>(fixture: Fixture<U>): U;
+}
+
+export interface BuildContext extends SetupContext {
   /**
    * The kind of source of the tests it is built for: a test-scoped fixture's test (a kept one serves
    * that kind only), or a `perKind` fixture's.
@@ -73,9 +87,8 @@ export interface FixtureSpec<T> {
   build(ctx: BuildContext): Promise<T>;
 }
 
-/** A fixture: call it inside a test (or a fixture's build) that declared it, for its value. */
+/** A fixture: a test or a fixture's build that declared it reads its value with `use`. */
 export interface Fixture<T> {
-  (): T;
   readonly spec: FixtureSpec<T>;
 }
 
@@ -89,14 +102,7 @@ export function fixture<T>(spec: FixtureSpec<T>): Fixture<T> {
   }
   if (spec.reset && spec.scope !== 'test') throw new Error(`fixture ${spec.name}: only a test-scoped fixture is reset for reuse`);
   if (spec.most !== undefined && !spec.reset) throw new Error(`fixture ${spec.name}: only a fixture that is reset for reuse has a bound (most)`);
-  const read = (() => {
-    const frame = currentFrame();
-    const known = values.get(frame);
-    if (!known?.has(read as Fixture<unknown>)) throw new HarnessError(`${frame.holder} uses fixture "${spec.name}" without declaring it (uses)`);
-    return known.get(read as Fixture<unknown>) as T;
-  }) as Fixture<T>;
-  Object.defineProperty(read, 'spec', { value: spec });
-  return read;
+  return Object.freeze({ spec });
 }
 
 /** Why a fixture is not there for its dependents; `lacking`: a set-up endpoint the target lacks. */
@@ -240,10 +246,8 @@ async function testInstance(f: Fixture<unknown>, frame: Frame, file: string, kin
     if ('build' in turn) break;
     const kept = turn.kept as { owner: string; value: unknown };
     const reset = new Frame(run, `${frame.holder}/${f.spec.name}`, kept.owner, new Set(f.spec.requires?.setup), `${f.spec.name}-reset`, undefined, 'reset');
-    const ok = await reset.enter(async () => {
-      await resolve(f.spec.uses ?? [], reset, file);
-      return f.spec.reset!(kept.value, context(f, reset, kind)).catch(() => false);
-    });
+    await resolve(f.spec.uses ?? [], reset, file);
+    const ok = await f.spec.reset!(kept.value, context(f, reset, kind)).catch(() => false);
     await reset.close(file);
     if (ok) return { value: kept.value, end: end(kept.owner, kept.value) };
     await run.coordinator.drop(kept.owner);
@@ -266,10 +270,8 @@ async function build(f: Fixture<unknown>, run: Run, holder: string, owner: strin
   const frame = new Frame(run, holder, owner, new Set(f.spec.requires?.setup), owner);
   let value: unknown;
   try {
-    value = await frame.enter(async () => {
-      await resolve(f.spec.uses ?? [], frame, file, kind);
-      return f.spec.build(context(f, frame, kind));
-    });
+    await resolve(f.spec.uses ?? [], frame, file, kind);
+    value = await f.spec.build(context(f, frame, kind));
     return value;
   } finally {
     await frame.close(file, { pin: owner, sources: [...frame.sources, ...sourcesIn(value)] });
@@ -277,17 +279,28 @@ async function build(f: Fixture<unknown>, run: Run, holder: string, owner: strin
 }
 
 function context(f: Fixture<unknown>, frame: Frame, kind?: SourceKind): BuildContext {
+  const use = <U>(dep: Fixture<U>) => {
+    if (!(f.spec.uses ?? []).includes(dep as Fixture<unknown>)) throw new HarnessError(`fixture ${f.spec.name} uses ${dep.spec.name} without declaring it (uses)`);
+    return values.get(frame)!.get(dep as Fixture<unknown>) as U;
+  };
+  return { ...setupContext(frame, use), kind };
+}
+
+/**
+ * What `frame` works with: a test's kit and a build's context are made from it. `use` is the test's
+ * or the build's own (each checks its declaration).
+ */
+export function setupContext(frame: Frame, use: SetupContext['use']): SetupContext {
   return {
-    kind,
     run: frame.run.context,
     make: frame.make,
     admin: frame.admin,
     names: frame.factories,
     lease: () => frame.lease(),
-    use: <U>(dep: Fixture<U>) => {
-      if (!(f.spec.uses ?? []).includes(dep as Fixture<unknown>)) throw new HarnessError(`fixture ${f.spec.name} uses ${dep.spec.name} without declaring it (uses)`);
-      return values.get(frame)!.get(dep as Fixture<unknown>) as U;
-    },
+    leaseSeatless: () => frame.leaseSeatless(),
+    mayUse: (need) => frame.mayUse(need),
+    coordinator: frame.run.coordinator,
+    use,
   };
 }
 
@@ -319,8 +332,9 @@ export async function holding<T>(run: Run, file: string, kind: SourceKind, fixtu
   }
 }
 
-export function valuesOf(frame: Frame): Map<Fixture<unknown>, unknown> {
-  const known = values.get(frame) ?? new Map<Fixture<unknown>, unknown>();
-  values.set(frame, known);
-  return known;
+/** The value of `f` for `frame`, which resolved it; the harness's error when the frame did not declare it. */
+export function valueIn<T>(frame: Frame, f: Fixture<T>): T {
+  const known = values.get(frame);
+  if (!known?.has(f as Fixture<unknown>)) throw new HarnessError(`${frame.holder} uses fixture "${f.spec.name}" without declaring it (uses)`);
+  return known.get(f as Fixture<unknown>) as T;
 }

@@ -1,10 +1,9 @@
 // A frame is one holder of the run's objects while it works: a test, or the build of a fixture. It
 // keeps the trail of every request made for it (the test's own, and the set-up made on its behalf),
 // the users it leased, the set-up endpoints beyond the contract it declared, and the sources of its
-// fixtures. Code running for a test finds its frame without being handed it (currentFrame), so a
-// helper may lease a user or make a group wherever it is called from. When the frame closes, the
-// trail tells the lending policy what happened to each leased user (lending.ts).
-import { AsyncLocalStorage } from 'node:async_hooks';
+// fixtures. A test works with it through its kit, a fixture's build through its context (both a
+// SetupContext, fixture.ts), which the helpers they call are handed. When the frame closes, the trail
+// tells the lending policy what happened to each leased user (lending.ts).
 import { Factories } from '../../fixtures/factories.js';
 import type { RoleGrantingWrite } from '../core/area.js';
 import { Client, type Exchange } from '../core/client.js';
@@ -24,21 +23,12 @@ export interface Run {
   coordinator: CoordinatorClient;
 }
 
-const storage = new AsyncLocalStorage<Frame>();
-
 /**
  * How long a lease waits at most for a user that another holder will give back, before a new user is
  * made. Holders that wait only on each other are found at once (lending.ts); this bounds a wait that
  * goes round through something the policy does not see, well inside a test's deadline (BODY_DEADLINE_MS).
  */
 const LEASE_PATIENCE_MS = 30_000;
-
-/** The frame the calling code runs for; a harness error outside any test or fixture. */
-export function currentFrame(): Frame {
-  const frame = storage.getStore();
-  if (!frame) throw new HarnessError('this helper runs only inside a conformance test or a fixture\'s build');
-  return frame;
-}
 
 export class Frame implements Recorder {
   readonly trail: Exchange[] = [];
@@ -78,11 +68,6 @@ export class Frame implements Recorder {
     this.counts[purpose]++;
     // What the clean-up and take-backs send puts users back where they were: no trace for the lending policy.
     if (purpose !== 'clean-up' && purpose !== 'take-back') this.trail.push(exchange);
-  }
-
-  /** Runs `work` with this frame as the current one. */
-  enter<T>(work: () => Promise<T>): Promise<T> {
-    return storage.run(this, work);
   }
 
   /** Throws unless the frame declared `need` (a set-up endpoint beyond the target contract). */

@@ -8,7 +8,6 @@ import { apiPath, type Client, type Exchange } from '../../runner/core/client.js
 import { registerSecret } from '../../runner/core/redact.js';
 import { dateIn } from '../../runner/core/vocabulary.js';
 import type { Kit } from '../../runner/run/conformance.js';
-import { currentFrame } from '../../runner/run/frame.js';
 
 /** Where GitLab reads parameters and `sudo`. */
 export const GITLAB_PARAMS = {
@@ -46,7 +45,7 @@ export function repeatedQuery(name: string, values: readonly (string | number)[]
  */
 export async function withSudoToken<T>(kit: Kit, body: (admin: Client) => Promise<T>, scopes: readonly string[] = ['api', 'sudo', 'admin_mode']): Promise<T> {
   // Set-up, as the run's administrator: the contract's POST /users/:id/personal_access_tokens.
-  const { make, admin } = currentFrame();
+  const { make, admin } = kit;
   const created = await make.setup('make a token of the administrator with the sudo scope', admin.post(apiPath`/users/${kit.run.adminId}/personal_access_tokens`, { body: { name: 'conformance-sudo', scopes, expires_at: dateIn(1) } }), [201]);
   const { id, token } = created as { id: number; token: string };
   registerSecret(token);

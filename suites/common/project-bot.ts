@@ -18,8 +18,8 @@ export const projectBot = fixture<BotProject>({
   scope: 'run',
   requires: { setup: ['project-access-tokens'] },
   uses: [emptyRepository],
-  async build({ use }) {
-    const project = use(emptyRepository);
-    return { project, bot: await projectAccessToken(project) };
+  async build(ctx) {
+    const project = ctx.use(emptyRepository);
+    return { project, bot: await projectAccessToken(ctx, project) };
   },
 });

@@ -34,7 +34,7 @@ create.test(
   },
   async (kit) => {
     const { kind, as } = kit;
-    const { source, email, lease } = world();
+    const { source, email, lease } = world(kit);
     const target = source(kind);
     const owner = as(manager(kind));
     const [a, b, c, d] = [email('bracket-a'), email('bracket-b'), email('json-c'), email('json-d')];
@@ -58,8 +58,8 @@ create.test(
   },
   async (kit) => {
     const { kind, as } = kit;
-    const target = world().source(kind);
-    const person = await world().lease();
+    const target = world(kit).source(kind);
+    const person = await world(kit).lease();
     expectError(await invite(as(manager(kind)), target, { user_id: person.id, access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE, gitlab: 'lib/api/validations/types/comma_separated_to_array.rb; lib/api/invitations.rb (bad_request!)' });
     await expectNotMember(kit, target, person);
   },
@@ -73,7 +73,7 @@ create.test(
   },
   async (kit) => {
     const { kind, run } = kit;
-    const { source, email } = world();
+    const { source, email } = world(kit);
     const target = source(kind);
     const address = email('sudo');
     const body = { email: address, access_level: ACCESS.GUEST };
@@ -96,7 +96,7 @@ endpoint(invitations, 'list', { uses: [sharedSources] }).test(
   },
   async (kit) => {
     const { kind, run } = kit;
-    const target = world().source(kind);
+    const target = world(kit).source(kind);
     await withSudoToken(kit, async (admin) => {
       expectOk(await admin.get(`${invitationsUrl(target)}?per_page=1`, { headers: sudoHeader(run.actors[manager(kind)].username) }), 200, 'invitation', { list: true });
       const asOutsider = await admin.get(asSudoQuery(invitationsUrl(target), run.actors.outsider.username));

@@ -23,11 +23,11 @@ suite.test(
     requires: { capabilities: ['promotion_management'], setup: ['application-settings-read', 'group-project-read'] },
   },
   async (kit) => {
-    const w = world();
+    const w = world(kit);
     const target = w.source(kit.kind);
     const owner = kit.as('owner');
     const [added, guest, developer, maintainer] = await Promise.all([w.seatless(), w.seatless(), w.seatless(), w.seatless()]);
-    await withPromotionManagement(false, async () => {
+    await withPromotionManagement(kit, false, async () => {
       const res = await invite(owner, target, { user_id: String(added.id), access_level: ACCESS.DEVELOPER });
       expectEqual(expectInviteSuccess(res).queued_users, undefined, 'no queued users with approval off', res);
       await expectMember(kit, target, added, ACCESS.DEVELOPER);
@@ -36,7 +36,7 @@ suite.test(
         expectInviteSuccess(await invite(owner, target, { user_id: String(person.id), access_level: level }));
       }
     });
-    await withPromotionManagement(true, async () => {
+    await withPromotionManagement(kit, true, async () => {
       const queued = await invite(owner, target, { user_id: String(guest.id), access_level: ACCESS.MAINTAINER });
       expectEqual(expectInviteSuccess(queued).queued_users, { [guest.username]: QUEUED }, `${guest.username}, a Guest, queued for approval`, queued);
       await expectMember(kit, target, guest, ACCESS.GUEST);
@@ -58,9 +58,9 @@ suite.test(
     requires: { capabilities: ['promotion_management'], setup: ['application-settings-read', 'group-project-read'] },
   },
   async (kit) => {
-    const w = world();
+    const w = world(kit);
     // Its users are lent before it holds the setting (suites/common/promotion.ts).
     const users = await Promise.all([w.seatless(), w.seatless(), w.seatless()]);
-    await withPromotionManagement(true, () => expectPromotionsQueued(kit, w.source(kit.kind), w, users));
+    await withPromotionManagement(kit, true, () => expectPromotionsQueued(kit, w.source(kit.kind), w, users));
   },
 );

@@ -84,8 +84,9 @@ suite.test(
     title: 'addresses without an account are invited: 201 {"status":"success"}, each listed with its level, expiry and inviter',
     clauses: ['invitations.create.by-email', 'invitations.create.several', 'invitations.create.expires-at', 'invitations.list.values'],
   },
-  async ({ kind, as, run }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as, run } = kit;
+    const { source, email } = world(kit);
     const inviter = manager(kind);
     const [a, b] = [email(), email()];
     const expires = dateIn(30);
@@ -107,8 +108,9 @@ suite.test(
     title: 'several comma-separated addresses are each invited once, even when one is repeated',
     clauses: ['invitations.create.several', 'invitations.create.duplicates', 'invitations.list.values'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const [a, b, c] = [email(), email(), email()];
     expectInviteSuccess(await invite(as('owner'), source(kind), { email: `${a},${b},${c},${a}`, access_level: ACCESS.DEVELOPER }));
     for (const address of [a, b, c]) await expectInvited(as('admin'), source(kind), address, ACCESS.DEVELOPER, null);
@@ -123,7 +125,7 @@ suite.test(
     requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
-    const { source, lease } = world();
+    const { source, lease } = world(kit);
     const target = source(kit.kind);
     const person = await lease();
     await expectNotMember(kit, target, person);
@@ -141,7 +143,7 @@ suite.test(
     requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
-    const { source, lease } = world();
+    const { source, lease } = world(kit);
     const target = source(kit.kind);
     const [first, second] = [await lease(), await lease()];
     expectInviteSuccess(await invite(kit.as('owner'), target, { user_id: `${first.id},${UNKNOWN_ID},${second.id}`, access_level: ACCESS.GUEST }));
@@ -158,7 +160,7 @@ suite.test(
     requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
-    const { source, lease } = world();
+    const { source, lease } = world(kit);
     const target = source(kit.kind);
     const [byEmail, byId] = [await lease(), await lease()];
     await expectNotMember(kit, target, byEmail);
@@ -175,8 +177,9 @@ suite.test(
     title: 'a request with neither email nor user_id, or only blank ones, is refused with 400',
     clauses: ['invitations.create.email-or-user-id'],
   },
-  async ({ kind, as }) => {
-    const { source } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source } = world(kit);
     // The spec makes one of them required; the text is GitLab's (spec/requests/api/invitations_spec.rb).
     expectError(await invite(as('owner'), source(kind), { access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE, gitlab: GITLAB.mustProvide });
     expectError(await invite(as('owner'), source(kind), { email: '', user_id: '', access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE, gitlab: GITLAB.mustProvide });
@@ -198,8 +201,9 @@ suite.test(
     title: 'a missing, non-integer or unlisted access_level (60, Admin) is refused with 400 and nothing is invited',
     clauses: ['invitations.create.access-level'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     expectError(await invite(as('owner'), source(kind), { email: address }), 400, { error: /^access_level /, gitlab: GITLAB.grape });
     expectError(await invite(as('owner'), source(kind), { email: address, access_level: 'developer' }), 400, { error: /^access_level /, gitlab: GITLAB.grape });
@@ -215,8 +219,9 @@ suite.test(
     title: 'access_level 0 (No access) is no role a member can hold: nothing is invited (GitLab: 400 for the whole request; elsewhere perhaps per recipient)',
     clauses: ['invitations.create.access-level-role', 'invitations.create.result-error'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const [address, other] = [email(), email()];
     const res = await invite(as('owner'), source(kind), { email: `${address},${other}`, access_level: ACCESS.NO_ACCESS });
     // The spec lists 0 among the access levels, so a target may take the parameter and refuse it per
@@ -236,7 +241,7 @@ suite.test(
     clauses: ['invitations.create.minimal-access'],
   },
   async (kit) => {
-    const { source, email } = world();
+    const { source, email } = world(kit);
     const target = source(kit.kind);
     const address = email();
     const res = await invite(kit.as('owner'), target, { email: address, access_level: ACCESS.MINIMAL });
@@ -265,10 +270,11 @@ suite.test(
     clauses: ['invitations.create.lower-case', 'invitations.create.by-email', 'invitations.update.fields'],
     uses: [freshSource],
   },
-  async ({ as, log }) => {
-    const { email } = world();
+  async (kit) => {
+    const { as, log, use } = kit;
+    const { email } = world(kit);
     // A source of the file's own: the whole list is read, which other files could shift in a shared one.
-    const target = freshSource();
+    const target = use(freshSource);
     const lower = email();
     const sent = otherCase(lower);
     expectInviteSuccess(await invite(as('owner'), target, { email: sent, access_level: ACCESS.GUEST }));
@@ -290,8 +296,9 @@ suite.test(
     title: 'an address already invited in other letter case is reported as taken while the other addresses are invited',
     clauses: ['invitations.create.taken', 'invitations.create.partial', 'invitations.create.result-error'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const target = source(kind);
     const [first, second, third] = [email(), email(), email()];
     await inviteOk(as('owner'), target, first);
@@ -315,8 +322,9 @@ suite.test(
     title: 're-inviting a pending address updates that invitation (older GitLab: reports it as taken and keeps it)',
     clauses: ['invitations.create.reinvite'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     await inviteOk(as('owner'), source(kind), address, ACCESS.GUEST);
     const expires = dateIn(45);
@@ -344,7 +352,7 @@ suite.test(
     requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
-    const { source, email, lease } = world();
+    const { source, email, lease } = world(kit);
     const target = source(kit.kind);
     const owner = kit.as('owner');
     const person = await lease();
@@ -371,8 +379,9 @@ suite.test(
     title: 'a malformed address invites no one for it (GitLab: 400 for the whole request, no one invited; elsewhere perhaps per recipient)',
     clauses: ['invitations.create.invalid-email', 'invitations.create.partial'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const good = email();
     await expectMalformedAddressHandled(as, source(kind), (bad) => `${bad},${good}`, good, ACCESS.GUEST);
   },
@@ -386,7 +395,7 @@ suite.test(
     requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
-    const { source, email, lease } = world();
+    const { source, email, lease } = world(kit);
     const { as } = kit;
     const target = source(kit.kind);
     const address = email();
@@ -409,8 +418,9 @@ suite.test(
     title: 'more than 100 recipients at once: 201 with status "error", the limit message, and nothing invited',
     clauses: ['invitations.create.limit'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const many = Array.from({ length: 101 }, () => email('bulk'));
     expectLimitRefused(await invite(as('owner'), source(kind), { email: many.join(','), access_level: ACCESS.GUEST }));
     await expectNotInvited(as('admin'), source(kind), ...many);
@@ -426,9 +436,9 @@ suite.test(
     requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
-    const { source: shared, email, lease } = world();
+    const { source: shared, email, lease } = world(kit);
     const owner = kit.as('owner');
-    const source = freshSource();
+    const source = kit.use(freshSource);
     const hundred = Array.from({ length: 100 }, () => email('bulk'));
     expectInviteSuccess(await invite(owner, source, { email: hundred.join(','), access_level: ACCESS.GUEST }));
     const listed = new Set((await invitationsOf(kit.as('admin'), source)).map((i) => i.invite_email));
@@ -452,7 +462,7 @@ suite.test(
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous'],
   },
   async (kit) => {
-    const { source, email } = world();
+    const { source, email } = world(kit);
     const target = source(kit.kind);
     const tried: string[] = [];
     await expectRefused(kit, target, (client) => {
@@ -478,8 +488,9 @@ suite.test(
       why: 'in a group only an Owner may invite at all (role-matrix); the Owner-level check is the project\'s own (app/services/members/create_service.rb: adding_at_least_one_owner && cannot_assign_owner_responsibilities_to_member_in_project?)',
     },
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const [refused, allowed] = [email(), email()];
     expectError(await invite(as('maintainer'), source(kind), { email: refused, access_level: ACCESS.OWNER }), 403, { message: '403 Forbidden', gitlab: 'lib/api/api.rb (rescue_from Gitlab::Access::AccessDeniedError)' });
     await expectNotInvited(as('admin'), source(kind), refused);
@@ -494,8 +505,9 @@ suite.test(
     title: 'a read_api token of a member who may invite is refused (403 insufficient_scope)',
     clauses: ['invitations.auth.scopes'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const tried: string[] = [];
     for (const role of MANAGERS[kind]) {
       tried.push(email());
@@ -511,8 +523,9 @@ suite.test(
     title: 'the group or project may be named by its URL-encoded full path; an unknown one is 404 Group/Project Not Found',
     clauses: ['invitations.path.id', 'invitations.auth.not-found'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     expectInviteSuccess(await invite(as('owner'), { kind, id: source(kind).fullPath }, { email: address, access_level: ACCESS.GUEST }));
     await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
@@ -527,8 +540,9 @@ suite.test(
     title: 'invite_source is accepted and does not change the result',
     clauses: ['invitations.create.invite-source'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     expectInviteSuccess(await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, invite_source: 'conformance-suite' }));
     await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
@@ -542,8 +556,9 @@ suite.test(
     clauses: ['invitations.create.member-role-id'],
     requires: { capabilities: ['ultimate'], minVersion: '16.6' },
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     expectError(await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, member_role_id: 'custom' }), 400, { error: 'member_role_id is invalid', gitlab: 'ee/lib/ee/api/invitations.rb (optional :member_role_id, type: Integer); lib/api/api.rb (Grape errors)' });
     await expectNotInvited(as('admin'), source(kind), address);
@@ -557,12 +572,13 @@ suite.test(
     clauses: ['invitations.errors.no-5xx'],
     uses: [freshSource],
   },
-  async ({ as }) => {
-    const { email } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { email } = world(kit);
     // A source of its own: some of these inputs may be invited with odd addresses. GitLab refuses
     // the malformed ones in its parameter checks (400: lib/api/api.rb, email_or_email_list.rb) or
     // takes them and invites no one (user ids that name nobody).
-    const source = freshSource();
+    const source = use(freshSource);
     const bodies: Record<string, unknown>[] = [
       { email: email(), access_level: 'ten' },
       { email: email(), access_level: [] },
@@ -597,7 +613,7 @@ suite.test(
     requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
-    const { source, lease } = world();
+    const { source, lease } = world(kit);
     const target = source(kit.kind);
     const person = await lease();
     const res = await invite(kit.as('owner'), target, { user_id: String(person.id), access_level: 0 });
@@ -617,7 +633,7 @@ suite.test(
     requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
-    const { source, email, lease } = world();
+    const { source, email, lease } = world(kit);
     const target = source(kit.kind);
     const address = email();
     const person = await lease();
@@ -637,8 +653,9 @@ suite.test(
     title: 'a null item of an email list invites no one for it (GitLab: it is dropped and the other address is invited)',
     clauses: ['invitations.create.email-type'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     const res = await invite(as('owner'), source(kind), { email: [address, null], access_level: ACCESS.GUEST });
     // The spec has lists of strings only: a target may refuse the null with 400, then invites no one.
@@ -659,8 +676,9 @@ suite.test(
     title: 'spaces around the commas of an email list are ignored: each address is invited',
     clauses: ['invitations.create.several'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const [first, second, third] = [email(), email(), email()];
     // Grape's CommaSeparatedToArray strips each part (lib/api/validations/types/comma_separated_to_array.rb).
     expectInviteSuccess(await invite(as('owner'), source(kind), { email: `${first} , ${second},  ${third}`, access_level: ACCESS.GUEST }));
@@ -677,8 +695,8 @@ suite.test(
     requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
-    const { lease } = world();
-    const source = freshSource();
+    const { lease } = world(kit);
+    const source = kit.use(freshSource);
     const owner = kit.as('owner');
     const person = await lease();
     const listMembers = async () => (await listAll<{ id: number }>(kit.as('admin'), membersUrl(source), 'member')).map((m) => m.id).sort((a, b) => a - b);
@@ -700,11 +718,12 @@ suite.test(
     title: 'inviting a user below the level they hold in an ancestor group is reported for that address, and the user is not added',
     clauses: ['invitations.create.inherited-level', 'invitations.create.result-error'],
   },
-  async ({ kind, as }) => {
+  async (kit) => {
     // GitLab checks every source's ancestors (Member#higher_access_level_than_group; spec/requests/api/invitations_spec.rb
     // runs "does not create the member if group level is higher" for groups and projects): a subgroup of
     // the group, or the project in it.
-    const { group, subgroup, project, lease } = world();
+    const { kind, as } = kit;
+    const { group, subgroup, project, lease } = world(kit);
     const target = kind === 'group' ? subgroup : project;
     const person = await lease();
     expectOk(await as('owner').post(membersUrl(group), { body: { user_id: person.id, access_level: ACCESS.DEVELOPER } }), 201, 'member');
@@ -755,8 +774,8 @@ suite.test(
     uses: [publicSources],
   },
   async (kit) => {
-    const { email } = world();
-    const sources = publicWorld();
+    const { email } = world(kit);
+    const sources = publicWorld(kit.use(publicSources));
     const target = sources.source(kit.kind);
     const address = email();
     await expectNonMembersRefused(kit, sources.requester, (client) => invite(client, target, { email: address, access_level: ACCESS.MAINTAINER }));
@@ -775,8 +794,8 @@ suite.test(
     requires: { setup: ['access-requests', 'group-project-read'] },
   },
   async (kit) => {
-    const w = world();
-    const target = publicWorld().source(kit.kind);
+    const w = world(kit);
+    const target = publicWorld(kit.use(publicSources)).source(kit.kind);
     const user = await w.requester(target);
     const client = kit.as(manager(kit.kind));
     expectTrue((await pendingRequesterIds(client, target)).includes(user.id), 'the access request to be pending before the invitation (setup)');
@@ -795,10 +814,11 @@ suite.test(
     clauses: ['invitations.create.confirmed-email', 'invitations.create.by-email'],
     uses: [unconfirmedUser],
   },
-  async ({ kind, as }) => {
-    const { source } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { source } = world(kit);
     const target = source(kind);
-    const person = await unconfirmedUser();
+    const person = await use(unconfirmedUser);
     expectInviteSuccess(await invite(as('owner'), target, { email: person.email, access_level: ACCESS.DEVELOPER }));
     await expectInvited(as('admin'), target, person.email, ACCESS.DEVELOPER);
     // The user has no token (an unconfirmed account may not be let in): the members API says who is a member.
@@ -814,7 +834,7 @@ suite.test(
     requires: { setup: ['secondary-emails', 'group-project-read'] },
   },
   async (kit) => {
-    const { source, lease, secondaryEmail } = world();
+    const { source, lease, secondaryEmail } = world(kit);
     const target = source(kit.kind);
     // Users lent to the test: an invitation by a secondary address names them by it (Maker.addEmail notes it).
     const [confirmed, unconfirmed] = [await lease(), await lease()];
@@ -836,7 +856,7 @@ suite.test(
     requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
-    const { source, email, lease } = world();
+    const { source, email, lease } = world(kit);
     const target = source(kit.kind);
     const [a, b] = [email(), email()];
     const [first, second] = [await lease(), await lease()];
@@ -856,7 +876,7 @@ suite.test(
   },
   async (kit) => {
     // As inherited-level: the subgroup of the group, or the project in it.
-    const { group, subgroup, project, lease } = world();
+    const { group, subgroup, project, lease } = world(kit);
     const target = kit.kind === 'group' ? subgroup : project;
     const person = await lease();
     expectOk(await kit.as('owner').post(membersUrl(group), { body: { user_id: person.id, access_level: ACCESS.DEVELOPER } }), 201, 'member');
@@ -872,8 +892,9 @@ suite.test(
     title: 'email sent as a JSON array with a malformed address invites no one for it (GitLab: 400 for the whole request)',
     clauses: ['invitations.create.invalid-email'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const good = email();
     // As invalid-address, with the list as a JSON array (spec/requests/api/invitations_spec.rb "returns 400 when the email list is not a valid format").
     await expectMalformedAddressHandled(as, source(kind), (bad) => [good, bad], good, ACCESS.MAINTAINER);
@@ -888,8 +909,9 @@ suite.test(
     requires: { capabilities: ['premium'] },
     only: { kind: 'group', why: 'Minimal access is a level of top-level groups (ee/app/models/ee/group.rb); a project refuses it (minimal-access)' },
   },
-  async ({ as }) => {
-    const { group, subgroup, email } = world();
+  async (kit) => {
+    const { as } = kit;
+    const { group, subgroup, email } = world(kit);
     const [top, sub] = [email(), email()];
     expectInviteSuccess(await invite(as('owner'), group, { email: top, access_level: ACCESS.MINIMAL }));
     await expectInvited(as('admin'), group, top, ACCESS.MINIMAL);
@@ -909,10 +931,11 @@ suite.test(
     clauses: ['invitations.create.project-bot', 'invitations.create.result-error'],
     uses: [projectBot],
   },
-  async ({ kind, as }) => {
-    const { source } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { source } = world(kit);
     const target = source(kind);
-    const { bot } = projectBot();
+    const { bot } = use(projectBot);
     const res = await invite(as('owner'), target, { user_id: String(bot.id), access_level: ACCESS.DEVELOPER });
     expectOk(res, 201, 'invitation-result');
     const body = res.body as InviteResult;
@@ -933,10 +956,11 @@ suite.test(
     clauses: ['invitations.create.project-bot', 'invitations.create.result-error'],
     uses: [projectBot],
   },
-  async ({ kind, as }) => {
-    const { source } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { source } = world(kit);
     const target = source(kind);
-    const { bot } = projectBot();
+    const { bot } = use(projectBot);
     // GitLab: spec/requests/api/invitations_spec.rb (when adding project bot: params { email: project_bot.email }:
     // json_response['message'][project_bot.email]). Members::CreatorService finds the user by a confirmed
     // address; the Member validation refuses the bot; InviteService#invited_object keys the failure by the
@@ -957,8 +981,8 @@ suite.test(
     requires: { setup: ['access-requests'] },
   },
   async (kit) => {
-    const w = world();
-    const target = publicWorld().source(kit.kind);
+    const w = world(kit);
+    const target = publicWorld(kit.use(publicSources)).source(kit.kind);
     const pending = await w.requester(target);
     const res = await invite(kit.as('maintainer'), target, { user_id: String(pending.id), access_level: ACCESS.OWNER });
     expectError(res, 403, { message: '403 Forbidden', gitlab: kit.kind === 'group' ? GITLAB.forbidden : 'app/services/members/create_service.rb (adding_at_least_one_owner && cannot_assign_owner_responsibilities_to_member_in_project?); spec/requests/api/invitations_spec.rb (when an access_requester is added as OWNER: 403)' });
@@ -974,8 +998,9 @@ suite.test(
     clauses: ['invitations.auth.admin-members'],
     only: { kind: 'group', why: 'in a project a Maintainer invites, and the Owner level is refused by its own rule (case owner-level)' },
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     expectError(await invite(as('maintainer'), source(kind), { email: address, access_level: ACCESS.OWNER }), 403, { message: '403 Forbidden', gitlab: GITLAB.forbidden });
     await expectNotInvited(as('admin'), source(kind), address);

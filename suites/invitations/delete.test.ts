@@ -38,8 +38,9 @@ suite.test(
     title: 'DELETE answers 204 with no content; the invitation is gone and the others stay; a second delete is 404',
     clauses: ['invitations.delete.success', 'invitations.delete.once'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const deleter = as(manager(kind));
     const [gone, stays] = [email(), email()];
     await inviteOk(deleter, source(kind), [gone, stays]);
@@ -60,7 +61,7 @@ suite.test(
     requires: { setup: ['group-project-read'] },
   },
   async (kit) => {
-    const { source, neighbour, email, lease } = world();
+    const { source, neighbour, email, lease } = world(kit);
     const target = source(kit.kind);
     const [address, elsewhere] = [email(), email()];
     await inviteOk(kit.as('owner'), target, address);
@@ -83,8 +84,9 @@ suite.test(
     title: 'two deletes sent at once: one succeeds, the other fails cleanly or also finds it; a later delete is 404',
     clauses: ['invitations.delete.once'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     await inviteOk(as('owner'), source(kind), address);
     const url = invitationUrl(source(kind), address);
@@ -105,8 +107,9 @@ suite.test(
     title: 'an invitation at Owner: a Maintainer may not delete it in a group (403) nor, in GitLab, in a project (403, it stays); the Owner does',
     clauses: ['invitations.delete.owner-level', 'invitations.delete.success', 'invitations.auth.admin-members'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const target = source(kind);
     const address = email();
     await inviteOk(as('owner'), target, address, ACCESS.OWNER);
@@ -128,7 +131,7 @@ suite.test(
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous', 'invitations.auth.scopes', 'invitations.delete.success'],
   },
   async (kit) => {
-    const { source, email } = world();
+    const { source, email } = world(kit);
     const target = source(kit.kind);
     // One invitation for each role that may delete, which deletes it.
     const roles = MANAGERS[kit.kind];
@@ -148,8 +151,9 @@ suite.test(
     title: 'the group or project may be named by its full path and the address sent with a raw @; an unknown one is 404 Group/Project Not Found',
     clauses: ['invitations.path.id', 'invitations.path.email', 'invitations.auth.not-found'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     await inviteOk(as('owner'), source(kind), address);
     expectError(await as('owner').delete(invitationUrl({ kind, id: UNKNOWN_ID }, address)), 404, { message: sourceNotFound(kind), gitlab: GITLAB.sourceNotFound });
@@ -167,8 +171,8 @@ suite.test(
     uses: [publicSources],
   },
   async (kit) => {
-    const { email } = world();
-    const sources = publicWorld();
+    const { email } = world(kit);
+    const sources = publicWorld(kit.use(publicSources));
     const target = sources.source(kit.kind);
     const address = email();
     await inviteOk(kit.as('owner'), target, address);
@@ -185,7 +189,7 @@ suite.test(
     requires: { setup: ['secondary-emails'] },
   },
   async (kit) => {
-    const { source, lease: lend, secondaryEmail } = world();
+    const { source, lease: lend, secondaryEmail } = world(kit);
     const target = source(kit.kind);
     // A user lent to the test (its membership is taken back after it), with an unconfirmed address of its own.
     const user = await lend();

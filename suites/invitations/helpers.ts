@@ -6,10 +6,9 @@
 import { segment, type Client, type Exchange } from '../../runner/core/client.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
 import type { Kit } from '../../runner/run/conformance.js';
-import { fixture } from '../../runner/run/fixture.js';
-import { currentFrame } from '../../runner/run/frame.js';
+import { fixture, type Fixture, type SetupContext } from '../../runner/run/fixture.js';
 import type { Maker } from '../../runner/run/maker.js';
-import { publicSources } from '../common/public-sources.js';
+import type { PublicSources } from '../common/public-sources.js';
 import { QUEUED } from '../common/promotion.js';
 import { ACCESS, datePart, ROLES, sourceNotFound, sourcePath, type GroupInfo, type ProjectInfo, type Role, type SourceInfo, type SourceKind, type SourceRef } from '../../runner/core/vocabulary.js';
 import { type ActorInfo } from '../../runner/run/context.js';
@@ -129,38 +128,36 @@ export const freshSource = fixture<SourceInfo>({
 /** The run's user whose primary address is unconfirmed (made without skip_confirmation, without tokens): invite it into each source once. */
 export const unconfirmedUser = fixture({ name: 'unconfirmed-user', scope: 'run', requires: { setup: ['unconfirmed-users'] }, build: ({ make }) => make.user('unconfirmed', [], { unconfirmed: true }) });
 
-/** The run's public group and project with their access requester (suites/common/public-sources.ts); the test uses publicSources. */
-export function publicWorld(): { group: GroupInfo; project: ProjectInfo; requester: ActorInfo; source(kind: SourceKind): SourceInfo } {
-  const shared = publicSources();
+/** The run's public group and project with their access requester (`use(publicSources)`: suites/common/public-sources.ts). */
+export function publicWorld(shared: PublicSources): { group: GroupInfo; project: ProjectInfo; requester: ActorInfo; source(kind: SourceKind): SourceInfo } {
   return { ...shared, source: (kind) => (kind === 'group' ? shared.group : shared.project) };
 }
 
 /**
- * The world of an invitations test, on `sources` (the run's, unless the file has its own): the
- * sources, and the users and addresses a test asks for.
+ * The world of an invitations test, on `sources` (the run's, unless the file has its own): for the
+ * test whose kit it is handed (`world(kit)`), the sources, and the users and addresses it asks for.
  */
-export function invitationsWorld(sources = sharedSources): () => InvitationsWorld {
-  return () => {
-    const { group, subgroup, project } = sources();
-    const frame = currentFrame();
+export function invitationsWorld(sources: Fixture<{ group: GroupInfo; subgroup: GroupInfo; project: ProjectInfo }> = sharedSources): (kit: SetupContext) => InvitationsWorld {
+  return (kit) => {
+    const { group, subgroup, project } = kit.use(sources);
     return {
       group,
       subgroup,
       project,
       source: (kind) => (kind === 'group' ? group : project),
       neighbour: (kind) => (kind === 'group' ? project : group),
-      email: (hint) => frame.factories.email(hint),
-      lease: () => frame.lease(),
-      newcomer: () => frame.make.user(),
-      seatless: () => frame.leaseSeatless(),
+      email: (hint) => kit.names.email(hint),
+      lease: () => kit.lease(),
+      newcomer: () => kit.make.user(),
+      seatless: () => kit.leaseSeatless(),
       secondaryEmail: async (user, confirmed) => {
-        const address = frame.factories.email('secondary');
-        await frame.make.addEmail(user, address, confirmed);
+        const address = kit.names.email('secondary');
+        await kit.make.addEmail(user, address, confirmed);
         return address;
       },
       requester: async (target) => {
-        const user = await frame.lease();
-        await frame.make.requestAccess(target, user);
+        const user = await kit.lease();
+        await kit.make.requestAccess(target, user);
         return user;
       },
     };
@@ -410,8 +407,8 @@ export async function expectNotMember(kit: Kit, source: SourceInfo, user: ActorI
 
 /** Whether the user sees the private source (200) or not (404); unsupported where even the administrator cannot read it. */
 async function expectSeesSource(kit: Kit, source: SourceInfo, user: ActorInfo, sees: boolean): Promise<void> {
-  const { make, admin } = currentFrame();
-  currentFrame().mayUse('group-project-read');
+  const { make, admin } = kit;
+  kit.mayUse('group-project-read');
   const own = await kit.withToken(user.tokens.api, user.username).get(sourcePath(source));
   if (own.status !== (sees ? 200 : 404)) await make.setup(`read ${source.kind} ${source.fullPath} as the administrator`, admin.get(sourcePath(source)), [200], 'group-project-read');
   expectStatus(own, sees ? 200 : 404, sees ? `${user.username}, now a member, to see the private ${source.kind}` : `${user.username}, not a member, not to see the private ${source.kind}`);

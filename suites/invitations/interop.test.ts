@@ -17,8 +17,9 @@ list.test(
     title: 'the invitation list and a 404 for an unknown source are answered as application/json (exactly, at the parity level)',
     clauses: ['invitations.http.json-media-type'],
   },
-  async ({ kind, as }) => {
-    const source = world().source(kind);
+  async (kit) => {
+    const { kind, as } = kit;
+    const source = world(kit).source(kind);
     expectJsonAnswers(await as(manager(kind)).get(invitationsUrl(source)), await as(manager(kind)).get(invitationsUrl({ kind, id: 2147483000 })), 'invitation', { list: true });
   },
 );
@@ -29,8 +30,9 @@ endpoint(invitations, 'delete', { uses: [sharedSources] }).test(
     title: 'a DELETE that declares Content-Type application/json and sends no body deletes the invitation: 204',
     clauses: ['invitations.http.empty-json-body', 'invitations.delete.success'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email('interop-delete');
     await inviteOk(as(manager(kind)), source(kind), address);
     const res = await sendEmptyJson(as(manager(kind)), 'DELETE', invitationUrl(source(kind), address));
@@ -45,8 +47,9 @@ endpoint(invitations, 'create', { uses: [sharedSources] }).test(
     title: 'an invitation sent with form fields (application/x-www-form-urlencoded) is made as with JSON',
     clauses: ['invitations.http.form-body', 'invitations.create.by-email'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email('interop-form');
     expectInviteSuccess(await as(manager(kind)).post(invitationsUrl(source(kind)), { body: { email: address, access_level: ACCESS.DEVELOPER }, form: true }));
     await expectInvited(as('admin'), source(kind), address, ACCESS.DEVELOPER);
@@ -61,8 +64,9 @@ list.test(
     // Beyond the spec (GitLab's own behaviour, which clients use): the whole test is a parity check.
     level: 'parity',
   },
-  async ({ kind, as, run }) => {
-    const source = world().source(kind);
+  async (kit) => {
+    const { kind, as, run } = kit;
+    const source = world(kit).source(kind);
     await expectPrivateTokenQuery(as('anonymous'), invitationsUrl(source), run.actors[manager(kind)].tokens.api, 'invitation', { list: true });
   },
 );
@@ -76,10 +80,11 @@ list.test(
     level: 'parity',
     uses: [freshSource],
   },
-  async ({ kind, as }) => {
-    const { email } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { email } = world(kit);
     // A source of the file's own: other files invite into the shared ones while the pages are walked.
-    const source = freshSource();
+    const source = use(freshSource);
     const mine = [email('link'), email('link'), email('link')];
     await inviteOk(as(manager(kind)), source, mine);
     const walked = await walkByLink<Invitation>(as(manager(kind)), invitationsUrl(source), 'invitation', 2);

@@ -38,9 +38,10 @@ suite.test(
     clauses: ['invitations.list.shape', 'invitations.list.values', 'invitations.list.expires-at-date', 'invitations.list.pending-only'],
     uses: [freshSource],
   },
-  async ({ kind, as, run }) => {
-    const { email, lease } = world();
-    const source = freshSource();
+  async (kit) => {
+    const { kind, as, run, use } = kit;
+    const { email, lease } = world(kit);
+    const source = use(freshSource);
     const inviter = manager(kind);
     const [dated, open] = [email(), email()];
     const person = await lease();
@@ -76,9 +77,10 @@ suite.test(
     clauses: ['invitations.list.pending-only'],
     uses: [freshSource],
   },
-  async ({ as }) => {
-    const { email, lease } = world();
-    const source = freshSource();
+  async (kit) => {
+    const { as, use } = kit;
+    const { email, lease } = world(kit);
+    const source = use(freshSource);
     const person = await lease();
     const address = email();
     await inviteOk(as('owner'), source, [address, person.email]);
@@ -92,8 +94,9 @@ suite.test(
     title: 'a source lists its own invitations, not those of the groups above it nor of the subgroups and projects inside it',
     clauses: ['invitations.list.direct-only'],
   },
-  async ({ kind, as }) => {
-    const { group, subgroup, project, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { group, subgroup, project, email } = world(kit);
     const [inGroup, inSubgroup, inProject] = [email(), email(), email()];
     await inviteOk(as('owner'), group, inGroup);
     await inviteOk(as('owner'), subgroup, inSubgroup);
@@ -125,9 +128,10 @@ suite.test(
     clauses: ['invitations.list.query'],
     uses: [freshSource],
   },
-  async ({ as }) => {
-    const { email } = world();
-    const source = freshSource();
+  async (kit) => {
+    const { as, use } = kit;
+    const { email } = world(kit);
+    const source = use(freshSource);
     const owner = as('owner');
     const address = email('query');
     const longer = address.replace('@', '_more@');
@@ -148,10 +152,11 @@ suite.test(
     clauses: ['invitations.list.pagination'],
     uses: [freshSource],
   },
-  async ({ as }) => {
-    const { email } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { email } = world(kit);
     // A source of its own, so that the totals are this test's.
-    const source = freshSource();
+    const source = use(freshSource);
     const owner = as('owner');
     const invited = [email(), email(), email()];
     await inviteOk(owner, source, invited);
@@ -194,10 +199,11 @@ suite.test(
     clauses: ['invitations.list.pagination-params'],
     uses: [freshSource],
   },
-  async ({ as }) => {
-    const { email } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { email } = world(kit);
     // A source of its own with 101 invitations (two requests: at most 100 recipients at once).
-    const source = freshSource();
+    const source = use(freshSource);
     const owner = as('owner');
     const invited = Array.from({ length: 101 }, () => email('page'));
     await inviteOk(owner, source, invited.slice(0, 100));
@@ -227,7 +233,7 @@ suite.test(
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous'],
   },
   async (kit) => {
-    const { source } = world();
+    const { source } = world(kit);
     const target = source(kit.kind);
     await expectRefused(kit, target, (client) => client.get(invitationsUrl(target)));
     for (const role of MANAGERS[kit.kind]) expectList(await kit.as(role).get(invitationsUrl(target)));
@@ -241,8 +247,9 @@ suite.test(
     title: 'a read_api token of a member who may list invitations may list them; a read_repository token may not (403)',
     clauses: ['invitations.auth.scopes'],
   },
-  async ({ kind, as }) => {
-    const { source } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source } = world(kit);
     for (const role of MANAGERS[kind]) {
       expectList(await as(role, 'read_api').get(invitationsUrl(source(kind))));
       expectError(await as(role, 'read_repository').get(invitationsUrl(source(kind))), 403, { error: 'insufficient_scope', gitlab: GITLAB.scope });
@@ -256,8 +263,9 @@ suite.test(
     title: 'the group or project may be named by its URL-encoded full path',
     clauses: ['invitations.path.id'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     await inviteOk(as('owner'), source(kind), address);
     const res = await as('owner').get(invitationsUrl({ kind, id: source(kind).fullPath }), { query: { query: address } });
@@ -273,7 +281,7 @@ suite.test(
     uses: [publicSources],
   },
   async (kit) => {
-    const sources = publicWorld();
+    const sources = publicWorld(kit.use(publicSources));
     const target = sources.source(kit.kind);
     await expectNonMembersRefused(kit, sources.requester, (client) => client.get(invitationsUrl(target)));
     expectList(await kit.as(manager(kit.kind)).get(invitationsUrl(target)));

@@ -52,8 +52,9 @@ suite.test(
     title: 'PUT changes the access level and expiry date of a pending invitation: 200 with the new values, and the list shows them',
     clauses: ['invitations.update.fields'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     await inviteOk(as(manager(kind)), source(kind), address, ACCESS.GUEST);
     const expires = dateIn(60);
@@ -68,8 +69,9 @@ suite.test(
     title: 'PUT takes expires_at as an ISO 8601 timestamp, alone or with access_level; the invitation expires on that date',
     clauses: ['invitations.update.timestamp', 'invitations.update.fields', 'invitations.list.expires-at-date'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     await inviteOk(as(manager(kind)), source(kind), address, ACCESS.REPORTER);
     // Noon UTC: the date is the same in every time zone a target may store dates in.
@@ -90,8 +92,9 @@ suite.test(
     title: 'PUT with only access_level keeps the expiry; with only expires_at keeps the level (or, per the spec, sets 30)',
     clauses: ['invitations.update.partial'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     const expires = dateIn(25);
     await inviteOk(as('owner'), source(kind), address, ACCESS.GUEST, { expires_at: expires });
@@ -112,8 +115,9 @@ suite.test(
     title: 'PUT for an unknown address, the address in other letter case, a member\'s address or an invitation of a neighbouring source gives 404 Not Found; nothing changes',
     clauses: ['invitations.update.not-found'],
   },
-  async ({ kind, as }) => {
-    const { source, neighbour, email, lease } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, neighbour, email, lease } = world(kit);
     const [address, elsewhere] = [email(), email()];
     await inviteOk(as('owner'), source(kind), address, ACCESS.GUEST);
     const member = await lease();
@@ -134,8 +138,9 @@ suite.test(
     title: 'PUT without access_level and expires_at: GitLab refuses it (400) and changes nothing; the spec\'s default sets the level to 30',
     clauses: ['invitations.update.no-params'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     const expires = dateIn(12);
     await inviteOk(as('owner'), source(kind), address, ACCESS.REPORTER, { expires_at: expires });
@@ -160,8 +165,9 @@ suite.test(
     title: 'an unlisted access_level, a malformed or a past expires_at is refused with 400 and the invitation is unchanged',
     clauses: ['invitations.update.validation'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     const expires = dateIn(10);
     await inviteOk(as('owner'), source(kind), address, ACCESS.REPORTER, { expires_at: expires });
@@ -185,8 +191,9 @@ suite.test(
     title: 'access_level 5 (Minimal access) or 0 (No access) is refused with 400 and the invitation keeps its level',
     clauses: ['invitations.update.role-level'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     await inviteOk(as('owner'), source(kind), address, ACCESS.REPORTER);
     // GitLab's parameter check refuses both (lib/api/invitations.rb values: Gitlab::Access.all_values,
@@ -204,8 +211,9 @@ suite.test(
     title: 'the lowest role that manages invitations (group: Owner; project: Maintainer) raises one to Owner and changes one at Owner in a group; in a project only an Owner does (GitLab: 403 to a Maintainer, nothing changes)',
     clauses: ['invitations.update.owner-level', 'invitations.update.fields'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const target = source(kind);
     const [raised, atOwner] = [email(), email()];
     await inviteOk(as('owner'), target, raised, ACCESS.REPORTER);
@@ -242,7 +250,7 @@ suite.test(
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous', 'invitations.auth.scopes'],
   },
   async (kit) => {
-    const { source, email } = world();
+    const { source, email } = world(kit);
     const target = source(kit.kind);
     const address = email();
     await inviteOk(kit.as('owner'), target, address, ACCESS.GUEST);
@@ -267,8 +275,9 @@ suite.test(
     title: 'the address is one path segment, with @ sent as is or URL-encoded; the group or project may be named by its full path',
     clauses: ['invitations.path.email', 'invitations.path.id'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const address = email();
     await inviteOk(as('owner'), source(kind), address, ACCESS.GUEST);
     const raw = await as('owner').put(`${invitationsUrl(source(kind))}/${address}`, { body: { access_level: ACCESS.REPORTER } });
@@ -285,8 +294,9 @@ suite.test(
     title: 'malformed parameters and addresses never make the server fail: every answer is 4xx',
     clauses: ['invitations.errors.no-5xx'],
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const target = source(kind);
     const address = email();
     await inviteOk(as('owner'), target, address, ACCESS.GUEST);
@@ -314,8 +324,8 @@ suite.test(
     uses: [publicSources],
   },
   async (kit) => {
-    const { email } = world();
-    const sources = publicWorld();
+    const { email } = world(kit);
+    const sources = publicWorld(kit.use(publicSources));
     const target = sources.source(kit.kind);
     const address = email();
     await inviteOk(kit.as('owner'), target, address, ACCESS.GUEST);
@@ -331,8 +341,9 @@ suite.test(
     clauses: ['invitations.auth.admin-members', 'invitations.update.owner-level'],
     only: { kind: 'group', why: 'a project Maintainer\'s Owner-level changes are case owner-level' },
   },
-  async ({ kind, as }) => {
-    const { source, email } = world();
+  async (kit) => {
+    const { kind, as } = kit;
+    const { source, email } = world(kit);
     const target = source(kind);
     const [raised, atOwner] = [email(), email()];
     await inviteOk(as('owner'), target, raised, ACCESS.REPORTER);

@@ -27,6 +27,7 @@ import {
   type MemberBody,
   belowHierarchy,
   sharedHierarchy,
+  toolkit,
 } from './helpers.js';
 import { members } from './area.js';
 import { projectBot } from '../common/project-bot.js';
@@ -51,8 +52,10 @@ suite.test(
     title: 'a member manager (group: Owner; project: Maintainer) adds a user by id with a level and an expiry; the member is returned (201), reads back and is listed',
     clauses: ['members.add.single', 'members.add.expires-at', 'members.entity.shape', 'members.entity.created-by'],
   },
-  async ({ kind, as, run }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, run, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.lease();
     const expiry = dateIn(30);
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER, expires_at: expiry } });
@@ -72,8 +75,10 @@ suite.test(
     title: 'a user may be named by username instead of id, in JSON or in form fields',
     clauses: ['members.add.by-username', 'members.add.single'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const [byJson, byForm] = [await t.lease(), await t.lease()];
     const json = await as('owner').post(membersPath(source), { body: { username: byJson.username, access_level: ACCESS.REPORTER } });
     expectOk(json, 201, 'member');
@@ -92,8 +97,10 @@ suite.test(
     title: 'several users, comma-separated by id or by username, are added in one request: 201 {"status":"success"}',
     clauses: ['members.add.several'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const [a, b, c, d] = [await t.lease(), await t.lease(), await t.lease(), await t.lease()];
     const byId = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.REPORTER } });
     const byName = await as(manager(kind)).post(membersPath(source), { body: { username: `${c.username},${d.username}`, access_level: ACCESS.MAINTAINER } });
@@ -115,8 +122,10 @@ suite.test(
     title: 'adding several users with an invalid level still answers 201, with status "error" and a message naming each user (GitLab: "<username>: <reason>" joined as a sentence); nobody is added',
     clauses: ['members.add.several-errors'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const reason = 'Access level is not included in the list';
     // Rails' to_sentence: "x and y" for two, "x, y, and z" for three; the order of the users is not asserted.
     const sentence = { 2: /^(.+) and (.+)$/, 3: /^(.+), (.+), and (.+)$/ };
@@ -146,8 +155,10 @@ suite.test(
     title: 'access_level is required, and exactly one of user_id and username: 400 in the parameter-error shape; nobody is added',
     clauses: ['members.add.params', 'members.errors.shape'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.lease();
     const client = as(manager(kind));
     expectParamError(await client.post(membersPath(source), { body: { user_id: user.id } }), 'access_level');
@@ -165,8 +176,10 @@ suite.test(
     title: 'an access_level that is no level, or an expiry in the past, is refused with a 400 validation error; nobody is added',
     clauses: ['members.add.invalid-level', 'members.add.expires-at'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.lease();
     const client = as(manager(kind));
     for (const level of [42, 45, 99]) expectValidationError(await client.post(membersPath(source), { body: { user_id: user.id, access_level: level } }), 'access_level');
@@ -181,8 +194,8 @@ suite.test(
     title: 'an unknown user id or username gives 404 "404 User Not Found"',
     clauses: ['members.add.unknown-user'],
   },
-  async ({ kind, as, run }) => {
-    const { [kind]: source } = world();
+  async ({ kind, as, run, use }) => {
+    const { [kind]: source } = use(world);
     const client = as(manager(kind));
     const gitlab = `${GITLAB.helpers} (check_existing_membership: not_found!('User'))`;
     expectError(await client.post(membersPath(source), { body: { user_id: 2147483000, access_level: ACCESS.GUEST } }), 404, { message: '404 User Not Found', gitlab });
@@ -196,8 +209,8 @@ suite.test(
     title: 'adding a direct member again gives a member manager 409 and a Developer, who may not add members, 409 or 403 (GitLab: 409 "Member already exists" to both); the level is unchanged',
     clauses: ['members.add.conflict'],
   },
-  async ({ kind, as, run }) => {
-    const { [kind]: source } = world();
+  async ({ kind, as, run, use }) => {
+    const { [kind]: source } = use(world);
     // GitLab looks the membership up before the permission check (add_single_member: check_existing_membership first).
     const gitlab = `${GITLAB.helpers} (add_single_member: check_existing_membership before Members::CreateService; conflict!('Member already exists'))`;
     for (const [target, level] of [['developer', ACCESS.DEVELOPER], ['guest', ACCESS.GUEST]] as const) {
@@ -218,8 +231,10 @@ suite.test(
     title: 'members are added by Owners of a group, by Owners and Maintainers of a project (read back); other member roles get 403, an outsider 404, nobody 401',
     clauses: ['members.manage.role', 'members.auth.anonymous'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const refused = await t.lease();
     const add = (client: Client, user: { id: number }) => client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST } });
     await expectWriteRefused(as, source, (client) => add(client, refused));
@@ -238,8 +253,10 @@ suite.test(
     title: 'an owner\'s read_api token cannot add members (403 insufficient_scope); nobody is added',
     clauses: ['members.auth.read-api-scope'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.lease();
     expectInsufficientScope(await as('owner', 'read_api').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST } }));
     await expectNotMember(as('owner'), source, user.id);
@@ -252,8 +269,10 @@ suite.test(
     title: 'the group or project may be named by its full path',
     clauses: ['members.id.path-or-number', 'members.add.single'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.lease();
     expectOk(await as('owner').post(membersPath({ kind, id: source.fullPath }), { body: { user_id: user.id, access_level: ACCESS.REPORTER } }), 201, 'member');
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.REPORTER, `the member added through the ${kind}'s path`);
@@ -267,8 +286,10 @@ suite.test(
     clauses: ['members.add.several'],
     alone: 'it reads the whole member list back unchanged, which the file\'s other tests change',
   },
-  async ({ kind, as, run }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, run, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const client = as(manager(kind));
     const known = await t.lease();
     // GitLab resolves the ids with User.id_in, which drops unknown ids (app/services/members/creator_service.rb
@@ -291,8 +312,10 @@ suite.test(
     clauses: ['members.add.member-role-id', 'members.errors.shape'],
     requires: { capabilities: ['ultimate'], minVersion: '16.6' },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.lease();
     const res = await as('owner').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST, member_role_id: 'custom' } });
     // lib/api/members.rb declares no member_role_id on POST: GitLab passes it on to the service without a type check.
@@ -313,8 +336,10 @@ suite.test(
     title: 'several users where one is already a member: 201; on success the existing membership takes the new level (it is not duplicated), on error it is unchanged',
     clauses: ['members.add.several'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const [existing, fresh] = [await t.lease(), await t.lease()];
     await t.add(source, existing, ACCESS.REPORTER);
     // GitLab's member creators find the existing membership and assign the new attributes to it
@@ -340,9 +365,10 @@ suite.test(
     clauses: ['members.add.inherited-level'],
     uses: [sharedHierarchy],
   },
-  async ({ kind, as }) => {
-    const { t } = world();
-    const { top, mid, source } = await belowHierarchy(kind);
+  async (kit) => {
+    const { kind, as } = kit;
+    const t = toolkit(kit);
+    const { top, mid, source } = await belowHierarchy(t, kind);
     const user = await t.lease();
     // Reporter in the nearer group, Maintainer in the farther one (added in that order: a subgroup
     // membership may not be lower than an inherited one): the highest counts, not the nearest.
@@ -369,8 +395,10 @@ suite.test(
     clauses: ['members.add.project-owner'],
     only: { kind: 'project', why: 'only Owners add members of a group, so every group manager may give the Owner role; in a project Maintainers manage members too, but only Owners give the Owner role (manage_owners)' },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.lease();
     expectForbidden(await as('maintainer').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), GITLAB.projectOwners);
     await expectNotMember(as('owner'), source, user.id);
@@ -388,12 +416,13 @@ suite.test(
     uses: [publicSources],
     requires: { setup: ['access-requests'] },
   },
-  async ({ as }) => {
-    const { project } = publicSources();
+  async (kit) => {
+    const { as, use } = kit;
+    const { project } = use(publicSources);
     // GitLab: spec/requests/api/members_spec.rb (when the user has the rights to manage members but tries to
     // manage members with a higher access level: when an access requester is added as OWNER: 403);
     // Members::CreateService (cannot_assign_owner_responsibilities_to_member_in_project?: AccessDeniedError).
-    const pending = await requester(project);
+    const pending = await requester(kit, project);
     expectForbidden(await as('maintainer').post(membersPath(project), { body: { user_id: pending.id, access_level: ACCESS.OWNER } }), GITLAB.projectOwners);
     await expectNotMember(as('owner'), project, pending.id);
     expectTrue((await pendingRequesterIds(as('owner'), project)).includes(pending.id), 'the access request to stay pending (GET …/access_requests)');
@@ -412,8 +441,8 @@ suite.test(
     uses: [publicSources],
     requires: { setup: ['access-requests'] },
   },
-  async ({ kind, as, withToken }) => {
-    const sources = publicSources();
+  async ({ kind, as, withToken, use }) => {
+    const sources = use(publicSources);
     const source = sources[kind];
     const pending = sources.requester;
     await expectNonMembersRefused({ as, withToken }, pending, (client) => client.post(membersPath(source), { body: { user_id: pending.id, access_level: ACCESS.MAINTAINER } }));
@@ -430,10 +459,11 @@ suite.test(
     uses: [publicSources],
     requires: { setup: ['access-requests'] },
   },
-  async ({ kind, as }) => {
-    const sources = publicSources();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const sources = use(publicSources);
     const source = sources[kind];
-    const user = await requester(source);
+    const user = await requester(kit, source);
     const client = as(manager(kind));
     expectTrue((await pendingRequesterIds(client, source)).includes(user.id), 'the access request to be pending before the add (setup)');
     const res = await client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.MAINTAINER } });
@@ -454,8 +484,9 @@ suite.test(
     only: MINIMAL_ACCESS_GROUPS,
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { t } = world();
+  async (kit) => {
+    const { as } = kit;
+    const t = toolkit(kit);
     // Minimal access is a level of top-level groups only.
     const group = await t.roleGroup({ top: true });
     const user = await t.lease();
@@ -473,8 +504,10 @@ suite.test(
     clauses: ['members.minimal-access.project'],
     only: { kind: 'project', why: 'Minimal access is a level of top-level groups; this case checks that a project refuses it' },
   },
-  async ({ as }) => {
-    const { project, t } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { project } = use(world);
+    const t = toolkit(kit);
     const user = await t.lease();
     const res = await as('owner').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
     expectValidationError(res, 'access_level');
@@ -493,8 +526,10 @@ suite.test(
     only: MINIMAL_ACCESS_GROUPS,
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { group, t } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { group } = use(world);
+    const t = toolkit(kit);
     const sub = await t.group({ parent: group });
     const user = await t.lease();
     const res = await as('owner').post(membersPath(sub), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
@@ -513,9 +548,9 @@ suite.test(
     clauses: ['members.add.project-bot'],
     uses: [projectBot],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source } = world();
-    const { bot } = projectBot();
+  async ({ kind, as, use }) => {
+    const { [kind]: source } = use(world);
+    const { bot } = use(projectBot);
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: bot.id, access_level: ACCESS.DEVELOPER } });
     expectValidationError(res, 'user_id');
     parity(res, GITLAB.projectBot, () => {
@@ -535,14 +570,16 @@ suite.test(
     uses: [publicSources],
     requires: { setup: ['access-requests'] },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
-    const sources = publicSources();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
+    const sources = use(publicSources);
     const gitlab = `${GITLAB.managers}; ${GITLAB.forbidden}`;
     const user = await t.lease();
     expectForbidden(await as('maintainer').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), gitlab);
     await expectNotMember(as('owner'), source, user.id);
-    const pending = await requester(sources.group);
+    const pending = await requester(t, sources.group);
     expectForbidden(await as('maintainer').post(membersPath(sources.group), { body: { user_id: pending.id, access_level: ACCESS.OWNER } }), gitlab);
     await expectNotMember(as('owner'), sources.group, pending.id);
     expectTrue((await pendingRequesterIds(as('owner'), sources.group)).includes(pending.id), 'the access request to stay pending (GET …/access_requests)');
@@ -556,9 +593,10 @@ suite.test(
     clauses: ['members.add.above-inherited', 'members.add.single'],
     uses: [sharedHierarchy],
   },
-  async ({ kind, as }) => {
-    const { t } = world();
-    const { top, source } = await belowHierarchy(kind);
+  async (kit) => {
+    const { kind, as } = kit;
+    const t = toolkit(kit);
+    const { top, source } = await belowHierarchy(t, kind);
     const user = await t.member(top, ACCESS.DEVELOPER);
     const res = await as('admin').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.MAINTAINER } });
     expectOk(res, 201, 'member');
@@ -573,8 +611,10 @@ suite.test(
     title: 'GitLab parity: user_id with username is refused with {"error":"user_id, username are mutually exclusive"}, neither of them with "user_id, username are missing, at least one parameter must be provided", a past expires_at with {"message":{"expires_at":["cannot be a date in the past"]}}; nobody is added',
     clauses: ['members.add.params', 'members.add.expires-at'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.lease();
     const client = as(manager(kind));
     const grape = `${GITLAB.api} (mutually_exclusive :user_id, :username; at_least_one_of :user_id, :username); ${GITLAB.grape}; spec/requests/api/members_spec.rb (returns a 400 if user_id is also provided / if user_id and username is missing)`;

@@ -32,8 +32,8 @@ const suite = endpoint(members, 'approve-all', { uses: [world], alone: 'its test
 subgroupAndRolesCase(suite, world, {
   stays: 'nothing is approved',
   send: (client, group) => client.post(approveAllPath(group)),
-  after: async (as) => {
-    const { root, a, b, c } = world();
+  after: async ({ as, use }) => {
+    const { root, a, b, c } = use(world);
     const pending = (await pendingMembers(as('owner'), root)).map((p) => p.username);
     for (const user of [a, b, c]) expectEqual(pending.includes(user.username), true, `${user.username} still pending`);
   },
@@ -46,8 +46,8 @@ suite.test(
     clauses: ['members.approve-all'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, sub, project, a, b, c } = world();
+  async ({ as, use }) => {
+    const { root, sub, project, a, b, c } = use(world);
     expectNotShownSuccess(await as('owner').post(approveAllPath(root)), GITLAB.noContent);
     const pending = (await pendingMembers(as('owner'), root)).map((p) => p.username);
     for (const user of [a, b, c]) expectEqual(pending.includes(user.username), false, `${user.username} among the pending members`);

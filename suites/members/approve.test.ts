@@ -1,7 +1,7 @@
 // PUT /groups/:id/members/:member_id/approve
 import { expectEqual, expectError, expectStatus } from '../../runner/core/checks.js';
 import type { Client } from '../../runner/core/client.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, type Kit } from '../../runner/run/conformance.js';
 import type { GroupInfo } from '../../runner/core/vocabulary.js';
 import {
   approvePath,
@@ -15,17 +15,20 @@ import {
   membersWorld,
   sharedHierarchy,
   subgroupAndRolesCase,
+  toolkit,
 } from './helpers.js';
 import { members } from './area.js';
 
 
-const world = membersWorld('approve-member', { uses: [sharedHierarchy] }, () => sharedHierarchy());
+const world = membersWorld('approve-member', { uses: [sharedHierarchy] }, (t) => t.use(sharedHierarchy));
 
 const suite = endpoint(members, 'approve', { uses: [world] });
 
 /** A new member of the root group and of the project, made awaiting; its pending entry's id (the member id). */
-async function pendingMember(client: Client): Promise<{ user: { id: number; username: string }; memberId: number }> {
-  const { root, project, t } = world();
+async function pendingMember(kit: Kit): Promise<{ user: { id: number; username: string }; memberId: number }> {
+  const { root, project } = kit.use(world);
+  const t = toolkit(kit);
+  const client = kit.as('owner');
   const user = await t.member(root, LEVEL.DEVELOPER);
   await t.add(project, user, LEVEL.DEVELOPER);
   expectStatus(await client.put(statePath(root, user.id), { body: { state: 'awaiting' } }), 200, 'making the member awaiting');
@@ -45,9 +48,10 @@ suite.test(
     clauses: ['members.approve.one'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, project } = world();
-    const { user, memberId } = await pendingMember(as('owner'));
+  async (kit) => {
+    const { as, use } = kit;
+    const { root, project } = use(world);
+    const { user, memberId } = await pendingMember(kit);
     expectNotShownSuccess(await as('owner').put(approvePath(root, memberId)), GITLAB.noContent);
     const pending = await pendingMembers(as('owner'), root);
     expectEqual(pending.some((p) => p.username === user.username), false, 'the approved member among the pending ones');
@@ -63,16 +67,16 @@ suite.test(
     clauses: ['members.approve.errors'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    expectError(await as('owner').put(approvePath(world().root, 2147483000)), 404, { message: '404 Not Found', gitlab: `${GITLAB.eeApi} (approve: not_found! unless member)` });
+  async ({ as, use }) => {
+    expectError(await as('owner').put(approvePath(use(world).root, 2147483000)), 404, { message: '404 Not Found', gitlab: `${GITLAB.eeApi} (approve: not_found! unless member)` });
   },
 );
 
 subgroupAndRolesCase(suite, world, {
   stays: 'the member stays pending',
-  prepare: (as) => pendingMember(as('owner')),
+  prepare: pendingMember,
   send: (client, group, { memberId }) => client.put(approvePath(group, memberId)),
-  after: (as, { user }) => expectMembershipState(as('owner'), world().root, user.id, 'awaiting', 'the member, still awaiting'),
+  after: ({ as, use }, { user }) => expectMembershipState(as('owner'), use(world).root, user.id, 'awaiting', 'the member, still awaiting'),
 });
 
 suite.test(
@@ -82,10 +86,11 @@ suite.test(
     clauses: ['members.approve.one'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, project } = world();
-    const first = await pendingMember(as('owner'));
-    const second = await pendingMember(as('owner'));
+  async (kit) => {
+    const { as, use } = kit;
+    const { root, project } = use(world);
+    const first = await pendingMember(kit);
+    const second = await pendingMember(kit);
     expectNotShownSuccess(await as('owner').put(approvePath(root, first.memberId)), GITLAB.noContent);
     await expectMembershipState(as('owner'), root, first.user.id, 'active', 'the approved member\'s group membership');
     await expectMembershipState(as('owner'), root, second.user.id, 'awaiting', 'the other member\'s group membership, still awaiting');
@@ -106,10 +111,11 @@ suite.test(
     clauses: ['members.approve.not-pending'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { root } = use(world);
     // A member id is read from the pending list: the member is approved once, so active, then again.
-    const { user, memberId } = await pendingMember(as('owner'));
+    const { user, memberId } = await pendingMember(kit);
     expectNotShownSuccess(await as('owner').put(approvePath(root, memberId)), GITLAB.noContent);
     expectError(await as('owner').put(approvePath(root, memberId)), 400, {
       message: '400 Bad request - No memberships found',
@@ -126,9 +132,10 @@ suite.test(
     clauses: ['members.ee.unknown-group'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root } = world();
-    const { user, memberId } = await pendingMember(as('owner'));
+  async (kit) => {
+    const { as, use } = kit;
+    const { root } = use(world);
+    const { user, memberId } = await pendingMember(kit);
     expectSourceNotFound(await as('owner').put(approvePath({ kind: 'group', id: 2147483000 }, memberId)), 'group');
     await expectMembershipState(as('owner'), root, user.id, 'awaiting', 'the member, still awaiting');
   },

@@ -14,12 +14,13 @@ import {
   membersWorld,
   type Membership,
   sharedHierarchy,
+  toolkit,
 } from './helpers.js';
 import { members } from './area.js';
 
 
 const world = membersWorld('get-billable-member-indirect', { uses: [sharedHierarchy] }, async (t) => {
-  const { root, sub, project } = sharedHierarchy();
+  const { root, sub, project } = t.use(sharedHierarchy);
   // u is a member of three groups invited into the hierarchy, and a direct member of its project.
   const u = await t.lease();
   const invited = [await t.group(), await t.group(), await t.group()];
@@ -41,8 +42,8 @@ suite.test(
     clauses: ['members.billable-indirect.list'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, log }) => {
-    const { root, invited, u } = world();
+  async ({ as, log, use }) => {
+    const { root, invited, u } = use(world);
     const items = await listAll<Membership>(as('owner'), billableIndirectPath(root, u.id), 'membership');
     expectEqual(sorted(items.map((m) => m.source_id)), sorted(invited.map((g) => g.id)), 'the sources of the indirect memberships (the invited groups)');
     for (const [i, group] of invited.entries()) {
@@ -63,8 +64,8 @@ suite.test(
     clauses: ['members.pagination'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, u } = world();
+  async ({ as, use }) => {
+    const { root, u } = use(world);
     const ids = (await listAll<Membership>(as('owner'), billableIndirectPath(root, u.id), 'membership')).map((m) => m.id);
     await checkPagination(as('owner'), billableIndirectPath(root, u.id), 'membership', ids);
   },
@@ -77,8 +78,8 @@ suite.test(
     clauses: ['members.billable-memberships.user', 'members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, sub, u, stranger } = world();
+  async ({ as, use }) => {
+    const { root, sub, u, stranger } = use(world);
     // The same lookups as the memberships route (ee/lib/ee/api/members.rb get ":id/billable_members/:user_id/indirect").
     expectError(await as('owner').get(billableIndirectPath(root, 2147483000)), 404, { message: '404 Not found', gitlab: `${GITLAB.eeApi} (indirect: User.find); lib/api/api.rb (rescue_from ActiveRecord::RecordNotFound)` });
     expectError(await as('owner').get(billableIndirectPath(root, stranger.id)), 404, { message: '404 User Not Found', gitlab: `${GITLAB.eeApi} (indirect: not_found!('User') unless billable_member?)` });
@@ -94,12 +95,14 @@ suite.test(
     clauses: ['members.billable-indirect.hierarchy', 'members.billable-indirect.list'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { project, t } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { project } = use(world);
+    const t = toolkit(kit);
     const invited = await t.group();
     const v = await t.member(invited, LEVEL.DEVELOPER);
     await t.make.share(project, invited, LEVEL.DEVELOPER);
-    const items = await listAll<Membership>(as('owner'), billableIndirectPath(world().root, v.id), 'membership');
+    const items = await listAll<Membership>(as('owner'), billableIndirectPath(use(world).root, v.id), 'membership');
     expectEqual(items.map((m) => [m.source_id, m.access_level.integer_value]), [[invited.id, LEVEL.DEVELOPER]], 'the membership in the group invited into the project');
   },
 );
@@ -111,8 +114,10 @@ suite.test(
     clauses: ['members.billable-indirect.hierarchy'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, invited, t } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { root, invited } = use(world);
+    const t = toolkit(kit);
     const w = await t.member(invited[0], LEVEL.DEVELOPER);
     const external = await t.group();
     await t.add(external, w, LEVEL.DEVELOPER);
@@ -128,7 +133,7 @@ suite.test(
     clauses: ['members.ee.unknown-group'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    expectSourceNotFound(await as('owner').get(billableIndirectPath({ kind: 'group', id: 2147483000 }, world().u.id)), 'group');
+  async ({ as, use }) => {
+    expectSourceNotFound(await as('owner').get(billableIndirectPath({ kind: 'group', id: 2147483000 }, use(world).u.id)), 'group');
   },
 );

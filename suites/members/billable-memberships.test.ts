@@ -22,7 +22,7 @@ import { members } from './area.js';
 const expiry = dateIn(60);
 
 const world = membersWorld('get-billable-member-memberships', { uses: [sharedHierarchy] }, async (t) => {
-  const { root, sub, project } = sharedHierarchy();
+  const { root, sub, project } = t.use(sharedHierarchy);
   const outside = await t.group();
   // u: Developer of the root group (with an expiry), Maintainer of the subgroup and of the project, and a member elsewhere.
   const u = await t.lease();
@@ -47,8 +47,8 @@ suite.test(
     clauses: ['members.billable-memberships.direct'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, log }) => {
-    const { root, sub, project, u } = world();
+  async ({ as, log, use }) => {
+    const { root, sub, project, u } = use(world);
     const items = await listAll<Membership>(as('owner'), billableMembershipsPath(root, u.id), 'membership');
     // A group and a project may share a numeric id: a membership is told by its source_id and by the
     // source's own name (the last part of its path; the suite's names equal paths), which ends
@@ -84,8 +84,8 @@ suite.test(
     clauses: ['members.pagination'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, u } = world();
+  async ({ as, use }) => {
+    const { root, u } = use(world);
     const ids = (await listAll<Membership>(as('owner'), billableMembershipsPath(root, u.id), 'membership')).map((m) => m.id);
     await checkPagination(as('owner'), billableMembershipsPath(root, u.id), 'membership', ids);
   },
@@ -98,8 +98,8 @@ suite.test(
     clauses: ['members.billable-memberships.user'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, stranger } = world();
+  async ({ as, use }) => {
+    const { root, stranger } = use(world);
     expectError(await as('owner').get(billableMembershipsPath(root, 2147483000)), 404, { message: '404 Not found', gitlab: `${GITLAB.eeApi} (User.find); lib/api/api.rb (rescue_from ActiveRecord::RecordNotFound)` });
     expectError(await as('owner').get(billableMembershipsPath(root, stranger.id)), 404, { message: '404 User Not Found', gitlab: `${GITLAB.eeApi} (not_found!('User') unless billable_member?)` });
     expectParamError(await as('owner').get(billableMembershipsPath(root, 'u')), 'user_id', `${GITLAB.eeApi} (requires :user_id, type: Integer); ${GITLAB.grape}`);
@@ -107,7 +107,8 @@ suite.test(
 );
 
 subgroupAndRolesCase(suite, world, {
-  send: (client, group) => client.get(billableMembershipsPath(group, world().u.id)),
+  prepare: async ({ use }) => use(world).u,
+  send: (client, group, u) => client.get(billableMembershipsPath(group, u.id)),
 });
 
 suite.test(
@@ -117,7 +118,7 @@ suite.test(
     clauses: ['members.ee.unknown-group'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    expectSourceNotFound(await as('owner').get(billableMembershipsPath({ kind: 'group', id: 2147483000 }, world().u.id)), 'group');
+  async ({ as, use }) => {
+    expectSourceNotFound(await as('owner').get(billableMembershipsPath({ kind: 'group', id: 2147483000 }, use(world).u.id)), 'group');
   },
 );

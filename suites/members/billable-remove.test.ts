@@ -16,6 +16,7 @@ import {
   readMember,
   membersWorld,
   sharedHierarchy,
+  toolkit,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -24,7 +25,7 @@ const NOT_ROOT = /^400 Bad request - (Must be a root namespace|Invalid group pro
 const NOT_AUTHORIZED = /^400 Bad request - (User not authorized|User unauthorized to remove member)$/;
 
 
-const world = membersWorld('remove-billable-member', { uses: [sharedHierarchy] }, () => sharedHierarchy());
+const world = membersWorld('remove-billable-member', { uses: [sharedHierarchy] }, (t) => t.use(sharedHierarchy));
 
 const suite = endpoint(members, 'billable-remove', { uses: [world] });
 
@@ -35,8 +36,10 @@ suite.test(
     clauses: ['members.billable-remove'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, sub, project, t } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { root, sub, project } = use(world);
+    const t = toolkit(kit);
     const u = await t.member(root, LEVEL.DEVELOPER);
     await t.add(sub, u, LEVEL.MAINTAINER);
     await t.add(project, u, LEVEL.MAINTAINER);
@@ -58,8 +61,10 @@ suite.test(
     clauses: ['members.billable-remove'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, project, t } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { root, project } = use(world);
+    const t = toolkit(kit);
     const v = await t.member(project, LEVEL.DEVELOPER);
     expectNotShownSuccess(await as('owner').delete(billableMemberPath(root, v.id)), GITLAB.noContent);
     await eventually('v to leave the project', async () => (await as('owner').get(memberPath(project, v.id))).status === 404);
@@ -73,8 +78,10 @@ suite.test(
     clauses: ['members.billable-remove.errors', 'members.ee.top-level-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run }) => {
-    const { root, sub, t } = world();
+  async (kit) => {
+    const { as, run, use } = kit;
+    const { root, sub } = use(world);
+    const t = toolkit(kit);
     const w = await t.member(root, LEVEL.REPORTER);
     await t.add(sub, w, LEVEL.REPORTER);
     expectError(await as('owner').delete(billableMemberPath(sub, w.id)), 400, { message: NOT_ROOT, gitlab: GITLAB.scheduleDeletion });
@@ -102,8 +109,10 @@ suite.test(
     clauses: ['members.billable-remove.errors', 'members.ee.top-level-only'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run }) => {
-    const { root, sub, t } = world();
+  async (kit) => {
+    const { as, run, use } = kit;
+    const { root, sub } = use(world);
+    const t = toolkit(kit);
     const w = await t.member(root, LEVEL.REPORTER);
     await t.add(sub, w, LEVEL.REPORTER);
     // A service error comes back as 400 "400 Bad request - <msg>" (bad_request!(result[:message]), GITLAB.scheduleDeletion), so the reason is never empty.

@@ -57,7 +57,7 @@ const world = membersWorld('get-billable-members', { uses: [sharedHierarchy] }, 
   await t.add(projectInvited, pim, LEVEL.DEVELOPER);
   await t.make.share(project, projectInvited, LEVEL.DEVELOPER);
   // The run's top-level group with the shared actors in their roles: its billable members are only read.
-  const matrixRoot = sharedHierarchy().root;
+  const matrixRoot = t.use(sharedHierarchy).root;
   // A top-level group whose only owner is the administrator who made it, with a Developer.
   const soleOwned = await t.group({ top: true });
   const dev = await t.member(soleOwned, LEVEL.DEVELOPER);
@@ -83,8 +83,8 @@ suite.test(
     clauses: ['members.billable.list', 'members.billable.activity', 'members.billable.awaiting', 'members.billable.default-order'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run }) => {
-    const { root, gm, sm, pm, im, pim, awaiting, billable } = world();
+  async ({ as, run, use }) => {
+    const { root, gm, sm, pm, im, pim, awaiting, billable } = use(world);
     const items = await listAll<Billable>(as('owner'), billablePath(root), 'billable-member');
     expectEqual(items.length, new Set(items.map((i) => i.id)).size, 'each billable member to appear once');
     expectEqual(idsOf(items), sorted(billable), 'the billable members of the hierarchy');
@@ -113,8 +113,8 @@ suite.test(
     clauses: ['members.billable.search'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, pm, sm } = world();
+  async ({ as, use }) => {
+    const { root, pm, sm } = use(world);
     const res = await as('owner').get(billablePath(root), { query: { search: pm.username } });
     expectOk(res, 200, 'billable-member', { list: true });
     expectEqual(idsOf(res.body as Billable[]), [pm.id], 'the billable member found by username', res);
@@ -135,8 +135,8 @@ suite.test(
     clauses: ['members.billable.sort', 'members.billable.sort-activity', 'members.billable.activity', 'members.errors.shape'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, log }) => {
-    const { root, busy, billable } = world();
+  async ({ as, log, use }) => {
+    const { root, busy, billable } = use(world);
     const orders: Record<string, Billable[]> = {};
     for (const sort of SORTS) {
       orders[sort] = await listAll<Billable>(as('owner'), billablePath(root), 'billable-member', { sort });
@@ -180,8 +180,8 @@ suite.test(
     clauses: ['members.pagination'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, billable } = world();
+  async ({ as, use }) => {
+    const { root, billable } = use(world);
     await checkPagination(as('owner'), billablePath(root), 'billable-member', billable);
   },
 );
@@ -193,8 +193,8 @@ suite.test(
     clauses: ['members.ee.top-level-only'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { sub } = world();
+  async ({ as, use }) => {
+    const { sub } = use(world);
     expectBadRequest(await as('owner').get(billablePath(sub)));
     expectBadRequest(await as('admin').get(billablePath(sub)));
   },
@@ -207,8 +207,8 @@ suite.test(
     clauses: ['members.ee.admin-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { matrixRoot } = world();
+  async ({ as, use }) => {
+    const { matrixRoot } = use(world);
     expectOk(await as('owner').get(billablePath(matrixRoot)), 200, 'billable-member', { list: true });
     await expectOwnersOnly(as, (client) => client.get(billablePath(matrixRoot)));
   },
@@ -237,8 +237,8 @@ suite.test(
     clauses: ['members.billable.email'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run }) => {
-    const { root } = world();
+  async ({ as, run, use }) => {
+    const { root } = use(world);
     const items = await listAll<Billable>(as('owner'), billablePath(root), 'billable-member');
     // The suite's users are made without a public email; the administrator's own is unknown. GitLab
     // sends "email": null (ee/lib/api/entities/billable_member.rb exposes public_email as email; older
@@ -255,8 +255,8 @@ suite.test(
     clauses: ['members.billable.last-owner'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run, log }) => {
-    const { root, soleOwned, dev } = world();
+  async ({ as, run, log, use }) => {
+    const { root, soleOwned, dev } = use(world);
     const sole = await listAll<Billable>(as('admin'), billablePath(soleOwned), 'billable-member');
     expectEqual(idsOf(sole), sorted([run.adminId, dev.id]), 'the billable members of the group with one owner');
     const two = await listAll<Billable>(as('owner'), billablePath(root), 'billable-member');
@@ -276,8 +276,8 @@ suite.test(
     clauses: ['members.billable.list', 'members.billable.type-order'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, both } = world();
+  async ({ as, use }) => {
+    const { root, both } = use(world);
     const res = await as('owner').get(billablePath(root), { query: { search: both.username } });
     expectOk(res, 200, 'billable-member', { list: true });
     const items = res.body as Billable[];
@@ -294,8 +294,8 @@ suite.test(
     clauses: ['members.billable.admin-email'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, log }) => {
-    const { root, gm, pm } = world();
+  async ({ as, log, use }) => {
+    const { root, gm, pm } = use(world);
     const items = await listAll<Billable>(as('admin'), billablePath(root), 'billable-member');
     const known = [[gm, 'the group member'], [pm, 'the project member']] as const;
     // The spec shows email "only for some members": an address shown must be the member's own.

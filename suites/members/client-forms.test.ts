@@ -6,7 +6,7 @@ import { expectEqual, expectOk, expectTrue } from '../../runner/core/checks.js';
 import { ACCESS } from '../../runner/core/vocabulary.js';
 import { endpoint } from '../../runner/run/conformance.js';
 import { asSudoQuery, bracketQuery, expectSudoRefusals, repeatedQuery, sudoHeader, withSudoToken } from '../common/client-forms.js';
-import { allMembersPath, idsOf, manager, membersPath, readMember, sorted, membersWorld, type MemberBody } from './helpers.js';
+import { allMembersPath, idsOf, manager, membersPath, readMember, sorted, membersWorld, type MemberBody, toolkit } from './helpers.js';
 import { members } from './area.js';
 
 // A group and a project (in a group of its own) with the shared actors in their roles, and a, b, c as
@@ -27,8 +27,8 @@ list.test(
     title: 'user_ids and skip_users take the bracket form (user_ids[]=…) and a comma list alike',
     clauses: ['members.http.array-forms', 'members.list.user-ids', 'members.list.skip-users'],
   },
-  async ({ kind, as }) => {
-    const { source, a, b, c } = world()[kind];
+  async ({ kind, as, use }) => {
+    const { source, a, b, c } = use(world)[kind];
     const client = as('owner');
     const ids = async (query: string) => {
       const res = await client.get(`${membersPath(source)}${query}`);
@@ -52,8 +52,8 @@ endpoint(members, 'list-all', { uses: [world] }).test(
     title: 'user_ids of all members takes the bracket form (user_ids[]=…) as a comma list',
     clauses: ['members.http.array-forms', 'members.list.user-ids'],
   },
-  async ({ kind, as }) => {
-    const { source, a, b } = world()[kind];
+  async ({ kind, as, use }) => {
+    const { source, a, b } = use(world)[kind];
     const res = await as('developer').get(`${allMembersPath(source)}${bracketQuery('user_ids', [a.id, b.id])}`);
     expectOk(res, 200, 'member', { list: true });
     expectEqual(idsOf(res.body as MemberBody[]), sorted([a.id, b.id]), 'all members named by user_ids[]=…&user_ids[]=…', res);
@@ -67,8 +67,8 @@ list.test(
     clauses: ['members.http.repeated-key'],
     level: 'parity',
   },
-  async ({ kind, as }) => {
-    const { source, a, c } = world()[kind];
+  async ({ kind, as, use }) => {
+    const { source, a, c } = use(world)[kind];
     const res = await as('owner').get(`${membersPath(source)}${repeatedQuery('user_ids', [a.id, c.id])}`);
     expectOk(res, 200, 'member', { list: true });
     expectEqual(idsOf(res.body as MemberBody[]), [c.id], 'the member of the last user_ids only', res);
@@ -83,7 +83,8 @@ endpoint(members, 'add', { uses: [world] }).test(
   },
   async (kit) => {
     const { kind, run } = kit;
-    const { source, t } = { ...world()[kind], t: world().t };
+    const { source } = kit.use(world)[kind];
+    const t = toolkit(kit);
     const user = await t.lease();
     await withSudoToken(kit, async (admin) => {
       const asDeveloper = await admin.post(asSudoQuery(membersPath(source), run.actors.developer.username), { body: { user_id: user.id, access_level: ACCESS.GUEST } });
@@ -104,7 +105,7 @@ list.test(
   },
   async (kit) => {
     const { kind, run } = kit;
-    const { source } = world()[kind];
+    const { source } = kit.use(world)[kind];
     await withSudoToken(kit, async (admin) => {
       expectOk(await admin.get(membersPath(source), { headers: sudoHeader(run.actors.guest.username) }), 200, 'member', { list: true });
       const asOutsider = await admin.get(asSudoQuery(membersPath(source), run.actors.outsider.id));
@@ -120,7 +121,7 @@ list.test(
     clauses: ['members.http.sudo-refusals'],
   },
   async (kit) => {
-    const { source } = world()[kit.kind];
+    const { source } = kit.use(world)[kit.kind];
     await expectSudoRefusals(kit, membersPath(source), kit.run.actors.guest, kit.as('owner'));
   },
 );
@@ -133,9 +134,9 @@ endpoint(members, 'add', { uses: [world] }).test(
     // GET /users is none of the spec's forms: how it finds users is GitLab's (lib/api/users.rb).
     level: 'parity',
   },
-  async ({ kind, as }) => {
-    const { source } = world()[kind];
-    const user = await world().t.lease();
+  async ({ kind, as, use, lease }) => {
+    const { source } = use(world)[kind];
+    const user = await lease();
     const admin = as('admin');
     const found = await admin.get(apiPath`/users`, { query: { username: user.username.toUpperCase() } });
     expectOk(found, 200, undefined, { list: true });

@@ -26,6 +26,7 @@ import {
   projectBotKeptCase,
   groupWithLastOwner,
   subgroupOwnedAbove,
+  toolkit,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -33,8 +34,8 @@ import { members } from './area.js';
 // public group and project with the shared actors and an access requester.
 // The run's EE hierarchy: its root (the shared actors in their roles) and its project, where they hold
 // them by inheritance; the tests edit members of their own, one by one.
-const world = membersWorld('edit', { uses: [sharedHierarchy] }, () => {
-  const { root, project } = sharedHierarchy();
+const world = membersWorld('edit', { uses: [sharedHierarchy] }, (t) => {
+  const { root, project } = t.use(sharedHierarchy);
   return { group: root, project };
 });
 
@@ -46,8 +47,10 @@ suite.test(
     title: 'a member manager (group: Owner; project: Maintainer) raises and lowers a member\'s level and sets an expiry; the member is returned (200) with the new values and reads back so',
     clauses: ['members.edit.level', 'members.entity.shape'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(source, ACCESS.DEVELOPER);
     const expiry = dateIn(9);
     const res = await as(manager(kind)).put(memberPath(source, user.id), { body: { access_level: ACCESS.MAINTAINER, expires_at: expiry } });
@@ -70,8 +73,8 @@ suite.test(
     title: 'editing a user who is not a direct member gives a member manager 404, and callers who may not edit 404 or 403 (GitLab: 404 "404 Not found" to all)',
     clauses: ['members.edit.not-member'],
   },
-  async ({ kind, as, run }) => {
-    const { [kind]: source } = world();
+  async ({ kind, as, run, use }) => {
+    const { [kind]: source } = use(world);
     // GitLab looks the membership up (find_by!) before authorize_update_source_member!.
     const gitlab = `${GITLAB.api} (put: find_by! before authorize_update_source_member!); lib/api/api.rb (rescue_from ActiveRecord::RecordNotFound)`;
     const edit = (role: 'owner' | 'maintainer' | 'developer' | 'guest') => as(role).put(memberPath(source, run.actors.outsider.id), { body: { access_level: ACCESS.GUEST } });
@@ -91,8 +94,10 @@ suite.test(
     title: 'access_level is required; an invalid level is refused with a validation error; the member is unchanged',
     clauses: ['members.edit.params', 'members.errors.shape'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(source, ACCESS.REPORTER);
     const client = as(manager(kind));
     for (const body of [{ expires_at: dateIn(5) }, {}]) expectParamError(await client.put(memberPath(source, user.id), { body }), 'access_level', `${GITLAB.api} (requires :access_level); ${GITLAB.grape}`);
@@ -108,8 +113,10 @@ suite.test(
     title: 'members are edited by Owners of a group, by Owners and Maintainers of a project (read back); other member roles get 403, an outsider 404, nobody 401',
     clauses: ['members.manage.role', 'members.auth.anonymous'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(source, ACCESS.GUEST);
     const edit = (client: Client, level: number) => client.put(memberPath(source, user.id), { body: { access_level: level } });
     await expectWriteRefused(as, source, (client) => edit(client, ACCESS.MAINTAINER));
@@ -128,8 +135,10 @@ suite.test(
     title: 'an owner\'s read_api token cannot edit members (403 insufficient_scope); the level is unchanged',
     clauses: ['members.auth.read-api-scope'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(source, ACCESS.REPORTER);
     expectInsufficientScope(await as('owner', 'read_api').put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER } }));
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.REPORTER, 'the level, unchanged');
@@ -143,8 +152,10 @@ suite.test(
     clauses: ['members.edit.member-role-id', 'members.errors.shape'],
     requires: { capabilities: ['ultimate'], minVersion: '16.6' },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(source, ACCESS.REPORTER);
     expectParamError(await as('owner').put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER, member_role_id: 'custom' } }), 'member_role_id', `${GITLAB.eeHelpers} (optional_put_params_ee: member_role_id, type: Integer); ${GITLAB.grape}`);
     const back = await readMember(as('owner'), source, user.id);
@@ -159,9 +170,10 @@ suite.test(
     clauses: ['members.edit.inherited-level'],
     uses: [sharedHierarchy],
   },
-  async ({ kind, as }) => {
-    const { t } = world();
-    const { top, source } = await belowHierarchy(kind);
+  async (kit) => {
+    const { kind, as } = kit;
+    const t = toolkit(kit);
+    const { top, source } = await belowHierarchy(t, kind);
     const user = await t.member(top, ACCESS.DEVELOPER);
     await t.add(source, user, ACCESS.MAINTAINER);
     expectInheritedLevelError(await as('admin').put(memberPath(source, user.id), { body: { access_level: ACCESS.REPORTER } }), 'Developer', top.name);
@@ -176,8 +188,9 @@ suite.test(
     clauses: ['members.edit.last-owner'],
     only: { kind: 'group', why: 'the last-owner rule is the group\'s (GroupMemberPolicy, GroupMember#last_owner_of_the_group?); ProjectMemberPolicy has no such condition' },
   },
-  async ({ as, run }) => {
-    const { t } = world();
+  async (kit) => {
+    const { as, run } = kit;
+    const t = toolkit(kit);
     // GroupMemberPolicy prevents update_group_member on the last owner, which wins over an administrator's enable.
     const alone = await groupWithLastOwner(t, as('admin'), run.adminId);
     expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: ACCESS.MAINTAINER } }), GITLAB.lastOwner);
@@ -194,8 +207,9 @@ suite.test(
     clauses: ['members.edit.inherited-owner', 'members.edit.inherited-level'],
     only: { kind: 'group', why: 'the last-owner rule is the group\'s; a subgroup counts the Owners of its ancestors (members_with_parents)' },
   },
-  async ({ as, run }) => {
-    const { t } = world();
+  async (kit) => {
+    const { as, run } = kit;
+    const t = toolkit(kit);
     // GroupMember#last_owner_of_the_group? leaves out only the member's own row; for a subgroup the
     // rows are members_with_parents, so the administrator's Owner membership of the parent remains.
     const { parent, sub } = await subgroupOwnedAbove(t, as('admin'), run.adminId);
@@ -219,8 +233,10 @@ suite.test(
     clauses: ['members.edit.project-owner'],
     only: { kind: 'project', why: 'only Owners edit members of a group, so every group manager may give and change the Owner role; in a project Maintainers manage members too, but only Owners give or change the Owner role (manage_owners)' },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(source, ACCESS.DEVELOPER);
     expectForbidden(await as('maintainer').put(memberPath(source, user.id), { body: { access_level: ACCESS.OWNER } }), GITLAB.projectOwners);
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.DEVELOPER, 'the level after the refused promotion');
@@ -240,8 +256,8 @@ suite.test(
     clauses: ['members.public.writes-refused'],
     uses: [publicSources],
   },
-  async ({ kind, as, run, withToken }) => {
-    const sources = publicSources();
+  async ({ kind, as, run, withToken, use }) => {
+    const sources = use(publicSources);
     const source = sources[kind];
     const developer = run.actors.developer.id;
     await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => client.put(memberPath(source, developer), { body: { access_level: ACCESS.MAINTAINER } }));
@@ -255,8 +271,10 @@ suite.test(
     title: 'an expires_at in the past is refused with a 400 validation error on expires_at (GitLab: "cannot be a date in the past"); the member is unchanged',
     clauses: ['members.edit.expires-at-past', 'members.errors.shape'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(source, ACCESS.REPORTER);
     const res = await as(manager(kind)).put(memberPath(source, user.id), { body: { access_level: ACCESS.MAINTAINER, expires_at: dateIn(-2) } });
     expectValidationError(res, 'expires_at');
@@ -276,9 +294,10 @@ suite.test(
     only: MINIMAL_ACCESS_GROUPS,
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { group } = world();
-    const { user } = await minimalAccessMember(group);
+  async (kit) => {
+    const { as, use } = kit;
+    const { group } = use(world);
+    const { user } = await minimalAccessMember(toolkit(kit), group);
     const expiry = dateIn(2);
     const res = await as('owner').put(memberPath(group, user.id), { body: { access_level: LEVEL.MINIMAL, expires_at: expiry } });
     expectOk(res, 200, 'member');
@@ -296,8 +315,10 @@ suite.test(
     clauses: ['members.manage.group-owner-level'],
     only: { kind: 'group', why: 'in a project a Maintainer manages members and is refused the Owner role by manage_owners (case owner-role)' },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const gitlab = `${GITLAB.managers}; ${GITLAB.forbidden}`;
     const [developer, owner] = [await t.member(source, ACCESS.DEVELOPER), await t.member(source, ACCESS.OWNER)];
     expectForbidden(await as('maintainer').put(memberPath(source, developer.id), { body: { access_level: ACCESS.OWNER } }), gitlab);

@@ -31,7 +31,7 @@ const NOT_FOUND = `${GITLAB.api} (get ":id/members/all/:user_id": find_all_membe
  */
 async function build(t: Toolkit, kind: SourceKind, invitedPublic: GroupInfo, invitedPrivate: GroupInfo) {
   const top = await t.roleGroup();
-  const source = await sourceIn(kind, top);
+  const source = await sourceIn(t, kind, top);
   // x: Developer above, Owner of the source; y: Reporter of the source, Maintainer above (in that
   // order: a membership may not be lower than an inherited one).
   const [x, y] = [await t.lease(), await t.lease()];
@@ -39,10 +39,10 @@ async function build(t: Toolkit, kind: SourceKind, invitedPublic: GroupInfo, inv
   await t.add(source, x, ACCESS.OWNER);
   await t.add(source, y, ACCESS.REPORTER);
   await t.add(top, y, ACCESS.MAINTAINER);
-  await shareWith(source, invitedPublic, ACCESS.MAINTAINER);
-  const shared = await sourceIn(kind, await t.group({ visibility: 'public' }), 'public');
+  await shareWith(t, source, invitedPublic, ACCESS.MAINTAINER);
+  const shared = await sourceIn(t, kind, await t.group({ visibility: 'public' }), 'public');
   const sm = await t.member(shared, ACCESS.DEVELOPER);
-  await shareWith(shared, invitedPrivate, ACCESS.DEVELOPER);
+  await shareWith(t, shared, invitedPrivate, ACCESS.DEVELOPER);
   return { source, shared, x, y, sm };
 }
 
@@ -56,7 +56,7 @@ const world = membersWorld('members-get-all', { uses: [privateParent] }, async (
     project: await build(t, 'project', invitedPublic, invitedPrivate),
     p,
     r,
-    private: privateParent(),
+    private: t.use(privateParent),
   };
 });
 
@@ -69,9 +69,9 @@ suite.test(
     clauses: ['members.get-all.member', 'members.entity.shape'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, run }) => {
-    const { source } = world()[kind];
-    const { p } = world();
+  async ({ kind, as, run, use }) => {
+    const { source } = use(world)[kind];
+    const { p } = use(world);
     for (const role of ['maintainer', 'guest'] as const) {
       const inherited = await readAnyMember(as('guest'), source, run.actors[role].id);
       expectEqual([inherited.id, inherited.access_level], [run.actors[role].id, role === 'maintainer' ? ACCESS.MAINTAINER : ACCESS.GUEST], `the ${role} of the group above, inherited`);
@@ -88,8 +88,8 @@ suite.test(
     clauses: ['members.get-all.member', 'members.all.highest-level'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as }) => {
-    const { source, x, y } = world()[kind];
+  async ({ kind, as, use }) => {
+    const { source, x, y } = use(world)[kind];
     expectEqual((await readAnyMember(as('owner'), source, x.id)).access_level, ACCESS.OWNER, 'x: Developer above, Owner of the source → 50');
     expectEqual((await readAnyMember(as('guest'), source, y.id)).access_level, ACCESS.MAINTAINER, 'y: Reporter of the source, Maintainer above → 40');
   },
@@ -102,8 +102,8 @@ suite.test(
     clauses: ['members.get-all.member', 'members.get.user-id-integer'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, run }) => {
-    const { source } = world()[kind];
+  async ({ kind, as, run, use }) => {
+    const { source } = use(world)[kind];
     expectError(await as('owner').get(allMemberPath(source, run.actors.outsider.id)), 404, { message: '404 Not found', gitlab: NOT_FOUND });
     expectParamError(await as('owner').get(allMemberPath(source, 'x1')), 'user_id', `${GITLAB.api} (requires :user_id, type: Integer); ${GITLAB.grape}`);
   },
@@ -116,9 +116,9 @@ suite.test(
     clauses: ['members.get-all.member', 'members.all.invited-visible', 'members.all.invited-private-to-source-members'],
     requires: { minVersion: '17.4' },
   },
-  async ({ kind, as, withToken }) => {
-    const { shared, sm } = world()[kind];
-    const { r } = world();
+  async ({ kind, as, withToken, use }) => {
+    const { shared, sm } = use(world)[kind];
+    const { r } = use(world);
     expectError(await as('outsider').get(allMemberPath(shared, r.id)), 404, { message: '404 Not found', gitlab: NOT_FOUND });
     expectEqual((await readAnyMember(withToken(sm.tokens.api, `a member of the shared ${kind}`), shared, r.id)).id, r.id, `the private invited group's member, for a member of the shared ${kind}`);
   },
@@ -131,8 +131,8 @@ suite.test(
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as }) => {
-    const { source, x } = world()[kind];
+  async ({ kind, as, use }) => {
+    const { source, x } = use(world)[kind];
     await expectReadMatrix(as, allMemberPath(source, x.id), sourceNotFound(kind), 'member', false);
   },
 );
@@ -144,8 +144,8 @@ suite.test(
     clauses: ['members.public.read', 'members.entity.shape'],
     uses: [publicSources],
   },
-  async ({ kind, as, run, withToken }) => {
-    const sources = publicSources();
+  async ({ kind, as, run, withToken, use }) => {
+    const sources = use(publicSources);
     const source = sources[kind];
     const developer = run.actors.developer;
     await expectNonMembersRead({ as, withToken }, sources.requester, allMemberPath(source, developer.id), developer, ACCESS.DEVELOPER);
@@ -159,8 +159,8 @@ suite.test(
     clauses: ['members.read.private-parent'],
     only: { kind: 'group', why: 'only a group has subgroups whose members may see it without being its members' },
   },
-  async ({ run, withToken }) => {
-    const { parent, subMember } = world().private;
+  async ({ run, withToken, use }) => {
+    const { parent, subMember } = use(world).private;
     const client = withToken(subMember.tokens.api, 'a member of the subgroup only');
     expectParentMembersRefused(await client.get(allMemberPath(parent, run.actors.owner.id)));
   },
@@ -173,9 +173,9 @@ suite.test(
     clauses: ['members.entity.created-by', 'members.all.invited-private-to-source-members'],
     requires: { minVersion: '17.4' },
   },
-  async ({ kind, as, withToken, run }) => {
-    const { shared, sm } = world()[kind];
-    const { r } = world();
+  async ({ kind, as, withToken, run, use }) => {
+    const { shared, sm } = use(world)[kind];
+    const { r } = use(world);
     const bySourceMember = await withToken(sm.tokens.api, `a member of the shared ${kind}`).get(allMemberPath(shared, r.id));
     expectOk(bySourceMember, 200, 'member');
     // GitLab hides who added a member of a private group the viewer cannot see (present_members_with_invited_private_group_accessibility).

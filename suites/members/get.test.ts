@@ -24,6 +24,7 @@ import {
   type Toolkit,
   sharedHierarchy,
   samlGroup,
+  toolkit,
 } from './helpers.js';
 import { members } from './area.js';
 import { projectBot } from '../common/project-bot.js';
@@ -37,7 +38,7 @@ const expiry = dateIn(12);
  * actors hold their roles there by inheritance.
  */
 async function build(t: Toolkit, kind: SourceKind) {
-  const { root, sub, project } = sharedHierarchy();
+  const { root, sub, project } = t.use(sharedHierarchy);
   const [parent, source] = kind === 'group' ? [root, sub] : [sub, project];
   const inherited = await t.member(parent, ACCESS.MAINTAINER);
   const a = await t.lease();
@@ -56,8 +57,8 @@ suite.test(
     title: 'a direct member reads back with its level, expiry and creator',
     clauses: ['members.get.direct', 'members.entity.shape', 'members.entity.created-by'],
   },
-  async ({ kind, as, run }) => {
-    const { source, a } = world()[kind];
+  async ({ kind, as, run, use }) => {
+    const { source, a } = use(world)[kind];
     const member = await readMember(as('guest'), source, a.id);
     expectEqual([member.id, member.username, member.name], [a.id, a.username, a.name], 'id, username and name of the member');
     expectEqual([member.access_level, member.expires_at], [ACCESS.REPORTER, expiry], 'access_level and expires_at');
@@ -72,8 +73,8 @@ suite.test(
     title: 'a member of the group above is not a direct member: 404 "404 Not found"',
     clauses: ['members.get.direct'],
   },
-  async ({ kind, as }) => {
-    const { source, inherited } = world()[kind];
+  async ({ kind, as, use }) => {
+    const { source, inherited } = use(world)[kind];
     for (const role of ['owner', 'maintainer'] as const) await expectNotMember(as(role), source, inherited.id);
   },
 );
@@ -85,8 +86,8 @@ suite.test(
     clauses: ['members.get.direct', 'members.id.path-or-number'],
     only: { kind: 'group', why: 'GitLab makes the creator of a group its direct Owner; the creator of a project in a group may or may not become a direct member of it (see withoutAdmin)' },
   },
-  async ({ as, run }) => {
-    const { source } = world().group;
+  async ({ as, run, use }) => {
+    const { source } = use(world).group;
     expectOk(await as('owner').get(memberPath(source, run.adminId)), 200, 'member');
     const member = await readMember(as('owner'), { kind: 'group', id: source.fullPath }, run.adminId);
     expectEqual(member.access_level, ACCESS.OWNER, 'the creator of the subgroup, its owner');
@@ -99,8 +100,8 @@ suite.test(
     title: 'an unknown user gives 404 "404 Not found"; a user_id that is not a number gives 400',
     clauses: ['members.get.direct', 'members.get.user-id-integer', 'members.errors.shape'],
   },
-  async ({ kind, as, run }) => {
-    const { source } = world()[kind];
+  async ({ kind, as, run, use }) => {
+    const { source } = use(world)[kind];
     await expectNotMember(as('developer'), source, 2147483000);
     await expectNotMember(as('owner'), source, run.actors.outsider.id);
     for (const userId of ['someone', '1x']) expectParamError(await as('owner').get(memberPath(source, userId)), 'user_id', `${GITLAB.api} (requires :user_id, type: Integer); ${GITLAB.grape}`);
@@ -113,8 +114,8 @@ suite.test(
     title: 'every member of a private group or project may read a member; an outsider gets 404, nobody 401',
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
   },
-  async ({ kind, as }) => {
-    const { source, a } = world()[kind];
+  async ({ kind, as, use }) => {
+    const { source, a } = use(world)[kind];
     await expectReadMatrix(as, memberPath(source, a.id), sourceNotFound(kind), 'member', false);
   },
 );
@@ -125,8 +126,8 @@ suite.test(
     title: 'the source may be named by its URL-encoded full path; an unknown one gives 404 "404 Group Not Found" / "404 Project Not Found"',
     clauses: ['members.id.path-or-number', 'members.read.visibility'],
   },
-  async ({ kind, as }) => {
-    const { source, a } = world()[kind];
+  async ({ kind, as, use }) => {
+    const { source, a } = use(world)[kind];
     expectTrue(source.fullPath.includes('/'), 'the full path to contain a slash (test setup)', source.fullPath);
     const member = await readMember(as('guest'), { kind, id: source.fullPath }, a.id);
     expectEqual([member.id, member.access_level], [a.id, ACCESS.REPORTER], `the member read through the ${kind}'s path`);
@@ -142,8 +143,8 @@ suite.test(
     clauses: ['members.entity.email-admin', 'members.entity.email-hidden'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ kind, as, log }) => {
-    const { source, a } = world()[kind];
+  async ({ kind, as, log, use }) => {
+    const { source, a } = use(world)[kind];
     const shown = (await readMember(as('admin'), source, a.id)).email;
     expectTrue(shown === undefined || shown === a.email, 'an email shown to the administrator to be the member\'s', `got ${String(shown)}`);
     parity({ log }, `${GITLAB.eeEntity} (email if current_user.can_admin_all_resources?)`, () => expectEqual(shown, a.email, 'the email, for the administrator'));
@@ -159,9 +160,10 @@ suite.test(
     requires: { capabilities: ['saml'], fixtures: ['saml'] },
     uses: [samlGroup],
   },
-  async ({ kind, as, withToken, run, log }) => {
+  async (kit) => {
+    const { kind, as, withToken, run, log } = kit;
     const fx = manifestEntry(run.fixtures, 'saml')!;
-    const { t } = world();
+    const t = toolkit(kit);
     const viewer = await t.lease();
     // On the SSO group itself; for a project, on a project made in it with the identified user as a direct member.
     const check = async (source: SourceRef) => {
@@ -198,7 +200,7 @@ suite.test(
       }
     };
     if (kind === 'group') return check({ kind: 'group', id: fx.group_id });
-    return inTemporarySource(kind, fx.group_id, 'saml-project', async (project) => {
+    return inTemporarySource(t, kind, fx.group_id, 'saml-project', async (project) => {
       // As Owner: a direct membership may not be lower than the level the user holds in the group.
       await t.add(project, { id: fx.user_id }, ACCESS.OWNER);
       await check(project);
@@ -213,8 +215,8 @@ suite.test(
     clauses: ['members.public.read', 'members.entity.shape', 'members.requester.not-member'],
     uses: [publicSources],
   },
-  async ({ kind, as, run, withToken }) => {
-    const sources = publicSources();
+  async ({ kind, as, run, withToken, use }) => {
+    const sources = use(publicSources);
     const source = sources[kind];
     const developer = run.actors.developer;
     await expectNonMembersRead({ as, withToken }, sources.requester, memberPath(source, developer.id), developer, ACCESS.DEVELOPER);
@@ -230,8 +232,9 @@ suite.test(
     only: MINIMAL_ACCESS_GROUPS,
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { group, user } = await minimalAccessMember();
+  async (kit) => {
+    const { as } = kit;
+    const { group, user } = await minimalAccessMember(toolkit(kit));
     const member = await readMember(as('admin'), group, user.id);
     expectEqual([member.id, member.access_level], [user.id, LEVEL.MINIMAL], 'id and access_level of the Minimal access member');
   },
@@ -244,10 +247,10 @@ suite.test(
     clauses: ['members.entity.created-by-absent'],
     uses: [projectBot],
   },
-  async ({ kind, as, run }) => {
+  async ({ kind, as, run, use }) => {
     // A group's creator (the administrator, of the run's subgroup); a project's bot, made by its access token.
-    const { project, bot } = projectBot();
-    const [source, userId] = kind === 'group' ? [world().group.source, run.adminId] : [project, bot.id];
+    const { project, bot } = use(projectBot);
+    const [source, userId] = kind === 'group' ? [use(world).group.source, run.adminId] : [project, bot.id];
     const res = await as('owner').get(memberPath(source, userId));
     expectOk(res, 200, 'member');
     const createdBy = (res.body as { created_by?: unknown }).created_by;

@@ -5,8 +5,7 @@ import { apiPath, type Client, type Exchange, type Query } from '../../runner/co
 import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectSetUp, expectStatus, expectTrue, expectValidationError, fail, parity } from '../../runner/core/checks.js';
 import { manifestEntry, type FixtureName, type ResolvedFixture } from '../../fixtures/manifest.js';
 import type { Kit, TestSpec } from '../../runner/run/conformance.js';
-import { fixture, type Fixture } from '../../runner/run/fixture.js';
-import { currentFrame } from '../../runner/run/frame.js';
+import { fixture, type Fixture, type SetupContext } from '../../runner/run/fixture.js';
 import type { Maker } from '../../runner/run/maker.js';
 import type { Factories } from '../../fixtures/factories.js';
 import { HarnessError } from '../../runner/core/errors.js';
@@ -56,9 +55,9 @@ export const accessRequestsPath = (source: SourceRef) => `${sourceBase(source)}/
 const MATRIX_ROLES = ['owner', 'maintainer', 'developer', 'guest'] as const;
 
 /**
- * What a members test or fixture makes and leases, for the one it runs for (Frame): groups and
- * projects with or without the shared actors in their roles, users lent to it, memberships given
- * as the administrator.
+ * What a members test or fixture makes and leases, for the one it is made for (toolkit(kit) in a
+ * test, a members world's build): groups and projects with or without the shared actors in their
+ * roles, users lent to it, memberships given as the administrator.
  */
 export interface Toolkit {
   readonly run: RunContext;
@@ -67,6 +66,8 @@ export interface Toolkit {
   readonly admin: Client;
   /** Names for what it makes: unique in the run, the same in every run. */
   readonly names: Factories;
+  /** The value of a fixture it declared (`uses`). */
+  use<U>(fixture: Fixture<U>): U;
   /** A group (private unless told; below the run's root, or `top`) with every shared role actor as a direct member at its level. */
   roleGroup(options?: { visibility?: Visibility; parent?: GroupInfo; top?: boolean }): Promise<GroupInfo>;
   /** A group with no member but the administrator who creates it. */
@@ -102,19 +103,23 @@ export interface Toolkit {
   remove(source: SourceRef, user: { id: number }): Promise<void>;
 }
 
-/** The toolkit of whichever test or fixture calls it (its frame). */
-class FrameToolkit implements Toolkit {
+/** The toolkit of a test (its kit) or of a fixture's build (its context). */
+class ContextToolkit implements Toolkit {
+  constructor(private readonly ctx: SetupContext) {}
   get run() {
-    return currentFrame().run.context;
+    return this.ctx.run;
   }
   get make() {
-    return currentFrame().make;
+    return this.ctx.make;
   }
   get admin() {
-    return currentFrame().admin;
+    return this.ctx.admin;
   }
   get names() {
-    return currentFrame().factories;
+    return this.ctx.names;
+  }
+  use<U>(fixture: Fixture<U>): U {
+    return this.ctx.use(fixture);
   }
   group(options: { visibility?: Visibility; parent?: GroupInfo; top?: boolean } = {}) {
     return this.make.group({ ...options, hint: 'members' });
@@ -139,13 +144,13 @@ class FrameToolkit implements Toolkit {
     return buildHierarchy(this.make);
   }
   lease() {
-    return currentFrame().lease();
+    return this.ctx.lease();
   }
   newcomer() {
     return this.make.user();
   }
   seatless() {
-    return currentFrame().leaseSeatless();
+    return this.ctx.leaseSeatless();
   }
   async member(source: SourceInfo, level: number) {
     const user = await this.lease();
@@ -162,18 +167,20 @@ class FrameToolkit implements Toolkit {
   }
 }
 
-export const t: Toolkit = new FrameToolkit();
+/** The toolkit of a test (`toolkit(kit)`) or of a fixture's build (its context). */
+export const toolkit = (ctx: SetupContext): Toolkit => new ContextToolkit(ctx);
 
 /**
  * The world of a members test file: a file fixture built once for its tests with `build`, which
- * may use the fixtures of `uses` (call them inside it). Its value carries the toolkit as `t`.
+ * is handed the build's toolkit (`t.use` reads the fixtures of `uses`). A test reads it with `use`,
+ * and makes its own toolkit from its kit.
  */
 export function membersWorld<T extends object>(
   name: string,
   options: { uses?: Fixture<unknown>[]; alone?: string; perKind?: boolean },
   build: (t: Toolkit, kind: SourceKind) => T | Promise<T>,
-): Fixture<T & { t: Toolkit }> {
-  return fixture({ name: `members-${name}`, scope: 'file', ...options, build: async ({ kind }) => ({ ...(await build(t, kind ?? 'group')), t }) });
+): Fixture<T> {
+  return fixture({ name: `members-${name}`, scope: 'file', ...options, build: async (ctx) => build(toolkit(ctx), ctx.kind ?? 'group') });
 }
 
 /** A top-level role group, a subgroup in it and a project in the subgroup. */
@@ -194,8 +201,8 @@ export const sharedHierarchy = fixture({ name: 'members-hierarchy', scope: 'run'
  * A source of the kind two levels below a top group: the run's hierarchy (sharedHierarchy, which the
  * test uses) with its project, or with a subgroup of the test's own in its subgroup for a group.
  */
-export async function belowHierarchy(kind: SourceKind): Promise<{ top: GroupInfo; mid: GroupInfo; source: GroupInfo | ProjectInfo }> {
-  const { root, sub, project } = sharedHierarchy();
+export async function belowHierarchy(t: Toolkit, kind: SourceKind): Promise<{ top: GroupInfo; mid: GroupInfo; source: GroupInfo | ProjectInfo }> {
+  const { root, sub, project } = t.use(sharedHierarchy);
   return { top: root, mid: sub, source: kind === 'project' ? project : await t.group({ parent: sub }) };
 }
 
@@ -203,7 +210,7 @@ export async function belowHierarchy(kind: SourceKind): Promise<{ top: GroupInfo
 export const MINIMAL_ACCESS_GROUPS = { kind: 'group', why: 'Minimal access (5) is a level of top-level groups only (ee/app/models/ee/group_member.rb access_level_inclusion); a project does not take it' } as const;
 
 /** A user lent to the test made a Minimal access member of `group` (a top-level group; a new one, its creator the administrator, unless given). */
-export async function minimalAccessMember(group?: GroupInfo): Promise<{ group: GroupInfo; user: ActorInfo }> {
+export async function minimalAccessMember(t: Toolkit, group?: GroupInfo): Promise<{ group: GroupInfo; user: ActorInfo }> {
   const top = group ?? (await t.group({ top: true }));
   const user = await t.lease();
   await t.add(top, user, LEVEL.MINIMAL);
@@ -211,18 +218,18 @@ export async function minimalAccessMember(group?: GroupInfo): Promise<{ group: G
 }
 
 /** A new group or project, as `kind` says, inside `parent` (private unless told), with no member but the administrator (below ancestors with memberships). */
-export function sourceIn(kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
+export function sourceIn(t: Toolkit, kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
   return kind === 'group' ? t.group({ parent, visibility }) : t.project({ group: parent, visibility });
 }
 
 /** The same with every shared role actor as a direct member at its level (roleGroup, roleProject); public or private as told. */
-export function roleSourceIn(kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
+export function roleSourceIn(t: Toolkit, kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
   return kind === 'group' ? t.roleGroup({ parent, visibility }) : t.roleProject({ group: parent, visibility });
 }
 
 /** Shares a group or project with `withGroup` at `level`: the invited group's members become its members, up to that level. */
-export function shareWith(source: GroupInfo | ProjectInfo, withGroup: GroupInfo, level: number): Promise<void> {
-  return t.make.share(source, withGroup, level);
+export function shareWith(ctx: Pick<SetupContext, 'make'>, source: GroupInfo | ProjectInfo, withGroup: GroupInfo, level: number): Promise<void> {
+  return ctx.make.share(source, withGroup, level);
 }
 
 /**
@@ -230,11 +237,11 @@ export function shareWith(source: GroupInfo | ProjectInfo, withGroup: GroupInfo,
  * deleted again after `body`, so that the fixture group is left as it was for the tests using it at
  * the same time.
  */
-export async function inTemporarySource<T>(kind: SourceKind, parentId: number, hint: string, body: (source: GroupInfo | ProjectInfo) => Promise<T>): Promise<T> {
+export async function inTemporarySource<T>(ctx: Pick<SetupContext, 'make' | 'admin'>, kind: SourceKind, parentId: number, hint: string, body: (source: GroupInfo | ProjectInfo) => Promise<T>): Promise<T> {
   const parent: GroupInfo = { kind: 'group', id: parentId, name: String(parentId), fullPath: String(parentId) };
-  const source = kind === 'group' ? await t.make.group({ parent, hint }) : await t.make.project({ group: parent, hint });
+  const source = kind === 'group' ? await ctx.make.group({ parent, hint }) : await ctx.make.project({ group: parent, hint });
   const remove = async () => {
-    const res = await t.admin.delete(kind === 'group' ? apiPath`/groups/${source.id}` : apiPath`/projects/${source.id}`);
+    const res = await ctx.admin.delete(kind === 'group' ? apiPath`/groups/${source.id}` : apiPath`/projects/${source.id}`);
     if (![202, 204].includes(res.status)) throw new HarnessError(`clean-up failed: could not delete the temporary ${kind} ${source.fullPath}${describeExchange(res)}`);
   };
   let result: T;
@@ -252,9 +259,9 @@ export async function inTemporarySource<T>(kind: SourceKind, parentId: number, h
 // ---- public sources and access requesters ------------------------------------------------------
 
 /** A user lent to the test (holding a seat, as Toolkit.user) who asks for access to the public `source` (POST …/access_requests): an access requester. */
-export async function requester(source: GroupInfo | ProjectInfo): Promise<ActorInfo> {
-  const user = await t.lease();
-  await t.make.requestAccess(source, user);
+export async function requester(ctx: Pick<SetupContext, 'lease' | 'make'>, source: GroupInfo | ProjectInfo): Promise<ActorInfo> {
+  const user = await ctx.lease();
+  await ctx.make.requestAccess(source, user);
   return user;
 }
 
@@ -287,9 +294,9 @@ export const privateParent = fixture({
   name: 'members-private-parent-member',
   scope: 'file',
   uses: [privateParentSources],
-  async build({ use }) {
-    const { parent, sub } = use(privateParentSources);
-    return { parent, sub, subMember: await t.member(sub, LEVEL.DEVELOPER) };
+  async build(ctx) {
+    const { parent, sub } = ctx.use(privateParentSources);
+    return { parent, sub, subMember: await toolkit(ctx).member(sub, LEVEL.DEVELOPER) };
   },
 });
 
@@ -690,11 +697,11 @@ export const enterpriseGroup = manifestGroup('enterprise');
 
 /** Runs `body` on the LDAP fixture (the test uses ldapGroup), with its entry, its group and a client of the group's owner. */
 export async function withLdapFixture(
-  withToken: Kit['withToken'],
+  kit: Pick<Kit, 'use' | 'withToken'>,
   body: (ldap: { fx: ResolvedFixture<'ldap'>; group: SourceRef; owner: Client }) => Promise<void>,
 ): Promise<void> {
-  const fx = ldapGroup();
-  await body({ fx, group: { kind: 'group', id: fx.group_id }, owner: withToken(fx.ownerToken, 'LDAP group owner') });
+  const fx = kit.use(ldapGroup);
+  await body({ fx, group: { kind: 'group', id: fx.group_id }, owner: kit.withToken(fx.ownerToken, 'LDAP group owner') });
 }
 
 // ---- cases more than one endpoint runs --------------------------------------------------------
@@ -706,18 +713,19 @@ type Suite = { test(spec: TestSpec, body: (kit: Kit) => Promise<void>): void };
  * The `subgroup-and-roles` case of an EE endpoint of a top-level group (members.ee.top-level-only,
  * members.ee.admin-only, members.auth.anonymous): `send` on the subgroup gives 400 to its Owner; on
  * the top group its Maintainers, Developers and Guests are refused, an outsider gets 404 (or what
- * `outsider` checks) and nobody 401. `prepare` runs first (its value goes to `send` and `after`),
- * `after` checks what stayed, which the title says in `stays`.
+ * `outsider` checks) and nobody 401. `sources`: the fixture (of the endpoint's `uses`) with the two
+ * groups. `prepare` runs first (its value goes to `send` and `after`), `after` checks what stayed,
+ * which the title says in `stays`.
  */
 export function subgroupAndRolesCase<G, P = undefined>(
   suite: Suite,
-  sources: () => { root: G; sub: G },
+  sources: Fixture<{ root: G; sub: G }>,
   c: {
     stays?: string;
-    prepare?: (as: Kit['as']) => Promise<P>;
+    prepare?: (kit: Kit) => Promise<P>;
     send: (client: Client, group: G, prepared: P) => Promise<Exchange>;
     outsider?: (res: Exchange) => void;
-    after?: (as: Kit['as'], prepared: P) => Promise<void>;
+    after?: (kit: Kit, prepared: P) => Promise<void>;
   },
 ): void {
   suite.test(
@@ -727,12 +735,13 @@ export function subgroupAndRolesCase<G, P = undefined>(
       clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
       requires: { capabilities: ['premium'] },
     },
-    async ({ as }) => {
-      const { root, sub } = sources();
-      const prepared = (await c.prepare?.(as)) as P;
+    async (kit) => {
+      const { as } = kit;
+      const { root, sub } = kit.use(sources);
+      const prepared = (await c.prepare?.(kit)) as P;
       expectBadRequest(await c.send(as('owner'), sub, prepared));
       await expectOwnersOnly(as, (client) => c.send(client, root, prepared), c.outsider);
-      await c.after?.(as, prepared);
+      await c.after?.(kit, prepared);
     },
   );
 }
@@ -751,8 +760,8 @@ export function projectBotKeptCase(suite: Suite, c: { done: string; stays: strin
       only: { kind: 'project', why: 'a project access token\'s bot is a member of its project only' },
       uses: [projectBot],
     },
-    async ({ as }) => {
-      const { project, bot } = projectBot();
+    async ({ as, use }) => {
+      const { project, bot } = use(projectBot);
       for (const role of MANAGERS.project) expectForbidden(await c.send(as(role), memberPath(project, bot.id)), GITLAB.projectBot);
       expectEqual((await readMember(as('owner'), project, bot.id)).access_level, ACCESS.MAINTAINER, 'the bot, still a Maintainer of its project');
     },
@@ -772,8 +781,8 @@ export function requesterReadsCase(suite: Suite, c: { lists: string; path: (sour
       clauses: ['members.public.read', 'members.requester.not-member'],
       uses: [publicSources],
     },
-    async ({ kind, run, withToken }) => {
-      const sources = publicSources();
+    async ({ kind, run, withToken, use }) => {
+      const sources = use(publicSources);
       const pending = sources.requester;
       const ids = idsOf(await listAll(withToken(pending.tokens.api, 'access requester'), c.path(sources[kind]), 'member'));
       expectTrue(ids.includes(run.actors.developer.id), 'the members, the Developer among them, to be listed to the requester', `ids: ${ids.join(', ')}`);

@@ -14,6 +14,7 @@ import {
   readMember,
   membersWorld,
   type MemberBody,
+  toolkit,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -28,8 +29,8 @@ list.test(
     title: 'the member list and a 404 for a non-member are answered as application/json (exactly, at the parity level)',
     clauses: ['members.http.json-media-type'],
   },
-  async ({ kind, as, run }) => {
-    const source = world()[kind];
+  async ({ kind, as, run, use }) => {
+    const source = use(world)[kind];
     expectJsonAnswers(await as('developer').get(membersPath(source)), await as('developer').get(memberPath(source, run.actors.outsider.id)), 'member', { list: true });
   },
 );
@@ -40,8 +41,10 @@ endpoint(members, 'remove', { uses: [world] }).test(
     title: 'a DELETE that declares Content-Type application/json and sends no body removes the member',
     clauses: ['members.http.empty-json-body', 'members.remove.direct'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(source, ACCESS.DEVELOPER);
     const res = await sendEmptyJson(as(manager(kind)), 'DELETE', memberPath(source, user.id));
     // The spec shows no response for DELETE member; GitLab answers 204 (lib/api/members.rb).
@@ -56,8 +59,10 @@ endpoint(members, 'add', { uses: [world] }).test(
     title: 'a member added with form fields (application/x-www-form-urlencoded) is made as with JSON',
     clauses: ['members.http.form-body', 'members.add.single'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.lease();
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.REPORTER }, form: true });
     expectOk(res, 201, 'member');
@@ -73,8 +78,8 @@ list.test(
     // Beyond the spec (GitLab's own behaviour, which clients use): the whole test is a parity check.
     level: 'parity',
   },
-  async ({ kind, as, run }) => {
-    await expectPrivateTokenQuery(as('anonymous'), membersPath(world()[kind]), run.actors.guest.tokens.api, 'member', { list: true });
+  async ({ kind, as, run, use }) => {
+    await expectPrivateTokenQuery(as('anonymous'), membersPath(use(world)[kind]), run.actors.guest.tokens.api, 'member', { list: true });
   },
 );
 
@@ -86,8 +91,8 @@ list.test(
     // Beyond the spec (GitLab's own behaviour, which clients use): the whole test is a parity check.
     level: 'parity',
   },
-  async ({ kind, as }) => {
-    const source = world()[kind];
+  async ({ kind, as, use }) => {
+    const source = use(world)[kind];
     const walked = await walkByLink<MemberBody>(as('developer'), membersPath(source), 'member', 2);
     const all = await listAll(as('developer'), membersPath(source), 'member');
     expectEqual(walked.map((m) => m.id).sort((a, b) => a - b), all.map((m) => m.id).sort((a, b) => a - b), 'the pages walked through Link to hold every member exactly once');

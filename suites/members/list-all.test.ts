@@ -31,6 +31,7 @@ import {
   personalProject,
   enterpriseGroup,
   requesterReadsCase,
+  toolkit,
 } from './helpers.js';
 import { members } from './area.js';
 import { projectBot } from '../common/project-bot.js';
@@ -64,7 +65,7 @@ async function build(t: Toolkit, kind: SourceKind, invited: Invited, people: Peo
   // At the top: the state of a membership is set on a top-level group.
   const top = await t.roleGroup({ top: true });
   const sub = await t.group({ parent: top });
-  const source = kind === 'group' ? sub : await sourceIn(kind, sub);
+  const source = kind === 'group' ? sub : await sourceIn(t, kind, sub);
   // The group right above the source.
   const parent = kind === 'group' ? top : sub;
   // x: Developer of the top group, Maintainer of the source; y: Guest of the source, Maintainer of
@@ -76,16 +77,16 @@ async function build(t: Toolkit, kind: SourceKind, invited: Invited, people: Peo
   await t.add(source, y, ACCESS.GUEST);
   await t.add(parent, y, ACCESS.MAINTAINER);
   await t.add(source, z, ACCESS.GUEST);
-  await shareWith(source, invited.publicGroup, ACCESS.DEVELOPER);
+  await shareWith(t, source, invited.publicGroup, ACCESS.DEVELOPER);
   await t.make.share(parent, invited.intoParent, ACCESS.REPORTER);
   // A public source shared with the public and the private group: sm its Developer, sg its Guest,
   // so the lowest role that manages its members (Owner of a group, Maintainer of a project).
-  const shared = await sourceIn(kind, await t.group({ visibility: 'public' }), 'public');
+  const shared = await sourceIn(t, kind, await t.group({ visibility: 'public' }), 'public');
   await t.add(shared, sm, ACCESS.DEVELOPER);
   await t.add(shared, sg, ACCESS.GUEST);
   await t.add(shared, so, ROLE_LEVEL[manager(kind)]);
-  await shareWith(shared, invited.publicGroup, ACCESS.DEVELOPER);
-  await shareWith(shared, invited.privateGroup, ACCESS.DEVELOPER);
+  await shareWith(t, shared, invited.publicGroup, ACCESS.DEVELOPER);
+  await shareWith(t, shared, invited.privateGroup, ACCESS.DEVELOPER);
   return { top, parent, source, shared, x, y, z, sm, sg, so };
 }
 
@@ -117,8 +118,8 @@ const world = membersWorld('members-list-all', { uses: [personalProject, private
     r,
     qa,
     // A project in the administrator's own namespace (no group above it), with the role actors.
-    personal: personalProject(),
-    private: privateParent(),
+    personal: t.use(personalProject),
+    private: t.use(privateParent),
   };
 });
 
@@ -131,8 +132,8 @@ suite.test(
     clauses: ['members.all.inherited', 'members.all.highest-level', 'members.entity.shape'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as }) => {
-    const { source, all } = world()[kind];
+  async ({ kind, as, use }) => {
+    const { source, all } = use(world)[kind];
     const ids = (await listAll(as('maintainer'), allMembersPath(source), 'member')).map((m) => m.id);
     expectEqual(ids.length, new Set(ids).size, 'each user to appear once');
     expectEqual(sorted(ids), sorted(all), `the direct, inherited and invited members of the ${kind}`);
@@ -146,8 +147,8 @@ suite.test(
     clauses: ['members.list.query-empty'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as }) => {
-    const { source, all } = world()[kind];
+  async ({ kind, as, use }) => {
+    const { source, all } = use(world)[kind];
     const ids = (await listAll(as('maintainer'), allMembersPath(source), 'member', { query: '' })).map((m) => m.id);
     expectEqual(sorted(ids), sorted(all), `the direct, inherited and invited members of the ${kind} with query=`);
   },
@@ -160,9 +161,9 @@ suite.test(
     clauses: ['members.all.highest-level', 'members.all.invited-level'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, run }) => {
-    const { parent, source, x, y, z } = world()[kind];
-    const { p, q, qa } = world();
+  async ({ kind, as, run, use }) => {
+    const { parent, source, x, y, z } = use(world)[kind];
+    const { p, q, qa } = use(world);
     const items = await listAll(as('developer'), allMembersPath(source), 'member');
     expectEqual(findIn(items, x.id, 'x').access_level, ACCESS.MAINTAINER, 'x: Developer of the top group, Maintainer of the source → 40');
     expectEqual(findIn(items, y.id, 'y').access_level, ACCESS.MAINTAINER, 'y: Guest of the source, Maintainer of the group above → 40');
@@ -183,9 +184,9 @@ suite.test(
     clauses: ['members.all.invited-visible'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, withToken }) => {
-    const { shared, sm } = world()[kind];
-    const { p, r } = world();
+  async ({ kind, as, withToken, use }) => {
+    const { shared, sm } = use(world)[kind];
+    const { p, r } = use(world);
     const byOutsider = idsOf(await listAll(as('outsider'), allMembersPath(shared), 'member'));
     expectTrue(byOutsider.includes(p.id), 'an outsider to see the member of the public invited group', `ids: ${byOutsider.join(', ')}`);
     expectTrue(byOutsider.includes(sm.id), `an outsider to see the direct member of the public ${kind}`, `ids: ${byOutsider.join(', ')}`);
@@ -202,9 +203,9 @@ suite.test(
     clauses: ['members.all.invited-private-to-source-members', 'members.entity.created-by'],
     requires: { minVersion: '17.4' },
   },
-  async ({ kind, withToken, log }) => {
-    const { shared, sm } = world()[kind];
-    const { p, r } = world();
+  async ({ kind, withToken, log, use }) => {
+    const { shared, sm } = use(world)[kind];
+    const { p, r } = use(world);
     const items = await listAll(withToken(sm.tokens.api, `a member of the shared ${kind}`), allMembersPath(shared), 'member');
     // The schema checked created_by, where present, as a user summary; the spec lists it without condition.
     const rowR = findIn(items, r.id, 'the member of the private invited group');
@@ -221,9 +222,9 @@ suite.test(
     clauses: ['members.all.invited-private-to-source-members', 'members.entity.created-by'],
     requires: { minVersion: '17.4' },
   },
-  async ({ kind, withToken, run }) => {
-    const { shared, so, sm } = world()[kind];
-    const { r } = world();
+  async ({ kind, withToken, run, use }) => {
+    const { shared, so, sm } = use(world)[kind];
+    const { r } = use(world);
     // A plain member's list first, from whom the source is hidden: the manager's list right after must not be that one.
     await listAll(withToken(sm.tokens.api, `a member of the shared ${kind}`), allMembersPath(shared), 'member');
     const items = await listAll(withToken(so.tokens.api, `a ${manager(kind)} of the shared ${kind}`), allMembersPath(shared), 'member');
@@ -239,9 +240,9 @@ suite.test(
     clauses: ['members.all.invited-private-to-source-members'],
     requires: { minVersion: '17.4' },
   },
-  async ({ kind, withToken }) => {
-    const { shared, sm, sg } = world()[kind];
-    const { p, r } = world();
+  async ({ kind, withToken, use }) => {
+    const { shared, sm, sg } = use(world)[kind];
+    const { p, r } = use(world);
     const items = await listAll(withToken(sg.tokens.api, `a Guest of the shared ${kind}`), allMembersPath(shared), 'member');
     const ids = idsOf(items);
     for (const [id, who] of [[r.id, 'the private invited group\'s member'], [p.id, 'the public invited group\'s member'], [sm.id, 'the Developer'], [sg.id, 'the Guest']] as const) {
@@ -258,9 +259,9 @@ suite.test(
     clauses: ['members.all.invited-visible', 'members.entity.created-by'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, withToken, run }) => {
-    const { shared } = world()[kind];
-    const { r } = world();
+  async ({ kind, withToken, run, use }) => {
+    const { shared } = use(world)[kind];
+    const { r } = use(world);
     const items = await listAll(withToken(r.tokens.api, 'a member of the private invited group'), allMembersPath(shared), 'member');
     const own = findIn(items, r.id, 'the viewer\'s own row');
     expectEqual(own.access_level, ACCESS.DEVELOPER, 'the level of the invited group\'s member');
@@ -275,8 +276,8 @@ suite.test(
     clauses: ['members.all.state-filter'],
     requires: { minVersion: '12.4', capabilities: ['premium'] },
   },
-  async ({ kind, as }) => {
-    const { top, source, y, all } = world()[kind];
+  async ({ kind, as, use }) => {
+    const { top, source, y, all } = use(world)[kind];
     // The state is set on the top-level group and applies to the user's memberships in its whole hierarchy.
     expectOk(await as('owner').put(statePath(top, y.id), { body: { state: 'awaiting' } }), 200, 'member-state-result');
     try {
@@ -299,9 +300,9 @@ suite.test(
     clauses: ['members.list.query', 'members.list.user-ids'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as }) => {
-    const { source, x } = world()[kind];
-    const { p } = world();
+  async ({ kind, as, use }) => {
+    const { source, x } = use(world)[kind];
+    const { p } = use(world);
     const byQuery = await as('developer').get(allMembersPath(source), { query: { query: x.username } });
     expectOk(byQuery, 200, 'member', { list: true });
     expectEqual(idsOf(byQuery.body as MemberBody[]), [x.id], 'the member found by username', byQuery);
@@ -318,12 +319,12 @@ suite.test(
     clauses: ['members.entity.created-by-absent', 'members.entity.created-by'],
     uses: [projectBot],
   },
-  async ({ kind, as, run, log }) => {
-    const { source, x } = world()[kind];
+  async ({ kind, as, run, log, use }) => {
+    const { source, x } = use(world)[kind];
     // The group: a subgroup of a top-level group, the administrator the direct Owner of both through
     // Groups::CreateService (add_owner, no current_user). The project: the run's project with a bot,
     // a member through ResourceAccessTokens::CreateService (add_member, no current_user).
-    const { project, bot } = projectBot();
+    const { project, bot } = use(projectBot);
     const [nobodys, userId] = kind === 'group' ? [source, run.adminId] : [project, bot.id];
     const row = findIn(await listAll(as('owner'), allMembersPath(nobodys), 'member'), userId, kind === 'group' ? 'the administrator who made the groups' : 'the project\'s bot');
     expectTrue(row.created_by === undefined || row.created_by === null, 'no created_by for a member nobody added', `got ${JSON.stringify(row.created_by)}`);
@@ -341,8 +342,8 @@ suite.test(
     clauses: ['members.pagination'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as }) => {
-    const { source, all } = world()[kind];
+  async ({ kind, as, use }) => {
+    const { source, all } = use(world)[kind];
     await checkPagination(as('guest'), allMembersPath(source), 'member', all);
   },
 );
@@ -354,8 +355,8 @@ suite.test(
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as }) => {
-    await expectReadMatrix(as, allMembersPath(world()[kind].source), sourceNotFound(kind), 'member', true);
+  async ({ kind, as, use }) => {
+    await expectReadMatrix(as, allMembersPath(use(world)[kind].source), sourceNotFound(kind), 'member', true);
   },
 );
 
@@ -367,11 +368,12 @@ suite.test(
     requires: { minVersion: '12.4', capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
     uses: [enterpriseGroup],
   },
-  async ({ kind, withToken, run }) => {
+  async (kit) => {
+    const { kind, withToken, run } = kit;
     const fx = manifestEntry(run.fixtures, 'enterprise')!;
-    const { t } = world();
+    const t = toolkit(kit);
     const owner = withToken(fx.ownerToken, 'enterprise group owner');
-    await inTemporarySource(kind, fx.group_id, `enterprise-${kind}`, async (source) => {
+    await inTemporarySource(t, kind, fx.group_id, `enterprise-${kind}`, async (source) => {
       const items = await listAll(owner, allMembersPath(source), 'member');
       expectTrue(typeof findIn(items, fx.enterprise_user_id, 'the enterprise user').email === 'string', `the owner to see the enterprise user's email in the ${kind}`);
       expectEqual(findIn(items, fx.other_user_id, 'the other member').email, undefined, 'no email for the member who is not an enterprise user');
@@ -393,8 +395,8 @@ suite.test(
     clauses: ['members.entity.email-hidden'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as }) => {
-    const items = await listAll(as('owner'), allMembersPath(world()[kind].source), 'member');
+  async ({ kind, as, use }) => {
+    const items = await listAll(as('owner'), allMembersPath(use(world)[kind].source), 'member');
     expectEqual(items.filter((m) => m.email !== undefined).map((m) => m.username), [], 'no member to carry an email');
   },
 );
@@ -407,8 +409,8 @@ suite.test(
     requires: { minVersion: '12.4' },
     only: { kind: 'project', why: 'only a project can live in a user\'s personal namespace; a group always has a group or nothing above it' },
   },
-  async ({ as, run }) => {
-    const { personal } = world();
+  async ({ as, run, use }) => {
+    const { personal } = use(world);
     const items = await listAll(as('guest'), allMembersPath(personal), 'member');
     const ids = items.map((m) => m.id);
     expectEqual(ids.length, new Set(ids).size, 'each user to appear once');
@@ -427,8 +429,8 @@ suite.test(
     clauses: ['members.read.private-parent'],
     only: { kind: 'group', why: 'only a group has subgroups whose members may see it without being its members' },
   },
-  async ({ withToken }) => {
-    const { parent, subMember } = world().private;
+  async ({ withToken, use }) => {
+    const { parent, subMember } = use(world).private;
     expectParentMembersRefused(await withToken(subMember.tokens.api, 'a member of the subgroup only').get(allMembersPath(parent)));
   },
 );
@@ -440,8 +442,8 @@ suite.test(
     clauses: ['members.list.user-ids'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, run }) => {
-    const { source, x } = world()[kind];
+  async ({ kind, as, run, use }) => {
+    const { source, x } = use(world)[kind];
     const res = await as('developer').get(allMembersPath(source), { query: { user_ids: `${x.id},${run.actors.outsider.id}` } });
     expectOk(res, 200, 'member', { list: true });
     expectEqual(idsOf(res.body as MemberBody[]), [x.id], 'only the member among the user_ids', res);

@@ -29,8 +29,9 @@ suite.test(
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
     uses: [ldapGroup],
   },
-  async ({ withToken, log }) => {
-    await withLdapFixture(withToken, async ({ fx, group, owner }) => {
+  async (kit) => {
+    const { log } = kit;
+    await withLdapFixture(kit, async ({ fx, group, owner }) => {
       expectStatus(await owner.post(overridePath(group, fx.user_id)), [200, 201], 'overriding the member first');
       const res = await owner.delete(overridePath(group, fx.user_id));
       // The spec gives no status; GitLab presents the member, which Grape answers with 200 for a DELETE.
@@ -50,8 +51,8 @@ suite.test(
     clauses: ['members.override.refused', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run }) => {
-    const { group, plain } = world();
+  async ({ as, run, use }) => {
+    const { group, plain } = use(world);
     expectForbidden(await as('owner').delete(overridePath(group, plain.id)), GITLAB.override);
     await expectOverrideRefused(as, group, plain, run.actors.outsider.id, (client, path) => client.delete(path));
     expectEqual((await readMember(as('owner'), group, plain.id)).access_level, LEVEL.REPORTER, 'the member, unchanged');

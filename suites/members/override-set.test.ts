@@ -14,6 +14,7 @@ import {
   withLdapFixture,
   type MemberBody,
   ldapGroup,
+  toolkit,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -30,8 +31,9 @@ suite.test(
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
     uses: [ldapGroup],
   },
-  async ({ withToken, log }) => {
-    await withLdapFixture(withToken, async ({ fx, group, owner }) => {
+  async (kit) => {
+    const { log } = kit;
+    await withLdapFixture(kit, async ({ fx, group, owner }) => {
       const before = await readMember(owner, group, fx.user_id);
       parity({ log }, OVERRIDE_SHOWN, () => expectEqual(before.override, false, 'the fixture member\'s override flag before the test'));
       const level = before.access_level;
@@ -63,8 +65,8 @@ suite.test(
     clauses: ['members.override.refused', 'members.entity.override-ldap'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, log }) => {
-    const { group, plain } = world();
+  async ({ as, log, use }) => {
+    const { group, plain } = use(world);
     expectForbidden(await as('owner').post(overridePath(group, plain.id)), GITLAB.override);
     const back = await readMember(as('owner'), group, plain.id);
     expectEqual(back.access_level, LEVEL.DEVELOPER, 'the member\'s level, unchanged');
@@ -79,8 +81,8 @@ suite.test(
     clauses: ['members.override.refused', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run }) => {
-    const { group, plain } = world();
+  async ({ as, run, use }) => {
+    const { group, plain } = use(world);
     await expectOverrideRefused(as, group, plain, run.actors.outsider.id, (client, path) => client.post(path));
   },
 );
@@ -93,10 +95,11 @@ suite.test(
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
     uses: [ldapGroup],
   },
-  async ({ withToken, log }) => {
-    const { t } = world();
+  async (kit) => {
+    const { withToken, log } = kit;
+    const t = toolkit(kit);
     const viewer = await t.lease();
-    await withLdapFixture(withToken, async ({ fx, group, owner }) => {
+    await withLdapFixture(kit, async ({ fx, group, owner }) => {
       await t.add(group, viewer, LEVEL.DEVELOPER);
       try {
         expectForbidden(await withToken(viewer.tokens.api, 'a Developer of the LDAP group').post(overridePath(group, fx.user_id)), GITLAB.override);
@@ -117,10 +120,10 @@ suite.test(
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
     uses: [ldapGroup],
   },
-  async ({ withToken }) => {
-    const { t } = world();
+  async (kit) => {
+    const t = toolkit(kit);
     const [plain, stranger] = [await t.lease(), await t.lease()];
-    await withLdapFixture(withToken, async ({ group, owner }) => {
+    await withLdapFixture(kit, async ({ group, owner }) => {
       await t.add(group, plain, LEVEL.DEVELOPER);
       try {
         // The group passes the override check; the member does not (GroupMemberPolicy: rule { ~ldap }.prevent :override_group_member).

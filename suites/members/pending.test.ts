@@ -45,8 +45,8 @@ suite.test(
     clauses: ['members.pending.list'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, log }) => {
-    const { root, a, b, c, email, projectEmail } = world();
+  async ({ as, log, use }) => {
+    const { root, a, b, c, email, projectEmail } = use(world);
     const items = await pendingMembers(as('owner'), root);
     for (const user of [a, b]) {
       const entries = items.filter((p) => p.username === user.username);
@@ -77,16 +77,16 @@ suite.test(
     clauses: ['members.pagination'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root } = world();
+  async ({ as, use }) => {
+    const { root } = use(world);
     const ids = (await pendingMembers(as('owner'), root)).map((p) => p.id);
     await checkPagination(as('owner'), pendingPath(root), 'pending-member', ids);
   },
 );
 
 subgroupAndRolesCase(suite, world, {
-  prepare: async (as) => {
-    expectOk(await as('owner').get(pendingPath(world().root)), 200, 'pending-member', { list: true });
+  prepare: async ({ as, use }) => {
+    expectOk(await as('owner').get(pendingPath(use(world).root)), 200, 'pending-member', { list: true });
   },
   send: (client, group) => client.get(pendingPath(group)),
 });

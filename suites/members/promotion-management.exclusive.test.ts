@@ -17,6 +17,7 @@ import {
   readMember,
   membersWorld,
   type MemberBody,
+  toolkit,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -34,11 +35,13 @@ const editSuite = endpoint(members, 'edit', { uses: [world] });
  * returned and read back. At a level that takes a seat the member is a pool user, who holds one
  * already; below it, a user without a seat.
  */
-async function expectRaisedAtOnce({ kind, as }: Kit, setting: boolean, from: number, to: number): Promise<void> {
-  const { [kind]: source, t } = world();
+async function expectRaisedAtOnce(kit: Kit, setting: boolean, from: number, to: number): Promise<void> {
+  const { kind, as } = kit;
+  const { [kind]: source } = kit.use(world);
+  const t = toolkit(kit);
   const member = from >= ACCESS.REPORTER ? await t.lease() : await t.seatless();
   await t.add(source, member, from);
-  await withPromotionManagement(setting, async () => {
+  await withPromotionManagement(kit, setting, async () => {
     const res = await as(manager(kind)).put(memberPath(source, member.id), { body: { access_level: to } });
     expectOk(res, 200, 'member');
     expectEqual((res.body as MemberBody).access_level, to, 'the raised level returned', res);
@@ -56,10 +59,12 @@ addSuite.test(
     clauses: ['members.promotion.not-queued'],
     requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.seatless();
-    await withPromotionManagement(false, async () => {
+    await withPromotionManagement(kit, false, async () => {
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER } });
       expectOk(res, 201, 'member');
       expectEqual((res.body as MemberBody).access_level, ACCESS.DEVELOPER, 'the member added at once', res);
@@ -85,10 +90,12 @@ addSuite.test(
     clauses: ['members.promotion.add-single'],
     requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const [byId, byName] = await Promise.all([t.seatless(), t.seatless()]);
-    await withPromotionManagement(true, async () => {
+    await withPromotionManagement(kit, true, async () => {
       for (const [user, body] of [
         [byId, { user_id: byId.id, access_level: ACCESS.DEVELOPER }],
         [byName, { username: byName.username, access_level: ACCESS.MAINTAINER }],
@@ -111,10 +118,12 @@ addSuite.test(
     clauses: ['members.promotion.add-several'],
     requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const [a, b] = await Promise.all([t.seatless(), t.seatless()]);
-    await withPromotionManagement(true, async () => {
+    await withPromotionManagement(kit, true, async () => {
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.REPORTER } });
       // The spec gives the body; the status is Grape's for a POST that returns the service's hash (lib/api/members.rb).
       expectOk(res, 201, 'member-add-result');
@@ -131,11 +140,13 @@ editSuite.test(
     clauses: ['members.promotion.edit'],
     requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const guest = await t.seatless();
     await t.add(source, guest, ACCESS.GUEST);
-    await withPromotionManagement(true, async () => {
+    await withPromotionManagement(kit, true, async () => {
       const res = await as(manager(kind)).put(memberPath(source, guest.id), { body: { access_level: ACCESS.DEVELOPER } });
       expectOk(res, [200, 202], 'member-queued');
       parity(res, QUEUED_STATUS_GITLAB, () => expectStatus(res, 202));
@@ -152,8 +163,10 @@ addSuite.test(
     clauses: ['members.promotion.not-queued'],
     requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     // byAdmin is a user of the test's own: an administrator giving a seat with approval on carries
     // out the user's queued requests elsewhere (World.seatlessFor).
     const [asGuest, byAdmin] = await Promise.all([t.seatless(), t.newcomer()]);
@@ -161,7 +174,7 @@ addSuite.test(
     // administrator's request is never queued (GitLab: promotion_management_required? is false for
     // administrators, ee/app/services/gitlab_subscriptions/member_management/queue_non_billable_to_billable_service.rb).
     const seated = await t.lease();
-    await withPromotionManagement(true, async () => {
+    await withPromotionManagement(kit, true, async () => {
       const guest = await as(manager(kind)).post(membersPath(source), { body: { user_id: asGuest.id, access_level: ACCESS.GUEST } });
       expectOk(guest, 201, 'member');
       expectEqual((guest.body as MemberBody).access_level, ACCESS.GUEST, 'the Guest added at once', guest);
@@ -181,11 +194,13 @@ addSuite.test(
     clauses: ['members.promotion.not-queued', 'members.add.several'],
     requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     // Reporters in a group of their own: already billable (ee/spec/requests/api/members_spec.rb "when both users are already billable").
     const [a, b] = await Promise.all([t.lease(), t.lease()]);
-    await withPromotionManagement(true, async () => {
+    await withPromotionManagement(kit, true, async () => {
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.DEVELOPER } });
       expectOk(res, 201, 'member-add-result');
       expectFields(res.body, { status: 'success', queued_users: undefined }, 'the answer of an add with nobody queued', res);

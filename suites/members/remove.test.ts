@@ -27,6 +27,7 @@ import {
   projectBotKeptCase,
   groupWithLastOwner,
   subgroupOwnedAbove,
+  toolkit,
 } from './helpers.js';
 import { members } from './area.js';
 
@@ -35,7 +36,7 @@ import { members } from './area.js';
 // only member is the administrator who made it.
 const world = membersWorld('remove', { uses: [sharedHierarchy] }, async (t) => {
   // The group side is the run's EE hierarchy (its tests work with members of their own, one by one).
-  const { root: group, sub, project: subProject } = sharedHierarchy();
+  const { root: group, sub, project: subProject } = t.use(sharedHierarchy);
   const projectGroup = await t.group();
   const project = await t.roleProject({ group: projectGroup });
   return { group, sub, subProject, projectGroup, project };
@@ -49,8 +50,10 @@ suite.test(
     title: 'a member manager (group: Owner; project: Maintainer) removes a member (200 or 204; GitLab: 204, no body); it is no longer a member nor listed; unassign_issuables is accepted',
     clauses: ['members.remove.direct'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const [a, b] = [await t.member(source, ACCESS.DEVELOPER), await t.member(source, ACCESS.DEVELOPER)];
     const client = as(manager(kind));
     expectNotShownSuccess(await client.delete(memberPath(source, a.id)));
@@ -72,8 +75,10 @@ suite.test(
     title: 'If-Unmodified-Since before the membership\'s last change: 412 (GitLab: {"message":"412 Precondition Failed"}) and the member stays',
     clauses: ['members.remove.if-unmodified-since'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(source, ACCESS.DEVELOPER);
     const res = await as(manager(kind)).delete(memberPath(source, user.id), { headers: { 'If-Unmodified-Since': LONG_AGO } });
     expectError(res, 412, { message: '412 Precondition Failed', gitlab: 'lib/api/helpers.rb (check_unmodified_since!)' });
@@ -87,8 +92,10 @@ suite.test(
     title: 'If-Unmodified-Since after the membership\'s last change: the member is removed as usual (200 or 204; GitLab: 204, no body)',
     clauses: ['members.remove.if-unmodified-since', 'members.remove.direct'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(source, ACCESS.DEVELOPER);
     // An hour after the membership was made, by the target's own clock (created_at): later than any change since.
     const created = (await readMember(as('owner'), source, user.id)).created_at;
@@ -105,8 +112,10 @@ suite.test(
     clauses: ['members.remove.subresources'],
     only: { kind: 'group', why: 'a project has no subgroups or projects below it' },
   },
-  async ({ as }) => {
-    const { group, sub, subProject, t } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { group, sub, subProject } = use(world);
+    const t = toolkit(kit);
     const [u, v] = [await t.lease(), await t.lease()];
     for (const user of [u, v]) {
       await t.add(group, user, ACCESS.DEVELOPER);
@@ -131,11 +140,12 @@ suite.test(
     title: 'a member of the parent group (of a subgroup, or of a group\'s project) is not a direct member of it, nor is a user of no membership: 404, and the group membership stays',
     clauses: ['members.remove.not-direct'],
   },
-  async ({ kind, as, run }) => {
-    const w = world();
+  async (kit) => {
+    const { kind, as, run, use } = kit;
+    const w = use(world);
     // The group kind acts on the subgroup, whose parent is the role group; the project kind on the project, in its group.
     const [source, parent] = kind === 'group' ? [w.sub, w.group] : [w.project, w.projectGroup];
-    const user = await w.t.member(parent, ACCESS.REPORTER);
+    const user = await toolkit(kit).member(parent, ACCESS.REPORTER);
     expectError(await as('owner').delete(memberPath(source, user.id)), 404, { message: '404 Not found', gitlab: GITLAB.recordNotFound });
     expectEqual((await readMember(as('admin'), parent, user.id)).access_level, ACCESS.REPORTER, 'the group membership, kept');
     expectError(await as('owner').delete(memberPath(source, run.actors.outsider.id)), 404, { message: '404 Not found', gitlab: GITLAB.recordNotFound });
@@ -149,8 +159,10 @@ suite.test(
     clauses: ['members.remove.not-direct'],
     only: { kind: 'group', why: 'a project has no projects inside it' },
   },
-  async ({ as }) => {
-    const { group, subProject, t } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { group, subProject } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(subProject, ACCESS.DEVELOPER);
     expectError(await as('owner').delete(memberPath(group, user.id)), 404, { message: '404 Not found', gitlab: GITLAB.recordNotFound });
     expectEqual((await readMember(as('owner'), subProject, user.id)).access_level, ACCESS.DEVELOPER, 'the project membership, kept');
@@ -163,8 +175,10 @@ suite.test(
     title: 'a Developer or a Guest, who may not manage members, may leave by removing themselves',
     clauses: ['members.remove.self'],
   },
-  async ({ kind, as, withToken }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, withToken, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     for (const level of [ACCESS.DEVELOPER, ACCESS.GUEST]) {
       const user = await t.member(source, level);
       expectNotShownSuccess(await withToken(user.tokens.api, 'the member themselves').delete(memberPath(source, user.id)));
@@ -179,8 +193,10 @@ suite.test(
     title: 'other members are removed by Owners of a group, by Owners and Maintainers of a project; other member roles get 403, an owner\'s read_api token 403, an outsider 404, nobody 401',
     clauses: ['members.manage.role', 'members.auth.anonymous', 'members.auth.read-api-scope'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(source, ACCESS.GUEST);
     const remove = (client: Client, target: { id: number }) => client.delete(memberPath(source, target.id));
     await expectWriteRefused(as, source, (client) => remove(client, user));
@@ -200,8 +216,10 @@ suite.test(
     title: 'skip_subresources and unassign_issuables must be booleans: another value gives 400 naming the parameter; the member stays',
     clauses: ['members.remove.params', 'members.errors.shape'],
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(source, ACCESS.REPORTER);
     for (const param of ['skip_subresources', 'unassign_issuables']) {
       expectParamError(await as(manager(kind)).delete(memberPath(source, user.id), { query: { [param]: 'maybe' } }), param, `${GITLAB.api} (optional :${param}, type: Boolean); ${GITLAB.grape}`);
@@ -217,8 +235,9 @@ suite.test(
     clauses: ['members.remove.last-owner'],
     only: { kind: 'group', why: 'the last-owner rule is the group\'s (GroupMember#last_owner_of_the_group?); a project\'s only Owner member is removed (case sole-owner)' },
   },
-  async ({ as, run }) => {
-    const { t } = world();
+  async (kit) => {
+    const { as, run } = kit;
+    const t = toolkit(kit);
     // GroupMemberPolicy prevents destroy_group_member on the last owner, which wins over an
     // administrator's enable; Members::DestroyService then raises AccessDeniedError.
     const alone = await groupWithLastOwner(t, as('admin'), run.adminId);
@@ -234,8 +253,9 @@ suite.test(
     clauses: ['members.remove.inherited-owner'],
     only: { kind: 'group', why: 'the last-owner rule is the group\'s; a subgroup counts the Owners of its ancestors (members_with_parents)' },
   },
-  async ({ as, run }) => {
-    const { t } = world();
+  async (kit) => {
+    const { as, run } = kit;
+    const t = toolkit(kit);
     // GroupMember#last_owner_of_the_group? leaves out only the member's own row; for a subgroup the
     // rows are members_with_parents, so the administrator's Owner membership of the parent remains.
     const { sub } = await subgroupOwnedAbove(t, as('admin'), run.adminId);
@@ -253,8 +273,10 @@ suite.test(
     clauses: ['members.remove.project-sole-owner'],
     only: { kind: 'project', why: 'the counterpart of the group\'s last-owner rule (case last-owner): ProjectMemberPolicy has no last-owner condition' },
   },
-  async ({ as }) => {
-    const { projectGroup, t } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { projectGroup } = use(world);
+    const t = toolkit(kit);
     // The project's group has no owner but the administrator who made it, and the project one Owner member.
     const project = await t.project({ group: projectGroup });
     const user = await t.member(project, ACCESS.OWNER);
@@ -270,8 +292,10 @@ suite.test(
     clauses: ['members.remove.project-owner', 'members.manage.role'],
     only: { kind: 'project', why: 'only Owners remove members of a group, so every group manager may remove an Owner; in a project Maintainers manage members too, but only Owners remove an Owner (manage_owners)' },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const user = await t.member(source, ACCESS.OWNER);
     expectForbidden(await as('maintainer').delete(memberPath(source, user.id)), GITLAB.projectOwners);
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.OWNER, 'the Owner, still there');
@@ -287,8 +311,8 @@ suite.test(
     clauses: ['members.public.writes-refused'],
     uses: [publicSources],
   },
-  async ({ kind, as, run, withToken }) => {
-    const sources = publicSources();
+  async ({ kind, as, run, withToken, use }) => {
+    const sources = use(publicSources);
     const source = sources[kind];
     const developer = run.actors.developer.id;
     await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => client.delete(memberPath(source, developer)));
@@ -304,8 +328,8 @@ suite.test(
     uses: [publicSources],
     requires: { setup: ['access-requests'] },
   },
-  async ({ kind, as }) => {
-    const sources = publicSources();
+  async ({ kind, as, use }) => {
+    const sources = use(publicSources);
     const source = sources[kind];
     const pending = sources.requester;
     const client = as(manager(kind));
@@ -324,9 +348,10 @@ suite.test(
     only: MINIMAL_ACCESS_GROUPS,
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { group } = world();
-    const { user } = await minimalAccessMember(group);
+  async (kit) => {
+    const { as, use } = kit;
+    const { group } = use(world);
+    const { user } = await minimalAccessMember(toolkit(kit), group);
     expectNotShownSuccess(await as('owner').delete(memberPath(group, user.id)));
     await expectNotMember(as('owner'), group, user.id);
   },
@@ -339,8 +364,10 @@ suite.test(
     clauses: ['members.manage.group-owner-level'],
     only: { kind: 'group', why: 'a project Maintainer\'s removal of an Owner is case owner' },
   },
-  async ({ kind, as }) => {
-    const { [kind]: source, t } = world();
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
     const owner = await t.member(source, ACCESS.OWNER);
     expectForbidden(await as('maintainer').delete(memberPath(source, owner.id)), `${GITLAB.managers}; ${GITLAB.forbidden}`);
     expectEqual((await readMember(as('owner'), source, owner.id)).access_level, ACCESS.OWNER, 'the Owner, still there');
@@ -356,8 +383,10 @@ suite.test(
     clauses: ['members.remove.subresources'],
     only: { kind: 'group', why: 'a project has no subgroups or projects below it' },
   },
-  async ({ as }) => {
-    const { group, sub, subProject, t } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { group, sub, subProject } = use(world);
+    const t = toolkit(kit);
     const user = await t.lease();
     await t.add(group, user, ACCESS.DEVELOPER);
     await t.add(sub, user, ACCESS.DEVELOPER);
@@ -379,8 +408,9 @@ suite.test(
     clauses: ['members.remove.rate-limit'],
     requires: { capabilities: ['member_removal_rate_limit'] },
   },
-  async ({ kind, as, withToken }) => {
-    const { t } = world();
+  async (kit) => {
+    const { kind, as, withToken } = kit;
+    const t = toolkit(kit);
     // A source and a caller of the test's own: the limit counts per source and user, so no other
     // request of the run counts here, and the run's own removals (as the administrator) are not limited.
     const source = kind === 'group' ? await t.group() : await t.project();

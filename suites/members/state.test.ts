@@ -1,6 +1,6 @@
 // PUT /groups/:id/members/:user_id/state
 import { expectEqual, expectFields, expectError, expectOk } from '../../runner/core/checks.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, type Kit } from '../../runner/run/conformance.js';
 import {
   expectMembershipState,
   expectParamError,
@@ -13,17 +13,19 @@ import {
   membersWorld,
   sharedHierarchy,
   subgroupAndRolesCase,
+  toolkit,
 } from './helpers.js';
 import { members } from './area.js';
 
 
-const world = membersWorld('set-member-state', { uses: [sharedHierarchy] }, () => sharedHierarchy());
+const world = membersWorld('set-member-state', { uses: [sharedHierarchy] }, (t) => t.use(sharedHierarchy));
 
 const suite = endpoint(members, 'state', { uses: [world] });
 
 /** A new member of the root group and of the project in its subgroup. */
-async function newMember() {
-  const { root, project, t } = world();
+async function newMember(kit: Kit) {
+  const { root, project } = kit.use(world);
+  const t = toolkit(kit);
   const user = await t.member(root, LEVEL.DEVELOPER);
   await t.add(project, user, LEVEL.DEVELOPER);
   return user;
@@ -36,9 +38,10 @@ suite.test(
     clauses: ['members.state.set', 'members.entity.membership-state'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root, project } = world();
-    const user = await newMember();
+  async (kit) => {
+    const { as, use } = kit;
+    const { root, project } = use(world);
+    const user = await newMember(kit);
     const awaiting = await as('owner').put(statePath(root, user.id), { body: { state: 'awaiting' } });
     expectOk(awaiting, 200, 'member-state-result');
     expectFields(awaiting.body, { success: true }, 'the answer', awaiting);
@@ -62,9 +65,10 @@ suite.test(
     clauses: ['members.state.access'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, withToken }) => {
-    const { root } = world();
-    const user = await newMember();
+  async (kit) => {
+    const { as, withToken, use } = kit;
+    const { root } = use(world);
+    const user = await newMember(kit);
     const self = withToken(user.tokens.api, 'the member');
     expectOk(await as('owner').put(statePath(root, user.id), { body: { state: 'awaiting' } }), 200, 'member-state-result');
     // An awaiting membership gives no access (GITLAB.awaitingAccess): the private group is hidden from the member.
@@ -81,9 +85,10 @@ suite.test(
     clauses: ['members.state.params', 'members.errors.shape'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { root } = world();
-    const user = await newMember();
+  async (kit) => {
+    const { as, use } = kit;
+    const { root } = use(world);
+    const user = await newMember(kit);
     const grape = `${GITLAB.eeApi} (requires :state, values: awaiting active); ${GITLAB.grape}`;
     expectParamError(await as('owner').put(statePath(root, user.id), { body: {} }), 'state', grape);
     expectParamError(await as('owner').put(statePath(root, user.id), { body: { state: 'blocked' } }), 'state', grape);
@@ -94,10 +99,10 @@ suite.test(
 
 subgroupAndRolesCase(suite, world, {
   stays: 'the state stays',
-  prepare: () => newMember(),
+  prepare: newMember,
   send: (client, group, user) => client.put(statePath(group, user.id), { body: { state: 'awaiting' } }),
   outsider: (res) => expectError(res, 404, { message: '404 Group Not Found', gitlab: `${GITLAB.eeApi} (state: find_group; not_found!('Group'))` }),
-  after: (as, user) => expectMembershipState(as('owner'), world().root, user.id, 'active', 'the state, unchanged'),
+  after: ({ as, use }, user) => expectMembershipState(as('owner'), use(world).root, user.id, 'active', 'the state, unchanged'),
 });
 
 suite.test(
@@ -107,10 +112,10 @@ suite.test(
     clauses: ['members.state.set'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run }) => {
+  async ({ as, run, use }) => {
     // The spec shows no status for it; GitLab's code settles it: the service's error comes back through
     // unprocessable_entity!(result[:message]) (ee/lib/ee/api/members.rb, state route, every version from 15.0): 422.
-    const res = await as('owner').put(statePath(world().root, run.actors.outsider.id), { body: { state: 'awaiting' } });
+    const res = await as('owner').put(statePath(use(world).root, run.actors.outsider.id), { body: { state: 'awaiting' } });
     expectError(res, 422);
   },
 );

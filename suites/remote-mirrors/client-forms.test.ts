@@ -24,7 +24,7 @@ endpoint(remoteMirrors, 'create', { uses: [repositories] }).test(
   },
   async (kit) => {
     const { run } = kit;
-    const { privateProject } = world();
+    const { privateProject } = kit.use(world);
     const body = { url: target('sudo-create'), enabled: true };
     await withSudoToken(kit, async (admin) => {
       expectRefusedBelowMaintainerAs(await admin.post(asSudoQuery(mirrorsPath(privateProject), run.actors.developer.username), { body }));
@@ -44,7 +44,7 @@ endpoint(remoteMirrors, 'list', { uses: [repositories] }).test(
   },
   async (kit) => {
     const { run } = kit;
-    const { privateProject } = world();
+    const { privateProject } = kit.use(world);
     await withSudoToken(kit, async (admin) => {
       expectOk(await admin.get(mirrorsPath(privateProject), { headers: sudoHeader(run.actors.maintainer.username) }), 200, 'remote-mirror', { list: true });
       expectRefusedBelowMaintainerAs(await admin.get(asSudoQuery(mirrorsPath(privateProject), run.actors.developer.id)));

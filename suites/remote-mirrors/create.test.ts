@@ -40,8 +40,8 @@ suite.test(
     clauses: ['mirrors.create.returns', 'mirrors.entity.shape'],
     uses: [ownProject],
   },
-  async ({ as }) => {
-    const project = ownProject();
+  async ({ as, use }) => {
+    const project = use(ownProject);
     const res = await as('maintainer').post(mirrorsPath(project), { body: { url: target('created') } });
     expectOk(res, 201, 'remote-mirror');
     const created = res.body as Mirror;
@@ -59,8 +59,8 @@ suite.test(
     title: 'a mirror created with only a url is disabled, status none, null timestamps, no branch rules, password auth',
     clauses: ['mirrors.create.defaults', 'mirrors.auth-method.values'],
   },
-  async ({ as, log }) => {
-    const { privateProject } = world();
+  async ({ as, log, use }) => {
+    const { privateProject } = use(world);
     const created = await createMirror(as('maintainer'), privateProject, { url: target('defaults') });
     // The create answer and the list carry auth_method (spec: Resources/Remote mirror); without one
     // given it is password (app/models/concerns/mirror_authentication.rb: auth_method.presence || 'password').
@@ -92,8 +92,8 @@ suite.test(
     title: 'enabled, keep_divergent_refs, only_protected_branches and auth_method given on create are stored',
     clauses: ['mirrors.create.options', 'mirrors.auth-method.values'],
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     const body = { url: 'ssh://git@example.com/conformance/options.git', enabled: true, keep_divergent_refs: true, only_protected_branches: true, auth_method: 'ssh_public_key' };
     const created = await createMirror(as('maintainer'), privateProject, body);
     for (const mirror of [created, await readMirror(as('maintainer'), privateProject, created.id)]) {
@@ -113,8 +113,8 @@ suite.test(
     clauses: ['mirrors.url.masked'],
     uses: [ownProject],
   },
-  async ({ as }) => {
-    const project = ownProject();
+  async ({ as, use }) => {
+    const project = use(ownProject);
     const cases = [
       { url: 'https://alice-user:Pa55-word-one@example.com/conformance/mask-1.git', shown: 'https://*****:*****@example.com/conformance/mask-1.git', secrets: ['alice-user', 'Pa55-word-one'] },
       { url: 'https://tok3n-value-two@example.org/conformance/mask-2.git', shown: 'https://*****@example.org/conformance/mask-2.git', secrets: ['tok3n-value-two'] },
@@ -142,8 +142,8 @@ suite.test(
     title: 'a url without credentials is unchanged and a password of the user git is masked; the user git is kept (GitLab) or masked (the spec\'s wording)',
     clauses: ['mirrors.url.git-user-kept'],
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     // Divergence: the spec says "username and password parts are always replaced by *****"; GitLab
     // keeps the user git (RemoteMirror#safe_url(allowed_usernames: %w[git])). Both are accepted at the
     // spec level (`shown`), GitLab's form (`gitlab`) is checked at the parity level.
@@ -174,8 +174,8 @@ suite.test(
     clauses: ['mirrors.create.schemes', 'mirrors.create.returns'],
     uses: [ownProject],
   },
-  async ({ as }) => {
-    const project = ownProject();
+  async ({ as, use }) => {
+    const project = use(ownProject);
     for (const scheme of ['http', 'https', 'ssh', 'git']) {
       const url = `${scheme}://example.com/conformance/scheme-${scheme}.git`;
       const created = await createMirror(as('maintainer'), project, { url });
@@ -196,8 +196,8 @@ suite.test(
     clauses: ['mirrors.create.local-refused'],
     uses: [ownProject],
   },
-  async ({ as }) => {
-    const project = ownProject();
+  async ({ as, use }) => {
+    const project = use(ownProject);
     const local = [
       'http://localhost/conformance/local.git',
       'https://127.0.0.1/conformance/local.git',
@@ -221,10 +221,10 @@ suite.test(
     clauses: ['mirrors.create.malformed-refused'],
     uses: [ownProject],
   },
-  async ({ as }) => {
+  async ({ as, use }) => {
     // A mirror wrongly made of such a url may show it in another form: the list is counted, in a project
     // only this file writes to (other files write to the shared ones).
-    const project = ownProject();
+    const project = use(ownProject);
     const before = (await listMirrors(as('maintainer'), project)).length;
     // GitLab's reasons, where its code settles them: presence, Addressable's refusal of a space in the
     // host (UrlBlocker#parse_url), and enforce_user (UrlBlocker#validate_user). "not a url" and "https://"
@@ -251,9 +251,9 @@ suite.test(
     clauses: ['mirrors.create.url-required'],
     uses: [ownProject],
   },
-  async ({ as }) => {
+  async ({ as, use }) => {
     // Without a url there is none to look for: the list is counted, in a project only this file writes to.
-    const project = ownProject();
+    const project = use(ownProject);
     const before = (await listMirrors(as('maintainer'), project)).length;
     expectError(await as('maintainer').post(mirrorsPath(project), { body: { enabled: true } }), 400, { error: 'url is missing', gitlab: GITLAB_TEXT.params });
     expectEqual((await listMirrors(as('maintainer'), project)).length, before, 'the number of mirrors to be unchanged');
@@ -267,8 +267,8 @@ suite.test(
     clauses: ['mirrors.auth-method.values'],
     uses: [ownProject],
   },
-  async ({ as }) => {
-    const project = ownProject();
+  async ({ as, use }) => {
+    const project = use(ownProject);
     const url = target('bad-auth');
     const res = await as('maintainer').post(mirrorsPath(project), { body: { url, auth_method: 'oauth' } });
     // The status is settled; the body is GitLab's Grape refusal on create ({"error":…}), where its
@@ -285,8 +285,8 @@ suite.test(
     clauses: ['mirrors.params.types'],
     uses: [ownProject],
   },
-  async ({ as }) => {
-    const project = ownProject();
+  async ({ as, use }) => {
+    const project = use(ownProject);
     for (const param of ['enabled', 'keep_divergent_refs', 'only_protected_branches']) {
       const res = await as('maintainer').post(mirrorsPath(project), { body: { url: target(`types-${param}`), [param]: 'maybe' } });
       expectError(res, 400, { error: `${param} is invalid`, gitlab: GITLAB_TEXT.params });
@@ -303,8 +303,8 @@ suite.test(
     clauses: ['mirrors.regex.accepted'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url: target('regex'), mirror_branch_regex: '^release/' } });
     expectOk(res, 201, 'remote-mirror');
     const read = await as('maintainer').get(mirrorPath(privateProject, (res.body as Mirror).id));
@@ -326,8 +326,8 @@ suite.test(
     requires: { capabilities: ['premium'] },
     uses: [ownProject],
   },
-  async ({ as }) => {
-    const project = ownProject();
+  async ({ as, use }) => {
+    const project = use(ownProject);
     const url = target('regex-exclusive');
     const res = await as('maintainer').post(mirrorsPath(project), { body: { url, only_protected_branches: true, mirror_branch_regex: '^release/' } });
     expectError(res, 400, { error: 'only_protected_branches, mirror_branch_regex are mutually exclusive', gitlab: GITLAB_TEXT.exclusive });
@@ -343,8 +343,8 @@ suite.test(
     requires: { capabilities: ['premium'] },
     uses: [ownProject],
   },
-  async ({ as }) => {
-    const project = ownProject();
+  async ({ as, use }) => {
+    const project = use(ownProject);
     const url = target('regex-invalid');
     const res = await as('maintainer').post(mirrorsPath(project), { body: { url, mirror_branch_regex: 'release/[' } });
     // GitLab EE validates the regex in the model (400 {"message":{"mirror_branch_regex":["not valid RE2
@@ -374,8 +374,8 @@ suite.test(
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
     uses: [ownProject],
   },
-  async ({ as }) => {
-    const project = ownProject();
+  async ({ as, use }) => {
+    const project = use(ownProject);
     for (const role of ['maintainer', 'owner'] as const) await createMirror(as(role), project, { url: target(`role-${role}`) });
     await expectRefusedBelowMaintainer(as, (client) => client.post(mirrorsPath(project), { body: { url: target('role-below') } }));
     expectProjectNotFound(await as('outsider').post(mirrorsPath(project), { body: { url: target('role-outsider') } }));
@@ -394,9 +394,9 @@ suite.test(
     clauses: ['mirrors.auth.anonymous'],
     uses: [ownProject],
   },
-  async ({ as }) => {
-    const { publicProject } = world();
-    const project = ownProject();
+  async ({ as, use }) => {
+    const { publicProject } = use(world);
+    const project = use(ownProject);
     expectAnonymousOnPublic(await as('anonymous').post(mirrorsPath(publicProject), { body: { url: target('anonymous') } }));
     expectAnonymousOnPrivate(await as('anonymous').post(mirrorsPath(project), { body: { url: target('anonymous') } }));
     await expectNotCreated(as('maintainer'), publicProject, target('anonymous'));
@@ -411,8 +411,8 @@ suite.test(
     clauses: ['mirrors.auth.scopes'],
     uses: [ownProject],
   },
-  async ({ as }) => {
-    const project = ownProject();
+  async ({ as, use }) => {
+    const project = use(ownProject);
     for (const scope of ['read_api', 'read_repository'] as const) {
       const res = await as('maintainer', scope).post(mirrorsPath(project), { body: { url: target(`scope-${scope}`) } });
       expectInsufficientScope(res);
@@ -429,10 +429,10 @@ suite.test(
     clauses: ['mirrors.create.malformed-refused'],
     uses: [ownProject],
   },
-  async ({ as }) => {
+  async ({ as, use }) => {
     // A mirror wrongly made of such a url may show it in another form: the list is compared, in a project
     // only this file writes to (other files write to the shared ones).
-    const project = ownProject();
+    const project = use(ownProject);
     const before = await listMirrors(as('maintainer'), project);
     const urls = [
       // No "//": the host is not where a lenient parser would look for it.
@@ -460,10 +460,10 @@ suite.test(
     clauses: ['mirrors.create.local-refused'],
     uses: [ownProject],
   },
-  async ({ as }) => {
+  async ({ as, use }) => {
     // A mirror wrongly made of such a url may show it in another form (IPv6 literals): the list is compared,
     // in a project only this file writes to (other files write to the shared ones).
-    const project = ownProject();
+    const project = use(ownProject);
     const before = await listMirrors(as('maintainer'), project);
     const local = [
       // Loopback and "this host": the unspecified addresses.
@@ -511,8 +511,8 @@ suite.test(
     clauses: ['mirrors.create.public-accepted', 'mirrors.create.returns'],
     uses: [ownProject],
   },
-  async ({ as }) => {
-    const project = ownProject();
+  async ({ as, use }) => {
+    const project = use(ownProject);
     const before = (await listMirrors(as('maintainer'), project)).map((m) => m.id);
     const hosts = [
       ...['8.8.8.8', '8.20.0.1', '8.168.0.1', '172.15.0.1', '172.32.0.1', '192.169.0.1', '169.253.0.1'],
@@ -537,8 +537,8 @@ suite.test(
     title: 'enabled, only_protected_branches and keep_divergent_refs as form fields or query parameters "true"/"false" are read as booleans ("1"/"0" too: GitLab parity)',
     clauses: ['mirrors.params.boolean-strings', 'mirrors.create.options'],
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     const send = (how: 'form' | 'query', values: [string, string, string], name: string) => {
       const [enabled, onlyProtected, keepDivergent] = values;
       const params = { url: target(`booleans-${name}`), enabled, only_protected_branches: onlyProtected, keep_divergent_refs: keepDivergent };
@@ -575,8 +575,8 @@ suite.test(
     clauses: ['mirrors.params.protected-null'],
     uses: [ownProject],
   },
-  async ({ as }) => {
-    const project = ownProject();
+  async ({ as, use }) => {
+    const project = use(ownProject);
     const before = (await listMirrors(as('maintainer'), project)).map((m) => m.id);
     const accepted: number[] = [];
     for (const [form, value] of [[false, null], [true, '']] as const) {

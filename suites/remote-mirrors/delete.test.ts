@@ -21,8 +21,8 @@ suite.test(
     clauses: ['mirrors.delete.removes'],
     uses: [freshProject],
   },
-  async ({ as }) => {
-    const project = freshProject();
+  async ({ as, use }) => {
+    const project = use(freshProject);
     const doomed = await createMirror(as('maintainer'), project, { url: target('doomed'), enabled: true });
     const kept = await createMirror(as('maintainer'), project, { url: target('kept') });
     expectMirrorDeleted(await as('maintainer').delete(mirrorPath(project, doomed.id)));
@@ -38,8 +38,8 @@ suite.test(
     title: 'deleting an unknown, non-numeric, already deleted or another project\'s mirror gives 404 "404 Not found"',
     clauses: ['mirrors.id.not-found'],
   },
-  async ({ as }) => {
-    const { privateProject, publicProject } = world();
+  async ({ as, use }) => {
+    const { privateProject, publicProject } = use(world);
     const gone = await createMirror(as('maintainer'), privateProject, { url: target('delete-twice') });
     expectMirrorDeleted(await as('maintainer').delete(mirrorPath(privateProject, gone.id)));
     const elsewhere = await createMirror(as('maintainer'), publicProject, { url: target('delete-elsewhere') });
@@ -54,8 +54,8 @@ suite.test(
     title: 'Maintainer and Owner delete mirrors; Developer, Reporter and Guest get 401 and delete nothing; an outsider gets 404',
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     const byMaintainer = await createMirror(as('maintainer'), privateProject, { url: target('delete-by-maintainer') });
     const byOwner = await createMirror(as('maintainer'), privateProject, { url: target('delete-by-owner') });
     await expectRefusedToNonMaintainers(as, (client) => deleteMirror(client, privateProject, byMaintainer.id));
@@ -74,9 +74,9 @@ suite.test(
     title: 'a delete without a token gets 401 (public project), with a read_api token 403; the mirror stays',
     clauses: ['mirrors.auth.anonymous', 'mirrors.auth.scopes'],
   },
-  async ({ as }) => {
-    const { publicProject, privateProject } = world();
-    const { open, hidden } = await expectWriteRefusedWithoutApiToken(as, world(), { url: target('delete-anonymous') }, deleteMirror);
+  async ({ as, use }) => {
+    const { publicProject, privateProject } = use(world);
+    const { open, hidden } = await expectWriteRefusedWithoutApiToken(as, use(world), { url: target('delete-anonymous') }, deleteMirror);
     await readMirror(as('maintainer'), publicProject, open.id);
     await readMirror(as('maintainer'), privateProject, hidden.id);
   },

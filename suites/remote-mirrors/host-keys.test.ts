@@ -61,8 +61,8 @@ create.test(
     uses: [ownProject],
     requires: SINCE,
   },
-  async ({ as, log }) => {
-    const project = ownProject();
+  async ({ as, log, use }) => {
+    const project = use(ownProject);
     const [ed25519, ecdsa, rsa, other] = [newSshKey('ed25519'), newSshKey('ecdsa'), newSshKey('rsa'), newSshKey('ed25519')];
     const moreTypes = [newDsaKey(), newSecurityKey('sk-ecdsa'), newSecurityKey('sk-ed25519'), newSecurityKey('sk-ed25519', '')];
     const cases = [
@@ -99,8 +99,8 @@ create.test(
     level: 'parity',
     uses: [ownProject],
   },
-  async ({ as, log }) => {
-    const project = ownProject();
+  async ({ as, log, use }) => {
+    const project = use(ownProject);
     const key = sshKeyWithPlus();
     const spaced = key.text.replace(/\+/g, ' ');
     for (const [form, body] of [[false, { host_keys: [spaced] }], [true, { 'host_keys[]': spaced }]] as const) {
@@ -120,8 +120,8 @@ create.test(
     uses: [freshProject],
     requires: SINCE,
   },
-  async ({ as, log }) => {
-    const project = freshProject();
+  async ({ as, log, use }) => {
+    const project = use(freshProject);
     const valid = newSshKey('ed25519');
     const notABlob = `ssh-ed25519 ${Buffer.from('not the blob of an ed25519 key').toString('base64')}`;
     const cases: { hostKeys: string[]; message: string; gitlab?: string }[] = [
@@ -175,8 +175,8 @@ create.test(
     uses: [ownProject],
     requires: SINCE,
   },
-  async ({ as, log }) => {
-    const project = ownProject();
+  async ({ as, log, use }) => {
+    const project = use(ownProject);
     const valid = newSshKey('ed25519');
     const cases: { hostKeys: unknown; error?: string; message?: string }[] = [
       { hostKeys: valid.text, error: 'host_keys is invalid' },
@@ -218,8 +218,8 @@ update.test(
     uses: [ownProject],
     requires: SINCE,
   },
-  async ({ as, log }) => {
-    const project = ownProject();
+  async ({ as, log, use }) => {
+    const project = use(ownProject);
     const [first, second, third] = [newSshKey('ed25519'), newSshKey('ecdsa'), newSshKey('rsa')];
     const created = await createMirror(as('maintainer'), project, { url: 'ssh://git@example.com/conformance/host-keys-update.git', auth_method: 'ssh_public_key' });
     expectFingerprints({ log }, created, [], 'a mirror created without host_keys');
@@ -250,8 +250,8 @@ update.test(
     clauses: ['mirrors.host-keys.invalid'],
     requires: SINCE,
   },
-  async ({ as, log }) => {
-    const { privateProject } = world();
+  async ({ as, log, use }) => {
+    const { privateProject } = use(world);
     const stored = newSshKey('ed25519');
     const created = await createMirror(as('maintainer'), privateProject, { url: 'ssh://git@example.com/conformance/host-keys-update-invalid.git', host_keys: [stored.text] });
     const cases = [

@@ -16,8 +16,8 @@ endpoint(remoteMirrors, 'list', { uses: [repositories] }).test(
     title: 'the mirror list and a 404 for an unknown mirror are answered as application/json (exactly, at the parity level)',
     clauses: ['mirrors.http.json-media-type'],
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     expectJsonAnswers(await as('maintainer').get(mirrorsPath(privateProject)), await as('maintainer').get(mirrorPath(privateProject, 2147483000)), 'remote-mirror', { list: true });
   },
 );
@@ -28,8 +28,8 @@ endpoint(remoteMirrors, 'sync', { uses: [repositories] }).test(
     title: 'a sync that declares Content-Type application/json and sends no body is accepted: 204',
     clauses: ['mirrors.http.empty-json-body', 'mirrors.sync.no-content'],
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     const mirror = await createMirror(as('maintainer'), privateProject, { url: target('interop-sync'), enabled: true });
     const res = await sendEmptyJson(as('maintainer'), 'POST', syncPath(privateProject, mirror.id));
     expectStatus(res, 204);
@@ -43,8 +43,8 @@ endpoint(remoteMirrors, 'delete', { uses: [repositories] }).test(
     title: 'a DELETE that declares Content-Type application/json and sends no body removes the mirror',
     clauses: ['mirrors.http.empty-json-body', 'mirrors.delete.removes'],
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     const mirror = await createMirror(as('maintainer'), privateProject, { url: target('interop-delete') });
     const res = await sendEmptyJson(as('maintainer'), 'DELETE', mirrorPath(privateProject, mirror.id));
     // The spec shows no response for DELETE; GitLab answers 204 (lib/api/remote_mirrors.rb).
@@ -59,8 +59,8 @@ endpoint(remoteMirrors, 'create', { uses: [repositories] }).test(
     title: 'a mirror created with form fields (application/x-www-form-urlencoded) is enabled and reads back as sent',
     clauses: ['mirrors.http.form-body', 'mirrors.create.options'],
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url: target('interop-form'), enabled: true, keep_divergent_refs: true }, form: true });
     expectOk(res, 201, 'remote-mirror');
     const created = res.body as Mirror;
@@ -77,7 +77,7 @@ endpoint(remoteMirrors, 'list', { uses: [repositories] }).test(
     // Beyond the spec (GitLab's own behaviour, which clients use): the whole test is a parity check.
     level: 'parity',
   },
-  async ({ as, run }) => {
-    await expectPrivateTokenQuery(as('anonymous'), mirrorsPath(world().privateProject), run.actors.maintainer.tokens.api, 'remote-mirror', { list: true });
+  async ({ as, run, use }) => {
+    await expectPrivateTokenQuery(as('anonymous'), mirrorsPath(use(world).privateProject), run.actors.maintainer.tokens.api, 'remote-mirror', { list: true });
   },
 );

@@ -16,9 +16,9 @@ suite.test(
     clauses: ['mirrors.list.all', 'mirrors.entity.shape', 'mirrors.url.masked'],
     uses: [freshProject],
   },
-  async ({ as }) => {
-    const { privateProject } = world();
-    const project = freshProject();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
+    const project = use(freshProject);
     const empty = await as('maintainer').get(mirrorsPath(project));
     expectOk(empty, 200, 'remote-mirror', { list: true });
     expectEqual(empty.body, [], 'a project without mirrors to list none');
@@ -46,8 +46,8 @@ suite.test(
     level: 'parity',
     uses: [freshProject],
   },
-  async ({ as }) => {
-    const project = freshProject();
+  async ({ as, use }) => {
+    const project = use(freshProject);
     const ids: number[] = [];
     for (const name of ['page-1', 'page-2', 'page-3']) ids.push((await createMirror(as('maintainer'), project, { url: target(name) })).id);
 
@@ -81,9 +81,9 @@ suite.test(
     clauses: ['mirrors.id.path-or-number'],
     uses: [ownProject],
   },
-  async ({ as }) => {
+  async ({ as, use }) => {
     // Two reads of a list are equal only where no other test writes between them: the file's own project, one test at a time.
-    const project = ownProject();
+    const project = use(ownProject);
     const created = await createMirror(as('maintainer'), project, { url: target('by-path') });
     const byPath = await listMirrors(as('maintainer'), project.fullPath);
     expectEqual(byPath, await listMirrors(as('maintainer'), project), 'the list by full path to equal the list by id');
@@ -98,9 +98,9 @@ suite.test(
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
     uses: [ownProject],
   },
-  async ({ as }) => {
+  async ({ as, use }) => {
     // Two reads of a list are equal only where no other test writes between them: the file's own project, one test at a time.
-    const project = ownProject();
+    const project = use(ownProject);
     await createMirror(as('maintainer'), project, { url: target('roles') });
     const expected = await listMirrors(as('maintainer'), project);
     expectEqual((await listMirrors(as('owner'), project)).map((m) => m.id), expected.map((m) => m.id), 'the Owner to see the same mirrors');
@@ -115,8 +115,8 @@ suite.test(
     title: 'without a token the list is refused: 401 on a public project, 401 or 404 on a private one',
     clauses: ['mirrors.auth.anonymous'],
   },
-  async ({ as }) => {
-    const { publicProject, privateProject } = world();
+  async ({ as, use }) => {
+    const { publicProject, privateProject } = use(world);
     expectAnonymousOnPublic(await as('anonymous').get(mirrorsPath(publicProject)));
     expectAnonymousOnPrivate(await as('anonymous').get(mirrorsPath(privateProject)));
   },
@@ -129,9 +129,9 @@ suite.test(
     clauses: ['mirrors.auth.scopes'],
     uses: [ownProject],
   },
-  async ({ as }) => {
+  async ({ as, use }) => {
     // Two reads of a list are equal only where no other test writes between them: the file's own project, one test at a time.
-    const project = ownProject();
+    const project = use(ownProject);
     await createMirror(as('maintainer'), project, { url: target('scopes') });
     const ids = (await listMirrors(as('maintainer'), project)).map((m) => m.id);
     expectEqual((await listMirrors(as('maintainer', 'read_api'), project)).map((m) => m.id), ids, 'a read_api token to list the same mirrors');

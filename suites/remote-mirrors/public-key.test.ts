@@ -48,8 +48,8 @@ suite.test(
     clauses: ['mirrors.public-key.ssh'],
     requires: SINCE,
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     const mirror = await sshMirror(as('maintainer'), privateProject, 'public-key');
     const key = await readPublicKey(as('maintainer'), privateProject, mirror.id);
     expectEqual(await readPublicKey(as('maintainer'), privateProject, mirror.id), key, 'the public key read again');
@@ -67,8 +67,8 @@ suite.test(
     clauses: ['mirrors.public-key.ssh', 'mirrors.public-key.not-ssh'],
     requires: SINCE,
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     const mirror = await createMirror(as('maintainer'), privateProject, { url: 'ssh://git@example.com/conformance/public-key-switch.git' });
     expectNoPublicKey(await as('maintainer').get(publicKeyPath(privateProject, mirror.id)));
     const switchTo = async (method: string) => expectOk(await as('maintainer').put(mirrorPath(privateProject, mirror.id), { body: { auth_method: method } }), 200, 'remote-mirror');
@@ -89,15 +89,15 @@ suite.test(
     clauses: ['mirrors.public-key.not-ssh', 'mirrors.id.not-found'],
     requires: SINCE,
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     const mirrors = [
       await createMirror(as('maintainer'), privateProject, { url: target('public-key-https'), auth_method: 'ssh_public_key' }),
       await createMirror(as('maintainer'), privateProject, { url: 'git://example.com/conformance/public-key-git.git', auth_method: 'ssh_public_key' }),
       await createMirror(as('maintainer'), privateProject, { url: 'ssh://git@example.com/conformance/public-key-password.git', auth_method: 'password' }),
     ];
     for (const mirror of mirrors) expectNoPublicKey(await as('maintainer').get(publicKeyPath(privateProject, mirror.id)));
-    await expectUnknownMirrorsNotFound(as, world(), { url: 'ssh://git@example.com/conformance/public-key-elsewhere.git', auth_method: 'ssh_public_key' }, (client, project, id) => client.get(publicKeyPath(project, id)));
+    await expectUnknownMirrorsNotFound(as, use(world), { url: 'ssh://git@example.com/conformance/public-key-elsewhere.git', auth_method: 'ssh_public_key' }, (client, project, id) => client.get(publicKeyPath(project, id)));
   },
 );
 
@@ -108,8 +108,8 @@ suite.test(
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
     requires: SINCE,
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     const mirror = await sshMirror(as('maintainer'), privateProject, 'public-key-roles');
     const key = await readPublicKey(as('maintainer'), privateProject, mirror.id);
     expectEqual(await readPublicKey(as('owner'), privateProject, mirror.id), key, 'the key read as Owner');
@@ -124,8 +124,8 @@ suite.test(
     clauses: ['mirrors.auth.anonymous'],
     requires: SINCE,
   },
-  async ({ as }) => {
-    const { publicProject, privateProject } = world();
+  async ({ as, use }) => {
+    const { publicProject, privateProject } = use(world);
     const open = await sshMirror(as('maintainer'), publicProject, 'public-key-anonymous');
     const hidden = await sshMirror(as('maintainer'), privateProject, 'public-key-anonymous');
     expectAnonymousOnPublic(await as('anonymous').get(publicKeyPath(publicProject, open.id)));
@@ -140,8 +140,8 @@ suite.test(
     clauses: ['mirrors.auth.scopes'],
     requires: SINCE,
   },
-  async ({ as }) => {
-    const { privateProject } = world();
+  async ({ as, use }) => {
+    const { privateProject } = use(world);
     const mirror = await sshMirror(as('maintainer'), privateProject, 'public-key-scopes');
     await readPublicKey(as('maintainer', 'read_api'), privateProject, mirror.id);
     expectInsufficientScope(await as('maintainer', 'read_repository').get(publicKeyPath(privateProject, mirror.id)));

@@ -16,9 +16,9 @@ suite.test(
     // X-Gitlab-Commit-Id is the branch's head: no other test may commit to it between the two reads.
     uses: [ownBranch],
   },
-  async ({ as, run }) => {
-    const { publicProject, path } = world();
-    const branch = ownBranch();
+  async ({ as, run, use }) => {
+    const { publicProject, path } = use(world);
+    const branch = use(ownBranch);
     const file = path('head-blame', 'lines.txt');
     await createFile(as('maintainer'), publicProject, file, 'one\ntwo\n', { branch });
     const fields = await readFile(as('developer'), publicProject, file, branch);
@@ -35,8 +35,8 @@ suite.test(
     title: 'HEAD blame of an unknown file is 404, without ref 400, on a private project 404 for an outsider',
     clauses: ['files.blame.head', 'files.get.not-found', 'files.get.ref-required', 'files.get.private-hidden'],
   },
-  async ({ as }) => {
-    const { publicProject, privateProject, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, privateProject, branch } = use(world);
     expectStatus(await as('developer').head(`${fileUrl(publicProject, 'missing.txt')}/blame`, { query: { ref: branch } }), 404);
     expectStatus(await as('developer').head(`${fileUrl(publicProject, 'README.md')}/blame`), 400);
     expectStatus(await as('outsider').head(`${fileUrl(privateProject, 'README.md')}/blame`, { query: { ref: branch } }), 404);
@@ -50,8 +50,8 @@ suite.test(
     title: 'HEAD blame of an executable file carries Execute-Filemode "true" with its path, name and last commit',
     clauses: ['files.blame.head', 'files.file.headers', 'files.file.execute-filemode'],
   },
-  async ({ as, run }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, run, use }) => {
+    const { publicProject, path, branch } = use(world);
     const file = path('head-blame-exec', 'ls');
     await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\nls "$@"\n', { branch, executable: true });
     const fields = await readFile(as('developer'), publicProject, file, branch);

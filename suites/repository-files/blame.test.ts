@@ -34,8 +34,8 @@ suite.test(
     uses: [ownBranch],
   },
   async (kit) => {
-    const w = world();
-    const branch = ownBranch();
+    const w = kit.use(world);
+    const branch = kit.use(ownBranch);
     const { file, first, second } = await twoAuthorFile(kit, w, 'history.txt', branch);
     const blame = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: branch } });
     expectOk(blame, 200, 'blame-range', { list: true });
@@ -62,7 +62,7 @@ suite.test(
     clauses: ['files.blame.range'],
   },
   async (kit) => {
-    const w = world();
+    const w = kit.use(world);
     const { file, first, second } = await twoAuthorFile(kit, w, 'range.txt');
     const res = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: w.branch, 'range[start]': 2, 'range[end]': 3 } });
     expectOk(res, 200, 'blame-range', { list: true });
@@ -85,8 +85,8 @@ suite.test(
     title: 'a request with only ref is valid and blames the whole file; GitLab also sends the file metadata headers',
     clauses: ['files.blame.covers-file', 'files.file.headers'],
   },
-  async ({ as, run }) => {
-    const { publicProject, branch } = world();
+  async ({ as, run, use }) => {
+    const { publicProject, branch } = use(world);
     const res = await as('anonymous').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch } });
     expectOk(res, 200, 'blame-range', { list: true });
     const readme = Buffer.from((await readFile(as('developer'), publicProject, 'README.md', branch)).content as string, 'base64').toString('utf8');
@@ -102,8 +102,8 @@ suite.test(
     title: 'a bound below 1, a bound without the other, or start after end is refused with 400',
     clauses: ['files.blame.range-validation', 'files.errors.shape'],
   },
-  async ({ as }) => {
-    const { publicProject, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, branch } = use(world);
     const blame = (query: Record<string, string | number>) => as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch, ...query } });
     expectError(await blame({ 'range[start]': 0, 'range[end]': 1 }), 400, { error: /range\[start\]/, gitlab: GITLAB_TEXT.params });
     // A bound left out fails both its presence and its allow_blank check (spec/requests/api/files_spec.rb "when range is incomplete").
@@ -138,8 +138,8 @@ suite.test(
     title: 'a range that ends past the last line does not fail the server',
     clauses: ['files.blame.range'],
   },
-  async ({ as }) => {
-    const { publicProject, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, branch } = use(world);
     const res = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch, 'range[start]': 1, 'range[end]': 500 } });
     // The spec does not say what an end past the last line does: a clamped answer (200) or a refusal
     // (400) are both accepted. GitLab passes the range to Gitaly's RawBlame, which refuses only a start
@@ -160,8 +160,8 @@ suite.test(
     title: 'blame of an unknown file, unknown ref, without ref, or on a private project for an outsider fails',
     clauses: ['files.get.not-found', 'files.get.ref-required', 'files.get.private-hidden', 'files.read.role'],
   },
-  async ({ as }) => {
-    const { publicProject, privateProject, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, privateProject, branch } = use(world);
     const url = (p: typeof publicProject, f: string) => `${fileUrl(p, f)}/blame`;
     expectError(await as('developer').get(url(publicProject, 'missing.txt'), { query: { ref: branch } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
     expectError(await as('developer').get(url(publicProject, 'README.md'), { query: { ref: 'nope' } }), 404, { message: '404 Commit Not Found', gitlab: GITLAB_TEXT.commitNotFound });
@@ -178,8 +178,8 @@ suite.test(
     title: 'blame, unlike raw, refuses an encoded leading slash in file_path with 400',
     clauses: ['files.raw.leading-slash'],
   },
-  async ({ as }) => {
-    const { publicProject, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, branch } = use(world);
     const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/files/${'/README.md'}/blame`, { query: { ref: branch } });
     expectError(res, 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
     expectOk(await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch } }), 200, 'blame-range', { list: true });
@@ -192,8 +192,8 @@ suite.test(
     title: 'blame of a dotfile, and of a file at an older commit id after it was deleted on the branch (also with a read_repository token)',
     clauses: ['files.blame.covers-file', 'files.get.ref-kinds', 'files.path.encoded', 'files.auth.scopes'],
   },
-  async ({ as }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, path, branch } = use(world);
     await createFile(as('maintainer'), publicProject, '.gitignore', 'node_modules/\ncoverage/\n', { branch });
     const gone = path('blame-sha', 'gone.txt');
     await createFile(as('maintainer'), publicProject, gone, 'one\ntwo\n', { branch });
@@ -218,8 +218,8 @@ suite.test(
     title: 'blame at a well-formed commit id the repository does not hold is 404 (GitLab: "404 Commit Not Found")',
     clauses: ['files.get.not-found', 'files.get.ref-kinds'],
   },
-  async ({ as }) => {
-    const { publicProject } = world();
+  async ({ as, use }) => {
+    const { publicProject } = use(world);
     const res = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: '1'.repeat(40) } });
     expectError(res, 404, { message: '404 Commit Not Found', gitlab: `${GITLAB_TEXT.commitNotFound}; spec/requests/api/files_spec.rb (GET blame: when commit does not exist)` });
   },

@@ -16,7 +16,7 @@ endpoint(repositoryFiles, 'create', { uses: [filesWorld] }).test(
   },
   async (kit) => {
     const { run } = kit;
-    const { privateProject, path, branch } = world();
+    const { privateProject, path, branch } = kit.use(world);
     const file = path('sudo');
     const developer = run.actors.developer;
     await withSudoToken(kit, async (admin) => {
@@ -39,7 +39,7 @@ endpoint(repositoryFiles, 'get', { uses: [filesWorld] }).test(
   },
   async (kit) => {
     const { run } = kit;
-    const { privateProject, path, branch } = world();
+    const { privateProject, path, branch } = kit.use(world);
     const file = path('sudo-read');
     await createFile(kit.as('maintainer'), privateProject, file, 'read me\n', { branch });
     await withSudoToken(kit, async (admin) => {

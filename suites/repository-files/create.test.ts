@@ -15,8 +15,8 @@ suite.test(
     title: 'create answers 201 with {file_path, branch} and the file reads back with its content, size, SHA-256 and blob id',
     clauses: ['files.create.commit', 'files.path.encoded', 'files.create.encoding'],
   },
-  async ({ as }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, path, branch } = use(world);
     const file = path('create', 'deep/dir/new.file.rb');
     const content = "puts 'hello'\n";
     const res = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody(content, { branch }) });
@@ -36,8 +36,8 @@ suite.test(
     title: 'create also takes its parameters as form fields, the commit author included',
     clauses: ['files.create.commit', 'files.create.author'],
   },
-  async ({ as }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, path, branch } = use(world);
     const file = path('create-form');
     const res = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody('from a form\n', { branch, authorName: 'John Doe', authorEmail: 'user@example.org' }), form: true });
     expectWriteSucceeded(res);
@@ -56,8 +56,8 @@ suite.test(
     title: 'encoding=base64 stores the decoded bytes; an unknown encoding is refused with 400',
     clauses: ['files.create.encoding'],
   },
-  async ({ as }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, path, branch } = use(world);
     const file = path('create-b64');
     await createFile(as('maintainer'), publicProject, file, Buffer.from('decoded text\n').toString('base64'), { branch, encoding: 'base64' }, 'checked');
     expectEqual(Buffer.from((await readFile(as('developer'), publicProject, file, branch)).content as string, 'base64').toString('utf8'), 'decoded text\n', 'the decoded content');
@@ -77,8 +77,8 @@ suite.test(
     title: 'execute_filemode=true creates an executable file',
     clauses: ['files.create.execute-filemode'],
   },
-  async ({ as }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, path, branch } = use(world);
     const file = path('create-exec', 'tool.sh');
     await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\n', { branch, executable: true }, 'checked');
     expectEqual((await readFile(as('developer'), publicProject, file, branch)).execute_filemode, true, 'execute_filemode of the new file');
@@ -91,8 +91,8 @@ suite.test(
     title: 'start_branch creates a new branch from it holding the file; the start branch is unchanged',
     clauses: ['files.create.start-branch'],
   },
-  async ({ as }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, path, branch } = use(world);
     const file = path('create-branch');
     const created = `${branch}-new`;
     const res = await as('developer').post(fileUrl(publicProject, file), { body: writeBody('on a new branch\n', { branch: created, startBranch: branch }) });
@@ -109,8 +109,8 @@ suite.test(
     title: 'creating a file that exists fails with 400 and the file keeps its content',
     clauses: ['files.create.exists', 'files.errors.shape'],
   },
-  async ({ as }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, path, branch } = use(world);
     const file = path('create-twice');
     await createFile(as('maintainer'), publicProject, file, 'original\n', { branch });
     const again = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody('replacement\n', { branch }) });
@@ -125,8 +125,8 @@ suite.test(
     title: 'branch, commit_message and content are required: each missing one is a 400 and nothing is written',
     clauses: ['files.create.required', 'files.errors.shape'],
   },
-  async ({ as }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, path, branch } = use(world);
     const file = path('create-required');
     for (const missing of ['branch', 'commit_message', 'content']) {
       const body = writeBody('content\n', { branch });
@@ -145,8 +145,8 @@ suite.test(
     title: 'a file_path with /../ or an absolute path is refused with 400 and nothing is written',
     clauses: ['files.write.traversal'],
   },
-  async ({ as }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, path, branch } = use(world);
     for (const bad of [`${path('trav')}/../../escape.txt`, '../escape.txt', '/etc/escape.txt']) {
       expectError(await as('maintainer').post(fileUrl(publicProject, bad), { body: writeBody('x', { branch }) }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
     }
@@ -160,8 +160,8 @@ suite.test(
     title: 'Developer and above may create files; Reporter and Guest get 403, an outsider of a private project 404',
     clauses: ['files.write.role'],
   },
-  async ({ as }) => {
-    const { publicProject, privateProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, privateProject, path, branch } = use(world);
     for (const role of ['owner', 'maintainer', 'developer'] as const) {
       const res = await as(role).post(fileUrl(privateProject, path('roles', `${role}.txt`)), { body: writeBody(`by ${role}\n`, { branch: `${branch}-${role}`, startBranch: branch }) });
       expectWriteSucceeded(res);
@@ -180,8 +180,8 @@ suite.test(
     title: 'a Developer writing to the protected default branch gets 400; a Maintainer may',
     clauses: ['files.write.role'],
   },
-  async ({ as }) => {
-    const { privateProject, path } = world();
+  async ({ as, use }) => {
+    const { privateProject, path } = use(world);
     // The project's default branch, not this file's (a new branch is not protected); the paths are
     // this test's alone, and no test reads main's head.
     const main = { branch: privateProject.defaultBranch };
@@ -203,8 +203,8 @@ suite.test(
     title: 'read_api and read_repository tokens may not write (403); no token is refused and nothing is written',
     clauses: ['files.auth.scopes', 'files.write.anonymous', 'files.auth.private-token'],
   },
-  async ({ as, withToken }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, withToken, use }) => {
+    const { publicProject, path, branch } = use(world);
     const file = path('scopes');
     for (const scope of ['read_api', 'read_repository'] as const) {
       expectError(await as('maintainer', scope).post(fileUrl(publicProject, file), { body: writeBody('x', { branch }) }), 403, { error: 'insufficient_scope', gitlab: 'lib/api/api_guard.rb (InsufficientScopeError)' });
@@ -237,10 +237,10 @@ suite.test(
     title: 'the first file of a project without commits is created (201) and reads back, not executable (no execute_filemode sent), its commit authored by the user of the token',
     clauses: ['files.create.commit', 'files.create.default-author', 'files.create.execute-filemode', 'files.file.execute-filemode'],
   },
-  async ({ as, make, run }) => {
+  async ({ as, make, run, use }) => {
     // A private project without commits of the test's own, in the run's group with its members. (A
     // form body is the same write: create.form-body checks it.)
-    const { group } = world();
+    const { group } = use(world);
     const project = await make.project({ group, visibility: 'private', hint: 'empty', empty: true });
     // A Maintainer: whether a Developer may make the initial push of the default branch is an instance setting.
     const res = await as('maintainer').post(fileUrl(project, 'first.txt'), { body: writeBody('the first file\n', { branch: 'main' }) });
@@ -265,8 +265,8 @@ suite.test(
     title: 'execute_filemode that is not a boolean, in JSON or as a form field, is refused with 400 and nothing is written',
     clauses: ['files.create.execute-filemode-type', 'files.errors.shape'],
   },
-  async ({ as }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, path, branch } = use(world);
     // Not 0: older GitLab (Grape's Boolean) reads 0 as false; a word is no boolean in any version.
     for (const form of [false, true]) {
       const file = path('create-filemode', form ? 'form.sh' : 'json.sh');
@@ -282,8 +282,8 @@ suite.test(
     title: 'a body declared JSON that does not parse is refused with 400 and nothing is written',
     clauses: ['files.create.invalid-json'],
   },
-  async ({ as }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, path, branch } = use(world);
     const file = path('create-invalid-json');
     const body = JSON.stringify(writeBody('not written\n', { branch }));
     expectError(await as('maintainer').post(fileUrl(publicProject, file), { rawJson: `${body.slice(0, -1)} {` }), 400);
@@ -297,8 +297,8 @@ suite.test(
     title: 'without author_name and author_email, the commit is authored by the user of the token (blame names their name and email)',
     clauses: ['files.create.default-author', 'files.create.commit'],
   },
-  async ({ as, run }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, run, use }) => {
+    const { publicProject, path, branch } = use(world);
     const file = path('default-author', 'notes.txt');
     await createFile(as('developer'), publicProject, file, 'by the developer\n', { branch }, 'checked');
     const developer = run.actors.developer;

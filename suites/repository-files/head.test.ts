@@ -16,9 +16,9 @@ suite.test(
     // X-Gitlab-Commit-Id is the branch's head: no other test may commit to it between the two reads.
     uses: [ownBranch],
   },
-  async ({ as, run }) => {
-    const { publicProject, path } = world();
-    const branch = ownBranch();
+  async ({ as, run, use }) => {
+    const { publicProject, path } = use(world);
+    const branch = use(ownBranch);
     const file = path('head', 'data.json');
     const content = '{"a": 1}\n';
     await createFile(as('maintainer'), publicProject, file, content, { branch });
@@ -39,8 +39,8 @@ suite.test(
     title: 'HEAD of an unknown file, an unknown ref or without ref answers with the error status',
     clauses: ['files.get.not-found', 'files.get.ref-required', 'files.head.metadata-only'],
   },
-  async ({ as }) => {
-    const { publicProject, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, branch } = use(world);
     expectStatus(await as('developer').head(fileUrl(publicProject, 'missing.txt'), { query: { ref: branch } }), 404);
     expectStatus(await as('developer').head(fileUrl(publicProject, 'README.md'), { query: { ref: 'no-such-ref' } }), 404);
     expectStatus(await as('developer').head(fileUrl(publicProject, 'README.md')), 400);
@@ -53,8 +53,8 @@ suite.test(
     title: 'HEAD follows the read rules: public without a token, private hidden from outsiders, Guest refused',
     clauses: ['files.get.public-without-auth', 'files.get.private-hidden', 'files.read.role', 'files.auth.scopes'],
   },
-  async ({ as }) => {
-    const { publicProject, privateProject, branch } = world();
+  async ({ as, use }) => {
+    const { publicProject, privateProject, branch } = use(world);
     const query = { ref: branch };
     expectStatus(await as('anonymous').head(fileUrl(publicProject, 'README.md'), { query }), 200);
     const hidden = await as('anonymous').head(fileUrl(privateProject, 'README.md'), { query });
@@ -72,8 +72,8 @@ suite.test(
     title: 'HEAD refuses a ".." or an encoded absolute file_path with 400, and answers a file at an older commit id after it was deleted on the branch',
     clauses: ['files.write.traversal', 'files.raw.leading-slash', 'files.head.metadata-only', 'files.file.headers', 'files.get.ref-kinds'],
   },
-  async ({ as, run }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, run, use }) => {
+    const { publicProject, path, branch } = use(world);
     const gone = path('head-sha', 'commit.js.coffee');
     const content = 'class Commit\n';
     await createFile(as('maintainer'), publicProject, gone, content, { branch });

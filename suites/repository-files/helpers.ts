@@ -4,8 +4,7 @@
 import { createHash } from 'node:crypto';
 import { apiPath, type Client, type Exchange } from '../../runner/core/client.js';
 import { expectError, expectSchema, expectSetUp, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
-import { fixture } from '../../runner/run/fixture.js';
-import { currentFrame } from '../../runner/run/frame.js';
+import { fixture, type SetupContext } from '../../runner/run/fixture.js';
 import { SetupError } from '../../runner/run/maker.js';
 import type { GroupInfo, ProjectInfo } from '../../runner/core/vocabulary.js';
 import { repositories } from '../common/repositories.js';
@@ -205,10 +204,9 @@ export function expectWriteParamError(res: Exchange, param: string): void {
  * as the admin. Merge requests and CI follow it: GitLab refuses them more open than the repository
  * (ProjectFeature#repository_children_level), as its own 'disabled repository' context sets all three.
  */
-export async function setRepositoryAccess(project: ProjectInfo, level: 'disabled' | 'private' | 'enabled'): Promise<void> {
-  const frame = currentFrame();
-  frame.mayUse('project-update');
-  const res = await frame.admin.put(apiPath`/projects/${project.id}`, {
+export async function setRepositoryAccess(ctx: SetupContext, project: ProjectInfo, level: 'disabled' | 'private' | 'enabled'): Promise<void> {
+  ctx.mayUse('project-update');
+  const res = await ctx.admin.put(apiPath`/projects/${project.id}`, {
     body: { repository_access_level: level, merge_requests_access_level: level, builds_access_level: level },
   });
   const shown = (res.body as { repository_access_level?: unknown } | undefined)?.repository_access_level;

@@ -14,8 +14,8 @@ endpoint(repositoryFiles, 'get', { uses: [filesWorld] }).test(
     title: 'a file and a 404 for a missing one are answered as application/json (exactly, at the parity level)',
     clauses: ['files.http.json-media-type'],
   },
-  async ({ as }) => {
-    const { privateProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { privateProject, path, branch } = use(world);
     const file = path('media-type');
     await createFile(as('maintainer'), privateProject, file, 'json\n', { branch });
     const found = await as('developer').get(fileUrl(privateProject, file), { query: { ref: branch } });
@@ -30,8 +30,8 @@ endpoint(repositoryFiles, 'delete', { uses: [filesWorld] }).test(
     title: 'DELETE with its parameters in the query, Content-Type application/json and no body deletes the file',
     clauses: ['files.http.empty-json-body', 'files.delete.commit'],
   },
-  async ({ as }) => {
-    const { privateProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { privateProject, path, branch } = use(world);
     const file = path('empty-json');
     await createFile(as('maintainer'), privateProject, file, 'to be deleted\n', { branch });
     const res = await sendEmptyJson(as('maintainer'), 'DELETE', fileUrl(privateProject, file), { branch, commit_message: 'conformance: delete with an empty JSON body' });
@@ -47,8 +47,8 @@ endpoint(repositoryFiles, 'create', { uses: [filesWorld] }).test(
     title: 'a file created with form fields (application/x-www-form-urlencoded) reads back as written',
     clauses: ['files.http.form-body', 'files.create.commit'],
   },
-  async ({ as }) => {
-    const { privateProject, path, branch } = world();
+  async ({ as, use }) => {
+    const { privateProject, path, branch } = use(world);
     const file = path('form-body');
     const res = await as('maintainer').post(fileUrl(privateProject, file), { body: writeBody('sent as form fields\n', { branch, message: 'conformance: form body' }), form: true });
     expectWriteSucceeded(res);
@@ -66,8 +66,8 @@ endpoint(repositoryFiles, 'get', { uses: [filesWorld] }).test(
     // Beyond the spec (GitLab's own behaviour, which clients use): the whole test is a parity check.
     level: 'parity',
   },
-  async ({ as, run }) => {
-    const { privateProject, path, branch } = world();
+  async ({ as, run, use }) => {
+    const { privateProject, path, branch } = use(world);
     const file = path('query-token');
     await createFile(as('maintainer'), privateProject, file, 'private\n', { branch });
     await expectPrivateTokenQuery(as('anonymous'), fileUrl(privateProject, file), run.actors.developer.tokens.api, 'file', { query: { ref: branch } });

@@ -14,8 +14,8 @@ suite.test(
     title: 'HEAD raw answers 200 with the file metadata headers and no body',
     clauses: ['files.raw.head', 'files.file.headers'],
   },
-  async ({ as, run }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, run, use }) => {
+    const { publicProject, path, branch } = use(world);
     const file = path('head-raw', 'page.html');
     const content = '<p>hello</p>\n';
     await createFile(as('maintainer'), publicProject, file, content, { branch });
@@ -34,8 +34,8 @@ suite.test(
     title: 'HEAD raw of an unknown file is 404; on a private project 404 for an outsider',
     clauses: ['files.raw.head', 'files.get.not-found', 'files.get.private-hidden'],
   },
-  async ({ as }) => {
-    const { publicProject, privateProject } = world();
+  async ({ as, use }) => {
+    const { publicProject, privateProject } = use(world);
     expectStatus(await as('developer').head(`${fileUrl(publicProject, 'missing.txt')}/raw`), 404);
     expectStatus(await as('outsider').head(`${fileUrl(privateProject, 'README.md')}/raw`), 404);
     expectStatus(await as('anonymous').head(`${fileUrl(publicProject, 'README.md')}/raw`), 200);
@@ -49,8 +49,8 @@ suite.test(
     clauses: ['files.raw.head', 'files.raw.lfs-missing-object'],
     requires: { minVersion: '15.7' },
   },
-  async ({ as, run }) => {
-    const { publicProject, path, branch } = world();
+  async ({ as, run, use }) => {
+    const { publicProject, path, branch } = use(world);
     const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${'fedcba9876543210'.repeat(4)}\nsize 4321\n`;
     const file = path('head-raw-lfs', 'orphan.iso');
     await createFile(as('maintainer'), publicProject, file, pointer, { branch });
@@ -74,9 +74,9 @@ suite.test(
     // X-Gitlab-Commit-Id is the branch's head: no other test may commit to it between the two reads.
     uses: [ownBranch],
   },
-  async ({ as, run }) => {
-    const { publicProject, path } = world();
-    const branch = ownBranch();
+  async ({ as, run, use }) => {
+    const { publicProject, path } = use(world);
+    const branch = use(ownBranch);
     const file = path('head-raw-all', 'tool.sh');
     await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\necho hi\n', { branch, executable: true });
     const fields = await readFile(as('developer'), publicProject, file, branch);

@@ -6,7 +6,6 @@
 // ("when repository is disabled", "when project is public with private repository").
 import { endpoint } from '../../runner/run/conformance.js';
 import { fixture } from '../../runner/run/fixture.js';
-import { currentFrame } from '../../runner/run/frame.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectFields } from '../../runner/core/checks.js';
 import { apiPath, type Exchange } from '../../runner/core/client.js';
 import { expectGitLabStatus, expectWriteSucceeded, fileUrl, readFile, setRepositoryAccess, writeBody } from './helpers.js';
@@ -20,10 +19,10 @@ const world = fixture({
   scope: 'file',
   uses: [repositories],
   requires: { setup: ['project-update'] },
-  async build({ make, use }) {
-    const { group } = use(repositories);
-    const [disabled, writesOff, membersOnly] = await Promise.all(['repo-off', 'writes-off', 'repo-private'].map((hint) => make.project({ group, visibility: 'public', hint })));
-    await Promise.all([setRepositoryAccess(disabled, 'disabled'), setRepositoryAccess(writesOff, 'disabled'), setRepositoryAccess(membersOnly, 'private')]);
+  async build(ctx) {
+    const { group } = ctx.use(repositories);
+    const [disabled, writesOff, membersOnly] = await Promise.all(['repo-off', 'writes-off', 'repo-private'].map((hint) => ctx.make.project({ group, visibility: 'public', hint })));
+    await Promise.all([setRepositoryAccess(ctx, disabled, 'disabled'), setRepositoryAccess(ctx, writesOff, 'disabled'), setRepositoryAccess(ctx, membersOnly, 'private')]);
     return { disabled, writesOff, membersOnly };
   },
 });
@@ -57,11 +56,10 @@ endpoint(repositoryFiles, 'get', { uses: [world] }).test(
     // The project's settings are read back with GET /projects/:id.
     requires: { setup: ['group-project-read'] },
   },
-  async ({ as }) => {
-    const { disabled } = world();
+  async ({ as, use, make, admin }) => {
+    const { disabled } = use(world);
     for (const [who, scope] of DISABLED_READERS) expectForbidden(await as(who, scope).get(fileUrl(disabled, 'README.md'), { query: { ref: 'main' } }));
     expectForbidden(await as('maintainer').get(fileUrl(disabled, 'no/such/file.txt'), { query: { ref: 'main' } }));
-    const { make, admin } = currentFrame();
     const project = await make.setup(`read ${disabled.fullPath} back`, admin.get(apiPath`/projects/${disabled.id}`), [200], 'group-project-read');
     const level = project.repository_access_level;
     expectTrue(level === undefined || level === 'disabled', 'the project to show repository_access_level "disabled"', `got ${JSON.stringify(level)}`);
@@ -74,8 +72,8 @@ endpoint(repositoryFiles, 'head', { uses: [world] }).test(
     title: 'with the repository feature disabled, HEAD file is 403, also for a path that does not exist',
     clauses: ['files.repository.disabled', 'files.head.metadata-only'],
   },
-  async ({ as }) => {
-    const { disabled } = world();
+  async ({ as, use }) => {
+    const { disabled } = use(world);
     for (const [who, scope] of DISABLED_READERS) {
       const res = await as(who, scope).head(fileUrl(disabled, 'README.md'), { query: { ref: 'main' } });
       expectStatus(res, 403);
@@ -91,8 +89,8 @@ endpoint(repositoryFiles, 'blame', { uses: [world] }).test(
     title: 'with the repository feature disabled, GET blame is 403',
     clauses: ['files.repository.disabled', 'files.errors.shape'],
   },
-  async ({ as }) => {
-    const { disabled } = world();
+  async ({ as, use }) => {
+    const { disabled } = use(world);
     for (const [who, scope] of DISABLED_READERS) expectForbidden(await as(who, scope).get(`${fileUrl(disabled, 'README.md')}/blame`, { query: { ref: 'main' } }));
   },
 );
@@ -103,8 +101,8 @@ endpoint(repositoryFiles, 'raw', { uses: [world] }).test(
     title: 'with the repository feature disabled, GET raw is 403, with and without ref',
     clauses: ['files.repository.disabled', 'files.errors.shape'],
   },
-  async ({ as }) => {
-    const { disabled } = world();
+  async ({ as, use }) => {
+    const { disabled } = use(world);
     for (const [who, scope] of DISABLED_READERS) {
       expectForbidden(await as(who, scope).get(`${fileUrl(disabled, 'README.md')}/raw`, { query: { ref: 'main' } }));
       expectForbidden(await as(who, scope).get(`${fileUrl(disabled, 'README.md')}/raw`));
@@ -118,12 +116,13 @@ endpoint(repositoryFiles, 'create', { uses: [world] }).test(
     title: 'with the repository feature disabled, create is 403 even for a Maintainer; enabled again, nothing was written',
     clauses: ['files.repository.disabled'],
   },
-  async ({ as }) => {
-    const { writesOff } = world();
+  async (kit) => {
+    const { as, use } = kit;
+    const { writesOff } = use(world);
     for (const role of ['maintainer', 'developer'] as const) {
       expectForbidden(await as(role).post(fileUrl(writesOff, `feature/${role}.txt`), { body: writeBody(`by ${role}\n`, { branch: `cnf-${role}`, startBranch: 'main' }) }));
     }
-    await setRepositoryAccess(writesOff, 'enabled');
+    await setRepositoryAccess(kit, writesOff, 'enabled');
     expectError(await as('developer').get(fileUrl(writesOff, 'feature/maintainer.txt'), { query: { ref: 'main' } }), 404);
     expectError(await as('developer').get(fileUrl(writesOff, 'feature/developer.txt'), { query: { ref: 'cnf-developer' } }), 404);
     expectOk(await as('developer').get(fileUrl(writesOff, 'README.md'), { query: { ref: 'main' } }), 200, 'file');
@@ -138,8 +137,8 @@ endpoint(repositoryFiles, 'get', { uses: [world] }).test(
     title: 'public project, repository private to members: Guest, Reporter and Developer read the file; a non-member is refused',
     clauses: ['files.repository.private', 'files.file.shape', 'files.file.execute-filemode'],
   },
-  async ({ as }) => {
-    const { membersOnly } = world();
+  async ({ as, use }) => {
+    const { membersOnly } = use(world);
     const readme = await readFile(as('maintainer'), membersOnly, 'README.md', 'main');
     for (const role of ['guest', 'reporter', 'developer'] as const) {
       const res = await as(role).get(fileUrl(membersOnly, 'README.md'), { query: { ref: 'main' } });
@@ -158,8 +157,8 @@ endpoint(repositoryFiles, 'raw', { uses: [world] }).test(
     title: 'public project, repository private to members: a Guest reads the raw bytes; an outsider and an anonymous caller are refused',
     clauses: ['files.repository.private', 'files.raw.content'],
   },
-  async ({ as }) => {
-    const { membersOnly } = world();
+  async ({ as, use }) => {
+    const { membersOnly } = use(world);
     const readme = Buffer.from((await readFile(as('maintainer'), membersOnly, 'README.md', 'main')).content as string, 'base64');
     const res = await as('guest').get(`${fileUrl(membersOnly, 'README.md')}/raw`, { query: { ref: 'main' } });
     expectStatus(res, 200);
@@ -176,8 +175,8 @@ endpoint(repositoryFiles, 'create', { uses: [world] }).test(
     title: 'public project, repository private to members: Guest and Reporter may not create (403), a Developer may, with a JSON and with a form body',
     clauses: ['files.repository.private', 'files.write.role', 'files.create.commit'],
   },
-  async ({ as }) => {
-    const { membersOnly } = world();
+  async ({ as, use }) => {
+    const { membersOnly } = use(world);
     for (const form of [false, true]) {
       const kind = form ? 'form' : 'json';
       for (const role of ['guest', 'reporter'] as const) {
