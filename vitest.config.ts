@@ -8,6 +8,7 @@ import { CATALOG } from './suites/areas.js';
 import { runSettings, TEST_TIMEOUT_MS, TESTS_PER_FILE } from './runner/run/config.js';
 import { NameOrder } from './runner/run/name-order.js';
 import { ConformanceReporter } from './runner/report/reporter.js';
+import { phaseProject, type SettingValue } from './runner/core/instance-setting.js';
 import { PlainSummaryReporter } from './runner/report/plain-summary-reporter.js';
 
 /**
@@ -37,7 +38,7 @@ export const HOOK_TIMEOUT_MS = 120_000;
  * (isolate: false), the tests of a file at once (the wrapper marks them concurrent unless the run is
  * sequential: they share only fixtures made for sharing, fixture.ts).
  */
-const conformanceProject = (name: string, files: { include: string; exclude?: string }, more: { sequence?: { groupOrder: number } } = {}) => ({
+const conformanceProject = (name: string, files: { include: string; exclude?: string }, more: { sequence?: { groupOrder: number }; provide?: { conformancePhase: SettingValue } } = {}) => ({
   test: {
     name,
     include: [files.include],
@@ -71,6 +72,9 @@ export default defineConfig(({ mode }) => {
         sequence: { sequencer: settings.sequential ? NameOrder : LongestFirst },
         reporters: ['default', new ConformanceReporter(CATALOG, settings), new PlainSummaryReporter()],
       } : {}),
+      // A setting's phase loads every *.exclusive.test.ts file but declares only the tests that need
+      // its value: a file with none for that value is no error (vitest's option is root-wide only).
+      passWithNoTests: true,
       projects: [
         {
           // The suite's own specs that start no whole run: `npm run test:fast`.
@@ -92,10 +96,10 @@ export default defineConfig(({ mode }) => {
           },
         },
         conformanceProject('conformance', { include: CONFORMANCE_FILES, exclude: EXCLUSIVE_FILES }),
-        // Tests that flip instance-wide settings (promotion approval) run after the rest, so no
-        // other test sees the setting change under it. Among themselves they run at once: tests that
-        // need the same value of a setting hold it together (suites/common/promotion.ts).
-        conformanceProject('conformance-exclusive', { include: EXCLUSIVE_FILES }, { sequence: { groupOrder: 1 } }),
+        // Tests that need an instance setting at a value (requires.setting) live in *.exclusive.test.ts
+        // files and run in phases after the rest, one phase per value, one after another: each phase
+        // loads those files and runs the tests that need its value (runner/core/instance-setting.ts).
+        ...CATALOG.settingPhases.map((phase, i) => conformanceProject(phaseProject(phase), { include: EXCLUSIVE_FILES }, { sequence: { groupOrder: i + 1 }, provide: { conformancePhase: phase } })),
       ],
     },
   };

@@ -280,14 +280,24 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(leftovers(s)).toEqual([]);
   });
 
-  test.concurrent('promotion approval: the setting the tests turn on and off is as the run found it afterwards, off or on', async () => {
+  test.concurrent('promotion approval: the setting is set once per phase (off, then on) and is as the run found it afterwards, off or on', async () => {
     for (const found of [false, true]) {
       const s = await server();
-      s.store.settings.enableMemberPromotionManagement = found;
-      // Tests of both values on both kinds: a value left lingering by the last holders is put back by the teardown.
+      // Every value the setting takes, in order: a change only.
+      let value = found;
+      const taken: boolean[] = [];
+      Object.defineProperty(s.store.settings, 'enableMemberPromotionManagement', {
+        get: () => value,
+        set: (v: boolean) => {
+          if (v !== value) taken.push(v);
+          value = v;
+        },
+      });
+      // Tests of both values on both kinds: the off phase, then the on phase; the teardown puts back the value found.
       const run = await cli(['--area', 'members', '--grep', '^members\\.(add|edit)\\.(group|project)\\.(setting-off|edit-setting-off|add-single|edit):'], { ...target(s), CONFORMANCE_CAPABILITIES: 'premium,ultimate,promotion_management' });
       expect(run.code, run.stderr).toBe(0);
       expect(results(run).tests.filter((t) => t.verdict === 'pass').length).toBe(8);
+      expect(taken).toEqual(found ? [false, true] : [true, false]);
       expect(s.store.settings.enableMemberPromotionManagement).toBe(found);
       expect(leftovers(s)).toEqual([]);
     }

@@ -11,7 +11,7 @@ import { CATALOG } from '../suites/areas.js';
 import { Client } from '../runner/core/client.js';
 import { ConfigError } from '../runner/core/errors.js';
 import { registerSecret } from '../runner/core/redact.js';
-import { loadConfig, useSettings, type Config, type Flags } from '../runner/run/config.js';
+import { conformanceProjects, loadConfig, useSettings, type Config, type Flags } from '../runner/run/config.js';
 import { normalizeTarget } from '../runner/run/instance-identity.js';
 import { Ledger } from '../runner/run/ledger.js';
 import { sweepLedger, sweepPrefix } from '../runner/run/removal.js';
@@ -186,7 +186,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
     // not bundled again by vite.
     configLoader: 'native',
     mode: 'cli',
-    project: ['conformance', 'conformance-exclusive'],
+    project: conformanceProjects(CATALOG),
     watch: false,
     testNamePattern: values.grep,
     maxWorkers: config.sequential ? 1 : config.concurrency,

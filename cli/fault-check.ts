@@ -35,7 +35,7 @@ import { CATALOG } from '../suites/areas.js';
 import type { VerdictLevel } from '../runner/core/exchange.js';
 import { CAPABILITIES } from '../runner/run/config.js';
 import { ConformanceReporter } from '../runner/report/reporter.js';
-import { runSettings } from '../runner/run/config.js';
+import { conformanceProjects, runSettings } from '../runner/run/config.js';
 import { createRun } from '../runner/run/lifecycle.js';
 import { escapeRegExp } from '../runner/core/regexp.js';
 import type { Results, TestRecord } from '../runner/report/results.js';
@@ -94,7 +94,7 @@ const vitest = await createVitest('test', {
   config: join(ROOT, 'vitest.config.ts'),
   // Loaded in this process as it is: its settings are the ones this script parsed (runSettings).
   configLoader: 'native',
-  project: ['conformance', 'conformance-exclusive'],
+  project: conformanceProjects(CATALOG),
   watch: false,
   // Each run loads a part of the files: the catalog's clauses with no test are checked by npm test's own run.
   reporters: [new ConformanceReporter(CATALOG, runSettings(CATALOG), { partial: true })],

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CATALOG } from '../suites/areas.js';
 import type { TestMeta } from '../runner/run/conformance.js';
-import { loadConfig } from '../runner/run/config.js';
+import { conformanceProjects, loadConfig } from '../runner/run/config.js';
 
 export const LIST_HELP = `Usage: gitlab-api-conformance list [--area LIST] [--endpoint FORM ...] [--grep PATTERN] [--json]
 
@@ -34,7 +34,7 @@ export async function list(args: string[], root: string): Promise<number> {
     config: join(root, 'vitest.config.ts'),
     configLoader: 'native',
     mode: 'cli',
-    project: ['conformance', 'conformance-exclusive'],
+    project: conformanceProjects(CATALOG),
     watch: false,
     reporters: [],
     provide: { conformanceSettings: config },

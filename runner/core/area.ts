@@ -4,6 +4,7 @@
 // suites/<area>/area.ts; suites/areas.ts lists them, and everything that lists areas (configuration,
 // reports, the CLI, the fault checker) derives from that one list.
 import type { Clause } from './clauses.js';
+import type { InstanceSetting, SettingValue } from './instance-setting.js';
 import type { SourceKind } from './vocabulary.js';
 
 /** One endpoint: a single form ("GET /projects/:id/remote_mirrors"), or one form per kind of source. */
@@ -53,6 +54,8 @@ export interface AreaDefinition<E extends string = string, X extends string = st
   roleGrantingWrites?: RoleGrantingWrite[];
   /** The kinds of id its collections' path segments name (CollectionIdKinds). */
   collectionIdKinds?: CollectionIdKinds;
+  /** The instance settings its tests need at a given value (instance-setting.ts): each value is a phase of the run. */
+  settings?: InstanceSetting[];
 }
 
 export interface Area<E extends string = string, X extends string = string> extends AreaDefinition<E, X> {
@@ -97,6 +100,8 @@ export interface Catalog {
   roleGrantingWrites: RoleGrantingWrite[];
   /** Every area's collections and the kind of id each names. */
   collectionIdKinds: CollectionIdKinds;
+  /** The run's setting phases, in order: each value of each setting the areas declare. */
+  settingPhases: SettingValue[];
 }
 
 export function catalogOf(areas: Area[]): Catalog {
@@ -121,5 +126,14 @@ export function catalogOf(areas: Area[]): Catalog {
       collectionIdKinds[collection] = kind;
     }
   }
-  return { areas, areaNames: names, endpointArea, extensionArea, clauses: areas.flatMap((a) => a.clauses), roleGrantingWrites: areas.flatMap((a) => a.roleGrantingWrites ?? []), collectionIdKinds };
+  const settings = new Map<string, InstanceSetting>();
+  for (const area of areas) {
+    for (const setting of area.settings ?? []) {
+      const known = settings.get(setting.name);
+      if (known && JSON.stringify(known.values) !== JSON.stringify(setting.values)) throw new Error(`setting ${setting.name} is declared with the values ${JSON.stringify(known.values)} and, in ${area.name}, ${JSON.stringify(setting.values)}`);
+      settings.set(setting.name, setting);
+    }
+  }
+  const settingPhases = [...settings.values()].flatMap(({ name, values }) => values.map((value) => ({ name, value })));
+  return { areas, areaNames: names, endpointArea, extensionArea, clauses: areas.flatMap((a) => a.clauses), roleGrantingWrites: areas.flatMap((a) => a.roleGrantingWrites ?? []), collectionIdKinds, settingPhases };
 }

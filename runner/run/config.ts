@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
 import type { Catalog } from '../core/area.js';
 import { ConfigError } from '../core/errors.js';
+import { phaseProject } from '../core/instance-setting.js';
 import { LEVELS, type VerdictLevel } from '../core/exchange.js';
 
 export { ConfigError } from '../core/errors.js';
@@ -226,3 +227,6 @@ export function runSettings(catalog?: Catalog): Config {
 export function useSettings(config: Config): void {
   current = config;
 }
+
+/** The vitest projects of a run of the suite: every file but the exclusive ones, then each setting phase (vitest.config.ts). */
+export const conformanceProjects = (catalog: Catalog): string[] => ['conformance', ...catalog.settingPhases.map(phaseProject)];

@@ -7,6 +7,7 @@
 import { afterAll, inject, test, type RunnerTask } from 'vitest';
 import { formsByKind, type Area } from '../core/area.js';
 import type { Cause } from '../core/cause.js';
+import { phaseProject, sameValue } from '../core/instance-setting.js';
 import { escapeRegExp } from '../core/regexp.js';
 import { describeExchange } from '../core/checks.js';
 import { Client } from '../core/client.js';
@@ -22,6 +23,7 @@ import { currentRun } from './current-run.js';
 import { closure, endFile, FixtureUnavailable, holding, needsOf, resolve, setupContext, valueIn, type Fixture, type SetupContext, type TestScoped } from './fixture.js';
 import { Frame } from './frame.js';
 import { SetupError } from './maker.js';
+import { enterPhase } from './setting-phase.js';
 import { beforeRun, unmet, type Gate, type Requirements } from './requirements.js';
 import type { SymbolEntry } from './symbols.js';
 
@@ -162,7 +164,7 @@ export function endpoint<E extends string, X extends string>(area: Area<E, X>, n
   const family = variants.length > 1;
   // The file's fixtures go when its last test has run. (vitest wants the hook's first parameter destructured.)
   // eslint-disable-next-line no-empty-pattern
-  afterAll(async ({}, suite) => endFile(await currentRun(), suite.file.name));
+  afterAll(async ({}, suite) => endFile(await currentRun(), fileKey(suite.file.name)));
   return {
     test(spec: TestSpec, body: (kit: Kit) => Promise<void>): void {
       if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(spec.case)) throw new Error(`${area.prefix}.${name}: case "${spec.case}" must be lower-case words with dashes`);
@@ -174,8 +176,19 @@ export function endpoint<E extends string, X extends string>(area: Area<E, X>, n
         throw new Error(`${area.prefix}.${name}.${spec.case}: ${name} is an extension (beyond the spec): its tests are at the parity level and name the GitLab version that added it (requires.minVersion)`);
       }
       const uses = [...new Set([...(defaults.uses ?? []), ...(spec.uses ?? [])])];
-      const needs = [...new Set([...needsOf(uses), ...(spec.requires?.setup ?? [])])];
+      const setting = spec.requires?.setting;
+      const needs = [...new Set([...needsOf(uses), ...(spec.requires?.setup ?? []), ...(setting ? (['application-settings-read'] as const) : [])])];
       const fixtures = closure(uses).map((f) => f.spec.name);
+      // In a setting's phase (vitest.config.ts) only the tests that need its value are declared.
+      const phase = inject('conformancePhase');
+      if (!setting !== !phase) {
+        throw new Error(
+          setting
+            ? `${area.prefix}.${name}.${spec.case} needs ${setting.name} at ${JSON.stringify(setting.value)}: it goes in a *.exclusive.test.ts file, which runs in the setting's phases`
+            : `${area.prefix}.${name}.${spec.case}: a test in a *.exclusive.test.ts file declares the instance setting it needs (requires.setting)`,
+        );
+      }
+      if (phase && !sameValue(phase, setting)) return;
       for (const { kind, form } of variants) {
         if (spec.only && spec.only.kind !== kind) continue;
         const id = family ? `${area.prefix}.${name}.${kind}.${spec.case}` : `${area.prefix}.${name}.${spec.case}`;
@@ -184,6 +197,15 @@ export function endpoint<E extends string, X extends string>(area: Area<E, X>, n
       }
     },
   };
+}
+
+/**
+ * What the run knows a test file by (its fixtures' scope and names): its name, and in a setting's
+ * phase the phase too, since every phase loads the file anew and builds its file fixtures again.
+ */
+function fileKey(name: string): string {
+  const phase = inject('conformancePhase');
+  return phase ? `${name} (${phaseProject(phase)})` : name;
 }
 
 function kindOfForm(form: string): SourceKind {
@@ -211,7 +233,7 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
     };
     const gated = gate(meta, run.context, uses);
     if (gated) skip(gated);
-    const file = ctx.task.file.name;
+    const file = fileKey(ctx.task.file.name);
     const log = new TestLog();
     const frame = new Frame(run, `test:${meta.id}`, `test:${meta.id}`, new Set(meta.needs), meta.id, log);
     if (run.context.recording) {
@@ -222,6 +244,8 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
     try {
       await holding(run, file, meta.kind, uses, async () => {
         try {
+          // A setting's phase: its value is in place before the fixtures are built.
+          if (meta.requires.setting) await enterPhase(frame, meta.requires.setting);
           instances = await resolve(uses, frame, file, meta.kind);
           await withDeadline(body(kit(run.context, meta.kind, frame)));
         } catch (error) {

@@ -2,6 +2,7 @@
 // run's identity, the capabilities in force, and the shared actors with their tokens.
 import type { FixtureManifest } from '../../contract/fixture-manifest.js';
 import type { RoleGrantingWrite } from '../core/area.js';
+import type { SettingValue } from '../core/instance-setting.js';
 import type { ActorName, GroupInfo, TokenScope } from '../core/vocabulary.js';
 import { registerSecret } from '../core/redact.js';
 import type { Capability, Config } from './config.js';
@@ -60,6 +61,8 @@ declare module 'vitest' {
     conformance: RunContext;
     /** The run's settings, parsed once (config.ts runSettings). */
     conformanceSettings: Config;
+    /** In a setting's phase (vitest.config.ts), the value its tests need; absent in the other conformance projects. */
+    conformancePhase?: SettingValue;
   }
 }
 

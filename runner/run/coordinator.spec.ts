@@ -1,6 +1,6 @@
-// The coordinator's holds of instance settings (coordination/setting-holds.ts, through the facade's
-// names the workers call): tests that need one value hold it together; another value waits until
-// they are done and the old value is back.
+// The coordinator's phases of instance settings (coordination/setting-phases.ts, through the facade's
+// names the workers call): the first test of a phase sets its value, the others wait for it; the
+// ledger lists the setting while it may differ from its value before the run. Also its bounded shelves.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,93 +30,53 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 /** What puts the setting of these tests back to false. */
 const RESTORE = { path: '/application/settings', body: { s: false } };
 
-describe('setting holds', () => {
-  test('the first holder sets the value; others of that value wait until it is set, then hold it with it', async () => {
+describe('setting phases', () => {
+  test('the first test of a phase sets the value; the others wait until it is set, then run with it', async () => {
     const c = new Coordinator(0);
-    expect(await c.holdSetting('s', 'true')).toBe('set');
-    const second = c.holdSetting('s', 'true');
+    expect(await c.enterPhase('s', 'true')).toBe('set');
+    const second = c.enterPhase('s', 'true');
     expect(await settled(second)).toBe(false);
     c.settingFound('s', 'false', RESTORE);
     c.settingSet('s', true);
-    expect(await second).toBe('held');
-    expect(c.leaveSetting('s')).toEqual({ last: false });
-    expect(c.leaveSetting('s')).toEqual({ last: false });
+    expect(await second).toBe('ready');
+    expect(await c.enterPhase('s', 'true')).toBe('ready');
   });
 
-  test('with nobody waiting the value lingers: the next holder of it holds it at once, one of another value sets it, and the ledger lists what puts the first value back while it differs', async () => {
+  test('the ledger lists what puts the value before the run back from before the first write until a phase of that value has set it again', async () => {
     const { c, toPutBack } = withLedger();
-    expect(await c.holdSetting('s', 'true')).toBe('set');
-    // Listed before the holder writes its value: a run killed in between leaves it to sweep.
+    expect(await c.enterPhase('s', 'true')).toBe('set');
+    // Listed before the write: a run killed in between leaves it to sweep.
     c.settingFound('s', 'false', RESTORE);
     expect(toPutBack()).toEqual([RESTORE]);
     c.settingSet('s', true);
-    expect(c.leaveSetting('s')).toEqual({ last: false });
     expect(toPutBack()).toEqual([RESTORE]);
-    expect(await c.holdSetting('s', 'true')).toBe('held');
-    expect(c.leaveSetting('s')).toEqual({ last: false });
-    // Another value over the lingering one: it sets its own, found at "true"; the value before the run, "false", is back.
-    expect(await c.holdSetting('s', 'false')).toBe('set');
+    // The next phase needs the value from before the run: once set, nothing is left to put back.
+    expect(await c.enterPhase('s', 'false')).toBe('set');
     c.settingFound('s', 'true', { path: '/application/settings', body: { s: true } });
-    expect(toPutBack()).toEqual([]);
+    expect(toPutBack()).toEqual([RESTORE]);
     c.settingSet('s', true);
-    expect(c.leaveSetting('s')).toEqual({ last: false });
-    expect(await c.holdSetting('s', 'true')).toBe('set');
-    c.settingFound('s', 'false', { path: '/application/settings', body: { s: false } });
-    expect(toPutBack()).toEqual([RESTORE]);
-    c.settingSet('s', false);
-    // It could not: the lingering value, the one before the run, stays.
     expect(toPutBack()).toEqual([]);
-    expect(await c.holdSetting('s', 'false')).toBe('held');
-    expect(c.leaveSetting('s')).toEqual({ last: false });
   });
 
-  test('another value waits until the last holder has put the old value back; newcomers of the held value queue behind it', async () => {
-    const c = new Coordinator(0);
-    const { c: ledgered, toPutBack } = withLedger();
-    for (const coordinator of [c, ledgered]) {
-      expect(await coordinator.holdSetting('s', 'true')).toBe('set');
-      coordinator.settingFound('s', 'false', RESTORE);
-      coordinator.settingSet('s', true);
-    }
-    const other = c.holdSetting('s', 'false');
-    const late = c.holdSetting('s', 'true');
-    expect(await settled(other)).toBe(false);
-    expect(await settled(late)).toBe(false);
-    expect(c.leaveSetting('s')).toEqual({ last: true, restore: RESTORE });
-    expect(await settled(other)).toBe(false);
-    // Nobody takes the hold while the old value is put back.
-    const meanwhile = c.holdSetting('s', 'true');
-    expect(await settled(meanwhile)).toBe(false);
-    c.settingRestored('s');
-    expect(await other).toBe('set');
-    expect(await settled(late)).toBe(false);
-    expect(await settled(meanwhile)).toBe(false);
-    // The ledger lists the setting until the old value is back; a failed put-back leaves it listed.
-    void ledgered.holdSetting('s', 'false');
-    expect(ledgered.leaveSetting('s')).toEqual({ last: true, restore: RESTORE });
-    ledgered.settingRestored('s', false);
-    expect(toPutBack()).toEqual([RESTORE]);
-  });
-
-  test('a last holder whose value was there before is handed nothing to put back', async () => {
-    const c = new Coordinator(0);
-    expect(await c.holdSetting('s', 'false')).toBe('set');
+  test('a phase whose value was there before the run lists nothing', async () => {
+    const { c, toPutBack } = withLedger();
+    expect(await c.enterPhase('s', 'false')).toBe('set');
     c.settingFound('s', 'false', RESTORE);
     c.settingSet('s', true);
-    const other = c.holdSetting('s', 'true');
-    expect(await settled(other)).toBe(false);
-    expect(c.leaveSetting('s')).toEqual({ last: true, restore: undefined });
-    c.settingRestored('s');
-    expect(await other).toBe('set');
+    expect(toPutBack()).toEqual([]);
   });
 
-  test('when the first holder cannot set it, those waiting for it are told to try again', async () => {
-    const c = new Coordinator(0);
-    expect(await c.holdSetting('s', 'true')).toBe('set');
-    const second = c.holdSetting('s', 'true');
+  test('when the setter cannot set it, the next test of the phase tries; a failed write stays in the ledger', async () => {
+    const { c, toPutBack } = withLedger();
+    expect(await c.enterPhase('s', 'true')).toBe('set');
+    const second = c.enterPhase('s', 'true');
+    c.settingFound('s', 'false', RESTORE);
     c.settingSet('s', false);
-    expect(await second).toBe('retry');
-    expect(await c.holdSetting('s', 'true')).toBe('set');
+    expect(await second).toBe('set');
+    expect(toPutBack()).toEqual([RESTORE]);
+    const third = c.enterPhase('s', 'true');
+    c.settingSet('s', true);
+    expect(await third).toBe('ready');
   });
 });
 

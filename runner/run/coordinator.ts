@@ -8,12 +8,12 @@
 // - the run-scoped fixtures: the first file to ask builds one, the others wait for its value or its
 //   failure (run-fixtures.ts, fixture.ts);
 // - named locks (a fixture group that one test at a time may change; locks.ts);
-// - holds of instance settings, kept in step with the run's ledger (setting-holds.ts);
+// - the phases of instance settings, kept in step with the run's ledger (setting-phases.ts);
 // - what the run did: requests per file and purpose, and the bound on requests in flight (tallies.ts).
 // Whatever waits, waits on one wait list (wait-list.ts).
 import { Locks } from './coordination/locks.js';
 import { RunFixtures, type FixtureFailure, type RunFixtureState } from './coordination/run-fixtures.js';
-import { SettingHolds } from './coordination/setting-holds.js';
+import { SettingPhases } from './coordination/setting-phases.js';
 import { Shelves } from './coordination/shelf.js';
 import { Tallies, type Purpose } from './coordination/tallies.js';
 import type { Ledger, SettingRestore } from './ledger.js';
@@ -31,12 +31,12 @@ export class Coordinator {
   private readonly shelves = new Shelves();
   private readonly fixtures = new RunFixtures();
   private readonly locks = new Locks();
-  private readonly settings: SettingHolds;
+  private readonly settings: SettingPhases;
   private readonly tallies: Tallies;
 
   /** `ledger`: the run's, where settings the run changes are listed until they are put back. */
   constructor(maxInFlight: number, ledger?: Ledger) {
-    this.settings = new SettingHolds(ledger);
+    this.settings = new SettingPhases(ledger);
     this.tallies = new Tallies(maxInFlight);
   }
 
@@ -109,22 +109,16 @@ export class Coordinator {
     this.locks.unlock(name);
   }
 
-  // ---- instance settings (setting-holds.ts) -----------------------------------------------------
+  // ---- instance settings (setting-phases.ts) ---------------------------------------------------
 
-  holdSetting(name: string, value: string): Promise<'set' | 'held' | 'retry'> {
-    return this.settings.hold(name, value);
+  enterPhase(name: string, value: string): Promise<'set' | 'ready'> {
+    return this.settings.enter(name, value);
   }
   settingFound(name: string, previous: string, restore: SettingRestore): void {
     this.settings.found(name, previous, restore);
   }
   settingSet(name: string, ok: boolean): void {
     this.settings.set(name, ok);
-  }
-  leaveSetting(name: string): { last: true; restore?: SettingRestore } | { last: false } {
-    return this.settings.leave(name);
-  }
-  settingRestored(name: string, ok = true): void {
-    this.settings.restored(name, ok);
   }
 
   // ---- what the run did (tallies.ts) ------------------------------------------------------------

@@ -19,7 +19,6 @@ import type { SourceKind } from '../core/vocabulary.js';
 import { SETUP_NEEDS } from '../core/setup-needs.js';
 import type { ActorInfo, RunContext } from './context.js';
 import type { FixtureFailure } from './coordination/run-fixtures.js';
-import type { CoordinatorClient } from './coordinator.js';
 import { Frame, type Run } from './frame.js';
 import type { SourceKey } from './lending.js';
 import { SetupError, type Maker } from './maker.js';
@@ -45,8 +44,6 @@ export interface SetupContext {
   leaseSeatless(): Promise<ActorInfo>;
   /** Throws unless it declared `need`, a set-up endpoint beyond the target contract (Frame.mayUse). */
   mayUse(need: SetupNeed): void;
-  /** The run's coordinator: what holders share for a while (an instance setting's value). */
-  coordinator: CoordinatorClient;
   /** The value of a fixture it declared (`uses`); the harness's error for one it did not. */
   use<U>(fixture: Fixture<U>): U;
 }
@@ -299,7 +296,6 @@ export function setupContext(frame: Frame, use: SetupContext['use']): SetupConte
     lease: () => frame.lease(),
     leaseSeatless: () => frame.leaseSeatless(),
     mayUse: (need) => frame.mayUse(need),
-    coordinator: frame.run.coordinator,
     use,
   };
 }

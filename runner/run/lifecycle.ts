@@ -57,7 +57,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       return;
     }
     try {
-      // Also the instance settings that tests left at their value for the next holder (coordinator.ts holdSetting).
+      // Also the instance settings the setting phases changed (coordination/setting-phases.ts).
       const { left } = await sweepLedger(admin, ledgerPath, { target: targetUrl });
       if (left.length > 0) console.error(`conformance: clean-up left ${left.length} thing(s) on the target: ${left.join(', ')} (ledger ${ledgerPath})`);
     } finally {

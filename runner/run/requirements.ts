@@ -2,6 +2,7 @@
 // version, fixtures of the manifest. A test whose needs the run does not meet is `unsupported`, with
 // the reason; one the person turned off (areas, endpoints, ids) is `disabled`.
 import { manifestEntry, type FixtureName } from '../../fixtures/manifest.js';
+import type { SettingValue } from '../core/instance-setting.js';
 import type { SetupNeed } from '../core/setup-needs.js';
 import { versionAtLeast } from '../core/version.js';
 import type { Capability } from './config.js';
@@ -19,6 +20,11 @@ export interface Requirements {
    * the test `unsupported` then (the maker's set-up calls), and its fixtures' are the test's too.
    */
   setup?: SetupNeed[];
+  /**
+   * An instance setting at a value (core/instance-setting.ts; tests only): the test runs in that
+   * value's phase, in a *.exclusive.test.ts file, and needs "application-settings-read".
+   */
+  setting?: SettingValue;
 }
 
 export interface Gate {

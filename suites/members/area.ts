@@ -1,6 +1,7 @@
 // The members area (spec: Endpoints / Members): direct, inherited and invited members of groups and
 // projects, and the group-only endpoints of billable and pending members, state, approval, override.
 import { defineArea } from '../../runner/core/area.js';
+import { PROMOTION_MANAGEMENT } from '../common/promotion.js';
 import { membersClauses } from './clauses.js';
 
 const both = (method: string, suffix = '') => ({ group: `${method} /groups/:id/members${suffix}`, project: `${method} /projects/:id/members${suffix}` });
@@ -39,4 +40,5 @@ export const members = defineArea({
   ],
   // `…/members/:member_id/approve` names a membership, not a user: normalize.ts tells it by its tail.
   collectionIdKinds: { members: 'user', billable_members: 'user', access_requests: 'user' },
+  settings: [PROMOTION_MANAGEMENT],
 });

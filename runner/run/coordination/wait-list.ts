@@ -1,4 +1,4 @@
-// The one way the coordinator's services wait (lending, shelves, run fixtures, locks, setting holds):
+// The one way the coordinator's services wait (lending, shelves, run fixtures, locks, setting phases):
 // a list of waiters, woken all at once or the longest waiting first, each wake carrying a value.
 // Everything it serves runs in the coordinator's one thread, so plain promises do; a library
 // (async-mutex, p-queue) would bring a mutex or a queue of work, not a condition to wait on with a
