@@ -96,11 +96,12 @@ export const sharedSources = fixture({ name: 'invitation-sources', scope: 'run',
 
 /**
  * The same for one file alone, per kind of source: the promotion-approval file queues requests
- * there, which no clean-up can withdraw, and a seatless user serves each source once.
+ * there, which no clean-up can withdraw, and a seatless user serves each source once. Run-scoped,
+ * though only that file uses it: both of the setting's phases load the file, and share it.
  */
 export const ownSources = fixture({
   name: 'invitation-own-sources',
-  scope: 'file',
+  scope: 'run',
   perKind: true,
   uses: [sharedSources],
   // Only the source of the instance's kind is made (and the group a project needs above it); the field

@@ -177,7 +177,7 @@ export const toolkit = (ctx: SetupContext): Toolkit => new ContextToolkit(ctx);
  */
 export function membersWorld<T extends object>(
   name: string,
-  options: { uses?: Fixture<unknown>[]; alone?: string; perKind?: boolean },
+  options: { uses?: Fixture<unknown>[]; alone?: string; perKind?: boolean; scope?: 'file' | 'run' },
   build: (t: Toolkit, kind: SourceKind) => T | Promise<T>,
 ): Fixture<T> {
   return fixture({ name: `members-${name}`, scope: 'file', ...options, build: async (ctx) => build(toolkit(ctx), ctx.kind ?? 'group') });

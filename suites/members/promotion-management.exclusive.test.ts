@@ -26,7 +26,8 @@ import { members } from './area.js';
 const QUEUED_STATUS_GITLAB = 'ee/lib/ee/api/helpers/members_helpers.rb; ee/spec/requests/api/members_spec.rb (single member api response, update membership api response: :accepted)';
 
 // Built per kind: a seatless user serves each source once (its queued promotion stays), and the tests of each kind draw from the same seatless pool.
-const world = membersWorld('promotion-management', { perKind: true }, async (t, kind) => ({ [kind]: await t.roleSource(kind) }) as Record<SourceKind, GroupInfo | ProjectInfo>);
+// Run-scoped, though only this file uses it: both of the setting's phases load the file, and share it.
+const world = membersWorld('promotion-management', { perKind: true, scope: 'run' }, async (t, kind) => ({ [kind]: await t.roleSource(kind) }) as Record<SourceKind, GroupInfo | ProjectInfo>);
 
 const addSuite = endpoint(members, 'add', { uses: [world] });
 const editSuite = endpoint(members, 'edit', { uses: [world] });
