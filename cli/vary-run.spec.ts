@@ -4,7 +4,11 @@
 // other timestamp precision, keys and headers in other orders, extra headers. A test that fails here
 // rests on something GitLab does not promise, and must accept every answer GitLab's code allows.
 // Each run is the real command in a child process against a server started here (one run reports
-// both levels; its exit code follows the parity level).
+// both levels; its exit code follows the parity level). The same runs are the suite's race check
+// (reference-server/neighbours.ts): the tests mark their requests about sources other tests of their
+// file share (CONFORMANCE_MARK_SHARED_LISTS), and the server, in neighbours mode, changes a list a
+// test reads when another test changed it before, as that test could have just then; a test that
+// compares such a list must take a source of its own or run alone, or it fails here.
 import { afterEach, expect, test } from 'vitest';
 import { cleanUpChildren, cli, fullTarget, resultsIn, server, tempDir } from './cli-child.js';
 
@@ -13,11 +17,11 @@ const SEEDS = [1, 2, 3, 4, 5];
 
 afterEach(cleanUpChildren);
 
-test.each(SEEDS)('the whole suite passes at both levels against the reference server with --vary %i', { timeout: RUN_MS }, async (seed) => {
-  const target = await server({ vary: seed });
+test.each(SEEDS)('the whole suite passes at both levels against the reference server with --vary %i and neighbours', { timeout: RUN_MS }, async (seed) => {
+  const target = await server({ vary: seed, neighbours: true });
   const dir = tempDir(`conformance-vary-${seed}-`);
   const reports = `${dir}/reports`;
-  const run = await cli(['--report-dir', reports, '--level', 'parity', '--concurrency', '8'], fullTarget(target, dir), { dir, timeoutMs: RUN_MS - 10_000 });
+  const run = await cli(['--report-dir', reports, '--level', 'parity', '--concurrency', '8'], { ...fullTarget(target, dir), CONFORMANCE_MARK_SHARED_LISTS: 'true' }, { dir, timeoutMs: RUN_MS - 10_000 });
   const results = resultsIn(reports, run);
   const failing = results.tests.filter((t) => [t.verdict, t.parity].some((v) => v === 'fail' || v === 'error'));
   const lines = failing.map((t) => `${t.id} [spec ${t.verdict}, parity ${t.parity}]: ${(t.reason ?? '').split('\n').slice(0, 3).join(' ')}`);

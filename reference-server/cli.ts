@@ -21,7 +21,7 @@ import { EXTRA_SETUP_ENDPOINTS, unknownWithout } from './without.js';
 export const OFFERED_CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'promotion_management', 'enterprise_users', 'member_removal_rate_limit'];
 
 export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--seed FILE]
-                               [--delayed-deletion] [--vary SEED] [--without NAME ...] [--spec-only]
+                               [--delayed-deletion] [--vary SEED] [--neighbours] [--without NAME ...] [--spec-only]
                                [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...]
   (also: gitlab-api-conformance serve [options])
   --port N            the port; 0 takes a free one (the URL printed says which)
@@ -35,6 +35,8 @@ export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0
   --vary SEED         take every freedom GitLab leaves open, as the seed (0 to 4294967295) chooses: colliding group and
                       project ids, ids with gaps, open list orders shuffled, unknown fields on every object, other
                       timestamp precision, other key and header order, extra headers (reference-server/vary/)
+  --neighbours        the suite's race check (with CONFORMANCE_MARK_SHARED_LISTS=true): before answering a test's read
+                      of a list another test changed, change it once more, as that test could have (neighbours.ts)
   --without NAME      lack one of the set-up endpoints the suite uses beyond the target contract (repeatable):${EXTRA_SETUP_ENDPOINTS.map((e) => `\n    ${e.name}: ${e.description}`).join('')}
   --latency MS        wait MS milliseconds before answering each request, to play a slow target
 Outside the API (docs/reference-server.md):
@@ -76,6 +78,7 @@ export async function serve(args: string[]): Promise<number> {
         'spec-only': { type: 'boolean', default: false },
         'delayed-deletion': { type: 'boolean', default: false },
         vary: { type: 'string' },
+        neighbours: { type: 'boolean', default: false },
         without: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -112,6 +115,7 @@ export async function serve(args: string[]): Promise<number> {
       specOnly: values['spec-only'],
       delayedDeletion: values['delayed-deletion'],
       vary,
+      neighbours: values.neighbours,
       without: values.without,
       seed: values.seed,
     });
@@ -146,7 +150,7 @@ export async function serve(args: string[]): Promise<number> {
     }, 250).unref();
   }
 
-  const modes = [values['spec-only'] && 'spec-only mode', values['delayed-deletion'] && 'delayed deletion', vary !== undefined && `vary seed ${vary}`, values.seed && `seeded from ${values.seed}`].filter(Boolean);
+  const modes = [values['spec-only'] && 'spec-only mode', values['delayed-deletion'] && 'delayed deletion', vary !== undefined && `vary seed ${vary}`, values.neighbours && 'neighbours', values.seed && `seeded from ${values.seed}`].filter(Boolean);
   console.log(`GitLab reference server listening on ${server.url} (API at ${server.url}/api/v4)${modes.length ? `, ${modes.join(', ')}` : ''}`);
   // The operator asked for this server: its admin token is printed unless they chose it themselves.
   console.log(`Administrator token: ${values['admin-token'] === undefined ? server.adminToken : 'the one given with --admin-token'}`);

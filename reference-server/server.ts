@@ -15,11 +15,12 @@ import { seedFixtures } from './fixtures.js';
 import { SERVER_AREAS, type ServerArea } from './areas.js';
 import { installSpecOnly, type SpecOnlyOptions } from './spec-only/index.js';
 import { installVary, validSeed, variedIds, type VaryOptions } from './vary/index.js';
+import { installNeighbours, type NeighboursOptions } from './neighbours.js';
 import { installWithout, type WithoutOptions } from './without.js';
 import { applySeed, checkSeed, loadSeedFile, type Seed } from './seed/seed.js';
 import { installReferenceEndpoints } from './http/reference-endpoints.js';
 
-export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOptions, SpecOnlyOptions, VaryOptions, WithoutOptions {
+export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOptions, SpecOnlyOptions, VaryOptions, WithoutOptions, NeighboursOptions {
   /** Fixes the administrator's token; a fresh `glpat-` token otherwise. */
   adminToken?: string;
   /** Largest accepted request body; GitLab's default API limit is far above what tests need. */
@@ -117,6 +118,7 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
   if (withFaults) installFaults(app, faults, options.faultHeader ?? false);
   if (options.specOnly) installSpecOnly(app, ctx);
   if (options.without?.length) installWithout(app, options.without);
+  if (options.neighbours) installNeighbours(app, store, adminToken);
   // Last: it varies the answers as every other hook left them.
   if (options.vary !== undefined) installVary(app, options.vary);
   app.register(

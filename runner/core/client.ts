@@ -137,7 +137,8 @@ export class Client {
       payload = Buffer.from(options.rawJson);
       headers['content-type'] = 'application/json';
     }
-    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+    const marks = this.recorder?.to.headersFor?.(method, url, this.recorder.purpose);
+    for (const [name, value] of Object.entries({ ...options.headers, ...marks })) headers[name.toLowerCase()] = value;
     // The target URL may carry a path (GitLab under a relative URL root): the API path goes after it.
     const res = await requestOnce(new URL(this.baseUrl + url), method, payload === undefined ? headers : { ...headers, 'content-length': payload.length }, payload, this.timeoutMs);
     const flat: Record<string, string> = {};

@@ -32,6 +32,8 @@ export type Purpose = 'checked' | 'setup' | 'take-back' | 'reset' | 'clean-up';
 /** Where a client's exchanges go besides the test's evidence: the trail of the test or fixture that sent them. */
 export interface Recorder {
   record(exchange: Exchange, purpose: Purpose): void;
+  /** Headers to add to a request sent for `purpose` (the suite's shared-list mark, runner/run/shared-lists.ts). */
+  headersFor?(method: string, url: string, purpose: Purpose): Record<string, string> | undefined;
 }
 
 /** The two verdict levels (README: "Two levels"): what the spec asks, and what GitLab's code does beyond it. */

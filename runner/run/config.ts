@@ -69,6 +69,8 @@ export interface Config {
   maxInFlight: number;
   /** One test at a time, files in name order: a run another run can be compared with exchange by exchange. */
   sequential: boolean;
+  /** The suite's own race check: mark the GETs tests send about shared sources (runner/run/shared-lists.ts). */
+  markSharedLists: boolean;
   /** Where `record` writes the run's transcript (JSON Lines); undefined: the run records nothing. */
   transcriptPath?: string;
   /** Baseline of expected failures (YAML or JSON). */
@@ -104,6 +106,7 @@ export const SETTINGS: Setting[] = [
   { env: 'CONFORMANCE_CONCURRENCY', default: `${URL_TARGET_CONCURRENCY} with a target URL; ${BUNDLED_CONCURRENCY} with the bundled server`, meaning: `Test files run at once (the tests of a file run ${TESTS_PER_FILE} at a time). A URL target is waited on, not computed for, so more files hide its latency whatever the cores.` },
   { env: 'CONFORMANCE_MAX_IN_FLIGHT', default: String(DEFAULT_MAX_IN_FLIGHT), meaning: 'Requests in flight against the target at once, over the whole run (0: no bound). The one knob of the load on the target: lower it for a small GitLab.' },
   { env: 'CONFORMANCE_SEQUENTIAL', default: 'false', meaning: 'true: one test at a time, the files in name order, one request in flight (CONFORMANCE_MAX_IN_FLIGHT is then 1), so that two runs of one target meet the same objects in the same order (recordings to compare with `diff` then differ the least). Slower.' },
+  { env: 'CONFORMANCE_MARK_SHARED_LISTS', default: 'false', meaning: 'true: the suite\'s own race check. A test that does not run alone sends its reads of sources other tests of its file share with the header X-Conformance-Shared-List; the bundled reference server started with `neighbours` changes such a list before it answers, as a test beside it could, so a test that compares it fails. A target ignores the header.' },
   { env: 'CONFORMANCE_TRANSCRIPT', default: '(unset)', meaning: 'Where the run writes its transcript (JSON Lines, docs/transcript-format.md): every exchange of every test, tokens masked. `record --out` sets it.' },
 ];
 
@@ -188,6 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
 
   const sequential = get('CONFORMANCE_SEQUENTIAL') ?? 'false';
   if (!['true', 'false'].includes(sequential)) throw new ConfigError(`${label('CONFORMANCE_SEQUENTIAL')} must be true or false, got "${sequential}"`);
+  const markSharedLists = get('CONFORMANCE_MARK_SHARED_LISTS') ?? 'false';
+  if (!['true', 'false'].includes(markSharedLists)) throw new ConfigError(`${label('CONFORMANCE_MARK_SHARED_LISTS')} must be true or false, got "${markSharedLists}"`);
 
   return {
     targetUrl: targetUrl?.replace(/\/+$/, ''),
@@ -206,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     // in an order its timing decides, and so would the ids it hands out (lists are ordered by them).
     maxInFlight: sequential === 'true' ? 1 : Number(maxInFlight),
     sequential: sequential === 'true',
+    markSharedLists: markSharedLists === 'true',
     transcriptPath: get('CONFORMANCE_TRANSCRIPT'),
     expectedFailuresPath,
   };

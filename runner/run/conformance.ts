@@ -24,6 +24,7 @@ import { closure, endFile, FixtureUnavailable, holding, needsOf, resolve, setupC
 import { Frame } from './frame.js';
 import { SetupError } from './maker.js';
 import { enterPhase } from './setting-phase.js';
+import { sharedListMark, sourceRefs } from './shared-lists.js';
 import { beforeRun, unmet, type Gate, type Requirements } from './requirements.js';
 import type { SymbolEntry } from './symbols.js';
 
@@ -199,6 +200,13 @@ export function endpoint<E extends string, X extends string>(area: Area<E, X>, n
   };
 }
 
+/** The sources of the fixtures a test shares with the other tests of its file (file or run scope, not `alone`). */
+function sharedSources(frame: Frame, uses: readonly Fixture<unknown>[]): Set<string> {
+  const shared = new Set<string>();
+  for (const f of uses) if (f.spec.scope !== 'test' && f.spec.alone === undefined) sourceRefs(valueIn(frame, f), shared);
+  return shared;
+}
+
 /**
  * What the run knows a test file by (its fixtures' scope and names): its name, and in a setting's
  * phase the phase too, since every phase loads the file anew and builds its file fixtures again.
@@ -247,6 +255,7 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
           // A setting's phase: its value is in place before the fixtures are built.
           if (meta.requires.setting) await enterPhase(frame, meta.requires.setting);
           instances = await resolve(uses, frame, file, meta.kind);
+          if (run.context.markSharedLists && alone === undefined) frame.markChecked = sharedListMark(sharedSources(frame, uses), meta.id);
           await withDeadline(body(kit(run.context, meta.kind, frame)));
         } catch (error) {
           if (error instanceof FixtureUnavailable) {

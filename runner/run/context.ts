@@ -37,6 +37,8 @@ export interface RunContext {
   disabledTests: string[];
   /** Whether each test's exchanges are kept for a transcript (`record`). */
   recording: boolean;
+  /** Mark the GETs tests send about shared sources (CONFORMANCE_MARK_SHARED_LISTS; shared-lists.ts). */
+  markSharedLists: boolean;
   fixtures: FixtureManifest;
   actors: Record<ActorName, ActorInfo>;
   /**

@@ -64,6 +64,13 @@ export class Frame implements Recorder {
     this.make = new Maker(this);
   }
 
+  /** A test's checked requests go out with these headers (the shared-list mark, shared-lists.ts). */
+  markChecked?: (method: string, url: string) => Record<string, string> | undefined;
+
+  headersFor(method: string, url: string, purpose: Purpose): Record<string, string> | undefined {
+    return purpose === 'checked' ? this.markChecked?.(method, url) : undefined;
+  }
+
   record(exchange: Exchange, purpose: Purpose): void {
     this.counts[purpose]++;
     // What the clean-up and take-backs send puts users back where they were: no trace for the lending policy.

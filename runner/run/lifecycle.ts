@@ -96,6 +96,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       endpoints: config.endpoints,
       disabledTests: config.disabledTests,
       recording: config.transcriptPath !== undefined,
+      markSharedLists: config.markSharedLists,
       fixtures,
       actors: {} as Record<ActorName, ActorInfo>,
       root: undefined,
