@@ -4,8 +4,8 @@ import type { TestProject } from 'vitest/node';
 import type { RunContext } from '../runner/run/context.js';
 
 /**
- * Both conformance projects (the parallel one and the exclusive one that runs after it) use this
- * setup; they share one run: one server, one set of actors, one ledger, torn down by the last.
+ * Every conformance project (the main one and each setting phase that runs after it, vitest.config.ts)
+ * uses this setup; they share one run: one server, one set of actors, one ledger, torn down by the last.
  */
 interface SharedRun {
   run: Promise<{ run: RunContext; teardown: () => Promise<void> }>;

@@ -35,6 +35,8 @@ export function noteUnanswered(): void {
 export function giveSlot(): void {
   if (!slots) return;
   Atomics.sub(slots, 0, 1);
-  // One slot came free: one waiter is woken (the first; waking them all cost each one a retry).
-  Atomics.notify(slots, 0, 1);
+  // Every waiter is woken, not just one: those that find the slot taken wait again in the order they
+  // came, whoever took it. Waking one reorders them when a newcomer takes the slot first, which made
+  // two sequential recordings of one target differ (who gets which pool user).
+  Atomics.notify(slots, 0);
 }
