@@ -46,11 +46,11 @@ export default tseslint.config(
         {
           zones: [
             layer('runner/core', ['runner/run', 'runner/report', 'runner/differential', 'cli', 'fixtures', ...AREA_FOLDERS], 'core is the bottom layer of the harness: it imports no other layer, no area and no fixture.'),
-            layer('runner/run', ['runner/report', 'runner/differential', 'cli', ...AREA_FOLDERS], 'run imports only core (and fixtures): reports, the CLI and the areas sit above it.'),
+            layer('runner/run', ['runner/report', 'runner/differential', 'cli', ...AREA_FOLDERS], 'run imports only core (and the fixture manifest): reports, the CLI and the areas sit above it.'),
             layer('runner/report', ['runner/differential', 'cli', ...AREA_FOLDERS], 'report imports only run and core; the catalog of areas is handed in.'),
             layer('runner/differential', ['runner/run', 'runner/report', 'cli', 'fixtures', 'reference-server', ...AREA_FOLDERS], 'differential (a peer of report) reads transcripts and writes reports: it imports core only.'),
             layer(AREA_DIRS, ['runner/report', 'runner/differential', 'cli'], 'an area imports the harness core and run layers only.'),
-            layer('fixtures', ['runner/run', 'runner/report', 'runner/differential', 'cli', ...AREA_FOLDERS], 'fixtures are below the run layer.'),
+            layer('fixtures', ['runner/run', 'runner/report', 'runner/differential', 'cli', ...AREA_FOLDERS], 'the fixture manifest is below the run layer.'),
             layer('contract', ['suites', 'runner', 'cli', 'fixtures', 'reference-server'], 'contract/ is neutral: it imports nothing of the suite or the server.'),
           ],
         },

@@ -11,7 +11,7 @@
 // is a set-up endpoint beyond the target contract that the target lacks (setup-needs.ts), `error`
 // otherwise; the failure is reported once. A fixture declared `alone` (with why) is held by one
 // test at a time (its tests change what other tests of it read).
-import type { Factories } from '../../fixtures/factories.js';
+import type { Names } from './names.js';
 import type { Client } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
 import type { SetupNeed } from '../core/setup-needs.js';
@@ -37,7 +37,7 @@ export interface SetupContext {
   /** The administrator, for set-up requests of its own (recorded as set-up, or a reset's; not in a test's log). */
   admin: Client;
   /** Names for what it makes: unique in the run, the same in every run. */
-  names: Factories;
+  names: Names;
   /** A user new to the domains of its fixtures (Frame.lease). */
   lease(): Promise<ActorInfo>;
   /** A user who holds no seat, for the promotion-approval tests (Frame.leaseSeatless). */
@@ -292,7 +292,7 @@ export function setupContext(frame: Frame, use: SetupContext['use']): SetupConte
     run: frame.run.context,
     make: frame.make,
     admin: frame.admin,
-    names: frame.factories,
+    names: frame.names,
     lease: () => frame.lease(),
     leaseSeatless: () => frame.leaseSeatless(),
     mayUse: (need) => frame.mayUse(need),

@@ -4,7 +4,7 @@
 // fixtures. A test works with it through its kit, a fixture's build through its context (both a
 // SetupContext, fixture.ts), which the helpers they call are handed. When the frame closes, the trail
 // tells the lending policy what happened to each leased user (lending.ts).
-import { Factories } from '../../fixtures/factories.js';
+import { Names } from './names.js';
 import type { RoleGrantingWrite } from '../core/area.js';
 import { Client, type Exchange } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
@@ -39,7 +39,7 @@ export class Frame implements Recorder {
   readonly sources: SourceKey[] = [];
   readonly make: Maker;
   readonly admin: Client;
-  readonly factories: Factories;
+  readonly names: Names;
   /** The run's objects it met, by their role in its world (a test's transcript names them so). */
   readonly symbols = new Symbols();
 
@@ -59,7 +59,7 @@ export class Frame implements Recorder {
     purpose: Purpose = 'setup',
   ) {
     const { context } = run;
-    this.factories = new Factories(context.prefix, scope);
+    this.names = new Names(context.prefix, scope);
     this.admin = new Client(context.targetUrl, context.adminToken, `admin (${purpose})`, context.requestTimeoutMs).recordingTo(this, purpose);
     this.make = new Maker(this);
   }

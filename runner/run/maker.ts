@@ -14,7 +14,7 @@ import { registerSecret } from '../core/redact.js';
 import { SETUP_NEEDS, type SetupNeed } from '../core/setup-needs.js';
 import { dateIn, ROLES, ROLE_LEVEL, sourcePath, type GroupInfo, type ProjectInfo, type SourceInfo, type TokenScope, type Visibility } from '../core/vocabulary.js';
 import type { ActorInfo } from './context.js';
-import type { Factories } from '../../fixtures/factories.js';
+import type { Names } from './names.js';
 import type { Client } from '../core/client.js';
 import type { RunContext } from './context.js';
 import type { CoordinatorClient } from './coordinator.js';
@@ -48,7 +48,7 @@ export class SetupError extends HarnessError {
 export interface MakerFrame {
   readonly run: { context: RunContext; coordinator: CoordinatorClient };
   readonly admin: Client;
-  readonly factories: Factories;
+  readonly names: Names;
   readonly symbols: Symbols;
   /** Who owns the domains it makes. */
   readonly owner: string;
@@ -80,7 +80,7 @@ export class Maker {
    * unless told). `unconfirmed`: its primary address left unconfirmed (a set-up beyond the contract).
    */
   async user(hint?: string, scopes: readonly TokenScope[] = ['api'], options: { unconfirmed?: boolean } = {}): Promise<ActorInfo> {
-    const fields = this.frame.factories.user(hint);
+    const fields = this.frame.names.user(hint);
     // Without skip_confirmation an administrator's new user keeps an unconfirmed address (app/services/users/build_service.rb).
     const confirmation = options.unconfirmed ? {} : { skip_confirmation: true };
     const need = options.unconfirmed ? 'unconfirmed-users' : undefined;
@@ -125,7 +125,7 @@ export class Maker {
    * top of the instance. With `roles`, every shared role actor a direct member at its level.
    */
   async group(options: { visibility?: Visibility; parent?: GroupInfo; top?: boolean; hint?: string; roles?: boolean } = {}): Promise<GroupInfo> {
-    const path = this.frame.factories.slug(options.hint);
+    const path = this.frame.names.slug(options.hint);
     const parent = options.parent ?? (options.top ? undefined : this.run.context.root);
     const body = await this.setup(
       `create group ${path}`,
@@ -141,7 +141,7 @@ export class Maker {
 
   /** A project with a repository (README on the default branch unless `empty`), in `group` or the administrator's namespace. */
   async project(options: { group?: GroupInfo; visibility?: Visibility; hint?: string; empty?: boolean; roles?: boolean } = {}): Promise<ProjectInfo> {
-    const path = this.frame.factories.slug(options.hint);
+    const path = this.frame.names.slug(options.hint);
     const body = await this.setup(
       `create project ${path}`,
       this.frame.admin.post('/projects', {

@@ -52,7 +52,7 @@ function markedAlready(res: Exchange): boolean {
   return res.status === 400 && typeof message === 'string' && /^(Group|Project) has been already marked for deletion$/.test(message);
 }
 
-/** A ledger's run prefix as a kind of object carries it: usernames with "_" for "-" (fixtures/factories.ts). */
+/** A ledger's run prefix as a kind of object carries it: usernames with "_" for "-" (names.ts). */
 function prefixOf(kind: LedgerKind, runId: string): string {
   return kind === 'user' ? `cnf_${runId}` : `cnf-${runId}`;
 }

@@ -7,7 +7,7 @@ import { manifestEntry, type FixtureName, type ResolvedFixture } from '../../fix
 import type { Kit, TestSpec } from '../../runner/run/conformance.js';
 import { fixture, type Fixture, type SetupContext } from '../../runner/run/fixture.js';
 import type { Maker } from '../../runner/run/maker.js';
-import type { Factories } from '../../fixtures/factories.js';
+import type { Names } from '../../runner/run/names.js';
 import { HarnessError } from '../../runner/core/errors.js';
 import { ACCESS, type ActorName, type GroupInfo, type ProjectInfo, type SourceInfo, type SourceKind, type Visibility } from '../../runner/core/vocabulary.js';
 import { type ActorInfo, type RunContext } from '../../runner/run/context.js';
@@ -65,7 +65,7 @@ export interface Toolkit {
   /** The administrator, recording for the test or fixture it runs for. */
   readonly admin: Client;
   /** Names for what it makes: unique in the run, the same in every run. */
-  readonly names: Factories;
+  readonly names: Names;
   /** The value of a fixture it declared (`uses`). */
   use<U>(fixture: Fixture<U>): U;
   /** A group (private unless told; below the run's root, or `top`) with every shared role actor as a direct member at its level. */
