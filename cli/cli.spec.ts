@@ -30,6 +30,11 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(helps[2].stdout).toMatch(/^Usage: gitlab-api-conformance list[\s\S]*--json[\s\S]*Example:/);
     expect(helps[3].stdout).toMatch(/--seed/);
     expect(helps[4].stdout).toMatch(/--noise FILE/);
+    // `list` names what a test needs, the setting value of its phase too.
+    const listed = await cli(['list', '--grep', 'members\\.add\\.group\\.(setting-off|add-single):'], {});
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^members\.add\.group\.add-single {2}POST \/groups\/:id\/members {2}\[members\.promotion\.add-single\] {2}needs: promotion_management, enable_member_promotion_management=true, set-up application-settings-read$/m);
+    expect(listed.stdout).toMatch(/^members\.add\.group\.setting-off .* enable_member_promotion_management=false/m);
     const bad = await cli(['--shard', 'half'], {});
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--shard must look like 1\/3/);

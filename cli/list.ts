@@ -59,7 +59,13 @@ export async function list(args: string[], root: string): Promise<number> {
   for (const m of metas) {
     if (values.json) console.log(JSON.stringify(m));
     else {
-      const needs = [...(m.requires.capabilities ?? []), ...(m.requires.minVersion ? [`GitLab ${m.requires.minVersion}`] : []), ...m.needs.map((n) => `set-up ${n}`)];
+      const { setting } = m.requires;
+      const needs = [
+        ...(m.requires.capabilities ?? []),
+        ...(m.requires.minVersion ? [`GitLab ${m.requires.minVersion}`] : []),
+        ...(setting ? [`${setting.name}=${JSON.stringify(setting.value)}`] : []),
+        ...m.needs.map((n) => `set-up ${n}`),
+      ];
       console.log(`${m.id}  ${m.endpoint}  [${m.clauses.join(', ')}]${m.level === 'parity' ? '  (parity level)' : ''}${needs.length ? `  needs: ${needs.join(', ')}` : ''}`);
     }
   }
