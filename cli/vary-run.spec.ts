@@ -29,4 +29,6 @@ test.each(SEEDS)('the whole suite passes at both levels against the reference se
   expect(results.summary.pass, 'tests that passed (the run must not be empty)').toBeGreaterThan(100);
   expect(results.summary.unsupported, 'tests reported unsupported (the server offers every capability and fixture)').toBe(0);
   expect(run.code, run.stderr.slice(-2000)).toBe(0);
+  // The race check had something to check: tests marked their reads, and neighbours joined lists (a new user each, most of them).
+  expect([...target.store.users.values()].filter((u) => u.username.startsWith('neighbour-')).length, 'users the neighbours mode made').toBeGreaterThan(10);
 });

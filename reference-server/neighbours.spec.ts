@@ -4,7 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, expect, test } from 'vitest';
 import { buildApp } from './server.js';
-import { NEIGHBOUR_HEADER, SHARED_LIST_HEADER } from './neighbours.js';
+import { SHARED_LIST_HEADER } from '../contract/shared-list-header.js';
+import { NEIGHBOUR_HEADER } from './neighbours.js';
 
 const ADMIN = 'glpat-neighbours-admin-00000';
 const apps: FastifyInstance[] = [];
@@ -15,7 +16,7 @@ afterEach(async () => {
 async function setUp(neighbours: boolean) {
   const { app } = buildApp({ adminToken: ADMIN, neighbours });
   apps.push(app);
-  const call = async (method: 'GET' | 'POST', url: string, by?: string, payload?: object) => {
+  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, by?: string, payload?: object) => {
     const res = await app.inject({ method, url: `/api/v4${url}`, headers: { 'private-token': ADMIN, ...(by ? { [SHARED_LIST_HEADER]: by } : {}) }, ...(payload ? { payload } : {}) });
     return { status: res.statusCode, body: JSON.parse(res.body) as Record<string, unknown>[] & Record<string, unknown>, neighbour: res.headers[NEIGHBOUR_HEADER.toLowerCase()] };
   };
@@ -41,6 +42,15 @@ test('another test\'s change to a list makes a marked read of it hold a neighbou
   expect(after.ids).toHaveLength(before.ids.length + 2);
   // Each such read meets one more change, as a neighbour still at work would make.
   expect((await members('test-b')).ids).toHaveLength(before.ids.length + 3);
+});
+
+test('a change of a member\'s level is no change of the list: nobody else\'s read meets a neighbour for it', async () => {
+  const { call, group, user, members } = await setUp(true);
+  expect((await call('POST', `/groups/${String(group.id)}/members`, undefined, { user_id: user.id, access_level: 30 })).status).toBe(201);
+  expect((await call('PUT', `/groups/${String(group.id)}/members/${String(user.id)}`, 'test-a', { access_level: 40 })).status).toBe(200);
+  const read = await members('test-b');
+  expect(read.neighbour).toBeUndefined();
+  expect(read.ids).toHaveLength(2);
 });
 
 test('without the mode, marked requests are answered as any other', async () => {

@@ -1,16 +1,18 @@
 // The neighbours mode (`neighbours: true`): the suite's check that no test compares a list another
 // test of its file may change at the same time. Tests of a file run at once; with
 // CONFORMANCE_MARK_SHARED_LISTS=true the suite marks every request a test (not run `alone`) sends
-// about a source it shares with other tests, with the test's id (header SHARED_LIST_HEADER;
+// about a source it shares with other tests, with the test's id (contract/shared-list-header.ts;
 // runner/run/shared-lists.ts). This server notes which tests changed which lists of which sources;
 // before it answers a marked read of a list that another test has changed in this run, it makes one
 // change of its own to that list, as that test could have made it just then: a new member,
 // invitation, access request or mirror. A test that fails then compares what a neighbour changes: it
 // must take a source of its own, or run alone. Unmarked requests are answered as always.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SHARED_LIST_HEADER } from '../contract/shared-list-header.js';
 import type { Store } from './state/store.js';
 
-export const SHARED_LIST_HEADER = 'x-conformance-shared-list';
+/** Node's lower-case name of SHARED_LIST_HEADER, as request.headers holds it. */
+const MARK = SHARED_LIST_HEADER.toLowerCase();
 /** Set on an answer whose list this mode changed first. */
 export const NEIGHBOUR_HEADER = 'X-Reference-Neighbour';
 
@@ -123,7 +125,7 @@ export function installNeighbours(app: FastifyInstance, store: Store, adminToken
   };
 
   app.addHook('preHandler', async (request, reply) => {
-    const by = request.headers[SHARED_LIST_HEADER];
+    const by = request.headers[MARK];
     if (typeof by !== 'string') return;
     const place = placeOf(request);
     if (!place) return;
@@ -137,7 +139,7 @@ export function installNeighbours(app: FastifyInstance, store: Store, adminToken
     void reply.header(NEIGHBOUR_HEADER, place.collection);
   });
   app.addHook('onResponse', async (request) => {
-    const by = request.headers[SHARED_LIST_HEADER];
+    const by = request.headers[MARK];
     const was = before.get(request);
     const place = was && placeOf(request);
     if (typeof by !== 'string' || !was || !place) return;

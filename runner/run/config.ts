@@ -189,10 +189,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
   const maxInFlight = get('CONFORMANCE_MAX_IN_FLIGHT') ?? String(DEFAULT_MAX_IN_FLIGHT);
   if (!/^\d+$/.test(maxInFlight)) throw new ConfigError(`${label('CONFORMANCE_MAX_IN_FLIGHT')} must be a whole number (0: no bound), got "${maxInFlight}"`);
 
-  const sequential = get('CONFORMANCE_SEQUENTIAL') ?? 'false';
-  if (!['true', 'false'].includes(sequential)) throw new ConfigError(`${label('CONFORMANCE_SEQUENTIAL')} must be true or false, got "${sequential}"`);
-  const markSharedLists = get('CONFORMANCE_MARK_SHARED_LISTS') ?? 'false';
-  if (!['true', 'false'].includes(markSharedLists)) throw new ConfigError(`${label('CONFORMANCE_MARK_SHARED_LISTS')} must be true or false, got "${markSharedLists}"`);
+  const flag = (name: string): boolean => {
+    const value = get(name) ?? 'false';
+    if (!['true', 'false'].includes(value)) throw new ConfigError(`${label(name)} must be true or false, got "${value}"`);
+    return value === 'true';
+  };
+  const sequential = flag('CONFORMANCE_SEQUENTIAL');
 
   return {
     targetUrl: targetUrl?.replace(/\/+$/, ''),
@@ -209,9 +211,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     concurrency: Number(concurrency),
     // One request at a time too: requests a test or the set-up sends at once would reach the target
     // in an order its timing decides, and so would the ids it hands out (lists are ordered by them).
-    maxInFlight: sequential === 'true' ? 1 : Number(maxInFlight),
-    sequential: sequential === 'true',
-    markSharedLists: markSharedLists === 'true',
+    maxInFlight: sequential ? 1 : Number(maxInFlight),
+    sequential,
+    markSharedLists: flag('CONFORMANCE_MARK_SHARED_LISTS'),
     transcriptPath: get('CONFORMANCE_TRANSCRIPT'),
     expectedFailuresPath,
   };

@@ -20,11 +20,11 @@ import { BODY_DEADLINE_MS } from './config.js';
 import type { RunContext } from './context.js';
 import type { FixtureFailure } from './coordination/run-fixtures.js';
 import { currentRun } from './current-run.js';
-import { closure, endFile, FixtureUnavailable, holding, needsOf, resolve, setupContext, valueIn, type Fixture, type SetupContext, type TestScoped } from './fixture.js';
+import { closure, endFile, FixtureUnavailable, heldSources, holding, needsOf, resolve, setupContext, valueIn, type Fixture, type SetupContext, type TestScoped } from './fixture.js';
 import { Frame } from './frame.js';
 import { SetupError } from './maker.js';
 import { enterPhase } from './setting-phase.js';
-import { sharedListMark, sourceRefs } from './shared-lists.js';
+import { sharedListMark } from './shared-lists.js';
 import { beforeRun, unmet, type Gate, type Requirements } from './requirements.js';
 import type { SymbolEntry } from './symbols.js';
 
@@ -201,11 +201,7 @@ export function endpoint<E extends string, X extends string>(area: Area<E, X>, n
 }
 
 /** The sources of the fixtures a test shares with the other tests of its file (file or run scope, not `alone`). */
-function sharedSources(frame: Frame, uses: readonly Fixture<unknown>[]): Set<string> {
-  const shared = new Set<string>();
-  for (const f of uses) if (f.spec.scope !== 'test' && f.spec.alone === undefined) sourceRefs(valueIn(frame, f), shared);
-  return shared;
-}
+const sharedSources = (frame: Frame, uses: readonly Fixture<unknown>[]) => uses.filter((f) => f.spec.scope !== 'test' && f.spec.alone === undefined).flatMap((f) => heldSources(valueIn(frame, f)));
 
 /**
  * What the run knows a test file by (its fixtures' scope and names): its name, and in a setting's

@@ -131,15 +131,25 @@ export function needsOf(fixtures: readonly Fixture<unknown>[]): SetupNeed[] {
   return [...new Set(closure(fixtures).flatMap((f) => f.spec.requires?.setup ?? []))];
 }
 
-/** The groups and projects inside a fixture's value (its plain data): a user leased with it is new to their domains. */
-function sourcesIn(value: unknown, out: SourceKey[] = []): SourceKey[] {
+/** A group or project as a fixture's value holds it. */
+export interface HeldSource {
+  kind: SourceKind;
+  id: number;
+  fullPath: string;
+}
+
+/** The groups and projects inside a fixture's value (its plain data). */
+export function heldSources(value: unknown, out: HeldSource[] = []): HeldSource[] {
   const plain = value !== null && typeof value === 'object' && (Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype);
   if (!plain) return out;
   const v = value as { kind?: unknown; id?: unknown; fullPath?: unknown };
-  if ((v.kind === 'group' || v.kind === 'project') && typeof v.id === 'number' && typeof v.fullPath === 'string') out.push(`${v.kind}:${v.id}`);
-  for (const inner of Object.values(value)) sourcesIn(inner, out);
+  if ((v.kind === 'group' || v.kind === 'project') && typeof v.id === 'number' && typeof v.fullPath === 'string') out.push({ kind: v.kind, id: v.id, fullPath: v.fullPath });
+  for (const inner of Object.values(value)) heldSources(inner, out);
   return out;
 }
+
+/** Their keys: a user leased with the value is new to their domains. */
+const sourcesIn = (value: unknown): SourceKey[] => heldSources(value).map((s) => `${s.kind}:${s.id}` as const);
 
 // ---- resolution ---------------------------------------------------------------------------------
 
