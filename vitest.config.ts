@@ -2,6 +2,9 @@
 // `conformance` (the conformance suite, suites/<area>/*.test.ts, run against a target).
 // Conformance files share workers (isolate: false): they only talk HTTP and each builds its own
 // world, so the ~0.3 s per-file isolation cost (shared/MEASUREMENTS.md) buys nothing there.
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { CATALOG } from './suites/areas.js';
@@ -34,11 +37,40 @@ const EXCLUSIVE_FILES = 'suites/*/**/*.exclusive.test.ts';
 export const HOOK_TIMEOUT_MS = 120_000;
 
 /**
+ * vitest's module cache on disk (experimental.fsModuleCache, below) for the conformance projects: a
+ * command no longer transforms the suite's ~230 modules anew for its workers (about 1.5 of a small
+ * run's 6.7 s of CPU). Not for the modules the command's own process loads through vite (the global
+ * setup's, environment `__vitest__`): vitest 4.1 hands those back from the cache as a Buffer, and
+ * vite's stack-trace source maps then throw on the first error whose stack passes through them
+ * (`code.charCodeAt is not a function`, ServerModuleRunner in vitest's cli-api chunk).
+ */
+const moduleCacheInWorkersOnly: Plugin = {
+  name: 'conformance:module-cache-in-workers-only',
+  configureVitest({ experimental_defineCacheKeyGenerator }) {
+    experimental_defineCacheKeyGenerator(({ environment }) => (environment.name === '__vitest__' ? false : undefined));
+  },
+};
+
+/** The cache's folder, in the package's own tree; none (no cache) where that cannot be written, as in a read-only global install. */
+function moduleCacheDir(): string | undefined {
+  const dir = fileURLToPath(new URL('./node_modules/.vitest-module-cache', import.meta.url));
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+const MODULE_CACHE_DIR = moduleCacheDir();
+
+/**
  * A conformance project: its files under the one global setup that makes the run, sharing workers
  * (isolate: false), the tests of a file at once (the wrapper marks them concurrent unless the run is
  * sequential: they share only fixtures made for sharing, fixture.ts).
  */
 const conformanceProject = (name: string, files: { include: string; exclude?: string }, more: { sequence?: { groupOrder: number }; provide?: { conformancePhase: SettingValue } } = {}) => ({
+  plugins: [moduleCacheInWorkersOnly],
   test: {
     name,
     include: [files.include],
@@ -75,6 +107,8 @@ export default defineConfig(({ mode }) => {
       // A setting's phase loads every *.exclusive.test.ts file but declares only the tests that need
       // its value: a file with none for that value is no error (vitest's option is root-wide only).
       passWithNoTests: true,
+      // Every project inherits it; the conformance projects' plugin keeps the command's own modules out.
+      ...(MODULE_CACHE_DIR ? { experimental: { fsModuleCache: true, fsModuleCachePath: MODULE_CACHE_DIR } } : {}),
       projects: [
         {
           // The suite's own specs that start no whole run: `npm run test:fast`.

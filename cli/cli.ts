@@ -179,6 +179,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
   // Loaded here, not at the top: --help and sweep need none of vitest.
   const { createVitest } = await import('vitest/node');
   const { NameOrder } = await import('../runner/run/name-order.js');
+  (await import('../runner/run/lifecycle.js')).offerRunMaker(CATALOG);
   const vitest = await createVitest('test', {
     root: ROOT,
     config: join(ROOT, 'vitest.config.ts'),

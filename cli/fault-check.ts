@@ -36,7 +36,7 @@ import type { VerdictLevel } from '../runner/core/exchange.js';
 import { CAPABILITIES } from '../runner/run/config.js';
 import { ConformanceReporter } from '../runner/report/reporter.js';
 import { conformanceProjects, runSettings } from '../runner/run/config.js';
-import { createRun } from '../runner/run/lifecycle.js';
+import { createRun, offerRunMaker } from '../runner/run/lifecycle.js';
 import { escapeRegExp } from '../runner/core/regexp.js';
 import type { Results, TestRecord } from '../runner/report/results.js';
 
@@ -88,6 +88,7 @@ Object.assign(process.env, {
 
 // Every run goes through the same two threads (one per project), loaded once.
 const pool = keptThreads();
+offerRunMaker(CATALOG);
 const vitest = await createVitest('test', {
   pool,
   root: ROOT,

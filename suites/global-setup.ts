@@ -2,6 +2,7 @@
 // hands it to the test files; the teardown removes what the run created and stops the bundled server.
 import type { TestProject } from 'vitest/node';
 import type { RunContext } from '../runner/run/context.js';
+import type { RunMaker } from '../runner/run/lifecycle.js';
 
 /**
  * Every conformance project (the main one and each setting phase that runs after it, vitest.config.ts)
@@ -11,15 +12,19 @@ interface SharedRun {
   run: Promise<{ run: RunContext; teardown: () => Promise<void> }>;
   users: number;
 }
-const shared = globalThis as { conformanceRun?: SharedRun };
+/** The maker a command handed in (offerRunMaker, lifecycle.ts); else the run's modules are imported here, through vite. */
+const shared = globalThis as { conformanceRun?: SharedRun; conformanceRunMaker?: RunMaker };
+
+const importedMaker = async (): Promise<RunMaker> => {
+  const [{ CATALOG }, { createRun }] = await Promise.all([import('./areas.js'), import('../runner/run/lifecycle.js')]);
+  return (config) => createRun({ catalog: CATALOG, config });
+};
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // Imported only by the setup that makes the run: each project loads its setup through its own
   // module graph, and the second would load the reference server and the areas again for nothing.
   shared.conformanceRun ??= {
-    run: Promise.all([import('./areas.js'), import('../runner/run/lifecycle.js')]).then(([{ CATALOG }, { createRun }]) =>
-      createRun({ catalog: CATALOG, config: project.getProvidedContext().conformanceSettings }),
-    ),
+    run: (shared.conformanceRunMaker ? Promise.resolve(shared.conformanceRunMaker) : importedMaker()).then((make) => make(project.getProvidedContext().conformanceSettings)),
     users: 0,
   };
   const current = shared.conformanceRun;
