@@ -4,8 +4,7 @@
 // world, so the ~0.3 s per-file isolation cost (shared/MEASUREMENTS.md) buys nothing there.
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Plugin } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { CATALOG } from './suites/areas.js';
 import { runSettings, TEST_TIMEOUT_MS, TESTS_PER_FILE } from './runner/run/config.js';

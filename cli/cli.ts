@@ -180,7 +180,10 @@ async function run(args: string[], transcript?: string): Promise<number> {
   const { createVitest } = await import('vitest/node');
   const { NameOrder } = await import('../runner/run/name-order.js');
   (await import('../runner/run/lifecycle.js')).offerRunMaker(CATALOG);
+  // Threads that serve the setting phases too, instead of four more started for them (kept-threads.ts).
+  const pool = (await import('./kept-threads.js')).keptThreads();
   const vitest = await createVitest('test', {
+    pool,
     root: ROOT,
     config: join(ROOT, 'vitest.config.ts'),
     // This process runs under tsx already: the config and the modules it imports load as they are,
@@ -202,6 +205,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
     if (control.interruption !== undefined) return;
     control.interruption = why;
     console.error(`\nconformance: interrupted (${why}); stopping and cleaning up what the run created …`);
+    pool.endWithRunners();
     vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
   };
   const onSigint = (signal: NodeJS.Signals) => interrupt(signal);
@@ -222,6 +226,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
   } finally {
     watch.stop();
     await vitest.close();
+    await pool.close();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     if (!config.keep) await sweepLeftovers(started, config);

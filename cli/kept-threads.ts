@@ -1,42 +1,58 @@
-// A vitest pool whose worker threads outlive a run, for the seeded-fault check (cli/fault-check.ts).
-// vitest 4 ends a run's workers with the run (a runner is kept only for a task already queued), so
-// each of the check's ~300 runs of the suite would start a thread and load vitest and the suite into
-// it again: about 1 s of CPU a run, most of a run's cost. Here one thread per project serves every
-// run: it is started once, and the start and stop that vitest asks of each run's runner are answered
-// here, as a thread already started. Each run's test files are loaded anew (vitest invalidates the
-// files it runs); the modules they import stay loaded, as between the files of one run (isolate:
-// false), and the runner's state follows the run it is handed (runner/run/current-run.ts).
-// The thread keeps the configuration of its first start: a run's test-name filter goes on its
-// specifications (TestSpecification's testNamePattern), not on the configuration.
+// A vitest pool whose worker threads outlive their runners, for the command (cli/cli.ts) and the
+// seeded-fault check (cli/fault-check.ts). vitest 4 ends a runner's thread when the runner is done
+// (a runner is kept only for a task of its own project already queued), so the setting phases, each a
+// project of its own that runs after the others (vitest.config.ts), started threads of their own and
+// loaded vitest and the suite into them again (about 0.8 s of CPU a thread, four in a whole run), and
+// each of the fault check's ~300 runs did so for every project. Here a thread that a runner is done
+// with waits for the next runner, of any project, until the pool is closed: the start and stop vitest
+// asks of a runner are answered here, as a thread already started, or passed on when the thread was
+// last started for another project (the runtime then takes that project's configuration: its name
+// and serialized config come with the start). A runner's test files are loaded anew (vitest
+// invalidates the files it runs); the modules they import stay loaded, as between the files of one
+// run (isolate: false), and the runner's state follows the run it is handed (runner/run/current-run.ts).
+// The thread keeps the configuration of its last start: a fault-check run's test-name filter goes on
+// its specifications (TestSpecification's testNamePattern), not on the configuration.
 import { ThreadsPoolWorker, type PoolOptions, type PoolRunnerInitializer, type PoolWorker, type WorkerRequest } from 'vitest/node';
 
 type Listener = (arg: unknown) => void;
 
 interface Thread {
   worker: ThreadsPoolWorker;
-  /** Its runtime answered the first start without error: later starts are answered here. */
-  ready: boolean;
+  /** The project its runtime last answered a start for without error: later starts for it are answered here. */
+  startedFor: string | undefined;
+  /** The project of the start passed on and not yet answered. */
+  starting: string | undefined;
+  /** A runner holds it. */
+  busy: boolean;
 }
 
 export interface KeptThreads extends PoolRunnerInitializer {
+  /**
+   * From now on a runner's stop ends its thread, as vitest's own pool does: after an interruption,
+   * so that no test goes on against the target while the run is cleaned up.
+   */
+  endWithRunners(): void;
   /** Ends the threads (after vitest.close(), which ends only the runners). */
   close(): Promise<void>;
 }
 
 export function keptThreads(): KeptThreads {
-  const threads = new Map<string, Thread>();
+  const threads: Thread[] = [];
+  const state = { ending: false };
   return {
     name: 'kept-threads',
-    createPoolWorker: (options) => new KeptThread(options, threads),
+    createPoolWorker: (options) => new KeptThread(options, threads, state),
+    endWithRunners() {
+      state.ending = true;
+    },
     async close() {
-      const all = [...threads.values()];
-      threads.clear();
+      const all = threads.splice(0);
       await Promise.all(all.map((t) => t.worker.stop()));
     },
   };
 }
 
-/** One run's view of its project's thread: the listeners it adds are taken off again when the run stops it. */
+/** One runner's view of a thread: the listeners it adds are taken off again when the runner stops it. */
 class KeptThread implements PoolWorker {
   readonly name = 'kept-threads';
   private thread: Thread | undefined;
@@ -44,31 +60,45 @@ class KeptThread implements PoolWorker {
 
   constructor(
     private readonly options: PoolOptions,
-    private readonly threads: Map<string, Thread>,
+    private readonly threads: Thread[],
+    private readonly state: { ending: boolean },
   ) {}
 
   async start(): Promise<void> {
-    const key = this.options.project.name;
-    let thread = this.threads.get(key);
+    const project = this.options.project.name;
+    const free = this.threads.filter((t) => !t.busy);
+    let thread = free.find((t) => t.startedFor === project) ?? free[0];
     if (!thread) {
-      const made: Thread = { worker: new ThreadsPoolWorker(this.options), ready: false };
+      const made: Thread = { worker: new ThreadsPoolWorker(this.options), startedFor: undefined, starting: undefined, busy: false };
       await made.worker.start();
       made.worker.on('message', (message: { __vitest_worker_response__?: boolean; type?: string; error?: unknown }) => {
-        if (message?.__vitest_worker_response__ && message.type === 'started') made.ready = message.error === undefined;
+        if (!message?.__vitest_worker_response__ || message.type !== 'started') return;
+        made.startedFor = message.error === undefined ? made.starting : undefined;
+        made.starting = undefined;
       });
-      // A thread that died is started anew by the next run.
+      // A thread that died is started anew by a later runner.
       made.worker.on('exit', () => {
-        if (this.threads.get(key) === made) this.threads.delete(key);
+        const i = this.threads.indexOf(made);
+        if (i >= 0) this.threads.splice(i, 1);
       });
-      this.threads.set(key, made);
+      this.threads.push(made);
       thread = made;
     }
+    thread.busy = true;
     this.thread = thread;
   }
 
   async stop(): Promise<void> {
-    for (const [event, listener] of this.listeners) this.thread?.worker.off(event, listener);
+    const thread = this.thread;
+    for (const [event, listener] of this.listeners) thread?.worker.off(event, listener);
     this.listeners = [];
+    if (!thread) return;
+    thread.busy = false;
+    if (this.state.ending) {
+      const i = this.threads.indexOf(thread);
+      if (i >= 0) this.threads.splice(i, 1);
+      await thread.worker.stop();
+    }
   }
 
   on(event: string, listener: Listener): void {
@@ -83,8 +113,10 @@ class KeptThread implements PoolWorker {
 
   send(message: WorkerRequest): void {
     const thread = this.current();
-    if (message.type === 'start' && thread.ready) return this.answer('started');
-    if (message.type === 'stop') return this.answer('stopped');
+    const project = this.options.project.name;
+    if (message.type === 'start' && thread.startedFor === project) return this.answer('started');
+    if (message.type === 'start') thread.starting = project;
+    if (message.type === 'stop' && !this.state.ending) return this.answer('stopped');
     thread.worker.send(message);
   }
 
