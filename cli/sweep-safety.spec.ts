@@ -40,7 +40,23 @@ async function killedRun(s: ReferenceServer): Promise<{ dir: string; ledger: str
   });
   const ledger = enough();
   if (!ledger) throw new Error('the run ended before its ledger listed enough objects');
+  await settled(s);
   return { dir, ledger };
+}
+
+/**
+ * Waits until the server's objects have not changed for half a second: requests the killed run had
+ * sent are still served after its death (a POST /users answered to no one), and would otherwise
+ * count as changes made by whatever runs next.
+ */
+async function settled(s: ReferenceServer): Promise<void> {
+  let last = inventory(s).join('\n');
+  for (let quiet = 0; quiet < 10; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = inventory(s).join('\n');
+    quiet = now === last && s.inFlight.current === 0 ? quiet + 1 : 0;
+    last = now;
+  }
 }
 
 /** Every object the server holds, as "kind id name", to compare before and after. */
