@@ -25,8 +25,7 @@ interface Thread {
   /** A runner holds it. */
   busy: boolean;
   /** Its runner was answered its stop and is about to let it go: settled when it has. */
-  releasing: Promise<void> | undefined;
-  release: (() => void) | undefined;
+  releasing: { done: Promise<void>; settle: () => void } | undefined;
 }
 
 export interface KeptThreads extends PoolRunnerInitializer {
@@ -71,12 +70,12 @@ class KeptThread implements PoolWorker {
     const project = this.options.project.name;
     // vitest starts the next runner before the last one has let its thread go: wait for that one
     // rather than start a thread more.
-    const releasing = this.threads.flatMap((t) => (t.releasing ? [t.releasing] : []));
+    const releasing = this.threads.flatMap((t) => (t.releasing ? [t.releasing.done] : []));
     if (this.threads.every((t) => t.busy) && releasing.length > 0) await Promise.race(releasing);
     const free = this.threads.filter((t) => !t.busy);
     let thread = free.find((t) => t.startedFor === project) ?? free[0];
     if (!thread) {
-      const made: Thread = { worker: new ThreadsPoolWorker(this.options), startedFor: undefined, starting: undefined, busy: false, releasing: undefined, release: undefined };
+      const made: Thread = { worker: new ThreadsPoolWorker(this.options), startedFor: undefined, starting: undefined, busy: false, releasing: undefined };
       await made.worker.start();
       made.worker.on('message', (message: { __vitest_worker_response__?: boolean; type?: string; error?: unknown }) => {
         if (!message?.__vitest_worker_response__ || message.type !== 'started') return;
@@ -101,8 +100,8 @@ class KeptThread implements PoolWorker {
     this.listeners = [];
     if (!thread) return;
     thread.busy = false;
-    thread.release?.();
-    thread.releasing = thread.release = undefined;
+    thread.releasing?.settle();
+    thread.releasing = undefined;
     if (this.state.ending) {
       const i = this.threads.indexOf(thread);
       if (i >= 0) this.threads.splice(i, 1);
@@ -126,7 +125,11 @@ class KeptThread implements PoolWorker {
     if (message.type === 'start' && thread.startedFor === project) return this.answer('started');
     if (message.type === 'start') thread.starting = project;
     if (message.type === 'stop' && !this.state.ending) {
-      thread.releasing ??= new Promise((resolve) => (thread.release = resolve));
+      if (!thread.releasing) {
+        let settle = () => {};
+        const done = new Promise<void>((resolve) => (settle = resolve));
+        thread.releasing = { done, settle };
+      }
       return this.answer('stopped');
     }
     thread.worker.send(message);

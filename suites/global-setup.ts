@@ -16,8 +16,8 @@ interface SharedRun {
 const shared = globalThis as { conformanceRun?: SharedRun; conformanceRunMaker?: RunMaker };
 
 const importedMaker = async (): Promise<RunMaker> => {
-  const [{ CATALOG }, { createRun }] = await Promise.all([import('./areas.js'), import('../runner/run/lifecycle.js')]);
-  return (config) => createRun({ catalog: CATALOG, config });
+  const [{ CATALOG }, { runMaker }] = await Promise.all([import('./areas.js'), import('../runner/run/lifecycle.js')]);
+  return runMaker(CATALOG);
 };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

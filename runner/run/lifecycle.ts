@@ -30,8 +30,11 @@ export type RunMaker = (config: Config) => Promise<{ run: RunContext; teardown: 
  * import them through vite and have them transformed anew for itself alone (about a second of CPU).
  */
 export function offerRunMaker(catalog: Catalog): void {
-  (globalThis as { conformanceRunMaker?: RunMaker }).conformanceRunMaker = (config) => createRun({ catalog, config });
+  (globalThis as { conformanceRunMaker?: RunMaker }).conformanceRunMaker = runMaker(catalog);
 }
+
+/** The run maker of these areas: what the global setup calls, handed in or imported. */
+export const runMaker = (catalog: Catalog): RunMaker => (config) => createRun({ catalog, config });
 
 /** Makes the run; `catalog` (the registered areas) checks the area and endpoint settings. */
 export async function createRun(options: { unrefServer?: boolean; catalog?: Catalog; config?: Config } = {}): Promise<{ run: RunContext; coordinator: Coordinator; teardown: () => Promise<void> }> {
