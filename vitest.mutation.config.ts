@@ -8,15 +8,36 @@
 // Stryker's perTest coverage notes which tests reach a mutant between the start and the end of each
 // test, so tests that overlap would mix what they reach, and a mutant could then be tried only on
 // tests that do not kill it.
-import { defineConfig } from 'vitest/config';
+// One thread serves RUNS_PER_THREAD of the runs Stryker asks of its runner process (one per mutant):
+// vitest 4 ends a run's threads with the run, and a new thread loaded vitest, the suite and the
+// server's modules again for every file of every mutant (about 0.8 s each). The modules stay loaded
+// (isolate: false); each file still gets a reference server and a run of its own
+// (bench/mutation-setup.ts). Then the thread ends, with whatever the mutants it served left running
+// in it.
+import { defineConfig, type Plugin } from 'vitest/config';
+import { keptThreads } from './cli/kept-threads.js';
 import { CATALOG } from './suites/areas.js';
 import { runSettings } from './runner/run/config.js';
 import { CONFORMANCE_FILES, HOOK_TIMEOUT_MS } from './vitest.config.js';
 
+const RUNS_PER_THREAD = 50;
+
+/** Stryker's runner asks vitest for its `threads` pool; this puts the kept threads in its place once the configuration is resolved. */
+const threadsKeptAcrossRuns: Plugin = {
+  name: 'conformance:threads-kept-across-runs',
+  configureVitest({ vitest, project }) {
+    const pool = keptThreads({ runnersPerThread: RUNS_PER_THREAD });
+    Object.assign(project.config, { pool: pool.name, poolRunner: pool });
+    vitest.onClose(() => pool.close());
+  },
+};
+
 export default defineConfig({
+  plugins: [threadsKeptAcrossRuns],
   test: {
     include: [CONFORMANCE_FILES],
     setupFiles: ['bench/mutation-setup.ts'],
+    isolate: false,
     env: { CONFORMANCE_SERVER: 'in-worker', CONFORMANCE_LEVEL: 'parity', CONFORMANCE_REPORT_DIR: 'reports/mutation-run' },
     provide: { conformanceSettings: { ...runSettings(CATALOG), sequential: true } },
     testTimeout: 60_000,

@@ -1,29 +1,35 @@
-// A vitest pool whose worker threads outlive their runners, for the command (cli/cli.ts) and the
-// seeded-fault check (cli/fault-check.ts). vitest 4 ends a runner's thread when the runner is done
+// A vitest pool whose worker threads outlive their runners, for the command (cli/cli.ts), the
+// seeded-fault check (cli/fault-check.ts) and the mutation run (vitest.mutation.config.ts). vitest 4 ends a runner's thread when the runner is done
 // (a runner is kept only for a task of its own project already queued), so the setting phases, each a
 // project of its own that runs after the others (vitest.config.ts), started threads of their own and
 // loaded vitest and the suite into them again (about 0.8 s of CPU a thread, four in a whole run), and
 // each of the fault check's ~300 runs did so for every project. Here a thread that a runner is done
 // with waits for the next runner, of any project, until the pool is closed: the start and stop vitest
 // asks of a runner are answered here, as a thread already started, or passed on when the thread was
-// last started for another project (the runtime then takes that project's configuration: its name
-// and serialized config come with the start). A runner's test files are loaded anew (vitest
+// last started for another project or configuration (the runtime then takes the new one: the
+// project's name and serialized config come with the start). A runner's test files are loaded anew (vitest
 // invalidates the files it runs); the modules they import stay loaded, as between the files of one
 // run (isolate: false), and the runner's state follows the run it is handed (runner/run/current-run.ts).
-// The thread keeps the configuration of its last start: a fault-check run's test-name filter goes on
-// its specifications (TestSpecification's testNamePattern), not on the configuration.
+// A fault-check run's test-name filter goes on its specifications (TestSpecification's
+// testNamePattern), so its runs share one configuration; StrykerJS sets its filter on the project's
+// configuration, so each of its runs starts the runtime again, in the same thread.
 import { ThreadsPoolWorker, type PoolOptions, type PoolRunnerInitializer, type PoolWorker, type WorkerRequest } from 'vitest/node';
 
 type Listener = (arg: unknown) => void;
 
 interface Thread {
   worker: ThreadsPoolWorker;
-  /** The project its runtime last answered a start for without error: later starts for it are answered here. */
+  /**
+   * The project and configuration its runtime last answered a start for without error: later starts
+   * with the same are answered here.
+   */
   startedFor: string | undefined;
-  /** The project of the start passed on and not yet answered. */
+  /** Those of the start passed on and not yet answered. */
   starting: string | undefined;
   /** A runner holds it. */
   busy: boolean;
+  /** The runners it has served. */
+  runners: number;
   /** Its runner was answered its stop and is about to let it go: settled when it has. */
   releasing: { done: Promise<void>; settle: () => void } | undefined;
 }
@@ -38,12 +44,13 @@ export interface KeptThreads extends PoolRunnerInitializer {
   close(): Promise<void>;
 }
 
-export function keptThreads(): KeptThreads {
+/** `runnersPerThread`: a thread serves at most this many runners, then ends (what a run may leave in it is then bounded). */
+export function keptThreads(options: { runnersPerThread?: number } = {}): KeptThreads {
   const threads: Thread[] = [];
-  const state = { ending: false };
+  const state = { ending: false, runnersPerThread: options.runnersPerThread ?? Infinity };
   return {
     name: 'kept-threads',
-    createPoolWorker: (options) => new KeptThread(options, threads, state),
+    createPoolWorker: (poolOptions) => new KeptThread(poolOptions, threads, state),
     endWithRunners() {
       state.ending = true;
     },
@@ -54,6 +61,12 @@ export function keptThreads(): KeptThreads {
   };
 }
 
+/**
+ * What a start hands the thread's runtime: the project and its configuration, which a caller may
+ * change between runs (StrykerJS sets a run's test-name filter on it, bench/mutation-config.ts).
+ */
+const startKey = (project: string, config: unknown) => `${project}\n${JSON.stringify(config, (_, value: unknown) => (value instanceof RegExp ? String(value) : value))}`;
+
 /** One runner's view of a thread: the listeners it adds are taken off again when the runner stops it. */
 class KeptThread implements PoolWorker {
   readonly name = 'kept-threads';
@@ -63,19 +76,19 @@ class KeptThread implements PoolWorker {
   constructor(
     private readonly options: PoolOptions,
     private readonly threads: Thread[],
-    private readonly state: { ending: boolean },
+    private readonly state: { ending: boolean; runnersPerThread: number },
   ) {}
 
   async start(): Promise<void> {
-    const project = this.options.project.name;
+    const key = startKey(this.options.project.name, this.options.project.serializedConfig);
     // vitest starts the next runner before the last one has let its thread go: wait for that one
     // rather than start a thread more.
     const releasing = this.threads.flatMap((t) => (t.releasing ? [t.releasing.done] : []));
     if (this.threads.every((t) => t.busy) && releasing.length > 0) await Promise.race(releasing);
     const free = this.threads.filter((t) => !t.busy);
-    let thread = free.find((t) => t.startedFor === project) ?? free[0];
+    let thread = free.find((t) => t.startedFor === key) ?? free[0];
     if (!thread) {
-      const made: Thread = { worker: new ThreadsPoolWorker(this.options), startedFor: undefined, starting: undefined, busy: false, releasing: undefined };
+      const made: Thread = { worker: new ThreadsPoolWorker(this.options), startedFor: undefined, starting: undefined, busy: false, runners: 0, releasing: undefined };
       await made.worker.start();
       made.worker.on('message', (message: { __vitest_worker_response__?: boolean; type?: string; error?: unknown }) => {
         if (!message?.__vitest_worker_response__ || message.type !== 'started') return;
@@ -91,6 +104,7 @@ class KeptThread implements PoolWorker {
       thread = made;
     }
     thread.busy = true;
+    thread.runners++;
     this.thread = thread;
   }
 
@@ -102,7 +116,7 @@ class KeptThread implements PoolWorker {
     thread.busy = false;
     thread.releasing?.settle();
     thread.releasing = undefined;
-    if (this.state.ending) {
+    if (this.ends(thread)) {
       const i = this.threads.indexOf(thread);
       if (i >= 0) this.threads.splice(i, 1);
       await thread.worker.stop();
@@ -121,10 +135,10 @@ class KeptThread implements PoolWorker {
 
   send(message: WorkerRequest): void {
     const thread = this.current();
-    const project = this.options.project.name;
-    if (message.type === 'start' && thread.startedFor === project) return this.answer('started');
-    if (message.type === 'start') thread.starting = project;
-    if (message.type === 'stop' && !this.state.ending) {
+    const key = message.type === 'start' ? startKey(this.options.project.name, message.context.config) : undefined;
+    if (message.type === 'start' && thread.startedFor === key) return this.answer('started');
+    if (message.type === 'start') thread.starting = key;
+    if (message.type === 'stop' && !this.ends(thread)) {
       if (!thread.releasing) {
         let settle = () => {};
         const done = new Promise<void>((resolve) => (settle = resolve));
@@ -137,6 +151,11 @@ class KeptThread implements PoolWorker {
 
   deserialize(data: unknown): unknown {
     return data;
+  }
+
+  /** Whether the thread ends with its runner: after an interruption, or when it has served its share. */
+  private ends(thread: Thread): boolean {
+    return this.state.ending || thread.runners >= this.state.runnersPerThread;
   }
 
   /** Answers the runner as the thread's runtime would. */

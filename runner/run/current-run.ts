@@ -10,6 +10,8 @@ import { connect, local } from './coordination/channel.js';
 import type { Run } from './frame.js';
 
 let making: { runId?: string; run: Promise<Run> } | undefined;
+/** Ends the in-worker run and its server. */
+let abandonInWorkerRun: (() => Promise<void>) | undefined;
 
 /**
  * The run; awaited by every test before it starts. A worker that outlives a run (the seeded-fault
@@ -21,7 +23,8 @@ export function currentRun(catalog?: Catalog): Promise<Run> {
     making ??= {
       run: (async () => {
         const { createRun } = await import('./lifecycle.js');
-        const { run, coordinator } = await createRun({ unrefServer: true, catalog });
+        const { run, coordinator, abandon } = await createRun({ unrefServer: true, catalog });
+        abandonInWorkerRun = abandon;
         bindInFlight(coordinator.inFlight);
         return { context: run, coordinator: local(coordinator) };
       })(),
@@ -42,4 +45,18 @@ export function currentRun(catalog?: Catalog): Promise<Run> {
     };
   }
   return making.run;
+}
+
+/**
+ * With CONFORMANCE_SERVER=in-worker: a new run, with a new reference server, for the test file about
+ * to start; the last file's run and server are dropped, not cleaned up. A mutation run's thread
+ * serves one test file after another (bench/mutation-setup.ts), and each file meets a server no
+ * earlier file, or mutant, has touched.
+ */
+export async function freshInWorkerRun(catalog: Catalog): Promise<Run> {
+  const abandon = abandonInWorkerRun;
+  making = undefined;
+  abandonInWorkerRun = undefined;
+  await abandon?.();
+  return currentRun(catalog);
 }

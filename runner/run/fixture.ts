@@ -153,8 +153,13 @@ const sourcesIn = (value: unknown): SourceKey[] => heldSources(value).map((s) =>
 
 // ---- resolution ---------------------------------------------------------------------------------
 
-/** By run id and instance name: a worker may serve several runs (the seeded-fault check makes one per run of the suite). */
+/**
+ * By instance name, in the run of `runScopedFor`. A worker serves one run at a time, and may serve
+ * hundreds one after another (the seeded-fault check, a mutation run): the last run's go when the
+ * next one comes.
+ */
 const runScoped = new Map<string, Promise<unknown>>();
+let runScopedFor = '';
 const fileScoped = new Map<string, Map<string, { owner: string; value: Promise<unknown> }>>();
 /** A fixture's instance name: its own, or with the kind it is built for. */
 const instanceName = (f: Fixture<unknown>, kind: SourceKind | undefined) => (kind ? `${f.spec.name}:${kind}` : f.spec.name);
@@ -198,8 +203,11 @@ export async function resolve(fixtures: readonly Fixture<unknown>[], frame: Fram
 
 function runValue(f: Fixture<unknown>, run: Run, file: string, kind: SourceKind | undefined): Promise<unknown> {
   const name = instanceName(f, kind);
-  const key = `${run.context.runId}:${name}`;
-  let value = runScoped.get(key);
+  if (runScopedFor !== run.context.runId) {
+    runScoped.clear();
+    runScopedFor = run.context.runId;
+  }
+  let value = runScoped.get(name);
   if (!value) {
     value = (async () => {
       const state = await run.coordinator.runFixture(name);
@@ -215,7 +223,7 @@ function runValue(f: Fixture<unknown>, run: Run, file: string, kind: SourceKind 
         throw new FixtureUnavailable(failure);
       }
     })();
-    runScoped.set(key, value);
+    runScoped.set(name, value);
   }
   return value;
 }

@@ -3,7 +3,7 @@
 // removes what the run created (everything left in the ledger) and stops the server. Used by the
 // global setup, and inside the test worker itself when the server must run there (mutation testing).
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadManifest } from '../../fixtures/manifest.js';
 import { startReferenceServer, type ReferenceServer } from '../../reference-server/server.js';
@@ -37,7 +37,9 @@ export function offerRunMaker(catalog: Catalog): void {
 export const runMaker = (catalog: Catalog): RunMaker => (config) => createRun({ catalog, config });
 
 /** Makes the run; `catalog` (the registered areas) checks the area and endpoint settings. */
-export async function createRun(options: { unrefServer?: boolean; catalog?: Catalog; config?: Config } = {}): Promise<{ run: RunContext; coordinator: Coordinator; teardown: () => Promise<void> }> {
+export async function createRun(
+  options: { unrefServer?: boolean; catalog?: Catalog; config?: Config } = {},
+): Promise<{ run: RunContext; coordinator: Coordinator; teardown: () => Promise<void>; abandon: () => Promise<void> }> {
   const config = options.config ?? loadConfig(process.env, '.env', options.catalog);
   let server: ReferenceServer | undefined;
   let targetUrl = config.targetUrl;
@@ -78,6 +80,14 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       stopServing();
       await server?.close();
     }
+  };
+
+  // No clean-up: for a run whose reference server goes with it (an in-worker run, current-run.ts).
+  const abandon = async () => {
+    teardownDone = true;
+    stopServing();
+    await server?.close();
+    rmSync(ledgerPath, { force: true });
   };
 
   try {
@@ -147,7 +157,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       if (typeof groupId === 'number') coordinator.registerSource({ kind: 'group', id: groupId }, undefined, 'run');
     }
     made = run;
-    return { run, coordinator, teardown };
+    return { run, coordinator, teardown, abandon };
   } catch (error) {
     await teardown();
     throw error;

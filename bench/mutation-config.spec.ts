@@ -1,0 +1,41 @@
+// The suite's vitest set-up for mutation testing (vitest.mutation.config.ts) as StrykerJS's vitest
+// runner drives it: one vitest, the `threads` pool the runner asks for, and one run per mutant, whose
+// tests the runner names by a test-name filter it sets on the project's configuration. The threads
+// are kept from run to run (cli/kept-threads.ts); a kept thread must still run exactly the tests each
+// run's filter names, or a mutant would be tried on the tests of the mutant before it.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+
+/** Three runs of one file in one vitest, as Stryker makes them: the names of the tests each ran. */
+const DRIVER = `
+import { createVitest } from 'vitest/node';
+const ctx = await createVitest('test', { config: 'vitest.mutation.config.ts', pool: 'threads', maxWorkers: 1, watch: false, reporters: [] });
+const filters = [/reads back by id/, /shows user and password/, /reads back by id/];
+const runs = [];
+for (const filter of filters) {
+  ctx.state.filesMap.clear();
+  for (const project of ctx.projects) project.config.testNamePattern = filter;
+  await ctx.start(['suites/remote-mirrors/get.test.ts']);
+  const ran = [];
+  const walk = (task) => (task.type === 'test' ? (task.result?.state === 'pass' ? ran.push(task.name) : undefined) : task.tasks?.forEach(walk));
+  ctx.state.getFiles().forEach(walk);
+  runs.push(ran);
+}
+console.log(JSON.stringify({ pool: ctx.projects[0].config.pool, runs }));
+await ctx.close();
+`;
+
+test('each run in a kept thread runs the tests its own filter names, and passes them', { timeout: 120_000 }, () => {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', DRIVER], { cwd: ROOT, encoding: 'utf8', timeout: 110_000 });
+  const line = child.stdout.trim().split('\n').at(-1) ?? '';
+  expect(line.startsWith('{'), `the driver printed no result: ${child.stderr.slice(-2000)}`).toBe(true);
+  const { pool, runs } = JSON.parse(line) as { pool: string; runs: string[][] };
+  expect(pool, 'the pool in place of the threads pool Stryker asks for').toBe('kept-threads');
+  expect(runs.map((ran) => ran.length)).toEqual([1, 1, 1]);
+  expect(runs[0][0]).toMatch(/reads back by id/);
+  expect(runs[1][0]).toMatch(/shows user and password/);
+  expect(runs[2][0]).toMatch(/reads back by id/);
+});
