@@ -57,10 +57,12 @@ function shownSettings(config: Config): Record<string, unknown> {
   return { ...config, adminToken: config.adminToken === undefined ? undefined : REDACTED };
 }
 
-export function writeReports(reportDir: string, results: Results, coverage: Coverage): void {
+/** The five reports; with `resultsOnly`, results.json alone. */
+export function writeReports(reportDir: string, results: Results, coverage: Coverage, resultsOnly = false): void {
   mkdirSync(reportDir, { recursive: true });
   const safe = redactValue(results);
   writeFileSync(join(reportDir, 'results.json'), `${JSON.stringify(safe, null, 2)}\n`);
+  if (resultsOnly) return;
   writeFileSync(join(reportDir, 'junit.xml'), redact(junitXml(safe)));
   writeFileSync(join(reportDir, 'summary.md'), redact(summaryMarkdown(safe)));
   writeFileSync(join(reportDir, 'report.html'), redact(reportHtml(safe, coverage)));
@@ -73,6 +75,8 @@ export interface RunControl {
   interruption?: string;
   /** Only a shard of the test files loads: the catalog cannot be checked for clauses with no test. */
   partial?: boolean;
+  /** Write results.json alone: for a caller that reads the results and shows no report (the seeded-fault check's ~300 runs). */
+  resultsOnly?: boolean;
   /** Asked at the end of a run with errors, before the reports: why the run was cut short after all (the target gone), if it was. */
   cutShort?: () => Promise<string | undefined>;
 }
@@ -145,7 +149,7 @@ export class ConformanceReporter implements Reporter {
     }
     if (config.expectedFailuresPath) results.baseline = applyBaseline(results, config.expectedFailuresPath, loadBaseline(config.expectedFailuresPath));
     const coverage = clauseCoverage(this.catalog.clauses, records);
-    writeReports(config.reportDir, results, coverage);
+    writeReports(config.reportDir, results, coverage, this.control.resultsOnly);
     if (config.transcriptPath) writeTranscript(config.transcriptPath, run, config, recorded, this.catalog.collectionIdKinds);
 
     // A run cut short or loading a shard saw only part of the catalog: its gaps would not be true.
