@@ -1,14 +1,14 @@
 // A vitest pool whose worker threads outlive their runners, for the command (cli/cli.ts), the
-// seeded-fault check (cli/fault-check.ts) and the mutation run (vitest.mutation.config.ts). vitest 4 ends a runner's thread when the runner is done
-// (a runner is kept only for a task of its own project already queued), so the setting phases, each a
+// seeded-fault check (cli/fault-check.ts) and the mutation run (vitest.mutation.config.ts). vitest 4
+// ends a runner's thread when the runner is done (a runner is kept only for a task of its own project already queued), so the setting phases, each a
 // project of its own that runs after the others (vitest.config.ts), started threads of their own and
 // loaded vitest and the suite into them again (about 0.8 s of CPU a thread, four in a whole run), and
 // each of the fault check's ~300 runs did so for every project. Here a thread that a runner is done
 // with waits for the next runner, of any project, until the pool is closed: the start and stop vitest
 // asks of a runner are answered here, as a thread already started, or passed on when the thread was
 // last started for another project or configuration (the runtime then takes the new one: the
-// project's name and serialized config come with the start). A runner's test files are loaded anew (vitest
-// invalidates the files it runs); the modules they import stay loaded, as between the files of one
+// project's name and serialized config come with the start). A runner's test files are loaded anew
+// (vitest invalidates the files it runs); the modules they import stay loaded, as between the files of one
 // run (isolate: false), and the runner's state follows the run it is handed (runner/run/current-run.ts).
 // A fault-check run's test-name filter goes on its specifications (TestSpecification's
 // testNamePattern), so its runs share one configuration; StrykerJS sets its filter on the project's
@@ -63,7 +63,7 @@ export function keptThreads(options: { runnersPerThread?: number } = {}): KeptTh
 
 /**
  * What a start hands the thread's runtime: the project and its configuration, which a caller may
- * change between runs (StrykerJS sets a run's test-name filter on it, bench/mutation-config.ts).
+ * change between runs (StrykerJS sets a run's test-name filter on it, a RegExp, which JSON would write as `{}`).
  */
 const startKey = (project: string, config: unknown) => `${project}\n${JSON.stringify(config, (_, value: unknown) => (value instanceof RegExp ? String(value) : value))}`;
 

@@ -9,9 +9,13 @@ import { registerRunSecrets } from './context.js';
 import { connect, local } from './coordination/channel.js';
 import type { Run } from './frame.js';
 
-let making: { runId?: string; run: Promise<Run> } | undefined;
-/** Ends the in-worker run and its server. */
-let abandonInWorkerRun: (() => Promise<void>) | undefined;
+/** The worker's run; an in-worker run's `abandon` ends it and its server once it is made. */
+interface Making {
+  runId?: string;
+  run: Promise<Run>;
+  abandon?: () => Promise<void>;
+}
+let making: Making | undefined;
 
 /**
  * The run; awaited by every test before it starts. A worker that outlives a run (the seeded-fault
@@ -20,15 +24,17 @@ let abandonInWorkerRun: (() => Promise<void>) | undefined;
  */
 export function currentRun(catalog?: Catalog): Promise<Run> {
   if (process.env.CONFORMANCE_SERVER === 'in-worker') {
-    making ??= {
-      run: (async () => {
+    if (!making) {
+      const made: Partial<Making> = {};
+      made.run = (async () => {
         const { createRun } = await import('./lifecycle.js');
         const { run, coordinator, abandon } = await createRun({ unrefServer: true, catalog });
-        abandonInWorkerRun = abandon;
+        made.abandon = abandon;
         bindInFlight(coordinator.inFlight);
         return { context: run, coordinator: local(coordinator) };
-      })(),
-    };
+      })();
+      making = made as Making;
+    }
     return making.run;
   }
   const context = inject('conformance');
@@ -54,9 +60,8 @@ export function currentRun(catalog?: Catalog): Promise<Run> {
  * earlier file, or mutant, has touched.
  */
 export async function freshInWorkerRun(catalog: Catalog): Promise<Run> {
-  const abandon = abandonInWorkerRun;
+  const last = making;
   making = undefined;
-  abandonInWorkerRun = undefined;
-  await abandon?.();
+  await last?.abandon?.();
   return currentRun(catalog);
 }

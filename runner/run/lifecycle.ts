@@ -64,6 +64,10 @@ export async function createRun(
   const stopServing = serve(coordinator, runId);
   let teardownDone = false;
   let made: RunContext | undefined;
+  const stop = async () => {
+    stopServing();
+    await server?.close();
+  };
   const teardown = async () => {
     if (teardownDone) return;
     teardownDone = true;
@@ -77,16 +81,15 @@ export async function createRun(
       const { left } = await sweepLedger(admin, ledgerPath, { target: targetUrl });
       if (left.length > 0) console.error(`conformance: clean-up left ${left.length} thing(s) on the target: ${left.join(', ')} (ledger ${ledgerPath})`);
     } finally {
-      stopServing();
-      await server?.close();
+      await stop();
     }
   };
 
   // No clean-up: for a run whose reference server goes with it (an in-worker run, current-run.ts).
   const abandon = async () => {
+    if (teardownDone) return;
     teardownDone = true;
-    stopServing();
-    await server?.close();
+    await stop();
     rmSync(ledgerPath, { force: true });
   };
 
