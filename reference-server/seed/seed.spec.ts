@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../server.js';
 import { checkSeed, SeedError, type Seed } from './seed.js';
 
@@ -117,6 +117,23 @@ describe('a seeded server', () => {
     expect(((await api('/projects/demo%2Fsub%2Fapp/repository/branches/main')).body as { commit: { id: string } }).commit.id).toBe(branchHead);
     expect((await api('/user', ALICE)).status).toBe(200);
     expect((await api('/users?username=dave')).body).toEqual([]);
+  });
+
+  test('a reset starts the member removal limit anew: a group and user that get the same ids again have no count of before', async () => {
+    // The clock stands still: the limit counts in periods of a minute, and none may end in between.
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now);
+    try {
+      const bob = ((await api('/user', BOB)).body as { id: number }).id;
+      // A removal that fails its If-Unmodified-Since (412) changes nothing, and it counts.
+      const remove = () => api(`/projects/demo%2Fsub%2Fapp/members/${bob}`, ALICE, { method: 'DELETE', headers: { 'if-unmodified-since': 'Thu, 01 Jan 1970 00:00:00 GMT' } });
+      for (let i = 0; i < 60; i++) expect((await remove()).status).toBe(412);
+      expect((await remove()).status).toBe(429);
+      server.reset();
+      expect((await remove()).status).toBe(412);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   test('reset() in-process does the same, and the fixtures\' tokens stay valid', async () => {

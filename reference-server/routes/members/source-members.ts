@@ -244,22 +244,24 @@ const MEMBERS_DELETE_PERIOD_MS = 60_000;
  * Gitlab::ApplicationRateLimiter for :members_delete (lib/gitlab/application_rate_limiter.rb): a count
  * per source and user in fixed periods of a minute; every request counts, and one past the limit is
  * throttled (lib/api/helpers/rate_limiter.rb: 429 {"message":{"error":"This endpoint has been requested
- * too many times. Try again later."}}).
+ * too many times. Try again later."}}). Counted by the records themselves, not their ids: the server's
+ * reset hands the same ids out again to new groups, projects and users, which start with no count.
  */
 class RemovalLimiter {
   private period = -1;
-  private readonly counts = new Map<string, number>();
+  private counts = new WeakMap<Source, WeakMap<User, number>>();
 
   throttled(source: Source, user: User): boolean {
     const period = Math.floor(Date.now() / MEMBERS_DELETE_PERIOD_MS);
     if (period !== this.period) {
       // Counts of earlier periods have expired: only the current one is kept.
       this.period = period;
-      this.counts.clear();
+      this.counts = new WeakMap();
     }
-    const key = `${source.kind}:${source.id}:${user.id}`;
-    const count = (this.counts.get(key) ?? 0) + 1;
-    this.counts.set(key, count);
+    let ofSource = this.counts.get(source);
+    if (!ofSource) this.counts.set(source, (ofSource = new WeakMap()));
+    const count = (ofSource.get(user) ?? 0) + 1;
+    ofSource.set(user, count);
     return count > MEMBERS_DELETE_LIMIT;
   }
 }
