@@ -21,3 +21,20 @@ test('the bound holds under many requests at once, and every waiting request get
   expect(counters[0]).toBe(0);
   expect(counters[2]).toBe(3);
 });
+
+test('with a bound of one (a sequential run), the requests of a thread get the slot in the order they asked', async () => {
+  const buffer = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
+  new Int32Array(buffer)[1] = 1;
+  bindInFlight(buffer);
+  const served: number[] = [];
+  await Promise.all(
+    Array.from({ length: 25 }, async (_, i) => {
+      await takeSlot();
+      served.push(i);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      giveSlot();
+    }),
+  );
+  expect(served).toEqual(Array.from({ length: 25 }, (_, i) => i));
+  expect(new Int32Array(buffer)[0]).toBe(0);
+});
