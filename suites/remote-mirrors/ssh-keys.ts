@@ -1,7 +1,7 @@
 // SSH public keys for the host_keys and public_key tests of the remote-mirrors suite: fresh keys in
 // OpenSSH form ("ssh-ed25519 AAAA…") with the SHA-256 fingerprint GitLab shows for them, and a reader
 // of an OpenSSH RSA key (its modulus size). Built with node:crypto: no key is a constant of the suite.
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 
 export interface SshKey {
   /** "<type> <base64>", as `ssh-keygen` and `ssh-keyscan` write a public key (without a comment). */
@@ -64,10 +64,28 @@ function derIntegers(der: Buffer): Buffer[] {
   return integers;
 }
 
-/** p, q, g and y of a new 1024-bit DSA key, as SSH mpints (a DER INTEGER is one already: big-endian, minimal). */
+/** This process's DSA domain (p, q, g as DER INTEGERs): made once, as making one takes ~50 ms of CPU. */
+let dsaDomain: Buffer[] | undefined;
+
+const bigint = (bytes: Buffer) => BigInt(`0x${bytes.toString('hex') || '0'}`);
+
+/** base^exponent mod modulus, by squaring. */
+function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
+  let result = 1n;
+  for (let b = base % modulus, e = exponent; e > 0n; e >>= 1n, b = (b * b) % modulus) if (e & 1n) result = (result * b) % modulus;
+  return result;
+}
+
+/**
+ * p, q, g and y of a new 1024-bit DSA key, as SSH mpints (a DER INTEGER is one already: big-endian,
+ * minimal). The domain is the process's; y = g^x mod p for a new random x below q, so each key is new.
+ */
 function dsaFields(): Buffer[] {
-  const der = generateKeyPairSync('dsa', { modulusLength: 1024, divisorLength: 160 }).publicKey.export({ format: 'der', type: 'spki' });
-  return derIntegers(der).map(sshString);
+  dsaDomain ??= derIntegers(generateKeyPairSync('dsa', { modulusLength: 1024, divisorLength: 160 }).publicKey.export({ format: 'der', type: 'spki' })).slice(0, 3);
+  const [p, q, g] = dsaDomain.map(bigint);
+  const x = (bigint(randomBytes(20)) % (q - 1n)) + 1n;
+  const y = modPow(g, x, p).toString(16);
+  return [...dsaDomain.map(sshString), mpint(Buffer.from(y.length % 2 ? `0${y}` : y, 'hex'))];
 }
 
 /** A new ssh-dss key (a DSA host key GitLab accepts: lib/gitlab/ssh_public_key.rb TECHNOLOGIES). */
