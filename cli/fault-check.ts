@@ -5,7 +5,7 @@
 // fault, the tests of its area (every area's for a cross-cutting fault) that name one of its clauses:
 // once with no fault (shared by the faults that run the same tests), then with the fault on, through
 // one vitest instance. Every run of the suite is a run of its own (freshRun), one test at a time
-// (CONFORMANCE_SEQUENTIAL), in worker threads that serve every run (kept-threads.ts). A fault is
+// (CONFORMANCE_SEQUENTIAL), from the server's state at its start, in worker threads that serve every run (kept-threads.ts). A fault is
 // caught when at least one test that names one of its clauses fails at the fault's level (spec: the spec verdict; parity: the GitLab-parity verdict)
 // while the fault is on, having passed at that level in the run of the same files with no fault.
 // Only the tests naming its clauses run, so no other test's failure is looked for. Writes reports/faults.json and
@@ -102,19 +102,22 @@ const vitest = await createVitest('test', {
 });
 
 let passes = 0;
-let ownRun: { teardown(): Promise<void> } | undefined;
+let ownRun: { abandon(): Promise<void> } | undefined;
 
 /**
  * Each run of the suite files is a run of its own: its own prefix, users and run fixtures. The names
  * a file's fixtures take are fixed by the file and the run prefix, so a second run under the same
  * prefix would meet what the first left (a branch of that name) and fail to build them. The global
- * setup makes the first run; this one makes each next one, removes the one before, and hands the new
- * one to the projects (the workers join it: current-run.ts).
+ * setup makes the first run; this one makes each next one and hands it to the projects (the workers
+ * join it: current-run.ts). The server is this script's own: rather than removing what the run
+ * before made (about 70 requests), it goes back to how it started (`reset`), so that every run also
+ * starts from the same state.
  */
 async function freshRun(): Promise<void> {
   if (passes++ === 0) return;
-  await ownRun?.teardown();
+  await ownRun?.abandon();
   ownRun = undefined;
+  server.reset();
   const made = await createRun({ catalog: CATALOG, config: runSettings(CATALOG) });
   ownRun = made;
   for (const project of vitest.projects) if (project.name.startsWith('conformance')) project.provide('conformance', made.run);
@@ -269,7 +272,9 @@ try {
   // The report lists the faults in the catalogue's order.
   outcomes.sort((a, b) => faults.findIndex((f) => f.name === a.fault) - faults.findIndex((f) => f.name === b.fault));
 } finally {
-  await ownRun?.teardown();
+  await ownRun?.abandon();
+  // The global setup's run removes what its ledger lists when vitest closes: none of it is left.
+  server.reset();
   await vitest.close();
   await pool.close();
   await server.close();
