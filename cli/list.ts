@@ -37,7 +37,7 @@ export async function list(args: string[], root: string): Promise<number> {
     project: conformanceProjects(CATALOG),
     watch: false,
     reporters: [],
-    provide: { conformanceSettings: config },
+    provide: { conformanceSettings: config, conformanceCollectOnly: true },
   });
   const pattern = values.grep === undefined ? undefined : new RegExp(values.grep);
   const metas: TestMeta[] = [];

@@ -21,6 +21,8 @@ const importedMaker = async (): Promise<RunMaker> => {
 };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Collecting the tests (`list`) declares them without a run: no server, no actors, nothing to remove.
+  if (project.getProvidedContext().conformanceCollectOnly) return async () => {};
   // Imported only by the setup that makes the run: each project loads its setup through its own
   // module graph, and the second would load the reference server and the areas again for nothing.
   shared.conformanceRun ??= {

@@ -65,6 +65,8 @@ declare module 'vitest' {
     conformanceSettings: Config;
     /** In a setting's phase (vitest.config.ts), the value its tests need; absent in the other conformance projects. */
     conformancePhase?: SettingValue;
+    /** `list`: the tests are collected, none runs, so no run is made (suites/global-setup.ts). */
+    conformanceCollectOnly?: boolean;
   }
 }
 
