@@ -5,7 +5,7 @@
 // Node. Also: the tarball holds what a run needs and none of the suite's own tests or tooling, and
 // every package the shipped code imports is a runtime dependency.
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -57,12 +57,21 @@ function pack(args: string[]): PackResult {
   return (JSON.parse(result.stdout.slice(result.stdout.indexOf('['))) as PackResult[])[0];
 }
 
-let dryRun: PackResult | undefined;
-/** The tarball's file list (`npm pack --dry-run`), read once. */
-function packedFiles(): string[] {
-  dryRun ??= pack(['--dry-run']);
-  return dryRun.files.map((f) => f.path);
+let packed: { tarball: string; result: PackResult } | undefined;
+/**
+ * The tarball, packed once into a folder of its own: its file list is read from what npm printed
+ * (a `--dry-run` first built dist/ once more, npm's `prepack`), and the install tests take it.
+ */
+function tarball(): { tarball: string; result: PackResult } {
+  if (packed) return packed;
+  const packDir = mkdtempSync(join(tmpdir(), 'cnf-pack-'));
+  dirs.push(packDir);
+  const result = pack(['--pack-destination', packDir]);
+  return (packed = { tarball: join(packDir, result.filename), result });
 }
+
+/** The tarball's file list. */
+const packedFiles = (): string[] => tarball().result.files.map((f) => f.path);
 
 describe('the package (npm pack)', () => {
   test('holds what a run needs, and none of the suite\'s own tests, reports or tooling', { timeout: 2 * MINUTE }, () => {
@@ -219,16 +228,12 @@ let app: string | undefined;
 /** The packed tarball installed into an empty folder, made on first use (one pack for the file). */
 function installed(): string {
   if (app) return app;
-  const base = mkdtempSync(join(tmpdir(), 'cnf-package-'));
-  dirs.push(base);
-  const packDir = join(base, 'pack');
-  const folder = join(base, 'app');
-  mkdirSync(packDir);
-  mkdirSync(folder);
-  const tarball = join(packDir, pack(['--pack-destination', packDir]).filename);
-  expect(existsSync(tarball), tarball).toBe(true);
+  const folder = mkdtempSync(join(tmpdir(), 'cnf-package-'));
+  dirs.push(folder);
+  const file = tarball().tarball;
+  expect(existsSync(file), file).toBe(true);
   writeFileSync(join(folder, 'package.json'), `${JSON.stringify({ name: 'cnf-package-check', version: '1.0.0', private: true }, null, 2)}\n`);
-  const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], folder, 10 * MINUTE);
+  const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', file], folder, 10 * MINUTE);
   expect(install.status, tail(install)).toBe(0);
   expect(existsSync(join(folder, 'node_modules', '.bin', 'gitlab-api-conformance'))).toBe(true);
   expect(existsSync(join(folder, 'node_modules', '.bin', 'gitlab-reference-server'))).toBe(true);
