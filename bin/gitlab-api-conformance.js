@@ -10,7 +10,7 @@ const args = process.argv.slice(2);
 const runsTheSuite = !['diff', 'sweep', 'serve', '--version', '-v'].includes(args[0]) && !args.includes('--help') && !args.includes('-h');
 if (runsTheSuite) {
   await import('vitest/node');
-  await Promise.all(['fastify', 'ajv/dist/2020.js', 'ajv-formats', 'yaml', '@faker-js/faker/locale/en', 'dotenv'].map((name) => import(name)));
+  await Promise.all(['fastify', 'ajv/dist/2020.js', 'ajv-formats', 'yaml', '@faker-js/faker/locale/en', 'dotenv', 'diff'].map((name) => import(name)));
 }
 register();
 const { main } = await import('../cli/cli.ts');
