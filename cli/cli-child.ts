@@ -99,7 +99,7 @@ export const target = (s: ReferenceServer) => ({ CONFORMANCE_TARGET_URL: s.url, 
  * The settings of a whole run against `s` as a target with every capability and the fixtures of its
  * manifest (written to `dir`): what the whole-suite specs (--vary, --without, the spec-only twin) run
  * with. Two files at once, the bundled server's default on 2 cores: a URL target's default of 8 starts
- * 8 worker threads, each loading the suite (a whole run 21 → 14 s of CPU); the --vary runs ask for 8 themselves.
+ * 8 worker threads, each loading the suite (a whole run 21 → 14 s of CPU); the --vary runs ask for their own.
  */
 export function fullTarget(s: ReferenceServer, dir: string): Record<string, string> {
   const manifest = join(dir, 'fixtures.json');
