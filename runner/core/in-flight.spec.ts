@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { bindInFlight, giveSlot, takeSlot } from './in-flight.js';
 
 test('the bound holds under many requests at once, and every waiting request gets its turn', async () => {
@@ -38,3 +38,6 @@ test('with a bound of one (a sequential run), the requests of a thread get the s
   expect(served).toEqual(Array.from({ length: 25 }, (_, i) => i));
   expect(new Int32Array(buffer)[0]).toBe(0);
 });
+
+// The unit specs share their worker threads: later files find the clients unbounded again.
+afterAll(() => bindInFlight(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT)));
