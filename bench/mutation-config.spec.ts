@@ -4,6 +4,7 @@
 // are kept from run to run (cli/kept-threads.ts); a kept thread must still run exactly the tests each
 // run's filter names, or a mutant would be tried on the tests of the mutant before it.
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 
@@ -28,7 +29,11 @@ console.log(JSON.stringify({ pool: ctx.projects[0].config.pool, runs }));
 await ctx.close();
 `;
 
-test('each run in a kept thread runs the tests its own filter names, and passes them', { timeout: 120_000 }, () => {
+/** The run ledgers in the project's .conformance folder. */
+const ledgers = () => (existsSync(join(ROOT, '.conformance')) ? readdirSync(join(ROOT, '.conformance')).filter((f) => f.startsWith('ledger-')) : []);
+
+test('each run in a kept thread runs the tests its own filter names, and passes them; no run leaves its ledger', { timeout: 120_000 }, () => {
+  const before = new Set(ledgers());
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', DRIVER], { cwd: ROOT, encoding: 'utf8', timeout: 110_000 });
   const line = child.stdout.trim().split('\n').at(-1) ?? '';
   expect(line.startsWith('{'), `the driver printed no result: ${child.stderr.slice(-2000)}`).toBe(true);
@@ -38,4 +43,6 @@ test('each run in a kept thread runs the tests its own filter names, and passes 
   expect(runs[0][0]).toMatch(/reads back by id/);
   expect(runs[1][0]).toMatch(/shows user and password/);
   expect(runs[2][0]).toMatch(/reads back by id/);
+  // Each file's run is dropped with its server when the file ends, the thread's last one too.
+  expect(ledgers().filter((f) => !before.has(f))).toEqual([]);
 });

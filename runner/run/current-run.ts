@@ -60,8 +60,17 @@ export function currentRun(catalog?: Catalog): Promise<Run> {
  * earlier file, or mutant, has touched.
  */
 export async function freshInWorkerRun(catalog: Catalog): Promise<Run> {
+  await endInWorkerRun();
+  return currentRun(catalog);
+}
+
+/**
+ * Drops this worker's in-worker run, made by freshInWorkerRun: its server stops and its ledger goes
+ * (nothing on the server is removed: the server goes with the run). Called when the file it was made
+ * for ends, so that the last file of a thread leaves no ledger behind either.
+ */
+export async function endInWorkerRun(): Promise<void> {
   const last = making;
   making = undefined;
   await last?.abandon?.();
-  return currentRun(catalog);
 }
