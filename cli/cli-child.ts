@@ -90,7 +90,7 @@ export function cli(
 /**
  * The settings of a small run against `s` (an area, an endpoint or a few tests): one file at a time,
  * in one worker thread. These runs go on side by side on a small machine, and every run loads all the
- * suite's files (those of unselected tests too, to list them as disabled): each thread more loads
+ * files of its areas (those of unselected tests too, to list them as disabled): each thread more loads
  * them again (a URL target's default of 8 starts eight) for a selection that one thread runs as fast.
  */
 export const target = (s: ReferenceServer) => ({ CONFORMANCE_TARGET_URL: s.url, CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN, CONFORMANCE_CONCURRENCY: '1' });

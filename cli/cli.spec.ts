@@ -35,6 +35,8 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(/^members\.add\.group\.add-single {2}POST \/groups\/:id\/members {2}\[members\.promotion\.add-single\] {2}needs: promotion_management, enable_member_promotion_management=true, set-up application-settings-read$/m);
     expect(listed.stdout).toMatch(/^members\.add\.group\.setting-off .* enable_member_promotion_management=false/m);
+    // Listing makes no run: no reference server, no users, no ledger folder where it ran.
+    expect(existsSync(join(listed.dir, '.conformance')), 'list wrote a run ledger').toBe(false);
     const bad = await cli(['--shard', 'half'], {});
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--shard must look like 1\/3/);
