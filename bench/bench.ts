@@ -1,7 +1,9 @@
 // `npm run bench`: every performance figure of the project, measured, never asserted. Writes
 // reports/bench.json, prints a table, and rewrites the table in docs/performance.md between the bench markers
 // (only when every section ran). Progress goes to stderr, a line per step.
-//   suite     wall time of the whole conformance run as `npm run conformance` makes it (median of N)
+//   suite     wall time of the whole conformance run as `npm run conformance` makes it (median of N),
+//             beside its two floors: bare vitest with as many empty tests, and its requests alone
+//             between bare Fastify and two client threads (bench/transport-floor.ts)
 //   record    the same run recording its transcript (`record --out`) beside one that does not,
 //             alternated (issue #28 wants them within 10 %), the transcript's size, and a recording
 //             made one test at a time (`--sequential`, as the differential workflows advise)
@@ -74,11 +76,11 @@ interface RunFailure {
 const runFailures: RunFailure[] = [];
 
 /**
- * One whole run of the suite (of the project at `root`); returns wall seconds and the number of
- * tests. A run with failing tests still counts (its failures are recorded in the report: one flaky
+ * One whole run of the suite (of the project at `root`); returns wall and CPU seconds, the number of
+ * tests and of requests the run counted (results.json's tally; the run's own set-up is not in it). A run with failing tests still counts (its failures are recorded in the report: one flaky
  * test must not cost the benchmark); only a run that wrote no results is an error.
  */
-function runSuite(args: string[], env: Record<string, string> = {}, root = ROOT, label = args.join(' ') || 'defaults'): Promise<{ seconds: number; tests: number; cpuSeconds: number }> {
+function runSuite(args: string[], env: Record<string, string> = {}, root = ROOT, label = args.join(' ') || 'defaults'): Promise<{ seconds: number; tests: number; cpuSeconds: number; requests: number }> {
   return new Promise((done, fail) => {
     const started = performance.now();
     const cpuBefore = childrenCpuSeconds();
@@ -95,9 +97,14 @@ function runSuite(args: string[], env: Record<string, string> = {}, root = ROOT,
       const seconds = (performance.now() - started) / 1000;
       const path = join(reportDir, 'results.json');
       if (!existsSync(path)) return fail(new Error(`suite run ${label} exited ${code} and wrote no results: ${err.slice(-2000)}`));
-      const results = JSON.parse(readFileSync(path, 'utf8')) as { summary: { total: number; disabled: number }; tests: { id: string; verdict: string; reason: string | null }[] };
+      const results = JSON.parse(readFileSync(path, 'utf8')) as {
+        summary: { total: number; disabled: number };
+        tests: { id: string; verdict: string; reason: string | null }[];
+        requests?: { total: Record<string, number> };
+      };
       for (const t of results.tests.filter((t) => t.verdict === 'fail' || t.verdict === 'error')) runFailures.push({ run: label, id: t.id, verdict: t.verdict, reason: (t.reason ?? '').split('\n')[0] });
-      done({ seconds, tests: results.summary.total - results.summary.disabled, cpuSeconds: childrenCpuSeconds() - cpuBefore });
+      const requests = Object.values(results.requests?.total ?? {}).reduce((sum, n) => sum + n, 0);
+      done({ seconds, tests: results.summary.total - results.summary.disabled, cpuSeconds: childrenCpuSeconds() - cpuBefore, requests });
     });
   });
 }
@@ -131,6 +138,13 @@ function floorRun(tests: number, files: number): Promise<{ seconds: number; cpuS
     const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', dir, '--reporter', 'dot'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
     child.on('exit', (code) => (code === 0 ? done({ seconds: (performance.now() - started) / 1000, cpuSeconds: childrenCpuSeconds() - cpuBefore }) : fail(new Error(`the floor run exited ${code}`))));
   });
+}
+
+/** The transport floor (bench/transport-floor.ts): `requests` HTTP requests and nothing else, in a process of its own. */
+function transportFloor(requests: number): { seconds: number; cpuSeconds: number } {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'transport-floor.ts'), String(requests)], { cwd: ROOT, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`the transport floor exited ${run.status}: ${run.stderr.slice(-2000)}`);
+  return JSON.parse(run.stdout) as { seconds: number; cpuSeconds: number };
 }
 
 interface Load {
@@ -175,24 +189,34 @@ if (ONLY.has('suite')) {
   const cpu: number[] = [];
   const floorTimes: number[] = [];
   const floorCpu: number[] = [];
+  const transportTimes: number[] = [];
+  const transportCpu: number[] = [];
   let tests = 0;
+  let requests = 0;
   const files = readdirSync(join(ROOT, 'suites'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).length;
-  // Alternated: the suite, then the floor, RUNS times.
+  // Alternated: the suite, then the floors, RUNS times.
   for (let i = 0; i < RUNS; i++) {
-    step(`suite: run ${i + 1}/${RUNS} of the whole suite, and of the floor`);
+    step(`suite: run ${i + 1}/${RUNS} of the whole suite, and of the floors`);
     const r = await runSuite([]);
     times.push(r.seconds);
     cpu.push(r.cpuSeconds);
     tests = r.tests;
+    requests = r.requests;
     const floor = await floorRun(tests, files);
     floorTimes.push(floor.seconds);
     floorCpu.push(floor.cpuSeconds);
+    const transport = transportFloor(requests);
+    transportTimes.push(transport.seconds);
+    transportCpu.push(transport.cpuSeconds);
   }
   const wall = median(times);
   const cpuMedian = median(cpu);
-  report.suite = { medianSeconds: round(wall, 2), runs: times.map((t) => round(t, 2)), cpuSeconds: cpu.map((c) => round(c, 2)), tests, floor: { medianSeconds: round(median(floorTimes), 2), cpuSeconds: floorCpu.map((c) => round(c, 2)), files } };
+  report.suite = { medianSeconds: round(wall, 2), runs: times.map((t) => round(t, 2)), cpuSeconds: cpu.map((c) => round(c, 2)), tests, floor: { medianSeconds: round(median(floorTimes), 2), cpuSeconds: floorCpu.map((c) => round(c, 2)), files },
+    transportFloor: { requests, medianSeconds: round(median(transportTimes), 2), cpuSeconds: transportCpu.map((c) => round(c, 2)) },
+  };
   lines.push(`| full suite, bundled reference server | ${tests} tests | **${round(wall, 2)} s** wall, ${round(cpuMedian, 1)} s CPU, ${round((1000 * cpuMedian) / tests, 1)} ms CPU per test (median of ${RUNS}) |`);
   lines.push(`| … the floor: bare vitest, as many empty tests in ${files} files | ${tests} tests | ${round(median(floorTimes), 2)} s wall, ${round(median(floorCpu), 1)} s CPU; the suite costs **${round(wall / median(floorTimes), 1)}×** its wall, ${round(cpuMedian / median(floorCpu), 1)}× its CPU |`);
+  lines.push(`| … the transport floor: the run's requests between bare Fastify and two node:http client threads, nothing else (bench/transport-floor.ts) | ${requests} requests | ${round(median(transportTimes), 2)} s wall, ${round(median(transportCpu), 1)} s CPU |`);
 }
 
 if (ONLY.has('record')) {
