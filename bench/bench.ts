@@ -18,7 +18,8 @@
 //   profile   the suite with its default settings against a GitLab-like latency per request kind
 //             (bench/latency-profile.ts): wall time, requests and objects per kind, slowest files
 //   compare   side by side, alternated: today's suite and the 354-test suite of 2026-11-22 (commit
-//             dcb69fe, --baseline REF to change), each with its own defaults, on this machine
+//             dcb69fe, --baseline REF to change; issue #39 measures against 0705a6b), each with its own
+//             defaults, on this machine: wall and CPU, and their ratios pair by pair
 // Request rates are medians of N runs of 5 s; "CPU" is the server process's CPU time per request
 // (from /proc), which the load generator sharing two cores disturbs far less than the rate.
 // Options: --runs N (default 3), --only suite,latency,…,compare, --baseline REF (the compare section's old suite)
@@ -514,22 +515,36 @@ if (ONLY.has('compare')) {
       }
       const today: number[] = [];
       const then: number[] = [];
+      const todayCpu: number[] = [];
+      const thenCpu: number[] = [];
       let testsToday = 0;
       let testsThen = 0;
       for (let i = 0; i < RUNS; i++) {
         step(`compare: run ${i + 1}/${RUNS}, the suite of ${ref}`);
         const a = await runSuite([], {}, old);
         then.push(a.seconds);
+        thenCpu.push(a.cpuSeconds);
         testsThen = a.tests;
         step(`compare: run ${i + 1}/${RUNS}, today's suite`);
         const b = await runSuite([]);
         today.push(b.seconds);
+        todayCpu.push(b.cpuSeconds);
         testsToday = b.tests;
       }
       const perTest = (seconds: number, tests: number) => round((seconds * 1000) / tests, 1);
-      report.compare = { baseline: ref, baseline_tests: testsThen, baseline_seconds: then.map((t) => round(t, 2)), tests: testsToday, seconds: today.map((t) => round(t, 2)) };
-      lines.push(`| suite of ${ref}, bundled server, its defaults | ${testsThen} tests, median of ${RUNS}, alternated | **${round(median(then), 2)} s** (${perTest(median(then), testsThen)} ms/test) |`);
-      lines.push(`| today's suite, same runs | ${testsToday} tests | **${round(median(today), 2)} s** (${perTest(median(today), testsToday)} ms/test) |`);
+      // Ratios pair by pair (run i of today's against run i of the old suite), then their median.
+      const ratio = (a: number[], b: number[]) => round(median(a.map((x, i) => x / b[i])), 2);
+      report.compare = {
+        baseline: ref,
+        baseline_tests: testsThen,
+        baseline_seconds: then.map((t) => round(t, 2)),
+        baseline_cpu_seconds: thenCpu.map((t) => round(t, 2)),
+        tests: testsToday,
+        seconds: today.map((t) => round(t, 2)),
+        cpu_seconds: todayCpu.map((t) => round(t, 2)),
+      };
+      lines.push(`| suite of ${ref}, bundled server, its defaults | ${testsThen} tests, median of ${RUNS}, alternated | **${round(median(then), 2)} s** wall (${perTest(median(then), testsThen)} ms/test), ${round(median(thenCpu), 1)} s CPU |`);
+      lines.push(`| today's suite, same runs | ${testsToday} tests | **${round(median(today), 2)} s** wall (${perTest(median(today), testsToday)} ms/test), ${round(median(todayCpu), 1)} s CPU; **${ratio(today, then)}×** the wall, ${ratio(todayCpu, thenCpu)}× the CPU of ${ref} |`);
     } finally {
       spawnSync('git', ['worktree', 'remove', '--force', old], { cwd: ROOT });
       rmSync(old, { recursive: true, force: true });
