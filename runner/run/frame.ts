@@ -111,7 +111,7 @@ export class Frame implements Recorder {
     for (;;) {
       const lease = await coordinator.lease(this.holder, this.sources, Date.now() < patience, seatless);
       if ('wait' in lease) {
-        await coordinator.released(patience - Date.now());
+        await coordinator.released(patience - Date.now(), lease.since);
         continue;
       }
       let user: ActorInfo;

@@ -62,7 +62,7 @@ describe('lending users', () => {
     settle(lending, 't1', [{ userId: 1, source: aProject, requested: false }]);
     // t2 holds the project (a kept source it reads whole); t3 leases in the same domain.
     lending.use('t2', [aProject]);
-    expect(lending.lease('t3', [a], true)).toEqual({ wait: true, joined: true });
+    expect(lending.lease('t3', [a], true)).toEqual({ wait: true, joined: true, since: expect.any(Number) });
     expect(leased(lending.lease('t3', [a]))).toBe('make');
     // The holder of the project itself may have the user taken back from it.
     expect(lending.lease('t2', [aProject])).toEqual({ user: user(1), takeBack: [{ source: aProject, requested: false }] });
@@ -133,7 +133,7 @@ describe('lending seatless users', () => {
   test('a patient asker waits while a holder that is not waiting has one', () => {
     const { lending, a } = policy(0, [7]);
     expect(leased(lending.lease('t1', [a], true, true))).toBe(7);
-    expect(lending.lease('t2', [a], true, true)).toEqual({ wait: true, joined: true });
+    expect(lending.lease('t2', [a], true, true)).toEqual({ wait: true, joined: true, since: expect.any(Number) });
     settle(lending, 't1', []);
     expect(leased(lending.lease('t2', [a], true, true))).toBe(7);
   });
@@ -143,11 +143,29 @@ describe('waiting for a user', () => {
   test('a patient asker waits for a holder that will give one back, and makes a user when it is not patient', () => {
     const { lending, a } = policy(1);
     expect(leased(lending.lease('t1', [a], true))).toBe(1);
-    expect(lending.lease('t2', [a], true)).toEqual({ wait: true, joined: true });
-    expect(lending.lease('t2', [a], true)).toEqual({ wait: true, joined: false });
+    expect(lending.lease('t2', [a], true)).toEqual({ wait: true, joined: true, since: expect.any(Number) });
+    expect(lending.lease('t2', [a], true)).toEqual({ wait: true, joined: false, since: expect.any(Number) });
     expect(leased(lending.lease('t2', [a], false))).toBe('make');
     lending.settle({ holder: 't1', touched: [], links: [] });
     expect(leased(lending.lease('t3', [a], true))).toBe(1);
+  });
+
+  test('a holder that gives its users back between the lease that said wait and the wait is not missed', async () => {
+    const { lending, a } = policy(1);
+    expect(leased(lending.lease('t1', [a], true))).toBe(1);
+    const lease = lending.lease('t2', [a], true);
+    if (!('wait' in lease)) throw new Error(`expected a wait, got ${JSON.stringify(lease)}`);
+    // t1 gives its user back before t2's worker asks to wait (two calls to the coordinator).
+    lending.settle({ holder: 't1', touched: [], links: [] });
+    const woken = await Promise.race([lending.released(10_000, lease.since).then(() => 'goes on'), new Promise((done) => setTimeout(() => done('still waiting after 200 ms'), 200))]);
+    expect(woken).toBe('goes on');
+    expect(leased(lending.lease('t2', [a], true))).toBe(1);
+    // With nothing given back since, the wait lasts until a wake (or its time).
+    const again = lending.lease('t3', [a], true);
+    if (!('wait' in again)) throw new Error(`expected a wait, got ${JSON.stringify(again)}`);
+    const waited = lending.released(10_000, again.since).then(() => 'woken');
+    lending.settle({ holder: 't2', touched: [], links: [] });
+    expect(await waited).toBe('woken');
   });
 
   test('holders that wait only on each other do not wait for ever: the last to ask makes a user', () => {

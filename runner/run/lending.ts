@@ -166,9 +166,9 @@ export class Lending {
     this.waiting.wake();
   }
 
-  /** Resolves when a holder next gives its users back, or after `ms`. */
-  released(ms: number): Promise<void> {
-    return this.waiting.released(ms);
+  /** Resolves when a holder next gives its users back, or after `ms`; at once when one did since the lease that said wait (`since`). */
+  released(ms: number, since?: number): Promise<void> {
+    return this.waiting.released(ms, since);
   }
 
   /**

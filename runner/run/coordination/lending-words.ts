@@ -27,5 +27,8 @@ export interface Settlement {
   failedSeatless?: number[];
 }
 
-/** How a lease ends: the user as it is, or taken back from these sources first; a new user; or wait for a holder to settle (`joined`: the asker was not waiting yet). */
-export type Lease = { user: LentUser; takeBack?: { source: SourceKey; requested: boolean }[] } | { make: true } | { wait: true; joined: boolean };
+/**
+ * How a lease ends: the user as it is, or taken back from these sources first; a new user; or wait for
+ * a holder to settle (`joined`: the asker was not waiting yet; `since`: the wakes so far, for `released`).
+ */
+export type Lease = { user: LentUser; takeBack?: { source: SourceKey; requested: boolean }[] } | { make: true } | { wait: true; joined: boolean; since: number };
