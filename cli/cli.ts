@@ -20,6 +20,7 @@ import { ConformanceReporter, type RunControl } from '../runner/report/reporter.
 import { chosenSummary, SUITE_VERSION } from '../runner/report/results.js';
 import { printEnding, printTable } from '../runner/report/terminal.js';
 import { TargetWatch } from './watchdog.js';
+import { vitestConfigFile } from './vitest-config-file.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -185,7 +186,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
   const vitest = await createVitest('test', {
     pool,
     root: ROOT,
-    config: join(ROOT, 'vitest.config.ts'),
+    config: vitestConfigFile(ROOT),
     // This process runs under tsx already: the config and the modules it imports load as they are,
     // not bundled again by vite.
     configLoader: 'native',

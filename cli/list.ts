@@ -3,11 +3,11 @@
 // version, set-up endpoints beyond the contract, fixtures). Text by default, one JSON object per
 // line with --json. The test files are loaded (that is how their tests are declared); no request
 // is sent to any target.
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CATALOG } from '../suites/areas.js';
 import type { TestMeta } from '../runner/run/conformance.js';
 import { conformanceProjects, loadConfig } from '../runner/run/config.js';
+import { vitestConfigFile } from './vitest-config-file.js';
 
 export const LIST_HELP = `Usage: gitlab-api-conformance list [--area LIST] [--endpoint FORM ...] [--grep PATTERN] [--json]
 
@@ -31,7 +31,7 @@ export async function list(args: string[], root: string): Promise<number> {
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest('test', {
     root,
-    config: join(root, 'vitest.config.ts'),
+    config: vitestConfigFile(root),
     configLoader: 'native',
     mode: 'cli',
     project: conformanceProjects(CATALOG),
