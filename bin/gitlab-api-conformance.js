@@ -11,8 +11,17 @@ let main;
 if (compiled) {
   // vitest loads the compiled configuration too (cli/vitest-config-file.ts): one copy of each module.
   globalThis[Symbol.for('gitlab-api-conformance:vitest-config')] = compiled.vitestConfig;
-  ({ main } = await import(compiled.cli));
-} else {
+  try {
+    ({ main } = await import(compiled.cli));
+  } catch (error) {
+    // A module the copy cannot resolve (one the sources import from outside what is copied): the
+    // sources then run through tsx, as below. Any other error is the command's own, and stands.
+    if (!/^ERR_(MODULE_NOT_FOUND|IMPORT_ATTRIBUTE|IMPORT_ASSERTION|UNKNOWN_FILE_EXTENSION)/.test(error?.code ?? '')) throw error;
+    process.stderr.write(`gitlab-api-conformance: its compiled copy could not be loaded (${error.message.split('\n')[0]}); running its sources through tsx\n`);
+    delete globalThis[Symbol.for('gitlab-api-conformance:vitest-config')];
+  }
+}
+if (!main) {
   // Plain JavaScript modules load several times faster before tsx's hooks are in place (vitest's
   // hundreds: 0.3 s against 1.5 s on the machine of README's figures; with the server's and the
   // runner's libraries after them, about 0.35 s of CPU less for a small run); the CLI's own imports
