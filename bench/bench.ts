@@ -78,8 +78,9 @@ const runFailures: RunFailure[] = [];
 
 /**
  * One whole run of the suite (of the project at `root`); returns wall and CPU seconds, the number of
- * tests and of requests the run counted (results.json's tally; the run's own set-up is not in it). A run with failing tests still counts (its failures are recorded in the report: one flaky
- * test must not cost the benchmark); only a run that wrote no results is an error.
+ * tests and of requests the run counted (results.json's tally; the run's own set-up is not in it).
+ * A run with failing tests still counts (its failures are recorded in the report: one flaky test
+ * must not cost the benchmark); only a run that wrote no results is an error.
  */
 function runSuite(args: string[], env: Record<string, string> = {}, root = ROOT, label = args.join(' ') || 'defaults'): Promise<{ seconds: number; tests: number; cpuSeconds: number; requests: number }> {
   return new Promise((done, fail) => {

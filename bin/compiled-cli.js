@@ -59,7 +59,9 @@ export async function compiledCommand(root) {
     } catch {
       // No copy yet.
     }
-    const changed = [...now].filter(([path, state]) => before.get(path) !== state).map(([path]) => path);
+    // Another compiler (this file changed) compiles every file again.
+    const compilerChanged = before.get('<compiler>') !== now.get('<compiler>');
+    const changed = [...now].filter(([path, state]) => compilerChanged || before.get(path) !== state).map(([path]) => path);
     const removed = [...before.keys()].filter((path) => !now.has(path));
     if (changed.length === 0 && removed.length === 0) return paths;
 

@@ -187,8 +187,8 @@ async function run(args: string[], transcript?: string): Promise<number> {
     pool,
     root: ROOT,
     config: vitestConfigFile(ROOT),
-    // This process runs under tsx already: the config and the modules it imports load as they are,
-    // not bundled again by vite.
+    // This process runs its compiled copy, or its sources under tsx: the config and the modules it
+    // imports load as they are (the copy's config with the copy), not bundled again by vite.
     configLoader: 'native',
     mode: 'cli',
     project: conformanceProjects(CATALOG),

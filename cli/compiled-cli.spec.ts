@@ -42,6 +42,12 @@ test('the tree is compiled once, its modules see their sources\' places, and cha
   expect(await compile()).toEqual(first);
   expect(statSync(join(out, 'lib', 'answer.js')).mtimeMs).toBe(compiledAt);
 
+  // Another compiler (bin/compiled-cli.js changed since) compiles every file again.
+  const manifest = join(out, 'manifest.json');
+  writeFileSync(manifest, JSON.stringify({ ...JSON.parse(readFileSync(manifest, 'utf8')), '<compiler>': 'another' }));
+  expect(await compile()).toEqual(first);
+  expect(statSync(join(out, 'lib', 'answer.js')).mtimeMs).toBeGreaterThan(compiledAt);
+
   // A changed source is compiled again; a removed one goes from the copy.
   write('lib/answer.ts', 'export const answer: number = 43;\n');
   write('lib/gone.ts', 'export {};\n');

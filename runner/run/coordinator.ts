@@ -59,7 +59,7 @@ export class Coordinator {
   lease(holder: string, sources: SourceKey[], patient = false, seatless = false): Lease {
     return this.lending.lease(holder, sources, patient, seatless);
   }
-  released(ms: number, since?: number): Promise<void> {
+  released(ms: number, since: number): Promise<void> {
     return this.lending.released(ms, since);
   }
   use(holder: string, sources: SourceKey[]): void {

@@ -167,7 +167,7 @@ export class Lending {
   }
 
   /** Resolves when a holder next gives its users back, or after `ms`; at once when one did since the lease that said wait (`since`). */
-  released(ms: number, since?: number): Promise<void> {
+  released(ms: number, since: number): Promise<void> {
     return this.waiting.released(ms, since);
   }
 

@@ -41,8 +41,8 @@ export class Waiting {
    * Resolves when a holder next gives its users back (or starts to wait), or after `ms`; at once when
    * one did since the lease that said `wait` (`since`, its count of wakes).
    */
-  released(ms: number, since?: number): Promise<void> {
-    if (since !== undefined && since !== this.wakes) return Promise.resolve();
+  released(ms: number, since: number): Promise<void> {
+    if (since !== this.wakes) return Promise.resolve();
     return this.list.wait(ms);
   }
 
