@@ -34,7 +34,7 @@ class LongestFirst extends BaseSequencer {
 
 /** The conformance suite's test files: those of every area (the mutation run takes them too, vitest.mutation.config.ts). */
 export const CONFORMANCE_FILES = 'suites/*/**/*.test.ts';
-const EXCLUSIVE_FILES = 'suites/*/**/*.exclusive.test.ts';
+export const EXCLUSIVE_FILES = 'suites/*/**/*.exclusive.test.ts';
 /** A fixture's build may make users, groups and projects on a slow target. */
 export const HOOK_TIMEOUT_MS = 120_000;
 

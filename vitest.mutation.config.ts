@@ -18,7 +18,8 @@ import { defineConfig, type Plugin } from 'vitest/config';
 import { keptThreads } from './cli/kept-threads.js';
 import { CATALOG } from './suites/areas.js';
 import { runSettings } from './runner/run/config.js';
-import { CONFORMANCE_FILES, HOOK_TIMEOUT_MS } from './vitest.config.js';
+import { CONFORMANCE_FILES, EXCLUSIVE_FILES, HOOK_TIMEOUT_MS } from './vitest.config.js';
+import { phaseProject, type SettingValue } from './runner/core/instance-setting.js';
 
 const RUNS_PER_THREAD = 50;
 
@@ -32,15 +33,30 @@ const threadsKeptAcrossRuns: Plugin = {
   },
 };
 
-export default defineConfig({
-  plugins: [threadsKeptAcrossRuns],
+/** What every project of the mutation run shares: the in-worker runs, at the parity level, one test at a time. */
+const mutationProject = (name: string, files: { include: string; exclude?: string }, phase?: SettingValue) => ({
+  extends: true as const,
   test: {
-    include: [CONFORMANCE_FILES],
+    name,
+    include: [files.include],
+    ...(files.exclude ? { exclude: [files.exclude] } : {}),
     setupFiles: ['bench/mutation-setup.ts'],
     isolate: false,
     env: { CONFORMANCE_SERVER: 'in-worker', CONFORMANCE_LEVEL: 'parity', CONFORMANCE_REPORT_DIR: 'reports/mutation-run' },
-    provide: { conformanceSettings: { ...runSettings(CATALOG), sequential: true } },
+    provide: { conformanceSettings: { ...runSettings(CATALOG), sequential: true }, ...(phase ? { conformancePhase: phase } : {}) },
     testTimeout: 60_000,
     hookTimeout: HOOK_TIMEOUT_MS,
+  },
+});
+
+export default defineConfig({
+  plugins: [threadsKeptAcrossRuns],
+  test: {
+    // The tests that need an instance setting at a value run in a project per value, as in npm test
+    // (vitest.config.ts); each file has its reference server, so the phases need no order here.
+    projects: [
+      mutationProject('mutation', { include: CONFORMANCE_FILES, exclude: EXCLUSIVE_FILES }),
+      ...CATALOG.settingPhases.map((phase) => mutationProject(`mutation-${phaseProject(phase)}`, { include: EXCLUSIVE_FILES }, phase)),
+    ],
   },
 });
