@@ -1,5 +1,6 @@
-// The conformance suite as StrykerJS runs it (`npm run mutation`): one flat project whose test files
-// each start their own reference server inside the test worker (CONFORMANCE_SERVER=in-worker), so that
+// The conformance suite as StrykerJS runs it (`npm run mutation`): the suite's files in one project,
+// and those of the tests that need an instance setting at a value in a project per value (as in
+// npm test); every file starts its own reference server inside the test worker (CONFORMANCE_SERVER=in-worker), so that
 // the mutated server code runs in the thread where Stryker switches mutants on. The reference server
 // is GitLab-shaped in its details too, so the suite runs at the parity level here: a mutant that
 // changes a message text or the order of checks is caught by the parity assertions, which the
