@@ -106,6 +106,8 @@ export class Frame implements Recorder {
 
   private async fromPool(seatless: boolean): Promise<ActorInfo> {
     const { coordinator } = this.run;
+    // Its place in the test's numbering, taken now: users asked for at once are numbered in that order.
+    const slot = this.symbols.slot();
     // Users are few and worth waiting a while for: another test or fixture may give one back soon.
     const patience = Date.now() + LEASE_PATIENCE_MS;
     for (;;) {
@@ -117,8 +119,8 @@ export class Frame implements Recorder {
       let user: ActorInfo;
       if ('make' in lease) {
         // A new seatless user is the frame's own: nobody else will ask for it.
-        if (seatless) return this.make.user();
-        user = await this.make.seatedUser();
+        if (seatless) return this.make.user(undefined, undefined, { slot });
+        user = await this.make.seatedUser(undefined, slot);
         await coordinator.holdNew(this.holder, user, this.sources);
       } else {
         user = lease.user as ActorInfo;
@@ -130,7 +132,7 @@ export class Frame implements Recorder {
         }
       }
       (seatless ? this.seatless : this.leased).push(user);
-      this.symbols.numbered(user);
+      slot(user);
       return user;
     }
   }

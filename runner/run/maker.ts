@@ -18,7 +18,7 @@ import type { Names } from './names.js';
 import type { Client } from '../core/client.js';
 import type { RunContext } from './context.js';
 import type { CoordinatorClient } from './coordinator.js';
-import type { Symbols } from './symbols.js';
+import type { Slot, Symbols } from './symbols.js';
 import { Ledger } from './ledger.js';
 import type { SourceKey } from './lending.js';
 
@@ -79,7 +79,8 @@ export class Maker {
    * A new user, a member of nothing, with a personal access token of each scope in `scopes` (`api`
    * unless told). `unconfirmed`: its primary address left unconfirmed (a set-up beyond the contract).
    */
-  async user(hint?: string, scopes: readonly TokenScope[] = ['api'], options: { unconfirmed?: boolean } = {}): Promise<ActorInfo> {
+  async user(hint?: string, scopes: readonly TokenScope[] = ['api'], options: { unconfirmed?: boolean; slot?: Slot } = {}): Promise<ActorInfo> {
+    const slot = options.slot ?? this.frame.symbols.slot();
     const fields = this.frame.names.user(hint);
     // Without skip_confirmation an administrator's new user keeps an unconfirmed address (app/services/users/build_service.rb).
     const confirmation = options.unconfirmed ? {} : { skip_confirmation: true };
@@ -108,13 +109,13 @@ export class Maker {
       }),
     );
     const user = { id, username: fields.username, name: fields.name, email: fields.email, tokens };
-    this.frame.symbols.numbered(user);
+    slot(user);
     return user;
   }
 
   /** A new user holding a seat, as the run's pool users do (a Reporter of the run's seat group). */
-  async seatedUser(hint?: string): Promise<ActorInfo> {
-    const user = await this.user(hint);
+  async seatedUser(hint?: string, slot?: Slot): Promise<ActorInfo> {
+    const user = await this.user(hint, undefined, { slot });
     const seats = this.run.context.pool.seats;
     if (seats) await this.addMember(seats, user.id, ROLE_LEVEL.reporter);
     return user;
@@ -125,6 +126,7 @@ export class Maker {
    * top of the instance. With `roles`, every shared role actor a direct member at its level.
    */
   async group(options: { visibility?: Visibility; parent?: GroupInfo; top?: boolean; hint?: string; roles?: boolean } = {}): Promise<GroupInfo> {
+    const slot = this.frame.symbols.slot();
     const path = this.frame.names.slug(options.hint);
     const parent = options.parent ?? (options.top ? undefined : this.run.context.root);
     const body = await this.setup(
@@ -133,7 +135,7 @@ export class Maker {
     );
     const group: GroupInfo = { kind: 'group', id: body.id as number, name: body.name as string, fullPath: body.full_path as string };
     this.ledger('group', group.id, group.fullPath);
-    this.frame.symbols.numbered(group);
+    slot(group);
     await this.known(group, options.parent);
     if (options.roles) await this.addRoles(group);
     return group;
@@ -141,6 +143,7 @@ export class Maker {
 
   /** A project with a repository (README on the default branch unless `empty`), in `group` or the administrator's namespace. */
   async project(options: { group?: GroupInfo; visibility?: Visibility; hint?: string; empty?: boolean; roles?: boolean } = {}): Promise<ProjectInfo> {
+    const slot = this.frame.symbols.slot();
     const path = this.frame.names.slug(options.hint);
     const body = await this.setup(
       `create project ${path}`,
@@ -150,7 +153,7 @@ export class Maker {
     );
     const project: ProjectInfo = { kind: 'project', id: body.id as number, fullPath: body.path_with_namespace as string, defaultBranch: (body.default_branch as string | null) ?? 'main' };
     this.ledger('project', project.id, project.fullPath);
-    this.frame.symbols.numbered(project);
+    slot(project);
     await this.known(project, options.group);
     if (options.roles) await this.addRoles(project);
     return project;

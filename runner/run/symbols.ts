@@ -14,7 +14,7 @@ export interface SymbolEntry {
   values: string[];
 }
 
-interface Named {
+export interface Named {
   kind?: unknown;
   id?: unknown;
   fullPath?: unknown;
@@ -41,24 +41,41 @@ function describeAll(value: Named): { kind: SymbolKind; id: number; values: stri
   return undefined;
 }
 
+/** Where an object the test asked for goes in the numbering (Symbols.slot). */
+export type Slot = (value: Named) => void;
+
+type Described = Omit<SymbolEntry, 'symbol'>;
+
 export class Symbols {
-  private readonly entries: SymbolEntry[] = [];
-  private readonly counts: Record<SymbolKind, number> = { user: 0, group: 0, project: 0 };
+  /** In the order met; a numbered object's entry is its slot, numbered when listed. */
+  private readonly entries: ({ named: SymbolEntry } | { slot: Described | undefined })[] = [];
 
   private known(kind: SymbolKind, id: number): boolean {
-    return this.entries.some((e) => e.kind === kind && e.id === id);
+    return this.entries.some((e) => {
+      const entry = 'named' in e ? e.named : e.slot;
+      return entry?.kind === kind && entry.id === id;
+    });
   }
 
   /** An object with a symbol of its role (an actor, an object of a fixture); the first symbol met stays. */
   named(symbol: string, value: Named): void {
     const described = describe(value);
-    if (described && !this.known(described.kind, described.id)) this.entries.push({ symbol, ...described });
+    if (described && !this.known(described.kind, described.id)) this.entries.push({ named: { symbol, ...described } });
   }
 
-  /** An object the test leased or made: numbered by kind, in the order met. */
-  numbered(value: Named): void {
-    const described = describe(value);
-    if (described && !this.known(described.kind, described.id)) this.entries.push({ symbol: `${described.kind}#${++this.counts[described.kind]}`, ...described });
+  /**
+   * A place in the numbering for an object the test leases or makes, taken when it asks, before any
+   * wait: objects asked for at once (Promise.all) are numbered in the order asked, not in the order
+   * they came, so that two recordings of a test give them the same symbols. Filled with the object
+   * (unless it has a symbol already); by kind, `user#1`, `user#2`, … when listed.
+   */
+  slot(): Slot {
+    const entry: { slot: Described | undefined } = { slot: undefined };
+    this.entries.push(entry);
+    return (value) => {
+      const described = describe(value);
+      if (described && entry.slot === undefined && !this.known(described.kind, described.id)) entry.slot = described;
+    };
   }
 
   /** The objects inside a fixture's value (its plain data), by their path in it. */
@@ -71,6 +88,10 @@ export class Symbols {
   }
 
   list(): SymbolEntry[] {
-    return [...this.entries];
+    const counts: Record<SymbolKind, number> = { user: 0, group: 0, project: 0 };
+    return this.entries.flatMap((e) => {
+      if ('named' in e) return [e.named];
+      return e.slot ? [{ symbol: `${e.slot.kind}#${++counts[e.slot.kind]}`, ...e.slot }] : [];
+    });
   }
 }
