@@ -2,7 +2,7 @@
 // test's transcript (docs/transcript-format.md): two runs of one target make other ids and names, and
 // the differential mode compares them by role. Symbols: `user:<actor>` for the shared actors,
 // `<kind>:<fixture>.<path>` for the objects in a fixture's value, `<kind>#<n>` for the users lent to
-// the test and the objects it made, numbered in the order it met them.
+// the test and the objects it made, numbered in the order it asked for them.
 
 export type SymbolKind = 'user' | 'group' | 'project';
 
