@@ -183,3 +183,22 @@ describe('the run\'s coordinator', () => {
     bindInFlight(new Coordinator(0).inFlight);
   });
 });
+
+describe('leases', () => {
+  test('users a test asks for at once are numbered in the order asked, not in the order their leases end', async () => {
+    const run = newRun();
+    for (const id of [5, 6]) run.tally.adopt({ id, username: `u${id}`, name: `U${id}`, email: `u${id}@example.com`, tokens: { api: `token-${id}` } });
+    // The first lease reaches the coordinator 50 ms late: the second gets user 5 and ends first.
+    let calls = 0;
+    const slowFirst = new Proxy(run.coordinator, {
+      get: (target, method: string) =>
+        method === 'lease' && calls++ === 0
+          ? async (...args: Parameters<typeof target.lease>) => (await new Promise((done) => setTimeout(done, 50)), target.lease(...args))
+          : target[method as keyof typeof target],
+    });
+    const frame = new Frame({ ...run, coordinator: slowFirst }, 'test:order', 'owner', new Set(), 'scope');
+    const [first, second] = await Promise.all([frame.lease(), frame.lease()]);
+    expect([first.id, second.id]).toEqual([6, 5]);
+    expect(frame.symbols.list().map((e) => `${e.symbol}=${e.id}`)).toEqual(['user#1=6', 'user#2=5']);
+  });
+});
