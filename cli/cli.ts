@@ -13,6 +13,7 @@ import { ConfigError } from '../runner/core/errors.js';
 import { registerSecret } from '../runner/core/redact.js';
 import { conformanceProjects, loadConfig, useSettings, type Config, type Flags } from '../runner/run/config.js';
 import { normalizeTarget } from '../runner/run/instance-identity.js';
+import { parseShard } from '../runner/run/shard.js';
 import { Ledger } from '../runner/run/ledger.js';
 import { sweepLedger, sweepPrefix } from '../runner/run/removal.js';
 import { ProgressReporter } from '../runner/report/progress-reporter.js';
@@ -20,6 +21,7 @@ import { ConformanceReporter, type RunControl } from '../runner/report/reporter.
 import { chosenSummary, SUITE_VERSION } from '../runner/report/results.js';
 import { printEnding, printTable } from '../runner/report/terminal.js';
 import { TargetWatch } from './watchdog.js';
+import { shardFiles } from './shards.js';
 import { vitestConfigFile } from './vitest-config-file.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,7 +49,10 @@ const RUN_OPTIONS = `  --target URL               base URL of the target, withou
   --sequential               one test at a time, files in name order, one request in flight
   --timeout MS               timeout of one HTTP request (default 15000)
   --expected-failures FILE   baseline: YAML or JSON list of { id, reason, link }
-  --shard I/N                run the I-th of N shards (split across CI jobs)
+  --shard I/N                run the I-th of N shards (split across CI jobs), the test files split
+                             by their measured durations (suites/durations.json); \`merge\` joins them
+  --run-id ID                the run's name, the same in each of its shards (CONFORMANCE_RUN_ID;
+                             in CI the pipeline's id): \`merge\` joins only shards of one run
   --keep                     leave what the run made on the target (with --target), to send a
                              failure's cURL line again by hand: the users' tokens go to
                              .conformance/kept-<run>.tokens.json (mode 600); \`sweep\` removes it all`;
@@ -65,6 +70,8 @@ const HELP = `Usage:
                                              compare two transcripts, offline
   gitlab-api-conformance sweep --target URL [options]
                                              undo what an earlier, killed run left on the target
+  gitlab-api-conformance merge DIR... [--out DIR]
+                                             join the report directories of a run's shards into one
   gitlab-api-conformance serve [options]     the reference server alone (as gitlab-reference-server)
   gitlab-api-conformance --version           the suite's version
 
@@ -141,10 +148,11 @@ async function run(args: string[], transcript?: string): Promise<number> {
       timeout: { type: 'string' },
       'expected-failures': { type: 'string' },
       shard: { type: 'string' },
+      'run-id': { type: 'string' },
       keep: { type: 'boolean' },
     },
   });
-  if (values.shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(values.shard)) throw new ConfigError(`--shard must look like 1/3, got "${values.shard}"`);
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const flags: Flags = {
     ...flag('CONFORMANCE_TARGET_URL', values.target, '--target'),
     ...flag('CONFORMANCE_ADMIN_TOKEN_FILE', values['token-file'], '--token-file'),
@@ -160,6 +168,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
     ...flag('CONFORMANCE_MAX_IN_FLIGHT', values['max-in-flight'], '--max-in-flight'),
     ...flag('CONFORMANCE_SEQUENTIAL', values.sequential ? 'true' : undefined, '--sequential'),
     ...flag('CONFORMANCE_TRANSCRIPT', transcript, 'record --out'),
+    ...flag('CONFORMANCE_RUN_ID', values['run-id'], '--run-id'),
   };
 
   // Parsed once, here, from the flags and the environment (which the command only reads): the global
@@ -170,9 +179,16 @@ async function run(args: string[], transcript?: string): Promise<number> {
     config.keep = true;
   }
   useSettings(config);
+  // Load only the test files of the selected areas; the gate reports the rest of a file's tests.
+  const selected = config.areas.length > 0 ? config.areas : CATALOG.areaNames;
+  const areas = new Set<string>(selected.filter((a) => config.endpoints.length === 0 || config.endpoints.some((e) => CATALOG.endpointArea.get(e) === a)));
+  // A shard loads its own files, by path from the package root (vitest's --shard would split by count).
+  const ofShard = shard && shardFiles(shard, areas);
+  if (ofShard?.length === 0) throw new ConfigError(`--shard ${values.shard}: the selection has fewer test files than shards`);
+  const filters = ofShard ?? (areas.size === CATALOG.areaNames.length ? [] : [...areas].map((a) => `suites/${a}/`));
   rmSync(join(config.reportDir, 'results.json'), { force: true });
   const started = Date.now();
-  const control: RunControl = { partial: values.shard !== undefined };
+  const control: RunControl = { partial: shard !== undefined, ...(shard && ofShard ? { shard: { ...shard, run: config.runId, files: ofShard } } : {}) };
   const watch = new TargetWatch(config.targetUrl);
   control.cutShort = () => watch.lostAtTheEnd();
   const reporter = new ConformanceReporter(CATALOG, config, control);
@@ -199,7 +215,6 @@ async function run(args: string[], transcript?: string): Promise<number> {
     // file is imported afresh by vitest, and its own parse would see only the environment.
     provide: { conformanceSettings: config },
     ...(config.sequential ? { sequence: { sequencer: NameOrder } } : {}),
-    shard: values.shard,
     reporters: [new ProgressReporter(), reporter, watch],
   });
   const interrupt = (why: string) => {
@@ -216,10 +231,6 @@ async function run(args: string[], transcript?: string): Promise<number> {
     process.removeAllListeners(signal);
     process.on(signal, onSigint);
   }
-  // Load only the test files of the selected areas; the gate reports the rest of a file's tests.
-  const selected = config.areas.length > 0 ? config.areas : CATALOG.areaNames;
-  const areas = new Set<string>(selected.filter((a) => config.endpoints.length === 0 || config.endpoints.some((e) => CATALOG.endpointArea.get(e) === a)));
-  const filters = areas.size === CATALOG.areaNames.length ? [] : [...areas].map((a) => `suites/${a}/`);
   try {
     await vitest.start(filters);
   } catch (error) {
@@ -359,6 +370,7 @@ export async function helpOf(command: string): Promise<string> {
   if (command === 'list') return (await import('./list.js')).LIST_HELP;
   if (command === 'diff') return (await import('../runner/differential/command.js')).DIFF_HELP;
   if (command === 'serve') return (await import('../reference-server/cli.js')).USAGE;
+  if (command === 'merge') return (await import('./merge.js')).MERGE_HELP;
   return ({ record: RECORD_HELP, sweep: SWEEP_HELP } as Record<string, string>)[command] ?? HELP;
 }
 
@@ -378,6 +390,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (first === 'sweep') return await sweep(rest);
+    if (first === 'merge') return await (await import('./merge.js')).merge(rest);
     if (first === 'record') return await record(rest);
     if (first === 'list') return await (await import('./list.js')).list(rest, ROOT);
     return await run(first === 'run' ? rest : argv);

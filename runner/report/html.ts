@@ -6,7 +6,7 @@
 // that reproduces each; then the tests that did not run, each with its reason.
 import type { Evidence } from '../run/conformance.js';
 import { causeLine, rootCauses } from './causes.js';
-import { byAreaAndEndpoint, headline, shownVerdicts, type Results, type TestRecord } from './results.js';
+import { byAreaAndEndpoint, headline, shardText, shownVerdicts, type Results, type TestRecord } from './results.js';
 
 const esc = (text: string) => text.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
@@ -116,7 +116,7 @@ details.failure summary{cursor:pointer}
 .status.s2{color:#1a7f37}.status.s4,.status.s5{color:#cf222e} .expected{color:#9a6700}
 </style></head><body>
 <h1>GitLab API conformance</h1>
-<div class="muted">${esc(results.suite.name)} ${esc(results.suite.version)} · target <code>${esc(results.target.url)}</code> (GitLab ${esc(results.target.version)}${results.target.referenceServer ? ', bundled reference server' : ''}) · ${esc(results.generatedAt)} · capabilities: ${esc(results.capabilities.join(', ') || 'none')}</div>
+<div class="muted">${esc(results.suite.name)} ${esc(results.suite.version)} · target <code>${esc(results.target.url)}</code> (GitLab ${esc(results.target.version)}${results.target.referenceServer ? ', bundled reference server' : ''}) · ${esc(results.generatedAt)} · capabilities: ${esc(results.capabilities.join(', ') || 'none')}${shardText(results) ? ` · ${esc(shardText(results)!)}` : ''}</div>
 <div class="banner ${title.split(' ')[0]}">${esc(title === 'PASSED' || title === 'FAILED' ? `${title} at the ${results.level} level` : title)}${results.status === 'interrupted' ? ` (${esc(results.interruption ?? '')}): ${s['not-run']} selected test(s) did not run; the verdicts are of the tests that ended` : ''}${results.status === 'empty' ? ': no selected test ran' : ''}</div>
 <p><b>Spec level</b>: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled${s['not-run'] ? `, ${s['not-run']} not run` : ''} · <b>GitLab parity</b>: ${p.pass} pass, ${p.fail} fail, ${p.error} error · clauses covered by the selected tests ${coverage.covered}/${coverage.testable} · the exit code follows the ${esc(results.level)} level</p>
 ${causes.length ? `<h2>Root causes (${causes.length})</h2><ul>${causes.map((g) => `<li><code>${esc(causeLine(g))}</code> — ${[...g.failing, ...g.setUp].slice(0, 8).map((id) => `<a href="#${anchor(id)}">${esc(id)}</a>`).join(', ')}${g.failing.length + g.setUp.length > 8 ? ', …' : ''}</li>`).join('')}</ul>` : ''}

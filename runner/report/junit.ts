@@ -1,6 +1,6 @@
 // JUnit XML as GitLab CI (artifacts:reports:junit) and GitHub read it: one <testsuite> per area,
 // `fail` as <failure>, `error` as <error>, `unsupported`/`disabled` as <skipped> with the reason.
-import type { Results, Verdict } from './results.js';
+import { shardText, type Results, type Verdict } from './results.js';
 
 function xml(text: string): string {
   return text
@@ -39,5 +39,5 @@ export function junitXml(results: Results): string {
     : undefined;
   if (runError) suites.push(`  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="0.000">\n    <testcase classname="run" name="the run as a whole" time="0.000"><error message="${xml(runError)}">${xml(runError)}</error></testcase>\n  </testsuite>`);
   const s = results.summary;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="gitlab-api-conformance" tests="${s.total + (runError ? 1 : 0)}" failures="${s.fail}" errors="${s.error + (runError ? 1 : 0)}" skipped="${s.skipped}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xml(`gitlab-api-conformance${shardText(results) ? ` (${shardText(results)})` : ''}`)}" tests="${s.total + (runError ? 1 : 0)}" failures="${s.fail}" errors="${s.error + (runError ? 1 : 0)}" skipped="${s.skipped}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -1,6 +1,6 @@
 // summary.md: the verdict matrix as Markdown, fit to paste into a merge request.
 import { causeLine, rootCauses } from './causes.js';
-import { byAreaAndEndpoint, headline, shownVerdicts, type Results, type TestRecord, type Verdict } from './results.js';
+import { byAreaAndEndpoint, headline, shardText, shownVerdicts, type Results, type TestRecord, type Verdict } from './results.js';
 
 const count = (tests: TestRecord[], verdicts: Verdict[]) => verdicts.map((v) => tests.filter((t) => t.verdict === v).length);
 const cell = (n: number) => (n === 0 ? '·' : String(n));
@@ -17,7 +17,7 @@ export function summaryMarkdown(results: Results): string {
     '',
     ...(results.status === 'interrupted' ? [`**The run was interrupted (${results.interruption}).** ${s['not-run']} selected test(s) did not run; the verdicts below are of the tests that ended.`, ''] : []),
     ...(results.status === 'empty' ? ['**Nothing was checked:** no selected test ran (none matched the selection, or each is unsupported on this target).', ''] : []),
-    `Target \`${results.target.url}\` (GitLab ${results.target.version}), ${results.generatedAt}.`,
+    `Target \`${results.target.url}\` (GitLab ${results.target.version}), ${results.generatedAt}${shardText(results) ? `; ${shardText(results)}` : ''}.`,
     `Spec level: **${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled${s['not-run'] ? `, ${s['not-run']} not run` : ''}** of ${s.total} tests.`,
     `GitLab-parity level: **${p.pass} pass, ${p.fail} fail, ${p.error} error**.`,
     '',

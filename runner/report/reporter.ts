@@ -17,7 +17,7 @@ import { clauseCoverage, type Coverage } from './clause-coverage.js';
 import { reportHtml } from './html.js';
 import { junitXml } from './junit.js';
 import { summaryMarkdown } from './markdown.js';
-import { buildResults, chosenSummary, headline, type FixtureReport, type Results, type TestRecord, type Verdict } from './results.js';
+import { buildResults, chosenSummary, headline, type FixtureReport, type Results, type ShardLabel, type TestRecord, type Verdict } from './results.js';
 import { writeTranscript } from './transcript.js';
 
 /**
@@ -75,6 +75,8 @@ export interface RunControl {
   interruption?: string;
   /** Only a shard of the test files loads: the catalog cannot be checked for clauses with no test. */
   partial?: boolean;
+  /** The shard this run is (--shard), its run's name when given (--run-id; else the run's own id) and its files: the reports say so. */
+  shard?: Omit<ShardLabel, 'run'> & { run?: string; files: string[] };
   /** Write results.json alone: for a caller that reads the results and shows no report (the seeded-fault check's ~300 runs). */
   resultsOnly?: boolean;
   /** Asked at the end of a run with errors, before the reports: why the run was cut short after all (the target gone), if it was. */
@@ -140,6 +142,8 @@ export class ConformanceReporter implements Reporter {
       .filter((m) => m.project.name.startsWith('conformance'))
       .map((m) => ({ file: m.relativeModuleId, durationMs: Math.round(m.diagnostic().duration) }))
       .sort((a, b) => b.durationMs - a.durationMs);
+    const shard = this.control.shard;
+    if (shard) results.shard = { ...shard, run: shard.run ?? run?.runId ?? 'unknown' };
     if (run) {
       // Without the coordinator's tally the verdicts still stand; only its summaries are missing.
       await runTally(run.runId, recorded).then(

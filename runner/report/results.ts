@@ -71,6 +71,24 @@ export interface Results {
   lackingSetup?: { need: string; endpoint: string; tests: number }[];
   /** The requests the run sent, per test file and purpose, and the most in flight at once. */
   requests?: { files: ({ file: string } & Record<string, number | string>)[]; total: Record<string, number>; highestInFlight: number };
+  /** Which shard of which run this is (--shard, --run-id), with the test files it ran. */
+  shard?: ShardLabel & { files: string[] };
+  /** Joined from the shards of one run (`merge`). */
+  merged?: { run: string; shards: number };
+}
+
+/** A shard's place: shard `index` of `count` of run `run`. */
+export interface ShardLabel {
+  run: string;
+  index: number;
+  count: number;
+}
+
+/** How the reports name a shard or a merge, or nothing for an ordinary run. */
+export function shardText(results: Pick<Results, 'shard' | 'merged'>): string | undefined {
+  if (results.shard) return `shard ${results.shard.index} of ${results.shard.count} of run ${results.shard.run}`;
+  if (results.merged) return `the ${results.merged.shards} shards of run ${results.merged.run}, merged`;
+  return undefined;
 }
 
 export interface FixtureReport {

@@ -2,7 +2,7 @@
 // causes, the failing tests (the first 20, then a count) and where the reports are.
 import { resolve } from 'node:path';
 import { causeLine, rootCauses } from './causes.js';
-import { chosenSummary, headline, shownVerdicts, type Results, type TestRecord } from './results.js';
+import { chosenSummary, headline, shardText, shownVerdicts, type Results, type TestRecord } from './results.js';
 
 export const FAILURES_SHOWN = 20;
 
@@ -16,7 +16,7 @@ export function printTable(results: Results, out: (line: string) => void = conso
   const header = ['area', ...verdicts];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  out(`\nTarget ${results.target.url} (GitLab ${results.target.version}); verdicts at the ${results.level} level`);
+  out(`\nTarget ${results.target.url} (GitLab ${results.target.version}); verdicts at the ${results.level} level${shardText(results) ? `; ${shardText(results)}` : ''}`);
   out(line(header));
   for (const row of rows) out(line(row));
 }

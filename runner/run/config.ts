@@ -80,6 +80,8 @@ export interface Config {
    * stays for `sweep`, and the users' tokens go to a file beside it, never to the output.
    */
   keep?: boolean;
+  /** The run's name shared by its shards (--run-id), so that `merge` joins only shards of one run. */
+  runId?: string;
 }
 
 export interface Setting {
@@ -107,6 +109,7 @@ export const SETTINGS: Setting[] = [
   { env: 'CONFORMANCE_MAX_IN_FLIGHT', default: String(DEFAULT_MAX_IN_FLIGHT), meaning: 'Requests in flight against the target at once, over the whole run (0: no bound). The one knob of the load on the target: lower it for a small GitLab.' },
   { env: 'CONFORMANCE_SEQUENTIAL', default: 'false', meaning: 'true: one test at a time, the files in name order, one request in flight (CONFORMANCE_MAX_IN_FLIGHT is then 1), so that two runs of one target meet the same objects in the same order (recordings to compare with `diff` then differ the least). Slower.' },
   { env: 'CONFORMANCE_MARK_SHARED_LISTS', default: 'false', meaning: 'true: the suite\'s own race check. A test that does not run alone sends its reads of sources other tests of its file share with the header X-Conformance-Shared-List; the bundled reference server started with `neighbours` changes such a list before it answers, as a test beside it could, so a test that compares it fails. A target ignores the header.' },
+  { env: 'CONFORMANCE_RUN_ID', default: '(unset: the run\'s own id)', meaning: 'The run\'s name in the reports, the same in each of its shards (--shard) so that `merge` joins them: in CI, the pipeline\'s id (e.g. $CI_PIPELINE_ID).' },
   { env: 'CONFORMANCE_TRANSCRIPT', default: '(unset)', meaning: 'Where the run writes its transcript (JSON Lines, docs/transcript-format.md): every exchange of every test, tokens masked. `record --out` sets it.' },
 ];
 
@@ -196,6 +199,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
   };
   const sequential = flag('CONFORMANCE_SEQUENTIAL');
 
+  const runId = get('CONFORMANCE_RUN_ID');
+  if (runId !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(runId)) throw new ConfigError(`${label('CONFORMANCE_RUN_ID')} must be letters, digits, ".", "_" or "-" (at most 100), got "${runId}"`);
+
   return {
     targetUrl: targetUrl?.replace(/\/+$/, ''),
     adminToken,
@@ -216,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     markSharedLists: flag('CONFORMANCE_MARK_SHARED_LISTS'),
     transcriptPath: get('CONFORMANCE_TRANSCRIPT'),
     expectedFailuresPath,
+    ...(runId !== undefined ? { runId } : {}),
   };
 }
 
