@@ -146,7 +146,7 @@ function checkCalls(lines: Call[], variables: Record<string, unknown>): void {
   expect(lines.indexOf(cli[0])).toBeGreaterThan(lines.indexOf(boot[0]));
   expect(cli[0].line).toContain(`--token-file ${written}`);
   expect(cli[0].line).toContain('--target "$GITLAB_URL"');
-  expect(cli[0].line).toContain('--report-dir reports');
+  expect(cli[0].line).toMatch(/--report-dir "?reports\//);
   // Never a token on a command line, nor in the environment of the step.
   for (const { line, where } of lines) {
     expect(line, where).not.toMatch(/--token(?!-file)\b|--token=|CONFORMANCE_ADMIN_TOKEN(?!_FILE)|PRIVATE-TOKEN|glpat-/);
@@ -161,15 +161,19 @@ describe('CI templates (docs/ci/)', () => {
     const doc = parse(read('gitlab-ci.yml')) as Record<string, Record<string, unknown>>;
     const job = doc.conformance;
     const variables = job.variables as Record<string, string>;
-    checkCalls(gitlabCiLines(doc), variables);
-    const lines = gitlabCiLines(doc).map((c) => c.line);
+    // The shard jobs make their GitLab and run; the merge job (ci-templates-run.spec.ts runs both) only joins reports.
+    const shardJob = { conformance: job };
+    checkCalls(gitlabCiLines(shardJob), variables);
+    const lines = gitlabCiLines(shardJob).map((c) => c.line);
     expect(lines.some((l) => /docker run .*--name gitlab\b.*"\$GITLAB_IMAGE"/.test(l))).toBe(true);
     expect(variables.GITLAB_IMAGE).toMatch(/^gitlab\/gitlab-ee:/);
     for (const line of minimal) expect(variables.GITLAB_OMNIBUS_CONFIG).toContain(line);
-    const artifacts = job.artifacts as { when: string; paths: string[]; reports: { junit: string } };
-    expect(artifacts.when).toBe('always');
-    expect(artifacts.paths).toContain('reports/');
-    expect(artifacts.reports.junit).toBe('reports/junit.xml');
+    for (const name of ['conformance', 'conformance-report']) {
+      const artifacts = doc[name].artifacts as { when: string; paths: string[] };
+      expect(artifacts.when, name).toBe('always');
+      expect(artifacts.paths, name).toContain('reports/');
+    }
+    expect((doc['conformance-report'].artifacts as { reports: { junit: string } }).reports.junit).toBe('reports/junit.xml');
   });
 
   test('github-actions.yml: GitLab as a service, the bootstrap, then the CLI with --token-file; reports as artifacts', () => {
@@ -177,13 +181,13 @@ describe('CI templates (docs/ci/)', () => {
       jobs: Record<string, { env: Record<string, string>; services: Record<string, { image: string; env: Record<string, string> }>; steps: { run?: string; uses?: string; with?: Record<string, string> }[] }>;
     };
     const job = doc.jobs.conformance;
-    checkCalls(githubLines(doc), job.env);
+    checkCalls(githubLines({ jobs: { conformance: job } }), job.env);
     expect(job.services.gitlab.image).toMatch(/^gitlab\/gitlab-ee:/);
     expect(githubLines(doc).find((c) => c.line.includes('$CONFORMANCE_BOOTSTRAP'))?.line).toContain('--container "${{ job.services.gitlab.id }}"');
     for (const line of minimal) expect(job.services.gitlab.env.GITLAB_OMNIBUS_CONFIG).toContain(line);
     const upload = job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'));
     expect(upload?.with?.path).toBe('reports/');
-    const junit = job.steps.find((s) => s.with?.report_paths !== undefined);
+    const junit = doc.jobs.report.steps.find((s) => s.with?.report_paths !== undefined);
     expect(junit?.with?.report_paths).toBe('reports/junit.xml');
   });
 
