@@ -17,6 +17,9 @@
 //   memory    heap of the reference server over 100,000 GET file requests
 //   profile   the suite with its default settings against a GitLab-like latency per request kind
 //             (bench/latency-profile.ts): wall time, requests and objects per kind, slowest files
+//   shards    three shards of one run started at once against one target on that profile (bench/latency-profile.ts,
+//             as a CI's parallel jobs against one GitLab) beside one whole run there: the wall time of
+//             each shard, of them all, of the whole run, and of `merge`
 //   compare   side by side, alternated: today's suite and the 354-test suite of 2026-11-22 (commit
 //             dcb69fe, --baseline REF to change; issue #39 measures against 0705a6b), each with its own
 //             defaults, on this machine: wall and CPU, and their ratios pair by pair
@@ -30,13 +33,13 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import { DEFAULT_PROFILE, latencyProfileRun } from './latency-profile.js';
+import { DEFAULT_PROFILE, latencyProfileRun, latencyShardsRun } from './latency-profile.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TOKEN = 'glpat-bench-admin-token-0000';
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, only: { type: 'string' }, baseline: { type: 'string', default: 'dcb69fe' } } });
 const RUNS = Number(values.runs);
-const SECTIONS = ['suite', 'record', 'latency', 'scaling', 'server', 'files', 'members', 'memory', 'profile', 'compare'];
+const SECTIONS = ['suite', 'record', 'latency', 'scaling', 'server', 'files', 'members', 'memory', 'profile', 'shards', 'compare'];
 const ONLY = new Set(values.only?.split(',') ?? SECTIONS);
 
 const median = (xs: number[]) => {
@@ -493,6 +496,15 @@ if (ONLY.has('profile')) {
   lines.push(`| … its requests by purpose | the suite's own count | ${Object.entries(run.purposes).map(([purpose, n]) => `${purpose} ${n}`).join(', ')}; at most ${run.highestInFlight ?? '?'} in flight |`);
   for (const f of run.failures) runFailures.push({ run: 'profile', ...f });
   lines.push(`| … its slowest files | | ${run.slowest.slice(0, 3).map((f) => `${f.file} ${f.seconds} s`).join('; ')} |`);
+}
+
+if (ONLY.has('shards')) {
+  step('shards: one whole run, then three shards at once, on the GitLab-like profile');
+  const whole = await latencyProfileRun(DEFAULT_PROFILE, (line) => step(line));
+  const run = await latencyShardsRun(DEFAULT_PROFILE, 3, (line) => step(line));
+  report.shards = { whole: { wallSeconds: whole.wallSeconds, tests: whole.tests, passed: whole.passed }, ...run };
+  for (const f of run.failures) runFailures.push({ run: 'shards', ...f });
+  lines.push(`| whole run beside three shards at once (\`--shard i/3\`), GitLab-like latency | whole: ${whole.tests} tests (${whole.passed} passed); merged: ${run.merge.tests} tests (${run.merge.passed} passed) | whole **${whole.wallSeconds} s**; shards ${run.shards.map((s) => `${s.wallSeconds} s`).join(', ')} (all three **${run.wallSeconds} s**); merge ${run.merge.seconds} s |`);
 }
 
 if (ONLY.has('compare')) {

@@ -39,7 +39,8 @@ function parseProfile(text: string | undefined): Record<Kind, number> {
   return profile;
 }
 
-export async function latencyProfileRun(profile: Record<Kind, number>, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`), jitterMs = 0, extraArgs: string[] = []) {
+/** The reference server behind the proxy that delays each request by its kind, with the settings a run against it needs. */
+async function latencyTarget(profile: Record<Kind, number>, jitterMs: number) {
   const server = await startReferenceServer();
   const target = new URL(server.url);
   const counts: Record<Kind, number> = { project: 0, group: 0, user: 0, token: 0, write: 0, read: 0 };
@@ -60,23 +61,34 @@ export async function latencyProfileRun(profile: Record<Kind, number>, log: (lin
   const work = mkdtempSync(join(tmpdir(), 'conformance-latency-'));
   const fixtures = join(work, 'fixtures.json');
   writeFileSync(fixtures, JSON.stringify(server.fixtures));
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => (!k.startsWith('CONFORMANCE_') || k === 'CONFORMANCE_TRACE') && !k.startsWith('VITEST'))),
+    CONFORMANCE_TARGET_URL: `http://127.0.0.1:${port}`,
+    CONFORMANCE_ADMIN_TOKEN: server.adminToken,
+    CONFORMANCE_CAPABILITIES: 'premium,ultimate,ldap,saml,promotion_management,enterprise_users',
+    CONFORMANCE_FIXTURES: fixtures,
+  };
+  const close = async () => {
+    proxy.close();
+    await server.close();
+  };
+  return { env, counts, work, close };
+}
+
+/** The command with `args` against the target of `env`; resolves to its exit code. */
+function command(args: string[], env: NodeJS.ProcessEnv, stdio: 'inherit' | 'ignore' = 'inherit'): Promise<number | null> {
+  return new Promise<number | null>((done) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'gitlab-api-conformance.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', stdio] });
+    child.on('exit', done);
+  });
+}
+
+export async function latencyProfileRun(profile: Record<Kind, number>, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`), jitterMs = 0, extraArgs: string[] = []) {
+  const { env, counts, work, close } = await latencyTarget(profile, jitterMs);
   const started = Date.now();
   const progress = setInterval(() => log(`latency profile: ${Math.round((Date.now() - started) / 1000)} s, ${Object.values(counts).reduce((a, b) => a + b, 0)} requests so far`), 15_000);
   try {
-    const code = await new Promise<number | null>((done) => {
-      const child = spawn(process.execPath, [join(ROOT, 'bin', 'gitlab-api-conformance.js'), '--report-dir', join(work, 'reports'), ...extraArgs], {
-        cwd: ROOT,
-        env: {
-          ...Object.fromEntries(Object.entries(process.env).filter(([k]) => (!k.startsWith('CONFORMANCE_') || k === 'CONFORMANCE_TRACE') && !k.startsWith('VITEST'))),
-          CONFORMANCE_TARGET_URL: `http://127.0.0.1:${port}`,
-          CONFORMANCE_ADMIN_TOKEN: server.adminToken,
-          CONFORMANCE_CAPABILITIES: 'premium,ultimate,ldap,saml,promotion_management,enterprise_users',
-          CONFORMANCE_FIXTURES: fixtures,
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      });
-      child.on('exit', done);
-    });
+    const code = await command(['--report-dir', join(work, 'reports'), ...extraArgs], env);
     const wallS = (Date.now() - started) / 1000;
     const results = JSON.parse(readFileSync(join(work, 'reports', 'results.json'), 'utf8')) as Results;
     const slowest = (results.files ?? []).slice(0, 8).map(({ file, durationMs }) => ({ file, seconds: Math.round(durationMs / 100) / 10 }));
@@ -98,8 +110,37 @@ export async function latencyProfileRun(profile: Record<Kind, number>, log: (lin
     };
   } finally {
     clearInterval(progress);
-    proxy.close();
-    await server.close();
+    await close();
+  }
+}
+
+/**
+ * `count` shards of one run started at once against one target on the profile (as a CI's parallel
+ * jobs against one GitLab), then `merge`: the wall time of each shard, of them all, and of the merge,
+ * with each shard's and the merged verdicts.
+ */
+export async function latencyShardsRun(profile: Record<Kind, number>, count: number, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)) {
+  const { env, counts, work, close } = await latencyTarget(profile, 0);
+  const started = Date.now();
+  const progress = setInterval(() => log(`latency shards: ${Math.round((Date.now() - started) / 1000)} s, ${Object.values(counts).reduce((a, b) => a + b, 0)} requests so far`), 15_000);
+  try {
+    const dirs = Array.from({ length: count }, (_, i) => join(work, `shard-${i + 1}`));
+    const shards = await Promise.all(dirs.map(async (dir, i) => {
+      const code = await command(['--shard', `${i + 1}/${count}`, '--run-id', 'bench', '--report-dir', dir], env, 'ignore');
+      const seconds = (Date.now() - started) / 1000;
+      const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
+      return { shard: i + 1, exitCode: code, wallSeconds: Math.round(seconds), tests: results.summary.total, passed: results.summary.pass, failing: results.summary.fail + results.summary.error };
+    }));
+    const allSeconds = (Date.now() - started) / 1000;
+    const mergeStarted = Date.now();
+    const mergeCode = await command(['merge', ...dirs, '--out', join(work, 'merged')], env, 'ignore');
+    const mergeSeconds = (Date.now() - mergeStarted) / 1000;
+    const merged = JSON.parse(readFileSync(join(work, 'merged', 'results.json'), 'utf8')) as Results;
+    const failures = merged.tests.filter((t) => t.verdict === 'fail' || t.verdict === 'error').map((t) => ({ id: t.id, verdict: t.verdict, reason: (t.reason ?? '').split('\n')[0] }));
+    return { shards, wallSeconds: Math.round(allSeconds), merge: { exitCode: mergeCode, seconds: Math.round(mergeSeconds * 10) / 10, tests: merged.summary.total, passed: merged.summary.pass }, failures, totalRequests: Object.values(counts).reduce((a, b) => a + b, 0) };
+  } finally {
+    clearInterval(progress);
+    await close();
   }
 }
 

@@ -12,7 +12,7 @@ import { SETUP_NEED_NAMES } from '../runner/core/setup-needs.js';
 const ROOT = resolve(import.meta.dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const DOCS = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
-const COMMANDS = ['run', 'list', 'record', 'diff', 'sweep', 'serve'];
+const COMMANDS = ['run', 'list', 'record', 'diff', 'sweep', 'merge', 'serve'];
 
 describe('the settings as users read them', () => {
   test('the README\'s table is the catalogue\'s, every setting with its default', () => {
