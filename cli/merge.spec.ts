@@ -85,7 +85,7 @@ describe('gitlab-api-conformance merge', () => {
 
   test('refuses directories of different runs, suite versions or targets, with one line, exit 2', async () => {
     const cases: [string, (r: Results) => void, RegExp][] = [
-      ['run', (r) => (r.shard!.run = 'pipeline-8'), /different runs: run pipeline-7 against pipeline-8$/],
+      ['run', (r) => (r.shard!.run = 'pipeline-8'), /different runs: run pipeline-7 against pipeline-8 \(the shards of one run take one --run-id\)$/],
       ['version', (r) => (r.suite.version = '0.0.9'), /different runs: suite version .* against 0\.0\.9$/],
       ['target', (r) => (r.target.url = 'https://staging.example.com'), /different runs: target https:\/\/gitlab\.example\.com \(GitLab 17\.11\.0-ee\) against https:\/\/staging\.example\.com/],
     ];

@@ -35,7 +35,9 @@ export function mergeShards(shards: { name: string; results: Results }[]): Resul
   const reference = identity(first.results);
   for (const shard of shards.slice(1)) {
     identity(shard.results).forEach(({ what, value }, i) => {
-      if (value !== reference[i].value) throw new MergeRefusal(`${first.name} and ${shard.name} are of different runs: ${what} ${reference[i].value} against ${value}`);
+      // Shards started without --run-id each carry their own run's id.
+      const hint = what === 'run' ? ' (the shards of one run take one --run-id)' : '';
+      if (value !== reference[i].value) throw new MergeRefusal(`${first.name} and ${shard.name} are of different runs: ${what} ${reference[i].value} against ${value}${hint}`);
     });
   }
   const { run, count } = first.results.shard!;
