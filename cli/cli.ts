@@ -99,7 +99,7 @@ const SWEEP_HELP = `Usage: gitlab-api-conformance sweep --target URL [--token-fi
        gitlab-api-conformance sweep --target URL [--token-file PATH] --prefix cnf-<run id>
 
 Undoes what a killed run left on the target: deletes the users, groups and projects its ledger
-lists and puts back an instance setting it changed. Only what that run made on that target: a
+lists, revokes the tokens it made for a user that stays, and puts back an instance setting it changed. Only what that run made on that target: a
 ledger names its target and instance in its first line, and a ledger of another target or instance
 is left alone; each object is read before its DELETE, and one whose id now names another (its
 username or full path is not the one recorded, with the run prefix) is left and reported.
@@ -109,10 +109,11 @@ username or full path is not the one recorded, with the run prefix) is left and 
                              written against --target); a ledger of another target exits 2
   --dry-run                  with ledgers: read only, print what would be undone
   --prefix PREFIX            for a run whose ledger is lost: delete the users, groups and projects
-                             whose names start with this run prefix ("cnf-<run id>")
+                             whose names start with this run prefix ("cnf-<run id>"), each read
+                             before its DELETE as a ledger's are
 
-Exit codes: 0 everything undone; 1 something could not be undone; 2 a bad call, or a named ledger
-of another target or instance.
+Exit codes: 0 everything undone; 1 something could not be undone; 2 a bad call, a named ledger
+of another target or instance, or a search answer --prefix cannot use.
 
 Example:
   gitlab-api-conformance sweep --target https://gitlab.example.com --token-file admin.token --dry-run`;
@@ -319,6 +320,10 @@ async function sweep(args: string[]): Promise<number> {
     if (!/^cnf[-_][0-9a-f]{6,}/.test(values.prefix)) throw new ConfigError(`--prefix must be a run prefix such as cnf-2611221016ab12, got "${values.prefix}"`);
     if (dryRun) throw new ConfigError('--dry-run goes with ledgers only, not with --prefix');
     const result = await sweepPrefix(admin, values.prefix);
+    if (result.unusable !== undefined) {
+      console.error(`sweep: ${result.unusable}; nothing removed`);
+      return 2;
+    }
     console.log(`sweep: removed ${result.removed} object(s)${result.left.length ? `; could not undo ${result.left.join(', ')}` : ''}`);
     return result.left.length > 0 ? 1 : 0;
   }
