@@ -19,6 +19,7 @@ import { ProgressReporter } from '../runner/report/progress-reporter.js';
 import { ConformanceReporter, type RunControl } from '../runner/report/reporter.js';
 import { chosenSummary, SUITE_VERSION } from '../runner/report/results.js';
 import { printEnding, printTable } from '../runner/report/terminal.js';
+import { lockReportDir, refusal } from './report-lock.js';
 import { TargetWatch } from './watchdog.js';
 import { vitestConfigFile } from './vitest-config-file.js';
 
@@ -39,7 +40,8 @@ const RUN_OPTIONS = `  --target URL               base URL of the target, withou
                              (also GitLab's exact texts and check order); reports show both
   --capabilities LIST        what the target offers beyond Free (CONFORMANCE_CAPABILITIES)
   --fixtures PATH            fixture manifest (CONFORMANCE_FIXTURES)
-  --report-dir DIR           where the reports go (default reports)
+  --report-dir DIR           where the reports go (default reports); one run at a time per
+                             directory: a second run there exits 2 at once, naming the first
   --concurrency N            test files run at once (CONFORMANCE_CONCURRENCY; default 8 against a
                              target URL, 2 with the bundled server); the tests of a file run at once too
   --max-in-flight N          requests in flight against the target at once, over the whole run
@@ -171,6 +173,12 @@ async function run(args: string[], transcript?: string): Promise<number> {
     config.keep = true;
   }
   useSettings(config);
+  config.runId = (await import('../runner/run/lifecycle.js')).newRunId();
+  const { heldBy } = lockReportDir(config.reportDir, config.runId);
+  if (heldBy !== undefined) {
+    console.error(refusal(config.reportDir, heldBy));
+    return EXIT.notMade;
+  }
   rmSync(join(config.reportDir, 'results.json'), { force: true });
   const started = Date.now();
   const control: RunControl = { partial: values.shard !== undefined };

@@ -80,6 +80,8 @@ export interface Config {
    * stays for `sweep`, and the users' tokens go to a file beside it, never to the output.
    */
   keep?: boolean;
+  /** The run's id when the command chose it (its report directory's lock names it); else the run makes one. */
+  runId?: string;
 }
 
 export interface Setting {
