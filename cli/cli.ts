@@ -20,6 +20,7 @@ import { ProgressReporter } from '../runner/report/progress-reporter.js';
 import { ConformanceReporter, type RunControl } from '../runner/report/reporter.js';
 import { chosenSummary, SUITE_VERSION } from '../runner/report/results.js';
 import { printEnding, printTable } from '../runner/report/terminal.js';
+import { lockReportDir, refusal } from './report-lock.js';
 import { TargetWatch } from './watchdog.js';
 import { shardFiles } from './shards.js';
 import { vitestConfigFile } from './vitest-config-file.js';
@@ -41,7 +42,8 @@ const RUN_OPTIONS = `  --target URL               base URL of the target, withou
                              (also GitLab's exact texts and check order); reports show both
   --capabilities LIST        what the target offers beyond Free (CONFORMANCE_CAPABILITIES)
   --fixtures PATH            fixture manifest (CONFORMANCE_FIXTURES)
-  --report-dir DIR           where the reports go (default reports)
+  --report-dir DIR           where the reports go (default reports); one run at a time per
+                             directory: a second run there exits 2 at once, naming the first
   --concurrency N            test files run at once (CONFORMANCE_CONCURRENCY; default 8 against a
                              target URL, 2 with the bundled server); the tests of a file run at once too
   --max-in-flight N          requests in flight against the target at once, over the whole run
@@ -106,7 +108,7 @@ const SWEEP_HELP = `Usage: gitlab-api-conformance sweep --target URL [--token-fi
        gitlab-api-conformance sweep --target URL [--token-file PATH] --prefix cnf-<run id>
 
 Undoes what a killed run left on the target: deletes the users, groups and projects its ledger
-lists and puts back an instance setting it changed. Only what that run made on that target: a
+lists, revokes the tokens it made for a user that stays, and puts back an instance setting it changed. Only what that run made on that target: a
 ledger names its target and instance in its first line, and a ledger of another target or instance
 is left alone; each object is read before its DELETE, and one whose id now names another (its
 username or full path is not the one recorded, with the run prefix) is left and reported.
@@ -116,10 +118,11 @@ username or full path is not the one recorded, with the run prefix) is left and 
                              written against --target); a ledger of another target exits 2
   --dry-run                  with ledgers: read only, print what would be undone
   --prefix PREFIX            for a run whose ledger is lost: delete the users, groups and projects
-                             whose names start with this run prefix ("cnf-<run id>")
+                             whose names start with this run prefix ("cnf-<run id>"), each read
+                             before its DELETE as a ledger's are
 
-Exit codes: 0 everything undone; 1 something could not be undone; 2 a bad call, or a named ledger
-of another target or instance.
+Exit codes: 0 everything undone; 1 something could not be undone; 2 a bad call, a named ledger
+of another target or instance, or a search answer --prefix cannot use.
 
 Example:
   gitlab-api-conformance sweep --target https://gitlab.example.com --token-file admin.token --dry-run`;
@@ -186,9 +189,15 @@ async function run(args: string[], transcript?: string): Promise<number> {
   const ofShard = shard && shardFiles(shard, areas);
   if (ofShard?.length === 0) throw new ConfigError(`--shard ${values.shard}: the selection has fewer test files than shards`);
   const filters = ofShard ?? (areas.size === CATALOG.areaNames.length ? [] : [...areas].map((a) => `suites/${a}/`));
+  config.runId = (await import('../runner/run/lifecycle.js')).newRunId();
+  const { heldBy } = lockReportDir(config.reportDir, config.runId);
+  if (heldBy !== undefined) {
+    console.error(refusal(config.reportDir, heldBy));
+    return EXIT.notMade;
+  }
   rmSync(join(config.reportDir, 'results.json'), { force: true });
   const started = Date.now();
-  const control: RunControl = { partial: shard !== undefined, ...(shard && ofShard ? { shard: { ...shard, run: config.runId, files: ofShard } } : {}) };
+  const control: RunControl = { partial: shard !== undefined, ...(shard && ofShard ? { shard: { ...shard, run: config.runName ?? config.runId, files: ofShard } } : {}) };
   const watch = new TargetWatch(config.targetUrl);
   control.cutShort = () => watch.lostAtTheEnd();
   const reporter = new ConformanceReporter(CATALOG, config, control);
@@ -330,6 +339,10 @@ async function sweep(args: string[]): Promise<number> {
     if (!/^cnf[-_][0-9a-f]{6,}/.test(values.prefix)) throw new ConfigError(`--prefix must be a run prefix such as cnf-2611221016ab12, got "${values.prefix}"`);
     if (dryRun) throw new ConfigError('--dry-run goes with ledgers only, not with --prefix');
     const result = await sweepPrefix(admin, values.prefix);
+    if (result.unusable !== undefined) {
+      console.error(`sweep: ${result.unusable}; nothing removed`);
+      return 2;
+    }
     console.log(`sweep: removed ${result.removed} object(s)${result.left.length ? `; could not undo ${result.left.join(', ')}` : ''}`);
     return result.left.length > 0 ? 1 : 0;
   }

@@ -3,6 +3,8 @@
 // reference servers started here; two servers that both start empty give the same ids to different
 // objects, as two GitLab instances do.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { ReferenceServer } from '../reference-server/server.js';
@@ -17,7 +19,7 @@ function ledgersIn(dir: string): string[] {
   return existsSync(at) ? readdirSync(at).filter((f) => f.startsWith('ledger-')).map((f) => join(at, f)) : [];
 }
 
-const objectsIn = (ledger: string) => Ledger.outstanding(ledger).filter((e): e is ObjectEntry => e.kind !== 'setting');
+const objectsIn = (ledger: string) => Ledger.outstanding(ledger).filter((e): e is ObjectEntry => e.kind !== 'setting' && e.kind !== 'token');
 
 /** A run against `s` killed (SIGKILL: no clean-up) once its ledger lists a few users, groups and projects. */
 async function killedRun(s: ReferenceServer): Promise<{ dir: string; ledger: string }> {
@@ -166,6 +168,101 @@ describe('sweep and the run\'s clean-up touch only what the run made, on its own
     expect(run.stderr).toMatch(/the admin token lacks the scope api \(it has read_api\)/);
     expect(run.stderr).not.toContain(readOnly);
     expect(inventory(s)).toEqual(before);
+  });
+});
+
+/**
+ * A target in front of `s` that answers as `s` does, but for what `alter` changes: given a request
+ * and `s`'s answer (JSON read), it gives another status and body, or undefined for `s`'s own.
+ */
+async function proxy(s: ReferenceServer, alter: (method: string, url: URL, status: number, body: unknown) => { status: number; body: unknown } | undefined): Promise<string> {
+  const front = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const upstream = httpRequest(`${s.url}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(s.url).host } }, (answer) => {
+        const parts: Buffer[] = [];
+        answer.on('data', (c: Buffer) => parts.push(c));
+        answer.on('end', () => {
+          const text = Buffer.concat(parts).toString();
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // not JSON: passed on as it is
+          }
+          const changed = alter(req.method!, new URL(req.url!, s.url), answer.statusCode!, body);
+          const headers: IncomingHttpHeaders = { ...answer.headers };
+          delete headers['content-length'];
+          delete headers['transfer-encoding'];
+          res.writeHead(changed?.status ?? answer.statusCode!, headers);
+          res.end(changed ? JSON.stringify(changed.body) : text);
+        });
+      });
+      upstream.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  fronts.push(front);
+  return `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+}
+const fronts: ReturnType<typeof createServer>[] = [];
+afterAll(() => fronts.forEach((f) => f.close()));
+
+describe('sweep --prefix reads each object before its DELETE, and says in one line what it cannot use', { timeout: 120_000 }, () => {
+  const runId = '2612071900ab12';
+  /** A server with a user, a group and a project named with the run prefix, and a user `plain` of someone else. */
+  async function withLeftovers(): Promise<{ s: ReferenceServer; plain: number }> {
+    const s = await server();
+    s.store.createUser({ username: `cnf_${runId}_u1`, name: 'Run user', email: 'u1@example.com' });
+    s.store.createGroup({ name: `cnf-${runId}-g1`, path: `cnf-${runId}-g1`, parentId: null, visibility: 'private' });
+    const plain = s.store.createUser({ username: 'plain', name: 'Plain', email: 'plain@example.com' }).id;
+    return { s, plain };
+  }
+
+  test.concurrent('an object the search lists under a run name it does not have is left and reported; the rest is removed', async () => {
+    const { s, plain } = await withLeftovers();
+    // The target's user search lists the user `plain` as if it were one of the run's.
+    const url = await proxy(s, (method, at, status, body) =>
+      method === 'GET' && at.pathname === '/api/v4/users' && Array.isArray(body) ? { status, body: [...body, { id: plain, username: `cnf_${runId}_u2` }] } : undefined,
+    );
+    const swept = await cli(['sweep', '--prefix', `cnf-${runId}`], { ...target(s), CONFORMANCE_TARGET_URL: url });
+    expect(swept.code, swept.stderr).toBe(1);
+    expect(swept.stdout).toContain(`sweep: removed 2 object(s); could not undo user id ${plain} is now \`plain\`, not \`cnf_${runId}_u2\`: left`);
+    expect(s.store.users.get(plain)?.username).toBe('plain');
+    expect(leftovers(s)).toEqual([]);
+  });
+
+  test.concurrent('a target answering 405 to GET /projects: one line, exit 2, nothing removed', async () => {
+    const { s } = await withLeftovers();
+    const before = inventory(s);
+    const url = await proxy(s, (method, at) => (method === 'GET' && at.pathname === '/api/v4/projects' ? { status: 405, body: { error: '405 Not Allowed' } } : undefined));
+    const swept = await cli(['sweep', '--prefix', `cnf-${runId}`], { ...target(s), CONFORMANCE_TARGET_URL: url });
+    expect(swept.code, swept.stderr).toBe(2);
+    expect(swept.stderr).toBe('sweep: GET /projects answered HTTP 405; nothing removed\n');
+    expect(inventory(s)).toEqual(before);
+  });
+
+  test.concurrent('the tokens a run made for a user the target gave the id of someone else\'s are revoked at its clean-up', async () => {
+    const s = await server();
+    const plain = s.store.createUser({ username: 'plain', name: 'Plain', email: 'plain@example.com' });
+    const own = s.store.createToken(plain.id, 'plain-own', ['api'], null);
+    // The first user the run creates comes back as `plain` (its id): the run's tokens are then made for plain.
+    const createUser = s.store.createUser.bind(s.store);
+    let given = false;
+    s.store.createUser = (fields) => {
+      if (given || !fields.username.startsWith('cnf_')) return createUser(fields);
+      given = true;
+      return plain;
+    };
+    const run = await cli(['--endpoint', 'HEAD /projects/:id/repository/files/:file_path/raw'], target(s));
+    expect(given).toBe(true);
+    const made = [...s.store.tokens.values()].filter((t) => t.userId === plain.id && t !== own);
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.filter((t) => !t.revoked).map((t) => t.name)).toEqual([]);
+    expect(own.revoked).toBe(false);
+    expect(s.store.users.get(plain.id)?.username).toBe('plain');
+    expect(run.stderr).toMatch(new RegExp(`could not undo user id ${plain.id} is now \`plain\`, not \`cnf_\\w+\`: left`));
   });
 });
 

@@ -17,17 +17,49 @@ const READ_FILE_SCOPES = ['api', 'read_api', 'read_repository', 'ai_workflows'];
 
 type FileRoute = { Params: { id: string; file_path: string } };
 
+/** Gitlab::PathTraversal::PATH_TRAVERSAL_REGEX (lib/gitlab/path_traversal.rb). */
+const PATH_TRAVERSAL = /(^\.{1,2}$|^\.\.[/\\]|[/\\]\.\.$|[/\\]\.\.[/\\]|\n)/;
+
 /**
  * The `file_path: true` validator on every form, /raw included: no traversal, no absolute path
  * (lib/api/validations/validators/file_path.rb check_allowed_absolute_path!; spec/requests/api/files_spec.rb
- * "when path is absolute" on /raw too: 400).
+ * "when path is absolute" on /raw too: 400). Traversal is Gitlab::PathTraversal's PATH_TRAVERSAL_REGEX
+ * (lib/gitlab/path_traversal.rb): `.` or `..` alone, `..` as a segment between `/` or `\`, and a line
+ * feed anywhere.
  */
 function validFilePath(path: string): string {
-  const segments = path.split('/');
-  if (path === '' || path.startsWith('/') || path.includes('\0') || segments.includes('..') || /%2e%2e/i.test(path)) {
+  if (path === '' || path.startsWith('/') || path.includes('\0') || PATH_TRAVERSAL.test(path) || /%2e%2e/i.test(path)) {
     throw paramError('file_path should be a valid file path');
   }
   return path;
+}
+
+/**
+ * A header value as GitLab's answer carries it: the text's UTF-8 bytes (Grape's `header` hands Rack the
+ * string, lib/api/helpers/headers_helpers.rb `set_http_headers`; Puma writes its bytes as they are,
+ * lib/puma/request.rb `str_headers`), here each byte a character of a latin1 string, which Node writes
+ * byte for byte (a character above U+00FF it refuses: ERR_INVALID_CHAR). null where Puma leaves the
+ * header out: a value with a control character but tab (`illegal_header_value?`,
+ * ILLEGAL_HEADER_VALUE_REGEX /[\x00-\x08\x0A-\x1F]/). DEL, which Puma writes, Node will not: left out too.
+ */
+function headerValue(text: string): string | null {
+  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(text)) return null;
+  return ASCII.test(text) ? text : Buffer.from(text, 'utf8').toString('latin1');
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Content-Disposition as Rails makes it for the raw form (lib/api/helpers.rb `send_git_blob`:
+ * ActionDispatch::Http::ContentDisposition.format, actionpack/lib/action_dispatch/http/content_disposition.rb):
+ * `filename` the name transliterated to ASCII (I18n.transliterate: accents dropped, any other character
+ * `?`) and percent-escaped but for ` A-Za-z0-9!#$+.^_\`|~-`; `filename*` the UTF-8 bytes percent-escaped
+ * but for `A-Za-z0-9!#$&+.^_\`|~-`. All ASCII, whatever the name.
+ */
+function contentDisposition(disposition: string, fileName: string): string {
+  const escape = (text: string, keep: RegExp) => [...text].map((char) => (keep.test(char) ? char : [...Buffer.from(char, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''))).join('');
+  const ascii = fileName.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x00-\x7f]/gu, '?');
+  return `${disposition}; filename="${escape(ascii, /^[ A-Za-z0-9!#$+.^_`|~-]$/)}"; filename*=UTF-8''${escape(fileName, /^[A-Za-z0-9!#$&+.^_`|~-]$/)}`;
 }
 
 /**
@@ -73,8 +105,10 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
    */
   interface BlobData {
     file: FileAtRef;
-    /** The header values, in BLOB_DATA_FIELDS' order; `ref`'s is left undefined. */
-    headerValues: (string | undefined)[];
+    /** The header values, in BLOB_DATA_FIELDS' order (headerValue's); `ref`'s is left undefined. */
+    headerValues: (string | null | undefined)[];
+    /** A header value holds bytes above 0x7f (the name's, or the path's, in UTF-8): see sentAsBytes. */
+    wide: boolean;
     /** The JSON body cut around the value of `ref`, and ending before the content's. */
     bodyBeforeRef: string;
     bodyAfterRef: string;
@@ -122,9 +156,11 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     // Member by member, as JSON.stringify writes an object: "key":value, joined by commas.
     const members = BLOB_DATA_FIELDS.map((key) => `${JSON.stringify(key)}:${JSON.stringify(values[key])}`);
     const ref = BLOB_DATA_FIELDS.indexOf('ref');
+    const headerValues = BLOB_DATA_FIELDS.map((key) => (key === 'ref' ? undefined : headerValue(String(values[key]))));
     return {
       file,
-      headerValues: BLOB_DATA_FIELDS.map((key) => (key === 'ref' ? undefined : String(values[key]))),
+      headerValues,
+      wide: headerValues.some((v) => v !== undefined && v !== null && !ASCII.test(v)),
       bodyBeforeRef: `{${members.slice(0, ref).join(',')},"ref":`,
       bodyAfterRef: `,${members.slice(ref + 1).join(',')},"content":`,
     };
@@ -138,8 +174,25 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     return data.lastBody.text;
   }
 
+  /** Replies with a metadata header of bytes above 0x7f: their body goes as a Buffer (sentAsBytes). */
+  const wideReplies = new WeakSet<FastifyReply>();
+
+  /**
+   * Node writes the headers with a string body in one piece, in the body's encoding (UTF-8), which
+   * would encode again a header's bytes above 0x7f; with a Buffer body they go as they are. A route
+   * hook, so that it runs after the server's own (which take string bodies); almost every file's
+   * headers are plain ASCII, and its body stays a string.
+   */
+  const sentAsBytes = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    done(null, typeof payload === 'string' && wideReplies.has(reply) ? Buffer.from(payload) : payload);
+  };
+
   function setMetadataHeaders(reply: FastifyReply, data: BlobData, ref: string): void {
-    for (let i = 0; i < headerNames.length; i++) reply.header(headerNames[i], data.headerValues[i] ?? ref);
+    for (let i = 0; i < headerNames.length; i++) {
+      const value = data.headerValues[i] === undefined ? headerValue(ref) : data.headerValues[i];
+      if (value !== null) reply.header(headerNames[i], value);
+    }
+    if (data.wide || !ASCII.test(ref)) wideReplies.add(reply);
   }
 
   /** Reads `ref` (required and not blank, as on the file and blame forms) after the path check. */
@@ -151,7 +204,7 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
 
   // The read forms are synchronous handlers: Fastify sends what they return at once, without the
   // promise and the turn of the microtask queue of an async handler (GET file is the hottest route).
-  app.get<FileRoute>('/projects/:id/repository/files/:file_path', (request, reply) => {
+  app.get<FileRoute>('/projects/:id/repository/files/:file_path', { onSend: sentAsBytes }, (request, reply) => {
     actorOf(ctx, request);
     const path = validFilePath(request.params.file_path);
     const ref = requiredRef(new Params(mergedParams(request)));
@@ -162,7 +215,7 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     return fileBody(data, ref);
   });
 
-  app.get<FileRoute>('/projects/:id/repository/files/:file_path/blame', (request, reply) => {
+  app.get<FileRoute>('/projects/:id/repository/files/:file_path/blame', { onSend: sentAsBytes }, (request, reply) => {
     actorOf(ctx, request);
     const path = validFilePath(request.params.file_path);
     const params = new Params(mergedParams(request));
@@ -177,7 +230,7 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     return (range ? sliceRanges(ranges, range.start, range.end) : ranges).map((r) => ({ commit: commitEntity(r.commit), lines: r.lines }));
   });
 
-  app.get<FileRoute>('/projects/:id/repository/files/:file_path/raw', (request, reply) => {
+  app.get<FileRoute>('/projects/:id/repository/files/:file_path/raw', { onSend: sentAsBytes }, (request, reply) => {
     actorOf(ctx, request);
     const path = validFilePath(request.params.file_path);
     const params = new Params(mergedParams(request));
@@ -191,7 +244,7 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     const data = fileAt(project, commit, path);
     const { file } = data;
     const fileName = path.split('/').pop()!;
-    reply.header('Content-Disposition', `inline; filename="${fileName.replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`);
+    reply.header('Content-Disposition', contentDisposition('inline', fileName));
     // no_cache_headers as GitLab's answer carries them (spec/requests/api/files_spec.rb "sets no-cache headers").
     reply.header('Cache-Control', 'max-age=0, private, must-revalidate, no-store, no-cache');
     reply.header('Expires', 'Fri, 01 Jan 1990 00:00:00 GMT');

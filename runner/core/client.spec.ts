@@ -23,6 +23,11 @@ beforeAll(async () => {
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() });
       if (req.url!.includes('/hang')) return;
+      if (req.url!.includes('/named')) {
+        // Header values as bytes (a latin1 string is written one byte a character): UTF-8, and one byte that is not.
+        res.writeHead(200, { 'x-gitlab-file-name': Buffer.from('日本 😀.txt').toString('latin1'), 'x-other': 'caf\xe9' }).end();
+        return;
+      }
       if (req.url!.includes('/moved')) {
         res.writeHead(302, { location: '/gitlab/api/v4/landed' }).end();
         return;
@@ -46,6 +51,11 @@ describe('the HTTP client', () => {
     expect(last().headers).toMatchObject({ 'private-token': 'glpat-client-spec-token', 'content-type': 'application/json', 'content-length': '31' });
     expect(answer).toMatchObject({ status: 200, method: 'POST', url: '/api/v4/projects/1/members?a=x+y', sentAs: 'json', headers: { 'x-total': '1' }, body: { ok: true } });
     expect(answer.bytes.toString()).toBe(JSON.stringify({ ok: true, path: last().url }));
+  });
+
+  test('a header of UTF-8 bytes (a file name, as GitLab sends it) reads as its text; other bytes as they came', async () => {
+    const answer = await new Client(base, undefined, 'anonymous', 5000).get('/named');
+    expect(answer.headers).toMatchObject({ 'x-gitlab-file-name': '日本 😀.txt', 'x-other': 'caf\xe9' });
   });
 
   test('form fields percent-encoded, a raw JSON text as it is, a bodiless request under a declared content type', async () => {

@@ -142,7 +142,7 @@ export class Client {
     // The target URL may carry a path (GitLab under a relative URL root): the API path goes after it.
     const res = await requestOnce(new URL(this.baseUrl + url), method, payload === undefined ? headers : { ...headers, 'content-length': payload.length }, payload, this.timeoutMs);
     const flat: Record<string, string> = {};
-    for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name] = headerText(Array.isArray(value) ? value.join(', ') : String(value));
     return {
       actor: this.actor,
       method,
@@ -187,6 +187,18 @@ function requestOnce(url: URL, method: string, headers: OutgoingHttpHeaders, pay
     });
     req.end(payload);
   });
+}
+
+/**
+ * A header value as text. GitLab sends a file's name in X-Gitlab-File-Name as its UTF-8 bytes
+ * (lib/api/helpers/headers_helpers.rb `set_http_headers`, written as they are by Puma), which Node
+ * reads one character a byte: bytes that are UTF-8 are read as UTF-8, others left as they came.
+ */
+function headerText(value: string): string {
+  if (/^[\x00-\x7f]*$/.test(value)) return value;
+  const bytes = Buffer.from(value, 'latin1');
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : value;
 }
 
 function queryString(query: Query | undefined): string {

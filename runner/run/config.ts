@@ -81,6 +81,8 @@ export interface Config {
    */
   keep?: boolean;
   /** The run's name shared by its shards (--run-id), so that `merge` joins only shards of one run. */
+  runName?: string;
+  /** The run's id when the command chose it (its report directory's lock names it); else the run makes one. */
   runId?: string;
 }
 
@@ -222,7 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     markSharedLists: flag('CONFORMANCE_MARK_SHARED_LISTS'),
     transcriptPath: get('CONFORMANCE_TRANSCRIPT'),
     expectedFailuresPath,
-    ...(runId !== undefined ? { runId } : {}),
+    ...(runId !== undefined ? { runName: runId } : {}),
   };
 }
 

@@ -33,6 +33,11 @@ export function offerRunMaker(catalog: Catalog): void {
   (globalThis as { conformanceRunMaker?: RunMaker }).conformanceRunMaker = runMaker(catalog);
 }
 
+/** A run's id: the time it started (to the second, UTC) and four hex digits. */
+export function newRunId(): string {
+  return `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(2, 14)}${randomBytes(2).toString('hex')}`;
+}
+
 /** The run maker of these areas: what the global setup calls, handed in or imported. */
 export const runMaker = (catalog: Catalog): RunMaker => (config) => createRun({ catalog, config });
 
@@ -56,7 +61,7 @@ export async function createRun(
   registerSecret(adminToken);
 
   const admin = new Client(targetUrl, adminToken, 'admin (setup)', config.requestTimeoutMs);
-  const runId = `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(2, 14)}${randomBytes(2).toString('hex')}`;
+  const runId = config.runId ?? newRunId();
   const ledgerPath = join('.conformance', `ledger-${runId}.jsonl`);
   const ledger = new Ledger(ledgerPath, runId);
   const coordinator = new Coordinator(config.maxInFlight, ledger);

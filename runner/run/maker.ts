@@ -104,8 +104,10 @@ export class Maker {
           `create a ${scope} token for ${fields.username}`,
           this.frame.admin.post(apiPath`/users/${id}/personal_access_tokens`, { body: { name: `conformance-${scope}`, scopes: [scope], expires_at: expires } }),
         );
-        tokens[scope] = token.token as string;
         registerSecret(token.token as string);
+        // Recorded to be revoked at clean-up should the user not be the run's (its id given wrongly).
+        if (typeof token.id === 'number') new Ledger(this.run.context.ledgerPath, this.run.context.runId).recordToken(token.id, id, `conformance-${scope}`);
+        tokens[scope] = token.token as string;
       }),
     );
     const user = { id, username: fields.username, name: fields.name, email: fields.email, tokens };

@@ -3,9 +3,8 @@
 // run's prefix. The run's clean-up and the CLI's sweep use them.
 import { existsSync, rmSync } from 'node:fs';
 import { apiPath, type Client, type Exchange } from '../core/client.js';
-import { HarnessError } from '../core/errors.js';
 import { normalizeTarget, otherInstance } from './instance-identity.js';
-import { Ledger, type LedgerKind, type ObjectEntry } from './ledger.js';
+import { Ledger, type LedgerKind, type ObjectEntry, type TokenEntry } from './ledger.js';
 
 /** Projects first, then groups, then users: what a group or user still holds goes before it. */
 export function kindOrder(kind: LedgerKind): number {
@@ -136,7 +135,7 @@ export async function sweepLedger(admin: Client, ledgerPath: string, options: { 
       result.restored++;
     } else left.push(`setting ${setting.name} (PUT ${setting.restore.path}: ${res?.status ?? 'no answer'})`);
   }
-  const items = outstanding.filter((i): i is ObjectEntry => i.kind !== 'setting');
+  const items = outstanding.filter((i): i is ObjectEntry => i.kind !== 'setting' && i.kind !== 'token');
   const groups = items.filter((i) => i.kind === 'group');
   const inside = (item: ObjectEntry, group: ObjectEntry) => item !== group && item.kind !== 'user' && item.name.startsWith(`${group.name}/`);
   const outermost = items.filter((i) => i.kind !== 'user' && !groups.some((g) => inside(i, g)));
@@ -174,8 +173,35 @@ export async function sweepLedger(admin: Client, ledgerPath: string, options: { 
     for (const item of [...within, top]) await remove(item);
   }
   await Promise.all(items.filter((i) => i.kind === 'user').map((user) => remove(user)));
+  // The users still there: left alone, or (dry run) that would be.
+  const usersLeft = options.dryRun ? [...alien].filter((i) => i.kind === 'user') : Ledger.outstanding(ledgerPath).filter((i): i is ObjectEntry => i.kind === 'user');
+  await revokeTokens(admin, writer, outstanding.filter((i): i is TokenEntry => i.kind === 'token'), new Set(usersLeft.map((u) => u.id)), result, options.dryRun === true);
   if (!options.dryRun && Ledger.outstanding(ledgerPath).length === 0) removeLedger(ledgerPath);
   return result;
+}
+
+/**
+ * The run's tokens whose user is still there (left alone: not the run's, or its removal failed) are
+ * revoked as the administrator (DELETE /personal_access_tokens/:id, lib/api/personal_access_tokens.rb:
+ * an administrator revokes anyone's token); those of a removed user went with it (GitLab deletes a
+ * user's tokens with the user), and an id the target does not know (404) is gone.
+ */
+async function revokeTokens(admin: Client, writer: Ledger, tokens: TokenEntry[], usersLeft: Set<number>, result: SweepResult, dryRun: boolean): Promise<void> {
+  await Promise.all(
+    tokens.map(async (token) => {
+      if (!usersLeft.has(token.userId)) {
+        if (!dryRun) writer.markRevoked(token);
+        return;
+      }
+      if (dryRun) {
+        result.wouldUndo.push(`revoke token ${token.name} (id ${token.id}) of user id ${token.userId}`);
+        return;
+      }
+      const res = await admin.delete(apiPath`/personal_access_tokens/${token.id}`).catch(() => undefined);
+      if (res?.status === 204 || res?.status === 404) writer.markRevoked(token);
+      else result.left.push(`token ${token.name} (id ${token.id}) of user id ${token.userId} (DELETE /personal_access_tokens/${token.id}: ${res?.status ?? 'no answer'})`);
+    }),
+  );
 }
 
 /** A ledger with nothing left to undo goes, and the tokens file a --keep run wrote beside it (its users are gone). */
@@ -186,28 +212,43 @@ function removeLedger(ledgerPath: string): void {
 
 /**
  * Removes every user, group and project whose name starts with a run prefix (usernames carry it
- * with "_" for "-"), found through GitLab's search: for runs whose ledger is lost.
+ * with "_" for "-"), found through GitLab's search: for runs whose ledger is lost. Each is read by id
+ * before its DELETE, as a ledger's are (checkObject): one the search listed under a name it does not
+ * have, or whose name lacks the prefix, is left and reported. A listing it cannot use (not 200 with a
+ * list of objects with ids) stops it before anything is removed: `unusable` says which.
  */
-export async function sweepPrefix(admin: Client, prefix: string): Promise<{ removed: number; left: string[] }> {
+export async function sweepPrefix(admin: Client, prefix: string): Promise<{ removed: number; left: string[]; unusable?: string }> {
   const variants = [prefix, prefix.replace(/-/g, '_')];
   const matches = (name: unknown) => typeof name === 'string' && variants.some((v) => name.split('/').pop()!.startsWith(v));
-  const found: Pick<ObjectEntry, 'kind' | 'id' | 'name'>[] = [];
-  const collect = async (kind: LedgerKind, path: string, nameOf: (o: Record<string, unknown>) => unknown) => {
+  const found: Pick<ObjectEntry, 'kind' | 'id' | 'name' | 'runId'>[] = [];
+  const runId = prefix.slice('cnf-'.length);
+  const collect = async (kind: LedgerKind, path: string, nameOf: (o: Record<string, unknown>) => unknown): Promise<string | undefined> => {
     for (let page = 1; page <= 100; page++) {
-      const res = await admin.get(path, { query: { search: prefix.replace(/^cnf[-_]/, ''), per_page: 100, page } });
-      if (res.status !== 200 || !Array.isArray(res.body)) throw new HarnessError(`sweep: GET ${path} answered HTTP ${res.status}`);
-      for (const o of res.body as Record<string, unknown>[]) if (matches(nameOf(o))) found.push({ kind, id: o.id as number, name: String(nameOf(o)) });
+      const res = await admin.get(path, { query: { search: runId, per_page: 100, page } }).catch((error: unknown) => (error as Error).message);
+      if (typeof res === 'string') return `GET ${path} got no answer (${res})`;
+      if (res.status !== 200 || !Array.isArray(res.body)) return `GET ${path} answered HTTP ${res.status}${res.status === 200 ? ' without a list' : ''}`;
+      for (const o of res.body as unknown[]) {
+        const object = (o ?? {}) as Record<string, unknown>;
+        if (!matches(nameOf(object))) continue;
+        if (!Number.isSafeInteger(object.id)) return `GET ${path} listed ${kind} \`${String(nameOf(object))}\` without a numeric id`;
+        found.push({ kind, id: object.id as number, name: String(nameOf(object)), runId });
+      }
       if (!res.headers['x-next-page']) break;
     }
+    return undefined;
   };
-  await collect('project', '/projects', (o) => o.path_with_namespace);
-  await collect('group', '/groups', (o) => o.full_path);
-  await collect('user', '/users', (o) => o.username);
+  const unusable =
+    (await collect('project', '/projects', (o) => o.path_with_namespace)) ??
+    (await collect('group', '/groups', (o) => o.full_path)) ??
+    (await collect('user', '/users', (o) => o.username));
+  if (unusable !== undefined) return { removed: 0, left: [], unusable };
   const order = found.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || b.name.split('/').length - a.name.split('/').length);
   const left: string[] = [];
   let removed = 0;
   for (const item of order) {
-    if (await removeObject(admin, item)) removed++;
+    const state = await checkObject(admin, item);
+    if (state.state === 'left') left.push(state.why);
+    else if (state.state === 'gone' || (await removeObject(admin, item))) removed++;
     else left.push(`${item.kind} ${item.name}`);
   }
   return { removed, left };
