@@ -329,3 +329,26 @@ suite.test(
 );
 
 projectBotKeptCase(suite, { done: 'edited', stays: 'its level stays', send: (client, path) => client.put(path, { body: { access_level: ACCESS.DEVELOPER } }) });
+
+suite.test(
+  {
+    case: 'same-level',
+    title: 'a PUT with the level the member already has is no error: 200 with the Member, its level and expiry unchanged, and so read back',
+    clauses: ['members.edit.same-level', 'members.edit.level'],
+  },
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
+    const user = await t.member(source, ACCESS.DEVELOPER);
+    const expiry = dateIn(12);
+    expectOk(await as(manager(kind)).put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER, expires_at: expiry } }), 200, 'member');
+    // GitLab's Members::UpdateService saves nothing when nothing changed and answers success all the same.
+    const res = await as(manager(kind)).put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER } });
+    expectOk(res, 200, 'member');
+    const body = res.body as MemberBody;
+    expectEqual([body.id, body.access_level, body.expires_at], [user.id, ACCESS.DEVELOPER, expiry], 'id, access_level and expires_at returned: unchanged', res);
+    const back = await readMember(as('guest'), source, user.id);
+    expectEqual([back.access_level, back.expires_at], [ACCESS.DEVELOPER, expiry], 'the member read back, unchanged');
+  },
+);
