@@ -302,4 +302,76 @@ export const membersFaults: AreaFault[] = [
       },
     } satisfies AreaFault;
   })(),
+  // ---- what a removal takes with it (Members::DestroyService) ----
+  (() => {
+    // The invitations the removed user created, put back after the removal: a removal that leaves them.
+    const kept = new WeakMap<object, Member[]>();
+    const when: When = { method: 'DELETE', route: bothKinds('/:kind/:id/members/:user_id') };
+    return {
+      name: 'members.removal-keeps-their-invitations',
+      clauses: ['members.remove.invitations-created'],
+      description: 'removing a member leaves the pending invitations they created',
+      preHandler(request, ctx) {
+        if (!matches(request, when)) return;
+        const userId = Number(requestParams(request).user_id);
+        kept.set(request, [...ctx.store.members.values()].filter((m) => m.inviteToken !== null && m.createdById === userId));
+      },
+      onSend(request, reply, payload, ctx) {
+        const invitations = kept.get(request);
+        if (invitations && reply.statusCode < 300) for (const invitation of invitations) if (!ctx.store.members.has(invitation.id)) ctx.store.members.set(invitation.id, invitation);
+        return payload;
+      },
+    } satisfies AreaFault;
+  })(),
+  (() => {
+    // Who was removed from which project: their stale access lets them read its member list still.
+    const removed = new Set<string>();
+    return {
+      name: 'members.removed-user-still-reads',
+      clauses: ['members.remove.access-gone'],
+      description: 'a user removed from a private project keeps reading its member list (an empty one) instead of getting 404',
+      preHandler(request, ctx) {
+        if (!matches(request, { method: 'DELETE', route: '/projects/:id/members/:user_id' })) return;
+        const source = faultSource(request, ctx);
+        if (source) removed.add(`${source.id}:${Number(requestParams(request).user_id)}`);
+      },
+      onSend(request, reply, payload, ctx) {
+        if (!matches(request, { method: 'GET', route: '/projects/:id/members' }) || reply.statusCode !== 404) return payload;
+        const source = ctx.store.findProject(String((request.params as Json).id));
+        const user = callerOf(request, ctx);
+        if (!source || !user || !removed.has(`${source.id}:${user.id}`)) return payload;
+        reply.code(200);
+        return '[]';
+      },
+    } satisfies AreaFault;
+  })(),
+  // ---- owners (group_member_policy, project_member_policy, Members::UpdateService) ----
+  { name: 'members.maintainer-raises-self-to-owner', clauses: ['members.edit.project-owner-self'], description: 'a project Maintainer raises their own membership to Owner', preHandler(request, ctx) {
+    if (!matches(request, { method: 'PUT', route: '/projects/:id/members/:user_id' })) return;
+    const source = faultSource(request, ctx);
+    const user = callerOf(request, ctx);
+    const params = requestParams(request);
+    if (!source || !user || Number(params.user_id) !== user.id || Number(params.access_level) !== ACCESS.OWNER) return;
+    // Made Owner before the route, whose Owner check then passes and whose update keeps it.
+    const own = ctx.store.directMembership(source, user.id);
+    if (own?.accessLevel === ACCESS.MAINTAINER) own.accessLevel = ACCESS.OWNER;
+  } },
+  { name: 'members.owners-kept-from-owners', clauses: ['members.owners.peers'], description: 'an Owner of a group may neither remove nor change another Owner (403), as if every Owner were the last', onRequest(request, reply, ctx) {
+    if (!matches(request, { method: ['PUT', 'DELETE'], route: '/groups/:id/members/:user_id' })) return false;
+    const source = faultSource(request, ctx);
+    const user = callerOf(request, ctx);
+    const target = source && ctx.store.directMembership(source, Number((request.params as Json).user_id));
+    if (!user || target?.accessLevel !== ACCESS.OWNER || target.userId === user.id) return false;
+    void reply.code(403).send({ message: '403 Forbidden' });
+    return true;
+  } },
+  { name: 'members.owner-may-not-step-down', clauses: ['members.owners.peers'], description: 'a group Owner may neither lower their own membership nor leave (403), though another Owner is left', onRequest(request, reply, ctx) {
+    if (!matches(request, { method: ['PUT', 'DELETE'], route: '/groups/:id/members/:user_id' })) return false;
+    const source = faultSource(request, ctx);
+    const user = callerOf(request, ctx);
+    const own = source && user && ctx.store.directMembership(source, user.id);
+    if (!user || own?.accessLevel !== ACCESS.OWNER || Number((request.params as Json).user_id) !== user.id) return false;
+    void reply.code(403).send({ message: '403 Forbidden' });
+    return true;
+  } },
 ];
