@@ -110,6 +110,9 @@ export function areaOfSpec(spec: string): string {
   if (spec.endsWith('/remote_mirrors_spec.rb')) return 'remote-mirrors';
   if (spec.endsWith('/invitations_spec.rb')) return 'invitations';
   if (spec.endsWith('/members_spec.rb')) return 'members';
+  // The service, model, validator and policy sources beyond the request specs (issue #51).
+  if (/^(app|spec)\/services\/(files|commits)\//.test(spec)) return 'repository-files';
+  if (/^(app|spec)\/(services\/members\/|models\/member|validators\/future_date|policies\/\w*member)/.test(spec)) return 'members';
   return 'other';
 }
 

@@ -262,4 +262,116 @@ export const membersFaults: AreaFault[] = [
     Array.isArray(b) ? b.map((row) => (row.created_by === undefined ? { ...row, created_by: { id: row.id, username: row.username, name: row.name, state: row.state, avatar_url: row.avatar_url, web_url: row.web_url } } : row)) : undefined) },
   { name: 'members.requester-owner-by-project-maintainer', clauses: ['members.add.project-owner'], description: 'a project Maintainer\'s POST …/members of an access requester at Owner is let through: the requester becomes an Owner', ...maintainerAsOwner({ method: 'POST', route: '/projects/:id/members' }, (params, source, ctx) => Number(params.access_level) === ACCESS.OWNER && String(params.user_id ?? '').split(',').some((id) => ctx.store.accessRequests.find(source, Number(id)) !== undefined)) },
   { name: 'members.top-level-last-owner-let-go', clauses: ['members.edit.last-owner', 'members.remove.last-owner'], description: 'the last owner of a top-level group (its only direct Owner) is edited and removed like any member, by an administrator too', ...lastOwnerLetGo() },
+  // ---- limits, no-ops, levels (Members::CreateService, Members::UpdateService, the Member model) ----
+  { name: 'members.user-limit-after-lookup', clauses: ['members.add.limit'], description: 'the 100-user limit counts only the ids of users that exist, so 101 ids of which one is known add that user', ...changeParams({ method: 'POST', route: bothKinds('/:kind/:id/members') }, (p, request, ctx) => {
+    const ids = String(requestParams(request).user_id ?? '').split(',');
+    if (ids.length <= 100) return;
+    const known = ids.filter((id) => ctx.store.users.has(Number(id)));
+    p.user_id = known.length === 1 ? `${known[0]},${known[0]}` : known.join(',');
+    delete (request.query as Json).user_id;
+  }) },
+  { name: 'members.limit-text', level: 'parity', clauses: ['members.add.limit'], description: 'more than 100 users are refused with "Too many users" instead of GitLab\'s "Too many users specified (limit is 100)"', onSend(request, _reply, payload) {
+    if (!matches(request, { method: 'POST', route: bothKinds('/:kind/:id/members') })) return payload;
+    return payload.replace('Too many users specified (limit is 100)', 'Too many users');
+  } },
+  { name: 'members.expires-today-past', clauses: ['members.add.expires-today'], description: 'an expires_at of today is taken as a date in the past and refused', ...changeParams({ method: ['POST', 'PUT'], route: MEMBER_WRITES }, (p, request) => {
+    const today = new Date().toISOString().slice(0, 10);
+    if (requestParams(request).expires_at !== today) return;
+    p.expires_at = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    delete (request.query as Json).expires_at;
+  }) },
+  (() => {
+    // A PUT to the level the member has, with nothing else to change, is refused as a change of nothing.
+    const unchanged = new WeakSet<object>();
+    const when: When = { method: 'PUT', route: bothKinds('/:kind/:id/members/:user_id') };
+    return {
+      name: 'members.same-level-refused',
+      clauses: ['members.edit.same-level'],
+      description: 'a PUT to the level the member already has (nothing else changed) is refused with 400 "Nothing to update"',
+      preHandler(request, ctx) {
+        if (!matches(request, when)) return;
+        const params = requestParams(request);
+        const source = faultSource(request, ctx);
+        const member = source && ctx.store.userMember(source, Number(params.user_id));
+        if (member && Number(params.access_level) === member.accessLevel && params.expires_at === undefined) unchanged.add(request);
+      },
+      onSend(request, reply, payload) {
+        if (!unchanged.has(request) || reply.statusCode !== 200) return payload;
+        reply.code(400);
+        return JSON.stringify({ message: 'Nothing to update' });
+      },
+    } satisfies AreaFault;
+  })(),
+  // ---- what a removal takes with it (Members::DestroyService) ----
+  (() => {
+    // The invitations the removed user created, put back after the removal: a removal that leaves them.
+    const kept = new WeakMap<object, Member[]>();
+    const when: When = { method: 'DELETE', route: bothKinds('/:kind/:id/members/:user_id') };
+    return {
+      name: 'members.removal-keeps-their-invitations',
+      clauses: ['members.remove.invitations-created'],
+      description: 'removing a member leaves the pending invitations they created',
+      preHandler(request, ctx) {
+        if (!matches(request, when)) return;
+        const userId = Number(requestParams(request).user_id);
+        kept.set(request, [...ctx.store.members.values()].filter((m) => m.inviteToken !== null && m.createdById === userId));
+      },
+      onSend(request, reply, payload, ctx) {
+        const invitations = kept.get(request);
+        if (invitations && reply.statusCode < 300) for (const invitation of invitations) if (!ctx.store.members.has(invitation.id)) ctx.store.members.set(invitation.id, invitation);
+        return payload;
+      },
+    } satisfies AreaFault;
+  })(),
+  (() => {
+    // Who was removed from which project: their stale access lets them read its member list still.
+    const removed = new Set<string>();
+    return {
+      name: 'members.removed-user-still-reads',
+      clauses: ['members.remove.access-gone'],
+      description: 'a user removed from a private project keeps reading its member list (an empty one) instead of getting 404',
+      preHandler(request, ctx) {
+        if (!matches(request, { method: 'DELETE', route: '/projects/:id/members/:user_id' })) return;
+        const source = faultSource(request, ctx);
+        if (source) removed.add(`${source.id}:${Number(requestParams(request).user_id)}`);
+      },
+      onSend(request, reply, payload, ctx) {
+        if (!matches(request, { method: 'GET', route: '/projects/:id/members' }) || reply.statusCode !== 404) return payload;
+        const source = ctx.store.findProject(String((request.params as Json).id));
+        const user = callerOf(request, ctx);
+        if (!source || !user || !removed.has(`${source.id}:${user.id}`)) return payload;
+        reply.code(200);
+        return '[]';
+      },
+    } satisfies AreaFault;
+  })(),
+  // ---- owners (group_member_policy, project_member_policy, Members::UpdateService) ----
+  { name: 'members.maintainer-raises-self-to-owner', clauses: ['members.edit.project-owner-self'], description: 'a project Maintainer raises their own membership to Owner', preHandler(request, ctx) {
+    if (!matches(request, { method: 'PUT', route: '/projects/:id/members/:user_id' })) return;
+    const source = faultSource(request, ctx);
+    const user = callerOf(request, ctx);
+    const params = requestParams(request);
+    if (!source || !user || Number(params.user_id) !== user.id || Number(params.access_level) !== ACCESS.OWNER) return;
+    // Made Owner before the route, whose Owner check then passes and whose update keeps it.
+    const own = ctx.store.directMembership(source, user.id);
+    if (own?.accessLevel === ACCESS.MAINTAINER) own.accessLevel = ACCESS.OWNER;
+  } },
+  { name: 'members.owners-kept-from-owners', clauses: ['members.owners.peers'], description: 'an Owner of a group may neither remove nor change another Owner (403), as if every Owner were the last', onRequest(request, reply, ctx) {
+    if (!matches(request, { method: ['PUT', 'DELETE'], route: '/groups/:id/members/:user_id' })) return false;
+    const source = faultSource(request, ctx);
+    const user = callerOf(request, ctx);
+    const target = source && ctx.store.directMembership(source, Number((request.params as Json).user_id));
+    if (!user || target?.accessLevel !== ACCESS.OWNER || target.userId === user.id) return false;
+    void reply.code(403).send({ message: '403 Forbidden' });
+    return true;
+  } },
+  { name: 'members.owner-may-not-step-down', clauses: ['members.owners.peers'], description: 'a group Owner may neither lower their own membership nor leave (403), though another Owner is left', onRequest(request, reply, ctx) {
+    if (!matches(request, { method: ['PUT', 'DELETE'], route: '/groups/:id/members/:user_id' })) return false;
+    const source = faultSource(request, ctx);
+    const user = callerOf(request, ctx);
+    const own = source && user && ctx.store.directMembership(source, user.id);
+    if (!user || own?.accessLevel !== ACCESS.OWNER || Number((request.params as Json).user_id) !== user.id) return false;
+    void reply.code(403).send({ message: '403 Forbidden' });
+    return true;
+  } },
 ];

@@ -8,7 +8,8 @@ import { apiError } from '../http/errors.js';
 import { unchangedUpdate } from '../spec-only/unchanged-update.js';
 import { ACCESS } from '../state/model.js';
 import type { Project } from '../state/model.js';
-import { callerOf, withHeaders, type Json } from './shared.js';
+import { callerOf, requestParams, withHeaders, type Json } from './shared.js';
+import { validRefName } from '../git/ref-name.js';
 
 const FILE = '/projects/:id/repository/files/:file_path';
 const file = (method: string | string[], suffix = ''): When => ({ method, route: `${FILE}${suffix}` });
@@ -183,5 +184,51 @@ export const repositoryFilesFaults: AreaFault[] = [
   { name: 'files.blame-range-order-text', level: 'parity', clauses: ['files.blame.range-validation'], description: 'blame with range[start] after range[end] says "range[start] must not be greater than range[end]" instead of GitLab\'s text', onSend(request, reply, payload) {
     if (!matches(request, file('GET', '/blame')) || reply.statusCode !== 400) return payload;
     return payload.replace('range[start] must be less than or equal to range[end]', 'range[start] must not be greater than range[end]');
+  } },
+  // ---- writes on branches (Commits::CreateService#validate!) ----
+  { name: 'files.existing-branch-overwritten', clauses: ['files.write.branch-exists'], description: 'a write from start_branch onto another branch that exists commits onto that branch instead of being refused', ...changeParams(file(['POST', 'PUT', 'DELETE']), (p, request, ctx) => {
+    const project = ctx.store.findProject(String((request.params as Json).id));
+    const { branch, start_branch: start } = requestParams(request);
+    if (project && typeof start === 'string' && start !== branch && project.repository.branches.has(String(branch))) {
+      delete p.start_branch;
+      delete (request.query as Json).start_branch;
+    }
+  }) },
+  { name: 'files.missing-start-branch-from-default', clauses: ['files.write.start-branch-missing'], description: 'a start_branch that names no branch (or a new branch without one) starts from the default branch instead of being refused', ...changeParams(file(['POST', 'PUT', 'DELETE']), (p, request, ctx) => {
+    const project = ctx.store.findProject(String((request.params as Json).id));
+    const { branch, start_branch: start } = requestParams(request);
+    const from = typeof start === 'string' && start !== '' ? start : String(branch);
+    if (project && !project.repository.isEmpty && !project.repository.branches.has(from)) p.start_branch = project.repository.defaultBranch;
+  }) },
+  { name: 'files.invalid-branch-name-mended', clauses: ['files.write.branch-name-invalid'], description: 'a new branch whose name git refuses is made under a mended name ("a..b" as "a.b") instead of being refused', ...changeParams(file(['POST', 'PUT', 'DELETE']), (p, request) => {
+    const { branch } = requestParams(request);
+    if (typeof branch === 'string' && !validRefName(branch)) p.branch = branch.replace(/\.\.+/g, '.');
+  }) },
+  (() => {
+    // The route reads the protection; the fault lifts it for a Developer's write and puts it back after.
+    const lifted = new WeakMap<object, { project: Project; branch: string }>();
+    return {
+      name: 'files.protected-branch-open-to-developers',
+      clauses: ['files.write.protected-branch'],
+      description: 'a Developer writes to a branch only Maintainers may push to',
+      preHandler(request, ctx) {
+        if (!matches(request, file(['POST', 'PUT', 'DELETE']))) return;
+        const project = ctx.store.findProject(String((request.params as Json).id));
+        const branch = String(requestParams(request).branch);
+        const user = callerOf(request, ctx);
+        if (!project || !user || !project.protectedBranches.has(branch) || ctx.store.accessLevel(project, user) !== ACCESS.DEVELOPER) return;
+        project.protectedBranches.delete(branch);
+        lifted.set(request, { project, branch });
+      },
+      onSend(request, _reply, payload) {
+        const held = lifted.get(request);
+        if (held) held.project.protectedBranches.add(held.branch);
+        return payload;
+      },
+    } satisfies AreaFault;
+  })(),
+  { name: 'files.branch-errors-generic', level: 'parity', clauses: ['files.write.branch-exists', 'files.write.start-branch-missing', 'files.write.branch-name-invalid', 'files.write.protected-branch'], description: 'a write refused on its branches says "Commit failed" instead of GitLab\'s message', onSend(request, reply, payload) {
+    if (!matches(request, file(['POST', 'PUT', 'DELETE'])) || reply.statusCode !== 400) return payload;
+    return /already exists\. Switch to that branch|when you are on a branch|Something went wrong when we tried to create|not allowed to push into this branch/.test(payload) ? JSON.stringify({ message: 'Commit failed' }) : payload;
   } },
 ];

@@ -199,6 +199,15 @@ describe('repository behaviour', () => {
     );
   });
 
+  test('a write onto another branch is refused in Commits::CreateService\'s order: start branch, existing branch, then the new name', () => {
+    const { repo, c3 } = history();
+    const write = (branch: string, startBranch: string) => () => repo.commit({ branch, startBranch, action: { kind: 'create', path: 'w.txt', content: Buffer.from('w') }, message: 'w', author, committer });
+    expect(write('a..b', 'nowhere')).toThrow('You can only create or edit files when you are on a branch');
+    expect(write('a..b', 'main')).toThrow("Something went wrong when we tried to create 'a..b' for you: Branch name is invalid");
+    expect([...repo.branches.keys()]).toEqual(['main']);
+    expect(repo.resolve('main')?.id).toBe(c3.id);
+  });
+
   test('content of LFS-tracked paths is stored as a pointer, the object kept aside', () => {
     const repo = new Repository('main');
     repo.commit({ branch: 'main', action: { kind: 'create', path: '.gitattributes', content: Buffer.from('*.bin filter=lfs diff=lfs merge=lfs -text\n') }, message: 'm', author, committer });

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { diffArrays } from 'diff';
 import { blobAt, blobId, commitId, itemAt, sameAt, Tree, withFile, type Commit, type FileMode, type Signature } from './objects.js';
 import { lfsPointer, isLfsTracked } from './lfs.js';
+import { validRefName } from './ref-name.js';
 
 export interface FileAtRef {
   commit: Commit;
@@ -175,6 +176,11 @@ export class Repository {
       if (startBranch !== branch && this.branches.has(branch)) {
         throw new RepositoryError(`A branch called '${branch}' already exists. Switch to that branch in order to make changes`);
       }
+    }
+    // Commits::CreateService#validate_new_branch_name! (app/services/commits/create_service.rb), last of
+    // its checks, on a write to another branch than it starts from: Branches::ValidateNewService's error.
+    if (startBranch !== branch && !validRefName(branch)) {
+      throw new RepositoryError(`Something went wrong when we tried to create '${branch}' for you: Branch name is invalid`);
     }
     const root = parent?.root ?? Tree.EMPTY;
     const existing = blobAt(root, action.path);

@@ -311,3 +311,17 @@ describe('array parameters as Rack and Grape read them', () => {
     expect(invited).toEqual(['x@example.com', 'y@example.com']);
   });
 });
+
+describe('protected branches (lib/api/protected_branches.rb)', () => {
+  test('a Maintainer protects a branch with the default levels (201), a Developer may not (403), a name protected already is 409; a Developer then may not write there', async () => {
+    const protect = (name: string, token?: string) => inject({ method: 'POST', url: `/projects/${project.id}/protected_branches`, payload: { name }, token });
+    expect((await protect('guarded', devToken)).statusCode).toBe(403);
+    const created = await protect('guarded');
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ name: 'guarded', push_access_levels: [{ access_level: 40 }], merge_access_levels: [{ access_level: 40 }] });
+    expect((await protect('guarded')).json()).toEqual({ message: "Protected branch 'guarded' already exists" });
+    await post(`/projects/${project.id}/repository/branches`, { branch: 'guarded', ref: 'main' });
+    const write = await inject({ method: 'POST', url: `/projects/${project.id}/repository/files/x.txt`, payload: { branch: 'guarded', commit_message: 'm', content: 'x' }, token: devToken });
+    expect([write.statusCode, write.json()]).toEqual([400, { message: 'You are not allowed to push into this branch' }]);
+  });
+});

@@ -9,6 +9,7 @@ import { mergedParams, Params } from '../http/params.js';
 import type { UploadedFile } from '../http/rack-params.js';
 import { paginate } from '../http/pagination.js';
 import { RepositoryError } from '../git/repository.js';
+import { validRefName } from '../git/ref-name.js';
 import { ROLE_NAMES } from '../state/model.js';
 import { accessRequestsRoutes } from './access-requests.js';
 import { accessTokensRoutes } from './access-tokens.js';
@@ -736,6 +737,27 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     return branchEntity(ctx, request, project, branch!);
   });
 
+  // lib/api/protected_branches.rb (POST :id/protected_branches, authorize_admin_project): protects a
+  // branch, or a name no branch has yet, with GitLab's default levels (Maintainers push and merge),
+  // the only protection this server holds; a name protected already is 409.
+  app.post<{ Params: { id: string } }>('/projects/:id/protected_branches', async (request, reply) => {
+    const actor = actorOf(ctx, request);
+    const user = requireUser(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const project = findProject(ctx, request, request.params.id);
+    const params = new Params(mergedParams(request));
+    const name = params.string('name', { required: true });
+    params.integer('push_access_level', { values: [ACCESS.MAINTAINER] });
+    params.integer('merge_access_level', { values: [ACCESS.MAINTAINER] });
+    params.done();
+    if (store.accessLevel(project, user) < ACCESS.MAINTAINER) throw forbidden();
+    if (project.protectedBranches.has(name!)) throw conflict(`Protected branch '${name}' already exists`);
+    project.protectedBranches.add(name!);
+    reply.code(201);
+    const maintainers = [{ id: project.protectedBranches.size, access_level: ACCESS.MAINTAINER, access_level_description: 'Maintainers', deploy_key_id: null, user_id: null, group_id: null }];
+    return { id: project.protectedBranches.size, name, push_access_levels: maintainers, merge_access_levels: maintainers, allow_force_push: false, unprotect_access_levels: [], code_owner_approval_required: false };
+  });
+
   // lib/api/branches.rb: GET answers the Branch entity through `find_branch!`; HEAD only says
   // whether the branch exists (204 or 404), so it is its own route, not GET without a body.
   type BranchRoute = { Params: { id: string; branch: string } };
@@ -871,14 +893,6 @@ function mergedToDefault(project: Project, head: string): boolean {
     queue.push(...(project.repository.commits.get(id)?.parentIds ?? []));
   }
   return false;
-}
-
-/** Gitlab::GitRefValidator.validate, as `git check-ref-format refs/heads/<name>` and GitLab's extra prefixes. */
-function validRefName(name: string): boolean {
-  if (name === '' || name === 'HEAD' || name === '@' || name.startsWith('-')) return false;
-  if (/^refs\/(heads|remotes|tags)\//.test(name)) return false;
-  if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|^\/|\/$|\.$|\/\.|^\./.test(name)) return false;
-  return !name.split('/').some((part) => part.endsWith('.lock'));
 }
 
 function rank(visibility: Visibility): number {

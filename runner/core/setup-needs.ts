@@ -14,6 +14,7 @@ const ENDPOINTS: Record<ExtraSetupEndpoint, string> = {
   'application-settings-read': 'GET /application/settings',
   'project-access-tokens': 'POST /projects/:id/access_tokens',
   'group-project-read': 'GET /groups/:id, GET /projects/:id',
+  'protected-branches': 'POST /projects/:id/protected_branches',
   'permanent-removal': 'DELETE /groups/:id, DELETE /projects/:id with permanently_remove',
 };
 

@@ -1,7 +1,7 @@
 // POST /groups/:id/members and POST /projects/:id/members
 import { expectEqual, expectFields, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../../runner/core/checks.js';
 import type { Client, Exchange } from '../../runner/core/client.js';
-import { ACCESS, dateIn } from '../../runner/core/vocabulary.js';
+import { ACCESS, dateIn, today } from '../../runner/core/vocabulary.js';
 import { endpoint } from '../../runner/run/conformance.js';
 import type { ActorInfo } from '../../runner/run/context.js';
 import {
@@ -628,5 +628,52 @@ suite.test(
       expectEqual((past.body as { message: unknown }).message, { expires_at: ['cannot be a date in the past'] }, 'the whole validation message', past);
     });
     await expectNotMember(as('owner'), source, user.id);
+  },
+);
+
+suite.test(
+  {
+    case: 'limit',
+    title: 'more than 100 user ids in one request (unknown ones counted) add nobody: 201 with status "error" (GitLab: "Too many users specified (limit is 100)"); 100 are taken',
+    clauses: ['members.add.limit', 'members.add.several'],
+  },
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
+    const client = as(manager(kind));
+    const [refused, taken] = [await t.lease(), await t.lease()];
+    // Ids no user has: GitLab counts the ids as sent (split and uniq) before it looks a user up.
+    const unknown = (from: number) => Array.from({ length: 100 }, (_, i) => String(2147480000 + from + i));
+    const res = await client.post(membersPath(source), { body: { user_id: [refused.id, ...unknown(0)].join(','), access_level: ACCESS.REPORTER } });
+    expectOk(res, 201, 'member-add-result');
+    expectEqual((res.body as { status?: unknown }).status, 'error', 'the status of a request naming 101 users', res);
+    parity(res, 'app/services/members/create_service.rb (validate_invitable!: TooManyInvitesError, "Too many users specified (limit is %{user_limit})")', () =>
+      expectEqual((res.body as { message?: unknown }).message, 'Too many users specified (limit is 100)', 'the limit message', res),
+    );
+    await expectNotMember(as('owner'), source, refused.id);
+    // 100 ids, the limit itself: the known user is added (whether the unknown ids make the status "error" is not settled).
+    expectAddStatus(await client.post(membersPath(source), { body: { user_id: [taken.id, ...unknown(1000).slice(1)].join(','), access_level: ACCESS.REPORTER } }));
+    expectEqual((await readMember(as('owner'), source, taken.id)).access_level, ACCESS.REPORTER, 'the level of the user added among 100 ids');
+  },
+);
+
+suite.test(
+  {
+    case: 'expires-today',
+    title: 'expires_at of today (UTC) is no date in the past: the member is added (201) with that expiry and reads back so',
+    clauses: ['members.add.expires-today', 'members.add.expires-at'],
+  },
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
+    const user = await t.lease();
+    // GitLab compares with Date.current in the instance's time zone (UTC unless configured otherwise: config/gitlab.yml time_zone).
+    const day = today();
+    const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER, expires_at: day } });
+    expectOk(res, 201, 'member');
+    expectEqual((res.body as MemberBody).expires_at, day, 'expires_at returned: today', res);
+    expectEqual((await readMember(as('guest'), source, user.id)).expires_at, day, 'expires_at read back');
   },
 );

@@ -329,3 +329,64 @@ suite.test(
 );
 
 projectBotKeptCase(suite, { done: 'edited', stays: 'its level stays', send: (client, path) => client.put(path, { body: { access_level: ACCESS.DEVELOPER } }) });
+
+suite.test(
+  {
+    case: 'same-level',
+    title: 'a PUT with the level the member already has is no error: 200 with the Member, its level and expiry unchanged, and so read back',
+    clauses: ['members.edit.same-level', 'members.edit.level'],
+  },
+  async (kit) => {
+    const { kind, as, use } = kit;
+    const { [kind]: source } = use(world);
+    const t = toolkit(kit);
+    const user = await t.member(source, ACCESS.DEVELOPER);
+    const expiry = dateIn(12);
+    expectOk(await as(manager(kind)).put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER, expires_at: expiry } }), 200, 'member');
+    // GitLab's Members::UpdateService saves nothing when nothing changed and answers success all the same.
+    const res = await as(manager(kind)).put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER } });
+    expectOk(res, 200, 'member');
+    const body = res.body as MemberBody;
+    expectEqual([body.id, body.access_level, body.expires_at], [user.id, ACCESS.DEVELOPER, expiry], 'id, access_level and expires_at returned: unchanged', res);
+    const back = await readMember(as('guest'), source, user.id);
+    expectEqual([back.access_level, back.expires_at], [ACCESS.DEVELOPER, expiry], 'the member read back, unchanged');
+  },
+);
+
+suite.test(
+  {
+    case: 'owner-self-raise',
+    title: 'a project Maintainer may not raise their own membership to Owner (403); their level stays Maintainer',
+    clauses: ['members.edit.project-owner-self', 'members.edit.project-owner'],
+    only: { kind: 'project', why: 'in a group only Owners edit members, and an Owner is one already' },
+  },
+  async (kit) => {
+    const { as, withToken, use } = kit;
+    const { project: source } = use(world);
+    const t = toolkit(kit);
+    const user = await t.member(source, ACCESS.MAINTAINER);
+    expectForbidden(await withToken(user.tokens.api, 'the Maintainer themselves').put(memberPath(source, user.id), { body: { access_level: ACCESS.OWNER } }), GITLAB.projectOwners);
+    expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the Maintainer\'s own level, unchanged');
+  },
+);
+
+suite.test(
+  {
+    case: 'owner-peers',
+    title: 'in a group with another Owner, an Owner lowers their own membership (200), and is then lowered by that Owner like any member',
+    clauses: ['members.owners.peers'],
+    only: { kind: 'group', why: 'a project\'s owners are group_member_policy\'s concern only in groups' },
+  },
+  async (kit) => {
+    const { as, withToken, use } = kit;
+    const { group: source } = use(world);
+    const t = toolkit(kit);
+    const user = await t.member(source, ACCESS.OWNER);
+    const self = await withToken(user.tokens.api, 'the Owner themselves').put(memberPath(source, user.id), { body: { access_level: ACCESS.MAINTAINER } });
+    expectOk(self, 200, 'member');
+    expectEqual((await readMember(as('guest'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the level the Owner lowered their own membership to');
+    expectOk(await as('owner').put(memberPath(source, user.id), { body: { access_level: ACCESS.OWNER } }), 200, 'member');
+    expectOk(await as('owner').put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER } }), 200, 'member');
+    expectEqual((await readMember(as('guest'), source, user.id)).access_level, ACCESS.DEVELOPER, 'the former Owner lowered by the other Owner');
+  },
+);

@@ -1,7 +1,7 @@
 // DELETE /groups/:id/members/:user_id and DELETE /projects/:id/members/:user_id
-import { expectEqual, expectError, expectStatus, expectTrue, fail, parity } from '../../runner/core/checks.js';
+import { expectEqual, expectError, expectSetUp, expectStatus, expectTrue, fail, parity } from '../../runner/core/checks.js';
 import type { Client, Exchange } from '../../runner/core/client.js';
-import { ACCESS } from '../../runner/core/vocabulary.js';
+import { ACCESS, sourcePath, type SourceRef } from '../../runner/core/vocabulary.js';
 import { endpoint } from '../../runner/run/conformance.js';
 import {
   expectForbidden,
@@ -9,12 +9,14 @@ import {
   expectNonMembersRefused,
   expectNotMember,
   expectParamError,
+  eventually,
   expectNotShownSuccess,
   expectWriteRefused,
   manager,
   MANAGERS,
   memberIds,
   memberPath,
+  membersPath,
   pendingRequesterIds,
   publicSources,
   readMember,
@@ -438,5 +440,109 @@ suite.test(
       expectEqual((throttled.body as { message?: { error?: unknown } } | undefined)?.message?.error, 'This endpoint has been requested too many times. Try again later.', 'message.error of the 429', throttled);
     });
     expectEqual((await readMember(as('admin'), source, user.id)).access_level, ACCESS.DEVELOPER, 'the member, still there');
+  },
+);
+
+// ---- what a removal takes with it (Members::DestroyService) -----------------------------------
+
+/** The addresses of the pending invitations of a source (GET …/invitations, one page: a test's own source holds a few). */
+async function invitedEmails(client: Client, source: SourceRef): Promise<string[]> {
+  const res = await client.get(`${sourcePath(source)}/invitations`, { query: { per_page: 100 } });
+  expectStatus(res, 200, `reading the pending invitations of ${source.kind} ${source.id}`);
+  return (res.body as { invite_email: string }[]).map((i) => i.invite_email).sort();
+}
+
+/** Invites an address to a source with the inviter's own token (the set-up of a test: it must work). */
+async function inviteAs(client: Client, source: SourceRef, email: string): Promise<void> {
+  const res = await client.post(`${sourcePath(source)}/invitations`, { body: { email, access_level: ACCESS.GUEST } });
+  expectSetUp(res, `inviting ${email} to ${source.kind} ${source.id}`, { usable: (body) => (body as { status?: unknown }).status === 'success' });
+}
+
+const INVITATIONS_GONE = 'app/services/members/destroy_service.rb (delete_invited_members, delete_project_invitations_by: unless skip_subresources)';
+
+suite.test(
+  {
+    case: 'invitations-created',
+    title: 'removing a group Owner withdraws the pending invitations they created in the group, its subgroup and the subgroup\'s project; others\' stay; with skip_subresources=true theirs stay too',
+    clauses: ['members.remove.invitations-created'],
+    only: { kind: 'group', why: 'the project side is invitations-created-project' },
+  },
+  async (kit) => {
+    const { as, withToken, names } = kit;
+    const t = toolkit(kit);
+    // A hierarchy of this test's own: its invitations are counted.
+    const root = await t.roleGroup();
+    const sub = await t.group({ parent: root });
+    const project = await t.project({ group: sub });
+    const places = [root, sub, project] as const;
+    const [u, v] = [await t.member(root, ACCESS.OWNER), await t.member(root, ACCESS.OWNER)];
+    const byU = places.map(() => names.email('by-u'));
+    const byV = places.map(() => names.email('by-v'));
+    const byOwner = names.email('by-owner');
+    for (const [i, place] of places.entries()) {
+      await inviteAs(withToken(u.tokens.api, 'u'), place, byU[i]);
+      await inviteAs(withToken(v.tokens.api, 'v'), place, byV[i]);
+    }
+    await inviteAs(as('owner'), root, byOwner);
+
+    expectNotShownSuccess(await as('owner').delete(memberPath(root, u.id)));
+    for (const [i, place] of places.entries()) {
+      const wanted = (place === root ? [byV[i], byOwner] : [byV[i]]).sort();
+      expectEqual(await invitedEmails(as('owner'), place), wanted, `the pending invitations of the ${['group', 'subgroup', 'project'][i]} after u's removal: u's withdrawn (${INVITATIONS_GONE}), v's and the owner's kept`);
+    }
+    expectNotShownSuccess(await as('owner').delete(memberPath(root, v.id), { query: { skip_subresources: true } }));
+    for (const [i, place] of places.entries()) {
+      expectTrue((await invitedEmails(as('owner'), place)).includes(byV[i]), `v's invitation to the ${['group', 'subgroup', 'project'][i]} kept (skip_subresources=true)`);
+    }
+  },
+);
+
+suite.test(
+  {
+    case: 'invitations-created-project',
+    title: 'removing a project Maintainer withdraws the pending invitations they created there (another Maintainer\'s stay; with skip_subresources=true theirs stay too), and the removed user no longer finds the private project (404)',
+    clauses: ['members.remove.invitations-created', 'members.remove.access-gone'],
+    only: { kind: 'project', why: 'the group side is invitations-created' },
+  },
+  async (kit) => {
+    const { as, withToken, names } = kit;
+    const t = toolkit(kit);
+    // A private project of this test's own (in a group whose only member is the administrator): its invitations are counted.
+    const project = await t.roleProject({ group: await t.group() });
+    const [u, v] = [await t.member(project, ACCESS.MAINTAINER), await t.member(project, ACCESS.MAINTAINER)];
+    const asU = withToken(u.tokens.api, 'u, the removed Maintainer');
+    const [byU, byV] = [names.email('by-u'), names.email('by-v')];
+    await inviteAs(asU, project, byU);
+    await inviteAs(withToken(v.tokens.api, 'v'), project, byV);
+    expectStatus(await asU.get(membersPath(project)), 200, 'u reads the members of the private project while a member');
+
+    expectNotShownSuccess(await as('owner').delete(memberPath(project, u.id)));
+    expectEqual(await invitedEmails(as('owner'), project), [byV], `the pending invitations after u's removal: u's withdrawn (${INVITATIONS_GONE}), v's kept`);
+    // GitLab refreshes the removed user's project authorizations in a job (app/models/project_member.rb
+    // refresh_member_authorized_projects); the reference server at once: a bounded wait for either.
+    await eventually('the removed user to find the private project no more (404)', async () => (await asU.get(membersPath(project))).status === 404);
+    expectError(await asU.get(membersPath(project)), 404, { message: '404 Project Not Found', gitlab: GITLAB.sourceNotFound });
+
+    expectNotShownSuccess(await as('owner').delete(memberPath(project, v.id), { query: { skip_subresources: true } }));
+    expectEqual(await invitedEmails(as('owner'), project), [byV], 'v\'s invitation kept (skip_subresources=true)');
+  },
+);
+
+suite.test(
+  {
+    case: 'owner-peers',
+    title: 'in a group with other Owners, an Owner removes another Owner, and an Owner removes themselves (200 or 204; GitLab: 204)',
+    clauses: ['members.owners.peers', 'members.remove.self'],
+    only: { kind: 'group', why: 'the last-owner rule is the group\'s (a project\'s is sole-owner)' },
+  },
+  async (kit) => {
+    const { as, withToken, use } = kit;
+    const { group } = use(world);
+    const t = toolkit(kit);
+    const [removed, leaving] = [await t.member(group, ACCESS.OWNER), await t.member(group, ACCESS.OWNER)];
+    expectNotShownSuccess(await as('owner').delete(memberPath(group, removed.id)));
+    await expectNotMember(as('owner'), group, removed.id);
+    expectNotShownSuccess(await withToken(leaving.tokens.api, 'the Owner themselves').delete(memberPath(group, leaving.id)));
+    await expectNotMember(as('owner'), group, leaving.id);
   },
 );

@@ -2,7 +2,7 @@
 import { endpoint } from '../../runner/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectFields } from '../../runner/core/checks.js';
 import { apiPath } from '../../runner/core/client.js';
-import { blameAuthors, createFile, expectWriteSucceeded, expectGitLabError, expectWriteParamError, fileUrl, gitBlobId, GITLAB_TEXT, readFile, sha256, filesWorld, writeBody } from './helpers.js';
+import { blameAuthors, createFile, expectWriteSucceeded, expectGitLabError, expectWriteParamError, fileUrl, gitBlobId, GITLAB_TEXT, readFile, sha256, filesWorld, protectedBranch, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
 const suite = endpoint(repositoryFiles, 'create', { uses: [filesWorld] });
@@ -303,5 +303,88 @@ suite.test(
     await createFile(as('developer'), publicProject, file, 'by the developer\n', { branch }, 'checked');
     const developer = run.actors.developer;
     expectEqual(await blameAuthors(as('developer'), publicProject, file, branch), [`${developer.name} <${developer.email}>`], 'the author of the create commit');
+  },
+);
+
+// ---- branches: Commits::CreateService#validate! (app/services/commits/create_service.rb) ----------
+
+/** Where GitLab refuses a write on its branches: the service's check, answered 400 with its message by lib/api/files.rb. */
+const COMMIT_CHECKS = (check: string) => `app/services/commits/create_service.rb (${check}); lib/api/files.rb (render_api_error!(result[:message], 400))`;
+
+suite.test(
+  {
+    case: 'existing-branch',
+    title: 'a create, update or delete from start_branch onto another branch that exists is refused with 400 (GitLab: "A branch called \'<branch>\' already exists. Switch to that branch in order to make changes"); neither branch changes',
+    clauses: ['files.write.branch-exists', 'files.errors.shape'],
+  },
+  async ({ as, use, make }) => {
+    const { publicProject, path, branch } = use(world);
+    const file = path('existing-branch');
+    const added = path('existing-branch', 'added.txt');
+    await createFile(as('maintainer'), publicProject, file, 'kept\n', { branch });
+    // A branch of this test's own that exists, made from the default branch (it holds neither path).
+    const taken = `${branch}-taken`;
+    await make.branch(publicProject, taken);
+    const refused = { message: `A branch called '${taken}' already exists. Switch to that branch in order to make changes`, gitlab: `${COMMIT_CHECKS('validate_branch_existence!')}; spec/services/commits/create_service_spec.rb` };
+    const onto = { branch: taken, startBranch: branch };
+    expectError(await as('maintainer').post(fileUrl(publicProject, added), { body: writeBody('not written\n', onto) }), 400, refused);
+    expectError(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('not written\n', onto) }), 400, refused);
+    expectError(await as('maintainer').delete(fileUrl(publicProject, file), { body: writeBody(undefined, onto) }), 400, refused);
+    for (const [at, ref] of [[added, taken], [file, taken], [added, branch]]) {
+      expectStatus(await as('developer').get(fileUrl(publicProject, at), { query: { ref } }), 404, `${at} absent at ${ref}: the refused writes wrote nothing`);
+    }
+    expectEqual(Buffer.from((await readFile(as('developer'), publicProject, file, branch)).content as string, 'base64').toString('utf8'), 'kept\n', 'the file on the start branch, unchanged');
+  },
+);
+
+suite.test(
+  {
+    case: 'start-branch-missing',
+    title: 'a start_branch that names no branch, or a new branch without start_branch, is refused with 400 (GitLab: "You can only create or edit files when you are on a branch"); no branch is made',
+    clauses: ['files.write.start-branch-missing', 'files.errors.shape'],
+  },
+  async ({ as, use }) => {
+    const { publicProject, path, branch } = use(world);
+    const file = path('start-branch-missing');
+    const refused = { message: 'You can only create or edit files when you are on a branch', gitlab: `${COMMIT_CHECKS('validate_on_branch!')}; lib/api/files.rb (commit_params: start_branch defaults to branch)` };
+    const created = `${branch}-from-nowhere`;
+    expectError(await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody('not written\n', { branch: created, startBranch: `${branch}-no-such-branch` }) }), 400, refused);
+    expectError(await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody('not written\n', { branch: created }) }), 400, refused);
+    expectError(await as('developer').get(fileUrl(publicProject, file), { query: { ref: created } }), 404, { message: '404 Commit Not Found', gitlab: GITLAB_TEXT.commitNotFound });
+    expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } }), 404, 'the file absent from the file\'s branch');
+  },
+);
+
+suite.test(
+  {
+    case: 'invalid-branch-name',
+    title: 'a new branch whose name git refuses ("a..b") is refused with 400 (GitLab: "Something went wrong when we tried to create \'<branch>\' for you: Branch name is invalid"); nothing is written',
+    clauses: ['files.write.branch-name-invalid', 'files.errors.shape'],
+  },
+  async ({ as, use }) => {
+    const { publicProject, path, branch } = use(world);
+    const file = path('invalid-branch-name');
+    const invalid = `${branch}..bad`;
+    const res = await as('developer').post(fileUrl(publicProject, file), { body: writeBody('not written\n', { branch: invalid, startBranch: branch }) });
+    expectError(res, 400, { message: `Something went wrong when we tried to create '${invalid}' for you: Branch name is invalid`, gitlab: `${COMMIT_CHECKS('validate_new_branch_name!')}; app/services/branches/validate_new_service.rb; lib/gitlab/git_ref_validator.rb` });
+    expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } }), 404, 'the file absent from the start branch');
+  },
+);
+
+suite.test(
+  {
+    case: 'protected-branch',
+    title: 'on a branch only Maintainers may push to, a Developer\'s create is refused with 400 (GitLab: "You are not allowed to push into this branch") and writes nothing; a Maintainer\'s goes through',
+    clauses: ['files.write.protected-branch', 'files.write.role'],
+    uses: [protectedBranch],
+  },
+  async ({ as, use }) => {
+    const { privateProject, path } = use(world);
+    const guarded = use(protectedBranch);
+    const file = path('protected-branch', 'dev.txt');
+    const res = await as('developer').post(fileUrl(privateProject, file), { body: writeBody('not written\n', { branch: guarded }) });
+    expectError(res, 400, { message: 'You are not allowed to push into this branch', gitlab: COMMIT_CHECKS('validate_permissions!: Gitlab::UserAccess#can_push_to_branch?') });
+    expectStatus(await as('developer').get(fileUrl(privateProject, file), { query: { ref: guarded } }), 404, 'the Developer\'s file absent from the protected branch');
+    expectWriteSucceeded(await as('maintainer').post(fileUrl(privateProject, path('protected-branch', 'maintainer.txt')), { body: writeBody('by the maintainer\n', { branch: guarded }) }));
   },
 );

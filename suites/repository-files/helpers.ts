@@ -50,6 +50,26 @@ export const ownBranch = fixture({
   },
 });
 
+/**
+ * A branch of this test's own in the run's private project, made from the default branch and protected
+ * with GitLab's default levels (lib/api/protected_branches.rb: push_access_level and merge_access_level
+ * default to Maintainer): whatever the instance does to a new project's default branch, a Developer
+ * may not push to it (lib/gitlab/user_access.rb can_push_to_branch?).
+ */
+export const protectedBranch = fixture({
+  name: 'files-protected-branch',
+  scope: 'test',
+  uses: [repositories],
+  requires: { setup: ['protected-branches'] },
+  async build({ make, use, names, admin }) {
+    const { privateProject } = use(repositories);
+    const branch = names.slug('guarded');
+    await make.branch(privateProject, branch);
+    await make.setup(`protect branch ${branch} in ${privateProject.fullPath}`, admin.post(apiPath`/projects/${privateProject.id}/protected_branches`, { body: { name: branch } }), [201], 'protected-branches');
+    return branch;
+  },
+});
+
 /** The git blob id of some bytes: SHA-1 of "blob <size>\0<bytes>". */
 export function gitBlobId(content: Buffer): string {
   return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');

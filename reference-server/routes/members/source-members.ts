@@ -231,10 +231,22 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
           if (subMember) store.members.delete(subMember.id);
         }
       }
+      // Members::DestroyService (app/services/members/destroy_service.rb), unless skip_subresources: the
+      // pending invitations the removed user created go with them: a group's (delete_invited_members),
+      // in the group, its subgroups and their projects; a project's (delete_project_invitations_by), there.
+      if (!skipSubresources) {
+        const within = source.kind === 'group' ? hierarchy(store, source) : { groups: [], projects: [source] };
+        for (const place of [...within.groups, ...within.projects]) {
+          for (const invitation of [...store.directMembers(place)]) if (invitation.inviteToken !== null && invitation.createdById === member.userId) store.members.delete(invitation.id);
+        }
+      }
       reply.code(204);
     });
   }
 };
+
+/** Members::CreateService::DEFAULT_INVITE_LIMIT: the users one request may add. */
+const USER_LIMIT = 100;
 
 /** GitLab's default `members_delete_limit` application setting: removals per source and user per minute. */
 const MEMBERS_DELETE_LIMIT = 60;
@@ -328,6 +340,11 @@ function addSeveral(
   for (const name of names.map((n) => n.trim())) {
     const user = byId ? store.userByIdText(name) : store.userByUsername(name);
     if (user) targets.set(user.id, user);
+  }
+  // validate_invitable! (app/services/members/create_service.rb: invites_from_params, DEFAULT_INVITE_LIMIT),
+  // before anyone is added: ids count as sent (split, uniq; unknown ones too), usernames as the users they name.
+  if ((byId ? new Set(names).size : targets.size) > USER_LIMIT) {
+    return { message: `Too many users specified (limit is ${USER_LIMIT})`, status: 'error', reason: 'too_many_invites_error' };
   }
   if (targets.size === 0) return { message: 'No users specified.', status: 'error' };
   const failures: string[] = [];
