@@ -13,11 +13,11 @@
 //     (app/services/{groups,projects}/mark_for_deletion_service.rb `suffixed_identifier`).
 // - the Planner role (access level 15) from 17.7 (lib/gitlab/access.rb PLANNER); before, Grape refuses
 //   the value (`values: ::Gitlab::Access.all_values`, lib/api/members.rb, lib/api/invitations.rb).
-// - GET …/remote_mirrors/:mirror_id/public_key from 17.9 (lib/api/remote_mirrors.rb).
+// - GET …/remote_mirrors/:mirror_id/public_key from 17.9 (lib/api/remote_mirrors.rb; doc/api/remote_mirrors.md history).
 // - member promotion management from 17.5, Ultimate (ee/app/models/ee/application_setting.rb
 //   enable_member_promotion_management; ee/lib/ee/api/settings.rb): a capability, declared or not.
-// - EE-only routes (billable and pending members, override, state, approve: ee/lib/ee/api/members.rb,
-//   ee/lib/api/members.rb): a CE instance has no such route, 404 as Grape's catch-all (lib/api/api.rb).
+// - EE-only routes (billable and pending members, override, state, approve: ee/lib/ee/api/members.rb):
+//   a CE instance has no such route, 404 as Grape's catch-all (lib/api/api.rb `route :any, '*path'`).
 import type { FastifyInstance } from 'fastify';
 import { mergedParams } from './http/params.js';
 
@@ -73,7 +73,7 @@ export function parseProfile(name: string): GitlabProfile {
 }
 
 const GROUP = '/api/v4/groups/[^/]+';
-/** Routes only EE has (ee/lib/ee/api/members.rb, ee/lib/api/members.rb); also the mirror's public key before 17.9. */
+/** Routes only EE has (ee/lib/ee/api/members.rb); also the mirror's public key before 17.9. */
 function missingRoutes(profile: GitlabProfile): RegExp[] {
   return [
     ...(profile.edition === 'ce'
