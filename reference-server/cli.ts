@@ -13,6 +13,7 @@ import { FAULTS, FAULT_NAMES } from './faults/index.js';
 import { SeedError } from './seed/seed.js';
 import { validSeed } from './vary/index.js';
 import { EXTRA_SETUP_ENDPOINTS, unknownWithout } from './without.js';
+import { parseProfile, type GitlabProfile } from './profile.js';
 
 /**
  * What the reference server offers beyond a Free GitLab: every capability the suite knows
@@ -21,7 +22,7 @@ import { EXTRA_SETUP_ENDPOINTS, unknownWithout } from './without.js';
 export const OFFERED_CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'promotion_management', 'enterprise_users', 'member_removal_rate_limit'];
 
 export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--seed FILE]
-                               [--delayed-deletion] [--vary SEED] [--neighbours] [--without NAME ...] [--spec-only]
+                               [--gitlab VERSION-EDITION[-TIER]] [--delayed-deletion] [--vary SEED] [--neighbours] [--without NAME ...] [--spec-only]
                                [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...]
   (also: gitlab-api-conformance serve [options])
   --port N            the port; 0 takes a free one (the URL printed says which)
@@ -30,6 +31,8 @@ export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0
                       and mirrors to start with, JSON or YAML (schema: reference-server/seed/seed.schema.json);
                       POST /-/reference/reset with the administrator's token goes back to them
   --spec-only         do what the spec says and nothing more of GitLab's (other error texts, check order, optional fields)
+  --gitlab PROFILE    answer as that GitLab release and tier where the areas differ (reference-server/profile.ts):
+                      16.11-ce, 17.10-ee-premium, 18.1-ee-free, 18.3-ee-ultimate, …; the default is 19.0.0-ee with every feature
   --delayed-deletion  delete groups and projects as GitLab 17 and 18 do: marked first, removed by permanently_remove
                       (subgroups and projects only: a top-level group stays pending deletion)
   --vary SEED         take every freedom GitLab leaves open, as the seed (0 to 4294967295) chooses: colliding group and
@@ -77,6 +80,7 @@ export async function serve(args: string[]): Promise<number> {
         latency: { type: 'string', default: '0' },
         'spec-only': { type: 'boolean', default: false },
         'delayed-deletion': { type: 'boolean', default: false },
+        gitlab: { type: 'string' },
         vary: { type: 'string' },
         neighbours: { type: 'boolean', default: false },
         without: { type: 'string', multiple: true },
@@ -102,6 +106,12 @@ export async function serve(args: string[]): Promise<number> {
   const unknownSwitch = unknownWithout(values.without ?? [])[0];
   if (unknownSwitch !== undefined) return fail(`unknown --without "${unknownSwitch}" (known: ${EXTRA_SETUP_ENDPOINTS.map((e) => e.name).join(', ')})`);
   if (values.seed !== undefined && !existsSync(values.seed)) return fail(`--seed: no file ${values.seed}`);
+  let profile: GitlabProfile | undefined;
+  try {
+    profile = values.gitlab === undefined ? undefined : parseProfile(values.gitlab);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
 
   let server;
   try {
@@ -114,6 +124,7 @@ export async function serve(args: string[]): Promise<number> {
       faults: values.fault,
       specOnly: values['spec-only'],
       delayedDeletion: values['delayed-deletion'],
+      gitlab: values.gitlab,
       vary,
       neighbours: values.neighbours,
       without: values.without,
@@ -150,13 +161,14 @@ export async function serve(args: string[]): Promise<number> {
     }, 250).unref();
   }
 
-  const modes = [values['spec-only'] && 'spec-only mode', values['delayed-deletion'] && 'delayed deletion', vary !== undefined && `vary seed ${vary}`, values.neighbours && 'neighbours', values.seed && `seeded from ${values.seed}`].filter(Boolean);
+  const modes = [profile && `as GitLab ${profile.version} ${profile.tier}`, values['spec-only'] && 'spec-only mode', values['delayed-deletion'] && 'delayed deletion', vary !== undefined && `vary seed ${vary}`, values.neighbours && 'neighbours', values.seed && `seeded from ${values.seed}`].filter(Boolean);
   console.log(`GitLab reference server listening on ${server.url} (API at ${server.url}/api/v4)${modes.length ? `, ${modes.join(', ')}` : ''}`);
   // The operator asked for this server: its admin token is printed unless they chose it themselves.
   console.log(`Administrator token: ${values['admin-token'] === undefined ? server.adminToken : 'the one given with --admin-token'}`);
+  const capabilities = profile?.capabilities ?? OFFERED_CAPABILITIES;
   console.log(`Run the suite against it (every capability it offers, its fixtures in ${manifest}):`);
   console.log(
-    `  CONFORMANCE_ADMIN_TOKEN=<token above> node ${join(packageRoot(), 'bin', 'gitlab-api-conformance.js')} --target ${server.url} --capabilities ${OFFERED_CAPABILITIES.join(',')} --fixtures ${manifest}`,
+    `  CONFORMANCE_ADMIN_TOKEN=<token above> node ${join(packageRoot(), 'bin', 'gitlab-api-conformance.js')} --target ${server.url}${capabilities.length ? ` --capabilities ${capabilities.join(',')}` : ''} --fixtures ${manifest}`,
   );
   console.log('Stop it with Ctrl-C or SIGTERM.');
   return 0;

@@ -17,6 +17,7 @@ import { installSpecOnly, type SpecOnlyOptions } from './spec-only/index.js';
 import { installVary, validSeed, variedIds, type VaryOptions } from './vary/index.js';
 import { installNeighbours, type NeighboursOptions } from './neighbours.js';
 import { installWithout, type WithoutOptions } from './without.js';
+import { installProfile, parseProfile, type Deletion } from './profile.js';
 import { applySeed, checkSeed, loadSeedFile, type Seed } from './seed/seed.js';
 import { installReferenceEndpoints } from './http/reference-endpoints.js';
 
@@ -31,6 +32,8 @@ export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOpt
   latencyMs?: number;
   /** Objects to start with and go back to on reset: a seed, or the path of a JSON or YAML seed file (seed/seed.schema.json). */
   seed?: Seed | string;
+  /** The GitLab release and tier to answer as, `<major>.<minor>-<ce|ee>[-<tier>]` (profile.ts); the newest, every feature, otherwise. */
+  gitlab?: string;
 }
 
 export interface ReferenceServer {
@@ -67,6 +70,10 @@ export interface BuiltApp {
  * `withFixtures` seeds the fixtures the API cannot create (fixtures.ts) before the seed.
  */
 export function buildApp(options: ReferenceServerOptions = {}, withFixtures = false): BuiltApp {
+  const profile = options.gitlab === undefined ? undefined : parseProfile(options.gitlab);
+  // --delayed-deletion without a profile: GitLab 18.3 and later.
+  const newestMarking: Deletion = { kind: 'marked', projectSuffix: 'deletion_scheduled', groupSuffix: 'deletion_scheduled' };
+  const deletion: Deletion = profile?.deletion.kind === 'marked' ? profile.deletion : options.delayedDeletion ? newestMarking : (profile?.deletion ?? { kind: 'immediate' });
   if (options.vary !== undefined && !validSeed(options.vary)) throw new Error(`vary: the seed must be a whole number from 0 to 2^32 - 1, got ${options.vary}`);
   const seed = typeof options.seed === 'string' ? loadSeedFile(options.seed) : options.seed === undefined ? undefined : checkSeed(options.seed);
   const seededAt = Date.now();
@@ -95,7 +102,7 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
   const ctx: Context = {
     store,
     // The release whose behaviour it plays: GitLab 19.0 added the remote mirrors' host_keys parameter.
-    options: { version: options.version ?? '19.0.0-ee', headerPrefix: options.headerPrefix ?? 'X-Gitlab-', delayedDeletion: options.delayedDeletion ?? false },
+    options: { version: options.version ?? profile?.version ?? '19.0.0-ee', headerPrefix: options.headerPrefix ?? 'X-Gitlab-', delayedDeletion: deletion.kind === 'marked', deletion },
   };
 
   const faults = faultContext(store, options, options.areas ? faultsOf(options.areas) : undefined);
@@ -118,6 +125,7 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
   if (withFaults) installFaults(app, faults, options.faultHeader ?? false);
   if (options.specOnly) installSpecOnly(app, ctx);
   if (options.without?.length) installWithout(app, options.without);
+  if (profile) installProfile(app, profile);
   if (options.neighbours) installNeighbours(app, store, adminToken);
   // Last: it varies the answers as every other hook left them.
   if (options.vary !== undefined) installVary(app, options.vary);

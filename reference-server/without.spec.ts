@@ -101,10 +101,10 @@ describe('--without', () => {
 
   test('application-settings-read: GET /application/settings answers as an unknown route; the PUT stays', async () => {
     const full = await server([]);
-    expect(await full.call('GET', '/application/settings')).toEqual({ status: 200, body: { enable_member_promotion_management: false } });
+    expect(await full.call('GET', '/application/settings')).toEqual({ status: 200, body: { enable_member_promotion_management: false, deletion_adjourned_period: 7 } });
     const lacking = await server(['application-settings-read']);
     expect(await lacking.call('GET', '/application/settings')).toEqual(UNKNOWN_ROUTE);
-    expect(await lacking.call('PUT', '/application/settings', { enable_member_promotion_management: true })).toEqual({ status: 200, body: { enable_member_promotion_management: true } });
+    expect(await lacking.call('PUT', '/application/settings', { enable_member_promotion_management: true })).toEqual({ status: 200, body: { enable_member_promotion_management: true, deletion_adjourned_period: 7 } });
   });
 
   test('permanent-removal: DELETE of a group or project with permanently_remove is refused with 400; without it, deletion goes on', async () => {

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Group, Project, Source, User } from '../state/model.js';
 import type { Store } from '../state/store.js';
+import type { Deletion } from '../profile.js';
 import { authenticate, type Actor } from './auth.js';
 import { ApiError, notFound } from './errors.js';
 
@@ -14,6 +15,8 @@ export interface ServerOptions {
   headerPrefix: string;
   /** Groups and projects are first marked for deletion, as in GitLab 17 and 18 (routes/deletion.ts). */
   delayedDeletion?: boolean;
+  /** How deletion goes (profile.ts; routes/deletion.ts): set by buildApp from `delayedDeletion` and `gitlab`. */
+  deletion?: Deletion;
 }
 
 export interface Context {

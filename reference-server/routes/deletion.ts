@@ -1,7 +1,7 @@
 // DELETE /groups/:id and DELETE /projects/:id. By default a group or project is gone at once. With
 // delayed deletion on (the server option `delayedDeletion`, `--delayed-deletion`), they behave as in
 // GitLab 17 and 18: the first DELETE marks the object for deletion and renames it
-// (`<path>-deletion_scheduled-<id>`), a second DELETE with `permanently_remove` and the object's
+// (`<path>-deletion_scheduled-<id>`; as the release of a profile does: profile.ts), a second DELETE with `permanently_remove` and the object's
 // full path as it is then removes it; a top-level group cannot be removed that way and stays pending
 // (lib/api/groups.rb `delete_group`, `immediately_delete_subgroup_error`; lib/api/projects.rb;
 // app/services/groups/mark_for_deletion_service.rb; app/services/projects/mark_for_deletion_service.rb).
@@ -23,10 +23,12 @@ function removalParams(request: FastifyRequest): Removal {
   return { permanently, fullPath };
 }
 
-const scheduled = (object: Group | Project) => {
+/** Marks the object, and renames it with the release's suffix when it has one (profile.ts). */
+const scheduled = (object: Group | Project, suffix: string | null) => {
   object.markedForDeletionOn = today();
-  object.name = `${object.name}-deletion_scheduled-${object.id}`;
-  object.path = `${object.path}-deletion_scheduled-${object.id}`;
+  if (suffix === null) return;
+  object.name = `${object.name}-${suffix}-${object.id}`;
+  object.path = `${object.path}-${suffix}-${object.id}`;
 };
 
 function ancestorMarked(store: Store, group: Group): boolean {
@@ -36,7 +38,7 @@ function ancestorMarked(store: Store, group: Group): boolean {
   return false;
 }
 
-function deleteGroupLater(store: Store, group: Group, { permanently, fullPath }: Removal): void {
+function deleteGroupLater(store: Store, group: Group, { permanently, fullPath }: Removal, suffix: string | null): void {
   if (permanently) {
     const error =
       group.parentId === null
@@ -52,10 +54,10 @@ function deleteGroupLater(store: Store, group: Group, { permanently, fullPath }:
   }
   if (ancestorMarked(store, group)) return;
   if (group.markedForDeletionOn) throw apiError(400, 'Group has been already marked for deletion');
-  scheduled(group);
+  scheduled(group, suffix);
 }
 
-function deleteProjectLater(store: Store, project: Project, { permanently, fullPath }: Removal): void {
+function deleteProjectLater(store: Store, project: Project, { permanently, fullPath }: Removal, suffix: string | null): void {
   if (permanently) {
     const error = !project.markedForDeletionOn
       ? 'Project must be marked for deletion first.'
@@ -67,7 +69,7 @@ function deleteProjectLater(store: Store, project: Project, { permanently, fullP
     return;
   }
   if (project.markedForDeletionOn) throw apiError(400, 'Project has been already marked for deletion');
-  scheduled(project);
+  scheduled(project, suffix);
 }
 
 export const deletionRoutes: RouteModule = (app, ctx: Context) => {
@@ -83,7 +85,7 @@ export const deletionRoutes: RouteModule = (app, ctx: Context) => {
     const group = findGroup(ctx, request, request.params.id);
     if (store.accessLevel(group, requireUser(actor)) < ACCESS.OWNER) throw forbidden();
     const removal = removalParams(request);
-    if (ctx.options.delayedDeletion) deleteGroupLater(store, group, removal);
+    if (ctx.options.deletion?.kind === 'marked') deleteGroupLater(store, group, removal, ctx.options.deletion.groupSuffix);
     else store.deleteGroup(group.id);
     return accepted(reply);
   });
@@ -94,7 +96,7 @@ export const deletionRoutes: RouteModule = (app, ctx: Context) => {
     const project = findProject(ctx, request, request.params.id);
     if (store.accessLevel(project, requireUser(actor)) < ACCESS.OWNER) throw forbidden();
     const removal = removalParams(request);
-    if (ctx.options.delayedDeletion) deleteProjectLater(store, project, removal);
+    if (ctx.options.deletion?.kind === 'marked') deleteProjectLater(store, project, removal, ctx.options.deletion.projectSuffix);
     else store.deleteProject(project.id);
     return accepted(reply);
   });

@@ -38,6 +38,8 @@ export function groupEntity(ctx: Context, request: FastifyRequest, group: Group)
     created_at: group.createdAt,
     avatar_url: sourceAvatarUrl(request, group),
     web_url: `${webBase(request)}/groups/${fullPath}`,
+    // Only once marked: lib/api/entities/group.rb exposes marked_for_deletion_on (ee/lib/ee/api/entities/group.rb in 17.x).
+    ...(group.markedForDeletionOn ? { marked_for_deletion_on: group.markedForDeletionOn } : {}),
   };
 }
 
@@ -97,6 +99,8 @@ export function projectEntity(ctx: Context, request: FastifyRequest, project: Pr
     namespace: namespaceBasic(ctx, request, project),
     shared_with_groups: sharedWithGroups(ctx, project.sharedWith),
     web_url: `${webBase(request)}/${fullPath}`,
+    // Only once marked: lib/api/entities/project.rb exposes marked_for_deletion_at and marked_for_deletion_on (dates).
+    ...(project.markedForDeletionOn ? { marked_for_deletion_at: project.markedForDeletionOn, marked_for_deletion_on: project.markedForDeletionOn } : {}),
   };
 }
 
@@ -786,8 +790,9 @@ export const setupRoutes: RouteModule = (app, ctx) => {
   });
 
   // lib/api/settings.rb: `before { authenticated_as_admin! }`; the GET presents the settings (of the
-  // many, the reference server keeps one).
-  const settingsEntity = () => ({ enable_member_promotion_management: store.settings.enableMemberPromotionManagement });
+  // many, the reference server keeps one, and shows the deletion delay at GitLab's default:
+  // app/models/application_setting_implementation.rb `deletion_adjourned_period: 7`).
+  const settingsEntity = () => ({ enable_member_promotion_management: store.settings.enableMemberPromotionManagement, deletion_adjourned_period: 7 });
 
   app.get('/application/settings', async (request) => {
     const actor = actorOf(ctx, request);

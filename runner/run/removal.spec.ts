@@ -4,7 +4,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../reference-server/server.js';
 import { apiPath, Client } from '../core/client.js';
-import { removeObject } from './removal.js';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describePending, removeObject, sweepLedger, withoutDeletionRenames } from './removal.js';
+import { Ledger } from './ledger.js';
+import { normalizeTarget } from './instance-identity.js';
 
 let server: ReferenceServer;
 let admin: Client;
@@ -48,5 +53,49 @@ describe('removeObject with delayed deletion', () => {
     const guest = new Client(server.url, 'not-a-token', 'nobody', 10_000);
     expect(await removeObject(guest, { kind: 'project', id: project.id, name: project.path })).toBe(false);
     expect(server.store.projects.get(project.id)?.markedForDeletionOn).toBeFalsy();
+  });
+});
+
+// GitLab 17 Premium (the reference server's --gitlab 17.10-ee-premium): a deleted project is marked
+// and renamed `<path>-deleted-<id>` (ee/app/services/projects/mark_for_deletion_service.rb), a group
+// is marked and keeps its path (ee/app/services/groups/mark_for_deletion_service.rb).
+describe('sweepLedger against GitLab 17.10 EE Premium', () => {
+  test('a project a test deleted (renamed -deleted-<id>) is still the run\'s and removed; the top-level group is pending deletion with its day, not left; the ledger goes', async () => {
+    const premium = await startReferenceServer({ gitlab: '17.10-ee-premium' });
+    try {
+      const client = new Client(premium.url, premium.adminToken, 'admin', 10_000);
+      const runId = '261207aa0001';
+      const top = premium.store.createGroup({ name: `cnf-${runId}-g`, path: `cnf-${runId}-g`, parentId: null, visibility: 'private' });
+      const project = premium.store.createProject({ name: `cnf-${runId}-p`, path: `cnf-${runId}-p`, namespace: { kind: 'group', id: top.id }, visibility: 'private', creatorId: 1, defaultBranch: 'main' });
+      const other = premium.store.createProject({ name: `cnf-${runId}-q`, path: `cnf-${runId}-q`, namespace: { kind: 'user', id: 1 }, visibility: 'private', creatorId: 1, defaultBranch: 'main' });
+      const dir = mkdtempSync(join(tmpdir(), 'removal-spec-'));
+      const path = join(dir, `ledger-${runId}.jsonl`);
+      const ledger = new Ledger(path, runId);
+      const root = premium.store.users.get(1)!;
+      ledger.writeHeader(normalizeTarget(premium.url), { adminId: 1, username: root.username, createdAt: root.createdAt });
+      ledger.record('group', top.id, top.path);
+      ledger.record('project', project.id, `${top.path}/${project.path}`);
+      ledger.record('project', other.id, `root/${other.path}`);
+      // A test deleted the user's project: marked, renamed.
+      expect((await client.delete(apiPath`/projects/${other.id}`)).status).toBe(202);
+      expect(premium.store.projects.get(other.id)?.path).toBe(`cnf-${runId}-q-deleted-${other.id}`);
+      const result = await sweepLedger(client, path, { target: premium.url });
+      expect(result.left).toEqual([]);
+      expect(premium.store.projects.has(other.id)).toBe(false);
+      const group = premium.store.groups.get(top.id);
+      expect([group?.path, Boolean(group?.markedForDeletionOn)]).toEqual([top.path, true]);
+      const until = new Date(Date.parse(group!.markedForDeletionOn!) + 7 * 86_400_000).toISOString().slice(0, 10);
+      expect(result.pending).toEqual([{ kind: 'group', name: top.path, until }]);
+      expect(describePending(result.pending)).toEqual([`1 group pending deletion until ${until}: GitLab removes it`]);
+      expect(existsSync(path)).toBe(false);
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      await premium.close();
+    }
+  });
+
+  test('withoutDeletionRenames takes both renames off every part of a full path', () => {
+    expect(withoutDeletionRenames('cnf-a-deletion_scheduled-4/cnf-a-p-deleted-30')).toBe('cnf-a/cnf-a-p');
+    expect(withoutDeletionRenames('cnf-a-deleted-x/p')).toBe('cnf-a-deleted-x/p');
   });
 });

@@ -60,10 +60,20 @@ function prefixOf(kind: LedgerKind, runId: string): string {
  * Reads the object a ledger line names by id, before anything deletes it: `ours` when it is still
  * the one the line recorded (username, or full path with GitLab's pending-deletion renames taken
  * off: app/services/groups/mark_for_deletion_service.rb, app/services/projects/mark_for_deletion_service.rb
- * rename a marked group's or project's path to `<path>-deletion_scheduled-<id>`, which the full paths
- * of what is inside take too) and that name carries the run's prefix; `gone` when the target
+ * rename a marked group's or project's path to `<path>-deletion_scheduled-<id>`, before 18.3 a project's
+ * to `<path>-deleted-<id>`: withoutDeletionRenames; the full paths of what is inside take them too) and that name carries the run's prefix; `gone` when the target
  * answers 404; else why it is left alone.
  */
+/**
+ * A full path without the renames of marking for deletion, on each of its parts: `-deletion_scheduled-<id>`
+ * from GitLab 18.3 (app/services/{groups,projects}/mark_for_deletion_service.rb `suffixed_identifier`),
+ * `-deleted-<id>` of a project before (ee/app/services/projects/mark_for_deletion_service.rb in 17.x,
+ * app/services/projects/mark_for_deletion_service.rb in 18.0 to 18.2).
+ */
+export function withoutDeletionRenames(fullPath: string): string {
+  return fullPath.split('/').map((part) => part.replace(/-(?:deletion_scheduled|deleted)-\d+$/, '')).join('/');
+}
+
 export async function checkObject(admin: Client, item: Pick<ObjectEntry, 'kind' | 'id' | 'name' | 'runId'>): Promise<{ state: 'ours' | 'gone' } | { state: 'left'; why: string }> {
   const prefix = prefixOf(item.kind, item.runId);
   if (!item.name.split('/').pop()!.startsWith(prefix)) return { state: 'left', why: `${item.kind} id ${item.id} is recorded as \`${item.name}\`, which does not carry the run prefix ${prefix}: left` };
@@ -73,13 +83,23 @@ export async function checkObject(admin: Client, item: Pick<ObjectEntry, 'kind' 
   if (res?.status !== 200) return { state: 'left', why: `${item.kind} id ${item.id} (\`${item.name}\`) could not be read (${res ? `HTTP ${res.status}` : 'no answer'}): left` };
   const body = (res.body ?? {}) as { username?: unknown; full_path?: unknown; path_with_namespace?: unknown };
   const shown = item.kind === 'user' ? body.username : item.kind === 'group' ? body.full_path : body.path_with_namespace;
-  const now = typeof shown === 'string' ? shown.split('/').map((part) => part.replace(/-deletion_scheduled-\d+$/, '')).join('/') : undefined;
+  const now = typeof shown === 'string' ? withoutDeletionRenames(shown) : undefined;
   if (now === item.name) return { state: 'ours' };
   return { state: 'left', why: `${item.kind} id ${item.id} is now \`${typeof shown === 'string' ? shown : 'unnamed'}\`, not \`${item.name}\`: left` };
 }
 
+/** A group or project of the run that GitLab keeps pending deletion (a top-level group, or one whose removal the target refused once marked). */
+export interface Pending {
+  kind: 'group' | 'project';
+  name: string;
+  /** The day GitLab removes it (YYYY-MM-DD), when the target says when it was marked and its deletion delay. */
+  until?: string;
+}
+
 export interface SweepResult {
   removed: number;
+  /** Of the removed, what is only marked for deletion: GitLab removes it when its delay has passed. */
+  pending: Pending[];
   restored: number;
   /** What could not be undone, or was left alone, one phrase each. */
   left: string[];
@@ -100,7 +120,7 @@ export interface SweepResult {
  * is removed. `dryRun`: reads only, and says what it would undo.
  */
 export async function sweepLedger(admin: Client, ledgerPath: string, options: { target: string; dryRun?: boolean }): Promise<SweepResult> {
-  const result: SweepResult = { removed: 0, restored: 0, left: [], wouldUndo: [] };
+  const result: SweepResult = { removed: 0, pending: [], restored: 0, left: [], wouldUndo: [] };
   const header = Ledger.header(ledgerPath);
   if (header === undefined) {
     if (existsSync(ledgerPath)) result.refused = `it names no target (written by an earlier version of the suite); \`sweep --prefix cnf-<run id>\` removes what a run made by name`;
@@ -139,6 +159,7 @@ export async function sweepLedger(admin: Client, ledgerPath: string, options: { 
   const groups = items.filter((i) => i.kind === 'group');
   const inside = (item: ObjectEntry, group: ObjectEntry) => item !== group && item.kind !== 'user' && item.name.startsWith(`${group.name}/`);
   const outermost = items.filter((i) => i.kind !== 'user' && !groups.some((g) => inside(i, g)));
+  const deletionDelay = once(() => deletionDelayDays(admin));
   /** Objects whose id now names another object: never tried again. */
   const alien = new Set<ObjectEntry>();
   /** Removes one object after checking it; false when it is still there (left alone, or its removal failed: said in `left` when `report`). */
@@ -157,6 +178,10 @@ export async function sweepLedger(admin: Client, ledgerPath: string, options: { 
     if (found.state === 'gone' || (await removeObject(admin, item))) {
       writer.markRemoved(item.kind, item.id, item.name);
       result.removed++;
+      if (found.state === 'ours' && item.kind !== 'user') {
+        const pending = await pendingDeletion(admin, item, deletionDelay);
+        if (pending) result.pending.push(pending);
+      }
       return true;
     }
     if (report) left.push(`${item.kind} ${item.name}`);
@@ -202,6 +227,51 @@ async function revokeTokens(admin: Client, writer: Ledger, tokens: TokenEntry[],
       else result.left.push(`token ${token.name} (id ${token.id}) of user id ${token.userId} (DELETE /personal_access_tokens/${token.id}: ${res?.status ?? 'no answer'})`);
     }),
   );
+}
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+/**
+ * The instance's deletion delay in days: `deletion_adjourned_period` of GET /application/settings
+ * (lib/api/entities/application_setting.rb; app/models/application_setting_implementation.rb, default 7),
+ * undefined when the settings cannot be read.
+ */
+async function deletionDelayDays(admin: Client): Promise<number | undefined> {
+  const res = await admin.get('/application/settings').catch(() => undefined);
+  const days = (res?.body as { deletion_adjourned_period?: unknown } | undefined)?.deletion_adjourned_period;
+  return res?.status === 200 && typeof days === 'number' ? days : undefined;
+}
+
+/**
+ * A group or project removed by the clean-up that the target still shows, marked for deletion: GitLab
+ * removes it on `marked_for_deletion_on` (or `marked_for_deletion_at`: lib/api/entities/group.rb,
+ * lib/api/entities/project.rb; ee/lib/ee/api/entities/ in 17.x) plus the deletion delay
+ * (app/workers/adjourned_projects_deletion_cron_worker.rb, adjourned_group_deletion_worker.rb).
+ */
+async function pendingDeletion(admin: Client, item: ObjectEntry, delay: () => Promise<number | undefined>): Promise<Pending | undefined> {
+  const res = await admin.get(item.kind === 'group' ? apiPath`/groups/${item.id}` : apiPath`/projects/${item.id}`).catch(() => undefined);
+  if (res?.status !== 200) return undefined;
+  const body = (res.body ?? {}) as { marked_for_deletion_on?: unknown; marked_for_deletion_at?: unknown };
+  const marked = [body.marked_for_deletion_on, body.marked_for_deletion_at].find((d): d is string => typeof d === 'string' && !Number.isNaN(Date.parse(d)));
+  const days = marked === undefined ? undefined : await delay();
+  const until = marked !== undefined && days !== undefined ? new Date(Date.parse(marked.slice(0, 10)) + days * 86_400_000).toISOString().slice(0, 10) : undefined;
+  return { kind: item.kind as Pending['kind'], name: item.name, ...(until ? { until } : {}) };
+}
+
+/** "12 projects pending deletion until 2026-12-14: GitLab removes them", one phrase per kind and day. */
+export function describePending(pending: readonly Pending[]): string[] {
+  const counts = new Map<string, number>();
+  for (const p of pending) {
+    const key = `${p.kind}\u0000${p.until ?? ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([key, n]) => {
+    const [kind, until] = key.split('\u0000');
+    return `${n} ${kind}${n === 1 ? '' : 's'} pending deletion${until ? ` until ${until}` : ''}: GitLab removes ${n === 1 ? 'it' : 'them'}`;
+  });
 }
 
 /** A ledger with nothing left to undo goes, and the tokens file a --keep run wrote beside it (its users are gone). */

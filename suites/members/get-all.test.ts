@@ -114,7 +114,7 @@ suite.test(
     case: 'invited-private',
     title: 'a member of an invited private group is not found for an outsider, and is found for a member of the shared group or project',
     clauses: ['members.get-all.member', 'members.all.invited-visible', 'members.all.invited-private-to-source-members'],
-    requires: { minVersion: '17.4' },
+    requires: { minVersion: '17.0' },
   },
   async ({ kind, as, withToken, use }) => {
     const { shared, sm } = use(world)[kind];
@@ -171,7 +171,7 @@ suite.test(
     case: 'invited-private-created-by',
     title: 'a member of an invited private group, read one by one: a member of the shared group or project gets it without created_by (GitLab parity), its manager with created_by',
     clauses: ['members.entity.created-by', 'members.all.invited-private-to-source-members'],
-    requires: { minVersion: '17.4' },
+    requires: { minVersion: '17.0' },
   },
   async ({ kind, as, withToken, run, use }) => {
     const { shared, sm } = use(world)[kind];

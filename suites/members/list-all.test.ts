@@ -201,7 +201,7 @@ suite.test(
     case: 'invited-private-to-source-members',
     title: 'a member of the shared group or project sees the members of an invited private group (GitLab parity: without their created_by)',
     clauses: ['members.all.invited-private-to-source-members', 'members.entity.created-by'],
-    requires: { minVersion: '17.4' },
+    requires: { minVersion: '17.0' },
   },
   async ({ kind, withToken, log, use }) => {
     const { shared, sm } = use(world)[kind];
@@ -220,7 +220,7 @@ suite.test(
     case: 'invited-private-to-manager',
     title: 'a member who manages the members of the shared source (Owner of a group, Maintainer of a project) sees the members of an invited private group with their created_by',
     clauses: ['members.all.invited-private-to-source-members', 'members.entity.created-by'],
-    requires: { minVersion: '17.4' },
+    requires: { minVersion: '17.0' },
   },
   async ({ kind, withToken, run, use }) => {
     const { shared, so, sm } = use(world)[kind];
@@ -238,7 +238,7 @@ suite.test(
     case: 'invited-private-to-guest',
     title: 'a Guest of the shared group or project also sees the members of an invited private group',
     clauses: ['members.all.invited-private-to-source-members'],
-    requires: { minVersion: '17.4' },
+    requires: { minVersion: '17.0' },
   },
   async ({ kind, withToken, use }) => {
     const { shared, sm, sg } = use(world)[kind];
