@@ -55,7 +55,7 @@ export async function createRun(
   }
   registerSecret(adminToken);
 
-  const admin = new Client(targetUrl, adminToken, 'admin (setup)', config.requestTimeoutMs);
+  const admin = new Client(targetUrl, adminToken, 'admin (setup)', { timeoutMs: config.requestTimeoutMs, maxBytes: config.maxAnswerBytes });
   const runId = `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(2, 14)}${randomBytes(2).toString('hex')}`;
   const ledgerPath = join('.conformance', `ledger-${runId}.jsonl`);
   const ledger = new Ledger(ledgerPath, runId);
@@ -119,6 +119,7 @@ export async function createRun(
       capabilities: config.capabilities,
       headerPrefix: config.headerPrefix,
       requestTimeoutMs: config.requestTimeoutMs,
+      maxAnswerBytes: config.maxAnswerBytes,
       areas: config.areas,
       endpoints: config.endpoints,
       disabledTests: config.disabledTests,

@@ -3,7 +3,7 @@
 // still removes it where GitLab allows (projects and subgroups).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../reference-server/server.js';
-import { apiPath, Client } from '../core/client.js';
+import { apiPath, Client, DEFAULT_MAX_ANSWER_BYTES } from '../core/client.js';
 import { removeObject } from './removal.js';
 
 let server: ReferenceServer;
@@ -11,7 +11,7 @@ let admin: Client;
 
 beforeAll(async () => {
   server = await startReferenceServer({ delayedDeletion: true });
-  admin = new Client(server.url, server.adminToken, 'admin', 10_000);
+  admin = new Client(server.url, server.adminToken, 'admin', { timeoutMs: 10_000, maxBytes: DEFAULT_MAX_ANSWER_BYTES });
 });
 afterAll(() => server.close());
 
@@ -45,7 +45,7 @@ describe('removeObject with delayed deletion', () => {
 
   test('another refusal of the first DELETE is not taken for a mark: the object is left', async () => {
     const { project } = build('refused');
-    const guest = new Client(server.url, 'not-a-token', 'nobody', 10_000);
+    const guest = new Client(server.url, 'not-a-token', 'nobody', { timeoutMs: 10_000, maxBytes: DEFAULT_MAX_ANSWER_BYTES });
     expect(await removeObject(guest, { kind: 'project', id: project.id, name: project.path })).toBe(false);
     expect(server.store.projects.get(project.id)?.markedForDeletionOn).toBeFalsy();
   });
