@@ -167,4 +167,14 @@ describe('a hostile target', () => {
     expect.soft(run.code, run.stderr).toBe(1);
     if (memory) expect.soft(peak, 'the command\'s peak resident memory').toBeLessThan(600 * 1024 * 1024);
   });
+
+  test('an administrator\'s token without the scope api is refused in one line, exit 2', async () => {
+    const s = await server();
+    const root = [...s.store.users.values()].find((u) => u.username === 'root')!;
+    const readOnly = s.store.createToken(root.id, 'read-only', ['read_api'], null).token;
+    const run = await cli(['--area', 'members'], { CONFORMANCE_TARGET_URL: s.url, CONFORMANCE_ADMIN_TOKEN: readOnly });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('conformance: the run could not be made: the admin token lacks the scope api (it has read_api); the suite creates and deletes users, groups and projects, which needs api\n');
+    expect(run.stdout).toBe('');
+  });
 });
