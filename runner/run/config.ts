@@ -105,7 +105,7 @@ export const SETTINGS: Setting[] = [
   { env: 'CONFORMANCE_DISABLE', default: '(empty)', meaning: 'Comma list of test ids (a trailing * matches a prefix) reported as disabled.' },
   { env: 'CONFORMANCE_REPORT_DIR', default: 'reports', meaning: 'Where results.json and junit.xml are written.' },
   { env: 'CONFORMANCE_EXPECTED_FAILURES', default: '(unset)', meaning: 'Baseline file (YAML or JSON list of { id, reason, link }): a failure not on it, or a listed test that passes, fails the run.' },
-  { env: 'CONFORMANCE_REQUEST_TIMEOUT_MS', default: '15000', meaning: 'Timeout of one HTTP request to the target.' },
+  { env: 'CONFORMANCE_REQUEST_TIMEOUT_MS', default: '15000', meaning: 'Time to the headers of an answer of the target; its whole body gets twice that. An answer late either way is the test\'s `error`, naming the limit it missed.' },
   { env: 'CONFORMANCE_MAX_ANSWER_MB', default: String(DEFAULT_MAX_ANSWER_BYTES / (1024 * 1024)), meaning: 'What one answer of the target may cost the run, in MB read: reading stops beyond it, and the request is the test\'s `error` ("answer over 16 MB: not read further"). A GitLab sends far less on the endpoints the suite calls.' },
   { env: 'CONFORMANCE_CONCURRENCY', default: `${URL_TARGET_CONCURRENCY} with a target URL; ${BUNDLED_CONCURRENCY} with the bundled server`, meaning: `Test files run at once (the tests of a file run ${TESTS_PER_FILE} at a time). A URL target is waited on, not computed for, so more files hide its latency whatever the cores.` },
   { env: 'CONFORMANCE_MAX_IN_FLIGHT', default: String(DEFAULT_MAX_IN_FLIGHT), meaning: 'Requests in flight against the target at once, over the whole run (0: no bound). The one knob of the load on the target: lower it for a small GitLab.' },
