@@ -117,7 +117,8 @@ export class Client {
           retries++;
           continue;
         }
-        noteUnanswered();
+        // An answer cut at a limit came all the same: the target is there.
+        if ((error as { answered?: boolean }).answered !== true) noteUnanswered();
         throw new HarnessError(`${method} ${redact(url)} as ${this.actor} could not be completed: ${describeNetworkError(error)}`);
       }
       giveSlot();
@@ -182,16 +183,16 @@ export class Client {
 function requestOnce(url: URL, method: string, headers: OutgoingHttpHeaders, payload: Buffer | undefined, limits: AnswerLimits): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const https = url.protocol === 'https:';
-    const firstByte = setTimeout(() => stop(`no answer within ${limits.timeoutMs} ms (no headers came)`), limits.timeoutMs);
-    const deadline = setTimeout(() => stop(`the answer's body was not complete within ${limits.timeoutMs * 2} ms (twice the request timeout): not read further`), limits.timeoutMs * 2);
+    const firstByte = setTimeout(() => stop(`no answer within ${limits.timeoutMs} ms (no headers came)`, false), limits.timeoutMs);
+    const deadline = setTimeout(() => stop(`the answer's body was not complete within ${limits.timeoutMs * 2} ms (twice the request timeout): not read further`, true), limits.timeoutMs * 2);
     const settle = () => {
       clearTimeout(firstByte);
       clearTimeout(deadline);
     };
     // Settled first: what the destroyed socket emits afterwards (a reset, an abort) changes nothing.
-    const stop = (why: string) => {
+    const stop = (why: string, answered: boolean) => {
       settle();
-      reject(Object.assign(new Error(why), { code: 'ECONNABORTED', limit: why }));
+      reject(Object.assign(new Error(why), { code: 'ECONNABORTED', limit: why, answered }));
       req.destroy();
     };
     const req = (https ? httpsRequest : httpRequest)(url, { method, headers, agent: https ? AGENTS.https : AGENTS.http }, (res) => {
@@ -200,7 +201,7 @@ function requestOnce(url: URL, method: string, headers: OutgoingHttpHeaders, pay
       let read = 0;
       res.on('data', (chunk: Buffer) => {
         read += chunk.length;
-        if (read > limits.maxBytes) return stop(`answer over ${sizeText(limits.maxBytes)}: not read further`);
+        if (read > limits.maxBytes) return stop(`answer over ${sizeText(limits.maxBytes)}: not read further`, true);
         chunks.push(chunk);
       });
       res.on('error', (error) => {
