@@ -5,6 +5,9 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compiledCommand } from './compiled-cli.js';
 
+// What the command prints shows escape sequences escaped (runner/core/output.ts): the libraries it
+// loads (vitest's messages) must not colour theirs, or their colours would show as text.
+process.env.NO_COLOR ??= '1';
 const args = process.argv.slice(2);
 const compiled = await compiledCommand(dirname(dirname(fileURLToPath(import.meta.url))));
 let main;

@@ -283,7 +283,7 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     for (const t of failing) expect(run.stdout).toContain(`fail  ${t.id}: `);
     expect(run.stdout).toMatch(/FAILED at the spec level\. Report: \/.*\/reports\/report\.html/);
     const html = readFileSync(join(run.dir, 'reports', 'report.html'), 'utf8');
-    expect(html).toMatch(/# as maintainer: export TOKEN=&lt;a personal access token of the user acting as maintainer&gt;\ncurl -sS -X POST [^\n]* -H &quot;PRIVATE-TOKEN: \$TOKEN&quot;/);
+    expect(html).toMatch(/# as maintainer: export TOKEN=&lt;the api token of user cnf_[0-9a-f]+_\w+: a run with --keep leaves it in \.conformance\/kept-[0-9a-f]+\.tokens\.json&gt;\ncurl -sS -X POST [^\n]* -H &quot;PRIVATE-TOKEN: \$TOKEN&quot;/);
     expect(readFileSync(join(run.dir, 'reports', 'summary.md'), 'utf8')).toMatch(/## Root causes\n\n[^\n]*\n\n- `POST \/projects\/:id\/repository\/files\/:file_path answered HTTP 200/);
     expect(leftovers(s)).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { CATALOG } from '../suites/areas.js';
 import { Client } from '../runner/core/client.js';
 import { ConfigError } from '../runner/core/errors.js';
+import { escapeControls, filterOutput, safeText } from '../runner/core/output.js';
 import { registerSecret } from '../runner/core/redact.js';
 import { conformanceProjects, loadConfig, useSettings, type Config, type Flags } from '../runner/run/config.js';
 import { normalizeTarget } from '../runner/run/instance-identity.js';
@@ -49,7 +50,9 @@ const RUN_OPTIONS = `  --target URL               base URL of the target, withou
   --max-in-flight N          requests in flight against the target at once, over the whole run
                              (CONFORMANCE_MAX_IN_FLIGHT; default 16; 0: no bound): the knob of the load
   --sequential               one test at a time, files in name order, one request in flight
-  --timeout MS               timeout of one HTTP request (default 15000)
+  --timeout MS               time to an answer's headers (default 15000); its whole body gets twice that
+  --max-answer-mb N          MB read of one answer at most (CONFORMANCE_MAX_ANSWER_MB; default 16):
+                             a bigger answer is the test's error, not read further
   --expected-failures FILE   baseline: YAML or JSON list of { id, reason, link }
   --shard I/N                run the I-th of N shards (split across CI jobs), the test files split
                              by their measured durations (suites/durations.json); \`merge\` joins them
@@ -156,6 +159,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
       'max-in-flight': { type: 'string' },
       sequential: { type: 'boolean' },
       timeout: { type: 'string' },
+      'max-answer-mb': { type: 'string' },
       'expected-failures': { type: 'string' },
       shard: { type: 'string' },
       'run-id': { type: 'string' },
@@ -173,6 +177,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
     ...flag('CONFORMANCE_FIXTURES', values.fixtures, '--fixtures'),
     ...flag('CONFORMANCE_REPORT_DIR', values['report-dir'], '--report-dir'),
     ...flag('CONFORMANCE_REQUEST_TIMEOUT_MS', values.timeout, '--timeout'),
+    ...flag('CONFORMANCE_MAX_ANSWER_MB', values['max-answer-mb'], '--max-answer-mb'),
     ...flag('CONFORMANCE_EXPECTED_FAILURES', values['expected-failures'], '--expected-failures'),
     ...flag('CONFORMANCE_CONCURRENCY', values.concurrency, '--concurrency'),
     ...flag('CONFORMANCE_MAX_IN_FLIGHT', values['max-in-flight'], '--max-in-flight'),
@@ -184,6 +189,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
   // Parsed once, here, from the flags and the environment (which the command only reads): the global
   // setup, the workers and the reporters take this object.
   const config = loadConfig(process.env, '.env', CATALOG, flags);
+  registerSecret(config.adminToken);
   if (values.keep) {
     if (config.targetUrl === undefined) throw new ConfigError('--keep needs --target: the bundled server ends with the run (start one with `gitlab-api-conformance serve` and point --target at it)');
     config.keep = true;
@@ -247,10 +253,12 @@ async function run(args: string[], transcript?: string): Promise<number> {
     process.removeAllListeners(signal);
     process.on(signal, onSigint);
   }
+  /** Why vitest could not run the suite (the pre-check refused the target or its token): said in one line. */
+  let startError: string | undefined;
   try {
     await vitest.start(filters);
   } catch (error) {
-    console.error(`conformance: ${(error as Error).message}`);
+    startError = (error as Error).message.split('\n')[0];
   } finally {
     watch.stop();
     await vitest.close();
@@ -260,12 +268,13 @@ async function run(args: string[], transcript?: string): Promise<number> {
     if (!config.keep) await sweepLeftovers(started, config);
   }
   const results = reporter.results;
+  if (startError !== undefined && (results !== undefined || control.interruption !== undefined)) console.error(`conformance: ${startError}`);
   if (results === undefined) {
     if (control.interruption !== undefined) {
       console.error(`conformance: INTERRUPTED (${control.interruption}) before any test ran; no report written`);
       return EXIT.notMade;
     }
-    console.error('conformance: the run could not be made (see the error above: configuration, target or admin token)');
+    console.error(`conformance: the run could not be made: ${startError ?? 'see the error above (configuration, target or admin token)'}`);
     return EXIT.notMade;
   }
   printTable(results);
@@ -305,7 +314,7 @@ async function sweepLeftovers(since: number, config: Config): Promise<void> {
   const dir = '.conformance';
   if (!existsSync(dir)) return;
   if (config.targetUrl === undefined) return; // the bundled server is gone with the run
-  const admin = new Client(config.targetUrl, config.adminToken, 'admin (sweep)', config.requestTimeoutMs);
+  const admin = new Client(config.targetUrl, config.adminToken, 'admin (sweep)', { timeoutMs: config.requestTimeoutMs, maxBytes: config.maxAnswerBytes });
   for (const file of readdirSync(dir).filter((f) => f.startsWith('ledger-'))) {
     const path = join(dir, file);
     if (statSync(path).mtimeMs < since) continue;
@@ -341,7 +350,7 @@ async function sweep(args: string[]): Promise<number> {
   const config = loadConfig(process.env, '.env', undefined, { ...flag('CONFORMANCE_TARGET_URL', values.target, '--target'), ...flag('CONFORMANCE_ADMIN_TOKEN_FILE', values['token-file'], '--token-file') });
   if (config.targetUrl === undefined) throw new ConfigError('sweep needs a target: --target URL (or CONFORMANCE_TARGET_URL) and an admin token');
   registerSecret(config.adminToken);
-  const admin = new Client(config.targetUrl, config.adminToken, 'admin (sweep)', config.requestTimeoutMs);
+  const admin = new Client(config.targetUrl, config.adminToken, 'admin (sweep)', { timeoutMs: config.requestTimeoutMs, maxBytes: config.maxAnswerBytes });
   const dryRun = values['dry-run'] === true;
   if (values.prefix !== undefined) {
     if (!/^cnf[-_][0-9a-f]{6,}/.test(values.prefix)) throw new ConfigError(`--prefix must be a run prefix such as cnf-2611221016ab12, got "${values.prefix}"`);
@@ -419,6 +428,10 @@ export async function helpOf(command: string): Promise<string> {
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
+  // Everything any command prints passes one filter: secrets masked, a target's control characters
+  // escaped (runner/core/output.ts). `serve` prints the token it was started with on purpose, and
+  // registers none: its output is escaped only.
+  filterOutput(first === 'serve' ? escapeControls : safeText);
   // diff has its own options and help, and reads files only; loaded here, as runs need none of it.
   if (first === 'diff') return (await import('../runner/differential/command.js')).runDiff(rest);
   // serve: the reference server alone, with its own options and help (reference-server/cli.ts).

@@ -33,6 +33,20 @@ const RETRYABLE = new Set([429, 502, 503]);
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
 const MAX_RETRIES = 2;
 
+/** What one answer may cost: the time to its headers (the whole body gets twice that), and the bytes read of it. */
+export interface AnswerLimits {
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+/** Bytes read of one answer by default: far more than a GitLab sends on the endpoints the suite calls (its files are a few KB). */
+export const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** A size as the limit's messages give it: whole MB (MiB), else bytes. */
+export function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`;
+}
+
 /** Encodes one path segment the way the spec asks (`/` and `.` encoded). */
 export function segment(value: string | number): string {
   return encodeURIComponent(String(value)).replace(/\./g, '%2E');
@@ -49,7 +63,7 @@ export class Client {
     readonly token: string | undefined,
     /** Who is calling, for failure messages: "developer", "anonymous", "reporter (read_api)". */
     readonly actor: string,
-    private readonly timeoutMs: number,
+    private readonly limits: AnswerLimits,
     /** Where this client's exchanges are recorded: the log of the test it belongs to, if any. */
     private readonly log?: TestLog,
     /** Where they are recorded besides, and why they are sent. */
@@ -58,12 +72,12 @@ export class Client {
 
   /** The same target, log and recorder with another token. */
   withToken(token: string | undefined, actor: string): Client {
-    return new Client(this.baseUrl, token, actor, this.timeoutMs, this.log, this.recorder);
+    return new Client(this.baseUrl, token, actor, this.limits, this.log, this.recorder);
   }
 
   /** The same client, its exchanges recorded to `to` for `purpose` (and no longer in a test's evidence). */
   recordingTo(to: Recorder, purpose: Purpose): Client {
-    return new Client(this.baseUrl, this.token, this.actor, this.timeoutMs, purpose === 'checked' ? this.log : undefined, { to, purpose });
+    return new Client(this.baseUrl, this.token, this.actor, this.limits, purpose === 'checked' ? this.log : undefined, { to, purpose });
   }
 
   get(path: string, options: SendOptions = {}) {
@@ -103,8 +117,9 @@ export class Client {
           retries++;
           continue;
         }
-        noteUnanswered();
-        throw new HarnessError(`${method} ${redact(url)} as ${this.actor} could not be completed: ${describeNetworkError(error, this.timeoutMs)}`);
+        // An answer cut at a limit came all the same: the target is there.
+        if ((error as { answered?: boolean }).answered !== true) noteUnanswered();
+        throw new HarnessError(`${method} ${redact(url)} as ${this.actor} could not be completed: ${describeNetworkError(error)}`);
       }
       giveSlot();
       registerSecretsIn(exchange.body);
@@ -140,7 +155,7 @@ export class Client {
     const marks = this.recorder?.to.headersFor?.(method, url, this.recorder.purpose);
     for (const [name, value] of Object.entries({ ...options.headers, ...marks })) headers[name.toLowerCase()] = value;
     // The target URL may carry a path (GitLab under a relative URL root): the API path goes after it.
-    const res = await requestOnce(new URL(this.baseUrl + url), method, payload === undefined ? headers : { ...headers, 'content-length': payload.length }, payload, this.timeoutMs);
+    const res = await requestOnce(new URL(this.baseUrl + url), method, payload === undefined ? headers : { ...headers, 'content-length': payload.length }, payload, this.limits);
     const flat: Record<string, string> = {};
     for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name] = headerText(Array.isArray(value) ? value.join(', ') : String(value));
     return {
@@ -161,28 +176,45 @@ export class Client {
 
 /**
  * One request and its whole answer, a redirect included (a 301 is what some tests check, as supertest
- * gave it). No answer within `timeoutMs` (headers), or none complete within twice that, is an error with
- * code ECONNABORTED.
+ * gave it). Each limit hit is an error (code ECONNABORTED) that names it: no headers within
+ * `timeoutMs`, the whole body not within twice that, or more than `maxBytes` of body; reading stops
+ * there (the socket is destroyed), so a target's answer costs the run no more than the limit.
  */
-function requestOnce(url: URL, method: string, headers: OutgoingHttpHeaders, payload: Buffer | undefined, timeoutMs: number): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }> {
+function requestOnce(url: URL, method: string, headers: OutgoingHttpHeaders, payload: Buffer | undefined, limits: AnswerLimits): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const https = url.protocol === 'https:';
-    const abort = () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ECONNABORTED', timeout: timeoutMs }));
-    const deadline = setTimeout(abort, timeoutMs * 2);
+    const firstByte = setTimeout(() => stop(`no answer within ${limits.timeoutMs} ms (no headers came)`, false), limits.timeoutMs);
+    const deadline = setTimeout(() => stop(`the answer's body was not complete within ${limits.timeoutMs * 2} ms (twice the request timeout): not read further`, true), limits.timeoutMs * 2);
+    const settle = () => {
+      clearTimeout(firstByte);
+      clearTimeout(deadline);
+    };
+    // Settled first: what the destroyed socket emits afterwards (a reset, an abort) changes nothing.
+    const stop = (why: string, answered: boolean) => {
+      settle();
+      reject(Object.assign(new Error(why), { code: 'ECONNABORTED', limit: why, answered }));
+      req.destroy();
+    };
     const req = (https ? httpsRequest : httpRequest)(url, { method, headers, agent: https ? AGENTS.https : AGENTS.http }, (res) => {
       clearTimeout(firstByte);
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > limits.maxBytes) return stop(`answer over ${sizeText(limits.maxBytes)}: not read further`, true);
+        chunks.push(chunk);
+      });
+      res.on('error', (error) => {
+        settle();
+        reject(error);
+      });
       res.on('end', () => {
-        clearTimeout(deadline);
+        settle();
         resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) });
       });
     });
-    const firstByte = setTimeout(abort, timeoutMs);
     req.on('error', (error) => {
-      clearTimeout(firstByte);
-      clearTimeout(deadline);
+      settle();
       reject(error);
     });
     req.end(payload);
@@ -236,9 +268,9 @@ export function retryDelayMs(retryAfter: string | undefined, attempt: number): n
   return Math.min(seconds, 5) * 1000;
 }
 
-function describeNetworkError(error: unknown, timeoutMs: number): string {
-  const e = error as { code?: string; timeout?: number; message?: string };
-  if (e.timeout !== undefined || e.code === 'ECONNABORTED') return `no answer within ${timeoutMs} ms`;
+function describeNetworkError(error: unknown): string {
+  const e = error as { code?: string; limit?: string; message?: string };
+  if (e.limit !== undefined) return e.limit;
   if (e.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(e.message ?? '')) return 'connection refused (is the target running?)';
   if (e.code === 'ENOTFOUND' || /ENOTFOUND/.test(e.message ?? '')) return 'host not found';
   return redact(e.message ?? String(error));

@@ -101,7 +101,26 @@ export function redact(text: string): string {
   return out;
 }
 
-/** Redacts every string inside a JSON-like value. */
+/** A field named `token` or `…_token`, `…-token` (`invite_token`, `private-token`): its value is a secret, as TOKEN_FIELD takes it in a text. */
+const TOKEN_KEY = /(?:^|[_-])token$/i;
+
+/**
+ * A JSON-like value with every string in it redacted, one by one, and the value of a `…token` field
+ * (6 characters or more, not the placeholder $TOKEN) masked whole; keys stay as they are. Never the
+ * value's JSON text: a secret that equals a key (`verdict`) would rename that key in every record.
+ * Read as JSON.stringify reads it (toJSON first: a Date is its text, a Buffer its bytes).
+ */
 export function redactValue<T>(value: T): T {
-  return JSON.parse(redact(JSON.stringify(value ?? null))) as T;
+  return redactInside(value ?? null, '') as T;
+}
+
+function redactInside(value: unknown, key: string): unknown {
+  const plain = value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value;
+  if (typeof plain === 'string') {
+    if (TOKEN_KEY.test(key) && plain.length >= 6 && plain !== '$TOKEN') return REDACTED;
+    return redact(/^authorization$/i.test(key) ? plain.replace(/^((?:bearer|basic)\s+)\S+/i, `$1${REDACTED}`) : plain);
+  }
+  if (Array.isArray(plain)) return plain.map((inner) => redactInside(inner, key));
+  if (plain !== null && typeof plain === 'object') return Object.fromEntries(Object.entries(plain).map(([name, inner]) => [name, redactInside(inner, name)]));
+  return plain;
 }

@@ -24,16 +24,21 @@ export function curlLine(baseUrl: string, e: Evidence): string {
   return parts.join(' ');
 }
 
-/** The comment above a cURL line: whose token $TOKEN must hold. */
-export function actorNote(e: Evidence): string {
+/**
+ * The comment above a cURL line: whose token $TOKEN must hold, by username when the report knows it,
+ * and where a run with --keep leaves its users' tokens (lifecycle.ts keepForRepro).
+ */
+export function actorNote(e: Evidence, runId?: string): string {
   if (e.actor === 'anonymous') return '# sent without a token';
-  return `# as ${e.actor}: export TOKEN=<a personal access token of ${e.actor === 'admin' ? 'an administrator' : `the user acting as ${e.actor}`}>`;
+  if (e.actor === 'admin') return '# as admin: export TOKEN=<the administrator\'s token the run was given>';
+  const kept = `.conformance/kept-${runId ?? '<run id>'}.tokens.json`;
+  return `# as ${e.actor}: export TOKEN=<the api token of ${e.user === undefined ? `the user acting as ${e.actor}` : `user ${e.user}`}: a run with --keep leaves it in ${kept}>`;
 }
 
 const anchor = (id: string) => `t-${id.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
 const endpointAnchor = (endpoint: string, verdict: string) => `e-${endpoint.replace(/[^A-Za-z0-9]+/g, '-')}-${verdict}`;
 
-function exchangeHtml(baseUrl: string, e: Evidence): string {
+function exchangeHtml(baseUrl: string, e: Evidence, runId: string | undefined): string {
   const headers = Object.entries(e.headers).filter(([name]) => HEADERS_THAT_MATTER.test(name));
   const body = e.body === undefined ? '(empty body)' : typeof e.body === 'string' ? e.body : JSON.stringify(e.body, null, 2);
   return `<div class="exchange">
@@ -41,7 +46,7 @@ function exchangeHtml(baseUrl: string, e: Evidence): string {
   ${e.requestBody === undefined ? '' : `<div class="muted">sent</div><pre>${esc(JSON.stringify(e.requestBody, null, 2).slice(0, 2000))}</pre>`}
   ${headers.length ? `<div class="muted">headers</div><pre>${esc(headers.map(([k, v]) => `${k}: ${v}`).join('\n'))}</pre>` : ''}
   <div class="muted">body</div><pre>${esc(body.slice(0, 2000))}${body.length > 2000 ? '…' : ''}</pre>
-  <div class="muted">reproduce</div><pre class="curl">${esc(`${actorNote(e)}\n${curlLine(baseUrl, e)}`)}</pre>
+  <div class="muted">reproduce</div><pre class="curl">${esc(`${actorNote(e, runId)}\n${curlLine(baseUrl, e)}`)}</pre>
 </div>`;
 }
 
@@ -54,7 +59,7 @@ function failureHtml(results: Results, t: TestRecord, open: boolean): string {
   <p>${esc(t.title)}<br><code>${esc(t.endpoint)}</code> · clauses ${t.clauses.map((c) => `<code>${esc(c)}</code>`).join(' ')} · spec <b>${t.verdict}</b>, parity <b>${t.parity}</b> · <span class="muted">${esc(t.file)}</span></p>
   ${expected}
   <pre class="reason">${esc(reason)}</pre>
-  ${(t.evidence ?? []).map((e) => exchangeHtml(results.target.url, e)).join('\n')}
+  ${(t.evidence ?? []).map((e) => exchangeHtml(results.target.url, e, results.runId)).join('\n')}
   <p class="muted">To run this test again and keep what it made for a look by hand: <code>gitlab-api-conformance --target … --grep '${esc(t.id)}' --keep</code> (then <code>gitlab-api-conformance sweep</code>).</p>
 </details>`;
 }

@@ -1,11 +1,11 @@
 // JUnit XML as GitLab CI (artifacts:reports:junit) and GitHub read it: one <testsuite> per area,
 // `fail` as <failure>, `error` as <error>, `unsupported`/`disabled` as <skipped> with the reason.
+import { escapeControls } from '../core/output.js';
 import { shardText, type Results, type Verdict } from './results.js';
 
+/** Text as XML: markup characters as entities, control characters written out (`\x1b`), as the terminal shows them. */
 function xml(text: string): string {
-  return text
-    .replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch]!)
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
+  return escapeControls(text).replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch]!);
 }
 
 const firstLine = (text: string | null) => (text ?? '').split('\n')[0];

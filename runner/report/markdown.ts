@@ -1,9 +1,21 @@
-// summary.md: the verdict matrix as Markdown, fit to paste into a merge request.
+// summary.md: the verdict matrix as Markdown, fit to paste into a merge request. What a target sent
+// (its version, its answers in failure reasons) goes in code spans, control characters escaped: no
+// link, image or markup of its own in the page it is pasted into.
+import { escapeControls } from '../core/output.js';
 import { causeLine, rootCauses } from './causes.js';
 import { byAreaAndEndpoint, headline, shardText, shownVerdicts, type Results, type TestRecord, type Verdict } from './results.js';
 
 const count = (tests: TestRecord[], verdicts: Verdict[]) => verdicts.map((v) => tests.filter((t) => t.verdict === v).length);
 const cell = (n: number) => (n === 0 ? '·' : String(n));
+
+/** A text as one code span: control characters escaped, fenced by more backticks than it holds in a row. */
+export function codeSpan(text: string): string {
+  if (text === '') return '';
+  const shown = escapeControls(text).replace(/\n/g, ' ');
+  const fence = '`'.repeat(Math.max(0, ...(shown.match(/`+/g) ?? []).map((run) => run.length)) + 1);
+  const pad = shown.startsWith('`') || shown.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${shown}${pad}${fence}`;
+}
 
 export function summaryMarkdown(results: Results): string {
   const s = results.summary;
@@ -17,7 +29,7 @@ export function summaryMarkdown(results: Results): string {
     '',
     ...(results.status === 'interrupted' ? [`**The run was interrupted (${results.interruption}).** ${s['not-run']} selected test(s) did not run; the verdicts below are of the tests that ended.`, ''] : []),
     ...(results.status === 'empty' ? ['**Nothing was checked:** no selected test ran (none matched the selection, or each is unsupported on this target).', ''] : []),
-    `Target \`${results.target.url}\` (GitLab ${results.target.version}), ${results.generatedAt}${shardText(results) ? `; ${shardText(results)}` : ''}.`,
+    `Target ${codeSpan(results.target.url)} (GitLab ${codeSpan(results.target.version)}), ${results.generatedAt}${shardText(results) ? `; ${shardText(results)}` : ''}.`,
     `Spec level: **${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled${s['not-run'] ? `, ${s['not-run']} not run` : ''}** of ${s.total} tests.`,
     `GitLab-parity level: **${p.pass} pass, ${p.fail} fail, ${p.error} error**.`,
     '',
@@ -43,26 +55,26 @@ export function summaryMarkdown(results: Results): string {
   }
   if (results.fixtures) {
     lines.push('', '## Fixtures that could not be built', '');
-    for (const f of results.fixtures) lines.push(`- \`${f.fixture}\` (${f.scope}), ${f.dependents.length} dependent test(s): ${f.message.split('\n').join(' ')}`);
+    for (const f of results.fixtures) lines.push(`- \`${f.fixture}\` (${f.scope}), ${f.dependents.length} dependent test(s): ${codeSpan(f.message)}`);
   }
   const failing = results.tests.filter((t) => t.verdict === 'fail' || t.verdict === 'error');
   const causes = rootCauses(results);
   if (causes.length > 0) {
     lines.push('', '## Root causes', '', 'Tests that did not pass, grouped by the answer that stopped them (the endpoint and its status).', '');
-    for (const g of causes) lines.push(`- \`${causeLine(g)}\``);
+    for (const g of causes) lines.push(`- ${codeSpan(causeLine(g))}`);
   }
   if (failing.length > 0) {
     lines.push('', '## Failures', '');
     for (const t of failing) {
       const expected = t.expected ? ` _(expected: ${t.expected.reason})_` : '';
-      lines.push(`- **${t.verdict}** \`${t.id}\` — ${t.title} (\`${t.endpoint}\`)${expected}: ${(t.reason ?? '').split('\n')[0]}`);
+      lines.push(`- **${t.verdict}** \`${t.id}\` — ${t.title} (\`${t.endpoint}\`)${expected}: ${codeSpan((t.reason ?? '').split('\n')[0])}`);
     }
   }
   const parityOnly = results.tests.filter((t) => t.verdict === 'pass' && t.parity === 'fail');
   if (parityOnly.length > 0) {
     lines.push('', '## Where GitLab does more (parity level only)', '');
     for (const t of parityOnly) {
-      for (const note of t.parityNotes ?? []) lines.push(`- \`${t.id}\`: ${note.text.split('\n')[0]} (GitLab: ${note.gitlab})`);
+      for (const note of t.parityNotes ?? []) lines.push(`- \`${t.id}\`: ${codeSpan(note.text.split('\n')[0])} (GitLab: ${note.gitlab})`);
     }
   }
   if (results.baseline) {

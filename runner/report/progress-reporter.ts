@@ -3,6 +3,7 @@
 // with their verdicts. On a terminal it rewrites one line; elsewhere (CI logs) it prints a line every
 // 25 tests.
 import type { Reporter, TestCase, TestModule, TestSpecification } from 'vitest/node';
+import { writeUnfiltered } from '../core/output.js';
 
 export class ProgressReporter implements Reporter {
   private files = 0;
@@ -30,13 +31,14 @@ export class ProgressReporter implements Reporter {
     else this.skipped++;
     const line = `conformance: files ${this.filesDone}/${this.files} · ${this.done} tests ended · ${this.passed} passed · ${this.failed} failed · ${this.skipped} not run`;
     if (this.out.isTTY) {
-      this.out.write(`\r${line}\x1b[K`);
+      // Its own carriage return and erase-line: around the filter that escapes a target's (core/output.ts).
+      writeUnfiltered(this.out, `\r${line}\x1b[K`);
     } else if (this.done === 1 || this.done % 25 === 0) {
       this.out.write(`${line}\n`);
     }
   }
 
   onTestRunEnd(): void {
-    if (this.out.isTTY) this.out.write('\n');
+    if (this.out.isTTY) writeUnfiltered(this.out, '\n');
   }
 }

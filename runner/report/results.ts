@@ -48,6 +48,8 @@ export interface TestRecord {
 export interface Results {
   suite: { name: string; version: string };
   generatedAt: string;
+  /** The run's id (its objects' prefix, its ledger's and kept tokens' file names in .conformance/). */
+  runId?: string;
   target: { url: string; version: string; referenceServer: boolean };
   capabilities: string[];
   /** The settings in force, with secrets removed. */
@@ -129,6 +131,7 @@ export function buildResults(records: TestRecord[], run: RunContext | undefined,
   return {
     suite: { name: 'gitlab-api-conformance', version: SUITE_VERSION },
     generatedAt: new Date().toISOString(),
+    ...(run ? { runId: run.runId } : {}),
     target: { url: run?.targetUrl ?? 'unknown', version: run?.version ?? 'unknown', referenceServer: run?.referenceServer ?? false },
     capabilities: run?.capabilities ?? [],
     settings,

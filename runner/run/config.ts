@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
 import type { Catalog } from '../core/area.js';
+import { DEFAULT_MAX_ANSWER_BYTES } from '../core/client.js';
 import { ConfigError } from '../core/errors.js';
 import { phaseProject } from '../core/instance-setting.js';
 import { LEVELS, type VerdictLevel } from '../core/exchange.js';
@@ -63,6 +64,8 @@ export interface Config {
   disabledTests: string[];
   reportDir: string;
   requestTimeoutMs: number;
+  /** Bytes read of one answer at most (CONFORMANCE_MAX_ANSWER_MB): a bigger answer is the test's error. */
+  maxAnswerBytes: number;
   /** Test files run at once. */
   concurrency: number;
   /** Requests in flight against the target at once (0: no bound). */
@@ -106,7 +109,8 @@ export const SETTINGS: Setting[] = [
   { env: 'CONFORMANCE_DISABLE', default: '(empty)', meaning: 'Comma list of test ids (a trailing * matches a prefix) reported as disabled.' },
   { env: 'CONFORMANCE_REPORT_DIR', default: 'reports', meaning: 'Where results.json and junit.xml are written.' },
   { env: 'CONFORMANCE_EXPECTED_FAILURES', default: '(unset)', meaning: 'Baseline file (YAML or JSON list of { id, reason, link }): a failure not on it, or a listed test that passes, fails the run.' },
-  { env: 'CONFORMANCE_REQUEST_TIMEOUT_MS', default: '15000', meaning: 'Timeout of one HTTP request to the target.' },
+  { env: 'CONFORMANCE_REQUEST_TIMEOUT_MS', default: '15000', meaning: 'Time to the headers of an answer of the target; its whole body gets twice that. An answer late either way is the test\'s `error`, naming the limit it missed.' },
+  { env: 'CONFORMANCE_MAX_ANSWER_MB', default: String(DEFAULT_MAX_ANSWER_BYTES / (1024 * 1024)), meaning: 'What one answer of the target may cost the run, in MB read: reading stops beyond it, and the request is the test\'s `error` ("answer over 16 MB: not read further"). A GitLab sends far less on the endpoints the suite calls.' },
   { env: 'CONFORMANCE_CONCURRENCY', default: `${URL_TARGET_CONCURRENCY} with a target URL; ${BUNDLED_CONCURRENCY} with the bundled server`, meaning: `Test files run at once (the tests of a file run ${TESTS_PER_FILE} at a time). A URL target is waited on, not computed for, so more files hide its latency whatever the cores.` },
   { env: 'CONFORMANCE_MAX_IN_FLIGHT', default: String(DEFAULT_MAX_IN_FLIGHT), meaning: 'Requests in flight against the target at once, over the whole run (0: no bound). The one knob of the load on the target: lower it for a small GitLab.' },
   { env: 'CONFORMANCE_SEQUENTIAL', default: 'false', meaning: 'true: one test at a time, the files in name order, one request in flight (CONFORMANCE_MAX_IN_FLIGHT is then 1), so that two runs of one target meet the same objects in the same order (recordings to compare with `diff` then differ the least). Slower.' },
@@ -188,6 +192,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
   const timeout = get('CONFORMANCE_REQUEST_TIMEOUT_MS') ?? '15000';
   if (!/^\d+$/.test(timeout) || Number(timeout) < 100) throw new ConfigError(`${label('CONFORMANCE_REQUEST_TIMEOUT_MS')} must be a whole number of milliseconds, at least 100, got "${timeout}"`);
 
+  const maxAnswerMb = get('CONFORMANCE_MAX_ANSWER_MB') ?? String(DEFAULT_MAX_ANSWER_BYTES / (1024 * 1024));
+  if (!/^[1-9]\d*$/.test(maxAnswerMb)) throw new ConfigError(`${label('CONFORMANCE_MAX_ANSWER_MB')} must be a positive whole number of MB, got "${maxAnswerMb}"`);
+
   const concurrency = get('CONFORMANCE_CONCURRENCY') ?? String(targetUrl === undefined ? BUNDLED_CONCURRENCY : URL_TARGET_CONCURRENCY);
   if (!/^[1-9]\d*$/.test(concurrency)) throw new ConfigError(`${label('CONFORMANCE_CONCURRENCY')} must be a positive whole number, got "${concurrency}"`);
 
@@ -216,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     disabledTests: list(get('CONFORMANCE_DISABLE')),
     reportDir: get('CONFORMANCE_REPORT_DIR') ?? 'reports',
     requestTimeoutMs: Number(timeout),
+    maxAnswerBytes: Number(maxAnswerMb) * 1024 * 1024,
     concurrency: Number(concurrency),
     // One request at a time too: requests a test or the set-up sends at once would reach the target
     // in an order its timing decides, and so would the ids it hands out (lists are ordered by them).

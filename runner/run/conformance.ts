@@ -47,8 +47,11 @@ export interface TestMeta {
   needs: SetupNeed[];
 }
 
-/** One recorded exchange as the reports show it: without the raw bytes, tokens redacted. */
-export type Evidence = Omit<Exchange, 'bytes' | 'log'>;
+/**
+ * One recorded exchange as the reports show it: without the raw bytes, tokens redacted; `user`, the
+ * username whose token it was sent with, when the run made that user for every test (an actor, a pool user).
+ */
+export type Evidence = Omit<Exchange, 'bytes' | 'log'> & { user?: string };
 
 /** How a test ended, decided where it happened. */
 export interface Outcome {
@@ -95,7 +98,7 @@ export interface Kit extends SetupContext {
 }
 
 function kit(run: RunContext, kind: SourceKind, frame: Frame): Kit {
-  const base = new Client(run.targetUrl, undefined, 'anonymous', run.requestTimeoutMs, frame.log).recordingTo(frame, 'checked');
+  const base = new Client(run.targetUrl, undefined, 'anonymous', { timeoutMs: run.requestTimeoutMs, maxBytes: run.maxAnswerBytes }, frame.log).recordingTo(frame, 'checked');
   return {
     ...setupContext(frame, (f) => valueIn(frame, f)),
     kind,
@@ -268,7 +271,7 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
             outcome.failure = error instanceof ConformanceFailure ? 'fail' : 'error';
             const cause = (error as Partial<ConformanceFailure | HarnessError> | undefined)?.rootCause;
             if (cause) outcome.cause = cause;
-            ctx.task.meta.evidence = log.exchanges.slice(-6).map(toEvidence);
+            ctx.task.meta.evidence = log.exchanges.slice(-6).map((e) => toEvidence(e, run.context));
             throw explained(error, meta, log);
           }
         } finally {
@@ -286,7 +289,7 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
     }
     // Parity notes never fail the test: the reporter decides both levels from the outcome, and the
     // run's level picks only which summary the exit code follows (the test never reads it).
-    if (log.parity.length > 0) ctx.task.meta.evidence = log.exchanges.slice(-6).map(toEvidence);
+    if (log.parity.length > 0) ctx.task.meta.evidence = log.exchanges.slice(-6).map((e) => toEvidence(e, run.context));
   });
 }
 
@@ -312,10 +315,11 @@ function explained(error: unknown, meta: TestMeta, log: TestLog): unknown {
   return out;
 }
 
-function toEvidence(exchange: Exchange): Evidence {
+function toEvidence(exchange: Exchange, run: RunContext): Evidence {
   const { bytes: _bytes, ...rest } = exchange;
   const body = typeof rest.body === 'string' && rest.body.length > 2000 ? `${rest.body.slice(0, 2000)}…` : rest.body;
-  return redactValue({ ...rest, body });
+  const user = [...Object.values(run.actors), ...run.pool.users, ...run.pool.seatless].find((u) => exchange.token !== undefined && Object.values(u.tokens).includes(exchange.token));
+  return redactValue({ ...rest, body, ...(user ? { user: user.username } : {}) });
 }
 
 /** An exchange as a transcript keeps it: whole, binary bodies in base64, tokens redacted. */

@@ -31,6 +31,8 @@ export interface RunContext {
   capabilities: Capability[];
   headerPrefix: string;
   requestTimeoutMs: number;
+  /** Bytes read of one answer at most (CONFORMANCE_MAX_ANSWER_MB). */
+  maxAnswerBytes: number;
   areas: string[];
   /** Endpoint forms selected; empty: all. */
   endpoints: string[];

@@ -60,7 +60,7 @@ export class Frame implements Recorder {
   ) {
     const { context } = run;
     this.names = new Names(context.prefix, scope);
-    this.admin = new Client(context.targetUrl, context.adminToken, `admin (${purpose})`, context.requestTimeoutMs).recordingTo(this, purpose);
+    this.admin = new Client(context.targetUrl, context.adminToken, `admin (${purpose})`, { timeoutMs: context.requestTimeoutMs, maxBytes: context.maxAnswerBytes }).recordingTo(this, purpose);
     this.make = new Maker(this);
   }
 

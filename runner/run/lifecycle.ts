@@ -60,7 +60,7 @@ export async function createRun(
   }
   registerSecret(adminToken);
 
-  const admin = new Client(targetUrl, adminToken, 'admin (setup)', config.requestTimeoutMs);
+  const admin = new Client(targetUrl, adminToken, 'admin (setup)', { timeoutMs: config.requestTimeoutMs, maxBytes: config.maxAnswerBytes });
   const runId = config.runId ?? newRunId();
   const ledgerPath = join('.conformance', `ledger-${runId}.jsonl`);
   const ledger = new Ledger(ledgerPath, runId);
@@ -126,6 +126,7 @@ export async function createRun(
       capabilities: config.capabilities,
       headerPrefix: config.headerPrefix,
       requestTimeoutMs: config.requestTimeoutMs,
+      maxAnswerBytes: config.maxAnswerBytes,
       areas: config.areas,
       endpoints: config.endpoints,
       disabledTests: config.disabledTests,

@@ -3,7 +3,7 @@
 // still removes it where GitLab allows (projects and subgroups).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../reference-server/server.js';
-import { apiPath, Client } from '../core/client.js';
+import { apiPath, Client, DEFAULT_MAX_ANSWER_BYTES } from '../core/client.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ let admin: Client;
 
 beforeAll(async () => {
   server = await startReferenceServer({ delayedDeletion: true });
-  admin = new Client(server.url, server.adminToken, 'admin', 10_000);
+  admin = new Client(server.url, server.adminToken, 'admin', { timeoutMs: 10_000, maxBytes: DEFAULT_MAX_ANSWER_BYTES });
 });
 afterAll(() => server.close());
 
@@ -50,7 +50,7 @@ describe('removeObject with delayed deletion', () => {
 
   test('another refusal of the first DELETE is not taken for a mark: the object is left', async () => {
     const { project } = build('refused');
-    const guest = new Client(server.url, 'not-a-token', 'nobody', 10_000);
+    const guest = new Client(server.url, 'not-a-token', 'nobody', { timeoutMs: 10_000, maxBytes: DEFAULT_MAX_ANSWER_BYTES });
     expect(await removeObject(guest, { kind: 'project', id: project.id, name: project.path })).toBe(false);
     expect(server.store.projects.get(project.id)?.markedForDeletionOn).toBeFalsy();
   });
@@ -63,7 +63,7 @@ describe('sweepLedger against GitLab 17.10 EE Premium', () => {
   test('a project a test deleted (renamed -deleted-<id>) is still the run\'s and removed; the top-level group is pending deletion with its day, not left; the ledger goes', async () => {
     const premium = await startReferenceServer({ gitlab: '17.10-ee-premium' });
     try {
-      const client = new Client(premium.url, premium.adminToken, 'admin', 10_000);
+      const client = new Client(premium.url, premium.adminToken, 'admin', { timeoutMs: 10_000, maxBytes: DEFAULT_MAX_ANSWER_BYTES });
       const runId = '261207aa0001';
       const top = premium.store.createGroup({ name: `cnf-${runId}-g`, path: `cnf-${runId}-g`, parentId: null, visibility: 'private' });
       const project = premium.store.createProject({ name: `cnf-${runId}-p`, path: `cnf-${runId}-p`, namespace: { kind: 'group', id: top.id }, visibility: 'private', creatorId: 1, defaultBranch: 'main' });
