@@ -23,7 +23,7 @@ import { currentRun } from './current-run.js';
 import { closure, endFile, FixtureUnavailable, heldSources, holding, needsOf, resolve, setupContext, valueIn, type Fixture, type SetupContext, type TestScoped } from './fixture.js';
 import { Frame } from './frame.js';
 import { SetupError } from './maker.js';
-import { enterPhase } from './setting-phase.js';
+import { enterPhase, SettingUnavailable } from './setting-phase.js';
 import { sharedListMark } from './shared-lists.js';
 import { beforeRun, unmet, type Gate, type Requirements } from './requirements.js';
 import type { SymbolEntry } from './symbols.js';
@@ -258,6 +258,8 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
             outcome.fixtureFailure = error.failure;
             if (error.failure.lacking) skip({ verdict: 'unsupported', reason: error.message, lacking: error.failure.lacking });
           }
+          // Another run holds the instance setting's lease: the target is not at fault.
+          if (error instanceof SettingUnavailable) skip({ verdict: 'unsupported', reason: error.message });
           if (error instanceof SetupError && error.need) {
             const lacking = { need: error.need, endpoint: SETUP_NEEDS[error.need].endpoint };
             skip({ verdict: 'unsupported', reason: `the target lacks ${lacking.endpoint} (set-up "${lacking.need}"): ${error.brief}`, lacking });

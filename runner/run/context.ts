@@ -31,6 +31,8 @@ export interface RunContext {
   capabilities: Capability[];
   headerPrefix: string;
   requestTimeoutMs: number;
+  /** How long a setting's lease held by another run is waited for (CONFORMANCE_LEASE_WAIT_S). */
+  leaseWaitMs: number;
   areas: string[];
   /** Endpoint forms selected; empty: all. */
   endpoints: string[];
