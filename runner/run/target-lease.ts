@@ -37,7 +37,7 @@ export interface TargetLease {
 export const leasePath = (what: string): string => `cnf-lease-${what.replace(/_/g, '-')}`;
 
 const DESCRIPTION = /^gitlab-api-conformance lease: held by run (\S+) until (\S+)$/;
-const description = (holder: string, until: string) => `gitlab-api-conformance lease: held by run ${holder} until ${until}`;
+export const leaseDescription = (holder: string, until: string): string => `gitlab-api-conformance lease: held by run ${holder} until ${until}`;
 
 /**
  * The lease at `path` as the target shows it now; undefined when there is none. A group at that path
@@ -75,7 +75,7 @@ export async function acquireLease(
   const takenOver = new Set<number>();
   for (;;) {
     const until = new Date(now() + (options.ttlMs ?? LEASE_TTL_MS)).toISOString();
-    const made = await admin.post('/groups', { body: { name: path, path, visibility: 'private', description: description(holder, until) } });
+    const made = await admin.post('/groups', { body: { name: path, path, visibility: 'private', description: leaseDescription(holder, until) } });
     if (made.status === 201) return { lease: { path, id: (made.body as { id: number }).id, holder, until } };
     if (!taken(made)) throw new HarnessError(`taking the lease ${path}: POST /groups answered HTTP ${made.status}`);
     const found = await readLease(admin, path);
