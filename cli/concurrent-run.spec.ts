@@ -60,44 +60,52 @@ describe('runs side by side in one folder against one server', () => {
   );
 });
 
-describe("the setting's lease on the target", () => {
-  /** The invitations tests of promotion approval: six in the setting's phases, two in the main one. */
-  const selection = ['--area', 'invitations', '--grep', 'promotion'];
+describe('leases on the target', () => {
+  /**
+   * The invitations tests of promotion approval (six in the setting's phases, two in the main one) and
+   * the members tests of the LDAP group of the fixture manifest that change or read its synced member (two).
+   */
+  const selection = ['--area', 'invitations,members', '--grep', '^(invitations\\.create\\.(group|project)\\.(promotion|queued)|members\\.override-(set\\.(set|non-owner)|remove\\.clears))'];
+  const FIXTURE_LEASE = leasePath('fixture-ldap');
 
-  test('a run that cannot get the lease in time reports the tests of the setting unsupported, naming the holder, and leaves the lease and the setting alone', { timeout: RUN_MS }, async () => {
+  test('a run that cannot get a lease in time reports the tests that need it unsupported, naming the holder, and leaves the lease and the setting alone', { timeout: RUN_MS }, async () => {
     const s = await server();
     const dir = tempDir('conformance-lease-held-');
     const until = new Date(Date.now() + 3_600_000).toISOString();
-    const held = s.store.createGroup({ name: LEASE, path: LEASE, parentId: null, visibility: 'private', description: leaseDescription('spec-holder', until) });
+    const held = [LEASE, FIXTURE_LEASE].map((path) => s.store.createGroup({ name: path, path, parentId: null, visibility: 'private', description: leaseDescription('spec-holder', until) }));
     const run = await cli(['--report-dir', join(dir, 'reports'), ...selection], { ...fullTarget(s, dir), CONFORMANCE_LEASE_WAIT_S: '1' }, { dir });
     const results = resultsIn(join(dir, 'reports'), run);
-    const phased = results.tests.filter((t) => t.verdict !== 'disabled' && t.file.includes('.exclusive.'));
-    expect(phased.length).toBe(6);
+    const ran = results.tests.filter((t) => t.verdict !== 'disabled');
+    const phased = ran.filter((t) => t.file.includes('.exclusive.'));
+    const ldap = ran.filter((t) => t.id.startsWith('members.override-'));
+    expect([phased.length, ldap.length]).toEqual([6, 3]);
     for (const t of phased) expect([t.id, t.verdict, t.reason]).toEqual([t.id, 'unsupported', `instance setting ${SETTING} is held by run spec-holder until ${until}`]);
-    expect(results.summary).toMatchObject({ pass: 2, fail: 0, error: 0, unsupported: 6 });
+    for (const t of ldap) expect([t.id, t.verdict, t.reason]).toEqual([t.id, 'unsupported', `fixture "ldap-group" is held by run spec-holder until ${until}`]);
+    expect(results.summary).toMatchObject({ pass: 2, fail: 0, error: 0, unsupported: 9 });
     expect(run.code).toBe(0);
-    expect(groupAt(s, LEASE)?.id).toBe(held.id);
+    expect([groupAt(s, LEASE)?.id, groupAt(s, FIXTURE_LEASE)?.id]).toEqual(held.map((g) => g.id));
     expect(s.store.settings.enableMemberPromotionManagement).toBe(false);
-    expect(leftovers(s).filter((o) => o !== `group ${LEASE}`)).toEqual([]);
+    expect(leftovers(s).filter((o) => !held.some((g) => o === `group ${g.path}`))).toEqual([]);
   });
 
   test('a lease past its end (its holder was killed) is taken over: the tests run, and the run releases the lease at its end', { timeout: RUN_MS }, async () => {
     const s = await server();
     const dir = tempDir('conformance-lease-expired-');
-    const killed = s.store.createGroup({ name: LEASE, path: LEASE, parentId: null, visibility: 'private', description: leaseDescription('killed-run', '2026-01-01T00:00:00.000Z') });
-    let takenBy: string | undefined;
-    // The lease as the run holds it, seen while its phases run.
+    const killed = [LEASE, FIXTURE_LEASE].map((path) => s.store.createGroup({ name: path, path, parentId: null, visibility: 'private', description: leaseDescription('killed-run', '2026-01-01T00:00:00.000Z') }));
+    const takenBy = new Set<string>();
+    // The leases as the run holds them, seen while its tests run.
     const watch = setInterval(() => {
-      const now = groupAt(s, LEASE);
-      if (now && now.id !== killed.id) takenBy ??= now.description;
-    }, 20);
+      for (const path of [LEASE, FIXTURE_LEASE]) {
+        const now = groupAt(s, path);
+        if (now && !killed.some((g) => g.id === now.id)) takenBy.add(`${path}: ${now.description}`);
+      }
+    }, 10);
     const run = await cli(['--report-dir', join(dir, 'reports'), ...selection], { ...fullTarget(s, dir), CONFORMANCE_LEASE_WAIT_S: '1' }, { dir }).finally(() => clearInterval(watch));
     const results = resultsIn(join(dir, 'reports'), run);
-    expect(results.summary).toMatchObject({ pass: 8, fail: 0, error: 0, unsupported: 0 });
-    expect(takenBy).toMatch(/^gitlab-api-conformance lease: held by run \S+ until \S+$/);
-    expect(takenBy).not.toContain('killed-run');
-    expect(s.store.groups.has(killed.id)).toBe(false);
-    expect(groupAt(s, LEASE)).toBeUndefined();
+    expect(results.summary).toMatchObject({ pass: 11, fail: 0, error: 0, unsupported: 0 });
+    for (const path of [LEASE, FIXTURE_LEASE]) expect([...takenBy].some((seen) => new RegExp(`^${path}: gitlab-api-conformance lease: held by run (?!killed-run)\\S+ until \\S+$`).test(seen)), `${path} taken over`).toBe(true);
+    for (const g of killed) expect(s.store.groups.has(g.id)).toBe(false);
+    expect([groupAt(s, LEASE), groupAt(s, FIXTURE_LEASE)]).toEqual([undefined, undefined]);
     expect(leftovers(s)).toEqual([]);
   });
 });

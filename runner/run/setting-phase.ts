@@ -10,14 +10,9 @@ import { HarnessError } from '../core/errors.js';
 import type { SettingValue } from '../core/instance-setting.js';
 import type { Frame } from './frame.js';
 import { SetupError } from './maker.js';
-import { acquireLease } from './target-lease.js';
+import { acquireLease, LeaseRefused } from './target-lease.js';
 
 const SETTINGS_PATH = '/application/settings';
-
-/** Another run holds the setting's lease past the run's wait: the test is `unsupported`, never a failure. */
-export class SettingUnavailable extends Error {
-  override name = 'SettingUnavailable';
-}
 
 export async function enterPhase(frame: Frame, setting: SettingValue): Promise<void> {
   const { coordinator, context } = frame.run;
@@ -25,7 +20,7 @@ export async function enterPhase(frame: Frame, setting: SettingValue): Promise<v
   for (;;) {
     const next = await coordinator.enterPhase(setting.name, value);
     if (next.turn === 'ready') return;
-    if (next.turn === 'refused') throw new SettingUnavailable(next.reason);
+    if (next.turn === 'refused') throw new LeaseRefused(next.reason);
     try {
       if (next.lease) {
         // Not in the test's log: the lease is the run's business, not the exchange the test checks.
@@ -33,7 +28,7 @@ export async function enterPhase(frame: Frame, setting: SettingValue): Promise<v
         const answer = await acquireLease(admin, setting.name, context.runId, { waitMs: context.leaseWaitMs });
         if ('refused' in answer) {
           await coordinator.leaseRefused(setting.name, answer.refused);
-          throw new SettingUnavailable(answer.refused);
+          throw new LeaseRefused(answer.refused);
         }
         await coordinator.leaseTaken(setting.name, answer.lease);
       }
@@ -48,7 +43,7 @@ export async function enterPhase(frame: Frame, setting: SettingValue): Promise<v
       await coordinator.settingSet(setting.name, true);
       return;
     } catch (error) {
-      if (!(error instanceof SettingUnavailable)) await coordinator.settingSet(setting.name, false);
+      if (!(error instanceof LeaseRefused)) await coordinator.settingSet(setting.name, false);
       throw error;
     }
   }

@@ -57,18 +57,24 @@ const taken = (res: Exchange) => res.status === 400 && /has already been taken/.
 
 export type LeaseAnswer = { lease: TargetLease } | { refused: string };
 
+/** Another run holds a lease past this run's wait: the test is `unsupported` (the target is not at fault), never a failure. */
+export class LeaseRefused extends Error {
+  override name = 'LeaseRefused';
+}
+
 /**
  * Takes the lease on `what` for run `holder`, waiting up to `waitMs` while another run holds it; a
- * lease past its end is taken over. `refused` says who holds it (for the tests' `unsupported`).
- * `now` and `ttlMs` are the clock and length of the lease (a spec may shorten them).
+ * lease past its end is taken over. `refused` says who holds it (for the tests' `unsupported`), the
+ * thing leased named by `label` (default: the instance setting `what`). `ttlMs`: the lease's length.
  */
 export async function acquireLease(
   admin: Client,
   what: string,
   holder: string,
-  options: { waitMs: number; ttlMs?: number; now?: () => number },
+  options: { waitMs: number; ttlMs?: number; label?: string; now?: () => number },
 ): Promise<LeaseAnswer> {
   const now = options.now ?? Date.now;
+  const label = options.label ?? `instance setting ${what}`;
   const path = leasePath(what);
   const deadline = now() + options.waitMs;
   /** Expired leases this run deleted once already: not tried again (their deletion did not free the path). */
@@ -80,7 +86,7 @@ export async function acquireLease(
     if (!taken(made)) throw new HarnessError(`taking the lease ${path}: POST /groups answered HTTP ${made.status}`);
     const found = await readLease(admin, path);
     if (found === undefined) continue; // released meanwhile: try again at once
-    if ('foreign' in found) return { refused: `instance setting ${what} cannot be leased: the path ${path} is taken by group id ${found.foreign}, which is no lease of this suite` };
+    if ('foreign' in found) return { refused: `${label} cannot be leased: the path ${path} is taken by group id ${found.foreign}, which is no lease of this suite` };
     // Ours already: an earlier try whose answer was lost made it.
     if (found.holder === holder) return { lease: found };
     if (Date.parse(found.until) <= now() && !takenOver.has(found.id)) {
@@ -89,7 +95,7 @@ export async function acquireLease(
       await admin.delete(apiPath`/groups/${found.id}`);
       continue;
     }
-    if (now() >= deadline) return { refused: `instance setting ${what} is held by run ${found.holder} until ${found.until}` };
+    if (now() >= deadline) return { refused: `${label} is held by run ${found.holder} until ${found.until}` };
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(0, deadline - now()))));
   }
 }
