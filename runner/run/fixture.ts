@@ -74,7 +74,8 @@ export interface FixtureSpec<T> {
   /**
    * With `alone`, for what the run does not own and other runs of the instance use too (a group of
    * the fixture manifest): the name of the lease on the target (target-lease.ts) a test holds while
-   * it uses the fixture, so that one test of all the runs at a time does.
+   * it uses the fixture, so that one test of all the runs at a time does: `fixture-<manifest entry>`,
+   * or an instance setting's name (a test that reads the setting and must not see it change).
    */
   leaseOnTarget?: string;
   /**
@@ -353,7 +354,7 @@ export async function holding<T>(run: Run, file: string, kind: SourceKind, fixtu
   try {
     for (const f of fixtures.filter((f) => f.spec.leaseOnTarget !== undefined)) {
       const what = f.spec.leaseOnTarget!;
-      const answer = await acquireLease(admin, what, run.context.runId, { waitMs: run.context.leaseWaitMs, ttlMs: FIXTURE_LEASE_TTL_MS, label: `fixture "${f.spec.name}"` });
+      const answer = await acquireLease(admin, what, run.context.runId, { waitMs: run.context.leaseWaitMs, ttlMs: FIXTURE_LEASE_TTL_MS, label: what.startsWith('fixture-') ? `fixture "${f.spec.name}"` : undefined });
       if ('refused' in answer) throw new LeaseRefused(answer.refused);
       ledger.recordLease(answer.lease);
       leases.push(answer.lease);
