@@ -83,9 +83,12 @@ export async function acquireLease(
     const until = new Date(now() + (options.ttlMs ?? LEASE_TTL_MS)).toISOString();
     const made = await admin.post('/groups', { body: { name: path, path, visibility: 'private', description: leaseDescription(holder, until) } });
     if (made.status === 201) return { lease: { path, id: (made.body as { id: number }).id, holder, until } };
-    if (!taken(made)) throw new HarnessError(`taking the lease ${path}: POST /groups answered HTTP ${made.status}`);
-    const found = await readLease(admin, path);
-    if (found === undefined) continue; // released meanwhile: try again at once
+    // Refused: taken, most likely (GitLab: 400 "has already been taken"; a target may word it otherwise), which reading tells.
+    const found = made.status >= 400 && made.status < 500 ? await readLease(admin, path) : undefined;
+    if (found === undefined) {
+      if (taken(made)) continue; // released meanwhile: try again at once
+      throw new HarnessError(`taking the lease ${path}: POST /groups answered HTTP ${made.status}`);
+    }
     if ('foreign' in found) return { refused: `${label} cannot be leased: the path ${path} is taken by group id ${found.foreign}, which is no lease of this suite` };
     // Ours already: an earlier try whose answer was lost made it.
     if (found.holder === holder) return { lease: found };
