@@ -3,7 +3,7 @@
 // Flags become the CONFORMANCE_* settings (so a flag, the environment and .env mean the same thing)
 // and vitest is driven through its node API. Exit codes: 0 every applicable test passed, 1 some
 // failed (or the baseline broke), 2 the run could not be made.
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -209,7 +209,6 @@ async function run(args: string[], transcript?: string): Promise<number> {
     return EXIT.notMade;
   }
   rmSync(join(config.reportDir, 'results.json'), { force: true });
-  const started = Date.now();
   const control: RunControl = { partial: shard !== undefined, ...(shard && ofShard ? { shard: { ...shard, run: config.runName ?? config.runId, files: ofShard } } : {}) };
   const watch = new TargetWatch(config.targetUrl);
   control.cutShort = () => watch.lostAtTheEnd();
@@ -218,7 +217,8 @@ async function run(args: string[], transcript?: string): Promise<number> {
   // Loaded here, not at the top: --help and sweep need none of vitest.
   const { createVitest } = await import('vitest/node');
   const { NameOrder } = await import('../runner/run/name-order.js');
-  (await import('../runner/run/lifecycle.js')).offerRunMaker(CATALOG);
+  const lifecycle = await import('../runner/run/lifecycle.js');
+  lifecycle.offerRunMaker(CATALOG);
   // Threads that serve the setting phases too, instead of four more started for them (kept-threads.ts).
   const pool = (await import('./kept-threads.js')).keptThreads();
   const vitest = await createVitest('test', {
@@ -265,7 +265,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
     await pool.close();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
-    if (!config.keep) await sweepLeftovers(started, config);
+    if (!config.keep) await sweepLeftovers(lifecycle.ledgersOfThisProcess(), config);
   }
   const results = reporter.results;
   if (startError !== undefined && (results !== undefined || control.interruption !== undefined)) console.error(`conformance: ${startError}`);
@@ -309,15 +309,15 @@ function selectionText(values: { grep?: string; shard?: string }, config: Config
   return parts.length > 0 ? parts.join(', ') : 'every test is gated off';
 }
 
-/** A safety net after an interrupted run: whatever ledgers written since `since` still list. */
-async function sweepLeftovers(since: number, config: Config): Promise<void> {
-  const dir = '.conformance';
-  if (!existsSync(dir)) return;
+/**
+ * A safety net after an interrupted run: whatever the ledgers of this process's run still list.
+ * Never another ledger of the folder: a run beside this one (a shard, another pipeline) is still
+ * using what its ledger lists.
+ */
+async function sweepLeftovers(ledgers: string[], config: Config): Promise<void> {
   if (config.targetUrl === undefined) return; // the bundled server is gone with the run
   const admin = new Client(config.targetUrl, config.adminToken, 'admin (sweep)', { timeoutMs: config.requestTimeoutMs, maxBytes: config.maxAnswerBytes });
-  for (const file of readdirSync(dir).filter((f) => f.startsWith('ledger-'))) {
-    const path = join(dir, file);
-    if (statSync(path).mtimeMs < since) continue;
+  for (const path of ledgers.filter((l) => existsSync(l))) {
     // Refused: another run's ledger, of another target (said nothing of), or a target that does not answer.
     const { left, refused } = await sweepLedger(admin, path, { target: config.targetUrl }).catch((error: unknown) => ({ left: [], refused: (error as Error).message }));
     const later = `run \`gitlab-api-conformance sweep --target ${config.targetUrl} --ledger ${path}\``;

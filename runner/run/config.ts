@@ -42,6 +42,12 @@ export const DEFAULT_MAX_IN_FLIGHT = 16;
 /** Tests of one file run at once (vitest's maxConcurrency); the bound on requests in flight keeps the load in check. */
 export const TESTS_PER_FILE = 8;
 
+/**
+ * Seconds a run waits for a setting's lease held by another run (runner/run/target-lease.ts): that
+ * run's setting phases and clean-up, a few minutes on a GitLab.
+ */
+export const DEFAULT_LEASE_WAIT_S = 300;
+
 /** The wrapper's deadline for one test's body: an answer that never comes is the suite's `error`, not a failure. */
 export const BODY_DEADLINE_MS = 60_000;
 /** vitest's timeout of one conformance test: its body, and waiting for its fixtures and its turn. */
@@ -78,6 +84,8 @@ export interface Config {
   transcriptPath?: string;
   /** Baseline of expected failures (YAML or JSON). */
   expectedFailuresPath?: string;
+  /** How long the run waits for an instance setting's lease another run holds (target-lease.ts). */
+  leaseWaitMs: number;
   /**
    * Leave what the run made on the target (the command's --keep, for a repro by hand): the ledger
    * stays for `sweep`, and the users' tokens go to a file beside it, never to the output.
@@ -116,6 +124,7 @@ export const SETTINGS: Setting[] = [
   { env: 'CONFORMANCE_SEQUENTIAL', default: 'false', meaning: 'true: one test at a time, the files in name order, one request in flight (CONFORMANCE_MAX_IN_FLIGHT is then 1), so that two runs of one target meet the same objects in the same order (recordings to compare with `diff` then differ the least). Slower.' },
   { env: 'CONFORMANCE_MARK_SHARED_LISTS', default: 'false', meaning: 'true: the suite\'s own race check. A test that does not run alone sends its reads of sources other tests of its file share with the header X-Conformance-Shared-List; the bundled reference server started with `neighbours` changes such a list before it answers, as a test beside it could, so a test that compares it fails. A target ignores the header.' },
   { env: 'CONFORMANCE_RUN_ID', default: '(unset: the run\'s own id)', meaning: 'The run\'s name in the reports, the same in each of its shards (--shard) so that `merge` joins them: in CI, the pipeline\'s id (e.g. $CI_PIPELINE_ID).' },
+  { env: 'CONFORMANCE_LEASE_WAIT_S', default: String(DEFAULT_LEASE_WAIT_S), meaning: 'Seconds the run waits for the lease of an instance setting (enable_member_promotion_management) that another run against the same instance holds; after that, the tests that need the setting are unsupported, naming the holder.' },
   { env: 'CONFORMANCE_TRANSCRIPT', default: '(unset)', meaning: 'Where the run writes its transcript (JSON Lines, docs/transcript-format.md): every exchange of every test, tokens masked. `record --out` sets it.' },
 ];
 
@@ -201,6 +210,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
   const maxInFlight = get('CONFORMANCE_MAX_IN_FLIGHT') ?? String(DEFAULT_MAX_IN_FLIGHT);
   if (!/^\d+$/.test(maxInFlight)) throw new ConfigError(`${label('CONFORMANCE_MAX_IN_FLIGHT')} must be a whole number (0: no bound), got "${maxInFlight}"`);
 
+  const leaseWait = get('CONFORMANCE_LEASE_WAIT_S') ?? String(DEFAULT_LEASE_WAIT_S);
+  if (!/^\d+$/.test(leaseWait)) throw new ConfigError(`${label('CONFORMANCE_LEASE_WAIT_S')} must be a whole number of seconds, got "${leaseWait}"`);
+
   const flag = (name: string): boolean => {
     const value = get(name) ?? 'false';
     if (!['true', 'false'].includes(value)) throw new ConfigError(`${label(name)} must be true or false, got "${value}"`);
@@ -233,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     transcriptPath: get('CONFORMANCE_TRANSCRIPT'),
     expectedFailuresPath,
     ...(runId !== undefined ? { runName: runId } : {}),
+    leaseWaitMs: Number(leaseWait) * 1000,
   };
 }
 

@@ -24,6 +24,7 @@ import { closure, endFile, FixtureUnavailable, heldSources, holding, needsOf, re
 import { Frame } from './frame.js';
 import { SetupError } from './maker.js';
 import { enterPhase } from './setting-phase.js';
+import { LeaseRefused } from './target-lease.js';
 import { sharedListMark } from './shared-lists.js';
 import { beforeRun, unmet, type Gate, type Requirements } from './requirements.js';
 import type { SymbolEntry } from './symbols.js';
@@ -261,6 +262,8 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
             outcome.fixtureFailure = error.failure;
             if (error.failure.lacking) skip({ verdict: 'unsupported', reason: error.message, lacking: error.failure.lacking });
           }
+          // Another run holds the lease of an instance setting or a fixture of the manifest: the target is not at fault.
+          if (error instanceof LeaseRefused) skip({ verdict: 'unsupported', reason: error.message });
           if (error instanceof SetupError && error.need) {
             const lacking = { need: error.need, endpoint: SETUP_NEEDS[error.need].endpoint };
             skip({ verdict: 'unsupported', reason: `the target lacks ${lacking.endpoint} (set-up "${lacking.need}"): ${error.brief}`, lacking });
@@ -281,6 +284,10 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
             outcome.symbols = frame.symbols.list();
           }
         }
+      }).catch((error: unknown) => {
+        // A fixture's lease on the target, held by another run (fixture.ts holding).
+        if (error instanceof LeaseRefused) skip({ verdict: 'unsupported', reason: error.message });
+        throw error;
       });
     } finally {
       await frame.close(file);

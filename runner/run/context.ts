@@ -33,6 +33,8 @@ export interface RunContext {
   requestTimeoutMs: number;
   /** Bytes read of one answer at most (CONFORMANCE_MAX_ANSWER_MB). */
   maxAnswerBytes: number;
+  /** How long a setting's lease held by another run is waited for (CONFORMANCE_LEASE_WAIT_S). */
+  leaseWaitMs: number;
   areas: string[];
   /** Endpoint forms selected; empty: all. */
   endpoints: string[];

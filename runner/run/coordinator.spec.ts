@@ -27,31 +27,34 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
   return done;
 }
 
+const SET = { turn: 'set', lease: true };
+const READY = { turn: 'ready' };
+
 /** What puts the setting of these tests back to false. */
 const RESTORE = { path: '/application/settings', body: { s: false } };
 
 describe('setting phases', () => {
   test('the first test of a phase sets the value; the others wait until it is set, then run with it', async () => {
     const c = new Coordinator(0);
-    expect(await c.enterPhase('s', 'true')).toBe('set');
+    expect(await c.enterPhase('s', 'true')).toEqual(SET);
     const second = c.enterPhase('s', 'true');
     expect(await settled(second)).toBe(false);
     c.settingFound('s', 'false', RESTORE);
     c.settingSet('s', true);
-    expect(await second).toBe('ready');
-    expect(await c.enterPhase('s', 'true')).toBe('ready');
+    expect(await second).toEqual(READY);
+    expect(await c.enterPhase('s', 'true')).toEqual(READY);
   });
 
   test('the ledger lists what puts the value before the run back from before the first write until a phase of that value has set it again', async () => {
     const { c, toPutBack } = withLedger();
-    expect(await c.enterPhase('s', 'true')).toBe('set');
+    expect(await c.enterPhase('s', 'true')).toEqual(SET);
     // Listed before the write: a run killed in between leaves it to sweep.
     c.settingFound('s', 'false', RESTORE);
     expect(toPutBack()).toEqual([RESTORE]);
     c.settingSet('s', true);
     expect(toPutBack()).toEqual([RESTORE]);
     // The next phase needs the value from before the run: once set, nothing is left to put back.
-    expect(await c.enterPhase('s', 'false')).toBe('set');
+    expect(await c.enterPhase('s', 'false')).toEqual(SET);
     c.settingFound('s', 'true', { path: '/application/settings', body: { s: true } });
     expect(toPutBack()).toEqual([RESTORE]);
     c.settingSet('s', true);
@@ -60,7 +63,7 @@ describe('setting phases', () => {
 
   test('a phase whose value was there before the run lists nothing', async () => {
     const { c, toPutBack } = withLedger();
-    expect(await c.enterPhase('s', 'false')).toBe('set');
+    expect(await c.enterPhase('s', 'false')).toEqual(SET);
     c.settingFound('s', 'false', RESTORE);
     c.settingSet('s', true);
     expect(toPutBack()).toEqual([]);
@@ -68,15 +71,38 @@ describe('setting phases', () => {
 
   test('when the setter cannot set it, the next test of the phase tries; a failed write stays in the ledger', async () => {
     const { c, toPutBack } = withLedger();
-    expect(await c.enterPhase('s', 'true')).toBe('set');
+    expect(await c.enterPhase('s', 'true')).toEqual(SET);
     const second = c.enterPhase('s', 'true');
     c.settingFound('s', 'false', RESTORE);
     c.settingSet('s', false);
-    expect(await second).toBe('set');
+    expect(await second).toEqual(SET);
     expect(toPutBack()).toEqual([RESTORE]);
     const third = c.enterPhase('s', 'true');
     c.settingSet('s', true);
-    expect(await third).toBe('ready');
+    expect(await third).toEqual(READY);
+  });
+});
+
+describe("the setting's lease on the target", () => {
+  test('the first setter takes the lease; the ledger lists it, and no later setter of the run takes it again', async () => {
+    const { c, toPutBack } = withLedger();
+    expect(await c.enterPhase('s', 'false')).toEqual(SET);
+    const lease = { path: 'cnf-lease-s', id: 7, holder: 'r', until: '2026-12-07T21:00:00.000Z' };
+    c.leaseTaken('s', lease);
+    expect(toPutBack()).toMatchObject([{ kind: 'lease', name: 'cnf-lease-s', id: 7, until: lease.until }]);
+    c.settingFound('s', 'false', RESTORE);
+    c.settingSet('s', true);
+    expect(await c.enterPhase('s', 'true')).toEqual({ turn: 'set', lease: false });
+  });
+
+  test('a lease another run holds refuses the waiting tests and those to come, with its reason', async () => {
+    const c = new Coordinator(0);
+    expect(await c.enterPhase('s', 'true')).toEqual(SET);
+    const waiting = c.enterPhase('s', 'true');
+    const refused = { turn: 'refused', reason: 'instance setting s is held by run other until 2026-12-07T21:00:00.000Z' };
+    c.leaseRefused('s', refused.reason);
+    expect(await waiting).toEqual(refused);
+    expect(await c.enterPhase('s', 'false')).toEqual(refused);
   });
 });
 

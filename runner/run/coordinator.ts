@@ -8,16 +8,18 @@
 // - the run-scoped fixtures: the first file to ask builds one, the others wait for its value or its
 //   failure (run-fixtures.ts, fixture.ts);
 // - named locks (a fixture group that one test at a time may change; locks.ts);
-// - the phases of instance settings, kept in step with the run's ledger (setting-phases.ts);
+// - the phases of instance settings, kept in step with the run's ledger and the setting's lease on the
+//   target (setting-phases.ts);
 // - what the run did: requests per file and purpose, and the bound on requests in flight (tallies.ts).
 // Whatever waits, waits on one wait list (wait-list.ts).
 import { Locks } from './coordination/locks.js';
 import { RunFixtures, type FixtureFailure, type RunFixtureState } from './coordination/run-fixtures.js';
-import { SettingPhases } from './coordination/setting-phases.js';
+import { SettingPhases, type PhaseTurn } from './coordination/setting-phases.js';
 import { Shelves } from './coordination/shelf.js';
 import { Tallies, type Purpose } from './coordination/tallies.js';
 import type { Ledger, SettingRestore } from './ledger.js';
 import { Lending, type Lease, type LentUser, type Settlement, type SourceKey, type SourceRef } from './lending.js';
+import type { TargetLease } from './target-lease.js';
 
 /** What the run's report takes of the coordinator at the end. */
 export interface RunTally {
@@ -111,8 +113,14 @@ export class Coordinator {
 
   // ---- instance settings (setting-phases.ts) ---------------------------------------------------
 
-  enterPhase(name: string, value: string): Promise<'set' | 'ready'> {
+  enterPhase(name: string, value: string): Promise<PhaseTurn> {
     return this.settings.enter(name, value);
+  }
+  leaseTaken(name: string, lease: TargetLease): void {
+    this.settings.leaseTaken(name, lease);
+  }
+  leaseRefused(name: string, reason: string): void {
+    this.settings.leaseRefused(name, reason);
   }
   settingFound(name: string, previous: string, restore: SettingRestore): void {
     this.settings.found(name, previous, restore);

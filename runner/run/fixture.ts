@@ -12,7 +12,7 @@
 // otherwise; the failure is reported once. A fixture declared `alone` (with why) is held by one
 // test at a time (its tests change what other tests of it read).
 import type { Names } from './names.js';
-import type { Client } from '../core/client.js';
+import { Client } from '../core/client.js';
 import { HarnessError } from '../core/errors.js';
 import type { SetupNeed } from '../core/setup-needs.js';
 import type { SourceKind } from '../core/vocabulary.js';
@@ -20,9 +20,11 @@ import { SETUP_NEEDS } from '../core/setup-needs.js';
 import type { ActorInfo, RunContext } from './context.js';
 import type { FixtureFailure } from './coordination/run-fixtures.js';
 import { Frame, type Run } from './frame.js';
+import { Ledger } from './ledger.js';
 import type { SourceKey } from './lending.js';
 import { SetupError, type Maker } from './maker.js';
 import type { Requirements } from './requirements.js';
+import { acquireLease, LeaseRefused, releaseLease, type TargetLease } from './target-lease.js';
 
 export type Scope = 'run' | 'file' | 'test';
 const WIDTH: Record<Scope, number> = { test: 0, file: 1, run: 2 };
@@ -69,6 +71,13 @@ export interface FixtureSpec<T> {
    * at a time. The same word as a test's `alone` (no other test of its file runs while it does).
    */
   alone?: string;
+  /**
+   * With `alone`, for what the run does not own and other runs of the instance use too (a group of
+   * the fixture manifest): the name of the lease on the target (target-lease.ts) a test holds while
+   * it uses the fixture, so that one test of all the runs at a time does: `fixture-<manifest entry>`,
+   * or an instance setting's name (a test that reads the setting and must not see it change).
+   */
+  leaseOnTarget?: string;
   /**
    * Built once for each kind of source (group, project) its tests run for, with `kind` in the context:
    * a test reads the instance of its own kind, and leases users only for that instance's sources.
@@ -339,12 +348,26 @@ export async function holding<T>(run: Run, file: string, kind: SourceKind, fixtu
     .map((f) => `fixture:${f.spec.name}${f.spec.scope === 'file' ? `@${file}` : ''}${f.spec.perKind ? `:${kind}` : ''}`)
     .sort();
   for (const name of locks) await run.coordinator.lock(name);
+  const leases: TargetLease[] = [];
+  const admin = new Client(run.context.targetUrl, run.context.adminToken, 'admin (lease)', { timeoutMs: run.context.requestTimeoutMs, maxBytes: run.context.maxAnswerBytes });
+  const ledger = new Ledger(run.context.ledgerPath, run.context.runId);
   try {
+    for (const f of fixtures.filter((f) => f.spec.leaseOnTarget !== undefined)) {
+      const what = f.spec.leaseOnTarget!;
+      const answer = await acquireLease(admin, what, run.context.runId, { waitMs: run.context.leaseWaitMs, ttlMs: FIXTURE_LEASE_TTL_MS, label: what.startsWith('fixture-') ? `fixture "${f.spec.name}"` : undefined });
+      if ('refused' in answer) throw new LeaseRefused(answer.refused);
+      ledger.recordLease(answer.lease);
+      leases.push(answer.lease);
+    }
     return await work();
   } finally {
+    for (const lease of leases.reverse()) if (await releaseLease(admin, lease).catch(() => false)) ledger.markReleased({ name: lease.path, id: lease.id, until: lease.until });
     for (const name of locks.reverse()) await run.coordinator.unlock(name);
   }
 }
+
+/** A fixture's lease lasts one test: its body's deadline and its set-up, with room to spare. */
+const FIXTURE_LEASE_TTL_MS = 5 * 60_000;
 
 /** The value of `f` for `frame`, which resolved it; the harness's error when the frame did not declare it. */
 export function valueIn<T>(frame: Frame, f: Fixture<T>): T {

@@ -38,6 +38,14 @@ export function newRunId(): string {
   return `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(2, 14)}${randomBytes(2).toString('hex')}`;
 }
 
+/**
+ * The ledgers of the runs this process made: after an interrupted run the command sweeps these, and
+ * only these. Another run in the same folder (a shard beside it, an unrelated run) writes its own
+ * ledger there too, and sweeping every recent ledger removed that run's users and groups under it.
+ */
+const ledgersMade = new Set<string>();
+export const ledgersOfThisProcess = (): string[] => [...ledgersMade];
+
 /** The run maker of these areas: what the global setup calls, handed in or imported. */
 export const runMaker = (catalog: Catalog): RunMaker => (config) => createRun({ catalog, config });
 
@@ -64,6 +72,7 @@ export async function createRun(
   const runId = config.runId ?? newRunId();
   const ledgerPath = join('.conformance', `ledger-${runId}.jsonl`);
   const ledger = new Ledger(ledgerPath, runId);
+  ledgersMade.add(ledgerPath);
   const coordinator = new Coordinator(config.maxInFlight, ledger);
   bindInFlight(coordinator.inFlight);
   const stopServing = serve(coordinator, runId);
@@ -127,6 +136,7 @@ export async function createRun(
       headerPrefix: config.headerPrefix,
       requestTimeoutMs: config.requestTimeoutMs,
       maxAnswerBytes: config.maxAnswerBytes,
+      leaseWaitMs: config.leaseWaitMs,
       areas: config.areas,
       endpoints: config.endpoints,
       disabledTests: config.disabledTests,

@@ -5,6 +5,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { apiPath, type Client, type Exchange } from '../core/client.js';
 import { normalizeTarget, otherInstance } from './instance-identity.js';
 import { Ledger, type LedgerKind, type ObjectEntry, type TokenEntry } from './ledger.js';
+import { releaseLease } from './target-lease.js';
 
 /** Projects first, then groups, then users: what a group or user still holds goes before it. */
 export function kindOrder(kind: LedgerKind): number {
@@ -112,7 +113,8 @@ export interface SweepResult {
 /**
  * Undoes whatever a ledger still lists (after a crash, or at the end of every run), on `target` only:
  * a ledger written against another target or instance (its first line: instance-identity.ts), or
- * without that line, is refused whole. The instance settings the run changed are put back first; a
+ * without that line, is refused whole. The instance settings the run changed are put back first, then
+ * the leases it holds on the target are released (target-lease.ts); a
  * group goes with everything inside it (GitLab removes a group's subgroups and projects with it), so
  * only the outermost groups and projects are deleted, at once; what was inside one that could not be
  * deleted is tried one by one, deepest first; users go last. Every object is read before its DELETE
@@ -155,7 +157,15 @@ export async function sweepLedger(admin: Client, ledgerPath: string, options: { 
       result.restored++;
     } else left.push(`setting ${setting.name} (PUT ${setting.restore.path}: ${res?.status ?? 'no answer'})`);
   }
-  const items = outstanding.filter((i): i is ObjectEntry => i.kind !== 'setting' && i.kind !== 'token');
+  // A lease goes once the settings it guards are back (a setting left changed keeps it until its end).
+  for (const lease of outstanding.filter((i) => i.kind === 'lease')) {
+    if (options.dryRun) result.wouldUndo.push(`release lease ${lease.name} (group id ${lease.id})`);
+    else if (left.length === 0 && (await releaseLease(admin, { path: lease.name, id: lease.id, holder: lease.runId }).catch(() => false))) {
+      writer.markReleased(lease);
+      result.removed++;
+    } else left.push(`lease ${lease.name} (group id ${lease.id}, until ${lease.until})`);
+  }
+  const items = outstanding.filter((i): i is ObjectEntry => i.kind !== 'setting' && i.kind !== 'token' && i.kind !== 'lease');
   const groups = items.filter((i) => i.kind === 'group');
   const inside = (item: ObjectEntry, group: ObjectEntry) => item !== group && item.kind !== 'user' && item.name.startsWith(`${group.name}/`);
   const outermost = items.filter((i) => i.kind !== 'user' && !groups.some((g) => inside(i, g)));

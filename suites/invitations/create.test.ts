@@ -3,6 +3,7 @@
 // create-promotion.exclusive.test.ts: they turn a global setting on.
 import { endpoint, type Kit } from '../../runner/run/conformance.js';
 import { SetupError } from '../../runner/run/maker.js';
+import { promotionSettingRead } from '../common/promotion.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
 import { ACCESS, dateIn, sourceNotFound, type SourceRef } from '../../runner/core/vocabulary.js';
 import {
@@ -743,6 +744,7 @@ suite.test(
     title: 'the administrator reads enable_member_promotion_management with GET /application/settings; a PUT without any setting changes nothing (GitLab: 400)',
     clauses: ['invitations.create.promotion-setting'],
     requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
+    uses: [promotionSettingRead],
   },
   async ({ as }) => {
     const admin = as('admin');

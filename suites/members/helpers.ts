@@ -676,13 +676,16 @@ export const OVERRIDE_SHOWN = `${GITLAB.eeEntity} (expose :override, if: source_
 
 /**
  * A group of the fixture manifest (TARGET-CONTRACT.md §1), with its entry: the run does not own it,
- * and its tests change it (memberships, overrides, subgroups), so they run one at a time.
+ * and its tests change it (memberships, overrides, subgroups), so they run one at a time, also
+ * across the runs of the instance (a lease on the target, runner/run/target-lease.ts).
  */
 function manifestGroup<K extends FixtureName>(name: K) {
   return fixture({
     name: `${name}-group`,
     scope: 'run',
     alone: 'the run does not own the group, and its tests change it (memberships, overrides, subgroups)',
+    // Other runs of the instance use it too: one test of them all at a time.
+    leaseOnTarget: `fixture-${name}`,
     requires: { fixtures: [name] },
     async build({ run }) {
       const fx = manifestEntry(run.fixtures, name)!;
