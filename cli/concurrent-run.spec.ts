@@ -2,6 +2,7 @@
 // folder as a user starts them, each give every test the verdict it gets alone; and the instance
 // setting the setting phases change has one holder at a time, through a lease on the target itself
 // (runner/run/target-lease.ts). Each run is the real command in a child process.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { ReferenceServer } from '../reference-server/server.js';
@@ -22,7 +23,7 @@ const groupAt = (s: ReferenceServer, path: string) => [...s.store.groups.values(
 
 describe('runs side by side in one folder against one server', () => {
   test(
-    'three shards of a run and two unrelated whole runs started together: each test gets the verdict of a whole run, and nothing is left',
+    'three shards of a run and two unrelated whole runs started together: each test gets the verdict of a whole run, the merged shards give the whole run\'s reports, and nothing is left',
     { timeout: RUN_MS },
     async () => {
       const s = await server();
@@ -32,7 +33,8 @@ describe('runs side by side in one folder against one server', () => {
       const names = ['whole-a', 'whole-b', 'shard-1', 'shard-2', 'shard-3'];
       const runs = await Promise.all(
         names.map((name) => {
-          const shard = name.startsWith('shard-') ? ['--shard', `${name.slice(-1)}/3`] : [];
+          // The shards of one run take one --run-id (as CI's pipeline id), so that `merge` joins them.
+          const shard = name.startsWith('shard-') ? ['--shard', `${name.slice(-1)}/3`, '--run-id', 'pipeline-7'] : [];
           return cli(['--report-dir', join(dir, name), ...shard], env, { dir, timeoutMs: RUN_MS - 10_000 });
         }),
       );
@@ -54,6 +56,14 @@ describe('runs side by side in one folder against one server', () => {
       }
       const differing = [...verdicts(a)].filter(([id, verdict]) => sharded.get(id) !== verdict).map(([id, verdict]) => `${id}: whole run ${verdict}, shard ${sharded.get(id) ?? 'absent'}`);
       expect(differing).toEqual([]);
+      // Merged, the shards are the whole run: every test's verdict, and the clause coverage over the whole catalogue.
+      const merged = await cli(['merge', ...['shard-3', 'shard-1', 'shard-2'].map((n) => join(dir, n)), '--out', join(dir, 'merged')], {}, { dir });
+      expect(merged.code, merged.stderr.slice(-2000)).toBe(0);
+      const joined = resultsIn(join(dir, 'merged'), merged);
+      expect(joined.merged).toEqual({ run: 'pipeline-7', shards: 3 });
+      expect(verdicts(joined)).toEqual(verdicts(a));
+      const clauses = (name: string) => JSON.parse(readFileSync(join(dir, name, 'clauses.json'), 'utf8')) as unknown;
+      expect(clauses('merged')).toEqual(clauses('whole-a'));
       expect(leftovers(s)).toEqual([]);
       expect(s.store.settings.enableMemberPromotionManagement).toBe(false);
     },
