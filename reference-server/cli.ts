@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startReferenceServer } from './server.js';
+import { watchStarter } from './lifetime.js';
 import { FAULTS, FAULT_NAMES } from './faults/index.js';
 import { SeedError } from './seed/seed.js';
 import { validSeed } from './vary/index.js';
@@ -131,24 +132,21 @@ export async function serve(args: string[]): Promise<number> {
   writeFileSync(manifest, JSON.stringify(server.fixtures, null, 2), { mode: 0o600 });
 
   let stopping = false;
+  const removeManifest = () => rmSync(folder, { recursive: true, force: true });
   const stop = () => {
     // A second signal while closing ends at once.
     if (stopping) process.exit(130);
     stopping = true;
-    rmSync(folder, { recursive: true, force: true });
+    removeManifest();
     void server.close().then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  // npm exec (npx) and npm run start the command through a shell and pass it no signal: killing npm's
-  // pid ends npm and the shell and left the server serving, under init. Started by npm, it goes once
-  // the process that started it is gone.
-  if (process.env.npm_command !== undefined) {
-    const parent = process.ppid;
-    setInterval(() => {
-      if (process.ppid !== parent) stop();
-    }, 250).unref();
-  }
+  process.on('SIGHUP', stop);
+  // An exit of any other kind (an error thrown) leaves no file behind either.
+  process.on('exit', removeManifest);
+  // Started through npx or npm run, or by a process killed outright: it ends with its starter (lifetime.ts).
+  watchStarter(stop);
 
   const modes = [values['spec-only'] && 'spec-only mode', values['delayed-deletion'] && 'delayed deletion', vary !== undefined && `vary seed ${vary}`, values.neighbours && 'neighbours', values.seed && `seeded from ${values.seed}`].filter(Boolean);
   console.log(`GitLab reference server listening on ${server.url} (API at ${server.url}/api/v4)${modes.length ? `, ${modes.join(', ')}` : ''}`);
