@@ -19,6 +19,7 @@ import { installNeighbours, type NeighboursOptions } from './neighbours.js';
 import { installWithout, type WithoutOptions } from './without.js';
 import { applySeed, checkSeed, loadSeedFile, type Seed } from './seed/seed.js';
 import { installReferenceEndpoints } from './http/reference-endpoints.js';
+import { installJournal, Journal, type JournalEntry, type JournalFilter } from './http/journal.js';
 
 export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOptions, SpecOnlyOptions, VaryOptions, WithoutOptions, NeighboursOptions {
   /** Fixes the administrator's token; a fresh `glpat-` token otherwise. */
@@ -31,6 +32,10 @@ export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOpt
   latencyMs?: number;
   /** Objects to start with and go back to on reset: a seed, or the path of a JSON or YAML seed file (seed/seed.schema.json). */
   seed?: Seed | string;
+  /** Called with each request's journal entry as it is kept (the command's --log, and its line for a route not modelled). */
+  onRequest?: (entry: JournalEntry) => void;
+  /** A route the server does not model answers 501 naming it, not GitLab's unknown-route 404. */
+  strict?: boolean;
 }
 
 export interface ReferenceServer {
@@ -44,7 +49,9 @@ export interface ReferenceServer {
   faults: FaultContext;
   /** Requests received and not yet answered, and the highest count seen (also at GET /-/reference/in-flight). */
   inFlight: InFlight;
-  /** Puts the state back as it was at the start: the administrator, the fixtures and the seed (also POST /-/reference/reset). */
+  /** The requests answered (the latest 10,000), oldest first, masked; also GET /-/reference/requests (http/journal.ts). */
+  requests(filter?: JournalFilter): JournalEntry[];
+  /** Puts the state back as it was at the start: the administrator, the fixtures and the seed, and empties the journal (also POST /-/reference/reset). */
   reset(): void;
   close(): Promise<void>;
 }
@@ -56,6 +63,7 @@ export interface BuiltApp {
   adminToken: string;
   faults: FaultContext;
   inFlight: InFlight;
+  journal: Journal;
   /** The fixtures, when asked for (startReferenceServer). */
   fixtures?: FixtureManifest;
   reset(): void;
@@ -84,7 +92,9 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
   const records = (s: Store) => [...s.users.values(), ...s.groups.values(), ...s.projects.values(), ...s.members.values(), ...s.tokens.values()];
   const createdAt = records(store).map((r) => r.createdAt);
   const tokens = [...store.tokens.keys()];
+  const journal = new Journal();
   const reset = () => {
+    journal.clear();
     const fresh = populate().store;
     records(fresh).forEach((r, i) => (r.createdAt = createdAt[i]));
     const made = [...fresh.tokens.values()];
@@ -110,7 +120,9 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
     ...(withFaults ? { rewriteUrl: rewriteUrlWith(faults) } : {}),
   });
   const inFlight = countInFlight(app.server);
-  installReferenceEndpoints(app.server, store, reset);
+  installReferenceEndpoints(app.server, store, reset, journal);
+  // First of the hooks: it sees every request, whatever the later ones answer.
+  installJournal(app, store, journal, options.onRequest);
   // Before the fault hooks, so that a fault may still break what this sets right.
   installGitlabHttp(app);
   const latency = options.latencyMs ?? 0;
@@ -130,8 +142,11 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
   );
   uploadsRoutes(app, ctx);
 
-  app.setNotFoundHandler((_request, reply) => {
-    reply.code(404).send({ error: '404 Not Found' });
+  // A route GitLab may have and this server does not: GitLab's unknown-route answer, marked (or 501 with --strict).
+  app.setNotFoundHandler((request, reply) => {
+    reply.header(NOT_MODELLED_HEADER, 'not-modelled');
+    if (options.strict) reply.code(501).send({ message: `501 Not Implemented: ${request.method} ${request.url.split('?')[0]} is not modelled by the reference server` });
+    else reply.code(404).send({ error: '404 Not Found' });
   });
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
@@ -151,14 +166,17 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
     reply.code(500).send({ message: '500 Internal Server Error' });
   });
 
-  return { app, store, adminToken, faults, inFlight, fixtures, reset };
+  return { app, store, adminToken, faults, inFlight, journal, fixtures, reset };
 }
 
+/** Marks an answer to a route the server does not model. */
+export const NOT_MODELLED_HEADER = 'x-reference-server';
+
 export async function startReferenceServer(options: ReferenceServerOptions & { port?: number; host?: string } = {}): Promise<ReferenceServer> {
-  const { app, store, adminToken, faults, inFlight, fixtures, reset } = buildApp(options, true);
+  const { app, store, adminToken, faults, inFlight, journal, fixtures, reset } = buildApp(options, true);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: fixtures!, faults, inFlight, reset, close: () => app.close() };
+  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: fixtures!, faults, inFlight, requests: (filter) => journal.entries(filter), reset, close: () => app.close() };
 }
