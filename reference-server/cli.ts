@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { startReferenceServer } from './server.js';
 import { watchStarter } from './lifetime.js';
 import { logLine } from './http/journal.js';
+import { StubError } from './stubs/stubs.js';
 import { FAULTS, FAULT_NAMES } from './faults/index.js';
 import { SeedError } from './seed/seed.js';
 import { validSeed } from './vary/index.js';
@@ -24,7 +25,7 @@ export const OFFERED_CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'pro
 
 export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--seed FILE]
                                [--delayed-deletion] [--vary SEED] [--neighbours] [--without NAME ...] [--spec-only]
-                               [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...] [--log] [--strict]
+                               [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...] [--log] [--strict] [--stubs FILE]
   (also: gitlab-api-conformance serve [options])
   --port N            the port; 0 takes a free one (the URL printed says which)
   --admin-token TOKEN the administrator's token (user root); a fresh glpat- token otherwise, printed
@@ -41,6 +42,8 @@ export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0
                       of a list another test changed, change it once more, as that test could have (neighbours.ts)
   --without NAME      lack one of the set-up endpoints the suite uses beyond the target contract (repeatable):${EXTRA_SETUP_ENDPOINTS.map((e) => `\n    ${e.name}: ${e.description}`).join('')}
   --latency MS        wait MS milliseconds before answering each request, to play a slow target
+  --stubs FILE        answers for routes it does not model, JSON or YAML (schema: reference-server/stubs/stubs.schema.json);
+                      kept over resets; POST /-/reference/stubs adds more until the next reset
   --log               print a line per request: time, method, path and query (secrets masked), status, user, duration
   --strict            answer a route it does not model 501 naming it, not GitLab's unknown-route 404
                       (without it: the 404 carries X-Reference-Server: not-modelled, and a line on stderr names the route)
@@ -48,6 +51,7 @@ Outside the API (docs/reference-server.md):
   GET /-/reference/health      {"status":"ok"} once it serves (no token)
   POST /-/reference/reset      back to the start: the administrator, the suite's fixtures and the seed (administrator's token)
   GET /-/reference/in-flight   {"current":n,"highest":m}: the requests received and not yet answered, and the most at once (no token)
+  POST /-/reference/stubs      add stubs until the next reset (administrator's token); GET /-/reference/health lists them
   GET /-/reference/requests    the request journal, filters method, path (prefix or glob), since (administrator's token)
 SIGINT or SIGTERM stops it.
 Faults: ${FAULTS.map((f) => `\n  ${f.name}: ${f.description}`).join('')}`;
@@ -88,6 +92,7 @@ export async function serve(args: string[]): Promise<number> {
         without: { type: 'string', multiple: true },
         log: { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
+        stubs: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -110,6 +115,7 @@ export async function serve(args: string[]): Promise<number> {
   const unknownSwitch = unknownWithout(values.without ?? [])[0];
   if (unknownSwitch !== undefined) return fail(`unknown --without "${unknownSwitch}" (known: ${EXTRA_SETUP_ENDPOINTS.map((e) => e.name).join(', ')})`);
   if (values.seed !== undefined && !existsSync(values.seed)) return fail(`--seed: no file ${values.seed}`);
+  if (values.stubs !== undefined && !existsSync(values.stubs)) return fail(`--stubs: no file ${values.stubs}`);
 
   let server;
   try {
@@ -127,13 +133,14 @@ export async function serve(args: string[]): Promise<number> {
       without: values.without,
       seed: values.seed,
       strict: values.strict,
+      stubs: values.stubs,
       onRequest: (entry) => {
         if (values.log) console.log(logLine(entry));
         if (entry.route === null) console.error(`gitlab-reference-server: not modelled here: ${entry.method} ${entry.path}`);
       },
     });
   } catch (error) {
-    if (error instanceof SeedError) return fail(error.message);
+    if (error instanceof SeedError || error instanceof StubError) return fail(error.message);
     if ((error as { code?: string }).code === 'EADDRINUSE') return fail(`port ${port} is in use (--port 0 takes a free one)`);
     throw error;
   }

@@ -16,6 +16,9 @@ const MASK = '[MASKED]';
 const SECRET_KEY = /token|password|secret/i;
 const URL_CREDENTIALS = /(\/\/)[^/@\s]+@/g;
 
+/** What answered a request other than a route of the server (a stub), by request. */
+export const answeredBy = new WeakMap<object, string>();
+
 export interface JournalEntry {
   /** Counts from 1 since the start; not reset. */
   seq: number;
@@ -30,7 +33,7 @@ export interface JournalEntry {
   user: string | null;
   status: number;
   durationMs: number;
-  /** The server's route that answered (`/api/v4/projects/:id`), or null: not modelled here. */
+  /** The server's route that answered (`/api/v4/projects/:id`), a stub (`stub GET /api/v4/…`), or null: not modelled here. */
   route: string | null;
 }
 
@@ -137,7 +140,7 @@ export function installJournal(app: FastifyInstance, store: Store, journal: Jour
       user: (record && store.users.get(record.userId)?.username) ?? null,
       status: reply.statusCode,
       durationMs,
-      route: request.is404 ? null : (request.routeOptions.url ?? null),
+      route: answeredBy.get(request) ?? (request.is404 ? null : (request.routeOptions.url ?? null)),
     });
     onEntry?.(entry);
     done();
