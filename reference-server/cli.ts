@@ -25,7 +25,7 @@ export const OFFERED_CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'pro
 
 export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--seed FILE]
                                [--delayed-deletion] [--vary SEED] [--neighbours] [--without NAME ...] [--spec-only]
-                               [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...] [--log] [--strict] [--stubs FILE]
+                               [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...] [--log] [--strict] [--stubs FILE] [--no-suite-fixtures]
   (also: gitlab-api-conformance serve [options])
   --port N            the port; 0 takes a free one (the URL printed says which)
   --admin-token TOKEN the administrator's token (user root); a fresh glpat- token otherwise, printed
@@ -44,6 +44,7 @@ export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0
   --latency MS        wait MS milliseconds before answering each request, to play a slow target
   --stubs FILE        answers for routes it does not model, JSON or YAML (schema: reference-server/stubs/stubs.schema.json);
                       kept over resets; POST /-/reference/stubs adds more until the next reset
+  --no-suite-fixtures only the administrator and the seed: none of the conformance suite's fixture users and groups
   --log               print a line per request: time, method, path and query (secrets masked), status, user, duration
   --strict            answer a route it does not model 501 naming it, not GitLab's unknown-route 404
                       (without it: the 404 carries X-Reference-Server: not-modelled, and a line on stderr names the route)
@@ -93,6 +94,7 @@ export async function serve(args: string[]): Promise<number> {
         log: { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
         stubs: { type: 'string' },
+        'no-suite-fixtures': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -134,6 +136,7 @@ export async function serve(args: string[]): Promise<number> {
       seed: values.seed,
       strict: values.strict,
       stubs: values.stubs,
+      suiteFixtures: !values['no-suite-fixtures'],
       onRequest: (entry) => {
         if (values.log) console.log(logLine(entry));
         if (entry.route === null) console.error(`gitlab-reference-server: not modelled here: ${entry.method} ${entry.path}`);

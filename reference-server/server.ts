@@ -37,6 +37,8 @@ export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOpt
   onRequest?: (entry: JournalEntry) => void;
   /** A route the server does not model answers 501 naming it, not GitLab's unknown-route 404. */
   strict?: boolean;
+  /** With false, only the administrator and the seed: none of the suite's fixture users and groups (fixtures.ts). Default true. */
+  suiteFixtures?: boolean;
   /** Answers beside the server's routes, kept over resets: stubs, or the path of a JSON or YAML stub file (stubs/stubs.schema.json). */
   stubs?: Stub[] | string;
 }
@@ -46,7 +48,7 @@ export interface ReferenceServer {
   store: Store;
   adminToken: string;
   url: string;
-  /** The fixtures the API cannot create, as a target's manifest describes them. */
+  /** The fixtures the API cannot create, as a target's manifest describes them (empty with suiteFixtures: false). */
   fixtures: FixtureManifest;
   /** What the fault hooks saw and did. */
   faults: FaultContext;
@@ -183,10 +185,10 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
 export const NOT_MODELLED_HEADER = 'x-reference-server';
 
 export async function startReferenceServer(options: ReferenceServerOptions & { port?: number; host?: string } = {}): Promise<ReferenceServer> {
-  const { app, store, adminToken, faults, inFlight, journal, stubs, fixtures, reset } = buildApp(options, true);
+  const { app, store, adminToken, faults, inFlight, journal, stubs, fixtures, reset } = buildApp(options, options.suiteFixtures ?? true);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: fixtures!, faults, inFlight, requests: (filter) => journal.entries(filter), stub: (added) => stubs.add(checkStubs(added)), reset, close: () => app.close() };
+  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: fixtures ?? {}, faults, inFlight, requests: (filter) => journal.entries(filter), stub: (added) => stubs.add(checkStubs(added)), reset, close: () => app.close() };
 }
