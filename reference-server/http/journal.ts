@@ -125,6 +125,11 @@ export class Journal {
 
 /** Journals every request `app` answers; `onEntry` sees each entry as it is kept. */
 export function installJournal(app: FastifyInstance, store: Store, journal: Journal, onEntry?: (entry: JournalEntry) => void): void {
+  const arrived = new WeakMap<object, number>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    arrived.set(request, Date.now());
+    done();
+  });
   app.addHook('onResponse', (request, reply, done) => {
     const url = request.originalUrl;
     const queryAt = url.indexOf('?');
@@ -132,7 +137,7 @@ export function installJournal(app: FastifyInstance, store: Store, journal: Jour
     const record = token === undefined ? undefined : store.tokens.get(token);
     const durationMs = Math.round(reply.elapsedTime * 10) / 10;
     const entry = journal.add({
-      time: new Date(Date.now() - durationMs).toISOString(),
+      time: new Date(arrived.get(request) ?? Date.now() - durationMs).toISOString(),
       method: request.method,
       path: queryAt === -1 ? url : url.slice(0, queryAt),
       query: queryAt === -1 ? {} : queryOf(url.slice(queryAt + 1)),
