@@ -50,7 +50,8 @@ export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0
                       (without it: the 404 carries X-Reference-Server: not-modelled, and a line on stderr names the route)
 Outside the API (docs/reference-server.md):
   GET /-/reference/health      {"status":"ok"} once it serves (no token)
-  POST /-/reference/reset      back to the start: the administrator, the suite's fixtures and the seed (administrator's token)
+  POST /-/reference/reset      back to the start: the administrator, the suite's fixtures and the seed; the journal emptied,
+                               stubs added while running dropped (administrator's token)
   GET /-/reference/in-flight   {"current":n,"highest":m}: the requests received and not yet answered, and the most at once (no token)
   POST /-/reference/stubs      add stubs until the next reset (administrator's token); GET /-/reference/health lists them
   GET /-/reference/requests    the request journal, filters method, path (prefix or glob), since (administrator's token)

@@ -57,13 +57,14 @@ interface Watched extends ProcessInfo {
   wakeups?: number;
 }
 
-/** The processes between this one and its starter, and the starter (not init). */
+/** The processes between this one and its starter, and the starter (not init, unless init is npm: a container's command). */
 export function launchers(self: number = process.pid, info: (pid: number) => ProcessInfo | undefined = processInfo): Watched[] {
   const chain: Watched[] = [];
   let pid = info(self)?.ppid;
-  while (pid !== undefined && pid > 1) {
+  while (pid !== undefined && pid >= 1) {
     const current = info(pid);
-    if (!current) break;
+    // Init is no starter to outlive; npm as the first process of a container is.
+    if (!current || (pid === 1 && !isNpm(current.argv))) break;
     chain.push({ pid, ...current });
     const parent = info(current.ppid);
     const npmShell = isShellCommand(current.argv) && parent !== undefined && isNpm(parent.argv);

@@ -30,3 +30,12 @@ test('under init (daemonised): nothing to watch', () => {
   const info = tree({ 40: { ppid: 1, argv: ['node', 'bin/gitlab-reference-server.js'] } });
   expect(launchers(40, info)).toEqual([]);
 });
+
+test('npm as a container\'s first process: its shell and npm, whose signals must end the server too', () => {
+  const info = tree({
+    40: { ppid: 30, argv: ['node', '/cache/.bin/gitlab-reference-server'] },
+    30: { ppid: 1, argv: ['sh', '-c', 'gitlab-reference-server'] },
+    1: { ppid: 0, argv: ['npm exec gitlab-reference-server'] },
+  });
+  expect(launchers(40, info).map((p) => p.pid)).toEqual([30, 1]);
+});

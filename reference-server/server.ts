@@ -101,7 +101,7 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
   const createdAt = records(store).map((r) => r.createdAt);
   const tokens = [...store.tokens.keys()];
   const journal = new Journal();
-  const stubs = new StubRegistry(typeof options.stubs === 'string' ? loadStubsFile(options.stubs) : checkStubs(options.stubs ?? []));
+  const stubs = new StubRegistry(typeof options.stubs === 'string' ? loadStubsFile(options.stubs) : options.stubs === undefined ? [] : checkStubs(options.stubs));
   const reset = () => {
     journal.clear();
     stubs.reset();

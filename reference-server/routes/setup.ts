@@ -96,6 +96,16 @@ export function projectEntity(ctx: Context, request: FastifyRequest, project: Pr
     namespace: namespaceBasic(ctx, request, project),
     shared_with_groups: sharedWithGroups(ctx, project.sharedWith),
     web_url: `${webBase(request)}/${fullPath}`,
+    // What clients read beside (lib/api/entities/basic_project_details.rb, project.rb): nothing here
+    // is archived, tagged, forked or starred, and nothing changes a project's activity time.
+    ssh_url_to_repo: `git@${request.hostname}:${fullPath}.git`,
+    http_url_to_repo: `${webBase(request)}/${fullPath}.git`,
+    archived: false,
+    tag_list: [],
+    topics: [],
+    forks_count: 0,
+    star_count: 0,
+    last_activity_at: project.createdAt,
   };
 }
 
