@@ -90,6 +90,7 @@ describe('the package (npm pack)', () => {
       'dist/reference-server/index.js',
       'dist/reference-server/index.d.ts',
       'dist/reference-server/main.js',
+      'bin/gitlab-reference-server.js',
       'dist/reference-server/seed/seed.schema.json',
       'reference-server/seed/seed.schema.json',
       'contract/fixture-manifest.ts',

@@ -9,6 +9,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startReferenceServer } from './server.js';
+import { watchStarter } from './lifetime.js';
+import { logLine } from './http/journal.js';
+import { StubError } from './stubs/stubs.js';
 import { FAULTS, FAULT_NAMES } from './faults/index.js';
 import { SeedError } from './seed/seed.js';
 import { validSeed } from './vary/index.js';
@@ -23,7 +26,7 @@ export const OFFERED_CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'pro
 
 export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--seed FILE]
                                [--gitlab VERSION-EDITION[-TIER]] [--delayed-deletion] [--vary SEED] [--neighbours] [--without NAME ...] [--spec-only]
-                               [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...]
+                               [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...] [--log] [--strict] [--stubs FILE] [--no-suite-fixtures]
   (also: gitlab-api-conformance serve [options])
   --port N            the port; 0 takes a free one (the URL printed says which)
   --admin-token TOKEN the administrator's token (user root); a fresh glpat- token otherwise, printed
@@ -42,10 +45,19 @@ export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0
                       of a list another test changed, change it once more, as that test could have (neighbours.ts)
   --without NAME      lack one of the set-up endpoints the suite uses beyond the target contract (repeatable):${EXTRA_SETUP_ENDPOINTS.map((e) => `\n    ${e.name}: ${e.description}`).join('')}
   --latency MS        wait MS milliseconds before answering each request, to play a slow target
+  --stubs FILE        answers for routes it does not model, JSON or YAML (schema: reference-server/stubs/stubs.schema.json);
+                      kept over resets; POST /-/reference/stubs adds more until the next reset
+  --no-suite-fixtures only the administrator and the seed: none of the conformance suite's fixture users and groups
+  --log               print a line per request: time, method, path and query (secrets masked), status, user, duration
+  --strict            answer a route it does not model 501 naming it, not GitLab's unknown-route 404
+                      (without it: the 404 carries X-Reference-Server: not-modelled, and a line on stderr names the route)
 Outside the API (docs/reference-server.md):
   GET /-/reference/health      {"status":"ok"} once it serves (no token)
-  POST /-/reference/reset      back to the start: the administrator, the suite's fixtures and the seed (administrator's token)
+  POST /-/reference/reset      back to the start: the administrator, the suite's fixtures and the seed; the journal emptied,
+                               stubs added while running dropped (administrator's token)
   GET /-/reference/in-flight   {"current":n,"highest":m}: the requests received and not yet answered, and the most at once (no token)
+  POST /-/reference/stubs      add stubs until the next reset (administrator's token); GET /-/reference/health lists them
+  GET /-/reference/requests    the request journal, filters method, path (prefix or glob), since (administrator's token)
 SIGINT or SIGTERM stops it.
 Faults: ${FAULTS.map((f) => `\n  ${f.name}: ${f.description}`).join('')}`;
 
@@ -84,6 +96,10 @@ export async function serve(args: string[]): Promise<number> {
         vary: { type: 'string' },
         neighbours: { type: 'boolean', default: false },
         without: { type: 'string', multiple: true },
+        log: { type: 'boolean', default: false },
+        strict: { type: 'boolean', default: false },
+        stubs: { type: 'string' },
+        'no-suite-fixtures': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -106,6 +122,7 @@ export async function serve(args: string[]): Promise<number> {
   const unknownSwitch = unknownWithout(values.without ?? [])[0];
   if (unknownSwitch !== undefined) return fail(`unknown --without "${unknownSwitch}" (known: ${EXTRA_SETUP_ENDPOINTS.map((e) => e.name).join(', ')})`);
   if (values.seed !== undefined && !existsSync(values.seed)) return fail(`--seed: no file ${values.seed}`);
+  if (values.stubs !== undefined && !existsSync(values.stubs)) return fail(`--stubs: no file ${values.stubs}`);
   let profile: GitlabProfile | undefined;
   try {
     profile = values.gitlab === undefined ? undefined : parseProfile(values.gitlab);
@@ -129,9 +146,16 @@ export async function serve(args: string[]): Promise<number> {
       neighbours: values.neighbours,
       without: values.without,
       seed: values.seed,
+      strict: values.strict,
+      stubs: values.stubs,
+      suiteFixtures: !values['no-suite-fixtures'],
+      onRequest: (entry) => {
+        if (values.log) console.log(logLine(entry));
+        if (entry.route === null) console.error(`gitlab-reference-server: not modelled here: ${entry.method} ${entry.path}`);
+      },
     });
   } catch (error) {
-    if (error instanceof SeedError) return fail(error.message);
+    if (error instanceof SeedError || error instanceof StubError) return fail(error.message);
     if ((error as { code?: string }).code === 'EADDRINUSE') return fail(`port ${port} is in use (--port 0 takes a free one)`);
     throw error;
   }
@@ -142,24 +166,21 @@ export async function serve(args: string[]): Promise<number> {
   writeFileSync(manifest, JSON.stringify(server.fixtures, null, 2), { mode: 0o600 });
 
   let stopping = false;
+  const removeManifest = () => rmSync(folder, { recursive: true, force: true });
   const stop = () => {
     // A second signal while closing ends at once.
     if (stopping) process.exit(130);
     stopping = true;
-    rmSync(folder, { recursive: true, force: true });
+    removeManifest();
     void server.close().then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  // npm exec (npx) and npm run start the command through a shell and pass it no signal: killing npm's
-  // pid ends npm and the shell and left the server serving, under init. Started by npm, it goes once
-  // the process that started it is gone.
-  if (process.env.npm_command !== undefined) {
-    const parent = process.ppid;
-    setInterval(() => {
-      if (process.ppid !== parent) stop();
-    }, 250).unref();
-  }
+  process.on('SIGHUP', stop);
+  // An exit of any other kind (an error thrown) leaves no file behind either.
+  process.on('exit', removeManifest);
+  // Started through npx or npm run, or by a process killed outright: it ends with its starter (lifetime.ts).
+  watchStarter(stop);
 
   const modes = [profile && `as GitLab ${profile.version} ${profile.tier}`, values['spec-only'] && 'spec-only mode', values['delayed-deletion'] && 'delayed deletion', vary !== undefined && `vary seed ${vary}`, values.neighbours && 'neighbours', values.seed && `seeded from ${values.seed}`].filter(Boolean);
   console.log(`GitLab reference server listening on ${server.url} (API at ${server.url}/api/v4)${modes.length ? `, ${modes.join(', ')}` : ''}`);

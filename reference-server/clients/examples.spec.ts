@@ -13,13 +13,14 @@ import { probe } from './drive.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const EXAMPLES = join(ROOT, 'docs', 'examples');
-// The command the examples start; `npx gitlab-reference-server` where the package is installed.
-const SERVER = `${process.execPath} ${join(ROOT, 'bin', 'gitlab-api-conformance.js')} serve`;
+// The commands the examples start: node on the command, and npx as their users do (in this clone,
+// npx runs the package's own bin).
+const SERVERS = { node: `${process.execPath} ${join(ROOT, 'bin', 'gitlab-api-conformance.js')} serve`, npx: 'npx --yes gitlab-reference-server' };
 const GOPATH = '/usr/share/gocode';
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+function run(server: string, command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env, GITLAB_REFERENCE_SERVER: SERVER }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env, GITLAB_REFERENCE_SERVER: server }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -31,10 +32,10 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 const pytest = probe('/usr/bin/python3', ['-c', 'import gitlab, pytest; print(gitlab.__version__)']);
 const go = existsSync(join(GOPATH, 'src/github.com/xanzy/go-gitlab')) ? probe('go', ['version']) : { missing: 'go-gitlab not found' };
 
-describe('the examples of docs/reference-server.md', { timeout: 600_000 }, () => {
+describe.each(Object.entries(SERVERS))('the examples of docs/reference-server.md, the server started with %s', { timeout: 600_000 }, (_launcher, server) => {
   test('python-gitlab: the pytest fixture seeds, resets between tests and stops the server', async (ctx) => {
     if (!pytest.version) ctx.skip(`python-gitlab or pytest not installed: ${pytest.missing} (apt-get install python3-gitlab python3-pytest)`);
-    const result = await run('/usr/bin/python3', ['-m', 'pytest', '-p', 'no:cacheprovider', '-q', join(EXAMPLES, 'python-gitlab')], ROOT, { PYTHONDONTWRITEBYTECODE: '1' });
+    const result = await run(server, '/usr/bin/python3', ['-m', 'pytest', '-p', 'no:cacheprovider', '-q', join(EXAMPLES, 'python-gitlab')], ROOT, { PYTHONDONTWRITEBYTECODE: '1' });
     expect(result.output).toMatch(/3 passed/);
     expect(result.code, result.output.slice(-3000)).toBe(0);
   });
@@ -43,7 +44,7 @@ describe('the examples of docs/reference-server.md', { timeout: 600_000 }, () =>
     if (!go.version) ctx.skip(`go-gitlab cannot be built: ${go.missing} (apt-get install golang-go golang-github-xanzy-go-gitlab-dev)`);
     // Debian's Go packages are a GOPATH tree: GOPATH mode, no module proxy, no network.
     const env = { GO111MODULE: 'off', GOPATH, GOFLAGS: '', GOCACHE: join(tmpdir(), 'gitlab-api-conformance-go-cache'), GOPROXY: 'off' };
-    const result = await run('go', ['test', '-count=1', '-v', '.'], join(EXAMPLES, 'go-gitlab'), env);
+    const result = await run(server, 'go', ['test', '-count=1', '-v', '.'], join(EXAMPLES, 'go-gitlab'), env);
     expect(result.output.match(/^--- PASS/gm)?.length, result.output.slice(-3000)).toBe(3);
     expect(result.code, result.output.slice(-3000)).toBe(0);
   });

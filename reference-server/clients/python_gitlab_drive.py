@@ -124,6 +124,17 @@ expect_error("HEAD /projects/:id/repository/branches/:branch", "http", exc.Gitla
              lambda: gl.http_head(f"/projects/{pid}/repository/branches/no-such-branch"))
 
 
+def project_fields():
+    read = gl.projects.get(pid)
+    expect(read.http_url_to_repo.endswith("/py-group/py-project.git") and read.ssh_url_to_repo.endswith(":py-group/py-project.git"),
+           f"{read.http_url_to_repo} {read.ssh_url_to_repo}")
+    expect(read.archived is False and read.topics == [] and read.tag_list == [] and read.forks_count == 0 and read.star_count == 0
+           and read.last_activity_at, f"fields {read.attributes}")
+
+
+check("GET /projects/:id (the fields clients read)", "manager", project_fields)
+
+
 # --- Repository files -----------------------------------------------------------------------
 
 path = "docs/guide.md"

@@ -11,7 +11,7 @@ export interface Actor {
   token?: PersonalAccessToken;
 }
 
-function presentedToken(request: FastifyRequest): string | undefined {
+export function presentedToken(request: FastifyRequest): string | undefined {
   const header = request.headers['private-token'];
   if (typeof header === 'string' && header !== '') return header;
   const authorization = request.headers.authorization;

@@ -99,6 +99,16 @@ export function projectEntity(ctx: Context, request: FastifyRequest, project: Pr
     namespace: namespaceBasic(ctx, request, project),
     shared_with_groups: sharedWithGroups(ctx, project.sharedWith),
     web_url: `${webBase(request)}/${fullPath}`,
+    // What clients read beside (lib/api/entities/basic_project_details.rb, project.rb): nothing here
+    // is archived, tagged, forked or starred, and nothing changes a project's activity time.
+    ssh_url_to_repo: `git@${request.hostname}:${fullPath}.git`,
+    http_url_to_repo: `${webBase(request)}/${fullPath}.git`,
+    archived: false,
+    tag_list: [],
+    topics: [],
+    forks_count: 0,
+    star_count: 0,
+    last_activity_at: project.createdAt,
     // Only once marked: lib/api/entities/project.rb exposes marked_for_deletion_at and marked_for_deletion_on (dates).
     ...(project.markedForDeletionOn ? { marked_for_deletion_at: project.markedForDeletionOn, marked_for_deletion_on: project.markedForDeletionOn } : {}),
   };
