@@ -16,13 +16,23 @@ import { normalizeTarget } from '../runner/run/instance-identity.js';
 import { Ledger } from '../runner/run/ledger.js';
 import { sweepLedger, sweepPrefix } from '../runner/run/removal.js';
 import { ProgressReporter } from '../runner/report/progress-reporter.js';
-import { ConformanceReporter, type RunControl } from '../runner/report/reporter.js';
+import { ConformanceReporter, type RunControl, type UnloadedTest } from '../runner/report/reporter.js';
 import { chosenSummary, SUITE_VERSION } from '../runner/report/results.js';
 import { printEnding, printTable } from '../runner/report/terminal.js';
+import type { RunContext } from '../runner/run/context.js';
+import { unloadedTests } from './selection.js';
 import { TargetWatch } from './watchdog.js';
 import { vitestConfigFile } from './vitest-config-file.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * After a signal: how long the tests under way may take to end before their worker threads are
+ * ended and the run is cleaned up from this process (a second signal does it at once).
+ */
+const STOP_GRACE_MS = 5_000;
+/** After an interrupted run's reports: how long the process may take to end by itself before it exits. */
+const EXIT_AFTER_MS = 3_000;
 
 /** The exit codes, as pytest has them: 5 when the selection matched no test. */
 export const EXIT = { passed: 0, failed: 1, notMade: 2, empty: 5 } as const;
@@ -172,7 +182,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
   useSettings(config);
   rmSync(join(config.reportDir, 'results.json'), { force: true });
   const started = Date.now();
-  const control: RunControl = { partial: values.shard !== undefined };
+  const control: RunControl = { partial: values.shard !== undefined, completeInterrupted: true };
   const watch = new TargetWatch(config.targetUrl);
   control.cutShort = () => watch.lostAtTheEnd();
   const reporter = new ConformanceReporter(CATALOG, config, control);
@@ -180,9 +190,38 @@ async function run(args: string[], transcript?: string): Promise<number> {
   // Loaded here, not at the top: --help and sweep need none of vitest.
   const { createVitest } = await import('vitest/node');
   const { NameOrder } = await import('../runner/run/name-order.js');
-  (await import('../runner/run/lifecycle.js')).offerRunMaker(CATALOG);
+  const { made } = (await import('../runner/run/lifecycle.js')).offerRunMaker(CATALOG);
   // Threads that serve the setting phases too, instead of four more started for them (kept-threads.ts).
   const pool = (await import('./kept-threads.js')).keptThreads();
+  // Load only the test files of the selected areas; the gate reports the rest of a file's tests.
+  const selected = config.areas.length > 0 ? config.areas : CATALOG.areaNames;
+  const areas = new Set<string>(selected.filter((a) => config.endpoints.length === 0 || config.endpoints.some((e) => CATALOG.endpointArea.get(e) === a)));
+  const filters = areas.size === CATALOG.areaNames.length ? [] : [...areas].map((a) => `suites/${a}/`);
+  // Set up before vitest, whose set-up takes a while: a signal then already stops the run.
+  let escalate = () => {};
+  const escalated = new Promise<void>((resolve) => (escalate = resolve));
+  let stopRun = () => {};
+  let grace: NodeJS.Timeout | undefined;
+  const interrupt = (why: string) => {
+    if (control.interruption !== undefined) return;
+    control.interruption = why;
+    process.exitCode = EXIT.notMade;
+    console.error(`\nconformance: interrupted (${why}); stopping and cleaning up what the run created …`);
+    // The tests under way may end within the grace; after it their threads are ended and the run cleaned up from here.
+    grace = setTimeout(() => {
+      console.error(`conformance: the run did not stop within ${STOP_GRACE_MS / 1000} s of the interruption; ending its workers and cleaning up …`);
+      escalate();
+    }, STOP_GRACE_MS).unref();
+    stopRun();
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (control.interruption === undefined) return interrupt(signal);
+    console.error(`\nconformance: ${signal} again; ending the workers now and cleaning up what the run created …`);
+    escalate();
+  };
+  // vitest's own handlers exit the process at once; ours cancel the run so its clean-up happens.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) process.on(signal, onSignal);
   const vitest = await createVitest('test', {
     pool,
     root: ROOT,
@@ -202,35 +241,52 @@ async function run(args: string[], transcript?: string): Promise<number> {
     shard: values.shard,
     reporters: [new ProgressReporter(), reporter, watch],
   });
-  const interrupt = (why: string) => {
-    if (control.interruption !== undefined) return;
-    control.interruption = why;
-    console.error(`\nconformance: interrupted (${why}); stopping and cleaning up what the run created …`);
+  for (const signal of signals) {
+    process.removeAllListeners(signal);
+    process.on(signal, onSignal);
+  }
+  // The tests of the files not loaded yet are listed at once, while the run stops and is cleaned up.
+  let unloaded: Promise<UnloadedTest[]> | undefined;
+  stopRun = () => {
     pool.endWithRunners();
     vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
+    unloaded = unloadedTests(ROOT, config, vitest.state.getTestModules(), { filters, grep: values.grep, shard: values.shard }).catch((error: unknown) => {
+      console.error(`conformance: the tests of the files the run did not load could not be listed (${(error as Error).message}); the reports lack them`);
+      return [];
+    });
   };
-  const onSigint = (signal: NodeJS.Signals) => interrupt(signal);
   watch.onLost = interrupt;
-  // vitest's own handlers exit the process at once; ours cancels the run so its clean-up happens.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.removeAllListeners(signal);
-    process.on(signal, onSigint);
-  }
-  // Load only the test files of the selected areas; the gate reports the rest of a file's tests.
-  const selected = config.areas.length > 0 ? config.areas : CATALOG.areaNames;
-  const areas = new Set<string>(selected.filter((a) => config.endpoints.length === 0 || config.endpoints.some((e) => CATALOG.endpointArea.get(e) === a)));
-  const filters = areas.size === CATALOG.areaNames.length ? [] : [...areas].map((a) => `suites/${a}/`);
-  try {
-    await vitest.start(filters);
-  } catch (error) {
-    console.error(`conformance: ${(error as Error).message}`);
-  } finally {
-    watch.stop();
+  // A signal before the run started (during vitest's own set-up) stops it before any file loads.
+  if (control.interruption !== undefined) stopRun();
+  const ran = (async () => {
+    try {
+      if (control.interruption === undefined) await vitest.start(filters);
+    } catch (error) {
+      console.error(`conformance: ${(error as Error).message}`);
+    }
     await vitest.close();
-    await pool.close();
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
-    if (!config.keep) await sweepLeftovers(started, config);
+  })();
+  // The run ends, or (interrupted) its workers are ended after the grace or at a second signal.
+  const stopped = await Promise.race([ran.then(() => true, (error: unknown) => (console.error(`conformance: ${(error as Error).message}`), true)), escalated.then(() => false)]);
+  clearTimeout(grace);
+  watch.stop();
+  if (!stopped) await Promise.race([pool.close().catch(() => undefined), new Promise((done) => setTimeout(done, 2_000).unref())]);
+  else await pool.close().catch((error: unknown) => console.error(`conformance: ${(error as Error).message}`));
+  let run: RunContext | undefined;
+  for (const making of made) {
+    // What the run made is undone here when vitest's teardown did not (workers ended, a signal during set-up);
+    // the teardown is one: when vitest's is under way, this waits for it.
+    const it = await making.catch(() => undefined);
+    run ??= it?.run;
+    await it?.teardown().catch((error: unknown) => console.error(`conformance: the clean-up failed: ${(error as Error).message}`));
+  }
+  if (!config.keep) await sweepLeftovers(started, config).catch((error: unknown) => console.error(`conformance: ${(error as Error).message}`));
+  for (const signal of signals) process.off(signal, onSignal);
+  if (control.interruption !== undefined) {
+    const modules = reporter.interruptedModules ?? vitest.state.getTestModules();
+    await reporter.report(modules, control.interruption, (await unloaded) ?? [], run);
+    // However the run stopped, the process ends soon after its reports: a worker or handle vitest left must not keep it.
+    setTimeout(() => process.exit(EXIT.notMade), EXIT_AFTER_MS).unref();
   }
   const results = reporter.results;
   if (results === undefined) {
