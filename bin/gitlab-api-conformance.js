@@ -6,6 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { compiledCommand } from './compiled-cli.js';
 
 const args = process.argv.slice(2);
+// A run (not another command) takes a signal from its first moment: one that comes while the command
+// loads is kept, and the run, once it can, stops as interrupted (cli/cli.ts) instead of dying unreported.
+const EARLY_SIGNAL = Symbol.for('gitlab-api-conformance:early-signal');
+const isRun = !['list', 'diff', 'sweep', 'serve', '--version', '-v', '--help', '-h'].includes(args[0]) && !args.includes('--help') && !args.includes('-h');
+const early = (signal) => (globalThis[EARLY_SIGNAL] ??= signal);
+if (isRun) for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, early);
 const compiled = await compiledCommand(dirname(dirname(fileURLToPath(import.meta.url))));
 let main;
 if (compiled) {

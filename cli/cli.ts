@@ -221,7 +221,13 @@ async function run(args: string[], transcript?: string): Promise<number> {
   };
   // vitest's own handlers exit the process at once; ours cancel the run so its clean-up happens.
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  for (const signal of signals) process.on(signal, onSignal);
+  for (const signal of signals) {
+    process.removeAllListeners(signal);
+    process.on(signal, onSignal);
+  }
+  // A signal while the command loaded (bin/gitlab-api-conformance.js kept it).
+  const early = (globalThis as Record<symbol, NodeJS.Signals | undefined>)[Symbol.for('gitlab-api-conformance:early-signal')];
+  if (early !== undefined) interrupt(early);
   const vitest = await createVitest('test', {
     pool,
     root: ROOT,
