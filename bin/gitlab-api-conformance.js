@@ -3,7 +3,6 @@
 // cannot be used, run as it is through tsx.
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compiledCommand } from './compiled-cli.js';
 
 const args = process.argv.slice(2);
 // A run (not another command) takes a signal from its first moment: one that comes while the command
@@ -12,6 +11,7 @@ const EARLY_SIGNAL = Symbol.for('gitlab-api-conformance:early-signal');
 const isRun = !['list', 'diff', 'sweep', 'serve', '--version', '-v', '--help', '-h'].includes(args[0]) && !args.includes('--help') && !args.includes('-h');
 const early = (signal) => (globalThis[EARLY_SIGNAL] ??= signal);
 if (isRun) for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, early);
+const { compiledCommand } = await import('./compiled-cli.js');
 const compiled = await compiledCommand(dirname(dirname(fileURLToPath(import.meta.url))));
 let main;
 if (compiled) {

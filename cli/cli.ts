@@ -20,6 +20,7 @@ import { ConformanceReporter, type RunControl, type UnloadedTest } from '../runn
 import { chosenSummary, SUITE_VERSION } from '../runner/report/results.js';
 import { printEnding, printTable } from '../runner/report/terminal.js';
 import type { RunContext } from '../runner/run/context.js';
+import { withoutVitestSignalHandlers } from './own-signals.js';
 import { unloadedTests } from './selection.js';
 import { TargetWatch } from './watchdog.js';
 import { vitestConfigFile } from './vitest-config-file.js';
@@ -219,7 +220,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
     console.error(`\nconformance: ${signal} again; ending the workers now and cleaning up what the run created …`);
     escalate();
   };
-  // vitest's own handlers exit the process at once; ours cancel the run so its clean-up happens.
+  // Ours cancel the run so that its clean-up happens (the bin's, which kept a signal while it loaded, go).
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   for (const signal of signals) {
     process.removeAllListeners(signal);
@@ -228,7 +229,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
   // A signal while the command loaded (bin/gitlab-api-conformance.js kept it).
   const early = (globalThis as Record<symbol, NodeJS.Signals | undefined>)[Symbol.for('gitlab-api-conformance:early-signal')];
   if (early !== undefined) interrupt(early);
-  const vitest = await createVitest('test', {
+  const vitest = await withoutVitestSignalHandlers(() => createVitest('test', {
     pool,
     root: ROOT,
     config: vitestConfigFile(ROOT),
@@ -246,11 +247,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
     ...(config.sequential ? { sequence: { sequencer: NameOrder } } : {}),
     shard: values.shard,
     reporters: [new ProgressReporter(), reporter, watch],
-  });
-  for (const signal of signals) {
-    process.removeAllListeners(signal);
-    process.on(signal, onSignal);
-  }
+  }));
   // The tests of the files not loaded yet are listed at once, while the run stops and is cleaned up.
   let unloaded: Promise<UnloadedTest[]> | undefined;
   stopRun = () => {

@@ -7,16 +7,14 @@ import { CATALOG } from '../suites/areas.js';
 import type { TestMeta } from '../runner/run/conformance.js';
 import { conformanceProjects, type Config } from '../runner/run/config.js';
 import type { UnloadedTest } from '../runner/report/reporter.js';
+import { withoutVitestSignalHandlers } from './own-signals.js';
 import { vitestConfigFile } from './vitest-config-file.js';
 
 /** The conformance test files of `filters` (and `shard`) that none of `loaded` declared a test of, their tests collected. */
 export async function unloadedTests(root: string, config: Config, loaded: ReadonlyArray<TestModule>, options: { filters: string[]; grep?: string; shard?: string }): Promise<UnloadedTest[]> {
   const seen = new Set(loaded.filter((m) => [...m.children.allTests()].length > 0).map((m) => `${m.project.name}\0${m.moduleId}`));
   const { createVitest } = await import('vitest/node');
-  // vitest's own handlers, added with each instance, exit the process at a signal: the command's handle them.
-  const signals = ['SIGINT', 'SIGTERM'] as const;
-  const handlers = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
-  const collector = await createVitest('test', {
+  const collector = await withoutVitestSignalHandlers(() => createVitest('test', {
     root,
     config: vitestConfigFile(root),
     configLoader: 'native',
@@ -26,8 +24,7 @@ export async function unloadedTests(root: string, config: Config, loaded: Readon
     reporters: [],
     shard: options.shard,
     provide: { conformanceSettings: { ...config, targetUrl: undefined }, conformanceCollectOnly: true },
-  });
-  for (const signal of signals) for (const listener of process.listeners(signal)) if (!handlers.get(signal)!.includes(listener)) process.off(signal, listener);
+  }));
   const pattern = options.grep === undefined ? undefined : new RegExp(options.grep);
   const out: UnloadedTest[] = [];
   try {
