@@ -250,10 +250,13 @@ async function run(args: string[], transcript?: string): Promise<number> {
   }));
   // The tests of the files not loaded yet are listed at once, while the run stops and is cleaned up.
   let unloaded: Promise<UnloadedTest[]> | undefined;
+  let runStarted = false;
   stopRun = () => {
+    // Before the run started no test is under way: nothing to wait for, nor to end.
+    if (!runStarted) clearTimeout(grace);
     pool.endWithRunners();
     vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
-    unloaded = unloadedTests(ROOT, config, vitest.state.getTestModules(), { filters, grep: values.grep, shard: values.shard }).catch((error: unknown) => {
+    unloaded = unloadedTests(ROOT, config, vitest.state.getTestModules(), { filters, grep: values.grep, shard: values.shard, unstarted: runStarted ? undefined : vitest }).catch((error: unknown) => {
       console.error(`conformance: the tests of the files the run did not load could not be listed (${(error as Error).message}); the reports lack them`);
       return [];
     });
@@ -263,14 +266,17 @@ async function run(args: string[], transcript?: string): Promise<number> {
   if (control.interruption !== undefined) stopRun();
   const ran = (async () => {
     try {
-      if (control.interruption === undefined) await vitest.start(filters);
+      if (control.interruption === undefined) {
+        runStarted = true;
+        await vitest.start(filters);
+      } else await unloaded;
     } catch (error) {
       console.error(`conformance: ${(error as Error).message}`);
     }
     await vitest.close();
   })();
   // The run ends, or (interrupted) its workers are ended after the grace or at a second signal.
-  const stopped = await Promise.race([ran.then(() => true, (error: unknown) => (console.error(`conformance: ${(error as Error).message}`), true)), escalated.then(() => false)]);
+  const stopped = await Promise.race([ran.then(() => true, (error: unknown) => (console.error(`conformance: ${(error as Error).message}`), true)), escalated.then(() => !runStarted && ran.then(() => true))]);
   clearTimeout(grace);
   watch.stop();
   if (!stopped) await Promise.race([pool.close().catch(() => undefined), new Promise((done) => setTimeout(done, 2_000).unref())]);

@@ -2,7 +2,7 @@
 // the file, so a run cut short knows nothing of the files it had not started (whole areas could be
 // missing from its tables and its totals). Here those files are loaded again without a run (as
 // `list` does: no target, no global setup), so that every selected test is in the reports, `not-run`.
-import { BaseSequencer, type TestModule } from 'vitest/node';
+import { BaseSequencer, type TestModule, type Vitest } from 'vitest/node';
 import { CATALOG } from '../suites/areas.js';
 import type { TestMeta } from '../runner/run/conformance.js';
 import { conformanceProjects, type Config } from '../runner/run/config.js';
@@ -11,10 +11,15 @@ import { withoutVitestSignalHandlers } from './own-signals.js';
 import { vitestConfigFile } from './vitest-config-file.js';
 
 /** The conformance test files of `filters` (and `shard`) that none of `loaded` declared a test of, their tests collected. */
-export async function unloadedTests(root: string, config: Config, loaded: ReadonlyArray<TestModule>, options: { filters: string[]; grep?: string; shard?: string }): Promise<UnloadedTest[]> {
+/**
+ * `unstarted`: the run's own vitest, when its run never started: its global setup is told to make
+ * nothing (`conformanceCollectOnly`) and it collects the files itself, instead of a second instance.
+ */
+export async function unloadedTests(root: string, config: Config, loaded: ReadonlyArray<TestModule>, options: { filters: string[]; grep?: string; shard?: string; unstarted?: Vitest }): Promise<UnloadedTest[]> {
   const seen = new Set(loaded.filter((m) => [...m.children.allTests()].length > 0).map((m) => `${m.project.name}\0${m.moduleId}`));
   const { createVitest } = await import('vitest/node');
-  const collector = await withoutVitestSignalHandlers(() => createVitest('test', {
+  if (options.unstarted) for (const project of options.unstarted.projects) project.provide('conformanceCollectOnly', true);
+  const collector = options.unstarted ?? await withoutVitestSignalHandlers(() => createVitest('test', {
     root,
     config: vitestConfigFile(root),
     configLoader: 'native',
@@ -44,7 +49,7 @@ export async function unloadedTests(root: string, config: Config, loaded: Readon
       }
     }
   } finally {
-    await collector.close();
+    if (!options.unstarted) await collector.close();
   }
   return out;
 }
