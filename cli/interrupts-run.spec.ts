@@ -91,7 +91,6 @@ describe('interrupts under load', { timeout: 600_000 }, () => {
     expect(whole.length).toBeGreaterThan(small.length);
     busy.push(...load(400_000));
     const outcomes: string[] = [];
-    // Two runs at a time beside the load.
     const queue = [...MOMENTS];
     const one = async (moment: Moment) => {
       const s = await server(moment.latencyMs ? { latencyMs: moment.latencyMs } : {});
@@ -126,33 +125,36 @@ describe('interrupts under load', { timeout: 600_000 }, () => {
       });
       const ended = Date.now() - signalledAt;
       outcomes.push(`${moment.name}: ${moment.signal}${moment.second ? `+${moment.second.signal}` : ''}, exit ${run.code}, ended ${(ended / 1000).toFixed(1)} s after it`);
-      expect(run.code, `${moment.name}:\n${run.stderr.slice(-2000)}`).toBe(2);
+      expect.soft(run.code, `${moment.name}:\n${run.stderr.slice(-2000)}`).toBe(2);
+      expect.soft(leftovers(s), `${moment.name}: left on the target`).toEqual([]);
+      if (run.code !== 2) return;
       const res = results(run);
       const ids = res.tests.map((t) => t.id).sort();
       const wanted = moment.args.length === 0 ? whole : small;
       const summary = res.summary;
       outcomes.push(`  ${summary.total} tests (${summary.pass} pass, ${summary['not-run']} not run)`);
-      expect(signalledAt, `${moment.name}: the run ended before its signal`).toBeGreaterThan(0);
-      expect(ended, `${moment.name}: ended ${ended} ms after the signal`).toBeLessThan(BOUND_MS);
-      expect(run.stdout, moment.name).toMatch(/^INTERRUPTED \(SIG(INT|TERM)\)/m);
-      expect(res.status).toBe('interrupted');
-      expect(ids, `${moment.name}: the reports list the selection`).toEqual(wanted);
-      expect(summary.total).toBe(wanted.length);
+      expect.soft(signalledAt, `${moment.name}: the run ended before its signal`).toBeGreaterThan(0);
+      expect.soft(ended, `${moment.name}: ended ${ended} ms after the signal`).toBeLessThan(BOUND_MS);
+      expect.soft(run.stdout, moment.name).toMatch(/^INTERRUPTED \(SIG(INT|TERM)\)/m);
+      expect.soft(res.status).toBe('interrupted');
+      expect.soft(ids, `${moment.name}: the reports list the selection`).toEqual(wanted);
+      expect.soft(summary.total).toBe(wanted.length);
       // Every report counts the selection: the table's total row, junit's tests and summary.md's.
       const report = (name: string) => readFileSync(join(run.dir, 'reports', name), 'utf8');
       const tableTotal = /^total((?:\s+\d+)+)$/m.exec(run.stdout)?.[1].trim().split(/\s+/).map(Number) ?? [];
-      expect(tableTotal.reduce((a, b) => a + b, 0), `${moment.name}: the table's total row`).toBe(wanted.length);
-      expect(report('summary.md')).toContain(`of ${wanted.length} tests`);
+      expect.soft(tableTotal.reduce((a, b) => a + b, 0), `${moment.name}: the table's total row`).toBe(wanted.length);
+      expect.soft(report('summary.md')).toContain(`of ${wanted.length} tests`);
       // junit adds one testcase for the run as a whole, an error when it was interrupted.
-      expect([...report('junit.xml').matchAll(/<testcase /g)].length).toBe(wanted.length + 1);
-      expect(report('report.html')).toMatch(/INTERRUPTED/);
-      expect(leftovers(s), `${moment.name}: left on the target`).toEqual([]);
+      expect.soft([...report('junit.xml').matchAll(/<testcase /g)].length).toBe(wanted.length + 1);
+      expect.soft(report('report.html')).toMatch(/INTERRUPTED/);
     };
     const worker = async () => {
       for (let moment = queue.shift(); moment; moment = queue.shift()) await one(moment);
     };
     try {
-      await Promise.all([worker(), worker()]);
+      // One run at a time beside the load: two at once on 2 cores (and the load) took a run interrupted
+      // while it loaded 30.4 s to end, most of it loading vitest and the test files to list them.
+      await worker();
     } finally {
       for (const child of busy.splice(0)) child.kill('SIGKILL');
       console.log(outcomes.join('\n'));
