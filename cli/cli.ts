@@ -215,8 +215,11 @@ async function run(args: string[], transcript?: string): Promise<number> {
     }, STOP_GRACE_MS).unref();
     stopRun();
   };
+  let again = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (control.interruption === undefined) return interrupt(signal);
+    if (again) return;
+    again = true;
     console.error(`\nconformance: ${signal} again; ending the workers now and cleaning up what the run created …`);
     escalate();
   };
@@ -290,7 +293,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
     await it?.teardown().catch((error: unknown) => console.error(`conformance: the clean-up failed: ${(error as Error).message}`));
   }
   if (!config.keep) await sweepLeftovers(started, config).catch((error: unknown) => console.error(`conformance: ${(error as Error).message}`));
-  for (const signal of signals) process.off(signal, onSignal);
+  // The handlers stay until the process ends: a later signal, as the reports are written, must not kill it.
   if (control.interruption !== undefined) {
     const modules = reporter.interruptedModules ?? vitest.state.getTestModules();
     await reporter.report(modules, control.interruption, (await unloaded) ?? [], run);
