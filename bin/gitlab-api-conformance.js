@@ -3,12 +3,18 @@
 // cannot be used, run as it is through tsx.
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compiledCommand } from './compiled-cli.js';
 
 // What the command prints shows escape sequences escaped (runner/core/output.ts): the libraries it
 // loads (vitest's messages) must not colour theirs, or their colours would show as text.
 process.env.NO_COLOR ??= '1';
 const args = process.argv.slice(2);
+// A run (not another command) takes a signal from its first moment: one that comes while the command
+// loads is kept, and the run, once it can, stops as interrupted (cli/cli.ts) instead of dying unreported.
+const EARLY_SIGNAL = Symbol.for('gitlab-api-conformance:early-signal');
+const isRun = !['list', 'diff', 'sweep', 'serve', '--version', '-v', '--help', '-h'].includes(args[0]) && !args.includes('--help') && !args.includes('-h');
+const early = (signal) => (globalThis[EARLY_SIGNAL] ??= signal);
+if (isRun) for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, early);
+const { compiledCommand } = await import('./compiled-cli.js');
 const compiled = await compiledCommand(dirname(dirname(fileURLToPath(import.meta.url))));
 let main;
 if (compiled) {

@@ -22,9 +22,9 @@ const RUN_MS = 600_000;
 
 afterAll(cleanUpChildren);
 
-/** A template's shell line run as its job would: in `cwd`, with the job's variables; `npx gitlab-api-conformance` is this tree's command. */
+/** A template's shell line run as its job would: in `cwd`, with the job's variables; the command (`exec node_modules/.bin/…` or `npx …`) is this tree's. */
 function sh(line: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const command = line.replace(/\bnpx gitlab-api-conformance\b/g, `node "${BIN}"`);
+  const command = line.replace(/(?:\bnpx |\bnode_modules\/\.bin\/)gitlab-api-conformance\b/g, `node "${BIN}"`);
   return new Promise((done, fail) => {
     // Async: the reference server answers from this process.
     const child = spawn('bash', ['-euo', 'pipefail', '-c', command], { cwd, env: { ...userEnv(), ...env } });
@@ -37,7 +37,7 @@ function sh(line: string, cwd: string, env: Record<string, string>): Promise<{ c
 }
 
 /** The suite's command lines of a script (the bootstrap and Docker lines are bootstrap.spec.ts's). */
-const suiteLines = (lines: string[]) => lines.filter((l) => /\bnpx gitlab-api-conformance\b/.test(l));
+const suiteLines = (lines: string[]) => lines.filter((l) => /(?:\bnpx |\bnode_modules\/\.bin\/)gitlab-api-conformance\b/.test(l));
 
 /** What a run against `s` needs that the CI job's bootstrap would have given: the token in a file, the fixtures' manifest, every capability. */
 function targetEnv(s: ReferenceServer, dir: string, tokenFile: string): Record<string, string> {

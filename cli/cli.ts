@@ -18,15 +18,26 @@ import { parseShard } from '../runner/run/shard.js';
 import { Ledger } from '../runner/run/ledger.js';
 import { describePending, sweepLedger, sweepPrefix, type Pending, type SweepResult } from '../runner/run/removal.js';
 import { ProgressReporter } from '../runner/report/progress-reporter.js';
-import { ConformanceReporter, type RunControl } from '../runner/report/reporter.js';
+import { ConformanceReporter, type RunControl, type UnloadedTest } from '../runner/report/reporter.js';
 import { chosenSummary, SUITE_VERSION } from '../runner/report/results.js';
 import { printEnding, printTable } from '../runner/report/terminal.js';
 import { lockReportDir, refusal } from './report-lock.js';
+import type { RunContext } from '../runner/run/context.js';
+import { withoutVitestSignalHandlers } from './own-signals.js';
+import { unloadedTests } from './selection.js';
 import { TargetWatch } from './watchdog.js';
 import { shardFiles } from './shards.js';
 import { vitestConfigFile } from './vitest-config-file.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * After a signal: how long the tests under way may take to end before their worker threads are
+ * ended and the run is cleaned up from this process (a second signal does it at once).
+ */
+const STOP_GRACE_MS = 5_000;
+/** After an interrupted run's reports: how long the process may take to end by itself before it exits. */
+const EXIT_AFTER_MS = 3_000;
 
 /** The exit codes, as pytest has them: 5 when the selection matched no test. */
 export const EXIT = { passed: 0, failed: 1, notMade: 2, empty: 5 } as const;
@@ -209,7 +220,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
     return EXIT.notMade;
   }
   rmSync(join(config.reportDir, 'results.json'), { force: true });
-  const control: RunControl = { partial: shard !== undefined, ...(shard && ofShard ? { shard: { ...shard, run: config.runName ?? config.runId, files: ofShard } } : {}) };
+  const control: RunControl = { partial: shard !== undefined, completeInterrupted: true, ...(shard && ofShard ? { shard: { ...shard, run: config.runName ?? config.runId, files: ofShard } } : {}) };
   const watch = new TargetWatch(config.targetUrl);
   control.cutShort = () => watch.lostAtTheEnd();
   const reporter = new ConformanceReporter(CATALOG, config, control);
@@ -218,10 +229,44 @@ async function run(args: string[], transcript?: string): Promise<number> {
   const { createVitest } = await import('vitest/node');
   const { NameOrder } = await import('../runner/run/name-order.js');
   const lifecycle = await import('../runner/run/lifecycle.js');
-  lifecycle.offerRunMaker(CATALOG);
+  const { made } = lifecycle.offerRunMaker(CATALOG);
   // Threads that serve the setting phases too, instead of four more started for them (kept-threads.ts).
   const pool = (await import('./kept-threads.js')).keptThreads();
-  const vitest = await createVitest('test', {
+  // Set up before vitest, whose set-up takes a while: a signal then already stops the run.
+  let escalate = () => {};
+  const escalated = new Promise<void>((resolve) => (escalate = resolve));
+  let stopRun = () => {};
+  let grace: NodeJS.Timeout | undefined;
+  const interrupt = (why: string) => {
+    if (control.interruption !== undefined) return;
+    control.interruption = why;
+    process.exitCode = EXIT.notMade;
+    console.error(`\nconformance: interrupted (${why}); stopping and cleaning up what the run created …`);
+    // The tests under way may end within the grace; after it their threads are ended and the run cleaned up from here.
+    grace = setTimeout(() => {
+      console.error(`conformance: the run did not stop within ${STOP_GRACE_MS / 1000} s of the interruption; ending its workers and cleaning up …`);
+      escalate();
+    }, STOP_GRACE_MS).unref();
+    stopRun();
+  };
+  let again = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (control.interruption === undefined) return interrupt(signal);
+    if (again) return;
+    again = true;
+    console.error(`\nconformance: ${signal} again; ending the workers now and cleaning up what the run created …`);
+    escalate();
+  };
+  // Ours cancel the run so that its clean-up happens (the bin's, which kept a signal while it loaded, go).
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) {
+    process.removeAllListeners(signal);
+    process.on(signal, onSignal);
+  }
+  // A signal while the command loaded (bin/gitlab-api-conformance.js kept it).
+  const early = (globalThis as Record<symbol, NodeJS.Signals | undefined>)[Symbol.for('gitlab-api-conformance:early-signal')];
+  if (early !== undefined) interrupt(early);
+  const vitest = await withoutVitestSignalHandlers(() => createVitest('test', {
     pool,
     root: ROOT,
     config: vitestConfigFile(ROOT),
@@ -238,34 +283,57 @@ async function run(args: string[], transcript?: string): Promise<number> {
     provide: { conformanceSettings: config },
     ...(config.sequential ? { sequence: { sequencer: NameOrder } } : {}),
     reporters: [new ProgressReporter(), reporter, watch],
-  });
-  const interrupt = (why: string) => {
-    if (control.interruption !== undefined) return;
-    control.interruption = why;
-    console.error(`\nconformance: interrupted (${why}); stopping and cleaning up what the run created …`);
+  }));
+  // The tests of the files not loaded yet are listed at once, while the run stops and is cleaned up.
+  let unloaded: Promise<UnloadedTest[]> | undefined;
+  let runStarted = false;
+  stopRun = () => {
+    // Before the run started no test is under way: nothing to wait for, nor to end.
+    if (!runStarted) clearTimeout(grace);
     pool.endWithRunners();
     vitest.cancelCurrentRun('keyboard-input').catch(() => undefined);
+    unloaded = unloadedTests(ROOT, config, vitest.state.getTestModules(), { filters, grep: values.grep, unstarted: runStarted ? undefined : vitest }).catch((error: unknown) => {
+      console.error(`conformance: the tests of the files the run did not load could not be listed (${(error as Error).message}); the reports lack them`);
+      return [];
+    });
   };
-  const onSigint = (signal: NodeJS.Signals) => interrupt(signal);
   watch.onLost = interrupt;
-  // vitest's own handlers exit the process at once; ours cancels the run so its clean-up happens.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.removeAllListeners(signal);
-    process.on(signal, onSigint);
-  }
   /** Why vitest could not run the suite (the pre-check refused the target or its token): said in one line. */
   let startError: string | undefined;
-  try {
-    await vitest.start(filters);
-  } catch (error) {
-    startError = (error as Error).message.split('\n')[0];
-  } finally {
-    watch.stop();
+  // A signal before the run started (during vitest's own set-up) stops it before any file loads.
+  if (control.interruption !== undefined) stopRun();
+  const ran = (async () => {
+    try {
+      if (control.interruption === undefined) {
+        runStarted = true;
+        await vitest.start(filters);
+      } else await unloaded;
+    } catch (error) {
+      startError = (error as Error).message.split('\n')[0];
+    }
     await vitest.close();
-    await pool.close();
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
-    if (!config.keep) await sweepLeftovers(lifecycle.ledgersOfThisProcess(), config);
+  })();
+  // The run ends, or (interrupted) its workers are ended after the grace or at a second signal.
+  const stopped = await Promise.race([ran.then(() => true, (error: unknown) => (console.error(`conformance: ${(error as Error).message}`), true)), escalated.then(() => !runStarted && ran.then(() => true))]);
+  clearTimeout(grace);
+  watch.stop();
+  if (!stopped) await Promise.race([pool.close().catch(() => undefined), new Promise((done) => setTimeout(done, 2_000).unref())]);
+  else await pool.close().catch((error: unknown) => console.error(`conformance: ${(error as Error).message}`));
+  let run: RunContext | undefined;
+  for (const making of made) {
+    // What the run made is undone here when vitest's teardown did not (workers ended, a signal during set-up);
+    // the teardown is one: when vitest's is under way, this waits for it.
+    const it = await making.catch(() => undefined);
+    run ??= it?.run;
+    await it?.teardown().catch((error: unknown) => console.error(`conformance: the clean-up failed: ${(error as Error).message}`));
+  }
+  if (!config.keep) await sweepLeftovers(lifecycle.ledgersOfThisProcess(), config).catch((error: unknown) => console.error(`conformance: ${(error as Error).message}`));
+  // The handlers stay until the process ends: a later signal, as the reports are written, must not kill it.
+  if (control.interruption !== undefined) {
+    const modules = reporter.interruptedModules ?? vitest.state.getTestModules();
+    await reporter.report(modules, control.interruption, (await unloaded) ?? [], run);
+    // However the run stopped, the process ends soon after its reports: a worker or handle vitest left must not keep it.
+    setTimeout(() => process.exit(EXIT.notMade), EXIT_AFTER_MS).unref();
   }
   const results = reporter.results;
   if (startError !== undefined && (results !== undefined || control.interruption !== undefined)) console.error(`conformance: ${startError}`);

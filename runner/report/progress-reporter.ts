@@ -1,6 +1,7 @@
 // A progress line while the suite runs: test files done out of the files selected (known from the
 // start; the number of tests is known only once each file has loaded), and the tests ended so far
-// with their verdicts. On a terminal it rewrites one line; elsewhere (CI logs) it prints a line every
+// with their verdicts (a test gated off, unsupported or disabled, is not `not-run`: that verdict is an
+// interrupted run's). On a terminal it rewrites one line; elsewhere (CI logs) it prints a line every
 // 25 tests.
 import type { Reporter, TestCase, TestModule, TestSpecification } from 'vitest/node';
 import { writeUnfiltered } from '../core/output.js';
@@ -29,7 +30,7 @@ export class ProgressReporter implements Reporter {
     if (state === 'passed') this.passed++;
     else if (state === 'failed') this.failed++;
     else this.skipped++;
-    const line = `conformance: files ${this.filesDone}/${this.files} · ${this.done} tests ended · ${this.passed} passed · ${this.failed} failed · ${this.skipped} not run`;
+    const line = `conformance: files ${this.filesDone}/${this.files} · ${this.done} tests ended · ${this.passed} passed · ${this.failed} failed · ${this.skipped} unsupported or disabled`;
     if (this.out.isTTY) {
       // Its own carriage return and erase-line: around the filter that escapes a target's (core/output.ts).
       writeUnfiltered(this.out, `\r${line}\x1b[K`);

@@ -20,6 +20,16 @@ import { summaryMarkdown } from './markdown.js';
 import { buildResults, chosenSummary, headline, type FixtureReport, type Results, type ShardLabel, type TestRecord, type Verdict } from './results.js';
 import { writeTranscript } from './transcript.js';
 
+/** A test of a file an interrupted run did not load, with why the selection leaves it out (then `disabled`, as a run reports it), when it does. */
+export interface UnloadedTest {
+  meta: TestMeta;
+  file: string;
+  notSelected?: string;
+}
+
+/** How long an interrupted run's reports wait for its coordinator's tally: it may be gone with the workers. */
+const INTERRUPTED_ANSWER_MS = 500;
+
 /**
  * A test's verdicts on both levels, from the outcome the test wrapper recorded where it decided it.
  * `interruption`: why the run was cut short; a test it kept from ending is `not-run`.
@@ -84,6 +94,11 @@ export interface RunControl {
   shard?: Omit<ShardLabel, 'run'> & { run?: string; files: string[] };
   /** Write results.json alone: for a caller that reads the results and shows no report (the seeded-fault check's ~300 runs). */
   resultsOnly?: boolean;
+  /**
+   * An interrupted run's reports are written by the command (ConformanceReporter.report), once it has
+   * the tests of the files the run did not load: the reporter only keeps the modules.
+   */
+  completeInterrupted?: boolean;
   /** Asked at the end of a run with errors, before the reports: why the run was cut short after all (the target gone), if it was. */
   cutShort?: () => Promise<string | undefined>;
 }
@@ -99,12 +114,28 @@ export class ConformanceReporter implements Reporter {
     private readonly control: RunControl = {},
   ) {}
 
+  /** The test modules of a run that ended interrupted, when the command writes its reports itself (RunControl.completeInterrupted). */
+  interruptedModules: ReadonlyArray<TestModule> | undefined;
+
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, _errors?: ReadonlyArray<unknown>, reason?: TestRunEndReason): Promise<void> {
     const errored = testModules.some((m) => [...m.children.allTests()].some((t) => (t.meta().outcome as Outcome | undefined)?.failure === 'error'));
     if (this.control.interruption === undefined && errored && this.control.cutShort) this.control.interruption = await this.control.cutShort();
     const interruption = this.control.interruption ?? (reason === 'interrupted' ? 'the run was cancelled' : undefined);
+    if (interruption !== undefined && this.control.completeInterrupted) {
+      this.interruptedModules = testModules;
+      return;
+    }
+    await this.report(testModules, interruption);
+  }
+
+  /**
+   * Writes the reports and prints the headline. `unloaded`: the tests of the files the run did not
+   * load (an interrupted run), `not-run` or `disabled` as the selection holds them; `run`, the run
+   * when no module of it says which (interrupted before any test file loaded).
+   */
+  async report(testModules: ReadonlyArray<TestModule>, interruption: string | undefined, unloaded: UnloadedTest[] = [], made?: RunContext): Promise<void> {
     const project = testModules.find((m) => m.project.name.startsWith('conformance'))?.project;
-    const run = project?.getProvidedContext().conformance as RunContext | undefined;
+    const run = (project?.getProvidedContext().conformance as RunContext | undefined) ?? made;
     // This process did not make the run: its tokens are registered here before any text is written.
     if (run) registerRunSecrets(run);
     const records: TestRecord[] = [];
@@ -139,6 +170,16 @@ export class ConformanceReporter implements Reporter {
         recorded.push({ record, meta, outcome });
       }
     }
+    const ids = new Set(records.map((r) => r.id));
+    for (const { meta, file, notSelected } of unloaded) {
+      if (ids.has(meta.id)) continue;
+      ids.add(meta.id);
+      const verdict: Verdict = notSelected === undefined ? 'not-run' : 'disabled';
+      const reason = notSelected ?? `the run was interrupted (${interruption}) before this test started`;
+      const record: TestRecord = { id: meta.id, title: meta.title, area: meta.area, endpoint: meta.endpoint, kind: meta.kind, clauses: meta.clauses, verdict, reason, parity: verdict, durationMs: 0, file, fixtures: meta.fixtures, needs: meta.needs };
+      records.push(record);
+      recorded.push({ record, meta, outcome: undefined });
+    }
     if (records.length === 0) return;
     const config = this.config;
 
@@ -151,7 +192,7 @@ export class ConformanceReporter implements Reporter {
     if (shard) results.shard = { ...shard, run: shard.run ?? run?.runId ?? 'unknown' };
     if (run) {
       // Without the coordinator's tally the verdicts still stand; only its summaries are missing.
-      await runTally(run.runId, recorded).then(
+      await runTally(run.runId, recorded, interruption !== undefined ? INTERRUPTED_ANSWER_MS : undefined).then(
         (tally) => Object.assign(results, tally),
         (error: unknown) => console.error(`conformance: ${(error as Error).message}; the reports lack the fixtures that could not be built and the request counts`),
       );
@@ -170,12 +211,14 @@ export class ConformanceReporter implements Reporter {
     const p = results.paritySummary;
     const alike = coverage.bothKinds > 0 ? `; ${coverage.passingOnEach} of ${coverage.bothKinds} clauses of groups and projects alike pass on each kind` : '';
     console.log(
-      `\nconformance ${headline(results)}${interruption !== undefined ? ` (${interruption})` : ''} (spec level): ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled${s['not-run'] ? `, ${s['not-run']} not run` : ''}; ` +
+      `\nconformance ${headline(results)}${interruption !== undefined ? ` (${interruption})` : ''}${results.status === 'complete' ? ` at the ${results.level} level` : ''}; spec level: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled${s['not-run'] ? `, ${s['not-run']} not run` : ''}; ` +
         `GitLab parity: ${p.pass} pass, ${p.fail} fail, ${p.error} error; the exit code follows the ${results.level} level (${chosenSummary(results).fail + chosenSummary(results).error} failing)\n` +
         `clauses covered by the selected tests ${coverage.covered}/${coverage.testable}${alike}; reports in ${config.reportDir}/`,
     );
     for (const f of results.fixtures ?? []) {
-      console.log(`fixture "${f.fixture}" (${f.scope}) could not be built, ${f.dependents.length} test(s) not run: ${f.lacking ? `the target lacks ${f.lacking.endpoint}` : f.message.split('\n')[0]}`);
+      // Its dependents' verdicts as the table counts them (unsupported where the target lacks a set-up endpoint, else error).
+      const verdicts = [...new Set(records.filter((r) => f.dependents.includes(r.id)).map((r) => r.verdict))].join(' or ');
+      console.log(`fixture "${f.fixture}" (${f.scope}) could not be built, so ${f.dependents.length} test(s) are ${verdicts || 'unsupported'}: ${f.lacking ? `the target lacks ${f.lacking.endpoint}` : f.message.split('\n')[0]}`);
     }
     if (results.lackingSetup) console.log(`set-up endpoints beyond the target contract that the target lacks: ${results.lackingSetup.map((l) => `${l.endpoint} (${l.tests} tests unsupported)`).join('; ')}`);
     if (problems.length > 0) {
@@ -190,8 +233,8 @@ export class ConformanceReporter implements Reporter {
  * with what the outcomes of its tests say: the tests each failed fixture kept from running, the
  * set-up endpoints lacking.
  */
-async function runTally(runId: string, recorded: { record: TestRecord; outcome: Outcome | undefined }[]): Promise<Pick<Results, 'fixtures' | 'lackingSetup' | 'requests'>> {
-  const { coordinator, close } = reach(runId);
+async function runTally(runId: string, recorded: { record: TestRecord; outcome: Outcome | undefined }[], answerMs?: number): Promise<Pick<Results, 'fixtures' | 'lackingSetup' | 'requests'>> {
+  const { coordinator, close } = reach(runId, answerMs);
   const tally = await coordinator.tally().finally(close);
   const notRun = ({ record }: { record: TestRecord }) => record.verdict === 'unsupported' || record.verdict === 'error';
   const fixtures: FixtureReport[] = tally.failures.map((f) => ({

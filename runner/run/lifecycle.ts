@@ -29,8 +29,16 @@ export type RunMaker = (config: Config) => Promise<{ run: RunContext; teardown: 
  * they are; it hands this maker to the global setup (suites/global-setup.ts), which would otherwise
  * import them through vite and have them transformed anew for itself alone (about a second of CPU).
  */
-export function offerRunMaker(catalog: Catalog): void {
-  (globalThis as { conformanceRunMaker?: RunMaker }).conformanceRunMaker = runMaker(catalog);
+export function offerRunMaker(catalog: Catalog): { made: ReturnType<RunMaker>[] } {
+  const make = runMaker(catalog);
+  // The command keeps what it made: after an interruption it tears the run down itself when the workers do not stop in time.
+  const made: ReturnType<RunMaker>[] = [];
+  (globalThis as { conformanceRunMaker?: RunMaker }).conformanceRunMaker = (config) => {
+    const run = make(config);
+    made.push(run);
+    return run;
+  };
+  return { made };
 }
 
 /** A run's id: the time it started (to the second, UTC) and four hex digits. */
@@ -77,28 +85,37 @@ export async function createRun(
   bindInFlight(coordinator.inFlight);
   const stopServing = serve(coordinator, runId);
   let teardownDone = false;
+  let tornDown: Promise<void> | undefined;
   let made: RunContext | undefined;
   const stop = async () => {
     stopServing();
     await server?.close();
   };
-  const teardown = async () => {
-    if (teardownDone) return;
+  // One clean-up, however many call it (the global setup's teardown, the command after an
+  // interruption): each caller waits for it to end.
+  const teardown = () => {
+    if (tornDown) return tornDown;
     teardownDone = true;
-    if (config.keep && made) {
-      keepForRepro(made, ledgerPath);
-      stopServing();
-      return;
-    }
-    try {
-      // Also the instance settings the setting phases changed (coordination/setting-phases.ts).
-      const { left, pending } = await sweepLedger(admin, ledgerPath, { target: targetUrl });
-      // Marked for deletion (GitLab 17 and 18 keep them for days): removed as far as the run can, not left.
-      if (pending.length > 0) console.error(`conformance: clean-up: ${describePending(pending).join('; ')}`);
-      if (left.length > 0) console.error(`conformance: clean-up left ${left.length} thing(s) on the target: ${left.join(', ')} (ledger ${ledgerPath})`);
-    } finally {
-      await stop();
-    }
+    tornDown = (async () => {
+      if (config.keep && made) {
+        keepForRepro(made, ledgerPath);
+        stopServing();
+        return;
+      }
+      try {
+        // Also the instance settings the setting phases changed (coordination/setting-phases.ts).
+        const { removed, restored, left, refused, pending } = await sweepLedger(admin, ledgerPath, { target: targetUrl });
+        const sweep = `gitlab-api-conformance sweep --target ${targetUrl} --ledger ${ledgerPath}`;
+        if (refused !== undefined) console.error(`conformance: clean-up could not be made (${refused}); run \`${sweep}\` when the target answers`);
+        else if (left.length > 0) console.error(`conformance: clean-up removed ${removed} object(s) but left ${left.length} on the target: ${left.join(', ')}; run \`${sweep}\``);
+        else console.error(`conformance: clean-up removed ${removed} object(s) the run made${restored ? `, put back ${restored} instance setting(s)` : ''}`);
+        // Marked for deletion (GitLab 17 Premium and Ultimate, 18 every tier keep them for days): removed as far as the run can, not left.
+        if (pending.length > 0) console.error(`conformance: clean-up: ${describePending(pending).join('; ')}`);
+      } finally {
+        await stop();
+      }
+    })();
+    return tornDown;
   };
 
   // No clean-up: for a run whose reference server goes with it (an in-worker run, current-run.ts).
