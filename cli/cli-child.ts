@@ -118,7 +118,7 @@ export function resultsIn(reports: string, run: CliRun): Results {
 
 /** Objects named with a run prefix that are still on the server. */
 export function leftovers(s: ReferenceServer): string[] {
-  const users = [...s.store.users.values()].filter((u) => u.username.startsWith('cnf_')).map((u) => `user ${u.username}`);
+  const users = [...s.store.users.values()].filter((u) => u.username.startsWith('cnf_') || u.username.startsWith('cnf-')).map((u) => `user ${u.username}`);
   const groups = [...s.store.groups.values()].filter((g) => g.path.startsWith('cnf-')).map((g) => `group ${g.path}`);
   const projects = [...s.store.projects.values()].filter((p) => p.path.startsWith('cnf-')).map((p) => `project ${p.path}`);
   return [...users, ...groups, ...projects];

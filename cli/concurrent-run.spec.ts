@@ -19,7 +19,9 @@ const LEASE = leasePath(SETTING);
 /** Every test's verdict at both levels, by id. */
 const verdicts = (results: Results) => new Map(results.tests.map((t) => [t.id, `${t.verdict}/${t.parity}`]));
 
-const groupAt = (s: ReferenceServer, path: string) => [...s.store.groups.values()].find((g) => g.path === path && g.parentId === null);
+const userAt = (s: ReferenceServer, username: string) => [...s.store.users.values()].find((u) => u.username === username);
+/** A lease user as another run would have made it. */
+const leaseUser = (s: ReferenceServer, username: string, name: string) => s.store.createUser({ username, name, email: `${username}@example.com`, confirmed: true });
 
 describe('runs side by side in one folder against one server', () => {
   test(
@@ -83,7 +85,7 @@ describe('leases on the target', () => {
     const s = await server();
     const dir = tempDir('conformance-lease-held-');
     const until = new Date(Date.now() + 3_600_000).toISOString();
-    const held = [LEASE, FIXTURE_LEASE].map((path) => s.store.createGroup({ name: path, path, parentId: null, visibility: 'private', description: leaseDescription('spec-holder', until) }));
+    const held = [LEASE, FIXTURE_LEASE].map((path) => leaseUser(s, path, leaseDescription('spec-holder', until)));
     const run = await cli(['--report-dir', join(dir, 'reports'), ...selection], { ...fullTarget(s, dir), CONFORMANCE_LEASE_WAIT_S: '1' }, { dir });
     const results = resultsIn(join(dir, 'reports'), run);
     const ran = results.tests.filter((t) => t.verdict !== 'disabled');
@@ -96,29 +98,29 @@ describe('leases on the target', () => {
     expect(results.summary).toMatchObject({ pass: 0, fail: 0, error: 0, unsupported: 11 });
     // Nothing checked (exit 5), never a failure.
     expect(run.code).toBe(5);
-    expect([groupAt(s, LEASE)?.id, groupAt(s, FIXTURE_LEASE)?.id]).toEqual(held.map((g) => g.id));
+    expect([userAt(s, LEASE)?.id, userAt(s, FIXTURE_LEASE)?.id]).toEqual(held.map((u) => u.id));
     expect(s.store.settings.enableMemberPromotionManagement).toBe(false);
-    expect(leftovers(s).filter((o) => !held.some((g) => o === `group ${g.path}`))).toEqual([]);
+    expect(leftovers(s).filter((o) => !held.some((u) => o === `user ${u.username}`))).toEqual([]);
   });
 
   test('a lease past its end (its holder was killed) is taken over: the tests run, and the run releases the lease at its end', { timeout: RUN_MS }, async () => {
     const s = await server();
     const dir = tempDir('conformance-lease-expired-');
-    const killed = [LEASE, FIXTURE_LEASE].map((path) => s.store.createGroup({ name: path, path, parentId: null, visibility: 'private', description: leaseDescription('killed-run', '2026-01-01T00:00:00.000Z') }));
+    const killed = [LEASE, FIXTURE_LEASE].map((path) => leaseUser(s, path, leaseDescription('killed-run', '2026-01-01T00:00:00.000Z')));
     const takenBy = new Set<string>();
     // The leases as the run holds them, seen while its tests run.
     const watch = setInterval(() => {
       for (const path of [LEASE, FIXTURE_LEASE]) {
-        const now = groupAt(s, path);
-        if (now && !killed.some((g) => g.id === now.id)) takenBy.add(`${path}: ${now.description}`);
+        const now = userAt(s, path);
+        if (now && !killed.some((u) => u.id === now.id)) takenBy.add(`${path}: ${now.name}`);
       }
     }, 10);
     const run = await cli(['--report-dir', join(dir, 'reports'), ...selection], { ...fullTarget(s, dir), CONFORMANCE_LEASE_WAIT_S: '1' }, { dir }).finally(() => clearInterval(watch));
     const results = resultsIn(join(dir, 'reports'), run);
     expect(results.summary).toMatchObject({ pass: 11, fail: 0, error: 0, unsupported: 0 });
-    for (const path of [LEASE, FIXTURE_LEASE]) expect([...takenBy].some((seen) => new RegExp(`^${path}: gitlab-api-conformance lease: held by run (?!killed-run)\\S+ until \\S+$`).test(seen)), `${path} taken over`).toBe(true);
-    for (const g of killed) expect(s.store.groups.has(g.id)).toBe(false);
-    expect([groupAt(s, LEASE), groupAt(s, FIXTURE_LEASE)]).toEqual([undefined, undefined]);
+    for (const path of [LEASE, FIXTURE_LEASE]) expect([...takenBy].some((seen) => new RegExp(`^${path}: gitlab-api-conformance lease held by run (?!killed-run)\\S+ until \\d+$`).test(seen)), `${path} taken over`).toBe(true);
+    for (const u of killed) expect(s.store.users.has(u.id)).toBe(false);
+    expect([userAt(s, LEASE), userAt(s, FIXTURE_LEASE)]).toEqual([undefined, undefined]);
     expect(leftovers(s)).toEqual([]);
   });
 });

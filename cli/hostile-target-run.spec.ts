@@ -138,10 +138,11 @@ describe('a hostile target', () => {
     const run = await cli(['--area', 'repository-files'], { ...target(s), CONFORMANCE_TARGET_URL: proxy.url }, { timeoutMs: 240_000, onStart: (child) => (watch = memory ? peakMemoryOf(child.pid!) : undefined) });
     const peak = watch?.stop() ?? 0;
     expect(proxy.bigAnswers(), 'the proxy sent its big answers').toBe(HUGE_ANSWERS + 1);
-    // The clean-up refuses the ledger: the administrator's name is not what it was.
+    // The clean-up refuses the ledger: the administrator's name is not what it was. Such a ledger (of
+    // another instance at this URL) is listed and left, and fails no sweep of this target (exit 0).
     const swept = await cli(['sweep', '--target', proxy.url], { CONFORMANCE_ADMIN_TOKEN: ADMIN_TOKEN }, { dir: run.dir });
-    expect(swept.code, swept.stderr).toBe(1);
-    expect(swept.stderr).toMatch(/^sweep: ledger .* left alone, nothing removed: it was written on another instance/m);
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(swept.stderr).toMatch(/^sweep: ledger .* left alone: it was written on another instance/m);
 
     // Soft: each broken promise shows, not only the first.
     const printed = [run.stdout, run.stderr, swept.stdout, swept.stderr];

@@ -108,7 +108,8 @@ export async function createRun(
         const sweep = `gitlab-api-conformance sweep --target ${targetUrl} --ledger ${ledgerPath}`;
         if (refused !== undefined) console.error(`conformance: clean-up could not be made (${refused}); run \`${sweep}\` when the target answers`);
         else if (left.length > 0) console.error(`conformance: clean-up removed ${removed} object(s) but left ${left.length} on the target: ${left.join(', ')}; run \`${sweep}\``);
-        else console.error(`conformance: clean-up removed ${removed} object(s) the run made${restored ? `, put back ${restored} instance setting(s)` : ''}`);
+        // A run that made nothing (refused at its pre-check) says nothing of its clean-up.
+        else if (removed + restored > 0) console.error(`conformance: clean-up removed ${removed} object(s) the run made${restored ? `, put back ${restored} instance setting(s)` : ''}`);
         // Marked for deletion (GitLab 17 Premium and Ultimate, 18 every tier keep them for days): removed as far as the run can, not left.
         if (pending.length > 0) console.error(`conformance: clean-up: ${describePending(pending).join('; ')}`);
       } finally {

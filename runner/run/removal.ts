@@ -159,11 +159,11 @@ export async function sweepLedger(admin: Client, ledgerPath: string, options: { 
   }
   // A lease goes once the settings it guards are back (a setting left changed keeps it until its end).
   for (const lease of outstanding.filter((i) => i.kind === 'lease')) {
-    if (options.dryRun) result.wouldUndo.push(`release lease ${lease.name} (group id ${lease.id})`);
+    if (options.dryRun) result.wouldUndo.push(`release lease ${lease.name} (user id ${lease.id})`);
     else if (left.length === 0 && (await releaseLease(admin, { path: lease.name, id: lease.id, holder: lease.runId }).catch(() => false))) {
       writer.markReleased(lease);
       result.removed++;
-    } else left.push(`lease ${lease.name} (group id ${lease.id}, until ${lease.until})`);
+    } else left.push(`lease ${lease.name} (user id ${lease.id}, until ${lease.until})`);
   }
   const items = outstanding.filter((i): i is ObjectEntry => i.kind !== 'setting' && i.kind !== 'token' && i.kind !== 'lease');
   const groups = items.filter((i) => i.kind === 'group');
