@@ -320,12 +320,14 @@ async function run(args: string[], transcript?: string): Promise<number> {
   if (!stopped) await Promise.race([pool.close().catch(() => undefined), new Promise((done) => setTimeout(done, 2_000).unref())]);
   else await pool.close().catch((error: unknown) => console.error(`conformance: ${(error as Error).message}`));
   let run: RunContext | undefined;
+  const pending: string[] = [];
   for (const making of made) {
     // What the run made is undone here when vitest's teardown did not (workers ended, a signal during set-up);
     // the teardown is one: when vitest's is under way, this waits for it.
     const it = await making.catch(() => undefined);
     run ??= it?.run;
-    await it?.teardown().catch((error: unknown) => console.error(`conformance: the clean-up failed: ${(error as Error).message}`));
+    const cleanUp = await it?.teardown().catch((error: unknown) => void console.error(`conformance: the clean-up failed: ${(error as Error).message}`));
+    pending.push(...(cleanUp?.pending ?? []));
   }
   if (!config.keep) await sweepLeftovers(lifecycle.ledgersOfThisProcess(), config).catch((error: unknown) => console.error(`conformance: ${(error as Error).message}`));
   // The handlers stay until the process ends: a later signal, as the reports are written, must not kill it.
@@ -335,6 +337,8 @@ async function run(args: string[], transcript?: string): Promise<number> {
     // However the run stopped, the process ends soon after its reports: a worker or handle vitest left must not keep it.
     setTimeout(() => process.exit(EXIT.notMade), EXIT_AFTER_MS).unref();
   }
+  // The clean-up ran after the reports were written: what GitLab keeps pending deletion goes into them now.
+  reporter.addCleanUp({ pending });
   const results = reporter.results;
   if (startError !== undefined && (results !== undefined || control.interruption !== undefined)) console.error(`conformance: ${startError}`);
   if (results === undefined) {

@@ -4,7 +4,7 @@
 // counts as removed, and is said so), it keeps no ledger, and a `sweep` after it has nothing to do.
 // Each run is the real command in a child process, declaring the capabilities such a target has.
 // Two runs at a time (AT_ONCE).
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, cleanUpChildren, cli, fullTarget, resultsIn, server, target, tempDir } from './cli-child.js';
@@ -12,6 +12,7 @@ import { parseProfile } from '../reference-server/profile.js';
 import type { ReferenceServer } from '../reference-server/server.js';
 import { Ledger, type LedgerKind } from '../runner/run/ledger.js';
 import { normalizeTarget } from '../runner/run/instance-identity.js';
+import type { Results } from '../runner/report/results.js';
 
 const RUN_MS = 900_000;
 /** Runs at once: each is about a whole run of CPU, and the machine may have two cores. */
@@ -77,6 +78,13 @@ describe.concurrent.each(Object.entries(PROFILES))('against --gitlab %s', (name,
     expect(run.stderr).not.toMatch(/clean-up left|could not undo|run `gitlab-api-conformance sweep/);
     if (expected.pending) expect(run.stderr).toMatch(expected.pending);
     else expect(run.stderr).not.toMatch(/pending deletion/);
+    // The reports count it too, written again after the clean-up: results.json and summary.md.
+    const summary = readFileSync(join(reports, 'summary.md'), 'utf8');
+    const reported = (JSON.parse(readFileSync(join(reports, 'results.json'), 'utf8')) as Results).cleanUp?.pending ?? [];
+    if (expected.pending) {
+      expect(reported.join('; ')).toMatch(expected.pending);
+      expect(summary).toMatch(new RegExp(`^Clean-up: .*${expected.pending.source}`, 'm'));
+    } else expect([reported, summary]).toEqual([[], expect.not.stringMatching(/pending deletion/)]);
     const kept = existsSync(join(dir, '.conformance')) ? readdirSync(join(dir, '.conformance')).filter((f) => f.startsWith('ledger-')) : [];
     expect(kept, 'ledgers kept').toEqual([]);
     const swept = await cli(['sweep'], target(s), { dir });

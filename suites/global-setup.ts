@@ -9,7 +9,7 @@ import type { RunMaker } from '../runner/run/lifecycle.js';
  * uses this setup; they share one run: one server, one set of actors, one ledger, torn down by the last.
  */
 interface SharedRun {
-  run: Promise<{ run: RunContext; teardown: () => Promise<void> }>;
+  run: Promise<{ run: RunContext; teardown: () => Promise<unknown> }>;
   users: number;
 }
 /** The maker a command handed in (offerRunMaker, lifecycle.ts); else the run's modules are imported here, through vite. */

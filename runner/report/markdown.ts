@@ -30,6 +30,7 @@ export function summaryMarkdown(results: Results): string {
     ...(results.status === 'interrupted' ? [`**The run was interrupted (${results.interruption}).** ${s['not-run']} selected test(s) did not run; the verdicts below are of the tests that ended.`, ''] : []),
     ...(results.status === 'empty' ? ['**Nothing was checked:** no selected test ran (none matched the selection, or each is unsupported on this target).', ''] : []),
     `Target ${codeSpan(results.target.url)} (GitLab ${codeSpan(results.target.version)}), ${results.generatedAt}${shardText(results) ? `; ${shardText(results)}` : ''}.`,
+    ...(results.cleanUp?.pending.length ? [`Clean-up: ${results.cleanUp.pending.map(codeSpan).join('; ')} (pending deletion is GitLab's own delay, not something the run left).`] : []),
     `Spec level: **${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.unsupported} unsupported, ${s.disabled} disabled${s['not-run'] ? `, ${s['not-run']} not run` : ''}** of ${s.total} tests.`,
     `GitLab-parity level: **${p.pass} pass, ${p.fail} fail, ${p.error} error**.`,
     '',

@@ -79,6 +79,8 @@ export function mergeShards(shards: { name: string; results: Results }[]): Resul
     // The most in flight in any one shard: shards of separate jobs may or may not have overlapped.
     merged.requests = { files: requests.flatMap((r) => r.files).sort((a, b) => a.file.localeCompare(b.file)), total, highestInFlight: Math.max(...requests.map((r) => r.highestInFlight)) };
   }
+  const pending = ordered.flatMap((r) => r.cleanUp?.pending ?? []);
+  if (pending.length > 0) merged.cleanUp = { pending };
   // Each shard applied the baseline to its own tests: an entry is unexpected or stale in the shard that ran its test.
   const baselines = ordered.map((r) => r.baseline).filter((b) => b !== undefined);
   if (baselines.length > 0) {

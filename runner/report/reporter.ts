@@ -133,6 +133,19 @@ export class ConformanceReporter implements Reporter {
    * load (an interrupted run), `not-run` or `disabled` as the selection holds them; `run`, the run
    * when no module of it says which (interrupted before any test file loaded).
    */
+  /** The clause coverage of the reports written, for writing them again with the clean-up's outcome. */
+  private coverage: Coverage | undefined;
+
+  /**
+   * The reports written again with what the clean-up (which runs after them) left for GitLab to
+   * finish: the objects pending deletion, counted as such in summary.md and results.json.
+   */
+  addCleanUp(cleanUp: { pending: string[] }): void {
+    if (this.results === undefined || this.coverage === undefined || cleanUp.pending.length === 0) return;
+    this.results.cleanUp = cleanUp;
+    writeReports(this.config.reportDir, this.results, this.coverage, this.control.resultsOnly);
+  }
+
   async report(testModules: ReadonlyArray<TestModule>, interruption: string | undefined, unloaded: UnloadedTest[] = [], made?: RunContext): Promise<void> {
     const project = testModules.find((m) => m.project.name.startsWith('conformance'))?.project;
     const run = (project?.getProvidedContext().conformance as RunContext | undefined) ?? made;
@@ -200,6 +213,7 @@ export class ConformanceReporter implements Reporter {
     if (config.expectedFailuresPath) results.baseline = applyBaseline(results, config.expectedFailuresPath, loadBaseline(config.expectedFailuresPath));
     const coverage = clauseCoverage(this.catalog.clauses, records);
     writeReports(config.reportDir, results, coverage, this.control.resultsOnly);
+    this.coverage = coverage;
     if (config.transcriptPath) writeTranscript(config.transcriptPath, run, config, recorded, this.catalog.collectionIdKinds);
 
     // A run cut short or loading a shard saw only part of the catalog: its gaps would not be true.

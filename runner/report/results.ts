@@ -77,6 +77,8 @@ export interface Results {
   shard?: ShardLabel & { files: string[] };
   /** Joined from the shards of one run (`merge`). */
   merged?: { run: string; shards: number };
+  /** What the run's clean-up left for GitLab to finish (objects pending deletion: GitLab removes them), one phrase each. */
+  cleanUp?: { pending: string[] };
 }
 
 /** A shard's place: shard `index` of `count` of run `run`. */

@@ -22,7 +22,12 @@ import { identityOf, normalizeTarget } from './instance-identity.js';
 import { Ledger } from './ledger.js';
 import { describePending, sweepLedger } from './removal.js';
 
-export type RunMaker = (config: Config) => Promise<{ run: RunContext; teardown: () => Promise<void> }>;
+/** What a run's clean-up leaves for GitLab to finish: its phrases ("14 groups pending deletion until …"), for the reports. */
+export interface CleanUpSummary {
+  pending: string[];
+}
+
+export type RunMaker = (config: Config) => Promise<{ run: RunContext; teardown: () => Promise<CleanUpSummary | undefined> }>;
 
 /**
  * A command that starts vitest (cli/) has the run's modules loaded in its own process already, as
@@ -60,7 +65,7 @@ export const runMaker = (catalog: Catalog): RunMaker => (config) => createRun({ 
 /** Makes the run; `catalog` (the registered areas) checks the area and endpoint settings. */
 export async function createRun(
   options: { unrefServer?: boolean; catalog?: Catalog; config?: Config } = {},
-): Promise<{ run: RunContext; coordinator: Coordinator; teardown: () => Promise<void>; abandon: () => Promise<void> }> {
+): Promise<{ run: RunContext; coordinator: Coordinator; teardown: () => Promise<CleanUpSummary | undefined>; abandon: () => Promise<void> }> {
   const config = options.config ?? loadConfig(process.env, '.env', options.catalog);
   let server: ReferenceServer | undefined;
   let targetUrl = config.targetUrl;
@@ -85,7 +90,7 @@ export async function createRun(
   bindInFlight(coordinator.inFlight);
   const stopServing = serve(coordinator, runId);
   let teardownDone = false;
-  let tornDown: Promise<void> | undefined;
+  let tornDown: Promise<CleanUpSummary | undefined> | undefined;
   let made: RunContext | undefined;
   const stop = async () => {
     stopServing();
@@ -112,6 +117,7 @@ export async function createRun(
         else if (removed + restored > 0) console.error(`conformance: clean-up removed ${removed} object(s) the run made${restored ? `, put back ${restored} instance setting(s)` : ''}`);
         // Marked for deletion (GitLab 17 Premium and Ultimate, 18 every tier keep them for days): removed as far as the run can, not left.
         if (pending.length > 0) console.error(`conformance: clean-up: ${describePending(pending).join('; ')}`);
+        return { pending: describePending(pending) };
       } finally {
         await stop();
       }
