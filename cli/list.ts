@@ -6,8 +6,8 @@
 import { parseArgs } from 'node:util';
 import { CATALOG } from '../suites/areas.js';
 import type { TestMeta } from '../runner/run/conformance.js';
-import { conformanceProjects, loadConfig } from '../runner/run/config.js';
-import { vitestConfigFile } from './vitest-config-file.js';
+import { loadConfig } from '../runner/run/config.js';
+import { collectingVitest } from './selection.js';
 
 export const LIST_HELP = `Usage: gitlab-api-conformance list [--area LIST] [--endpoint FORM ...] [--grep PATTERN] [--json]
 
@@ -28,17 +28,7 @@ export async function list(args: string[], root: string): Promise<number> {
   const config = loadConfig({ ...process.env, CONFORMANCE_TARGET_URL: undefined }, '.env', CATALOG, flags);
   const selected = config.areas.length > 0 ? config.areas : CATALOG.areaNames;
   const filters = selected.length === CATALOG.areaNames.length ? [] : selected.map((a) => `suites/${a}/`);
-  const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest('test', {
-    root,
-    config: vitestConfigFile(root),
-    configLoader: 'native',
-    mode: 'cli',
-    project: conformanceProjects(CATALOG),
-    watch: false,
-    reporters: [],
-    provide: { conformanceSettings: config, conformanceCollectOnly: true },
-  });
+  const vitest = await collectingVitest(root, config);
   const pattern = values.grep === undefined ? undefined : new RegExp(values.grep);
   const metas: TestMeta[] = [];
   try {

@@ -11,24 +11,34 @@ import { withoutVitestSignalHandlers } from './own-signals.js';
 import { vitestConfigFile } from './vitest-config-file.js';
 
 /**
+ * A vitest that only collects the conformance tests (no target, no global setup's run), as `list`
+ * and an interrupted run's listing use it; without vitest's signal handlers, which exit the process.
+ */
+export async function collectingVitest(root: string, config: Config): Promise<Vitest> {
+  const { createVitest } = await import('vitest/node');
+  return withoutVitestSignalHandlers(() =>
+    createVitest('test', {
+      root,
+      config: vitestConfigFile(root),
+      configLoader: 'native',
+      mode: 'cli',
+      project: conformanceProjects(CATALOG),
+      watch: false,
+      reporters: [],
+      provide: { conformanceSettings: { ...config, targetUrl: undefined }, conformanceCollectOnly: true },
+    }),
+  );
+}
+
+/**
  * The conformance test files of `filters` (a shard's are its files) that none of `loaded` declared a test of, their tests collected.
  * `unstarted`: the run's own vitest, when its run never started: its global setup is told to make
  * nothing (`conformanceCollectOnly`) and it collects the files itself, instead of a second instance.
  */
 export async function unloadedTests(root: string, config: Config, loaded: ReadonlyArray<TestModule>, options: { filters: string[]; grep?: string; unstarted?: Vitest }): Promise<UnloadedTest[]> {
   const seen = new Set(loaded.filter((m) => [...m.children.allTests()].length > 0).map((m) => `${m.project.name}\0${m.moduleId}`));
-  const { createVitest } = await import('vitest/node');
   if (options.unstarted) for (const project of options.unstarted.projects) project.provide('conformanceCollectOnly', true);
-  const collector = options.unstarted ?? await withoutVitestSignalHandlers(() => createVitest('test', {
-    root,
-    config: vitestConfigFile(root),
-    configLoader: 'native',
-    mode: 'cli',
-    project: conformanceProjects(CATALOG),
-    watch: false,
-    reporters: [],
-    provide: { conformanceSettings: { ...config, targetUrl: undefined }, conformanceCollectOnly: true },
-  }));
+  const collector = options.unstarted ?? (await collectingVitest(root, config));
   const pattern = options.grep === undefined ? undefined : new RegExp(options.grep);
   const out: UnloadedTest[] = [];
   try {
