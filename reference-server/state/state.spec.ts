@@ -115,6 +115,16 @@ describe('a saved state', () => {
     await call(original, 'DELETE', `/groups/${next.id}`);
   });
 
+  test('saved under --vary, loaded ids go on past every id in use', async () => {
+    const varied = await start({ vary: 7 });
+    const first = await made(varied, '/groups', { name: 'One', path: 'one' });
+    const state = varied.saveState();
+    expect(state.nextIds.namespace).toBeGreaterThan(first.id);
+    const fresh = await start();
+    fresh.loadState(state);
+    expect((await made(fresh, '/groups', { name: 'Two', path: 'two' })).id).toBe(state.nextIds.namespace);
+  });
+
   test('with a bad field is refused with its JSON pointer, and the server stays as it was', async () => {
     const target = await start();
     const before = await answers(target, ['/users?per_page=100']);

@@ -93,7 +93,7 @@ export function saveState(store: Store): ServerState {
   const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
   return {
     version: STATE_VERSION,
-    nextIds: store.nextIds(),
+    nextIds: nextIdsOf(store),
     settings: { ...store.settings },
     users: [...store.users.values()].map(({ samlIdentities, avatar, ...user }) => ({
       ...plain(user),
@@ -114,6 +114,26 @@ export function saveState(store: Store): ServerState {
     accessRequests: plain(accessRequestsOf(store)),
     projectRedirects: Object.fromEntries(store.projectRedirects),
   };
+}
+
+/**
+ * The next id of each sequence: the store's counter, or past the highest id in use when ids come from
+ * elsewhere (--vary's sequences, vary/ids.ts, leave the counters alone), so that a loaded state makes no id twice.
+ */
+function nextIdsOf(store: Store): Record<IdKind, number> {
+  const users = [...store.users.values()];
+  const used: Record<IdKind, number[]> = {
+    user: users.map((u) => u.id),
+    token: [...store.tokens.values()].map((t) => t.id),
+    namespace: [...store.groups.keys()],
+    project: [...store.projects.keys()],
+    member: [...store.members.keys()],
+    mirror: [...store.projects.values()].flatMap((p) => p.remoteMirrors.map((m) => m.id)),
+    email: users.flatMap((u) => [...(u.primaryEmailId === undefined ? [] : [u.primaryEmailId]), ...u.emails.map((e) => e.id)]),
+  };
+  const counters = store.nextIds();
+  for (const kind of Object.keys(used) as IdKind[]) counters[kind] = Math.max(counters[kind], ...used[kind].map((id) => id + 1));
+  return counters;
 }
 
 function accessRequestsOf(store: Store): AccessRequest[] {
