@@ -14,6 +14,7 @@ import { logLine } from './http/journal.js';
 import { StubError } from './stubs/stubs.js';
 import { FAULTS, FAULT_NAMES } from './faults/index.js';
 import { SeedError } from './seed/seed.js';
+import { StateError } from './state/state.js';
 import { validSeed } from './vary/index.js';
 import { EXTRA_SETUP_ENDPOINTS, unknownWithout } from './without.js';
 import { parseProfile, type GitlabProfile } from './profile.js';
@@ -26,7 +27,7 @@ export const OFFERED_CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'pro
 
 export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--seed FILE]
                                [--gitlab VERSION-EDITION[-TIER]] [--delayed-deletion] [--vary SEED] [--neighbours] [--without NAME ...] [--spec-only]
-                               [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...] [--log] [--strict] [--stubs FILE] [--no-suite-fixtures]
+                               [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...] [--log] [--strict] [--stubs FILE] [--state FILE] [--no-suite-fixtures]
   (also: gitlab-api-conformance serve [options])
   --port N            the port; 0 takes a free one (the URL printed says which)
   --admin-token TOKEN the administrator's token (user root); a fresh glpat- token otherwise, printed
@@ -47,6 +48,8 @@ export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0
   --latency MS        wait MS milliseconds before answering each request, to play a slow target
   --stubs FILE        answers for routes it does not model, JSON or YAML (schema: reference-server/stubs/stubs.schema.json);
                       kept over resets; POST /-/reference/stubs adds more until the next reset
+  --state FILE        start from a saved state (GET /-/reference/state's JSON; schema: reference-server/state/state.schema.json)
+                      instead of the seeded one; reset still goes back to the seed
   --no-suite-fixtures only the administrator and the seed: none of the conformance suite's fixture users and groups
   --log               print a line per request: time, method, path and query (secrets masked), status, user, duration
   --strict            answer a route it does not model 501 naming it, not GitLab's unknown-route 404
@@ -58,6 +61,7 @@ Outside the API (docs/reference-server.md):
   GET /-/reference/in-flight   {"current":n,"highest":m}: the requests received and not yet answered, and the most at once (no token)
   POST /-/reference/stubs      add stubs until the next reset (administrator's token); GET /-/reference/health lists them
   GET /-/reference/requests    the request journal, filters method, path (prefix or glob), since (administrator's token)
+  GET|PUT /-/reference/state   save the whole state as JSON, or load one (administrator's token)
 SIGINT or SIGTERM stops it.
 Faults: ${FAULTS.map((f) => `\n  ${f.name}: ${f.description}`).join('')}`;
 
@@ -99,6 +103,7 @@ export async function serve(args: string[]): Promise<number> {
         log: { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
         stubs: { type: 'string' },
+        state: { type: 'string' },
         'no-suite-fixtures': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -123,6 +128,7 @@ export async function serve(args: string[]): Promise<number> {
   if (unknownSwitch !== undefined) return fail(`unknown --without "${unknownSwitch}" (known: ${EXTRA_SETUP_ENDPOINTS.map((e) => e.name).join(', ')})`);
   if (values.seed !== undefined && !existsSync(values.seed)) return fail(`--seed: no file ${values.seed}`);
   if (values.stubs !== undefined && !existsSync(values.stubs)) return fail(`--stubs: no file ${values.stubs}`);
+  if (values.state !== undefined && !existsSync(values.state)) return fail(`--state: no file ${values.state}`);
   let profile: GitlabProfile | undefined;
   try {
     profile = values.gitlab === undefined ? undefined : parseProfile(values.gitlab);
@@ -148,6 +154,7 @@ export async function serve(args: string[]): Promise<number> {
       seed: values.seed,
       strict: values.strict,
       stubs: values.stubs,
+      state: values.state,
       suiteFixtures: !values['no-suite-fixtures'],
       onRequest: (entry) => {
         if (values.log) console.log(logLine(entry));
@@ -155,7 +162,7 @@ export async function serve(args: string[]): Promise<number> {
       },
     });
   } catch (error) {
-    if (error instanceof SeedError || error instanceof StubError) return fail(error.message);
+    if (error instanceof SeedError || error instanceof StubError || error instanceof StateError) return fail(error.message);
     if ((error as { code?: string }).code === 'EADDRINUSE') return fail(`port ${port} is in use (--port 0 takes a free one)`);
     throw error;
   }
@@ -182,7 +189,7 @@ export async function serve(args: string[]): Promise<number> {
   // Started through npx or npm run, or by a process killed outright: it ends with its starter (lifetime.ts).
   watchStarter(stop);
 
-  const modes = [profile && `as GitLab ${profile.version} ${profile.tier}`, values['spec-only'] && 'spec-only mode', values['delayed-deletion'] && 'delayed deletion', vary !== undefined && `vary seed ${vary}`, values.neighbours && 'neighbours', values.seed && `seeded from ${values.seed}`].filter(Boolean);
+  const modes = [profile && `as GitLab ${profile.version} ${profile.tier}`, values['spec-only'] && 'spec-only mode', values['delayed-deletion'] && 'delayed deletion', vary !== undefined && `vary seed ${vary}`, values.neighbours && 'neighbours', values.seed && `seeded from ${values.seed}`, values.state && `state from ${values.state}`].filter(Boolean);
   console.log(`GitLab reference server listening on ${server.url} (API at ${server.url}/api/v4)${modes.length ? `, ${modes.join(', ')}` : ''}`);
   // The operator asked for this server: its admin token is printed unless they chose it themselves.
   console.log(`Administrator token: ${values['admin-token'] === undefined ? server.adminToken : 'the one given with --admin-token'}`);

@@ -20,6 +20,7 @@ import { installWithout, type WithoutOptions } from './without.js';
 import { installProfile, parseProfile, type Deletion } from './profile.js';
 import { applySeed, checkSeed, loadSeedFile, type Seed } from './seed/seed.js';
 import { installReferenceEndpoints } from './http/reference-endpoints.js';
+import { checkState, loadStateFile, restoreState, saveState, type ServerState } from './state/state.js';
 import { installJournal, Journal, type JournalEntry, type JournalFilter } from './http/journal.js';
 import { checkStubs, installStubs, loadStubsFile, StubRegistry, type Stub } from './stubs/stubs.js';
 
@@ -44,6 +45,8 @@ export interface ReferenceServerOptions extends Partial<ServerOptions>, FaultOpt
   suiteFixtures?: boolean;
   /** Answers beside the server's routes, kept over resets: stubs, or the path of a JSON or YAML stub file (stubs/stubs.schema.json). */
   stubs?: Stub[] | string;
+  /** A saved state to start with instead of the seeded one, or the path of its JSON file (state/state.schema.json); reset still goes back to the seed. */
+  state?: ServerState | string;
 }
 
 export interface ReferenceServer {
@@ -63,6 +66,10 @@ export interface ReferenceServer {
   stub(stubs: Stub | Stub[]): void;
   /** Puts the state back as it was at the start: the administrator, the fixtures and the seed, and empties the journal (also POST /-/reference/reset). */
   reset(): void;
+  /** The whole state, as JSON (state/state.schema.json); also GET /-/reference/state. */
+  saveState(): ServerState;
+  /** Replaces the whole state with a saved one, checked first (StateError naming the JSON pointer, nothing changed); also PUT /-/reference/state. */
+  loadState(state: unknown): void;
   close(): Promise<void>;
 }
 
@@ -78,6 +85,8 @@ export interface BuiltApp {
   /** The fixtures, when asked for (startReferenceServer). */
   fixtures?: FixtureManifest;
   reset(): void;
+  saveState(): ServerState;
+  loadState(state: unknown): void;
 }
 
 
@@ -119,6 +128,10 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
     made.forEach((record, i) => fresh.tokens.set((record.token = tokens[i]), record));
     store.takeOver(fresh);
   };
+  const saveWhole = () => saveState(store);
+  // Built apart and checked whole before the server's store takes it over: a bad state changes nothing.
+  const loadWhole = (state: unknown) => store.takeOver(restoreState(checkState(state)));
+  if (options.state !== undefined) loadWhole(typeof options.state === 'string' ? loadStateFile(options.state) : options.state);
   const ctx: Context = {
     store,
     // The release whose behaviour it plays: GitLab 19.0 added the remote mirrors' host_keys parameter.
@@ -137,7 +150,7 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
     ...(withFaults ? { rewriteUrl: rewriteUrlWith(faults) } : {}),
   });
   const inFlight = countInFlight(app.server);
-  installReferenceEndpoints(app.server, store, reset, journal, stubs);
+  installReferenceEndpoints(app.server, store, reset, journal, stubs, { save: saveWhole, load: loadWhole });
   // First of the hooks: it sees every request, whatever the later ones answer.
   installJournal(app, store, journal, options.onRequest);
   const answerStub = installStubs(app, stubs);
@@ -186,17 +199,17 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
     reply.code(500).send({ message: '500 Internal Server Error' });
   });
 
-  return { app, store, adminToken, faults, inFlight, journal, stubs, fixtures, reset };
+  return { app, store, adminToken, faults, inFlight, journal, stubs, fixtures, reset, saveState: saveWhole, loadState: loadWhole };
 }
 
 /** Marks an answer to a route the server does not model. */
 export const NOT_MODELLED_HEADER = 'x-reference-server';
 
 export async function startReferenceServer(options: ReferenceServerOptions & { port?: number; host?: string } = {}): Promise<ReferenceServer> {
-  const { app, store, adminToken, faults, inFlight, journal, stubs, fixtures, reset } = buildApp(options, options.suiteFixtures ?? true);
+  const { app, store, adminToken, faults, inFlight, journal, stubs, fixtures, reset, saveState: saveWhole, loadState: loadWhole } = buildApp(options, options.suiteFixtures ?? true);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: fixtures ?? {}, faults, inFlight, requests: (filter) => journal.entries(filter), stub: (added) => stubs.add(checkStubs(added)), reset, close: () => app.close() };
+  return { app, store, adminToken, url: `http://${host}:${port}`, fixtures: fixtures ?? {}, faults, inFlight, requests: (filter) => journal.entries(filter), stub: (added) => stubs.add(checkStubs(added)), reset, saveState: saveWhole, loadState: loadWhole, close: () => app.close() };
 }

@@ -100,6 +100,13 @@ export class Tree {
     this.id = createHash('sha1').update(`tree ${body.length}\0`, 'latin1').update(body, 'latin1').digest('hex');
   }
 
+  /** A tree from its entries in any order (a saved state's, state/state.ts): files by blob id, directories by their tree. */
+  static of(entries: Iterable<{ name: string; mode: FileMode; id: string } | { name: string; tree: Tree }>): Tree {
+    const items = [...entries].map((e): Item => ('tree' in e ? treeItem(e.name, e.tree) : blobItem(e.name, e.mode, e.id)));
+    items.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+    return new Tree(items);
+  }
+
   /** The entry called `name` (binary search in git's order: trees keep no other index, to stay small). */
   get(name: string): Item | undefined {
     const i = this.indexOf(name);

@@ -209,15 +209,20 @@ export class Repository {
     const parentIds = parent ? [parent.id] : [];
     const id = commitId(next.id, parentIds, options.author, options.committer, options.message);
     const commit: Commit = { id, tree: next.id, parentIds, author: options.author, committer: options.committer, message: options.message, root: next };
-    if (!this.commits.has(id)) {
-      const abbreviation = id.slice(0, 7);
-      const same = this.abbreviations.get(abbreviation);
-      if (same) same.push(id);
-      else this.abbreviations.set(abbreviation, [id]);
-    }
-    this.commits.set(id, commit);
+    this.addCommit(commit);
     this.branches.set(branch, id);
     return commit;
+  }
+
+  /** Keeps a commit, its parents and tree already here (a write, or a saved state loaded: state/state.ts). */
+  addCommit(commit: Commit): void {
+    if (!this.commits.has(commit.id)) {
+      const abbreviation = commit.id.slice(0, 7);
+      const same = this.abbreviations.get(abbreviation);
+      if (same) same.push(commit.id);
+      else this.abbreviations.set(abbreviation, [commit.id]);
+    }
+    this.commits.set(commit.id, commit);
   }
 
   createBranch(name: string, ref: string): Commit {

@@ -7,16 +7,21 @@
 //                             filters `method`, `path` (a prefix, or a glob with * and **), `since` (ISO 8601); 400 for a bad filter
 //   POST /-/reference/stubs   an administrator's token, a JSON body of stubs (stubs/stubs.ts): added until the next reset, 201
 //                             with every stub; 400 naming what is wrong
+//   GET  /-/reference/state   an administrator's token: the whole state as JSON (state/state.ts, state.schema.json)
+//   PUT  /-/reference/state   an administrator's token, a saved state as the JSON body: loaded, 204; 400 naming the JSON
+//                             pointer of what is wrong, nothing changed (reset still goes back to the seed)
 // Fakes of other services answer the same need alike: LocalStack /_localstack/state/reset, moto /moto-api/reset, WireMock /__admin/reset.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Store } from '../state/store.js';
 import type { Journal } from './journal.js';
 import { checkStubs, type StubRegistry } from '../stubs/stubs.js';
+import { StateError } from '../state/state.js';
 
 export const HEALTH_PATH = '/-/reference/health';
 export const RESET_PATH = '/-/reference/reset';
 export const REQUESTS_PATH = '/-/reference/requests';
 export const STUBS_PATH = '/-/reference/stubs';
+export const STATE_PATH = '/-/reference/state';
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -31,7 +36,14 @@ function tokenOf(request: IncomingMessage): string | undefined {
 }
 
 /** Answers the endpoints on `server`, whose one 'request' listener it wraps; `reset` rebuilds the seeded state. */
-export function installReferenceEndpoints(server: Server, store: Store, reset: () => void, journal: Journal, stubs: StubRegistry): void {
+export function installReferenceEndpoints(
+  server: Server,
+  store: Store,
+  reset: () => void,
+  journal: Journal,
+  stubs: StubRegistry,
+  state: { save(): unknown; load(value: unknown): void },
+): void {
   const listeners = server.listeners('request') as RequestListener[];
   if (listeners.length !== 1) throw new Error(`installReferenceEndpoints: expected one request listener, found ${listeners.length}`);
   const [handle] = listeners;
@@ -62,6 +74,31 @@ export function installReferenceEndpoints(server: Server, store: Store, reset: (
           json(response, 201, stubs.list());
         } catch (error) {
           json(response, 400, { error: (error as Error).message });
+        }
+      });
+      return;
+    }
+    if (path === STATE_PATH) {
+      if (request.method !== 'GET' && request.method !== 'PUT') return json(response, 405, { message: '405 Method Not Allowed' });
+      if (!administrator(request, response)) return;
+      if (request.method === 'GET') {
+        request.resume();
+        return json(response, 200, state.save());
+      }
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        let body: unknown;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch (error) {
+          return json(response, 400, { error: `state: not JSON: ${(error as Error).message}` });
+        }
+        try {
+          state.load(body);
+          response.writeHead(204).end();
+        } catch (error) {
+          json(response, error instanceof StateError ? 400 : 500, { error: (error as Error).message });
         }
       });
       return;

@@ -333,6 +333,23 @@ export class Store {
     this.ids = other.ids;
   }
 
+  /** The next id of each sequence (a saved state keeps them: state/state.ts). */
+  nextIds(): Record<IdKind, number> {
+    return { ...this.nextId };
+  }
+
+  /** Sets the next id of each sequence (a saved state loaded). */
+  continueIds(next: Record<IdKind, number>): void {
+    this.nextId = { ...next };
+  }
+
+  /** Keeps a membership record as it was saved, id and all (a saved state loaded). */
+  restoreMember(fields: Member): Member {
+    const member = new MemberRecord(fields);
+    this.members.set(member.id, member);
+    return member;
+  }
+
   id(kind: IdKind): number {
     return this.ids ? this.ids(kind) : this.nextId[kind]++;
   }
