@@ -93,6 +93,8 @@ describe('the package (npm pack)', () => {
       'bin/gitlab-reference-server.js',
       'dist/reference-server/seed/seed.schema.json',
       'reference-server/seed/seed.schema.json',
+      'dist/reference-server/state/state.schema.json',
+      'reference-server/state/state.schema.json',
       'contract/fixture-manifest.ts',
       'fixtures/manifest.ts',
       'vitest.config.ts',
