@@ -105,6 +105,7 @@ describe('commits', () => {
     expect(first.json().map((c: { id: string }) => c.id)).toEqual(feature.slice(0, 2));
     expect(first.headers).toMatchObject({ 'x-page': '1', 'x-next-page': '2', 'x-per-page': '2' });
     expect(first.headers['x-total']).toBeUndefined();
+    expect(first.headers.link).toMatch(/per_page=2&page=2>; rel="next", <[^>]*per_page=2&page=1>; rel="first"$/);
     const last = await get(`/projects/${project.id}/repository/commits?ref_name=feature&per_page=2&page=2`);
     expect(last.json().map((c: { id: string }) => c.id)).toEqual([feature[2], readmeCommit]);
     const beyond = await get(`/projects/${project.id}/repository/commits?ref_name=feature&per_page=2&page=3`);

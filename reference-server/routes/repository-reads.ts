@@ -11,7 +11,7 @@ import { validRefName } from '../git/ref-name.js';
 import { requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
 import { actorOf, findProject, type RouteModule } from '../http/context.js';
 import { apiError, forbidden, notFound } from '../http/errors.js';
-import { paginate, readPage } from '../http/pagination.js';
+import { pageUrl, paginate, readPage } from '../http/pagination.js';
 import { mergedParams, Params } from '../http/params.js';
 import { ACCESS, type Project } from '../state/model.js';
 import { commitEntity } from './commit-entity.js';
@@ -93,6 +93,8 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
     reply.header('X-Page', String(page));
     reply.header('X-Next-Page', rows.length === perPage ? String(page + 1) : '');
     reply.header('X-Prev-Page', page > 1 ? String(page - 1) : '');
+    const link = (rel: string, target: number) => `<${pageUrl(request, target, perPage)}>; rel="${rel}"`;
+    reply.header('Link', [...(page > 1 ? [link('prev', page - 1)] : []), ...(rows.length === perPage ? [link('next', page + 1)] : []), link('first', 1)].join(', '));
     return rows.map((commit) => commitEntity(request, store, project, commit));
   });
 
