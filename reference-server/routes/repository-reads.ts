@@ -40,7 +40,6 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
     const project = readableProject(request, request.params.id);
     const params = new Params(mergedParams(request));
     const search = params.string('search');
-    params.string('sort', { values: ['name_asc', 'updated_asc', 'updated_desc'] });
     const names = [...project.repository.branches.keys()].filter((name) => matchesSearch(name, search)).sort(byBytes);
     return paginate(request, reply, names, params).map((name) => branchEntity(ctx, request, project, name));
   });
@@ -124,7 +123,6 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
     const ref = params.string('ref');
     const path = params.string('path');
     const recursive = params.boolean('recursive') ?? false;
-    params.string('pagination', { values: ['legacy'] });
     const repository = project.repository;
     const commit = repository.resolve(ref ?? repository.defaultBranch);
     if (!commit) throw notFound('Tree');
