@@ -9,6 +9,7 @@ import { faultContext, faultsOf, faultsPossible, installFaults, rewriteUrlWith, 
 import type { FixtureManifest } from '../contract/fixture-manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
 import { Store } from './state/store.js';
+import { repositoryReadRoutes } from './routes/repository-reads.js';
 import { setupRoutes } from './routes/setup.js';
 import { uploadsRoutes } from './routes/uploads.js';
 import { seedFixtures } from './fixtures.js';
@@ -167,7 +168,7 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
   if (options.vary !== undefined) installVary(app, options.vary);
   app.register(
     async (api) => {
-      const routes: RouteModule[] = [setupRoutes, ...(options.areas ?? SERVER_AREAS).map((a) => a.routes)];
+      const routes: RouteModule[] = [setupRoutes, repositoryReadRoutes, ...(options.areas ?? SERVER_AREAS).map((a) => a.routes)];
       for (const register of routes) register(api, ctx);
     },
     { prefix: '/api/v4' },

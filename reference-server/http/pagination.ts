@@ -42,7 +42,7 @@ export function paginate<T>(request: FastifyRequest, reply: FastifyReply, items:
   return slice;
 }
 
-function pageUrl(request: FastifyRequest, page: number, perPage: number): string {
+export function pageUrl(request: FastifyRequest, page: number, perPage: number): string {
   const url = new URL(request.url, `${request.protocol}://${request.host}`);
   url.searchParams.set('page', String(page));
   url.searchParams.set('per_page', String(perPage));

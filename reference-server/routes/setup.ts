@@ -9,6 +9,7 @@ import { mergedParams, Params } from '../http/params.js';
 import type { UploadedFile } from '../http/rack-params.js';
 import { paginate } from '../http/pagination.js';
 import { RepositoryError } from '../git/repository.js';
+import { commitEntity } from './commit-entity.js';
 import { validRefName } from '../git/ref-name.js';
 import { ROLE_NAMES } from '../state/model.js';
 import { accessRequestsRoutes } from './access-requests.js';
@@ -860,29 +861,12 @@ export function branchEntity(ctx: Context, request: FastifyRequest, project: Pro
   const { store } = ctx;
   const repository = project.repository;
   const commit = repository.branchHead(name)!;
-  const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
   const projectUrl = `${webBase(request)}/${store.projectFullPath(project)}`;
   const isProtected = project.protectedBranches.has(name);
   const user = actorOf(ctx, request).user;
   return {
     name,
-    commit: {
-      id: commit.id,
-      short_id: commit.id.slice(0, 8),
-      created_at: iso(commit.committer.time),
-      parent_ids: commit.parentIds,
-      title: commit.message.split('\n')[0],
-      message: commit.message,
-      author_name: commit.author.name,
-      author_email: commit.author.email,
-      authored_date: iso(commit.author.time),
-      committer_name: commit.committer.name,
-      committer_email: commit.committer.email,
-      committed_date: iso(commit.committer.time),
-      trailers: {},
-      extended_trailers: {},
-      web_url: `${projectUrl}/-/commit/${commit.id}`,
-    },
+    commit: commitEntity(request, store, project, commit),
     merged: mergedToDefault(project, commit.id),
     protected: isProtected,
     // Protected branches here allow Maintainers only (GitLab's default protection), so never Developers.
