@@ -638,6 +638,9 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       creatorId: user.id,
       defaultBranch: defaultBranch ?? 'main',
     });
+    // Projects::CreateService: the holder of a personal namespace becomes the project's Owner member
+    // (app/models/member.rb: "The creator of a personal project gets added as a ProjectMember with OWNER access").
+    if (namespace.kind === 'user') store.addMember({ kind: 'project', id: project.id }, { userId: user.id, accessLevel: ACCESS.OWNER });
     if (description !== undefined) project.description = description;
     if (avatar) project.avatar = avatar;
     if (withReadme) {
