@@ -13,6 +13,7 @@ export const EXTRA_SETUP_ENDPOINTS = [
   { name: 'permanent-removal', description: 'DELETE /groups/:id and /projects/:id with permanently_remove (GitLab 17 and 18)' },
   { name: 'project-access-tokens', description: 'POST /projects/:id/access_tokens' },
   { name: 'group-project-read', description: 'GET /groups/:id and GET /projects/:id' },
+  { name: 'commit-email', description: 'PUT /users/:id with commit_email (a verified address the user commits with)' },
   { name: 'protected-branches', description: 'POST /projects/:id/protected_branches (a branch protected with the default levels: Maintainers push)' },
 ] as const;
 

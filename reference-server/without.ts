@@ -33,6 +33,7 @@ const SWITCHES: Record<ExtraSetupEndpoint, Switch> = {
   'application-settings-read': { missing: { methods: ['GET', 'HEAD'], path: /^\/api\/v4\/application\/settings\/?$/ } },
   'project-access-tokens': { missing: { methods: ANY, path: /^\/api\/v4\/projects\/[^/]+\/access_tokens(?:\/.*)?$/ } },
   'group-project-read': { missing: { methods: ['GET', 'HEAD'], path: new RegExp(`^${SOURCE}/?$`) } },
+  'commit-email': { missing: { methods: ['PUT'], path: /^\/api\/v4\/users\/[^/]+\/?$/ } },
   'protected-branches': { missing: { methods: ANY, path: /^\/api\/v4\/projects\/[^/]+\/protected_branches(?:\/.*)?$/ } },
   // An implementation without e-mail confirmation: every address it is given counts as confirmed,
   // as if POST /users had been sent skip_confirmation (app/services/users/build_service.rb).

@@ -356,6 +356,17 @@ export const membersFaults: AreaFault[] = [
     const own = ctx.store.directMembership(source, user.id);
     if (own?.accessLevel === ACCESS.MAINTAINER) own.accessLevel = ACCESS.OWNER;
   } },
+  { name: 'members.personal-namespace-holder-removed', clauses: ['members.owners.personal-namespace-holder'], description: 'an Owner (or administrator) of a personal project removes the namespace holder\'s Owner membership like any Owner\'s', onRequest(request, reply, ctx) {
+    if (!matches(request, { method: 'DELETE', route: '/projects/:id/members/:user_id' })) return false;
+    const source = ctx.store.findProject(String((request.params as Json).id));
+    const user = callerOf(request, ctx);
+    const target = source && ctx.store.directMembership(source, Number((request.params as Json).user_id));
+    if (!source || !user || !target || source.namespace.kind !== 'user' || source.namespace.id !== target.userId) return false;
+    if (!user.isAdmin && ctx.store.accessLevel(source, user) < ACCESS.OWNER) return false;
+    ctx.store.members.delete(target.id);
+    void reply.code(204).send();
+    return true;
+  } },
   { name: 'members.owners-kept-from-owners', clauses: ['members.owners.peers'], description: 'an Owner of a group may neither remove nor change another Owner (403), as if every Owner were the last', onRequest(request, reply, ctx) {
     if (!matches(request, { method: ['PUT', 'DELETE'], route: '/groups/:id/members/:user_id' })) return false;
     const source = faultSource(request, ctx);

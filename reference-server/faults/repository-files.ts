@@ -231,4 +231,25 @@ export const repositoryFilesFaults: AreaFault[] = [
     if (!matches(request, file(['POST', 'PUT', 'DELETE'])) || reply.statusCode !== 400) return payload;
     return /already exists\. Switch to that branch|when you are on a branch|Something went wrong when we tried to create|not allowed to push into this branch/.test(payload) ? JSON.stringify({ message: 'Commit failed' }) : payload;
   } },
+  (() => {
+    // The route reads the commit address; the fault hides it for the write and puts it back after.
+    const hidden = new WeakMap<object, { user: NonNullable<ReturnType<typeof callerOf>>; commitEmail: string }>();
+    return {
+      name: 'files.commit-email-ignored',
+      clauses: ['files.write.commit-email'],
+      description: 'a file write is authored and committed with the primary address, not the user\'s commit_email',
+      preHandler(request, ctx) {
+        if (!matches(request, file(['POST', 'PUT', 'DELETE']))) return;
+        const user = callerOf(request, ctx);
+        if (!user?.commitEmail) return;
+        hidden.set(request, { user, commitEmail: user.commitEmail });
+        delete user.commitEmail;
+      },
+      onSend(request, _reply, payload) {
+        const was = hidden.get(request);
+        if (was) was.user.commitEmail = was.commitEmail;
+        return payload;
+      },
+    } satisfies AreaFault;
+  })(),
 ];

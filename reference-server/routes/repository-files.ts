@@ -300,8 +300,11 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
       throw apiError(400, 'You are not allowed to push into this branch');
     }
     const time = Math.floor(Date.now() / 1000);
-    const committer = { name: user.name, email: user.email, time };
-    const author = { name: authorName || user.name, email: authorEmail || user.email, time };
+    // Gitlab::Git::User.from_gitlab (lib/gitlab/git/user.rb): the committer's address is
+    // User#commit_email_or_default, the author's too unless author_email is given.
+    const commitEmail = user.commitEmail ?? user.email;
+    const committer = { name: user.name, email: commitEmail, time };
+    const author = { name: authorName || user.name, email: authorEmail || commitEmail, time };
     const action: WriteAction =
       kind === 'delete'
         ? { kind, path }

@@ -378,6 +378,28 @@ export const setupRoutes: RouteModule = (app, ctx) => {
     reply.code(204);
   });
 
+  // lib/api/users.rb `put ":id"` (administrators), of its many attributes commit_email only: an address
+  // the user verified (app/models/user.rb: "must be an email you have verified", a 400 of
+  // render_validation_error!); the answer is UserDetailsWithAdmin, whose commit_email is
+  // commit_email_or_default (lib/api/entities/user_public.rb).
+  app.put<{ Params: { id: string } }>('/users/:id', async (request) => {
+    const actor = actorOf(ctx, request);
+    requireAdmin(actor);
+    requireScope(actor, WRITE_API_SCOPES);
+    const params = new Params(mergedParams(request));
+    const commitEmail = params.string('commit_email');
+    params.done();
+    const user = store.userByIdText(request.params.id);
+    if (!user) throw notFound('User');
+    if (commitEmail !== undefined) {
+      const verified = (user.confirmed && commitEmail === user.email) || user.emails.some((row) => row.confirmed && row.email === commitEmail);
+      if (!verified) throw validationError({ commit_email: ['must be an email you have verified'] });
+      user.commitEmail = commitEmail;
+    }
+    const basic = { ...userBasic(request, user), created_at: user.createdAt };
+    return { ...basic, email: user.email, commit_email: user.commitEmail ?? user.email, public_email: user.publicEmail || null, is_admin: user.isAdmin, confirmed_at: user.confirmed ? user.createdAt : null };
+  });
+
   // lib/api/users.rb `post ":id/emails"` (administrators): a secondary address, confirmed at once only with
   // skip_confirmation (app/services/emails/create_service.rb); 201 with the Email entity.
   app.post<{ Params: { id: string } }>('/users/:id/emails', async (request, reply) => {
@@ -639,6 +661,9 @@ export const setupRoutes: RouteModule = (app, ctx) => {
       creatorId: user.id,
       defaultBranch: defaultBranch ?? 'main',
     });
+    // Projects::CreateService: the holder of a personal namespace becomes the project's Owner member
+    // (app/models/member.rb: "The creator of a personal project gets added as a ProjectMember with OWNER access").
+    if (namespace.kind === 'user') store.addMember({ kind: 'project', id: project.id }, { userId: user.id, accessLevel: ACCESS.OWNER });
     if (description !== undefined) project.description = description;
     if (avatar) project.avatar = avatar;
     if (withReadme) {

@@ -56,6 +56,8 @@ export interface User {
    * `add_primary_email_to_emails!`, run when the user is saved confirmed); absent while unconfirmed.
    */
   primaryEmailId?: number;
+  /** The address the user commits with (PUT /users/:id commit_email), one they verified; absent: the primary (User#commit_email_or_default). */
+  commitEmail?: string;
   /** Secondary addresses (POST /users/:id/emails), confirmed only with skip_confirmation. */
   emails: EmailRow[];
   /** The avatar uploaded with POST /users (multipart `avatar`), served at its upload path (routes/uploads.ts). */

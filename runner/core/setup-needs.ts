@@ -15,6 +15,7 @@ const ENDPOINTS: Record<ExtraSetupEndpoint, string> = {
   'project-access-tokens': 'POST /projects/:id/access_tokens',
   'group-project-read': 'GET /groups/:id, GET /projects/:id',
   'protected-branches': 'POST /projects/:id/protected_branches',
+  'commit-email': 'PUT /users/:id (commit_email)',
   'permanent-removal': 'DELETE /groups/:id, DELETE /projects/:id with permanently_remove',
 };
 

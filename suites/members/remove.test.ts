@@ -289,6 +289,32 @@ suite.test(
 
 suite.test(
   {
+    case: 'personal-namespace-holder',
+    title: 'the holder of a personal namespace, an Owner member of its project, is neither edited nor removed (403) by a Maintainer, another Owner or themselves (an administrator)',
+    clauses: ['members.owners.personal-namespace-holder'],
+    only: { kind: 'project', why: 'only a project lives in a user\'s personal namespace' },
+  },
+  async (kit) => {
+    const { as, run, withToken } = kit;
+    const t = toolkit(kit);
+    // A project of the run's administrator's own namespace: the administrator holds it.
+    const project = await t.project();
+    const holder = run.adminId;
+    expectEqual((await readMember(as('admin'), project, holder)).access_level, ACCESS.OWNER, 'the namespace holder\'s membership of the personal project');
+    const maintainer = await t.member(project, ACCESS.MAINTAINER);
+    const owner = await t.member(project, ACCESS.OWNER);
+    for (const [who, client] of [['a Maintainer', withToken(maintainer.tokens.api, 'a Maintainer')], ['another Owner', withToken(owner.tokens.api, 'another Owner')]] as const) {
+      expectForbidden(await client.put(memberPath(project, holder), { body: { access_level: ACCESS.DEVELOPER } }), GITLAB.personalNamespaceHolder);
+      expectForbidden(await client.delete(memberPath(project, holder)), GITLAB.personalNamespaceHolder);
+      expectEqual((await readMember(as('admin'), project, holder)).access_level, ACCESS.OWNER, `the holder's level after ${who} tried to edit and remove it`);
+    }
+    expectForbidden(await as('admin').delete(memberPath(project, holder)), GITLAB.personalNamespaceHolder);
+    expectEqual((await readMember(as('admin'), project, holder)).access_level, ACCESS.OWNER, 'the holder\'s level after they tried to leave');
+  },
+);
+
+suite.test(
+  {
     case: 'owner',
     title: 'a Maintainer may not remove an Owner of the project (403); an Owner may',
     clauses: ['members.remove.project-owner', 'members.manage.role'],

@@ -2,6 +2,7 @@
 import { endpoint } from '../../runner/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectFields } from '../../runner/core/checks.js';
 import { apiPath } from '../../runner/core/client.js';
+import { ACCESS } from '../../runner/core/vocabulary.js';
 import { blameAuthors, createFile, expectWriteSucceeded, expectGitLabError, expectWriteParamError, fileUrl, gitBlobId, GITLAB_TEXT, readFile, sha256, filesWorld, protectedBranch, writeBody } from './helpers.js';
 import { repositoryFiles } from './area.js';
 
@@ -386,5 +387,36 @@ suite.test(
     expectError(res, 400, { message: 'You are not allowed to push into this branch', gitlab: COMMIT_CHECKS('validate_permissions!: Gitlab::UserAccess#can_push_to_branch?') });
     expectStatus(await as('developer').get(fileUrl(privateProject, file), { query: { ref: guarded } }), 404, 'the Developer\'s file absent from the protected branch');
     expectWriteSucceeded(await as('maintainer').post(fileUrl(privateProject, path('protected-branch', 'maintainer.txt')), { body: writeBody('by the maintainer\n', { branch: guarded }) }));
+  },
+);
+
+suite.test(
+  {
+    case: 'commit-email',
+    title: 'a user whose commit_email is a verified secondary address authors and commits a create and an update with it, not the primary address (blame shows it)',
+    clauses: ['files.write.commit-email', 'files.create.commit'],
+    requires: { setup: ['secondary-emails', 'commit-email'] },
+  },
+  async ({ use, make, names, admin, withToken }) => {
+    const { publicProject, path, branch } = use(world);
+    const file = path('commit-email', 'notes.txt');
+    // A user of this test's own (it changes the user's addresses), a Developer of the project.
+    const user = await make.user('committer');
+    const secondary = names.email('commit');
+    await make.addEmail(user, secondary, true);
+    await make.setup(`make ${secondary} the commit address of ${user.username}`, admin.put(apiPath`/users/${user.id}`, { body: { commit_email: secondary } }), [200], 'commit-email');
+    await make.addMember(publicProject, user.id, ACCESS.DEVELOPER);
+    const client = withToken(user.tokens.api, 'the user with a commit address');
+    const identities = async (what: string) => {
+      const res = await client.get(`${fileUrl(publicProject, file)}/blame`, { query: { ref: branch } });
+      expectStatus(res, 200, `reading the blame of ${file} after the ${what}`);
+      const ranges = res.body as { commit: { author_email: string; committer_email: string } }[];
+      return [...new Set(ranges.map((r) => `author ${r.commit.author_email}, committer ${r.commit.committer_email}`))];
+    };
+    const wanted = [`author ${secondary}, committer ${secondary}`];
+    await createFile(client, publicProject, file, 'first\n', { branch }, 'checked');
+    expectEqual(await identities('create'), wanted, `the addresses of the create commit (the primary, ${user.email}, is not the commit address)`);
+    expectOk(await client.put(fileUrl(publicProject, file), { body: writeBody('second\n', { branch }) }), 200);
+    expectEqual(await identities('update'), wanted, 'the addresses of the update commit');
   },
 );

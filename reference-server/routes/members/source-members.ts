@@ -302,6 +302,7 @@ function checkCanAdd(store: Store, actor: User, source: Source, level: number): 
  * levels need an override first; a group's last owner may not be updated at all (GroupMemberPolicy).
  */
 function canUpdate(store: Store, actor: User, source: Source, member: Member, level: number): boolean {
+  if (isPersonalNamespaceHolder(source, member)) return false;
   if (!canAdminMembers(store, source, actor)) return false;
   // ProjectMemberPolicy enables update_project_member for ~project_bot targets only.
   if (isProjectBot(store, member)) return false;
@@ -310,9 +311,18 @@ function canUpdate(store: Store, actor: User, source: Source, member: Member, le
   return !isLastOwner(store, source, member);
 }
 
+/**
+ * ProjectMemberPolicy's `target_is_holder_of_the_personal_namespace` prevents update and destroy of
+ * that membership, which wins over every enable: the caller's own, an Owner's, an administrator's.
+ */
+function isPersonalNamespaceHolder(source: Source, member: Member): boolean {
+  return source.kind === 'project' && source.namespace.kind === 'user' && source.namespace.id === member.userId;
+}
+
 /** `destroy_*_member`: admins of members, or the member themselves; never a group's last owner. */
 function canDestroy(store: Store, actor: User, source: Source, member: Member): boolean {
   if (source.kind === 'group' && isLastOwner(store, source, member)) return false;
+  if (isPersonalNamespaceHolder(source, member)) return false;
   if (member.userId === actor.id) return true;
   // ProjectMemberPolicy enables destroy_project_member for ~project_bot targets only (a bot's membership
   // goes with its token, destroy_project_bot_member, which the API does not ask for): 403 to everyone.
