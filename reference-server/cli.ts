@@ -27,7 +27,7 @@ export const OFFERED_CAPABILITIES = ['premium', 'ultimate', 'ldap', 'saml', 'pro
 
 export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0.0.1] [--admin-token TOKEN] [--seed FILE]
                                [--gitlab VERSION-EDITION[-TIER]] [--delayed-deletion] [--vary SEED] [--neighbours] [--without NAME ...] [--spec-only]
-                               [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...] [--log] [--strict] [--stubs FILE] [--state FILE] [--no-suite-fixtures]
+                               [--header-prefix X-Gitlab-] [--latency MS] [--fault NAME ...] [--log] [--strict] [--detach] [--stubs FILE] [--state FILE] [--no-suite-fixtures]
   (also: gitlab-api-conformance serve [options])
   --port N            the port; 0 takes a free one (the URL printed says which)
   --admin-token TOKEN the administrator's token (user root); a fresh glpat- token otherwise, printed
@@ -53,6 +53,8 @@ export const USAGE = `Usage: gitlab-reference-server [--port 3000] [--host 127.0
   --no-suite-fixtures only the administrator and the seed: none of the conformance suite's fixture users and groups
   --log               print a line per request: time, method, path and query (secrets masked), status, user, duration
   --strict            answer a route it does not model 501 naming it, not GitLab's unknown-route 404
+  --detach            keep serving after the process that started it ends (a script that starts it in the
+                      background and exits, a Makefile line); stop it with SIGINT or SIGTERM
                       (without it: the 404 carries X-Reference-Server: not-modelled, and a line on stderr names the route)
 Outside the API (docs/reference-server.md):
   GET /-/reference/health      {"status":"ok"} once it serves (no token)
@@ -105,6 +107,7 @@ export async function serve(args: string[]): Promise<number> {
         stubs: { type: 'string' },
         state: { type: 'string' },
         'no-suite-fixtures': { type: 'boolean', default: false },
+        detach: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -186,8 +189,9 @@ export async function serve(args: string[]): Promise<number> {
   process.on('SIGHUP', stop);
   // An exit of any other kind (an error thrown) leaves no file behind either.
   process.on('exit', removeManifest);
-  // Started through npx or npm run, or by a process killed outright: it ends with its starter (lifetime.ts).
-  watchStarter(stop);
+  // Started through npx or npm run, or by a process killed outright: it ends with its starter (lifetime.ts),
+  // unless asked to outlive it.
+  if (!values.detach) watchStarter(stop);
 
   const modes = [profile && `as GitLab ${profile.version} ${profile.tier}`, values['spec-only'] && 'spec-only mode', values['delayed-deletion'] && 'delayed deletion', vary !== undefined && `vary seed ${vary}`, values.neighbours && 'neighbours', values.seed && `seeded from ${values.seed}`, values.state && `state from ${values.state}`].filter(Boolean);
   console.log(`GitLab reference server listening on ${server.url} (API at ${server.url}/api/v4)${modes.length ? `, ${modes.join(', ')}` : ''}`);

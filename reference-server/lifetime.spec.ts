@@ -1,10 +1,12 @@
 // The command ends with the process that started it (lifetime.ts): started through `npx
 // gitlab-reference-server` in this clone, SIGINT to npx alone and SIGKILL of npx each leave nothing
 // serving and no fixture file behind; started with `node` by a parent that is then killed outright, the
-// same. (The units of lifetime.ts: lifetime.unit.spec.ts.)
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+// same; with --detach it outlives a parent that exits, until a signal stops it. (The units of
+// lifetime.ts: lifetime.unit.spec.ts.)
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -44,7 +46,7 @@ async function serving(url: string): Promise<boolean> {
 }
 
 /** Waits up to 10 s for the server to stop answering and its manifest to go. */
-async function gone({ url, manifest }: Started): Promise<{ serving: boolean; manifestLeft: boolean }> {
+async function gone({ url, manifest }: Pick<Started, 'url' | 'manifest'>): Promise<{ serving: boolean; manifestLeft: boolean }> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline && ((await serving(url)) || existsSync(manifest))) await new Promise((r) => setTimeout(r, 200));
   return { serving: await serving(url), manifestLeft: existsSync(manifest) };
@@ -73,4 +75,28 @@ test('started with node, the server stops when its parent is killed outright', {
   const started = await start(process.execPath, ['-e', parent], env);
   started.launcher.kill('SIGKILL');
   expect(await gone(started), 'wanted: nothing serving and no manifest 10 s after SIGKILL of its parent').toEqual({ serving: false, manifestLeft: false });
+});
+
+test('with --detach it outlives a parent that exits (a script that starts it in the background), and SIGTERM stops it', { timeout: TIMEOUT_MS }, async () => {
+  // As `gitlab-reference-server --detach > server.log &` in a script that then exits: the parent starts it, its output to a file, and ends.
+  const log = join(mkdtempSync(join(tmpdir(), 'reference-server-detach-')), 'server.log');
+  const parent = `const fd = require('node:fs').openSync(${JSON.stringify(log)}, 'w'); const c = require('node:child_process').spawn(process.execPath, [${JSON.stringify(BIN)}, '--port', '0', '--detach'], { stdio: ['ignore', fd, fd] }); console.log(c.pid); c.unref();`;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  const pid = Number(execFileSync(process.execPath, ['-e', parent], { env, encoding: 'utf8' }).trim());
+  let started: Pick<Started, 'url' | 'manifest'> | undefined;
+  for (const deadline = Date.now() + 60_000; started === undefined && Date.now() < deadline; await new Promise((done) => setTimeout(done, 200))) {
+    const output = existsSync(log) ? readFileSync(log, 'utf8') : '';
+    const url = /listening on (\S+)/.exec(output)?.[1];
+    const manifest = /fixtures in (\S+\.json)/.exec(output)?.[1];
+    if (url && manifest) started = { url, manifest };
+  }
+  if (started === undefined) throw new Error(`the detached server did not listen:\n${readFileSync(log, 'utf8')}`);
+  try {
+    // Past the watch's quarter-second polls: still serving after its parent ended.
+    await new Promise((done) => setTimeout(done, 1_500));
+    expect(await serving(started.url), 'wanted: still serving after its parent exited').toBe(true);
+  } finally {
+    process.kill(pid, 'SIGTERM');
+  }
+  expect(await gone(started), 'wanted: nothing serving and no manifest after SIGTERM').toEqual({ serving: false, manifestLeft: false });
 });

@@ -41,7 +41,7 @@ export interface TargetLease {
 export const leasePath = (what: string): string => `cnf-lease-${what.replace(/_/g, '-')}`;
 
 // Letters, digits, spaces and dashes only: a user's name GitLab takes on every version; the end in ms since 1970.
-const DESCRIPTION = /^gitlab-api-conformance lease held by run (\S+) until (\d+)$/;
+const LEASE_NAME = /^gitlab-api-conformance lease held by run (\S+) until (\d+)$/;
 /** The lease user's name: who holds it, and until when (`until`, ISO 8601). */
 export const leaseDescription = (holder: string, until: string): string => `gitlab-api-conformance lease held by run ${holder} until ${Date.parse(until)}`;
 
@@ -54,7 +54,7 @@ export async function readLease(admin: Client, path: string): Promise<TargetLeas
   if (res.status !== 200 || !Array.isArray(res.body)) throw new HarnessError(`reading the lease ${path}: GET /users?username= answered HTTP ${res.status}`);
   const user = (res.body as { id: number; username?: unknown; name?: unknown }[]).find((u) => typeof u.username === 'string' && u.username.toLowerCase() === path);
   if (user === undefined) return undefined;
-  const parts = DESCRIPTION.exec(typeof user.name === 'string' ? user.name : '');
+  const parts = LEASE_NAME.exec(typeof user.name === 'string' ? user.name : '');
   if (parts === null) return { foreign: user.id };
   return { path, id: user.id, holder: parts[1], until: new Date(Number(parts[2])).toISOString() };
 }
