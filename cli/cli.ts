@@ -213,8 +213,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
   const ofShard = shard && shardFiles(shard, areas);
   if (ofShard?.length === 0) throw new ConfigError(`--shard ${values.shard}: the selection has fewer test files than shards`);
   const filters = ofShard ?? (areas.size === CATALOG.areaNames.length ? [] : [...areas].map((a) => `suites/${a}/`));
-  const lifecycle = await import('../runner/run/lifecycle.js');
-  config.runId = lifecycle.newRunId();
+  config.runId = (await import('../runner/run/lifecycle.js')).newRunId();
   const { heldBy } = lockReportDir(config.reportDir, config.runId);
   if (heldBy !== undefined) {
     console.error(refusal(config.reportDir, heldBy));
@@ -229,6 +228,7 @@ async function run(args: string[], transcript?: string): Promise<number> {
   // Loaded here, not at the top: --help and sweep need none of vitest.
   const { createVitest } = await import('vitest/node');
   const { NameOrder } = await import('../runner/run/name-order.js');
+  const lifecycle = await import('../runner/run/lifecycle.js');
   const { made } = lifecycle.offerRunMaker(CATALOG);
   // Threads that serve the setting phases too, instead of four more started for them (kept-threads.ts).
   const pool = (await import('./kept-threads.js')).keptThreads();
