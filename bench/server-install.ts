@@ -1,0 +1,149 @@
+// The reference server as a user installs it, two ways: the suite's tarball (gitlab-api-conformance,
+// which carries the server beside the suite and its test tooling) and the server's own
+// (gitlab-reference-server, packages/reference-server/). Each packed, installed from its tarball
+// into an empty folder, and measured: the folder's node_modules (bytes, disk use, packages), and a
+// start of its `gitlab-reference-server` (time to the first answer of GET /api/v4/version, and the
+// server's resident memory then). `npm run bench -- --only install` prints the figures;
+// cli/server-package.spec.ts takes the same steps for the server's package.
+import { spawn, spawnSync } from 'node:child_process';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const MINUTE = 60_000;
+
+/** The environment of a user's shell: nothing of an npm script or a test run around this one. */
+export function userEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) =>
+        !k.startsWith('VITEST') &&
+        !k.startsWith('CONFORMANCE_') &&
+        !k.startsWith('npm_package_') &&
+        !k.startsWith('npm_lifecycle_') &&
+        !['NODE_ENV', 'TEST', 'INIT_CWD', 'npm_command', 'npm_config_local_prefix', 'NODE_OPTIONS'].includes(k),
+    ),
+  );
+}
+
+/** Runs npm; its standard output, or an error with the tail of what it printed when it fails. */
+function npm(args: string[], cwd: string): string {
+  const result = spawnSync('npm', args, { cwd, env: userEnv(), encoding: 'utf8', timeout: 10 * MINUTE, maxBuffer: 64 * 1024 * 1024 });
+  if (result.error) throw result.error;
+  if (result.status !== 0) throw new Error(`npm ${args.join(' ')} (in ${cwd}) ended ${result.status}:\n${`${result.stdout}\n${result.stderr}`.slice(-3000)}`);
+  return result.stdout;
+}
+
+/** The packages of this repository one can install. */
+export const PACKAGES = {
+  suite: { folder: '.', bin: 'gitlab-reference-server' },
+  server: { folder: 'packages/reference-server', bin: 'gitlab-reference-server' },
+} as const;
+export type PackageName = keyof typeof PACKAGES;
+
+/** `npm pack` of one package (its prepack builds it) into `destination`: the tarball's path. */
+export function pack(name: PackageName, destination: string): string {
+  const out = npm(['pack', '--json', '--pack-destination', destination, PACKAGES[name].folder === '.' ? '.' : `./${PACKAGES[name].folder}`], ROOT);
+  const [{ filename }] = JSON.parse(out.slice(out.indexOf('['))) as { filename: string }[];
+  return join(destination, filename);
+}
+
+/** An empty project with the tarball installed (its dependencies from the registry, or npm's cache when there). */
+export function installTarball(tarball: string): string {
+  const folder = mkdtempSync(join(tmpdir(), 'cnf-install-'));
+  writeFileSync(join(folder, 'package.json'), `${JSON.stringify({ name: 'cnf-install-check', version: '1.0.0', private: true }, null, 2)}\n`);
+  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], folder);
+  return folder;
+}
+
+export interface InstalledSize {
+  /** The files' sizes, as npm's "unpacked size" counts them. */
+  bytes: number;
+  /** The blocks they take on disk, as `du` counts them. */
+  diskBytes: number;
+  /** The packages installed (a folder with a package.json under a node_modules), the project's own apart. */
+  packages: number;
+}
+
+/** What the project's node_modules holds. */
+export function installedSize(project: string): InstalledSize {
+  const size: InstalledSize = { bytes: 0, diskBytes: 0, packages: 0 };
+  const walk = (dir: string, underNodeModules: boolean) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      const stat = lstatSync(path);
+      size.bytes += stat.size;
+      size.diskBytes += stat.blocks * 512;
+      if (!entry.isDirectory()) continue;
+      const isPackage = underNodeModules && !entry.name.startsWith('@') && !entry.name.startsWith('.');
+      if (isPackage) size.packages++;
+      walk(path, entry.name === 'node_modules' || (underNodeModules && entry.name.startsWith('@')));
+    }
+  };
+  walk(join(project, 'node_modules'), true);
+  return size;
+}
+
+export interface Start {
+  /** From the spawn to the first answer of GET /api/v4/version. */
+  firstAnswerMs: number;
+  /** The answer. */
+  version: { status: number; body: string };
+  /** The server process's resident memory at its first answer (VmRSS). */
+  rssKiB: number;
+  url: string;
+  /** Its output so far (the token it prints is the one given: no other secret). */
+  output: () => string;
+  /** SIGTERM, then its exit. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts `command args… --port 0 --admin-token TOKEN` in the project, and waits for its first answer
+ * to GET /api/v4/version. The server is the process whose command line holds the token (npx runs it
+ * in a process of its own, below itself).
+ */
+export async function startAndAsk(command: string, args: string[], cwd: string, adminToken: string): Promise<Start> {
+  const started = performance.now();
+  const child = spawn(command, [...args, '--port', '0', '--admin-token', adminToken], { cwd, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  try {
+    const url = await new Promise<string>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`not listening within 2 minutes: ${out}`)), 2 * MINUTE);
+      const look = () => {
+        const found = /listening on (http:\/\/127\.0\.0\.1:\d+) /.exec(out)?.[1];
+        if (found) {
+          clearTimeout(timer);
+          done(found);
+        }
+      };
+      child.stdout.on('data', look);
+      child.on('exit', (code) => fail(new Error(`ended (${code}) before listening: ${out}`)));
+    });
+    const answer = await fetch(`${url}/api/v4/version`, { headers: { 'private-token': adminToken } });
+    const version = { status: answer.status, body: await answer.text() };
+    const firstAnswerMs = performance.now() - started;
+    return { firstAnswerMs, version, rssKiB: residentKiB(adminToken), url, output: () => out, stop: () => (child.kill('SIGTERM'), exited) };
+  } catch (error) {
+    child.kill('SIGTERM');
+    throw error;
+  }
+}
+
+/** VmRSS of the one node process whose command line holds `marker`. */
+function residentKiB(marker: string): number {
+  const servers = readdirSync('/proc').filter((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return /^\d+$/.test(pid) && argv.includes(marker) && /(^|\/)node$/.test(argv[0]);
+    } catch {
+      return false; // gone meanwhile, or no process
+    }
+  });
+  if (servers.length !== 1) throw new Error(`wanted one server process, found ${servers.length}`);
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${servers[0]}/status`, 'utf8'))?.[1]);
+}
