@@ -6,7 +6,7 @@
 // server's resident memory then). `npm run bench -- --only install` prints the figures;
 // cli/server-package.spec.ts takes the same steps for the server's package.
 import { spawn, spawnSync } from 'node:child_process';
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -66,15 +66,20 @@ export interface InstalledSize {
   packages: number;
 }
 
-/** What the project's node_modules holds. */
+/** What the project's node_modules holds; a file linked twice (esbuild's binary is) counted once, as `du` does. */
 export function installedSize(project: string): InstalledSize {
   const size: InstalledSize = { bytes: 0, diskBytes: 0, packages: 0 };
+  const seen = new Set<string>();
   const walk = (dir: string, underNodeModules: boolean) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       const stat = lstatSync(path);
-      size.bytes += stat.size;
-      size.diskBytes += stat.blocks * 512;
+      const inode = `${stat.dev}:${stat.ino}`;
+      if (!seen.has(inode)) {
+        seen.add(inode);
+        size.bytes += stat.size;
+        size.diskBytes += stat.blocks * 512;
+      }
       if (!entry.isDirectory()) continue;
       const isPackage = underNodeModules && !entry.name.startsWith('@') && !entry.name.startsWith('.');
       if (isPackage) size.packages++;
@@ -146,4 +151,57 @@ function residentKiB(marker: string): number {
   });
   if (servers.length !== 1) throw new Error(`wanted one server process, found ${servers.length}`);
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${servers[0]}/status`, 'utf8'))?.[1]);
+}
+
+export interface InstallFigures extends InstalledSize {
+  /** The first start after the install, then the median of the others. */
+  firstStartMs: number;
+  medianStartMs: number;
+  medianRssMiB: number;
+}
+
+/**
+ * `npm run bench`'s install section: both packages packed and installed, then `runs` + 1 starts of
+ * each (node on the installed bin, not npx, so that the figure is the server's own). The rows of
+ * docs/performance.md's table, and the figures.
+ */
+export async function installSection(runs: number, step: (message: string) => void): Promise<{ figures: Record<PackageName, InstallFigures>; lines: string[] }> {
+  const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+  const packDir = mkdtempSync(join(tmpdir(), 'bench-pack-'));
+  const figures = {} as Record<PackageName, InstallFigures>;
+  const lines: string[] = [];
+  try {
+    for (const name of Object.keys(PACKAGES) as PackageName[]) {
+      step(`install: packing and installing ${name === 'suite' ? 'the suite (gitlab-api-conformance)' : 'the server alone (gitlab-reference-server)'}`);
+      const project = installTarball(pack(name, packDir));
+      try {
+        const starts: Start[] = [];
+        for (let i = 0; i <= runs; i++) {
+          step(`install: ${name}, start ${i + 1}/${runs + 1}`);
+          const start = await startAndAsk(process.execPath, [join(project, 'node_modules', '.bin', PACKAGES[name].bin)], project, 'glpat-bench-install-admin-01');
+          await start.stop();
+          if (start.version.status !== 200) throw new Error(`GET /api/v4/version answered ${start.version.status}: ${start.output()}`);
+          starts.push(start);
+        }
+        const rest = starts.slice(1);
+        figures[name] = {
+          ...installedSize(project),
+          firstStartMs: Math.round(starts[0].firstAnswerMs),
+          medianStartMs: Math.round(median(rest.map((s) => s.firstAnswerMs))),
+          medianRssMiB: round(median(rest.map((s) => s.rssKiB)) / 1024),
+        };
+      } finally {
+        rmSync(project, { recursive: true, force: true });
+      }
+      const f = figures[name];
+      const label = name === 'suite' ? "the suite's tarball (gitlab-api-conformance)" : 'its own tarball (gitlab-reference-server)';
+      lines.push(
+        `| the reference server installed from ${label} | ${f.packages} package${f.packages === 1 ? '' : 's'} | **${round(f.diskBytes / 1e6)} MB** on disk (${round(f.bytes / 1e6)} MB of files); first answer of GET /api/v4/version **${f.medianStartMs} ms** after the spawn (median of ${runs}; the first start after the install ${f.firstStartMs} ms), RSS then ${f.medianRssMiB} MiB |`,
+      );
+    }
+  } finally {
+    rmSync(packDir, { recursive: true, force: true });
+  }
+  return { figures, lines };
 }
