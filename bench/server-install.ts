@@ -97,6 +97,8 @@ export interface Start {
   version: { status: number; body: string };
   /** The server process's resident memory at its first answer (VmRSS). */
   rssKiB: number;
+  /** The CPU time the server process spent up to its first answer: less disturbed than the wall time by a busy machine. */
+  cpuMs: number;
   url: string;
   /** Its output so far (the token it prints is the one given: no other secret). */
   output: () => string;
@@ -132,15 +134,21 @@ export async function startAndAsk(command: string, args: string[], cwd: string, 
     const answer = await fetch(`${url}/api/v4/version`, { headers: { 'private-token': adminToken } });
     const version = { status: answer.status, body: await answer.text() };
     const firstAnswerMs = performance.now() - started;
-    return { firstAnswerMs, version, rssKiB: residentKiB(adminToken), url, output: () => out, stop: () => (child.kill('SIGTERM'), exited) };
+    return { firstAnswerMs, version, ...serverProcess(adminToken), url, output: () => out, stop: () => (child.kill('SIGTERM'), exited) };
   } catch (error) {
     child.kill('SIGTERM');
     throw error;
   }
 }
 
-/** VmRSS of the one node process whose command line holds `marker`. */
-function residentKiB(marker: string): number {
+/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * The one node process whose command line holds `marker`: its resident memory (VmRSS) and the CPU
+ * time it has spent (user and system).
+ */
+function serverProcess(marker: string): { rssKiB: number; cpuMs: number } {
   const servers = readdirSync('/proc').filter((pid) => {
     try {
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
@@ -150,58 +158,65 @@ function residentKiB(marker: string): number {
     }
   });
   if (servers.length !== 1) throw new Error(`wanted one server process, found ${servers.length}`);
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${servers[0]}/status`, 'utf8'))?.[1]);
+  const rssKiB = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${servers[0]}/status`, 'utf8'))?.[1]);
+  // The fields after the command's name in parentheses: utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${servers[0]}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  return { rssKiB, cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND };
 }
 
 export interface InstallFigures extends InstalledSize {
-  /** The first start after the install, then the median of the others. */
+  /** The first start after the install; then the medians of the others. */
   firstStartMs: number;
   medianStartMs: number;
+  medianStartCpuMs: number;
   medianRssMiB: number;
 }
 
 /**
  * `npm run bench`'s install section: both packages packed and installed, then `runs` + 1 starts of
- * each (node on the installed bin, not npx, so that the figure is the server's own). The rows of
- * docs/performance.md's table, and the figures.
+ * each, alternated (node on the installed bin, not npx, so that the figure is the server's own). The
+ * rows of docs/performance.md's table, and the figures.
  */
 export async function installSection(runs: number, step: (message: string) => void): Promise<{ figures: Record<PackageName, InstallFigures>; lines: string[] }> {
   const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+  const names = Object.keys(PACKAGES) as PackageName[];
   const packDir = mkdtempSync(join(tmpdir(), 'bench-pack-'));
-  const figures = {} as Record<PackageName, InstallFigures>;
-  const lines: string[] = [];
+  const projects = {} as Record<PackageName, string>;
+  const starts = Object.fromEntries(names.map((name) => [name, [] as Start[]])) as Record<PackageName, Start[]>;
   try {
-    for (const name of Object.keys(PACKAGES) as PackageName[]) {
+    for (const name of names) {
       step(`install: packing and installing ${name === 'suite' ? 'the suite (gitlab-api-conformance)' : 'the server alone (gitlab-reference-server)'}`);
-      const project = installTarball(pack(name, packDir));
-      try {
-        const starts: Start[] = [];
-        for (let i = 0; i <= runs; i++) {
-          step(`install: ${name}, start ${i + 1}/${runs + 1}`);
-          const start = await startAndAsk(process.execPath, [join(project, 'node_modules', '.bin', PACKAGES[name].bin)], project, 'glpat-bench-install-admin-01');
-          await start.stop();
-          if (start.version.status !== 200) throw new Error(`GET /api/v4/version answered ${start.version.status}: ${start.output()}`);
-          starts.push(start);
-        }
-        const rest = starts.slice(1);
-        figures[name] = {
-          ...installedSize(project),
-          firstStartMs: Math.round(starts[0].firstAnswerMs),
-          medianStartMs: Math.round(median(rest.map((s) => s.firstAnswerMs))),
-          medianRssMiB: round(median(rest.map((s) => s.rssKiB)) / 1024),
-        };
-      } finally {
-        rmSync(project, { recursive: true, force: true });
+      projects[name] = installTarball(pack(name, packDir));
+    }
+    for (let i = 0; i <= runs; i++) {
+      for (const name of names) {
+        step(`install: ${name}, start ${i + 1}/${runs + 1}`);
+        const start = await startAndAsk(process.execPath, [join(projects[name], 'node_modules', '.bin', PACKAGES[name].bin)], projects[name], 'glpat-bench-install-admin-01');
+        await start.stop();
+        if (start.version.status !== 200) throw new Error(`GET /api/v4/version answered ${start.version.status}: ${start.output()}`);
+        starts[name].push(start);
       }
-      const f = figures[name];
+    }
+    const figures = {} as Record<PackageName, InstallFigures>;
+    const lines: string[] = [];
+    for (const name of names) {
+      const [first, ...rest] = starts[name];
+      const f = (figures[name] = {
+        ...installedSize(projects[name]),
+        firstStartMs: Math.round(first.firstAnswerMs),
+        medianStartMs: Math.round(median(rest.map((s) => s.firstAnswerMs))),
+        medianStartCpuMs: Math.round(median(rest.map((s) => s.cpuMs))),
+        medianRssMiB: round(median(rest.map((s) => s.rssKiB)) / 1024),
+      });
       const label = name === 'suite' ? "the suite's tarball (gitlab-api-conformance)" : 'its own tarball (gitlab-reference-server)';
       lines.push(
-        `| the reference server installed from ${label} | ${f.packages} package${f.packages === 1 ? '' : 's'} | **${round(f.diskBytes / 1e6)} MB** on disk (${round(f.bytes / 1e6)} MB of files); first answer of GET /api/v4/version **${f.medianStartMs} ms** after the spawn (median of ${runs}; the first start after the install ${f.firstStartMs} ms), RSS then ${f.medianRssMiB} MiB |`,
+        `| the reference server installed from ${label} | ${f.packages} package${f.packages === 1 ? '' : 's'} | **${round(f.diskBytes / 1e6)} MB** on disk (${round(f.bytes / 1e6)} MB of files); first answer of GET /api/v4/version **${f.medianStartMs} ms** after the spawn, ${f.medianStartCpuMs} ms of CPU (medians of ${runs}, alternated; the first start after the install ${f.firstStartMs} ms), RSS then ${f.medianRssMiB} MiB |`,
       );
     }
+    return { figures, lines };
   } finally {
+    for (const project of Object.values(projects)) rmSync(project, { recursive: true, force: true });
     rmSync(packDir, { recursive: true, force: true });
   }
-  return { figures, lines };
 }
