@@ -35,16 +35,13 @@ function npm(args: string[], cwd: string): string {
   return result.stdout;
 }
 
-/** The packages of this repository one can install. */
-export const PACKAGES = {
-  suite: { folder: '.', bin: 'gitlab-reference-server' },
-  server: { folder: 'packages/reference-server', bin: 'gitlab-reference-server' },
-} as const;
+/** This repository's two packages, by the folder `npm pack` takes; both install the command gitlab-reference-server. */
+export const PACKAGES = { suite: '.', server: './packages/reference-server' } as const;
 export type PackageName = keyof typeof PACKAGES;
 
 /** `npm pack` of one package (its prepack builds it) into `destination`: the tarball's path. */
 export function pack(name: PackageName, destination: string): string {
-  const out = npm(['pack', '--json', '--pack-destination', destination, PACKAGES[name].folder === '.' ? '.' : `./${PACKAGES[name].folder}`], ROOT);
+  const out = npm(['pack', '--json', '--pack-destination', destination, PACKAGES[name]], ROOT);
   const [{ filename }] = JSON.parse(out.slice(out.indexOf('['))) as { filename: string }[];
   return join(destination, filename);
 }
@@ -192,7 +189,7 @@ export async function installSection(runs: number, step: (message: string) => vo
     for (let i = 0; i <= runs; i++) {
       for (const name of names) {
         step(`install: ${name}, start ${i + 1}/${runs + 1}`);
-        const start = await startAndAsk(process.execPath, [join(projects[name], 'node_modules', '.bin', PACKAGES[name].bin)], projects[name], 'glpat-bench-install-admin-01');
+        const start = await startAndAsk(process.execPath, [join(projects[name], 'node_modules', '.bin', 'gitlab-reference-server')], projects[name], 'glpat-bench-install-admin-01');
         await start.stop();
         if (start.version.status !== 200) throw new Error(`GET /api/v4/version answered ${start.version.status}: ${start.output()}`);
         starts[name].push(start);
