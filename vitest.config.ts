@@ -88,7 +88,7 @@ const conformanceProject = (name: string, files: { include: string; exclude?: st
 });
 
 /** Specs that run the command as a user does (whole runs, packed tarballs, real clients): `npm test` only. */
-const WHOLE_RUN = ['cli/*-run.spec.ts', 'cli/{cli,sweep-safety,fault-check,package}.spec.ts', 'reference-server/clients/**/*.spec.ts', 'reference-server/lifetime.spec.ts'];
+const WHOLE_RUN = ['cli/*-run.spec.ts', 'cli/{cli,sweep-safety,fault-check,package,server-package}.spec.ts', 'reference-server/clients/**/*.spec.ts', 'reference-server/lifetime.spec.ts'];
 
 // Mode `cli`: the command (cli/) parsed the settings from its flags and the environment
 // and hands them in itself (workers, provide, sequencer, reporters). Otherwise (`vitest run`, npm test)
