@@ -741,7 +741,8 @@ suite.test(
     requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
     fixtures: { promotionSettingRead },
   },
-  async ({ as }) => {
+  // The fixture holds the setting still while the test reads it twice (its value is nothing).
+  async ({ as, promotionSettingRead: _held }) => {
     const admin = as('admin');
     const read = async () => {
       const res = await admin.get('/application/settings');

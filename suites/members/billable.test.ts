@@ -1,5 +1,4 @@
 // GET /groups/:id/billable_members
-import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
 import { endpoint, fixture } from './kit.js';
 import {
@@ -220,8 +219,8 @@ suite.test(
     requires: { capabilities: ['premium', 'enterprise_users'], fixtures: ['enterprise'] },
     fixtures: { enterpriseGroup },
   },
-  async ({ withToken, run }) => {
-    const fx = manifestEntry(run.fixtures, 'enterprise')!;
+  async ({ withToken, enterpriseGroup }) => {
+    const fx = enterpriseGroup;
     const items = await listAll<Billable>(withToken(fx.ownerToken, 'enterprise group owner'), billablePath({ kind: 'group', id: fx.group_id }), 'billable-member');
     const email = findIn(items, fx.enterprise_user_id, 'the enterprise user').email;
     expectTrue(typeof email === 'string' && email.includes('@'), 'the enterprise user\'s email', `got ${String(email)}`);

@@ -1,6 +1,5 @@
 // GET /groups/:id/members and GET /projects/:id/members: the direct members of a group or project.
 import { isDeepStrictEqual } from 'node:util';
-import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectStatus, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
 import { endpoint, fixture, type MembersContext } from './kit.js';
 import { segment } from '../../runner/core/client.js';
@@ -167,9 +166,9 @@ suite.test(
     requires: { capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
     fixtures: { enterpriseGroup },
   },
-  async ({ ...kit }) => {
-    const { kind, withToken, run } = kit;
-    const fx = manifestEntry(run.fixtures, 'enterprise')!;
+  async ({ enterpriseGroup, ...kit }) => {
+    const { kind, withToken } = kit;
+    const fx = enterpriseGroup;
     const owner = withToken(fx.ownerToken, 'enterprise group owner');
     const viewer = await kit.lease();
     // The group itself; for a project, one made in the group with both users as direct members.
