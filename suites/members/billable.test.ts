@@ -216,7 +216,7 @@ suite.test(
     case: 'enterprise-email',
     title: 'the owner managing an enterprise user sees that user\'s email among the billable members',
     clauses: ['members.billable.email'],
-    requires: { capabilities: ['premium', 'enterprise_users'], fixtures: ['enterprise'] },
+    requires: { capabilities: ['premium', 'enterprise_users'], provisioned: ['enterprise'] },
     fixtures: { enterpriseGroup },
   },
   async ({ withToken, enterpriseGroup }) => {

@@ -152,7 +152,7 @@ suite.test(
     case: 'saml-identity',
     title: 'owners see the SAML identity on a membership of a group with SSO (GitLab: administrators too), never on a project membership; a Developer sees none',
     clauses: ['members.entity.saml-identity'],
-    requires: { capabilities: ['saml'], fixtures: ['saml'] },
+    requires: { capabilities: ['saml'], provisioned: ['saml'] },
     fixtures: { samlGroup },
   },
   async ({ samlGroup, ...kit }) => {

@@ -1,6 +1,6 @@
 // Shared pieces of the members suite: endpoint paths (paths.ts), the fixtures of its test files
 // (groups and projects with the shared actors in their roles, users lent to tests, the run's
-// hierarchies, the groups of the fixture manifest), read-backs, the pagination check.
+// hierarchies, the provisioned groups of the target manifest), read-backs, the pagination check.
 import { apiPath, type Client, type Exchange, type Query } from '../../runner/core/client.js';
 import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, expectValidationError, fail, parity } from '../../runner/core/checks.js';
 import { manifestEntry, type FixtureName, type ResolvedFixture } from '../../fixtures/manifest.js';
@@ -519,7 +519,7 @@ export function overrideGroup(name: string, level: number) {
 export const OVERRIDE_SHOWN = `${GITLAB.eeEntity} (expose :override, if: source_type == 'Namespace' && member.ldap?)`;
 
 /**
- * A group of the fixture manifest (TARGET-CONTRACT.md §1), with its entry: the run does not own it,
+ * A provisioned group of the target manifest (TARGET-CONTRACT.md §1), with its entry: the run does not own it,
  * and its tests change it (memberships, overrides, subgroups), so they run one at a time, also
  * across the runs of the instance (a lease on the target, runner/run/target-lease.ts).
  */
@@ -530,7 +530,7 @@ function manifestGroup<K extends FixtureName>(name: K) {
     alone: 'the run does not own the group, and its tests change it (memberships, overrides, subgroups)',
     // Other runs of the instance use it too: one test of them all at a time.
     leaseOnTarget: `fixture-${name}`,
-    requires: { fixtures: [name] },
+    requires: { provisioned: [name] },
     async build({ run }) {
       const fx = manifestEntry(run.fixtures, name)!;
       return { ...fx, group: { kind: 'group' as const, id: fx.group_id, fullPath: '' } };

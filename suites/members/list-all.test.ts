@@ -360,7 +360,7 @@ suite.test(
     case: 'enterprise-email',
     title: 'in a subgroup or project of the enterprise group, its owner sees the enterprise user\'s email (inherited or direct member) and no other',
     clauses: ['members.entity.email-enterprise'],
-    requires: { minVersion: '12.4', capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
+    requires: { minVersion: '12.4', capabilities: ['enterprise_users'], provisioned: ['enterprise'] },
     fixtures: { enterpriseGroup },
   },
   async ({ enterpriseGroup, ...kit }) => {

@@ -163,7 +163,7 @@ suite.test(
     case: 'enterprise-email',
     title: 'owners of the enterprise group see the email of its enterprise users only, in the group and in its projects; other members see none',
     clauses: ['members.entity.email-enterprise'],
-    requires: { capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
+    requires: { capabilities: ['enterprise_users'], provisioned: ['enterprise'] },
     fixtures: { enterpriseGroup },
   },
   async ({ enterpriseGroup, ...kit }) => {
