@@ -105,6 +105,9 @@ export async function requester(ctx: Pick<SetupContext, 'lease' | 'make'>, sourc
 
 export { publicSources };
 
+/** The add files' sources: a group and a project (in a group of its own), each with the shared actors in their roles. */
+export const addSources = fixture({ name: 'members-add', scope: 'file', build: (t) => t.roleSources() });
+
 /**
  * A project in the administrator's own namespace (no group above it) with the shared role actors as
  * its direct members, and nobody else: the run's, which the tests only read.
@@ -120,8 +123,7 @@ const privateParentSources = fixture({
     const sub = await make.group({ parent, hint: 'members' });
     await make.project({ group: sub, hint: 'members', empty: true });
     return { parent, sub };
-  },
-});
+  } });
 
 /**
  * The run's private parent group with its subgroup, and a user of the file's own who is a Developer
@@ -134,8 +136,7 @@ export const privateParent = fixture({
   fixtures: { privateParentSources },
   async build({ privateParentSources: { parent, sub }, member }) {
     return { parent, sub, subMember: await member(sub, LEVEL.DEVELOPER) };
-  },
-});
+  } });
 
 /**
  * A member of a subgroup only asks for the members of the private parent group: 403 (members.read.private-parent).
@@ -191,6 +192,14 @@ export async function expectNonMembersRead(kit: Pick<Kit, 'as' | 'withToken'>, r
     expectEqual([body.id, body.username, body.name, body.access_level], [member.id, member.username, member.name, level], `the member's id, username, name and access_level, read by ${who}`, res);
     expectEqual([body.state, body.avatar_url, body.web_url], [seen.state, seen.avatar_url, seen.web_url], `the member's state, avatar_url and web_url read by ${who}, as the Owner reads them`, res);
   }
+}
+
+/** The status of a request adding several users: GitLab's member creators report "success" or "error" (app/services/members/create_service.rb). */
+export function expectAddStatus(res: Exchange, what = 'the status of the request'): string {
+  expectOk(res, 201, 'member-add-result');
+  const status = (res.body as { status?: unknown }).status;
+  expectTrue(status === 'success' || status === 'error', `${what} to be "success" or "error"`, String(status), res);
+  return status as string;
 }
 
 // ---- reading back ----------------------------------------------------------------------------
@@ -511,8 +520,7 @@ export function overrideGroup(name: string, level: number) {
     async build({ roleGroup, member }) {
       const group = await roleGroup();
       return { group, plain: await member(group, level) };
-    },
-  });
+    } });
 }
 
 /** GitLab shows override on every answer about an LDAP-synced group member, GET included (the spec only in the override operations). */
@@ -534,8 +542,7 @@ function manifestGroup<K extends FixtureName>(name: K) {
     async build({ run }) {
       const fx = manifestEntry(run.fixtures, name)!;
       return { ...fx, group: { kind: 'group' as const, id: fx.group_id, fullPath: '' } };
-    },
-  });
+    } });
 }
 
 export const ldapGroup = manifestGroup('ldap');
@@ -583,8 +590,7 @@ export function subgroupAndRolesCase<S extends { root: GroupInfo; sub: GroupInfo
       title: `a subgroup gives 400; Maintainers, Developers and Guests are refused (400 or 403; GitLab: 400), an outsider gets 404, nobody 401${c.stays === undefined ? '' : `; ${c.stays}`}`,
       clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
       requires: { capabilities: ['premium'] },
-      fixtures: { sources },
-    },
+      fixtures: { sources } },
     async ({ sources, ...kit }) => {
       const { as } = kit;
       const { root, sub } = sources;
@@ -608,8 +614,7 @@ export function projectBotKeptCase(suite: Suite, c: { done: string; stays: strin
       title: `the bot user of the project's access token is not ${c.done}, not even by the project's Owner (403); ${c.stays}`,
       clauses: ['members.project-bot.kept'],
       only: { kind: 'project', why: 'a project access token\'s bot is a member of its project only' },
-      fixtures: { projectBot },
-    },
+      fixtures: { projectBot } },
     async ({ as, projectBot }) => {
       const { project, bot } = projectBot;
       for (const role of MANAGERS.project) expectForbidden(await c.send(as(role), memberPath(project, bot.id)), GITLAB.projectBot);
@@ -629,8 +634,7 @@ export function requesterReadsCase(suite: Suite, c: { lists: string; path: (sour
       case: 'requester-reads',
       title: `a user whose access request to a public group or project is pending lists ${c.lists} (200) and is not among them`,
       clauses: ['members.public.read', 'members.requester.not-member'],
-      fixtures: { publicSources },
-    },
+      fixtures: { publicSources } },
     async ({ kind, run, withToken, publicSources: sources }) => {
       const pending = sources.requester;
       const ids = idsOf(await listAll(withToken(pending.tokens.api, 'access requester'), c.path(sources[kind]), 'member'));
