@@ -27,8 +27,8 @@ import {
   type MemberBody,
   personalProject,
   enterpriseGroup,
-  requesterReadsCase,
 } from './helpers.js';
+import { requesterReadsCase } from './cases.js';
 import { projectBot } from '../common/project-bot.js';
 
 /** The groups the sources of both kinds are shared with. */

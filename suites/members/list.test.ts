@@ -29,8 +29,8 @@ import {
   type MemberBody,
   personalProject,
   enterpriseGroup,
-  requesterReadsCase,
 } from './helpers.js';
+import { requesterReadsCase } from './cases.js';
 import { projectBot } from '../common/project-bot.js';
 
 const expiry = dateIn(40);
