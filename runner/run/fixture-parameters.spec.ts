@@ -3,6 +3,8 @@
 import { transformSync } from 'esbuild';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
+import { fixturesRead, type Endpoint } from './conformance.js';
+import { fixture } from './fixture.js';
 import { parameterNames } from './fixture-parameters.js';
 
 /** The function `source` defines, as Node would see it after `compile`. */
@@ -51,5 +53,26 @@ describe('the names a test reads from its first parameter', () => {
     expect(parameterNames(function* gen({ c }: { c: number }) {
       yield c;
     })).toEqual({ names: ['c'], rest: false });
+  });
+});
+
+describe('the fixtures a test is handed', () => {
+  const a = fixture({ name: 'a', scope: 'file', build: () => 1 });
+  const b = fixture({ name: 'b', scope: 'file', build: () => 'two' });
+
+  test('those it destructures; every declared one when its parameter is the whole kit', () => {
+    expect(Object.keys(fixturesRead({ a, b }, async ({ a }: { a: number }) => void a))).toEqual(['a']);
+    expect(Object.keys(fixturesRead({ a, b }, async ({ b: renamed, ...kit }: { b: string }) => void [renamed, kit]))).toEqual(['b']);
+    expect(Object.keys(fixturesRead({ a, b }, async (kit: unknown) => void kit))).toEqual(['a', 'b']);
+  });
+
+  test('the type checker refuses a name that is not declared', () => {
+    // Never called: tsc checks it (an unused @ts-expect-error fails the type check).
+    const declaring = (suite: Endpoint<{ extra(): void }, { a: typeof a }>) => {
+      suite.test({ case: 'x', title: 't', clauses: ['c'], fixtures: { b } }, async ({ a, b, extra, kind }) => void [a.toFixed(), b.toUpperCase(), extra(), kind]);
+      // @ts-expect-error -- `c` is declared neither for the endpoint nor for the test
+      suite.test({ case: 'y', title: 't', clauses: ['c'] }, async ({ c }) => void c);
+    };
+    expect(typeof declaring).toBe('function');
   });
 });
