@@ -328,7 +328,10 @@ function declare(meta: TestMeta, read: Fixtures, extend: (ctx: BuildContext) => 
           instances = await resolve(uses, frame, file, meta.kind);
           if (run.context.markSharedLists && alone === undefined) frame.markChecked = sharedListMark(sharedSources(frame, uses), meta.id);
           const base = kit(run.context, meta.kind, frame);
-          await withDeadline(body({ ...base, ...extend(base), ...valuesByName(frame, read) }));
+          const area = extend(base);
+          const taken = Object.keys(read).filter((key) => key in area);
+          if (taken.length > 0) throw new HarnessError(`fixtures may not take the names of the area's kit (${taken.join(', ')})`);
+          await withDeadline(body({ ...base, ...area, ...valuesByName(frame, read) }));
         } catch (error) {
           if (error instanceof FixtureUnavailable) {
             outcome.fixtureFailure = error.failure;
