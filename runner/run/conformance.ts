@@ -20,7 +20,8 @@ import { BODY_DEADLINE_MS } from './config.js';
 import type { RunContext } from './context.js';
 import type { FixtureFailure } from './coordination/run-fixtures.js';
 import { currentRun } from './current-run.js';
-import { closure, endFile, FixtureUnavailable, heldSources, holding, needsOf, resolve, setupContext, valueIn, type Fixture, type SetupContext, type TestScoped } from './fixture.js';
+import { closure, endFile, fixture as baseFixture, FixtureUnavailable, heldSources, holding, needsOf, resolve, setupContext, valueIn, valuesByName, type BuildContext, type Fixture, type Fixtures, type FixtureSpec, type SetupContext, type TestScoped, type Values } from './fixture.js';
+import { parameterNames } from './fixture-parameters.js';
 import { Frame } from './frame.js';
 import { SetupError } from './maker.js';
 import { enterPhase } from './setting-phase.js';
@@ -83,9 +84,9 @@ declare module 'vitest' {
 }
 
 /**
- * What a test is handed: the fixtures it declared (`use`), clients that record into its log, and its
- * frame's set-up (SetupContext: `make` for the objects only it uses, users lent to it with `lease`,
- * given back when it ends).
+ * What every test is handed: clients that record into its log, and its frame's set-up (SetupContext:
+ * `make` for the objects only it uses, users lent to it with `lease`, given back when it ends). An
+ * area's kit adds its own (areaKit), and a test's fixtures come beside them, by name (TestKit).
  */
 export interface Kit extends SetupContext {
   /** The kind of source of this variant of the test. */
@@ -98,10 +99,16 @@ export interface Kit extends SetupContext {
   withToken(token: string | undefined, label: string): Client;
 }
 
+/** A test's kit: the base kit, its area's, and the values of the fixtures it may read, by name. */
+export type TestKit<A extends object, F extends Fixtures> = Kit & A & Values<F>;
+
+/** The names of the base kit: no fixture may take one. */
+const KIT_NAMES = new Set(['run', 'make', 'admin', 'names', 'lease', 'leaseSeatless', 'mayUse', 'kind', 'log', 'as', 'withToken']);
+
 function kit(run: RunContext, kind: SourceKind, frame: Frame): Kit {
   const base = new Client(run.targetUrl, undefined, 'anonymous', { timeoutMs: run.requestTimeoutMs, maxBytes: run.maxAnswerBytes }, frame.log).recordingTo(frame, 'checked');
   return {
-    ...setupContext(frame, (f) => valueIn(frame, f)),
+    ...setupContext(frame),
     kind,
     log: frame.log!,
     as(actor, scope = 'api') {
@@ -141,13 +148,57 @@ export interface TestSpec {
   requires?: Requirements;
   /** `parity` when the whole test checks GitLab behaviour beyond the spec (always so on an extension). */
   level?: VerdictLevel;
-  /** The fixtures it uses besides the endpoint's (the test reads each with `use`). */
-  uses?: Fixture<unknown>[];
   /**
    * Why no other test of its file may run while it does (e.g. it reads a whole list back unchanged):
    * the tests before it end first, and those after it wait for it.
    */
   alone?: string;
+}
+
+/** A test's declaration with the fixtures it may read besides its area's and its endpoint's, by name. */
+export interface TestWith<H extends Fixtures> extends TestSpec {
+  fixtures?: H;
+}
+
+/** What an area's kit adds to every test of it (and to the builds of its fixtures): methods from the test's set-up, and fixtures by name. */
+export interface AreaKit<A extends object, F extends Fixtures> {
+  extend?: (ctx: BuildContext) => A;
+  fixtures?: F;
+}
+
+/** The tests of one endpoint: each reads the fixtures it destructures from its kit (`async ({ as, source }) => …`). */
+export interface Endpoint<A extends object, F extends Fixtures> {
+  test<H extends Fixtures = Record<never, never>>(spec: TestWith<H>, body: (kit: TestKit<A, F & H>) => Promise<void>): void;
+}
+
+/**
+ * An area's kit, extended once (suites/<area>/kit.ts), as vitest's and Playwright's `test.extend`:
+ * `endpoint(name, { fixtures })` for its test files, and `fixture(spec)` for fixtures whose builds
+ * have the area's methods too.
+ */
+export function areaKit<E extends string, X extends string, A extends object = Record<never, never>, F extends Fixtures = Record<never, never>>(area: Area<E, X>, kit: AreaKit<A, F> = {}) {
+  const extend = kit.extend ?? (() => ({}) as A);
+  return {
+    endpoint: <G extends Fixtures = Record<never, never>>(name: E | X, defaults: { fixtures?: G; alone?: string } = {}): Endpoint<A, F & G> =>
+      endpointOf(area, name, { ...defaults, fixtures: { ...kit.fixtures, ...defaults.fixtures } as F & G }, extend),
+    fixture: <T, D extends Fixtures = Record<never, never>>(spec: FixtureSpec<T, D, BuildContext & A>): Fixture<T> =>
+      baseFixture<T, D>({
+        ...spec,
+        build: (ctx) => spec.build({ ...ctx, ...extend(ctx) }),
+        ...(spec.reset ? { reset: (value: T, ctx: BuildContext & Values<D>) => spec.reset!(value, { ...ctx, ...extend(ctx) }) } : {}),
+      }),
+  };
+}
+
+/**
+ * The fixtures a test reads: those of `declared` whose names its body destructures from its first
+ * parameter (fixture-parameters.ts), or all of them when its first parameter is no object pattern
+ * (`async (kit) => …`) or a compiler rewrote it: then each is built and handed to it.
+ */
+export function fixturesRead(declared: Fixtures, body: (kit: never) => Promise<void>): Fixtures {
+  const read = parameterNames(body);
+  if (!read) return declared;
+  return Object.fromEntries(Object.entries(declared).filter(([name]) => read.names.includes(name)));
 }
 
 /**
@@ -157,12 +208,18 @@ export interface TestSpec {
 export const testNamePattern = (ids: readonly string[]) => `^(${ids.map(escapeRegExp).join('|')}): `;
 
 /**
- * The tests of one endpoint of an area: `endpoint(area, 'create', { uses }).test({ case, title, clauses }, body)`.
- * `uses`: fixtures every test of it uses. `name` may also be one of the area's extensions (a GitLab
- * endpoint beyond the spec's forms): its tests are at the parity level, and each names the GitLab
- * version that added the endpoint (`requires.minVersion`), so that an older target reports them unsupported.
+ * The tests of one endpoint of an area, on the base kit (an area with a kit of its own has its
+ * `endpoint` from areaKit): `endpoint(area, 'create', { fixtures: { source } }).test({ case, title,
+ * clauses }, async ({ as, source }) => …)`. `fixtures`: those every test of it may read. `name` may
+ * also be one of the area's extensions (a GitLab endpoint beyond the spec's forms): its tests are at
+ * the parity level, and each names the GitLab version that added the endpoint (`requires.minVersion`),
+ * so that an older target reports them unsupported.
  */
-export function endpoint<E extends string, X extends string>(area: Area<E, X>, name: E | X, defaults: { uses?: Fixture<unknown>[]; alone?: string } = {}) {
+export function endpoint<E extends string, X extends string, G extends Fixtures = Record<never, never>>(area: Area<E, X>, name: E | X, defaults: { fixtures?: G; alone?: string } = {}): Endpoint<Record<never, never>, G> {
+  return areaKit(area).endpoint(name, defaults);
+}
+
+function endpointOf<E extends string, X extends string, A extends object, F extends Fixtures>(area: Area<E, X>, name: E | X, defaults: { fixtures: F; alone?: string }, extend: (ctx: BuildContext) => A): Endpoint<A, F> {
   const extension = area.extensions !== undefined && Object.hasOwn(area.extensions, name);
   const forms = extension ? area.extensions![name as X] : area.endpoints[name as E];
   const variants = formsByKind(forms).map(([kind, form]) => ({ kind: kind ?? kindOfForm(form), form }));
@@ -171,16 +228,28 @@ export function endpoint<E extends string, X extends string>(area: Area<E, X>, n
   // eslint-disable-next-line no-empty-pattern
   afterAll(async ({}, suite) => endFile(await currentRun(), fileKey(suite.file.name)));
   return {
-    test(spec: TestSpec, body: (kit: Kit) => Promise<void>): void {
+    test(spec, body): void {
+      const where = `${area.prefix}.${name}.${spec.case}`;
       if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(spec.case)) throw new Error(`${area.prefix}.${name}: case "${spec.case}" must be lower-case words with dashes`);
-      if (spec.clauses.length === 0) throw new Error(`${area.prefix}.${name}.${spec.case} names no clause`);
+      if (spec.clauses.length === 0) throw new Error(`${where} names no clause`);
       const unknown = spec.clauses.filter((c) => !area.clauseIds.has(c));
-      if (unknown.length > 0) throw new Error(`${area.prefix}.${name}.${spec.case} names clauses that area ${area.name} does not declare: ${unknown.join(', ')}`);
-      if (spec.only && !variants.some((v) => v.kind === spec.only!.kind)) throw new Error(`${area.prefix}.${name}.${spec.case}: endpoint ${name} has no ${spec.only.kind} form`);
+      if (unknown.length > 0) throw new Error(`${where} names clauses that area ${area.name} does not declare: ${unknown.join(', ')}`);
+      if (spec.only && !variants.some((v) => v.kind === spec.only!.kind)) throw new Error(`${area.prefix}.${name}: ${where}: endpoint ${name} has no ${spec.only.kind} form`);
       if (extension && (spec.level === 'spec' || !spec.requires?.minVersion)) {
-        throw new Error(`${area.prefix}.${name}.${spec.case}: ${name} is an extension (beyond the spec): its tests are at the parity level and name the GitLab version that added it (requires.minVersion)`);
+        throw new Error(`${where}: ${name} is an extension (beyond the spec): its tests are at the parity level and name the GitLab version that added it (requires.minVersion)`);
       }
-      const uses = [...new Set([...(defaults.uses ?? []), ...(spec.uses ?? [])])];
+      const declared: Fixtures = { ...defaults.fixtures };
+      for (const [key, f] of Object.entries(spec.fixtures ?? {})) {
+        if (declared[key] !== undefined && declared[key] !== f) throw new Error(`${where} declares fixture ${key} as ${f.spec.name}, which its endpoint or area declares as ${declared[key].spec.name}`);
+        declared[key] = f;
+      }
+      const taken = Object.keys(declared).filter((key) => KIT_NAMES.has(key));
+      if (taken.length > 0) throw new Error(`${where}: fixtures may not take the kit's names (${taken.join(', ')})`);
+      const read = fixturesRead(declared, body);
+      // A test's own declaration that its body never reads is a mistake (it would hold nothing): say so.
+      const unread = Object.keys(spec.fixtures ?? {}).filter((key) => !(key in read));
+      if (unread.length > 0) throw new Error(`${where} declares fixtures its body does not destructure: ${unread.join(', ')}`);
+      const uses = Object.values(read);
       const setting = spec.requires?.setting;
       const needs = [...new Set([...needsOf(uses), ...(spec.requires?.setup ?? []), ...(setting ? (['application-settings-read'] as const) : [])])];
       const fixtures = closure(uses).map((f) => f.spec.name);
@@ -189,8 +258,8 @@ export function endpoint<E extends string, X extends string>(area: Area<E, X>, n
       if (!setting !== !phase) {
         throw new Error(
           setting
-            ? `${area.prefix}.${name}.${spec.case} needs ${setting.name} at ${JSON.stringify(setting.value)}: it goes in a *.exclusive.test.ts file, which runs in the setting's phases`
-            : `${area.prefix}.${name}.${spec.case}: a test in a *.exclusive.test.ts file declares the instance setting it needs (requires.setting)`,
+            ? `${where} needs ${setting.name} at ${JSON.stringify(setting.value)}: it goes in a *.exclusive.test.ts file, which runs in the setting's phases`
+            : `${where}: a test in a *.exclusive.test.ts file declares the instance setting it needs (requires.setting)`,
         );
       }
       if (phase && !sameValue(phase, setting)) return;
@@ -198,7 +267,8 @@ export function endpoint<E extends string, X extends string>(area: Area<E, X>, n
         if (spec.only && spec.only.kind !== kind) continue;
         const id = family ? `${area.prefix}.${name}.${kind}.${spec.case}` : `${area.prefix}.${name}.${spec.case}`;
         const level = extension ? 'parity' : (spec.level ?? 'spec');
-        declare({ id, title: spec.title, area: area.name, endpoint: form, kind, clauses: spec.clauses, requires: beforeRun(spec.requires ?? {}), level, fixtures, needs }, uses, body, spec.alone ?? defaults.alone);
+        const meta: TestMeta = { id, title: spec.title, area: area.name, endpoint: form, kind, clauses: spec.clauses, requires: beforeRun(spec.requires ?? {}), level, fixtures, needs };
+        declare(meta, read, extend, body as (kit: Kit) => Promise<void>, spec.alone ?? defaults.alone);
       }
     },
   };
@@ -230,7 +300,8 @@ function declaring(alone: string | undefined): typeof test.concurrent {
   return alone !== undefined || inject('conformanceSettings')?.sequential ? test : test.concurrent;
 }
 
-function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => Promise<void>, alone: string | undefined): void {
+function declare(meta: TestMeta, read: Fixtures, extend: (ctx: BuildContext) => object, body: (kit: Kit) => Promise<void>, alone: string | undefined): void {
+  const uses = Object.values(read);
   declaring(alone)(`${meta.id}: ${meta.title}`, { meta: { conformance: meta } }, async (ctx) => {
     const run = await currentRun();
     const outcome: Outcome = { parity: [] };
@@ -256,7 +327,11 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
           if (meta.requires.setting) await enterPhase(frame, meta.requires.setting);
           instances = await resolve(uses, frame, file, meta.kind);
           if (run.context.markSharedLists && alone === undefined) frame.markChecked = sharedListMark(sharedSources(frame, uses), meta.id);
-          await withDeadline(body(kit(run.context, meta.kind, frame)));
+          const base = kit(run.context, meta.kind, frame);
+          const area = extend(base);
+          const taken = Object.keys(read).filter((key) => key in area);
+          if (taken.length > 0) throw new HarnessError(`fixtures may not take the names of the area's kit (${taken.join(', ')})`);
+          await withDeadline(body({ ...base, ...area, ...valuesByName(frame, read) }));
         } catch (error) {
           if (error instanceof FixtureUnavailable) {
             outcome.fixtureFailure = error.failure;

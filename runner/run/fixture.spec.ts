@@ -73,7 +73,7 @@ describe('fixtures', () => {
       },
     });
     const broken = fixture({ name: 'broken', scope: 'file', build: async () => Promise.reject(new HarnessError('setup failed: no')) });
-    const above = fixture({ name: 'above', scope: 'file', uses: [lacking], build: async ({ use }) => use(lacking) });
+    const above = fixture({ name: 'above', scope: 'file', fixtures: { lacking }, build: async ({ lacking }) => lacking });
     const fine = counting('fine', 'file', () => 'ok');
     const failure = await testWith(run, 'a.test.ts', [above]).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(FixtureUnavailable);
@@ -91,11 +91,11 @@ describe('fixtures', () => {
 
   test('what a test depends on: every fixture it is built from, and their set-up endpoints beyond the contract', () => {
     const a = fixture({ name: 'a', scope: 'run', requires: { setup: ['access-requests'] }, build: async () => 1 });
-    const b = fixture({ name: 'b', scope: 'file', uses: [a], requires: { setup: ['secondary-emails'] }, build: async () => 2 });
+    const b = fixture({ name: 'b', scope: 'file', fixtures: { a }, requires: { setup: ['secondary-emails'] }, build: async () => 2 });
     const c = fixture({ name: 'c', scope: 'file', build: async () => 3 });
     expect(closure([b, c]).map((f) => f.spec.name)).toEqual(['b', 'a', 'c']);
     expect(needsOf([b, c]).sort()).toEqual(['access-requests', 'secondary-emails']);
-    expect(() => fixture({ name: 'd', scope: 'run', uses: [b], build: async () => 4 })).toThrow(/narrower scope/);
+    expect(() => fixture({ name: 'd', scope: 'run', fixtures: { b }, build: async () => 4 })).toThrow(/narrower scope/);
   });
 
   test('a test-scoped fixture with a reset is handed to a later test once reset; one that cannot be reset is replaced', async () => {

@@ -1,7 +1,8 @@
-// Declared fixtures: every object tests share is a named fixture with a scope, the fixtures it is
-// built from, and what it needs of the target. A test names the fixtures it uses; a fixture is built
-// the first time a test that runs asks for it, never when no such test runs, and its value is the
-// same for everyone within its scope:
+// Fixtures: every object tests share is a named fixture with a scope, the fixtures it is built from
+// (`fixtures`, by the names its build reads them by), and what it needs of the target. A test reads
+// the fixtures it uses as named parameters (conformance.ts); a fixture is built the first time a test
+// that runs asks for it, never when no such test runs, and its value is the same for everyone within
+// its scope:
 // - `run`: once for the whole run, by the first test file that asks (the others wait for its value,
 //   through the run's coordinator); removed with the run;
 // - `file`: once per test file, for its tests; dropped when the file ends;
@@ -46,9 +47,14 @@ export interface SetupContext {
   leaseSeatless(): Promise<ActorInfo>;
   /** Throws unless it declared `need`, a set-up endpoint beyond the target contract (Frame.mayUse). */
   mayUse(need: SetupNeed): void;
-  /** The value of a fixture it declared (`uses`); the harness's error for one it did not. */
-  use<U>(fixture: Fixture<U>): U;
 }
+
+/** Fixtures by the names a test or a build reads them by. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any fixture's value type
+export type Fixtures = Record<string, Fixture<any>>;
+
+/** Their values, by the same names. */
+export type Values<F extends Fixtures> = { [K in keyof F]: F[K] extends Fixture<infer T> ? T : never };
 
 export interface BuildContext extends SetupContext {
   /**
@@ -58,12 +64,12 @@ export interface BuildContext extends SetupContext {
   kind?: SourceKind;
 }
 
-export interface FixtureSpec<T> {
+export interface FixtureSpec<T, D extends Fixtures = Fixtures, C extends object = BuildContext> {
   /** Unique in the suite; in reports and reasons. */
   name: string;
   scope: Scope;
-  /** The fixtures it is built from; each of a scope at least as wide. */
-  uses?: Fixture<unknown>[];
+  /** The fixtures it is built from, each of a scope at least as wide: its build and reset read them by these names. */
+  fixtures?: D;
   /** What the target must offer for it to exist at all (its dependents are unsupported otherwise), and the set-up endpoints beyond the contract its build calls (`setup`). */
   requires?: Requirements;
   /**
@@ -72,9 +78,9 @@ export interface FixtureSpec<T> {
    */
   alone?: string;
   /**
-   * With `alone`, for what the run does not own and other runs of the instance use too (a group of
-   * the fixture manifest): the name of the lease on the target (target-lease.ts) a test holds while
-   * it uses the fixture, so that one test of all the runs at a time does: `fixture-<manifest entry>`,
+   * With `alone`, for what the run does not own and other runs of the instance use too (a provisioned
+   * group of the target manifest): the name of the lease on the target (target-lease.ts) a test holds
+   * while it uses the fixture, so that one test of all the runs at a time does: `fixture-<manifest entry>`,
    * or an instance setting's name (a test that reads the setting and must not see it change).
    */
   leaseOnTarget?: string;
@@ -84,31 +90,34 @@ export interface FixtureSpec<T> {
    */
   perKind?: boolean;
   /** Test scope only: puts a used instance back as it was built (true), so that a later test may have it. */
-  reset?(value: T, ctx: BuildContext): Promise<boolean>;
+  reset?(value: T, ctx: C & Values<D>): Promise<boolean>;
   /**
    * With `reset`: at most this many instances per kind in the run; a test waits for one to come back
    * when all are in use (objects cost more than waiting on a real GitLab). Default: no bound.
    */
   most?: number;
-  build(ctx: BuildContext): Promise<T>;
+  build(ctx: C & Values<D>): T | Promise<T>;
 }
 
-/** A fixture: a test or a fixture's build that declared it reads its value with `use`. */
+/** A fixture: a test or a fixture's build reads its value by the name it declared it under. */
 export interface Fixture<T> {
   readonly spec: FixtureSpec<T>;
 }
 
+/** The fixtures `f` is built from. */
+const depsOf = (f: { spec: { fixtures?: Fixtures } }): Fixture<unknown>[] => Object.values(f.spec.fixtures ?? {});
+
 /** The fixtures a frame may read, by fixture: filled before the test body (or the build) runs. */
 const values = new WeakMap<Frame, Map<Fixture<unknown>, unknown>>();
 
-export function fixture<T>(spec: FixtureSpec<T>): Fixture<T> {
-  for (const dep of spec.uses ?? []) {
+export function fixture<T, D extends Fixtures = Record<never, never>>(spec: FixtureSpec<T, D>): Fixture<T> {
+  for (const dep of depsOf({ spec })) {
     if (WIDTH[dep.spec.scope] < WIDTH[spec.scope]) throw new Error(`fixture ${spec.name} (${spec.scope}) cannot be built from ${dep.spec.name}, of the narrower scope ${dep.spec.scope}`);
     if (dep.spec.perKind && !spec.perKind && spec.scope !== 'test') throw new Error(`fixture ${spec.name} cannot be built from ${dep.spec.name}, which is built per kind, unless it is too`);
   }
   if (spec.reset && spec.scope !== 'test') throw new Error(`fixture ${spec.name}: only a test-scoped fixture is reset for reuse`);
   if (spec.most !== undefined && !spec.reset) throw new Error(`fixture ${spec.name}: only a fixture that is reset for reuse has a bound (most)`);
-  return Object.freeze({ spec });
+  return Object.freeze({ spec: spec as unknown as FixtureSpec<T> });
 }
 
 /** Why a fixture is not there for its dependents; `lacking`: a set-up endpoint the target lacks. */
@@ -129,7 +138,7 @@ export function closure(fixtures: readonly Fixture<unknown>[]): Fixture<unknown>
   const visit = (f: Fixture<unknown>) => {
     if (seen.has(f)) return;
     seen.add(f);
-    for (const dep of f.spec.uses ?? []) visit(dep);
+    for (const dep of depsOf(f)) visit(dep);
   };
   for (const f of fixtures) visit(f);
   return [...seen];
@@ -270,7 +279,7 @@ async function testInstance(f: Fixture<unknown>, frame: Frame, file: string, kin
     if ('build' in turn) break;
     const kept = turn.kept as { owner: string; value: unknown };
     const reset = new Frame(run, `${frame.holder}/${f.spec.name}`, kept.owner, new Set(f.spec.requires?.setup), `${f.spec.name}-reset`, undefined, 'reset');
-    await resolve(f.spec.uses ?? [], reset, file);
+    await resolve(depsOf(f), reset, file);
     const ok = await f.spec.reset!(kept.value, context(f, reset, kind)).catch(() => false);
     await reset.close(file);
     if (ok) return { value: kept.value, end: end(kept.owner, kept.value) };
@@ -294,7 +303,7 @@ async function build(f: Fixture<unknown>, run: Run, holder: string, owner: strin
   const frame = new Frame(run, holder, owner, new Set(f.spec.requires?.setup), owner);
   let value: unknown;
   try {
-    await resolve(f.spec.uses ?? [], frame, file, kind);
+    await resolve(depsOf(f), frame, file, kind);
     value = await f.spec.build(context(f, frame, kind));
     return value;
   } finally {
@@ -302,19 +311,18 @@ async function build(f: Fixture<unknown>, run: Run, holder: string, owner: strin
   }
 }
 
-function context(f: Fixture<unknown>, frame: Frame, kind?: SourceKind): BuildContext {
-  const use = <U>(dep: Fixture<U>) => {
-    if (!(f.spec.uses ?? []).includes(dep as Fixture<unknown>)) throw new HarnessError(`fixture ${f.spec.name} uses ${dep.spec.name} without declaring it (uses)`);
-    return values.get(frame)!.get(dep as Fixture<unknown>) as U;
-  };
-  return { ...setupContext(frame, use), kind };
+/** A build's or a reset's context: its frame's set-up, the kind, and the values of its fixtures by name. */
+function context(f: Fixture<unknown>, frame: Frame, kind?: SourceKind): BuildContext & Values<Fixtures> {
+  return { ...setupContext(frame), kind, ...valuesByName(frame, f.spec.fixtures ?? {}) };
 }
 
-/**
- * What `frame` works with: a test's kit and a build's context are made from it. `use` is the test's
- * or the build's own (each checks its declaration).
- */
-export function setupContext(frame: Frame, use: SetupContext['use']): SetupContext {
+/** The values of `fixtures`, which `frame` resolved, by their names. */
+export function valuesByName(frame: Frame, fixtures: Fixtures): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fixtures).map(([name, f]) => [name, valueIn(frame, f)]));
+}
+
+/** What `frame` works with: a test's kit and a build's context are made from it. */
+export function setupContext(frame: Frame): SetupContext {
   return {
     run: frame.run.context,
     make: frame.make,
@@ -323,7 +331,6 @@ export function setupContext(frame: Frame, use: SetupContext['use']): SetupConte
     lease: () => frame.lease(),
     leaseSeatless: () => frame.leaseSeatless(),
     mayUse: (need) => frame.mayUse(need),
-    use,
   };
 }
 
@@ -372,6 +379,6 @@ const FIXTURE_LEASE_TTL_MS = 5 * 60_000;
 /** The value of `f` for `frame`, which resolved it; the harness's error when the frame did not declare it. */
 export function valueIn<T>(frame: Frame, f: Fixture<T>): T {
   const known = values.get(frame);
-  if (!known?.has(f as Fixture<unknown>)) throw new HarnessError(`${frame.holder} uses fixture "${f.spec.name}" without declaring it (uses)`);
+  if (!known?.has(f as Fixture<unknown>)) throw new HarnessError(`${frame.holder} uses fixture "${f.spec.name}" without declaring it`);
   return known.get(f as Fixture<unknown>) as T;
 }

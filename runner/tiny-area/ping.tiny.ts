@@ -15,10 +15,10 @@ const sources = fixture({
   },
 });
 
-const suite = endpoint(tiny, 'ping', { uses: [sources] });
+const suite = endpoint(tiny, 'ping', { fixtures: { sources } });
 
-suite.test({ case: 'answers', title: 'a member gets pong with the id', clauses: ['tiny.ping.answers'], requires: { minVersion: '15.0' } }, async ({ kind, as, use }) => {
-  const source = use(sources)[kind];
+suite.test({ case: 'answers', title: 'a member gets pong with the id', clauses: ['tiny.ping.answers'], requires: { minVersion: '15.0' } }, async ({ kind, as, sources }) => {
+  const source = sources[kind];
   const res = await as('developer').get(`${sourcePath(source)}/tiny_ping`);
   expectOk(res, 200);
   expectEqual(res.body, { pong: source.id }, 'pong with the id', res);
