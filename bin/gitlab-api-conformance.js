@@ -17,17 +17,17 @@ if (isRun) for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sign
 const { compiledCommand } = await import('./compiled-cli.js');
 const compiled = await compiledCommand(dirname(dirname(fileURLToPath(import.meta.url))));
 let main;
+// vitest loads the compiled configuration too (cli/home.ts): one copy of each module.
+let vitestConfig;
 if (compiled) {
-  // vitest loads the compiled configuration too (cli/vitest-config-file.ts): one copy of each module.
-  globalThis[Symbol.for('gitlab-api-conformance:vitest-config')] = compiled.vitestConfig;
   try {
     ({ main } = await import(compiled.cli));
+    vitestConfig = compiled.vitestConfig;
   } catch (error) {
     // A module the copy cannot resolve (one the sources import from outside what is copied): the
     // sources then run through tsx, as below. Any other error is the command's own, and stands.
     if (!/^ERR_(MODULE_NOT_FOUND|IMPORT_ATTRIBUTE|IMPORT_ASSERTION|UNKNOWN_FILE_EXTENSION)/.test(error?.code ?? '')) throw error;
     process.stderr.write(`gitlab-api-conformance: its compiled copy could not be loaded (${error.message.split('\n')[0]}); running its sources through tsx\n`);
-    delete globalThis[Symbol.for('gitlab-api-conformance:vitest-config')];
   }
 }
 if (!main) {
@@ -43,4 +43,4 @@ if (!main) {
   (await import('tsx/esm/api')).register();
   ({ main } = await import('../cli/cli.ts'));
 }
-process.exitCode = await main(args);
+process.exitCode = await main(args, vitestConfig);

@@ -135,6 +135,11 @@ function list(value: string | undefined): string[] {
 /** Settings the command's flags gave, by variable name, with the flag as the person wrote it (for messages). */
 export type Flags = Partial<Record<string, { value: string; flag: string }>>;
 
+/** A setting given by a flag, when it was. */
+export function flagged(name: string, value: string | undefined, flagName: string): Flags {
+  return value === undefined ? {} : { [name]: { value, flag: flagName } };
+}
+
 /**
  * Reads the flags, then the environment, with `.env` filling what neither sets. With the catalog of
  * areas, area names and endpoint forms are checked against it.
@@ -247,23 +252,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
     ...(runId !== undefined ? { runName: runId } : {}),
     leaseWaitMs: Number(leaseWait) * 1000,
   };
-}
-
-let current: Config | undefined;
-
-/**
- * The run's settings, parsed once: the ones the command handed in (useSettings), else read from the
- * environment and `.env` the first time they are asked for. The command, the vitest configuration,
- * the global setup (through vitest's provide) and the reporters all use this one object.
- */
-export function runSettings(catalog?: Catalog): Config {
-  current ??= loadConfig(process.env, '.env', catalog);
-  return current;
-}
-
-/** The command's settings, parsed from its flags and the environment, for the whole run. */
-export function useSettings(config: Config): void {
-  current = config;
 }
 
 /** The vitest projects of a run of the suite: every file but the exclusive ones, then each setting phase (vitest.config.ts). */

@@ -65,7 +65,7 @@ export interface RunContext {
 declare module 'vitest' {
   interface ProvidedContext {
     conformance: RunContext;
-    /** The run's settings, parsed once (config.ts runSettings). */
+    /** The run's settings, parsed once (config.ts loadConfig: by the command, or by vitest.config.ts). */
     conformanceSettings: Config;
     /** In a setting's phase (vitest.config.ts), the value its tests need; absent in the other conformance projects. */
     conformancePhase?: SettingValue;

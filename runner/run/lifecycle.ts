@@ -4,7 +4,6 @@
 // global setup, and inside the test worker itself when the server must run there (mutation testing).
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { loadManifest } from '../../fixtures/manifest.js';
 import { startReferenceServer, type ReferenceServer } from '../../reference-server/server.js';
 import type { Area, Catalog } from '../core/area.js';
@@ -19,7 +18,7 @@ import { local, serve } from './coordination/channel.js';
 import { Coordinator } from './coordinator.js';
 import { Frame } from './frame.js';
 import { identityOf, normalizeTarget } from './instance-identity.js';
-import { Ledger } from './ledger.js';
+import { Ledger, ledgerPathOf } from './ledger.js';
 import { describePending, sweepLedger } from './removal.js';
 
 /** What a run's clean-up leaves for GitLab to finish: its phrases ("14 groups pending deletion until …"), for the reports. */
@@ -27,23 +26,12 @@ export interface CleanUpSummary {
   pending: string[];
 }
 
-export type RunMaker = (config: Config) => Promise<{ run: RunContext; teardown: () => Promise<CleanUpSummary | undefined> }>;
-
-/**
- * A command that starts vitest (cli/) has the run's modules loaded in its own process already, as
- * they are; it hands this maker to the global setup (suites/global-setup.ts), which would otherwise
- * import them through vite and have them transformed anew for itself alone (about a second of CPU).
- */
-export function offerRunMaker(catalog: Catalog): { made: ReturnType<RunMaker>[] } {
-  const make = runMaker(catalog);
-  // The command keeps what it made: after an interruption it tears the run down itself when the workers do not stop in time.
-  const made: ReturnType<RunMaker>[] = [];
-  (globalThis as { conformanceRunMaker?: RunMaker }).conformanceRunMaker = (config) => {
-    const run = make(config);
-    made.push(run);
-    return run;
-  };
-  return { made };
+/** A run made: its context (handed to the workers), its coordinator, its clean-up, and `abandon` (no clean-up: for a run whose reference server goes with it). */
+export interface MadeRun {
+  run: RunContext;
+  coordinator: Coordinator;
+  teardown: () => Promise<CleanUpSummary | undefined>;
+  abandon: () => Promise<void>;
 }
 
 /** A run's id: the time it started (to the second, UTC) and four hex digits. */
@@ -51,21 +39,8 @@ export function newRunId(): string {
   return `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(2, 14)}${randomBytes(2).toString('hex')}`;
 }
 
-/**
- * The ledgers of the runs this process made: after an interrupted run the command sweeps these, and
- * only these. Another run in the same folder (a shard beside it, an unrelated run) writes its own
- * ledger there too, and sweeping every recent ledger removed that run's users and groups under it.
- */
-const ledgersMade = new Set<string>();
-export const ledgersOfThisProcess = (): string[] => [...ledgersMade];
-
-/** The run maker of these areas: what the global setup calls, handed in or imported. */
-export const runMaker = (catalog: Catalog): RunMaker => (config) => createRun({ catalog, config });
-
 /** Makes the run; `catalog` (the registered areas) checks the area and endpoint settings. */
-export async function createRun(
-  options: { unrefServer?: boolean; catalog?: Catalog; config?: Config } = {},
-): Promise<{ run: RunContext; coordinator: Coordinator; teardown: () => Promise<CleanUpSummary | undefined>; abandon: () => Promise<void> }> {
+export async function createRun(options: { unrefServer?: boolean; catalog?: Catalog; config?: Config } = {}): Promise<MadeRun> {
   const config = options.config ?? loadConfig(process.env, '.env', options.catalog);
   let server: ReferenceServer | undefined;
   let targetUrl = config.targetUrl;
@@ -83,9 +58,8 @@ export async function createRun(
 
   const admin = new Client(targetUrl, adminToken, 'admin (setup)', { timeoutMs: config.requestTimeoutMs, maxBytes: config.maxAnswerBytes });
   const runId = config.runId ?? newRunId();
-  const ledgerPath = join('.conformance', `ledger-${runId}.jsonl`);
+  const ledgerPath = ledgerPathOf(runId);
   const ledger = new Ledger(ledgerPath, runId);
-  ledgersMade.add(ledgerPath);
   const coordinator = new Coordinator(config.maxInFlight, ledger);
   bindInFlight(coordinator.inFlight);
   const stopServing = serve(coordinator, runId);
