@@ -243,7 +243,7 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
     if (gated) skip(gated);
     const file = fileKey(ctx.task.file.name);
     const log = new TestLog();
-    const frame = new Frame(run, `test:${meta.id}`, `test:${meta.id}`, new Set(meta.needs), meta.id, log);
+    const frame = new Frame(run, { holder: `test:${meta.id}`, needs: meta.needs, scope: meta.id, log });
     if (run.context.recording) {
       nameRunObjects(frame, run.context);
       outcome.startedAt = new Date().toISOString();
@@ -292,7 +292,7 @@ function declare(meta: TestMeta, uses: Fixture<unknown>[], body: (kit: Kit) => P
     } finally {
       await frame.close(file);
       for (const instance of instances) await instance.end();
-      await run.coordinator.drop(frame.owner);
+      await run.coordinator.lending.drop(frame.owner);
     }
     // Parity notes never fail the test: the reporter decides both levels from the outcome, and the
     // run's level picks only which summary the exit code follows (the test never reads it).

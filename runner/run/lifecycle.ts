@@ -48,7 +48,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
   const runId = config.runId ?? newRunId();
   const ledger = new Ledger(ledgerPathOf(runId), runId);
   const coordinator = new Coordinator(config.maxInFlight, ledger);
-  bindInFlight(coordinator.inFlight);
+  bindInFlight(coordinator.tallies.inFlight());
   const stopServing = serve(coordinator, runId);
   let made: RunContext | undefined;
   const { teardown, abandon } = endings({ admin, ledgerPath: ledger.path, targetUrl, keep: config.keep === true, made: () => made, stopServing, server });
@@ -178,7 +178,7 @@ function pooled(config: Config, catalog: Catalog | undefined): boolean {
 
 /** What every test shares, made by the run's own frame: the root group, the actors, the pool; the coordinator learns the pool and the manifest's groups. */
 async function makeShared(run: RunContext, coordinator: Coordinator, withPool: boolean): Promise<void> {
-  const frame = new Frame({ context: run, coordinator: local(coordinator) }, 'run', 'run', new Set(), 'run');
+  const frame = new Frame({ context: run, coordinator: local(coordinator) }, { holder: 'run', scope: 'run' });
   // Public: groups below it may then be public, internal or private.
   run.root = await frame.make.group({ top: true, visibility: 'public', hint: 'root' });
   await Promise.all([
@@ -195,12 +195,12 @@ async function makeShared(run: RunContext, coordinator: Coordinator, withPool: b
         })
       : undefined,
   ]);
-  for (const user of run.pool.users) coordinator.adopt(user);
-  for (const user of run.pool.seatless) coordinator.adopt(user, true);
+  for (const user of run.pool.users) coordinator.lending.adopt(user);
+  for (const user of run.pool.seatless) coordinator.lending.adoptSeatless(user);
   // The manifest's groups are known sources: a subgroup a test makes in one is in its domain.
   for (const entry of Object.values(run.fixtures)) {
     const groupId = (entry as { group_id?: unknown } | undefined)?.group_id;
-    if (typeof groupId === 'number') coordinator.registerSource({ kind: 'group', id: groupId }, undefined, 'run');
+    if (typeof groupId === 'number') coordinator.lending.registerSource({ kind: 'group', id: groupId }, undefined, 'run');
   }
 }
 
