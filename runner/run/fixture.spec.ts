@@ -13,7 +13,7 @@ import { Frame, type Run } from './frame.js';
 import { SetupError } from './maker.js';
 
 function newRun(): Run & { tally: Coordinator } {
-  const context = { targetUrl: 'http://127.0.0.1:9', adminToken: 'x', requestTimeoutMs: 1000, prefix: 'cnf-test', ledgerPath: '/tmp/unused.jsonl', runId: 'test' } as RunContext;
+  const context = { targetUrl: 'http://127.0.0.1:9', adminToken: 'x', settings: { requestTimeoutMs: 1000 }, prefix: 'cnf-test', ledgerPath: '/tmp/unused.jsonl', runId: 'test' } as RunContext;
   const tally = new Coordinator(0);
   return { context, coordinator: local(tally), tally };
 }

@@ -349,12 +349,12 @@ export async function holding<T>(run: Run, file: string, kind: SourceKind, fixtu
     .sort();
   for (const name of locks) await run.coordinator.locks.lock(name);
   const leases: TargetLease[] = [];
-  const admin = new Client(run.context.targetUrl, run.context.adminToken, 'admin (lease)', { timeoutMs: run.context.requestTimeoutMs, maxBytes: run.context.maxAnswerBytes });
+  const admin = new Client(run.context.targetUrl, run.context.adminToken, 'admin (lease)', { timeoutMs: run.context.settings.requestTimeoutMs, maxBytes: run.context.settings.maxAnswerBytes });
   const ledger = new Ledger(run.context.ledgerPath, run.context.runId);
   try {
     for (const f of fixtures.filter((f) => f.spec.leaseOnTarget !== undefined)) {
       const what = f.spec.leaseOnTarget!;
-      const answer = await acquireLease(admin, what, run.context.runId, { waitMs: run.context.leaseWaitMs, ttlMs: FIXTURE_LEASE_TTL_MS, label: what.startsWith('fixture-') ? `fixture "${f.spec.name}"` : undefined });
+      const answer = await acquireLease(admin, what, run.context.runId, { waitMs: run.context.settings.leaseWaitMs, ttlMs: FIXTURE_LEASE_TTL_MS, label: what.startsWith('fixture-') ? `fixture "${f.spec.name}"` : undefined });
       if ('refused' in answer) throw new LeaseRefused(answer.refused);
       ledger.recordLease(answer.lease);
       leases.push(answer.lease);

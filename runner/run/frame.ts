@@ -87,7 +87,7 @@ export class Frame implements Recorder {
     this.needs = new Set(needs);
     this.log = log;
     this.names = new Names(context.prefix, scope);
-    this.admin = new Client(context.targetUrl, context.adminToken, `admin (${purpose})`, { timeoutMs: context.requestTimeoutMs, maxBytes: context.maxAnswerBytes }).recordingTo(this, purpose);
+    this.admin = new Client(context.targetUrl, context.adminToken, `admin (${purpose})`, { timeoutMs: context.settings.requestTimeoutMs, maxBytes: context.settings.maxAnswerBytes }).recordingTo(this, purpose);
     this.make = new Maker(this);
   }
 

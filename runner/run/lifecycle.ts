@@ -55,6 +55,7 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
   try {
     const { adminId, version } = await precheck(admin, targetUrl, ledger);
     const run: RunContext = {
+      settings: config,
       targetUrl,
       adminToken,
       adminId,
@@ -63,16 +64,6 @@ export async function createRun(options: { unrefServer?: boolean; catalog?: Cata
       ledgerPath: ledger.path,
       version,
       referenceServer: server !== undefined,
-      capabilities: config.capabilities,
-      headerPrefix: config.headerPrefix,
-      requestTimeoutMs: config.requestTimeoutMs,
-      maxAnswerBytes: config.maxAnswerBytes,
-      leaseWaitMs: config.leaseWaitMs,
-      areas: config.areas,
-      endpoints: config.endpoints,
-      disabledTests: config.disabledTests,
-      recording: config.transcriptPath !== undefined,
-      markSharedLists: config.markSharedLists,
       fixtures,
       actors: {} as Record<ActorName, ActorInfo>,
       root: undefined,
@@ -240,7 +231,7 @@ async function checkScopes(admin: Client): Promise<void> {
  * ones, members of nothing.
  */
 async function makePool(frame: Frame, run: RunContext): Promise<void> {
-  const seatless = run.capabilities.includes('promotion_management') ? SEATLESS_POOL_SIZE : 0;
+  const seatless = run.settings.capabilities.includes('promotion_management') ? SEATLESS_POOL_SIZE : 0;
   const [seats, users, without] = await Promise.all([
     frame.make.group({ hint: 'seats' }),
     Promise.all(Array.from({ length: USER_POOL_SIZE }, () => frame.make.user('pool'))),

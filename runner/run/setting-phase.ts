@@ -24,8 +24,8 @@ export async function enterPhase(frame: Frame, setting: SettingValue): Promise<v
     try {
       if (next.lease) {
         // Not in the test's log: the lease is the run's business, not the exchange the test checks.
-        const admin = new Client(context.targetUrl, context.adminToken, 'admin (lease)', { timeoutMs: context.requestTimeoutMs, maxBytes: context.maxAnswerBytes });
-        const answer = await acquireLease(admin, setting.name, context.runId, { waitMs: context.leaseWaitMs });
+        const admin = new Client(context.targetUrl, context.adminToken, 'admin (lease)', { timeoutMs: context.settings.requestTimeoutMs, maxBytes: context.settings.maxAnswerBytes });
+        const answer = await acquireLease(admin, setting.name, context.runId, { waitMs: context.settings.leaseWaitMs });
         if ('refused' in answer) {
           await coordinator.settings.leaseRefused(setting.name, answer.refused);
           throw new LeaseRefused(answer.refused);
