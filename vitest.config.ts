@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { CATALOG } from './suites/areas.js';
-import { runSettings, TEST_TIMEOUT_MS, TESTS_PER_FILE } from './runner/run/config.js';
+import { loadConfig, TEST_TIMEOUT_MS, TESTS_PER_FILE } from './runner/run/config.js';
 import { NameOrder } from './runner/run/name-order.js';
 import { ConformanceReporter } from './runner/report/reporter.js';
 import { phaseProject, type SettingValue } from './runner/core/instance-setting.js';
@@ -95,7 +95,7 @@ const WHOLE_RUN = ['cli/*-run.spec.ts', 'cli/{cli,sweep-safety,fault-check,packa
 // the settings come from the environment and `.env`, parsed here once for the workers, the global
 // setup and the reporters.
 export default defineConfig(({ mode }) => {
-  const settings = mode === 'cli' ? undefined : runSettings(CATALOG);
+  const settings = mode === 'cli' ? undefined : loadConfig(process.env, '.env', CATALOG);
   return {
     test: {
       // Conformance tests wait on the target far more than they compute: the number of files at once

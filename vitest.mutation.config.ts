@@ -18,7 +18,7 @@
 import { defineConfig, type Plugin } from 'vitest/config';
 import { keptThreads } from './cli/kept-threads.js';
 import { CATALOG } from './suites/areas.js';
-import { runSettings } from './runner/run/config.js';
+import { loadConfig } from './runner/run/config.js';
 import { CONFORMANCE_FILES, EXCLUSIVE_FILES, HOOK_TIMEOUT_MS } from './vitest.config.js';
 import { phaseProject, type SettingValue } from './runner/core/instance-setting.js';
 
@@ -44,7 +44,7 @@ const mutationProject = (name: string, files: { include: string; exclude?: strin
     setupFiles: ['bench/mutation-setup.ts'],
     isolate: false,
     env: { CONFORMANCE_SERVER: 'in-worker', CONFORMANCE_LEVEL: 'parity', CONFORMANCE_REPORT_DIR: 'reports/mutation-run' },
-    provide: { conformanceSettings: { ...runSettings(CATALOG), sequential: true }, ...(phase ? { conformancePhase: phase } : {}) },
+    provide: { conformanceSettings: { ...loadConfig(process.env, '.env', CATALOG), sequential: true }, ...(phase ? { conformancePhase: phase } : {}) },
     testTimeout: 60_000,
     hookTimeout: HOOK_TIMEOUT_MS,
   },

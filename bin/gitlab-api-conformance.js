@@ -12,11 +12,10 @@ const args = process.argv.slice(2);
 // the command loads is kept, and the run, once it can, stops as interrupted (cli/cli.ts) instead of
 // dying unreported. These listeners stay to the end, and the process ends by process.exit() once its
 // event loop is empty, which keeps them working while it ends (cli/own-signals.ts, which does the same
-// when the command is started otherwise).
-const SIGNAL_ROUTE = Symbol.for('gitlab-api-conformance:signal-route');
+// when the command is started otherwise). The route is handed to the command as a value.
 const isRun = !['list', 'diff', 'sweep', 'serve', '--version', '-v', '--help', '-h'].includes(args[0]) && !args.includes('--help') && !args.includes('-h');
-if (isRun) {
-  const route = (globalThis[SIGNAL_ROUTE] = { early: undefined, handler: undefined });
+const route = isRun ? { early: undefined, handler: undefined } : undefined;
+if (route) {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, (s) => (route.handler ? route.handler(s) : (route.early ??= s)));
   process.prependListener('beforeExit', () => {
     const active = process.getActiveResourcesInfo().length;
@@ -28,17 +27,17 @@ if (isRun) {
 const { compiledCommand } = await import('./compiled-cli.js');
 const compiled = await compiledCommand(dirname(dirname(fileURLToPath(import.meta.url))));
 let main;
+// vitest loads the compiled configuration too (cli/home.ts): one copy of each module.
+let vitestConfig;
 if (compiled) {
-  // vitest loads the compiled configuration too (cli/vitest-config-file.ts): one copy of each module.
-  globalThis[Symbol.for('gitlab-api-conformance:vitest-config')] = compiled.vitestConfig;
   try {
     ({ main } = await import(compiled.cli));
+    vitestConfig = compiled.vitestConfig;
   } catch (error) {
     // A module the copy cannot resolve (one the sources import from outside what is copied): the
     // sources then run through tsx, as below. Any other error is the command's own, and stands.
     if (!/^ERR_(MODULE_NOT_FOUND|IMPORT_ATTRIBUTE|IMPORT_ASSERTION|UNKNOWN_FILE_EXTENSION)/.test(error?.code ?? '')) throw error;
     process.stderr.write(`gitlab-api-conformance: its compiled copy could not be loaded (${error.message.split('\n')[0]}); running its sources through tsx\n`);
-    delete globalThis[Symbol.for('gitlab-api-conformance:vitest-config')];
   }
 }
 if (!main) {
@@ -54,4 +53,4 @@ if (!main) {
   (await import('tsx/esm/api')).register();
   ({ main } = await import('../cli/cli.ts'));
 }
-process.exitCode = await main(args);
+process.exitCode = await main(args, vitestConfig, route);

@@ -35,8 +35,9 @@ import { CATALOG } from '../suites/areas.js';
 import type { VerdictLevel } from '../runner/core/exchange.js';
 import { CAPABILITIES } from '../runner/run/config.js';
 import { ConformanceReporter } from '../runner/report/reporter.js';
-import { conformanceProjects, runSettings } from '../runner/run/config.js';
-import { createRun, offerRunMaker } from '../runner/run/lifecycle.js';
+import { conformanceProjects, loadConfig, type Flags } from '../runner/run/config.js';
+import { createRun } from '../runner/run/lifecycle.js';
+import { NameOrder } from '../runner/run/name-order.js';
 import { escapeRegExp } from '../runner/core/regexp.js';
 import type { Results, TestRecord } from '../runner/report/results.js';
 
@@ -75,7 +76,9 @@ const manifest = join(work, 'fixtures.json');
 const resultsPath = join(work, 'reports', 'results.json');
 const transcriptPath = join(work, 'transcript.jsonl');
 writeFileSync(manifest, JSON.stringify(server.fixtures));
-Object.assign(process.env, {
+// The settings of every run of the suite: this script's, over the environment and .env (read once, here).
+const fixed = (values: Record<string, string>): Flags => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { value, flag: `${name} (the fault check's)` }]));
+const settings = loadConfig(process.env, '.env', CATALOG, fixed({
   CONFORMANCE_SEQUENTIAL: 'true',
   CONFORMANCE_TRANSCRIPT: transcriptPath,
   CONFORMANCE_TARGET_URL: server.url,
@@ -84,41 +87,44 @@ Object.assign(process.env, {
   CONFORMANCE_CAPABILITIES: CAPABILITIES.join(','),
   CONFORMANCE_FIXTURES: manifest,
   CONFORMANCE_REPORT_DIR: join(work, 'reports'),
-});
+}));
 
 // Every run goes through the same two threads (one per project), loaded once.
 const pool = keptThreads();
-offerRunMaker(CATALOG);
 const vitest = await createVitest('test', {
   pool,
   root: ROOT,
   config: join(ROOT, 'vitest.config.ts'),
-  // Loaded in this process as it is: its settings are the ones this script parsed (runSettings).
+  // Loaded in this process as it is; mode cli: the settings are this script's, handed in here.
   configLoader: 'native',
+  mode: 'cli',
   project: conformanceProjects(CATALOG),
   watch: false,
+  maxWorkers: 1,
+  sequence: { sequencer: NameOrder },
+  provide: { conformanceSettings: settings },
   // Each run loads a part of the files: the catalog's clauses with no test are checked by npm test's own run.
-  reporters: [new ConformanceReporter(CATALOG, runSettings(CATALOG), { partial: true, resultsOnly: true })],
+  reporters: [new ConformanceReporter(CATALOG, settings, { partial: true, resultsOnly: true })],
 });
 
-let passes = 0;
 let ownRun: { abandon(): Promise<void> } | undefined;
 
 /**
  * Each run of the suite files is a run of its own: its own prefix, users and run fixtures. The names
  * a file's fixtures take are fixed by the file and the run prefix, so a second run under the same
- * prefix would meet what the first left (a branch of that name) and fail to build them. The global
- * setup makes the first run; this one makes each next one and hands it to the projects (the workers
- * join it: current-run.ts). The server is this script's own: rather than removing what the run
+ * prefix would meet what the first left (a branch of that name) and fail to build them. This makes
+ * each and hands it to the projects (their global setup then makes none; the workers join it:
+ * current-run.ts). The server is this script's own: rather than removing what the run
  * before made (about 70 requests), it goes back to how it started (`reset`), so that every run also
  * starts from the same state.
  */
 async function freshRun(): Promise<void> {
-  if (passes++ === 0) return;
-  await ownRun?.abandon();
-  ownRun = undefined;
-  server.reset();
-  const made = await createRun({ catalog: CATALOG, config: runSettings(CATALOG) });
+  if (ownRun) {
+    await ownRun.abandon();
+    ownRun = undefined;
+    server.reset();
+  }
+  const made = await createRun({ catalog: CATALOG, config: settings });
   ownRun = made;
   for (const project of vitest.projects) if (project.name.startsWith('conformance')) project.provide('conformance', made.run);
 }

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { CATALOG } from '../suites/areas.js';
 import type { TestMeta } from '../runner/run/conformance.js';
 import { loadConfig } from '../runner/run/config.js';
+import type { Home } from './home.js';
 import { collectingVitest } from './selection.js';
 
 export const LIST_HELP = `Usage: gitlab-api-conformance list [--area LIST] [--endpoint FORM ...] [--grep PATTERN] [--json]
@@ -18,7 +19,7 @@ contract, fixtures). --json prints one JSON object per line.
 Example:
   gitlab-api-conformance list --area remote-mirrors --grep host-keys`;
 
-export async function list(args: string[], root: string): Promise<number> {
+export async function list(args: string[], home: Home): Promise<number> {
   const { values } = parseArgs({ args, options: { area: { type: 'string' }, endpoint: { type: 'string', multiple: true }, grep: { type: 'string' }, json: { type: 'boolean' } } });
   const flags = {
     ...(values.area !== undefined ? { CONFORMANCE_AREAS: { value: values.area, flag: '--area' } } : {}),
@@ -28,7 +29,7 @@ export async function list(args: string[], root: string): Promise<number> {
   const config = loadConfig({ ...process.env, CONFORMANCE_TARGET_URL: undefined }, '.env', CATALOG, flags);
   const selected = config.areas.length > 0 ? config.areas : CATALOG.areaNames;
   const filters = selected.length === CATALOG.areaNames.length ? [] : selected.map((a) => `suites/${a}/`);
-  const vitest = await collectingVitest(root, config);
+  const vitest = await collectingVitest(home, config);
   const pattern = values.grep === undefined ? undefined : new RegExp(values.grep);
   const metas: TestMeta[] = [];
   try {

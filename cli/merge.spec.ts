@@ -19,7 +19,7 @@ function record(id: string, verdict: Verdict, more: Partial<TestRecord> = {}): T
 }
 
 function shard(index: number, count: number, tests: TestRecord[], change: (r: Results) => void = () => undefined): Results {
-  const results = buildResults(tests, { targetUrl: 'https://gitlab.example.com', version: '17.11.0-ee', referenceServer: false, capabilities: ['premium'] } as never, { areas: [], endpoints: [], disabledTests: [] }, 'spec');
+  const results = buildResults(tests, { targetUrl: 'https://gitlab.example.com', version: '17.11.0-ee', referenceServer: false, settings: { capabilities: ['premium'] } } as never, { areas: [], endpoints: [], disabledTests: [] }, 'spec');
   results.shard = { run: 'pipeline-7', index, count, files: [...new Set(tests.map((t) => t.file))] };
   results.files = results.shard.files.map((file) => ({ file, durationMs: 100 }));
   change(results);

@@ -13,22 +13,27 @@
 // process a moment later (vitest's cli-api chunk, Logger.addCleanupListeners): a run would then die
 // without its clean-up and reports. The instances the command makes are made without them.
 
-/** Set up the same way by bin/gitlab-api-conformance.js, which runs before any of the TypeScript. */
-const SIGNAL_ROUTE = Symbol.for('gitlab-api-conformance:signal-route');
-
-interface SignalRoute {
+/** The process's route for its signals, as bin/gitlab-api-conformance.js makes it before any of the TypeScript runs. */
+export interface SignalRoute {
   /** The first signal that came before a handler was given. */
   early?: NodeJS.Signals;
   handler?: (signal: NodeJS.Signals) => void;
 }
 
-/** The process's route for its signals: the bin's, or (the command started otherwise) set up here. */
+/** The route this process's signals take: the bin's (handed to `main`), or one set up here. */
+let route: SignalRoute | undefined;
+
+/** The route the bin set up, handed over by `main` (cli/cli.ts) before any run starts. */
+export function adoptSignalRoute(bins: SignalRoute): void {
+  route = bins;
+}
+
+/** The route of this process: the bin's, or (the command started otherwise) one set up now. */
 function signalRoute(): SignalRoute {
-  const global = globalThis as { [SIGNAL_ROUTE]?: SignalRoute };
-  if (global[SIGNAL_ROUTE]) return global[SIGNAL_ROUTE];
-  const route: SignalRoute = {};
-  global[SIGNAL_ROUTE] = route;
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, (s: NodeJS.Signals) => (route.handler ? route.handler(s) : (route.early ??= s)));
+  if (route) return route;
+  const made: SignalRoute = {};
+  route = made;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, (s: NodeJS.Signals) => (made.handler ? made.handler(s) : (made.early ??= s)));
   // First, to see what the other listeners add (a flush, a last write): the process ends once that is done too.
   process.prependListener('beforeExit', () => {
     const active = process.getActiveResourcesInfo().length;
@@ -36,14 +41,14 @@ function signalRoute(): SignalRoute {
       if (process.getActiveResourcesInfo().length <= active) process.exit();
     });
   });
-  return route;
+  return made;
 }
 
 /** From now to the end of the process, its SIGINT, SIGTERM and SIGHUP go to `handler`; returns the first that came before, if one did. */
 export function takeSignals(handler: (signal: NodeJS.Signals) => void): NodeJS.Signals | undefined {
-  const route = signalRoute();
-  route.handler = handler;
-  return route.early;
+  const taken = signalRoute();
+  taken.handler = handler;
+  return taken.early;
 }
 
 const VITEST_SIGNALS = new Set<string | symbol>(['SIGINT', 'SIGTERM']);

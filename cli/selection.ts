@@ -8,18 +8,18 @@ import type { TestMeta } from '../runner/run/conformance.js';
 import { conformanceProjects, type Config } from '../runner/run/config.js';
 import type { UnloadedTest } from '../runner/report/reporter.js';
 import { withoutVitestSignalHandlers } from './own-signals.js';
-import { vitestConfigFile } from './vitest-config-file.js';
+import type { Home } from './home.js';
 
 /**
  * A vitest that only collects the conformance tests (no target, no global setup's run), as `list`
  * and an interrupted run's listing use it; without vitest's signal handlers, which exit the process.
  */
-export async function collectingVitest(root: string, config: Config): Promise<Vitest> {
+export async function collectingVitest(home: Home, config: Config): Promise<Vitest> {
   const { createVitest } = await import('vitest/node');
   return withoutVitestSignalHandlers(() =>
     createVitest('test', {
-      root,
-      config: vitestConfigFile(root),
+      root: home.root,
+      config: home.vitestConfig,
       configLoader: 'native',
       mode: 'cli',
       project: conformanceProjects(CATALOG),
@@ -35,10 +35,10 @@ export async function collectingVitest(root: string, config: Config): Promise<Vi
  * `unstarted`: the run's own vitest, when its run never started: its global setup is told to make
  * nothing (`conformanceCollectOnly`) and it collects the files itself, instead of a second instance.
  */
-export async function unloadedTests(root: string, config: Config, loaded: ReadonlyArray<TestModule>, options: { filters: string[]; grep?: string; unstarted?: Vitest }): Promise<UnloadedTest[]> {
+export async function unloadedTests(home: Home, config: Config, loaded: ReadonlyArray<TestModule>, options: { filters: string[]; grep?: string; unstarted?: Vitest }): Promise<UnloadedTest[]> {
   const seen = new Set(loaded.filter((m) => [...m.children.allTests()].length > 0).map((m) => `${m.project.name}\0${m.moduleId}`));
   if (options.unstarted) for (const project of options.unstarted.projects) project.provide('conformanceCollectOnly', true);
-  const collector = options.unstarted ?? (await collectingVitest(root, config));
+  const collector = options.unstarted ?? (await collectingVitest(home, config));
   const pattern = options.grep === undefined ? undefined : new RegExp(options.grep);
   const out: UnloadedTest[] = [];
   try {

@@ -47,7 +47,7 @@ export class TargetWatch {
     this.started = true;
     const { coordinator, close } = reach(runId);
     void coordinator
-      .inFlightBuffer()
+      .tallies.inFlight()
       .finally(close)
       .then(
         (counters) => {

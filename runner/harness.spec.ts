@@ -136,16 +136,17 @@ describe('version gating', () => {
   });
 
   const meta: TestMeta = { id: 'x.y', title: 't', endpoint: 'GET /groups/:id/members', area: 'members', kind: 'group', clauses: ['c'], requires: { capabilities: ['premium'], minVersion: '17.0' }, level: 'spec', fixtures: [], needs: [] };
-  const run = { areas: ['members'], endpoints: [], disabledTests: [], capabilities: ['premium'], version: '17.1.0', fixtures: {} } as unknown as RunContext;
+  const run = { settings: { areas: ['members'], endpoints: [], disabledTests: [], capabilities: ['premium'] }, version: '17.1.0', fixtures: {} } as unknown as RunContext;
   const said = (g: ReturnType<typeof gate>) => (g ? `${g.verdict}: ${g.reason}` : undefined);
+  const withSettings = (settings: Partial<RunContext['settings']>): RunContext => ({ ...run, settings: { ...run.settings, ...settings } });
   test('gate tells disabled from unsupported, with the reason', () => {
     expect(gate(meta, run)).toBeUndefined();
-    expect(gate(meta, { ...run, areas: [] })).toBeUndefined();
-    expect(said(gate(meta, { ...run, areas: ['invitations'] }))).toMatch(/^disabled: area members/);
-    expect(said(gate(meta, { ...run, disabledTests: ['x.*'] }))).toMatch(/^disabled: turned off/);
-    expect(gate(meta, { ...run, endpoints: ['GET /groups/:id/members'] })).toBeUndefined();
-    expect(said(gate(meta, { ...run, endpoints: ['GET /projects/:id/members'] }))).toMatch(/^disabled: endpoint GET \/groups\/:id\/members is not selected/);
-    expect(said(gate(meta, { ...run, capabilities: [] }))).toMatch(/^unsupported: needs capability "premium"/);
+    expect(gate(meta, withSettings({ areas: [] }))).toBeUndefined();
+    expect(said(gate(meta, withSettings({ areas: ['invitations'] })))).toMatch(/^disabled: area members/);
+    expect(said(gate(meta, withSettings({ disabledTests: ['x.*'] })))).toMatch(/^disabled: turned off/);
+    expect(gate(meta, withSettings({ endpoints: ['GET /groups/:id/members'] }))).toBeUndefined();
+    expect(said(gate(meta, withSettings({ endpoints: ['GET /projects/:id/members'] })))).toMatch(/^disabled: endpoint GET \/groups\/:id\/members is not selected/);
+    expect(said(gate(meta, withSettings({ capabilities: [] })))).toMatch(/^unsupported: needs capability "premium"/);
     expect(said(gate(meta, { ...run, version: '16.11.0' }))).toMatch(/^unsupported: needs GitLab 17.0/);
     expect(said(gate({ ...meta, requires: { provisioned: ['ldap'] } }, run))).toMatch(/^unsupported: needs the provisioned "ldap" object/);
   });

@@ -249,7 +249,7 @@ export class ConformanceReporter implements Reporter {
  */
 async function runTally(runId: string, recorded: { record: TestRecord; outcome: Outcome | undefined }[], answerMs?: number): Promise<Pick<Results, 'fixtures' | 'lackingSetup' | 'requests'>> {
   const { coordinator, close } = reach(runId, answerMs);
-  const tally = await coordinator.tally().finally(close);
+  const tally = await coordinator.tallies.tally().finally(close);
   const notRun = ({ record }: { record: TestRecord }) => record.verdict === 'unsupported' || record.verdict === 'error';
   const fixtures: FixtureReport[] = tally.failures.map((f) => ({
     ...f,

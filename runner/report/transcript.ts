@@ -70,7 +70,7 @@ export function writeTranscript(path: string, run: RunContext | undefined, confi
       target: { origin: run ? new URL(run.targetUrl).origin : 'unknown', version: run?.version ?? 'unknown', referenceServer: run?.referenceServer ?? false },
       suite: { version: SUITE_VERSION },
       level: config.level,
-      capabilities: run?.capabilities ?? config.capabilities,
+      capabilities: run?.settings.capabilities ?? config.capabilities,
       selection: { areas: config.areas, endpoints: config.endpoints, disabled: config.disabledTests },
       sequential: config.sequential,
       collections,

@@ -135,6 +135,11 @@ function list(value: string | undefined): string[] {
 /** Settings the command's flags gave, by variable name, with the flag as the person wrote it (for messages). */
 export type Flags = Partial<Record<string, { value: string; flag: string }>>;
 
+/** A setting given by a flag, when it was. */
+export function flagged(name: string, value: string | undefined, flagName: string): Flags {
+  return value === undefined ? {} : { [name]: { value, flag: flagName } };
+}
+
 /**
  * Reads the flags, then the environment, with `.env` filling what neither sets. With the catalog of
  * areas, area names and endpoint forms are checked against it.
@@ -148,30 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
   // A message names what the person wrote: the flag when they passed one, else the variable.
   const label = (name: string): string => flags[name]?.flag ?? name;
 
-  const targetUrl = get('CONFORMANCE_TARGET_URL');
-  if (targetUrl !== undefined) {
-    let parsed: URL;
-    try {
-      parsed = new URL(targetUrl);
-    } catch {
-      throw new ConfigError(`${label('CONFORMANCE_TARGET_URL')} is not a URL: "${targetUrl}"`);
-    }
-    if (!['http:', 'https:'].includes(parsed.protocol)) throw new ConfigError(`${label('CONFORMANCE_TARGET_URL')} must be http or https, got "${parsed.protocol}"`);
-    // Reports and output show the target URL: credentials in it would be printed everywhere.
-    if (parsed.username !== '' || parsed.password !== '') throw new ConfigError(`${label('CONFORMANCE_TARGET_URL')} must not carry a user or password: the admin token authenticates`);
-    if (/\/api\/v4\/?$/.test(parsed.pathname)) throw new ConfigError(`${label('CONFORMANCE_TARGET_URL')} must not end in /api/v4: give the base URL of the instance`);
-  }
-
-  let adminToken = get('CONFORMANCE_ADMIN_TOKEN');
-  const tokenFile = get('CONFORMANCE_ADMIN_TOKEN_FILE');
-  if (adminToken === undefined && tokenFile !== undefined) {
-    if (!existsSync(tokenFile)) throw new ConfigError(`${label('CONFORMANCE_ADMIN_TOKEN_FILE')} does not exist: ${tokenFile}`);
-    adminToken = readFileSync(tokenFile, 'utf8').trim() || undefined;
-  }
-  if (targetUrl !== undefined && adminToken === undefined) {
-    const how = flags.CONFORMANCE_TARGET_URL ? '--token-file FILE (or CONFORMANCE_ADMIN_TOKEN in the environment)' : 'CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_ADMIN_TOKEN_FILE)';
-    throw new ConfigError(`an administrator's token (scope api) is required with ${label('CONFORMANCE_TARGET_URL')}: give it with ${how}`);
-  }
+  const { targetUrl, adminToken } = targetOf(get, label, flags);
 
   const capabilities = list(get('CONFORMANCE_CAPABILITIES'));
   const unknownCapability = capabilities.find((c) => !(CAPABILITIES as readonly string[]).includes(c));
@@ -249,21 +231,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.
   };
 }
 
-let current: Config | undefined;
+type Read = (name: string) => string | undefined;
 
-/**
- * The run's settings, parsed once: the ones the command handed in (useSettings), else read from the
- * environment and `.env` the first time they are asked for. The command, the vitest configuration,
- * the global setup (through vitest's provide) and the reporters all use this one object.
- */
-export function runSettings(catalog?: Catalog): Config {
-  current ??= loadConfig(process.env, '.env', catalog);
-  return current;
-}
+/** The target URL (checked: http or https, no credentials, no /api/v4) and the admin token, required with it. */
+function targetOf(get: Read, label: (name: string) => string, flags: Flags): { targetUrl?: string; adminToken?: string } {
+  const targetUrl = get('CONFORMANCE_TARGET_URL');
+  if (targetUrl !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(targetUrl);
+    } catch {
+      throw new ConfigError(`${label('CONFORMANCE_TARGET_URL')} is not a URL: "${targetUrl}"`);
+    }
+    if (!['http:', 'https:'].includes(parsed.protocol)) throw new ConfigError(`${label('CONFORMANCE_TARGET_URL')} must be http or https, got "${parsed.protocol}"`);
+    // Reports and output show the target URL: credentials in it would be printed everywhere.
+    if (parsed.username !== '' || parsed.password !== '') throw new ConfigError(`${label('CONFORMANCE_TARGET_URL')} must not carry a user or password: the admin token authenticates`);
+    if (/\/api\/v4\/?$/.test(parsed.pathname)) throw new ConfigError(`${label('CONFORMANCE_TARGET_URL')} must not end in /api/v4: give the base URL of the instance`);
+  }
 
-/** The command's settings, parsed from its flags and the environment, for the whole run. */
-export function useSettings(config: Config): void {
-  current = config;
+  let adminToken = get('CONFORMANCE_ADMIN_TOKEN');
+  const tokenFile = get('CONFORMANCE_ADMIN_TOKEN_FILE');
+  if (adminToken === undefined && tokenFile !== undefined) {
+    if (!existsSync(tokenFile)) throw new ConfigError(`${label('CONFORMANCE_ADMIN_TOKEN_FILE')} does not exist: ${tokenFile}`);
+    adminToken = readFileSync(tokenFile, 'utf8').trim() || undefined;
+  }
+  if (targetUrl !== undefined && adminToken === undefined) {
+    const how = flags.CONFORMANCE_TARGET_URL ? '--token-file FILE (or CONFORMANCE_ADMIN_TOKEN in the environment)' : 'CONFORMANCE_ADMIN_TOKEN (or CONFORMANCE_ADMIN_TOKEN_FILE)';
+    throw new ConfigError(`an administrator's token (scope api) is required with ${label('CONFORMANCE_TARGET_URL')}: give it with ${how}`);
+  }
+
+  return { targetUrl, adminToken };
 }
 
 /** The vitest projects of a run of the suite: every file but the exclusive ones, then each setting phase (vitest.config.ts). */

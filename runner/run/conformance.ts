@@ -106,7 +106,7 @@ export type TestKit<A extends object, F extends Fixtures> = Kit & A & Values<F>;
 const KIT_NAMES = new Set(['run', 'make', 'admin', 'names', 'lease', 'leaseSeatless', 'mayUse', 'kind', 'log', 'as', 'withToken']);
 
 function kit(run: RunContext, kind: SourceKind, frame: Frame): Kit {
-  const base = new Client(run.targetUrl, undefined, 'anonymous', { timeoutMs: run.requestTimeoutMs, maxBytes: run.maxAnswerBytes }, frame.log).recordingTo(frame, 'checked');
+  const base = new Client(run.targetUrl, undefined, 'anonymous', { timeoutMs: run.settings.requestTimeoutMs, maxBytes: run.settings.maxAnswerBytes }, frame.log).recordingTo(frame, 'checked');
   return {
     ...setupContext(frame),
     kind,
@@ -125,9 +125,10 @@ function kit(run: RunContext, kind: SourceKind, frame: Frame): Kit {
 /** Why a test does not apply to this run, or undefined when it does. */
 export function gate(meta: Pick<TestMeta, 'id' | 'area' | 'endpoint' | 'requires'>, run: RunContext, fixtures: readonly Fixture<unknown>[] = []): Gate | undefined {
   const disabled = (reason: string) => ({ verdict: 'disabled' as const, reason });
-  if (run.areas.length > 0 && !run.areas.includes(meta.area)) return disabled(`area ${meta.area} is not selected (CONFORMANCE_AREAS)`);
-  if (run.endpoints.length > 0 && !run.endpoints.includes(meta.endpoint)) return disabled(`endpoint ${meta.endpoint} is not selected (CONFORMANCE_ENDPOINTS)`);
-  const off = run.disabledTests.find((pattern) => (pattern.endsWith('*') ? meta.id.startsWith(pattern.slice(0, -1)) : meta.id === pattern));
+  const { areas, endpoints, disabledTests } = run.settings;
+  if (areas.length > 0 && !areas.includes(meta.area)) return disabled(`area ${meta.area} is not selected (CONFORMANCE_AREAS)`);
+  if (endpoints.length > 0 && !endpoints.includes(meta.endpoint)) return disabled(`endpoint ${meta.endpoint} is not selected (CONFORMANCE_ENDPOINTS)`);
+  const off = disabledTests.find((pattern) => (pattern.endsWith('*') ? meta.id.startsWith(pattern.slice(0, -1)) : meta.id === pattern));
   if (off) return disabled(`turned off by CONFORMANCE_DISABLE (${off})`);
   const own = unmet(meta.requires, run);
   if (own) return own;
@@ -314,8 +315,8 @@ function declare(meta: TestMeta, read: Fixtures, extend: (ctx: BuildContext) => 
     if (gated) skip(gated);
     const file = fileKey(ctx.task.file.name);
     const log = new TestLog();
-    const frame = new Frame(run, `test:${meta.id}`, `test:${meta.id}`, new Set(meta.needs), meta.id, log);
-    if (run.context.recording) {
+    const frame = new Frame(run, { holder: `test:${meta.id}`, needs: meta.needs, scope: meta.id, log });
+    if (run.context.settings.transcriptPath !== undefined) {
       nameRunObjects(frame, run.context);
       outcome.startedAt = new Date().toISOString();
     }
@@ -326,7 +327,7 @@ function declare(meta: TestMeta, read: Fixtures, extend: (ctx: BuildContext) => 
           // A setting's phase: its value is in place before the fixtures are built.
           if (meta.requires.setting) await enterPhase(frame, meta.requires.setting);
           instances = await resolve(uses, frame, file, meta.kind);
-          if (run.context.markSharedLists && alone === undefined) frame.markChecked = sharedListMark(sharedSources(frame, uses), meta.id);
+          if (run.context.settings.markSharedLists && alone === undefined) frame.markChecked = sharedListMark(sharedSources(frame, uses), meta.id);
           const base = kit(run.context, meta.kind, frame);
           const area = extend(base);
           const taken = Object.keys(read).filter((key) => key in area);
@@ -354,7 +355,7 @@ function declare(meta: TestMeta, read: Fixtures, extend: (ctx: BuildContext) => 
           }
         } finally {
           outcome.parity = log.parity.map((note) => ({ ...note, text: redact(note.text) }));
-          if (run.context.recording) {
+          if (run.context.settings.transcriptPath !== undefined) {
             outcome.transcript = [...log.exchanges].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map(toTranscript);
             outcome.symbols = frame.symbols.list();
           }
@@ -367,7 +368,7 @@ function declare(meta: TestMeta, read: Fixtures, extend: (ctx: BuildContext) => 
     } finally {
       await frame.close(file);
       for (const instance of instances) await instance.end();
-      await run.coordinator.drop(frame.owner);
+      await run.coordinator.lending.drop(frame.owner);
     }
     // Parity notes never fail the test: the reporter decides both levels from the outcome, and the
     // run's level picks only which summary the exit code follows (the test never reads it).

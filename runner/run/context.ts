@@ -1,11 +1,12 @@
-// What the global setup hands every test file (through vitest's provide/inject): the target, the
-// run's identity, the capabilities in force, and the shared actors with their tokens.
+// The run, as one value the command (or the global setup) hands every test file through vitest's
+// provide/inject: its settings as they were read, and what the run made of them: the target it works
+// against, its identity, and the shared actors with their tokens.
 import type { FixtureManifest } from '../../contract/fixture-manifest.js';
 import type { RoleGrantingWrite } from '../core/area.js';
 import type { SettingValue } from '../core/instance-setting.js';
 import type { ActorName, GroupInfo, TokenScope } from '../core/vocabulary.js';
 import { registerSecret } from '../core/redact.js';
-import type { Capability, Config } from './config.js';
+import type { Config } from './config.js';
 
 export interface ActorInfo {
   id: number;
@@ -19,6 +20,9 @@ export interface ActorInfo {
 }
 
 export interface RunContext {
+  /** The run's settings, as read once from the flags, the environment and .env (config.ts loadConfig). */
+  settings: Config;
+  /** The target the run works against: the settings' own, or the bundled reference server it started. */
   targetUrl: string;
   adminToken: string;
   adminId: number;
@@ -28,21 +32,6 @@ export interface RunContext {
   ledgerPath: string;
   version: string;
   referenceServer: boolean;
-  capabilities: Capability[];
-  headerPrefix: string;
-  requestTimeoutMs: number;
-  /** Bytes read of one answer at most (CONFORMANCE_MAX_ANSWER_MB). */
-  maxAnswerBytes: number;
-  /** How long a setting's lease held by another run is waited for (CONFORMANCE_LEASE_WAIT_S). */
-  leaseWaitMs: number;
-  areas: string[];
-  /** Endpoint forms selected; empty: all. */
-  endpoints: string[];
-  disabledTests: string[];
-  /** Whether each test's exchanges are kept for a transcript (`record`). */
-  recording: boolean;
-  /** Mark the GETs tests send about shared sources (CONFORMANCE_MARK_SHARED_LISTS; shared-lists.ts). */
-  markSharedLists: boolean;
   fixtures: FixtureManifest;
   actors: Record<ActorName, ActorInfo>;
   /**
@@ -65,7 +54,7 @@ export interface RunContext {
 declare module 'vitest' {
   interface ProvidedContext {
     conformance: RunContext;
-    /** The run's settings, parsed once (config.ts runSettings). */
+    /** The run's settings, parsed once (config.ts loadConfig: by the command, or by vitest.config.ts). */
     conformanceSettings: Config;
     /** In a setting's phase (vitest.config.ts), the value its tests need; absent in the other conformance projects. */
     conformancePhase?: SettingValue;

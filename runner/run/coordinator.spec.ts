@@ -36,49 +36,49 @@ const RESTORE = { path: '/application/settings', body: { s: false } };
 describe('setting phases', () => {
   test('the first test of a phase sets the value; the others wait until it is set, then run with it', async () => {
     const c = new Coordinator(0);
-    expect(await c.enterPhase('s', 'true')).toEqual(SET);
-    const second = c.enterPhase('s', 'true');
+    expect(await c.settings.enter('s', 'true')).toEqual(SET);
+    const second = c.settings.enter('s', 'true');
     expect(await settled(second)).toBe(false);
-    c.settingFound('s', 'false', RESTORE);
-    c.settingSet('s', true);
+    c.settings.found('s', 'false', RESTORE);
+    c.settings.set('s', true);
     expect(await second).toEqual(READY);
-    expect(await c.enterPhase('s', 'true')).toEqual(READY);
+    expect(await c.settings.enter('s', 'true')).toEqual(READY);
   });
 
   test('the ledger lists what puts the value before the run back from before the first write until a phase of that value has set it again', async () => {
     const { c, toPutBack } = withLedger();
-    expect(await c.enterPhase('s', 'true')).toEqual(SET);
+    expect(await c.settings.enter('s', 'true')).toEqual(SET);
     // Listed before the write: a run killed in between leaves it to sweep.
-    c.settingFound('s', 'false', RESTORE);
+    c.settings.found('s', 'false', RESTORE);
     expect(toPutBack()).toEqual([RESTORE]);
-    c.settingSet('s', true);
+    c.settings.set('s', true);
     expect(toPutBack()).toEqual([RESTORE]);
     // The next phase needs the value from before the run: once set, nothing is left to put back.
-    expect(await c.enterPhase('s', 'false')).toEqual(SET);
-    c.settingFound('s', 'true', { path: '/application/settings', body: { s: true } });
+    expect(await c.settings.enter('s', 'false')).toEqual(SET);
+    c.settings.found('s', 'true', { path: '/application/settings', body: { s: true } });
     expect(toPutBack()).toEqual([RESTORE]);
-    c.settingSet('s', true);
+    c.settings.set('s', true);
     expect(toPutBack()).toEqual([]);
   });
 
   test('a phase whose value was there before the run lists nothing', async () => {
     const { c, toPutBack } = withLedger();
-    expect(await c.enterPhase('s', 'false')).toEqual(SET);
-    c.settingFound('s', 'false', RESTORE);
-    c.settingSet('s', true);
+    expect(await c.settings.enter('s', 'false')).toEqual(SET);
+    c.settings.found('s', 'false', RESTORE);
+    c.settings.set('s', true);
     expect(toPutBack()).toEqual([]);
   });
 
   test('when the setter cannot set it, the next test of the phase tries; a failed write stays in the ledger', async () => {
     const { c, toPutBack } = withLedger();
-    expect(await c.enterPhase('s', 'true')).toEqual(SET);
-    const second = c.enterPhase('s', 'true');
-    c.settingFound('s', 'false', RESTORE);
-    c.settingSet('s', false);
+    expect(await c.settings.enter('s', 'true')).toEqual(SET);
+    const second = c.settings.enter('s', 'true');
+    c.settings.found('s', 'false', RESTORE);
+    c.settings.set('s', false);
     expect(await second).toEqual(SET);
     expect(toPutBack()).toEqual([RESTORE]);
-    const third = c.enterPhase('s', 'true');
-    c.settingSet('s', true);
+    const third = c.settings.enter('s', 'true');
+    c.settings.set('s', true);
     expect(await third).toEqual(READY);
   });
 });
@@ -86,41 +86,41 @@ describe('setting phases', () => {
 describe("the setting's lease on the target", () => {
   test('the first setter takes the lease; the ledger lists it, and no later setter of the run takes it again', async () => {
     const { c, toPutBack } = withLedger();
-    expect(await c.enterPhase('s', 'false')).toEqual(SET);
+    expect(await c.settings.enter('s', 'false')).toEqual(SET);
     const lease = { path: 'cnf-lease-s', id: 7, holder: 'r', until: '2026-12-07T21:00:00.000Z' };
-    c.leaseTaken('s', lease);
+    c.settings.leaseTaken('s', lease);
     expect(toPutBack()).toMatchObject([{ kind: 'lease', name: 'cnf-lease-s', id: 7, until: lease.until }]);
-    c.settingFound('s', 'false', RESTORE);
-    c.settingSet('s', true);
-    expect(await c.enterPhase('s', 'true')).toEqual({ turn: 'set', lease: false });
+    c.settings.found('s', 'false', RESTORE);
+    c.settings.set('s', true);
+    expect(await c.settings.enter('s', 'true')).toEqual({ turn: 'set', lease: false });
   });
 
   test('a lease another run holds refuses the waiting tests and those to come, with its reason', async () => {
     const c = new Coordinator(0);
-    expect(await c.enterPhase('s', 'true')).toEqual(SET);
-    const waiting = c.enterPhase('s', 'true');
+    expect(await c.settings.enter('s', 'true')).toEqual(SET);
+    const waiting = c.settings.enter('s', 'true');
     const refused = { turn: 'refused', reason: 'instance setting s is held by run other until 2026-12-07T21:00:00.000Z' };
-    c.leaseRefused('s', refused.reason);
+    c.settings.leaseRefused('s', refused.reason);
     expect(await waiting).toEqual(refused);
-    expect(await c.enterPhase('s', 'false')).toEqual(refused);
+    expect(await c.settings.enter('s', 'false')).toEqual(refused);
   });
 });
 
 describe('bounded shelves', () => {
   test('with all `most` sources in use, a turn waits until one is kept, then takes it', async () => {
     const c = new Coordinator(0);
-    expect(await c.shelfTurn('fresh:group', 1)).toEqual({ build: true });
-    const next = c.shelfTurn('fresh:group', 1);
+    expect(await c.shelves.turn('fresh:group', 1)).toEqual({ build: true });
+    const next = c.shelves.turn('fresh:group', 1);
     expect(await settled(next)).toBe(false);
-    c.keep('fresh:group', { id: 5 });
+    c.shelves.keep('fresh:group', { id: 5 });
     expect(await next).toEqual({ kept: { id: 5 } });
   });
 
   test('a source gone for good lets a waiting turn build another', async () => {
     const c = new Coordinator(0);
-    await c.shelfTurn('fresh:project', 1);
-    const next = c.shelfTurn('fresh:project', 1);
-    c.unmade('fresh:project');
+    await c.shelves.turn('fresh:project', 1);
+    const next = c.shelves.turn('fresh:project', 1);
+    c.shelves.gone('fresh:project');
     expect(await next).toEqual({ build: true });
   });
 });

@@ -30,7 +30,7 @@ export function currentRun(catalog?: Catalog): Promise<Run> {
         const { createRun } = await import('./lifecycle.js');
         const { run, coordinator, abandon } = await createRun({ unrefServer: true, catalog });
         made.abandon = abandon;
-        bindInFlight(coordinator.inFlight);
+        bindInFlight(coordinator.tallies.inFlight());
         return { context: run, coordinator: local(coordinator) };
       })();
       making = made as Making;
@@ -45,7 +45,7 @@ export function currentRun(catalog?: Catalog): Promise<Run> {
         // Made in the main process: this worker learns the run's tokens here, to mask them in what it reports.
         registerRunSecrets(context);
         const coordinator = connect(context.runId);
-        bindInFlight(await coordinator.inFlightBuffer());
+        bindInFlight(await coordinator.tallies.inFlight());
         return { context, coordinator };
       })(),
     };

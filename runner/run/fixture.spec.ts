@@ -13,14 +13,14 @@ import { Frame, type Run } from './frame.js';
 import { SetupError } from './maker.js';
 
 function newRun(): Run & { tally: Coordinator } {
-  const context = { targetUrl: 'http://127.0.0.1:9', adminToken: 'x', requestTimeoutMs: 1000, prefix: 'cnf-test', ledgerPath: '/tmp/unused.jsonl', runId: 'test' } as RunContext;
+  const context = { targetUrl: 'http://127.0.0.1:9', adminToken: 'x', settings: { requestTimeoutMs: 1000 }, prefix: 'cnf-test', ledgerPath: '/tmp/unused.jsonl', runId: 'test' } as RunContext;
   const tally = new Coordinator(0);
   return { context, coordinator: local(tally), tally };
 }
 
 /** A test's frame, and the values of `fixtures` resolved for it (or the error). */
 async function testWith(run: Run, file: string, fixtures: Fixture<unknown>[], kind: 'group' | 'project' = 'group') {
-  const frame = new Frame(run, `test:${Math.random()}`, 'owner', new Set(), 'scope');
+  const frame = new Frame(run, { holder: `test:${Math.random()}`, owner: 'owner', scope: 'scope' });
   const ended = await resolve(fixtures, frame, file, kind);
   return { read: <T>(f: Fixture<T>) => valueIn(frame, f), end: () => Promise.all(ended.map((e) => e.end())) };
 }
@@ -86,7 +86,7 @@ describe('fixtures', () => {
     // The run's tally holds each failure once, however many tests and files asked.
     await testWith(run, 'b.test.ts', [above]).catch(() => undefined);
     await testWith(run, 'b.test.ts', [broken]).catch(() => undefined);
-    expect(run.tally.tally().failures.map((f) => f.fixture)).toEqual(['requester', 'broken']);
+    expect(run.tally.tallies.tally().failures.map((f) => f.fixture)).toEqual(['requester', 'broken']);
   });
 
   test('what a test depends on: every fixture it is built from, and their set-up endpoints beyond the contract', () => {
@@ -128,7 +128,7 @@ describe('fixtures', () => {
   });
 
   test('a set-up endpoint beyond the contract is used only where declared', () => {
-    const frame = new Frame(newRun(), 'test:x', 'test:x', new Set(['access-requests']), 'x');
+    const frame = new Frame(newRun(), { holder: 'test:x', needs: ['access-requests'], scope: 'x' });
     expect(() => frame.mayUse('access-requests')).not.toThrow();
     expect(() => frame.mayUse('secondary-emails')).toThrow(/uses POST \/users\/:id\/emails .*without declaring it/);
   });
@@ -140,14 +140,15 @@ describe('the run\'s coordinator', () => {
     const stop = serve(coordinator, 'spec-channel');
     try {
       const client = connect('spec-channel');
-      coordinator.adopt({ id: 5, username: 'u5', name: 'U', email: 'u5@example.com', tokens: { api: 'x' } });
-      expect(await client.lease('h', [])).toEqual({ user: { id: 5, username: 'u5', name: 'U', email: 'u5@example.com', tokens: { api: 'x' } } });
-      await client.count('f.test.ts', { checked: 2 });
-      expect(coordinator.tally().requests.get('f.test.ts')?.checked).toBe(2);
-      await expect((client as unknown as { nope(): Promise<void> }).nope()).rejects.toThrow(/the run's coordinator/);
+      coordinator.lending.adopt({ id: 5, username: 'u5', name: 'U', email: 'u5@example.com', tokens: { api: 'x' } });
+      expect(await client.lending.lease('h', [])).toEqual({ user: { id: 5, username: 'u5', name: 'U', email: 'u5@example.com', tokens: { api: 'x' } } });
+      await client.tallies.count('f.test.ts', { checked: 2 });
+      expect(coordinator.tallies.tally().requests.get('f.test.ts')?.checked).toBe(2);
+      await expect((client.lending as unknown as { nope(): Promise<void> }).nope()).rejects.toThrow(/the run's coordinator: no such call: lending.nope/);
+      await expect((client.shelves as unknown as Record<string, () => Promise<void>>).constructor()).rejects.toThrow(/no such call: shelves.constructor/);
       // The reporter's way, on a channel of its own beside the workers': the run's tally, whole.
       const { coordinator: reporter, close } = reach('spec-channel');
-      expect((await reporter.tally()).requests.get('f.test.ts')?.checked).toBe(2);
+      expect((await reporter.tallies.tally()).requests.get('f.test.ts')?.checked).toBe(2);
       close();
     } finally {
       stop();
@@ -156,17 +157,17 @@ describe('the run\'s coordinator', () => {
 
   test('a run fixture is built by the first to ask; the others wait for its value', async () => {
     const coordinator = new Coordinator(0);
-    expect(coordinator.runFixture('x')).toEqual({ build: true });
-    const waiting = coordinator.runFixture('x');
-    coordinator.publish('x', { value: 42 });
+    expect(coordinator.fixtures.state('x')).toEqual({ build: true });
+    const waiting = coordinator.fixtures.state('x');
+    coordinator.fixtures.publish('x', { value: 42 });
     expect(await waiting).toEqual({ value: 42 });
-    expect(coordinator.runFixture('x')).toEqual({ value: 42 });
+    expect(coordinator.fixtures.state('x')).toEqual({ value: 42 });
   });
 
   test('requests in flight never pass the bound, and the highest count is kept', async () => {
     const coordinator = new Coordinator(3);
     const { bindInFlight } = await import('../core/in-flight.js');
-    bindInFlight(coordinator.inFlight);
+    bindInFlight(coordinator.tallies.inFlight());
     let now = 0;
     let highest = 0;
     await Promise.all(
@@ -179,24 +180,25 @@ describe('the run\'s coordinator', () => {
       }),
     );
     expect(highest).toBe(3);
-    expect(coordinator.tally().highestInFlight).toBe(3);
-    bindInFlight(new Coordinator(0).inFlight);
+    expect(coordinator.tallies.tally().highestInFlight).toBe(3);
+    bindInFlight(new Coordinator(0).tallies.inFlight());
   });
 });
 
 describe('leases', () => {
   test('users a test asks for at once are numbered in the order asked, not in the order their leases end', async () => {
     const run = newRun();
-    for (const id of [5, 6]) run.tally.adopt({ id, username: `u${id}`, name: `U${id}`, email: `u${id}@example.com`, tokens: { api: `token-${id}` } });
+    for (const id of [5, 6]) run.tally.lending.adopt({ id, username: `u${id}`, name: `U${id}`, email: `u${id}@example.com`, tokens: { api: `token-${id}` } });
     // The first lease reaches the coordinator 50 ms late: the second gets user 5 and ends first.
     let calls = 0;
-    const slowFirst = new Proxy(run.coordinator, {
+    const lending = new Proxy(run.coordinator.lending, {
       get: (target, method: string) =>
         method === 'lease' && calls++ === 0
           ? async (...args: Parameters<typeof target.lease>) => (await new Promise((done) => setTimeout(done, 50)), target.lease(...args))
           : target[method as keyof typeof target],
     });
-    const frame = new Frame({ ...run, coordinator: slowFirst }, 'test:order', 'owner', new Set(), 'scope');
+    const slowFirst = { ...run.coordinator, lending };
+    const frame = new Frame({ ...run, coordinator: slowFirst }, { holder: 'test:order', owner: 'owner', scope: 'scope' });
     const [first, second] = await Promise.all([frame.lease(), frame.lease()]);
     expect([first.id, second.id]).toEqual([6, 5]);
     expect(frame.symbols.list().map((e) => `${e.symbol}=${e.id}`)).toEqual(['user#1=6', 'user#2=5']);

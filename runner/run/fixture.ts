@@ -210,7 +210,7 @@ export async function resolve(fixtures: readonly Fixture<unknown>[], frame: Fram
       ended.push(instance);
       value = instance.value;
       // The test has it to itself: no take-back for another test touches it meanwhile.
-      await frame.run.coordinator.use(frame.holder, sourcesIn(value));
+      await frame.run.coordinator.lending.use(frame.holder, sourcesIn(value));
     }
     known.set(f, value);
     frame.sources.push(...sourcesIn(value));
@@ -228,16 +228,16 @@ function runValue(f: Fixture<unknown>, run: Run, file: string, kind: SourceKind 
   let value = runScoped.get(name);
   if (!value) {
     value = (async () => {
-      const state = await run.coordinator.runFixture(name);
+      const state = await run.coordinator.fixtures.state(name);
       if ('value' in state) return state.value;
       if ('failure' in state) throw new FixtureUnavailable(state.failure);
       try {
         const built = await build(f, run, `run:${name}`, `run:${name}`, file, kind);
-        await run.coordinator.publish(name, { value: built });
+        await run.coordinator.fixtures.publish(name, { value: built });
         return built;
       } catch (error) {
         const failure = failureOf(f, error);
-        await run.coordinator.publish(name, { failure });
+        await run.coordinator.fixtures.publish(name, { failure });
         throw new FixtureUnavailable(failure);
       }
     })();
@@ -257,7 +257,7 @@ function fileValue(f: Fixture<unknown>, run: Run, file: string, kind: SourceKind
       owner,
       value: build(f, run, owner, owner, file, kind).catch(async (error: unknown) => {
         const failure = failureOf(f, error);
-        await run.coordinator.fixtureFailed(failure);
+        await run.coordinator.fixtures.failed(failure);
         throw new FixtureUnavailable(failure);
       }),
     };
@@ -271,20 +271,20 @@ async function testInstance(f: Fixture<unknown>, frame: Frame, file: string, kin
   const { run } = frame;
   const shelf = `${f.spec.name}:${kind ?? ''}`;
   const end = (owner: string, value: unknown) => async () => {
-    if (f.spec.reset) await run.coordinator.keep(shelf, { owner, value });
-    else await run.coordinator.drop(owner);
+    if (f.spec.reset) await run.coordinator.shelves.keep(shelf, { owner, value });
+    else await run.coordinator.lending.drop(owner);
   };
   for (;;) {
-    const turn = f.spec.reset ? await run.coordinator.shelfTurn(shelf, f.spec.most) : { build: true as const };
+    const turn = f.spec.reset ? await run.coordinator.shelves.turn(shelf, f.spec.most) : { build: true as const };
     if ('build' in turn) break;
     const kept = turn.kept as { owner: string; value: unknown };
-    const reset = new Frame(run, `${frame.holder}/${f.spec.name}`, kept.owner, new Set(f.spec.requires?.setup), `${f.spec.name}-reset`, undefined, 'reset');
+    const reset = new Frame(run, { holder: `${frame.holder}/${f.spec.name}`, owner: kept.owner, needs: f.spec.requires?.setup, scope: `${f.spec.name}-reset`, purpose: 'reset' });
     await resolve(depsOf(f), reset, file);
     const ok = await f.spec.reset!(kept.value, context(f, reset, kind)).catch(() => false);
     await reset.close(file);
     if (ok) return { value: kept.value, end: end(kept.owner, kept.value) };
-    await run.coordinator.drop(kept.owner);
-    await run.coordinator.unmade(shelf);
+    await run.coordinator.lending.drop(kept.owner);
+    await run.coordinator.shelves.gone(shelf);
   }
   if (instances.runId !== run.context.runId) instances = { runId: run.context.runId, count: 0 };
   const owner = `test:${f.spec.name}#${++instances.count}@${file}`;
@@ -292,15 +292,15 @@ async function testInstance(f: Fixture<unknown>, frame: Frame, file: string, kin
     const value = await build(f, run, `${frame.holder}/${f.spec.name}`, owner, file, kind);
     return { value, end: end(owner, value) };
   } catch (error) {
-    await run.coordinator.drop(owner);
-    if (f.spec.reset) await run.coordinator.unmade(shelf);
+    await run.coordinator.lending.drop(owner);
+    if (f.spec.reset) await run.coordinator.shelves.gone(shelf);
     throw new FixtureUnavailable(failureOf(f, error));
   }
 }
 
 /** Builds a fixture in a frame of its own; the users it leases stay marked (pinned) in its world while `owner` lives. */
 async function build(f: Fixture<unknown>, run: Run, holder: string, owner: string, file: string, kind?: SourceKind): Promise<unknown> {
-  const frame = new Frame(run, holder, owner, new Set(f.spec.requires?.setup), owner);
+  const frame = new Frame(run, { holder, owner, needs: f.spec.requires?.setup, scope: owner });
   let value: unknown;
   try {
     await resolve(depsOf(f), frame, file, kind);
@@ -345,7 +345,7 @@ function failureOf(f: Fixture<unknown>, error: unknown): FixtureFailure {
 export async function endFile(run: Run, file: string): Promise<void> {
   const ofFile = fileScoped.get(file);
   fileScoped.delete(file);
-  for (const { owner } of ofFile?.values() ?? []) await run.coordinator.drop(owner);
+  for (const { owner } of ofFile?.values() ?? []) await run.coordinator.lending.drop(owner);
 }
 
 /** Holds the fixtures among `fixtures` that tests use one at a time, for the duration of `work`. */
@@ -354,14 +354,14 @@ export async function holding<T>(run: Run, file: string, kind: SourceKind, fixtu
     .filter((f) => f.spec.alone !== undefined)
     .map((f) => `fixture:${f.spec.name}${f.spec.scope === 'file' ? `@${file}` : ''}${f.spec.perKind ? `:${kind}` : ''}`)
     .sort();
-  for (const name of locks) await run.coordinator.lock(name);
+  for (const name of locks) await run.coordinator.locks.lock(name);
   const leases: TargetLease[] = [];
-  const admin = new Client(run.context.targetUrl, run.context.adminToken, 'admin (lease)', { timeoutMs: run.context.requestTimeoutMs, maxBytes: run.context.maxAnswerBytes });
+  const admin = new Client(run.context.targetUrl, run.context.adminToken, 'admin (lease)', { timeoutMs: run.context.settings.requestTimeoutMs, maxBytes: run.context.settings.maxAnswerBytes });
   const ledger = new Ledger(run.context.ledgerPath, run.context.runId);
   try {
     for (const f of fixtures.filter((f) => f.spec.leaseOnTarget !== undefined)) {
       const what = f.spec.leaseOnTarget!;
-      const answer = await acquireLease(admin, what, run.context.runId, { waitMs: run.context.leaseWaitMs, ttlMs: FIXTURE_LEASE_TTL_MS, label: what.startsWith('fixture-') ? `fixture "${f.spec.name}"` : undefined });
+      const answer = await acquireLease(admin, what, run.context.runId, { waitMs: run.context.settings.leaseWaitMs, ttlMs: FIXTURE_LEASE_TTL_MS, label: what.startsWith('fixture-') ? `fixture "${f.spec.name}"` : undefined });
       if ('refused' in answer) throw new LeaseRefused(answer.refused);
       ledger.recordLease(answer.lease);
       leases.push(answer.lease);
@@ -369,7 +369,7 @@ export async function holding<T>(run: Run, file: string, kind: SourceKind, fixtu
     return await work();
   } finally {
     for (const lease of leases.reverse()) if (await releaseLease(admin, lease).catch(() => false)) ledger.markReleased({ name: lease.path, id: lease.id, until: lease.until });
-    for (const name of locks.reverse()) await run.coordinator.unlock(name);
+    for (const name of locks.reverse()) await run.coordinator.locks.unlock(name);
   }
 }
 

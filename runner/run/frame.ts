@@ -14,7 +14,7 @@ import { SETUP_NEEDS, type SetupNeed } from '../core/setup-needs.js';
 import { sourcePath } from '../core/vocabulary.js';
 import type { ActorInfo, RunContext } from './context.js';
 import type { CoordinatorClient } from './coordinator.js';
-import type { SourceKey, SourceRef } from './lending.js';
+import type { Lease, SourceKey, SourceRef } from './lending.js';
 import { Maker } from './maker.js';
 import { Symbols } from './symbols.js';
 
@@ -30,6 +30,31 @@ export interface Run {
  */
 const LEASE_PATIENCE_MS = 30_000;
 
+export interface FrameOptions {
+  /** Who holds what it leases: the test, or the fixture being built. */
+  holder: string;
+  /** Who owns the domains it makes (dropped with it): the test, or the fixture instance; the holder by default. */
+  owner?: string;
+  /** The set-up endpoints beyond the target contract it may use. */
+  needs?: Iterable<SetupNeed>;
+  /** For the names it makes: unique in the run, the same in every run. */
+  scope: string;
+  /** The test's log, when the frame is a test's. */
+  log?: TestLog;
+  /** What its administrator's requests are for: set-up, or putting a kept fixture back (reset). */
+  purpose?: Purpose;
+}
+
+/** One of the run's shelves of users, as a frame leases from it: the seated pool, or the seatless users. */
+interface UserShelf {
+  /** A lease of this shelf from the lending policy (lending.ts). */
+  ask(patient: boolean): Promise<Lease>;
+  /** Where the frame keeps the users lent to it (given back when it closes). */
+  held: ActorInfo[];
+  /** A new user when the shelf has none to lend: `lent` when the policy holds it for the frame as the others, else the frame's own. */
+  make(slot: ReturnType<Symbols['slot']>): Promise<{ user: ActorInfo; lent: boolean }>;
+}
+
 export class Frame implements Recorder {
   readonly trail: Exchange[] = [];
   readonly counts: Record<Purpose, number> = { checked: 0, setup: 0, 'take-back': 0, reset: 0, 'clean-up': 0 };
@@ -43,24 +68,26 @@ export class Frame implements Recorder {
   /** The run's objects it met, by their role in its world (a test's transcript names them so). */
   readonly symbols = new Symbols();
 
+  /** Who holds what it leases: the test, or the fixture being built. */
+  readonly holder: string;
+  /** Who owns the domains it makes (dropped with it): the test, or the fixture instance. */
+  readonly owner: string;
+  /** The set-up endpoints beyond the target contract it may use. */
+  readonly needs: ReadonlySet<SetupNeed>;
+  /** The test's log, when the frame is a test's. */
+  readonly log?: TestLog;
+
   constructor(
     readonly run: Run,
-    /** Who holds what it leases: the test, or the fixture being built. */
-    readonly holder: string,
-    /** Who owns the domains it makes (dropped with it): the test, or the fixture instance. */
-    readonly owner: string,
-    /** The set-up endpoints beyond the target contract it may use. */
-    readonly needs: ReadonlySet<SetupNeed>,
-    /** For the names it makes: unique in the run, the same in every run. */
-    scope: string,
-    /** The test's log, when the frame is a test's. */
-    readonly log?: TestLog,
-    /** What its administrator's requests are for: set-up, or putting a kept fixture back (reset). */
-    purpose: Purpose = 'setup',
+    { holder, owner = holder, needs = [], scope, log, purpose = 'setup' }: FrameOptions,
   ) {
     const { context } = run;
+    this.holder = holder;
+    this.owner = owner;
+    this.needs = new Set(needs);
+    this.log = log;
     this.names = new Names(context.prefix, scope);
-    this.admin = new Client(context.targetUrl, context.adminToken, `admin (${purpose})`, { timeoutMs: context.requestTimeoutMs, maxBytes: context.maxAnswerBytes }).recordingTo(this, purpose);
+    this.admin = new Client(context.targetUrl, context.adminToken, `admin (${purpose})`, { timeoutMs: context.settings.requestTimeoutMs, maxBytes: context.settings.maxAnswerBytes }).recordingTo(this, purpose);
     this.make = new Maker(this);
   }
 
@@ -92,7 +119,16 @@ export class Frame implements Recorder {
    * the frame's requests touched it.
    */
   lease(): Promise<ActorInfo> {
-    return this.fromPool(false);
+    const { lending } = this.run.coordinator;
+    return this.fromShelf({
+      ask: (patient) => lending.lease(this.holder, this.sources, patient),
+      held: this.leased,
+      make: async (slot) => {
+        const user = await this.make.seatedUser(undefined, slot);
+        await lending.holdNew(this.holder, user, this.sources);
+        return { user, lent: true };
+      },
+    });
   }
 
   /**
@@ -101,37 +137,41 @@ export class Frame implements Recorder {
    * the run when that fails); a new user when none is left.
    */
   leaseSeatless(): Promise<ActorInfo> {
-    return this.fromPool(true);
+    return this.fromShelf({
+      ask: (patient) => this.run.coordinator.lending.leaseSeatless(this.holder, this.sources, patient),
+      held: this.seatless,
+      // A new seatless user is the frame's own: nobody else will ask for it.
+      make: async (slot) => ({ user: await this.make.user(undefined, undefined, { slot }), lent: false }),
+    });
   }
 
-  private async fromPool(seatless: boolean): Promise<ActorInfo> {
-    const { coordinator } = this.run;
+  private async fromShelf(shelf: UserShelf): Promise<ActorInfo> {
+    const { lending } = this.run.coordinator;
     // Its place in the test's numbering, taken now: users asked for at once are numbered in that order.
     const slot = this.symbols.slot();
     // Users are few and worth waiting a while for: another test or fixture may give one back soon.
     const patience = Date.now() + LEASE_PATIENCE_MS;
     for (;;) {
-      const lease = await coordinator.lease(this.holder, this.sources, Date.now() < patience, seatless);
+      const lease = await shelf.ask(Date.now() < patience);
       if ('wait' in lease) {
-        await coordinator.released(patience - Date.now(), lease.since);
+        await lending.released(patience - Date.now(), lease.since);
         continue;
       }
       let user: ActorInfo;
       if ('make' in lease) {
-        // A new seatless user is the frame's own: nobody else will ask for it.
-        if (seatless) return this.make.user(undefined, undefined, { slot });
-        user = await this.make.seatedUser(undefined, slot);
-        await coordinator.holdNew(this.holder, user, this.sources);
+        const made = await shelf.make(slot);
+        if (!made.lent) return made.user;
+        user = made.user;
       } else {
         user = lease.user as ActorInfo;
         for (const token of Object.values(user.tokens)) registerSecret(token);
         if (lease.takeBack) {
           const ok = await takeBack(this.admin.recordingTo(this, 'take-back'), user, lease.takeBack);
-          await coordinator.tookBack(user.id, lease.takeBack.map((t) => t.source), ok);
+          await lending.tookBack(user.id, lease.takeBack.map((t) => t.source), ok);
           if (!ok) continue;
         }
       }
-      (seatless ? this.seatless : this.leased).push(user);
+      shelf.held.push(user);
       slot(user);
       return user;
     }
@@ -147,7 +187,7 @@ export class Frame implements Recorder {
    * user of its value who is a member of nothing there is part of that world too).
    */
   async close(file: string, keep?: { pin: string; sources: SourceKey[] }): Promise<void> {
-    const { coordinator } = this.run;
+    const { lending, tallies } = this.run.coordinator;
     const users = [...this.leased, ...this.seatless];
     const { touched, links } = touches(this.trail, users, this.run.context.roleGrantingWrites);
     for (const source of keep?.sources ?? []) {
@@ -158,7 +198,7 @@ export class Frame implements Recorder {
     await Promise.all(
       this.seatless.map(async (user) => {
         const from = await Promise.all(
-          touched.filter((t) => t.userId === user.id).map(async (t) => ({ source: await coordinator.resolve(t.source), requested: t.requested })),
+          touched.filter((t) => t.userId === user.id).map(async (t) => ({ source: await lending.resolve(t.source), requested: t.requested })),
         );
         // One take-back a source, however many of the frame's requests touched the user there.
         const known = new Map<SourceKey, boolean>();
@@ -166,8 +206,8 @@ export class Frame implements Recorder {
         if (!(await takeBack(this.admin.recordingTo(this, 'take-back'), user, [...known].map(([source, requested]) => ({ source, requested }))))) failedSeatless.push(user.id);
       }),
     );
-    await coordinator.settle({ holder: this.holder, touched, links, pin: keep?.pin, failedSeatless });
-    await coordinator.count(file, this.counts);
+    await lending.settle({ holder: this.holder, touched, links, pin: keep?.pin, failedSeatless });
+    await tallies.count(file, this.counts);
   }
 }
 

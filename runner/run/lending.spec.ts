@@ -121,21 +121,21 @@ describe('lending users', () => {
 describe('lending seatless users', () => {
   test('one holder at a time in the whole run; never where it was touched; spent when it could not be taken out', () => {
     const { lending, a, b } = policy(0, [7, 8]);
-    expect(leased(lending.lease('t1', [a], false, true))).toBe(7);
-    expect(leased(lending.lease('t2', [b], false, true))).toBe(8);
-    expect(leased(lending.lease('t3', [b], false, true))).toBe('make');
+    expect(leased(lending.leaseSeatless('t1', [a]))).toBe(7);
+    expect(leased(lending.leaseSeatless('t2', [b]))).toBe(8);
+    expect(leased(lending.leaseSeatless('t3', [b]))).toBe('make');
     settle(lending, 't1', [{ userId: 7, source: a, requested: false }]);
     settle(lending, 't2', [], undefined, [8]);
-    expect(leased(lending.lease('t4', [a], false, true))).toBe('make');
-    expect(leased(lending.lease('t5', [b], false, true))).toBe(7);
+    expect(leased(lending.leaseSeatless('t4', [a]))).toBe('make');
+    expect(leased(lending.leaseSeatless('t5', [b]))).toBe(7);
   });
 
   test('a patient asker waits while a holder that is not waiting has one', () => {
     const { lending, a } = policy(0, [7]);
-    expect(leased(lending.lease('t1', [a], true, true))).toBe(7);
-    expect(lending.lease('t2', [a], true, true)).toEqual({ wait: true, joined: true, since: expect.any(Number) });
+    expect(leased(lending.leaseSeatless('t1', [a], true))).toBe(7);
+    expect(lending.leaseSeatless('t2', [a], true)).toEqual({ wait: true, joined: true, since: expect.any(Number) });
     settle(lending, 't1', []);
-    expect(leased(lending.lease('t2', [a], true, true))).toBe(7);
+    expect(leased(lending.leaseSeatless('t2', [a], true))).toBe(7);
   });
 });
 

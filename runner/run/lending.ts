@@ -45,7 +45,7 @@ export class Lending {
 
   constructor(pool: LentUser[] = [], seatless: LentUser[] = []) {
     for (const user of pool) this.adopt(user);
-    for (const user of seatless) this.adopt(user, true);
+    for (const user of seatless) this.adoptSeatless(user);
   }
 
   registerSource(source: { kind: 'group' | 'project'; id: number; fullPath?: string }, parent: SourceKey | undefined, owner: string): SourceKey {
@@ -74,27 +74,24 @@ export class Lending {
     }
   }
 
-  /** A user joins the pool: one made during the run holds a seat like the pool's; a `seatless` one holds none. */
-  adopt(user: LentUser, seatless = false): void {
-    if (seatless) this.seatless.adopt(user);
-    else this.pool.set(user.id, user);
+  /** A user joins the seated pool (one made during the run holds a seat like the pool's). */
+  adopt(user: LentUser): void {
+    this.pool.set(user.id, user);
+  }
+
+  /** A user who holds no seat joins the seatless shelf. */
+  adoptSeatless(user: LentUser): void {
+    this.seatless.adopt(user);
   }
 
   /**
    * A pool user for `holder`, new to the domains of `sources` (the sources of its fixtures): free
    * there, else one to take back there first (tookBack), else, while the asker is `patient` and a
    * holder that is not waiting itself has one there that it will give back, `wait`; else `make` (a
-   * new user, then holdNew). New users are thus made only when waiting could not end. A `seatless`
-   * lease is of the seatless shelf, never touched in those domains.
+   * new user, then holdNew). New users are thus made only when waiting could not end.
    */
-  lease(holder: string, sources: SourceKey[], patient = false, seatless = false): Lease {
+  lease(holder: string, sources: SourceKey[], patient = false): Lease {
     const domains = this.domains.of(sources);
-    if (seatless) {
-      const taken = this.seatless.take(holder, (id) => this.marks.cleanIn(id, domains));
-      if ('givers' in taken) return this.waiting.waitOrMake(holder, patient, taken.givers);
-      this.waiting.leave(holder);
-      return taken;
-    }
     const mine = this.holders.get(holder);
     const others = [...this.pool.values()].filter((u) => !mine?.has(u.id));
     const usable = others.filter((u) => domains.every((d) => !this.held.get(u.id)?.has(d)));
@@ -113,6 +110,14 @@ export class Lending {
     this.hold(holder, reclaimable.id, domains);
     const takeBack = domains.flatMap((d) => [...(this.marks.get(reclaimable.id, d)?.sources ?? [])].map(([source, requested]) => ({ source, requested })));
     return { user: reclaimable, takeBack };
+  }
+
+  /** A user of the seatless shelf for `holder`, never touched in the domains of `sources`; else wait or make, as `lease`. */
+  leaseSeatless(holder: string, sources: SourceKey[], patient = false): Lease {
+    const taken = this.seatless.take(holder, (id) => this.marks.cleanIn(id, this.domains.of(sources)));
+    if ('givers' in taken) return this.waiting.waitOrMake(holder, patient, taken.givers);
+    this.waiting.leave(holder);
+    return taken;
   }
 
   /** `holder` has `sources` to itself until it settles: no take-back for another holder touches them. */

@@ -4,7 +4,7 @@
 // global setup, and inside the test worker itself when the server must run there (mutation testing).
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import type { FixtureManifest } from '../../contract/fixture-manifest.js';
 import { loadManifest } from '../../fixtures/manifest.js';
 import { startReferenceServer, type ReferenceServer } from '../../reference-server/server.js';
 import type { Area, Catalog } from '../core/area.js';
@@ -19,7 +19,7 @@ import { local, serve } from './coordination/channel.js';
 import { Coordinator } from './coordinator.js';
 import { Frame } from './frame.js';
 import { identityOf, normalizeTarget } from './instance-identity.js';
-import { Ledger } from './ledger.js';
+import { Ledger, ledgerPathOf } from './ledger.js';
 import { describePending, sweepLedger } from './removal.js';
 
 /** What a run's clean-up leaves for GitLab to finish: its phrases ("14 groups pending deletion until …"), for the reports. */
@@ -27,23 +27,12 @@ export interface CleanUpSummary {
   pending: string[];
 }
 
-export type RunMaker = (config: Config) => Promise<{ run: RunContext; teardown: () => Promise<CleanUpSummary | undefined> }>;
-
-/**
- * A command that starts vitest (cli/) has the run's modules loaded in its own process already, as
- * they are; it hands this maker to the global setup (suites/global-setup.ts), which would otherwise
- * import them through vite and have them transformed anew for itself alone (about a second of CPU).
- */
-export function offerRunMaker(catalog: Catalog): { made: ReturnType<RunMaker>[] } {
-  const make = runMaker(catalog);
-  // The command keeps what it made: after an interruption it tears the run down itself when the workers do not stop in time.
-  const made: ReturnType<RunMaker>[] = [];
-  (globalThis as { conformanceRunMaker?: RunMaker }).conformanceRunMaker = (config) => {
-    const run = make(config);
-    made.push(run);
-    return run;
-  };
-  return { made };
+/** A run made: its context (handed to the workers), its coordinator, its clean-up, and `abandon` (no clean-up: for a run whose reference server goes with it). */
+export interface MadeRun {
+  run: RunContext;
+  coordinator: Coordinator;
+  teardown: () => Promise<CleanUpSummary | undefined>;
+  abandon: () => Promise<void>;
 }
 
 /** A run's id: the time it started (to the second, UTC) and four hex digits. */
@@ -51,60 +40,81 @@ export function newRunId(): string {
   return `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(2, 14)}${randomBytes(2).toString('hex')}`;
 }
 
-/**
- * The ledgers of the runs this process made: after an interrupted run the command sweeps these, and
- * only these. Another run in the same folder (a shard beside it, an unrelated run) writes its own
- * ledger there too, and sweeping every recent ledger removed that run's users and groups under it.
- */
-const ledgersMade = new Set<string>();
-export const ledgersOfThisProcess = (): string[] => [...ledgersMade];
-
-/** The run maker of these areas: what the global setup calls, handed in or imported. */
-export const runMaker = (catalog: Catalog): RunMaker => (config) => createRun({ catalog, config });
-
 /** Makes the run; `catalog` (the registered areas) checks the area and endpoint settings. */
-export async function createRun(
-  options: { unrefServer?: boolean; catalog?: Catalog; config?: Config } = {},
-): Promise<{ run: RunContext; coordinator: Coordinator; teardown: () => Promise<CleanUpSummary | undefined>; abandon: () => Promise<void> }> {
+export async function createRun(options: { unrefServer?: boolean; catalog?: Catalog; config?: Config } = {}): Promise<MadeRun> {
   const config = options.config ?? loadConfig(process.env, '.env', options.catalog);
-  let server: ReferenceServer | undefined;
-  let targetUrl = config.targetUrl;
-  let adminToken = config.adminToken;
-  let fixtures = loadManifest(config.fixturesPath);
-  if (targetUrl === undefined) {
-    server = await startReferenceServer();
-    // A server made inside a test worker must not keep the worker alive.
-    if (options.unrefServer) server.app.server.unref();
-    targetUrl = server.url;
-    adminToken = server.adminToken;
-    if (config.fixturesPath === undefined) fixtures = server.fixtures;
-  }
-  registerSecret(adminToken);
-
+  const { server, targetUrl, adminToken, fixtures } = await openTarget(config, options.unrefServer === true);
   const admin = new Client(targetUrl, adminToken, 'admin (setup)', { timeoutMs: config.requestTimeoutMs, maxBytes: config.maxAnswerBytes });
   const runId = config.runId ?? newRunId();
-  const ledgerPath = join('.conformance', `ledger-${runId}.jsonl`);
-  const ledger = new Ledger(ledgerPath, runId);
-  ledgersMade.add(ledgerPath);
+  const ledger = new Ledger(ledgerPathOf(runId), runId);
   const coordinator = new Coordinator(config.maxInFlight, ledger);
-  bindInFlight(coordinator.inFlight);
+  bindInFlight(coordinator.tallies.inFlight());
   const stopServing = serve(coordinator, runId);
-  let teardownDone = false;
-  let tornDown: Promise<CleanUpSummary | undefined> | undefined;
   let made: RunContext | undefined;
+  const { teardown, abandon } = endings({ admin, ledgerPath: ledger.path, targetUrl, keep: config.keep === true, made: () => made, stopServing, server });
+  try {
+    const { adminId, version } = await precheck(admin, targetUrl, ledger);
+    const run: RunContext = {
+      settings: config,
+      targetUrl,
+      adminToken,
+      adminId,
+      runId,
+      prefix: `cnf-${runId}`,
+      ledgerPath: ledger.path,
+      version,
+      referenceServer: server !== undefined,
+      fixtures,
+      actors: {} as Record<ActorName, ActorInfo>,
+      root: undefined,
+      pool: { seats: undefined, users: [], seatless: [] },
+      roleGrantingWrites: options.catalog?.roleGrantingWrites ?? [],
+    };
+    await makeShared(run, coordinator, pooled(config, options.catalog));
+    made = run;
+    return { run, coordinator, teardown, abandon };
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+}
+
+/** The target of the run: the one the settings name, else the bundled reference server, started here (with its fixtures unless a manifest is named). */
+async function openTarget(config: Config, unrefServer: boolean): Promise<{ server?: ReferenceServer; targetUrl: string; adminToken: string; fixtures: FixtureManifest }> {
+  let fixtures = loadManifest(config.fixturesPath);
+  if (config.targetUrl !== undefined) {
+    registerSecret(config.adminToken);
+    return { targetUrl: config.targetUrl, adminToken: config.adminToken!, fixtures };
+  }
+  const server = await startReferenceServer();
+  // A server made inside a test worker must not keep the worker alive.
+  if (unrefServer) server.app.server.unref();
+  if (config.fixturesPath === undefined) fixtures = server.fixtures;
+  registerSecret(server.adminToken);
+  return { server, targetUrl: server.url, adminToken: server.adminToken, fixtures };
+}
+
+/**
+ * The run's two endings: its clean-up, one however many call it (the global setup's teardown, the
+ * command after an interruption; each caller waits for it to end), and `abandon`, no clean-up: for a
+ * run whose reference server goes with it (an in-worker run, current-run.ts).
+ */
+function endings(run: { admin: Client; ledgerPath: string; targetUrl: string; keep: boolean; made: () => RunContext | undefined; stopServing: () => void; server?: ReferenceServer }): Pick<MadeRun, 'teardown' | 'abandon'> {
+  const { admin, ledgerPath, targetUrl } = run;
+  let ended = false;
+  let tornDown: Promise<CleanUpSummary | undefined> | undefined;
   const stop = async () => {
-    stopServing();
-    await server?.close();
+    run.stopServing();
+    await run.server?.close();
   };
-  // One clean-up, however many call it (the global setup's teardown, the command after an
-  // interruption): each caller waits for it to end.
   const teardown = () => {
     if (tornDown) return tornDown;
-    teardownDone = true;
+    ended = true;
     tornDown = (async () => {
-      if (config.keep && made) {
+      const made = run.made();
+      if (run.keep && made) {
         keepForRepro(made, ledgerPath);
-        stopServing();
+        run.stopServing();
         return;
       }
       try {
@@ -124,88 +134,64 @@ export async function createRun(
     })();
     return tornDown;
   };
-
-  // No clean-up: for a run whose reference server goes with it (an in-worker run, current-run.ts).
   const abandon = async () => {
-    if (teardownDone) return;
-    teardownDone = true;
+    if (ended) return;
+    ended = true;
     await stop();
     rmSync(ledgerPath, { force: true });
   };
+  return { teardown, abandon };
+}
 
-  try {
-    const me = await admin.get('/user');
-    if (me.status === 401) throw new HarnessError(`the target refused the admin token (GET /api/v4/user answered 401)`);
-    if (me.status !== 200) throw new HarnessError(`GET /api/v4/user answered HTTP ${me.status}; is ${targetUrl} a GitLab API?`);
-    const user = me.body as { id: number; is_admin?: boolean; username: string };
-    if (user.is_admin !== true) throw new HarnessError(`the admin token belongs to ${user.username}, who is not an administrator; the suite needs an administrator's token`);
-    await checkScopes(admin);
-    const instance = identityOf(user);
-    if (instance === undefined) throw new HarnessError(`GET /api/v4/user lacks id, username or created_at; the ledger needs them to name the instance`);
-    // Before the first object: a clean-up elsewhere refuses what follows (removal.ts sweepLedger).
-    ledger.writeHeader(normalizeTarget(targetUrl), instance);
-    const versionRes = await admin.get('/version');
-    const version = versionRes.status === 200 ? String((versionRes.body as { version?: string }).version ?? 'unknown') : 'unknown';
+/** The target's pre-check: an administrator's token with scope api; then the ledger's header, before the first object, and the version. */
+async function precheck(admin: Client, targetUrl: string, ledger: Ledger): Promise<{ adminId: number; version: string }> {
+  const me = await admin.get('/user');
+  if (me.status === 401) throw new HarnessError(`the target refused the admin token (GET /api/v4/user answered 401)`);
+  if (me.status !== 200) throw new HarnessError(`GET /api/v4/user answered HTTP ${me.status}; is ${targetUrl} a GitLab API?`);
+  const user = me.body as { id: number; is_admin?: boolean; username: string };
+  if (user.is_admin !== true) throw new HarnessError(`the admin token belongs to ${user.username}, who is not an administrator; the suite needs an administrator's token`);
+  await checkScopes(admin);
+  const instance = identityOf(user);
+  if (instance === undefined) throw new HarnessError(`GET /api/v4/user lacks id, username or created_at; the ledger needs them to name the instance`);
+  // Before the first object: a clean-up elsewhere refuses what follows (removal.ts sweepLedger).
+  ledger.writeHeader(normalizeTarget(targetUrl), instance);
+  const versionRes = await admin.get('/version');
+  const version = versionRes.status === 200 ? String((versionRes.body as { version?: string }).version ?? 'unknown') : 'unknown';
+  return { adminId: user.id, version };
+}
 
-    const run: RunContext = {
-      targetUrl,
-      adminToken: adminToken!,
-      adminId: user.id,
-      runId,
-      prefix: `cnf-${runId}`,
-      ledgerPath,
-      version,
-      referenceServer: server !== undefined,
-      capabilities: config.capabilities,
-      headerPrefix: config.headerPrefix,
-      requestTimeoutMs: config.requestTimeoutMs,
-      maxAnswerBytes: config.maxAnswerBytes,
-      leaseWaitMs: config.leaseWaitMs,
-      areas: config.areas,
-      endpoints: config.endpoints,
-      disabledTests: config.disabledTests,
-      recording: config.transcriptPath !== undefined,
-      markSharedLists: config.markSharedLists,
-      fixtures,
-      actors: {} as Record<ActorName, ActorInfo>,
-      root: undefined,
-      pool: { seats: undefined, users: [], seatless: [] },
-      roleGrantingWrites: options.catalog?.roleGrantingWrites ?? [],
-    };
-    // The run's own frame makes what every test shares: the root group, the actors, the pool.
-    const frame = new Frame({ context: run, coordinator: local(coordinator) }, 'run', 'run', new Set(), 'run');
-    const catalog = options.catalog;
-    const selected = (area: Area) =>
-      (config.areas.length === 0 || config.areas.includes(area.name)) && (config.endpoints.length === 0 || config.endpoints.some((e) => catalog?.endpointArea.get(e) === area.name));
-    const pooled = catalog === undefined || catalog.areas.some((a) => a.usesUserPool && selected(a));
-    // Public: groups below it may then be public, internal or private.
-    run.root = await frame.make.group({ top: true, visibility: 'public', hint: 'root' });
-    await Promise.all([
-      // The shared actors and the pool at once: on a real GitLab each user costs several round trips.
-      ...([...ROLES, 'outsider'] as const).map(async (name) => {
-        run.actors[name] = await frame.make.user(name, TOKEN_SCOPES);
-      }),
-      // Without a pool each test makes its own users: a target whose members API fails then shows
-      // it in those tests' verdicts, not as a run that cannot be made.
-      pooled
-        ? makePool(frame, run).catch((error: unknown) => {
-            run.pool = { seats: undefined, users: [], seatless: [] };
-            console.error(`conformance: the pool of users could not be made, tests make their own: ${(error as Error).message}`);
-          })
-        : undefined,
-    ]);
-    for (const user of run.pool.users) coordinator.adopt(user);
-    for (const user of run.pool.seatless) coordinator.adopt(user, true);
-    // The manifest's groups are known sources: a subgroup a test makes in one is in its domain.
-    for (const entry of Object.values(fixtures)) {
-      const groupId = (entry as { group_id?: unknown } | undefined)?.group_id;
-      if (typeof groupId === 'number') coordinator.registerSource({ kind: 'group', id: groupId }, undefined, 'run');
-    }
-    made = run;
-    return { run, coordinator, teardown, abandon };
-  } catch (error) {
-    await teardown();
-    throw error;
+/** Whether a selected area lends users from the run's pool. */
+function pooled(config: Config, catalog: Catalog | undefined): boolean {
+  const selected = (area: Area) =>
+    (config.areas.length === 0 || config.areas.includes(area.name)) && (config.endpoints.length === 0 || config.endpoints.some((e) => catalog?.endpointArea.get(e) === area.name));
+  return catalog === undefined || catalog.areas.some((a) => a.usesUserPool && selected(a));
+}
+
+/** What every test shares, made by the run's own frame: the root group, the actors, the pool; the coordinator learns the pool and the manifest's groups. */
+async function makeShared(run: RunContext, coordinator: Coordinator, withPool: boolean): Promise<void> {
+  const frame = new Frame({ context: run, coordinator: local(coordinator) }, { holder: 'run', scope: 'run' });
+  // Public: groups below it may then be public, internal or private.
+  run.root = await frame.make.group({ top: true, visibility: 'public', hint: 'root' });
+  await Promise.all([
+    // The shared actors and the pool at once: on a real GitLab each user costs several round trips.
+    ...([...ROLES, 'outsider'] as const).map(async (name) => {
+      run.actors[name] = await frame.make.user(name, TOKEN_SCOPES);
+    }),
+    // Without a pool each test makes its own users: a target whose members API fails then shows
+    // it in those tests' verdicts, not as a run that cannot be made.
+    withPool
+      ? makePool(frame, run).catch((error: unknown) => {
+          run.pool = { seats: undefined, users: [], seatless: [] };
+          console.error(`conformance: the pool of users could not be made, tests make their own: ${(error as Error).message}`);
+        })
+      : undefined,
+  ]);
+  for (const user of run.pool.users) coordinator.lending.adopt(user);
+  for (const user of run.pool.seatless) coordinator.lending.adoptSeatless(user);
+  // The manifest's groups are known sources: a subgroup a test makes in one is in its domain.
+  for (const entry of Object.values(run.fixtures)) {
+    const groupId = (entry as { group_id?: unknown } | undefined)?.group_id;
+    if (typeof groupId === 'number') coordinator.lending.registerSource({ kind: 'group', id: groupId }, undefined, 'run');
   }
 }
 
@@ -245,7 +231,7 @@ async function checkScopes(admin: Client): Promise<void> {
  * ones, members of nothing.
  */
 async function makePool(frame: Frame, run: RunContext): Promise<void> {
-  const seatless = run.capabilities.includes('promotion_management') ? SEATLESS_POOL_SIZE : 0;
+  const seatless = run.settings.capabilities.includes('promotion_management') ? SEATLESS_POOL_SIZE : 0;
   const [seats, users, without] = await Promise.all([
     frame.make.group({ hint: 'seats' }),
     Promise.all(Array.from({ length: USER_POOL_SIZE }, () => frame.make.user('pool'))),

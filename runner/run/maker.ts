@@ -164,7 +164,7 @@ export class Maker {
   /** Tells the lending policy of a new source: in its parent's domain, or a domain of the frame's owner. */
   private async known(source: SourceInfo, parent: GroupInfo | undefined): Promise<SourceKey> {
     const parentKey: SourceKey | undefined = parent && parent.id !== this.run.context.root?.id ? `group:${parent.id}` : undefined;
-    return this.run.coordinator.registerSource({ kind: source.kind, id: source.id, fullPath: source.fullPath }, parentKey, this.frame.owner);
+    return this.run.coordinator.lending.registerSource({ kind: source.kind, id: source.id, fullPath: source.fullPath }, parentKey, this.frame.owner);
   }
 
   /**

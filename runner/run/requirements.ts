@@ -47,7 +47,7 @@ export function beforeRun({ setup, ...known }: Requirements): Omit<Requirements,
 export function unmet(requires: Requirements, run: RunContext, what = ''): Gate | undefined {
   const unsupported = (reason: string) => ({ verdict: 'unsupported' as const, reason: `${what}${reason}` });
   for (const capability of requires.capabilities ?? []) {
-    if (!run.capabilities.includes(capability)) return unsupported(`needs capability "${capability}", which the target does not declare (CONFORMANCE_CAPABILITIES)`);
+    if (!run.settings.capabilities.includes(capability)) return unsupported(`needs capability "${capability}", which the target does not declare (CONFORMANCE_CAPABILITIES)`);
   }
   if (requires.minVersion && !versionAtLeast(run.version, requires.minVersion)) return unsupported(`needs GitLab ${requires.minVersion} or later, the target reports ${run.version}`);
   for (const name of requires.provisioned ?? []) {

@@ -18,32 +18,32 @@ export async function enterPhase(frame: Frame, setting: SettingValue): Promise<v
   const { coordinator, context } = frame.run;
   const value = JSON.stringify(setting.value);
   for (;;) {
-    const next = await coordinator.enterPhase(setting.name, value);
+    const next = await coordinator.settings.enter(setting.name, value);
     if (next.turn === 'ready') return;
     if (next.turn === 'refused') throw new LeaseRefused(next.reason);
     try {
       if (next.lease) {
         // Not in the test's log: the lease is the run's business, not the exchange the test checks.
-        const admin = new Client(context.targetUrl, context.adminToken, 'admin (lease)', { timeoutMs: context.requestTimeoutMs, maxBytes: context.maxAnswerBytes });
-        const answer = await acquireLease(admin, setting.name, context.runId, { waitMs: context.leaseWaitMs });
+        const admin = new Client(context.targetUrl, context.adminToken, 'admin (lease)', { timeoutMs: context.settings.requestTimeoutMs, maxBytes: context.settings.maxAnswerBytes });
+        const answer = await acquireLease(admin, setting.name, context.runId, { waitMs: context.settings.leaseWaitMs });
         if ('refused' in answer) {
-          await coordinator.leaseRefused(setting.name, answer.refused);
+          await coordinator.settings.leaseRefused(setting.name, answer.refused);
           throw new LeaseRefused(answer.refused);
         }
-        await coordinator.leaseTaken(setting.name, answer.lease);
+        await coordinator.settings.leaseTaken(setting.name, answer.lease);
       }
       const before = await frame.make.setup('read the application settings', frame.admin.get(SETTINGS_PATH), [200], 'application-settings-read');
       if (!Object.hasOwn(before, setting.name)) throw new HarnessError(`set-up: GET /api/v4${SETTINGS_PATH} shows no ${setting.name}, which the test needs at ${value}`);
       const previous = before[setting.name];
-      await coordinator.settingFound(setting.name, JSON.stringify(previous), { path: SETTINGS_PATH, body: { [setting.name]: previous } });
+      await coordinator.settings.found(setting.name, JSON.stringify(previous), { path: SETTINGS_PATH, body: { [setting.name]: previous } });
       if (JSON.stringify(previous) !== value) {
         const res = await frame.admin.put(SETTINGS_PATH, { body: { [setting.name]: setting.value } });
         if (res.status !== 200 || (res.body as Record<string, unknown>)[setting.name] !== setting.value) throw new SetupError(`set ${setting.name} to ${value}`, res, [200]);
       }
-      await coordinator.settingSet(setting.name, true);
+      await coordinator.settings.set(setting.name, true);
       return;
     } catch (error) {
-      if (!(error instanceof LeaseRefused)) await coordinator.settingSet(setting.name, false);
+      if (!(error instanceof LeaseRefused)) await coordinator.settings.set(setting.name, false);
       throw error;
     }
   }

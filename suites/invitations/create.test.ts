@@ -207,7 +207,7 @@ suite.test(
     else await expectNotInvited(kit.as('admin'), target, address);
     // GitLab EE takes 5 in its parameter check; with a licence (Premium) a top-level group holds
     // Minimal Access members, a project does not. Without one, the answer depends on the edition.
-    if (kit.run.capabilities.includes('premium')) {
+    if (kit.run.settings.capabilities.includes('premium')) {
       const wanted = kit.kind === 'group' ? 'invited' : 'reported';
       parity(res, MINIMAL_ACCESS, () => expectEqual(outcome, wanted, `access_level 5 in a ${kit.kind === 'group' ? 'top-level group' : 'project'} to be ${wanted}`, res));
     }

@@ -22,7 +22,7 @@ suite.test(
     const res = await as('developer').head(`${fileUrl(publicProject, file)}/blame`, { query: { ref: branch } });
     expectStatus(res, 200);
     expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
-    for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.headerPrefix, field), String(fields[field]));
+    for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.settings.headerPrefix, field), String(fields[field]));
   },
 );
 
@@ -55,11 +55,11 @@ suite.test(
     for (const who of ['anonymous', 'developer'] as const) {
       const res = await as(who).head(`${fileUrl(publicProject, file)}/blame`, { query: { ref: branch } });
       expectStatus(res, 200);
-      expectHeader(res, headerName(run.headerPrefix, 'execute_filemode'), 'true');
-      expectHeader(res, headerName(run.headerPrefix, 'file_path'), file);
-      expectHeader(res, headerName(run.headerPrefix, 'file_name'), 'ls');
-      expectHeader(res, headerName(run.headerPrefix, 'last_commit_id'), String(fields.last_commit_id));
-      expectHeader(res, headerName(run.headerPrefix, 'content_sha256'), String(fields.content_sha256));
+      expectHeader(res, headerName(run.settings.headerPrefix, 'execute_filemode'), 'true');
+      expectHeader(res, headerName(run.settings.headerPrefix, 'file_path'), file);
+      expectHeader(res, headerName(run.settings.headerPrefix, 'file_name'), 'ls');
+      expectHeader(res, headerName(run.settings.headerPrefix, 'last_commit_id'), String(fields.last_commit_id));
+      expectHeader(res, headerName(run.settings.headerPrefix, 'content_sha256'), String(fields.content_sha256));
     }
   },
 );

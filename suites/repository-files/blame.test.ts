@@ -89,7 +89,7 @@ suite.test(
     const readme = Buffer.from((await readFile(as('developer'), publicProject, 'README.md', branch)).content as string, 'base64').toString('utf8');
     expectEqual((res.body as BlameRange[]).flatMap((r) => r.lines), readme.replace(/\n$/, '').split('\n'), 'the README\'s lines');
     // The spec names the metadata headers for the HEAD forms only; GitLab's GET blame sets them too.
-    parity(res, 'lib/api/files.rb (GET blame: set_http_headers(blob_data))', () => expectHeader(res, headerName(run.headerPrefix, 'file_path'), 'README.md'));
+    parity(res, 'lib/api/files.rb (GET blame: set_http_headers(blob_data))', () => expectHeader(res, headerName(run.settings.headerPrefix, 'file_path'), 'README.md'));
   },
 );
 

@@ -81,7 +81,7 @@ suite.test(
     // The spec: "The same data is carried in HTTP response headers by the HEAD operations" (HEAD is
     // checked at the spec level in head.test.ts); GitLab's GET file sets them too.
     parity(res, 'lib/api/files.rb (GET file: set_http_headers(data)); lib/api/helpers/headers_helpers.rb', () => {
-      for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.headerPrefix, field), String(body[field]));
+      for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.settings.headerPrefix, field), String(body[field]));
     });
   },
 );

@@ -24,9 +24,9 @@ suite.test(
     const res = await as('developer').head(fileUrl(publicProject, file), { query: { ref: branch } });
     expectStatus(res, 200);
     expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
-    for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.headerPrefix, field), String(fields[field]));
-    expectEqual(res.headers[headerName(run.headerPrefix, 'blob_id').toLowerCase()], gitBlobId(Buffer.from(content)), 'the blob id header to be the git blob SHA-1');
-    expectEqual(res.headers[headerName(run.headerPrefix, 'content_sha256').toLowerCase()], sha256(Buffer.from(content)), 'the SHA-256 header of the content');
+    for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.settings.headerPrefix, field), String(fields[field]));
+    expectEqual(res.headers[headerName(run.settings.headerPrefix, 'blob_id').toLowerCase()], gitBlobId(Buffer.from(content)), 'the blob id header to be the git blob SHA-1');
+    expectEqual(res.headers[headerName(run.settings.headerPrefix, 'content_sha256').toLowerCase()], sha256(Buffer.from(content)), 'the SHA-256 header of the content');
   },
 );
 
@@ -84,9 +84,9 @@ suite.test(
       const res = await reader.head(fileUrl(publicProject, gone), { query: { ref: sha } });
       expectStatus(res, 200);
       expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
-      expectHeader(res, headerName(run.headerPrefix, 'file_name'), 'commit.js.coffee');
-      expectHeader(res, headerName(run.headerPrefix, 'content_sha256'), sha256(Buffer.from(content)));
-      expectHeader(res, headerName(run.headerPrefix, 'commit_id'), sha);
+      expectHeader(res, headerName(run.settings.headerPrefix, 'file_name'), 'commit.js.coffee');
+      expectHeader(res, headerName(run.settings.headerPrefix, 'content_sha256'), sha256(Buffer.from(content)));
+      expectHeader(res, headerName(run.settings.headerPrefix, 'commit_id'), sha);
       expectStatus(await reader.head(fileUrl(publicProject, gone), { query }), 404);
     }
   },

@@ -19,9 +19,9 @@ suite.test(
     const res = await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } });
     expectStatus(res, 200);
     expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
-    expectHeader(res, headerName(run.headerPrefix, 'blob_id'), gitBlobId(Buffer.from(content)));
-    expectHeader(res, headerName(run.headerPrefix, 'file_path'), file);
-    expectHeader(res, headerName(run.headerPrefix, 'size'), String(Buffer.byteLength(content)));
+    expectHeader(res, headerName(run.settings.headerPrefix, 'blob_id'), gitBlobId(Buffer.from(content)));
+    expectHeader(res, headerName(run.settings.headerPrefix, 'file_path'), file);
+    expectHeader(res, headerName(run.settings.headerPrefix, 'size'), String(Buffer.byteLength(content)));
   },
 );
 
@@ -56,7 +56,7 @@ suite.test(
     // lfs_object&.project_allowed_access?); a target with LFS off serves the pointer blob.
     expectStatus(res, [404, 200], 'no LFS object: 404, or the pointer where LFS is off');
     expectTrue(res.bytes.length === 0, 'no body on HEAD', `got ${res.bytes.length} bytes`, res);
-    if (res.status === 200) expectHeader(res, headerName(run.headerPrefix, 'blob_id'), gitBlobId(Buffer.from(pointer)));
+    if (res.status === 200) expectHeader(res, headerName(run.settings.headerPrefix, 'blob_id'), gitBlobId(Buffer.from(pointer)));
     // GitLab, with LFS on (its default), answers 404 (app/models/blob.rb: with LFS off, stored_externally? is false and the pointer is served).
     expectGitLabStatus(res, 'lib/api/files.rb (GET raw, run for HEAD: not_found! unless lfs_object&.project_allowed_access?); spec/requests/api/files_spec.rb (HEAD raw: and the file has an lfs object: responds with 404)', 404);
     expectStatus(await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } }), 200);
@@ -79,6 +79,6 @@ suite.test(
     const fields = await readFile(as('developer'), publicProject, file, branch);
     const res = await as('developer').head(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } });
     expectStatus(res, 200);
-    for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.headerPrefix, field), String(fields[field]));
+    for (const field of METADATA_FIELDS) expectHeader(res, headerName(run.settings.headerPrefix, field), String(fields[field]));
   },
 );

@@ -27,7 +27,7 @@ suite.test(
     expectStatus(res, 200);
     expectEqual(res.bytes.toString('hex'), bytes.toString('hex'), 'the raw bytes to be the decoded Base64 content');
     // The spec names the metadata headers for the HEAD forms; GitLab's GET raw sets them too.
-    parity(res, 'lib/api/files.rb (GET raw: set_http_headers(blob_data))', () => expectHeader(res, headerName(run.headerPrefix, 'blob_id'), gitBlobId(bytes)));
+    parity(res, 'lib/api/files.rb (GET raw: set_http_headers(blob_data))', () => expectHeader(res, headerName(run.settings.headerPrefix, 'blob_id'), gitBlobId(bytes)));
   },
 );
 
@@ -133,7 +133,7 @@ suite.test(
     // Without a ref the spec reads the default branch: a Ref header, if sent, may name it or be empty.
     // GitLab sends the ref as given (blob_data ref: params[:ref], written with to_s): empty, or no
     // header at all where the front server drops an empty one; never the branch name.
-    const refHeader = headerName(run.headerPrefix, 'ref').toLowerCase();
+    const refHeader = headerName(run.settings.headerPrefix, 'ref').toLowerCase();
     const without = res.headers[refHeader];
     expectTrue(without === undefined || without === '' || without === main, 'the Ref header without a ref to be absent, empty or the default branch', `got ${JSON.stringify(without)}`, res);
     parity(res, 'lib/api/files.rb (blob_data ref: params[:ref]); lib/api/helpers/headers_helpers.rb (set_http_headers: to_s)', () => {
@@ -143,7 +143,7 @@ suite.test(
     expectStatus(withRef, 200);
     const given = withRef.headers[refHeader];
     expectTrue(given === undefined || given === main, 'a Ref header, when sent, to be the ref given', `got ${JSON.stringify(given)}`, withRef);
-    parity(withRef, 'lib/api/files.rb (GET raw: set_http_headers(blob_data))', () => expectHeader(withRef, headerName(run.headerPrefix, 'ref'), main));
+    parity(withRef, 'lib/api/files.rb (GET raw: set_http_headers(blob_data))', () => expectHeader(withRef, headerName(run.settings.headerPrefix, 'ref'), main));
   },
 );
 

@@ -1,9 +1,9 @@
-// How the run's coordinator is reached, by its methods' names: from the worker threads of the
-// process that made the run, and from its reporter and watchdog (which run in that process, in
-// another module graph than the global setup that made the run), through a BroadcastChannel named
-// after the run; or directly, from the thread that made it.
+// How the run's coordinator is reached, by its services' calls (`lending.lease`, typed by the
+// services themselves, coordinator.ts): from the worker threads of the process that made the run,
+// and from its reporter and watchdog (which may run in another module graph than the one that made
+// the run), through a BroadcastChannel named after the run; or directly, from the thread that made it.
 import { BroadcastChannel, threadId } from 'node:worker_threads';
-import type { Coordinator, CoordinatorClient } from '../coordinator.js';
+import { SERVICES, type CallName, type Coordinator, type CoordinatorClient, type ServiceName } from '../coordinator.js';
 
 const channelName = (runId: string) => `gitlab-api-conformance-${runId}`;
 
@@ -12,12 +12,11 @@ export function serve(coordinator: Coordinator, runId: string): () => void {
   const channel = new BroadcastChannel(channelName(runId));
   channel.unref();
   channel.onmessage = (event) => {
-    const { id, method, args } = (event as MessageEvent).data as { id?: string; method?: string; args?: unknown[] };
-    if (id === undefined || method === undefined) return;
+    const { id, call, args } = (event as MessageEvent).data as { id?: string; call?: string; args?: unknown[] };
+    if (id === undefined || call === undefined) return;
     void (async () => {
       try {
-        const fn = (coordinator as unknown as Record<string, (...a: unknown[]) => unknown>)[method];
-        channel.postMessage({ re: id, result: await fn.apply(coordinator, args ?? []) });
+        channel.postMessage({ re: id, result: await invoke(coordinator, call, args ?? []) });
       } catch (error) {
         channel.postMessage({ re: id, error: (error as Error).message });
       }
@@ -26,11 +25,24 @@ export function serve(coordinator: Coordinator, runId: string): () => void {
   return () => channel.close();
 }
 
+/** Calls a service's method by its call name; a name that is no service's call is refused. */
+function invoke(coordinator: Coordinator, call: string, args: unknown[]): unknown {
+  const [service, method] = call.split('.') as [string, string | undefined];
+  const target = (SERVICES as readonly string[]).includes(service) ? (coordinator[service as ServiceName] as unknown as Record<string, unknown>) : undefined;
+  const fn = method === undefined || method === 'constructor' ? undefined : target?.[method];
+  if (typeof fn !== 'function') throw new Error(`no such call: ${call}`);
+  return (fn as (...a: unknown[]) => unknown).apply(target, args);
+}
+
+/** A client whose every call goes through `call`: each service a proxy that names the call `service.method`. */
+function clientOf(call: (name: CallName, args: unknown[]) => Promise<unknown>): CoordinatorClient {
+  const service = (name: ServiceName) => new Proxy({}, { get: (_, method: string) => (...args: unknown[]) => call(`${name}.${method}` as CallName, args) });
+  return Object.fromEntries(SERVICES.map((name) => [name, service(name)])) as unknown as CoordinatorClient;
+}
+
 /** The coordinator of a run made in this very thread. */
 export function local(coordinator: Coordinator): CoordinatorClient {
-  return new Proxy({} as CoordinatorClient, {
-    get: (_, method: string) => async (...args: unknown[]) => (coordinator as unknown as Record<string, (...a: unknown[]) => unknown>)[method].apply(coordinator, args),
-  });
+  return clientOf(async (name, args) => invoke(coordinator, name, args));
 }
 
 /** This thread's channel to the coordinator of the run it last joined. */
@@ -70,24 +82,22 @@ function client(channel: BroadcastChannel, answerMs?: number): CoordinatorClient
     if (error !== undefined) call.reject(new Error(`the run's coordinator: ${error}`));
     else call.resolve(result);
   };
-  return new Proxy({} as CoordinatorClient, {
-    get:
-      (_, method: string) =>
-      (...args: unknown[]) =>
-        new Promise((resolve, reject) => {
-          const id = `${threadId}:${++calls}`;
-          const timer =
-            answerMs === undefined
-              ? undefined
-              : setTimeout(() => {
-                  pending.delete(id);
-                  reject(new Error(`the run's coordinator did not answer ${method} within ${answerMs / 1000} s`));
-                }, answerMs);
-          pending.set(id, {
-            resolve: (v) => (clearTimeout(timer), resolve(v)),
-            reject: (e) => (clearTimeout(timer), reject(e)),
-          });
-          channel.postMessage({ id, method, args });
-        }),
-  });
+  return clientOf(
+    (call, args) =>
+      new Promise((resolve, reject) => {
+        const id = `${threadId}:${++calls}`;
+        const timer =
+          answerMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                pending.delete(id);
+                reject(new Error(`the run's coordinator did not answer ${call} within ${answerMs / 1000} s`));
+              }, answerMs);
+        pending.set(id, {
+          resolve: (v) => (clearTimeout(timer), resolve(v)),
+          reject: (e) => (clearTimeout(timer), reject(e)),
+        });
+        channel.postMessage({ id, call, args });
+      }),
+  );
 }

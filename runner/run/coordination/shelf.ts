@@ -56,7 +56,21 @@ export class Shelf<T> {
 export class Shelves {
   private readonly shelves = new Map<string, Shelf<unknown>>();
 
-  shelf(name: string): Shelf<unknown> {
+  /** A kept source of the test-scoped fixture `name`, or `build` one; waits while all `most` made are in use. */
+  turn(name: string, most?: number): Promise<{ kept: unknown } | { build: true }> {
+    return this.shelf(name).nextTurn(most);
+  }
+
+  keep(name: string, value: unknown): void {
+    this.shelf(name).put(value);
+  }
+
+  /** A source built for `name` is gone: another may be built. */
+  gone(name: string): void {
+    this.shelf(name).gone();
+  }
+
+  private shelf(name: string): Shelf<unknown> {
     const shelf = this.shelves.get(name) ?? new Shelf<unknown>();
     this.shelves.set(name, shelf);
     return shelf;
