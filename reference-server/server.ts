@@ -10,7 +10,7 @@ import type { FixtureManifest } from '../contract/fixture-manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
 import { Store } from './state/store.js';
 import { repositoryReadRoutes } from './routes/repository-reads.js';
-import { setupRoutes } from './routes/setup.js';
+import { setupRoutes } from './routes/setup/index.js';
 import { uploadsRoutes } from './routes/uploads.js';
 import { seedFixtures } from './fixtures.js';
 import { SERVER_AREAS, type ServerArea } from './areas.js';

@@ -11,6 +11,15 @@ import { mergedParams, Params } from '../http/params.js';
 import { ACCESS, type Member, type Source, type User } from '../state/model.js';
 import { isExpired, type Store } from '../state/store.js';
 import { canAdminMembers, canManageOwners, fullMessages, membershipErrors, promotionQueued, QUEUED, toSentence } from './members/rules.js';
+import { on, routeTable } from '../http/route-ids.js';
+
+/** The routes of invitations, by id. */
+export const INVITATION_ROUTES = routeTable({
+  create: { method: 'POST', path: '/:kind/:id/invitations' },
+  list: { method: 'GET', path: '/:kind/:id/invitations' },
+  update: { method: 'PUT', path: '/:kind/:id/invitations/:email' },
+  remove: { method: 'DELETE', path: '/:kind/:id/invitations/:email' },
+});
 
 type SourceRoute = { Params: { id: string } };
 type InvitationRoute = { Params: { id: string; email: string } };
@@ -113,7 +122,7 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
   const { store } = ctx;
 
   for (const kind of ['group', 'project'] as const) {
-    app.post<SourceRoute>(`/${kind}s/:id/invitations`, async (request, reply) => {
+    on<SourceRoute>(app, INVITATION_ROUTES.create, { kind }, async (request, reply) => {
       const actor = actorOf(ctx, request);
       const user = requireUser(actor);
       requireScope(actor, WRITE_API_SCOPES);
@@ -193,7 +202,7 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       };
     });
 
-    app.get<SourceRoute>(`/${kind}s/:id/invitations`, async (request, reply) => {
+    on<SourceRoute>(app, INVITATION_ROUTES.list, { kind }, async (request, reply) => {
       const actor = actorOf(ctx, request);
       const user = requireUser(actor);
       requireScope(actor, READ_API_SCOPES);
@@ -207,7 +216,7 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       return paginate(request, reply, invitations, params).map((m) => invitationEntity(store, m));
     });
 
-    app.put<InvitationRoute>(`/${kind}s/:id/invitations/:email`, async (request) => {
+    on<InvitationRoute>(app, INVITATION_ROUTES.update, { kind }, async (request) => {
       const actor = actorOf(ctx, request);
       const user = requireUser(actor);
       requireScope(actor, WRITE_API_SCOPES);
@@ -233,7 +242,7 @@ export const invitationsRoutes: RouteModule = (app, ctx) => {
       return invitationEntity(store, invitation);
     });
 
-    app.delete<InvitationRoute>(`/${kind}s/:id/invitations/:email`, async (request, reply) => {
+    on<InvitationRoute>(app, INVITATION_ROUTES.remove, { kind }, async (request, reply) => {
       const actor = actorOf(ctx, request);
       const user = requireUser(actor);
       requireScope(actor, WRITE_API_SCOPES);

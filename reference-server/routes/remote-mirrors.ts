@@ -11,6 +11,18 @@ import { paginate } from '../http/pagination.js';
 import { mergedParams, Params } from '../http/params.js';
 import { ACCESS, type Project, type RemoteMirror } from '../state/model.js';
 import { now, type Store } from '../state/store.js';
+import { on, routeTable } from '../http/route-ids.js';
+
+/** The routes of remote-mirrors, by id. */
+export const MIRROR_ROUTES = routeTable({
+  list: { method: 'GET', path: '/projects/:id/remote_mirrors' },
+  get: { method: 'GET', path: '/projects/:id/remote_mirrors/:mirror_id' },
+  create: { method: 'POST', path: '/projects/:id/remote_mirrors' },
+  update: { method: 'PUT', path: '/projects/:id/remote_mirrors/:mirror_id' },
+  sync: { method: 'POST', path: '/projects/:id/remote_mirrors/:mirror_id/sync' },
+  publicKey: { method: 'GET', path: '/projects/:id/remote_mirrors/:mirror_id/public_key' },
+  remove: { method: 'DELETE', path: '/projects/:id/remote_mirrors/:mirror_id' },
+});
 
 type ProjectRoute = { Params: { id: string } };
 type MirrorRoute = { Params: { id: string; mirror_id: string } };
@@ -439,18 +451,18 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
     return mirror;
   }
 
-  app.get<ProjectRoute>('/projects/:id/remote_mirrors', async (request, reply) => {
+  on<ProjectRoute>(app, MIRROR_ROUTES.list, async (request, reply) => {
     const project = mirrorProject(request, READ_API_SCOPES);
     const mirrors = [...project.remoteMirrors].sort((a, b) => a.id - b.id);
     return paginate(request, reply, mirrors, new Params(mergedParams(request))).map(mirrorEntity);
   });
 
-  app.get<MirrorRoute>('/projects/:id/remote_mirrors/:mirror_id', async (request) => {
+  on<MirrorRoute>(app, MIRROR_ROUTES.get, async (request) => {
     const project = mirrorProject(request, READ_API_SCOPES);
     return mirrorEntity(findMirror(project, request.params.mirror_id));
   });
 
-  app.post<ProjectRoute>('/projects/:id/remote_mirrors', async (request, reply) => {
+  on<ProjectRoute>(app, MIRROR_ROUTES.create, async (request, reply) => {
     const project = mirrorProject(request, WRITE_API_SCOPES);
     const params = new Params(mergedParams(request));
     const url = params.string('url', { required: true });
@@ -471,7 +483,7 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
     return mirrorEntity(mirror);
   });
 
-  app.put<MirrorRoute>('/projects/:id/remote_mirrors/:mirror_id', async (request) => {
+  on<MirrorRoute>(app, MIRROR_ROUTES.update, async (request) => {
     const project = mirrorProject(request, WRITE_API_SCOPES);
     const params = new Params(mergedParams(request));
     // `url` is not declared on update: GitLab drops it, so the target cannot be changed here.
@@ -496,7 +508,7 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
     return mirrorEntity(mirror);
   });
 
-  app.post<MirrorRoute>('/projects/:id/remote_mirrors/:mirror_id/sync', async (request, reply) => {
+  on<MirrorRoute>(app, MIRROR_ROUTES.sync, async (request, reply) => {
     const project = mirrorProject(request, WRITE_API_SCOPES);
     const mirror = findMirror(project, request.params.mirror_id);
     if (!mirror.enabled) throw apiError(400, 'Cannot proceed with the push mirroring. Please verify your mirror configuration.');
@@ -511,7 +523,7 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
 
   // Beyond the spec's forms (GitLab 17.9): `not_found! unless mirror.ssh_key_auth?`, then
   // `{ public_key: mirror.ssh_public_key }`, whose comment is git@<the instance's host>.
-  app.get<MirrorRoute>('/projects/:id/remote_mirrors/:mirror_id/public_key', async (request) => {
+  on<MirrorRoute>(app, MIRROR_ROUTES.publicKey, async (request) => {
     const project = mirrorProject(request, READ_API_SCOPES);
     const mirror = findMirror(project, request.params.mirror_id);
     if (!sshKeyAuth(mirror)) throw notFound();
@@ -520,7 +532,7 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
     return { public_key: `${await key} git@${request.hostname}` };
   });
 
-  app.delete<MirrorRoute>('/projects/:id/remote_mirrors/:mirror_id', async (request, reply) => {
+  on<MirrorRoute>(app, MIRROR_ROUTES.remove, async (request, reply) => {
     const project = mirrorProject(request, WRITE_API_SCOPES);
     const mirror = findMirror(project, request.params.mirror_id);
     project.remoteMirrors.splice(project.remoteMirrors.indexOf(mirror), 1);

@@ -16,7 +16,17 @@ import { mergedParams, Params } from '../http/params.js';
 import { ACCESS, type Project } from '../state/model.js';
 import { commitEntity } from './commit-entity.js';
 import { canReadCode } from './repository-files.js';
-import { branchEntity } from './setup.js';
+import { branchEntity } from './setup/branches.js';
+import { on, routeTable } from '../http/route-ids.js';
+
+/** The routes of repository-reads, by id. */
+export const REPOSITORY_READ_ROUTES = routeTable({
+  branches: { method: 'GET', path: '/projects/:id/repository/branches' },
+  deleteBranch: { method: 'DELETE', path: '/projects/:id/repository/branches/:branch' },
+  commits: { method: 'GET', path: '/projects/:id/repository/commits' },
+  commit: { method: 'GET', path: '/projects/:id/repository/commits/:sha' },
+  tree: { method: 'GET', path: '/projects/:id/repository/tree' },
+});
 
 type ProjectRoute = { Params: { id: string } };
 type BranchRoute = { Params: { id: string; branch: string } };
@@ -36,7 +46,7 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
 
   // GET :id/repository/branches: BranchesFinder (search: a case-insensitive part of the name, `^` anchors
   // the start, `$` the end; sorted by name), offset-paginated when no page_token is given.
-  app.get<ProjectRoute>('/projects/:id/repository/branches', async (request, reply) => {
+  on<ProjectRoute>(app, REPOSITORY_READ_ROUTES.branches, async (request, reply) => {
     const project = readableProject(request, request.params.id);
     const params = new Params(mergedParams(request));
     const search = params.string('search');
@@ -47,7 +57,7 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
   // DELETE :id/repository/branches/:branch: authorize_push_project, find_branch!, then Branches::DeleteService;
   // lib/gitlab/checks/branch_check.rb refuses the default branch, and a protected one to all but
   // Maintainers (the service deletes as the web does), each a PreReceiveError: 400 with its text.
-  app.delete<BranchRoute>('/projects/:id/repository/branches/:branch', async (request, reply) => {
+  on<BranchRoute>(app, REPOSITORY_READ_ROUTES.deleteBranch, async (request, reply) => {
     const actor = actorOf(ctx, request);
     const user = requireUser(actor);
     requireScope(actor, WRITE_API_SCOPES);
@@ -67,7 +77,7 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
   // GET :id/repository/commits: first-parent history from ref_name (the default branch when absent),
   // only commits that changed `path` when given; an unknown ref lists nothing. Paginated without a count
   // (`paginate(..., exclude_total_headers: true, without_count: true)`): a next page when this one is full.
-  app.get<ProjectRoute>('/projects/:id/repository/commits', async (request, reply) => {
+  on<ProjectRoute>(app, REPOSITORY_READ_ROUTES.commits, async (request, reply) => {
     const project = readableProject(request, request.params.id);
     const params = new Params(mergedParams(request));
     const refName = params.string('ref_name');
@@ -98,7 +108,7 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
   });
 
   // GET :id/repository/commits/:sha: a sha, branch or tag; CommitDetail (Commit, then stats, status, project_id, last_pipeline).
-  app.get<CommitRoute>('/projects/:id/repository/commits/:sha', async (request) => {
+  on<CommitRoute>(app, REPOSITORY_READ_ROUTES.commit, async (request) => {
     const project = readableProject(request, request.params.id);
     const params = new Params(mergedParams(request));
     const withStats = params.boolean('stats') ?? true;
@@ -117,7 +127,7 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
   // GET :id/repository/tree: Repositories::TreeFinder at `ref` (the default branch when absent): no commit
   // is 404 "Tree Not Found", a path that is no directory Gitaly's "invalid revision or path"
   // (spec/requests/api/repositories_spec.rb). Entries as Gitlab::Git::Tree#sorted_entries: trees, then blobs.
-  app.get<ProjectRoute>('/projects/:id/repository/tree', async (request, reply) => {
+  on<ProjectRoute>(app, REPOSITORY_READ_ROUTES.tree, async (request, reply) => {
     const project = readableProject(request, request.params.id);
     const params = new Params(mergedParams(request));
     const ref = params.string('ref');

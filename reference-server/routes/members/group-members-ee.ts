@@ -20,6 +20,21 @@ import {
   type MembershipType,
 } from './rules.js';
 import { caller, routeParams } from './source-members.js';
+import { on, routeTable } from '../../http/route-ids.js';
+
+/** The routes of group-members-ee, by id. */
+export const GROUP_MEMBER_EE_ROUTES = routeTable({
+  billable: { method: 'GET', path: '/groups/:id/billable_members' },
+  billableMemberships: { method: 'GET', path: '/groups/:id/billable_members/:user_id/memberships' },
+  billableIndirect: { method: 'GET', path: '/groups/:id/billable_members/:user_id/indirect' },
+  billableRemove: { method: 'DELETE', path: '/groups/:id/billable_members/:user_id' },
+  state: { method: 'PUT', path: '/groups/:id/members/:user_id/state' },
+  pending: { method: 'GET', path: '/groups/:id/pending_members' },
+  approve: { method: 'PUT', path: '/groups/:id/members/:member_id/approve' },
+  approveAll: { method: 'POST', path: '/groups/:id/members/approve_all' },
+  overrideSet: { method: 'POST', path: '/groups/:id/members/:user_id/override' },
+  overrideRemove: { method: 'DELETE', path: '/groups/:id/members/:user_id/override' },
+});
 
 type GroupRoute = { Params: { id: string } };
 type UserRoute = { Params: { id: string; user_id: string } };
@@ -107,7 +122,7 @@ function matchesSearch(user: User, search: string): boolean {
 export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
   const { store } = ctx;
 
-  app.get<GroupRoute>('/groups/:id/billable_members', async (request, reply) => {
+  on<GroupRoute>(app, GROUP_MEMBER_EE_ROUTES.billable, async (request, reply) => {
     const viewer = caller(ctx, request, READ_API_SCOPES);
     const params = routeParams(request);
     const search = params.string('search');
@@ -141,7 +156,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     return { params, members: members.sort((a, b) => a.id - b.id) };
   };
 
-  app.get<UserRoute>('/groups/:id/billable_members/:user_id/memberships', async (request, reply) => {
+  on<UserRoute>(app, GROUP_MEMBER_EE_ROUTES.billableMemberships, async (request, reply) => {
     const { params, members } = billableMemberships(request, (root) => {
       const inside = new Set(hierarchyMembers(store, root));
       return (m) => inside.has(m);
@@ -149,7 +164,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     return paginate(request, reply, members, params).map((m) => membershipEntity(ctx, request, m));
   });
 
-  app.get<UserRoute>('/groups/:id/billable_members/:user_id/indirect', async (request, reply) => {
+  on<UserRoute>(app, GROUP_MEMBER_EE_ROUTES.billableIndirect, async (request, reply) => {
     const { params, members } = billableMemberships(request, (root) => {
       const invited = invitedGroupIds(store, root);
       return (m) => m.source.kind === 'group' && invited.has(m.source.id);
@@ -157,7 +172,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     return paginate(request, reply, members, params).map((m) => membershipEntity(ctx, request, m));
   });
 
-  app.delete<UserRoute>('/groups/:id/billable_members/:user_id', async (request, reply) => {
+  on<UserRoute>(app, GROUP_MEMBER_EE_ROUTES.billableRemove, async (request, reply) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const params = routeParams(request);
     const userId = params.integer('user_id', { required: true });
@@ -172,7 +187,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     reply.code(204);
   });
 
-  app.put<UserRoute>('/groups/:id/members/:user_id/state', async (request) => {
+  on<UserRoute>(app, GROUP_MEMBER_EE_ROUTES.state, async (request) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const params = routeParams(request);
     const userId = params.integer('user_id', { required: true });
@@ -188,7 +203,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     return { success: true };
   });
 
-  app.get<GroupRoute>('/groups/:id/pending_members', async (request, reply) => {
+  on<GroupRoute>(app, GROUP_MEMBER_EE_ROUTES.pending, async (request, reply) => {
     const viewer = caller(ctx, request, READ_API_SCOPES);
     const params = routeParams(request);
     readPage(params);
@@ -214,7 +229,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     return awaiting.length;
   };
 
-  app.put<MemberIdRoute>('/groups/:id/members/:member_id/approve', async (request, reply) => {
+  on<MemberIdRoute>(app, GROUP_MEMBER_EE_ROUTES.approve, async (request, reply) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const params = routeParams(request);
     const memberId = params.integer('member_id', { required: true });
@@ -232,15 +247,15 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     reply.code(204);
   });
 
-  app.post<GroupRoute>('/groups/:id/members/approve_all', async (request, reply) => {
+  on<GroupRoute>(app, GROUP_MEMBER_EE_ROUTES.approveAll, async (request, reply) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const root = rootGroupFor(ctx, request, actor);
     activate(root, () => true);
     reply.code(204);
   });
 
-  for (const [method, override] of [['post', true], ['delete', false]] as const) {
-    app[method]<UserRoute>('/groups/:id/members/:user_id/override', async (request, reply) => {
+  for (const [route, override] of [[GROUP_MEMBER_EE_ROUTES.overrideSet, true], [GROUP_MEMBER_EE_ROUTES.overrideRemove, false]] as const) {
+    on<UserRoute>(app, route, async (request, reply) => {
       const actor = caller(ctx, request, WRITE_API_SCOPES);
       const params = routeParams(request);
       const userId = params.integer('user_id', { required: true });
@@ -257,7 +272,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
       if (!member.ldap) throw forbidden();
       member.override = override;
       // Grape's defaults: 201 for POST, 200 for DELETE with a body.
-      reply.code(method === 'post' ? 201 : 200);
+      reply.code(route.method === 'POST' ? 201 : 200);
       return memberEntity(ctx, request, directRow(member), { viewer: actor, source: group });
     });
   }

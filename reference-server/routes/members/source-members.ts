@@ -29,6 +29,18 @@ import {
   userMembers,
   type MemberRow,
 } from './rules.js';
+import { on, routeTable } from '../../http/route-ids.js';
+
+/** The routes of source-members, by id. */
+export const MEMBER_ROUTES = routeTable({
+  list: { method: 'GET', path: '/:kind/:id/members' },
+  listAll: { method: 'GET', path: '/:kind/:id/members/all' },
+  getAll: { method: 'GET', path: '/:kind/:id/members/all/:user_id' },
+  get: { method: 'GET', path: '/:kind/:id/members/:user_id' },
+  add: { method: 'POST', path: '/:kind/:id/members' },
+  edit: { method: 'PUT', path: '/:kind/:id/members/:user_id' },
+  remove: { method: 'DELETE', path: '/:kind/:id/members/:user_id' },
+});
 
 type SourceRoute = { Params: { id: string } };
 type MemberRoute = { Params: { id: string; user_id: string } };
@@ -97,9 +109,8 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
   const removalLimiter = new RemovalLimiter();
 
   for (const kind of ['group', 'project'] as const) {
-    const base = `/${kind}s/:id/members`;
 
-    app.get<SourceRoute>(base, async (request, reply) => {
+    on<SourceRoute>(app, MEMBER_ROUTES.list, { kind }, async (request, reply) => {
       const viewer = caller(ctx, request, READ_API_SCOPES);
       const params = routeParams(request);
       const filters = readFilters(params, false);
@@ -110,7 +121,7 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
       return paginate(request, reply, members, params).map((m) => memberEntity(ctx, request, directRow(m), view));
     });
 
-    app.get<SourceRoute>(`${base}/all`, async (request, reply) => {
+    on<SourceRoute>(app, MEMBER_ROUTES.listAll, { kind }, async (request, reply) => {
       const viewer = caller(ctx, request, READ_API_SCOPES);
       const params = routeParams(request);
       const filters = readFilters(params, true);
@@ -121,7 +132,7 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
       return paginate(request, reply, rows, params).map((r) => memberEntity(ctx, request, r, view));
     });
 
-    app.get<MemberRoute>(`${base}/all/:user_id`, async (request) => {
+    on<MemberRoute>(app, MEMBER_ROUTES.getAll, { kind }, async (request) => {
       const viewer = caller(ctx, request, READ_API_SCOPES);
       const params = routeParams(request);
       const userId = params.integer('user_id', { required: true });
@@ -133,7 +144,7 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
       return memberEntity(ctx, request, row, { viewer, source });
     });
 
-    app.get<MemberRoute>(`${base}/:user_id`, async (request) => {
+    on<MemberRoute>(app, MEMBER_ROUTES.get, { kind }, async (request) => {
       const viewer = caller(ctx, request, READ_API_SCOPES);
       const params = routeParams(request);
       const userId = params.integer('user_id', { required: true });
@@ -145,7 +156,7 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
       return memberEntity(ctx, request, directRow(member), { viewer, source });
     });
 
-    app.post<SourceRoute>(base, async (request, reply) => {
+    on<SourceRoute>(app, MEMBER_ROUTES.add, { kind }, async (request, reply) => {
       const actor = caller(ctx, request, WRITE_API_SCOPES);
       const params = routeParams(request);
       const accessLevel = params.integer('access_level', { required: true });
@@ -179,7 +190,7 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
       return memberEntity(ctx, request, directRow(member), { viewer: actor, source });
     });
 
-    app.put<MemberRoute>(`${base}/:user_id`, async (request, reply) => {
+    on<MemberRoute>(app, MEMBER_ROUTES.edit, { kind }, async (request, reply) => {
       const actor = caller(ctx, request, WRITE_API_SCOPES);
       const params = routeParams(request);
       const userId = params.integer('user_id', { required: true });
@@ -207,7 +218,7 @@ export const sourceMembersRoutes: RouteModule = (app, ctx) => {
       return memberEntity(ctx, request, directRow(member), { viewer: actor, source });
     });
 
-    app.delete<MemberRoute>(`${base}/:user_id`, async (request, reply) => {
+    on<MemberRoute>(app, MEMBER_ROUTES.remove, { kind }, async (request, reply) => {
       const actor = caller(ctx, request, WRITE_API_SCOPES);
       const params = routeParams(request);
       const userId = params.integer('user_id', { required: true });
