@@ -12,7 +12,7 @@ import { startReferenceServer } from './server.js';
 import { watchStarter } from './lifetime.js';
 import { logLine } from './http/journal.js';
 import { StubError } from './stubs/stubs.js';
-import { FAULTS, FAULT_NAMES } from './faults/index.js';
+import { FAULTS, FAULT_NAMES } from './areas.js';
 import { SeedError } from './seed/seed.js';
 import { StateError } from './state/state.js';
 import { validSeed } from './vary/index.js';

@@ -13,7 +13,7 @@ import { repositoryReadRoutes } from './routes/repository-reads.js';
 import { setupRoutes } from './routes/setup/index.js';
 import { uploadsRoutes } from './routes/uploads.js';
 import { seedFixtures } from './fixtures.js';
-import { SERVER_AREAS, type ServerArea } from './areas.js';
+import { FAULTS, SERVER_AREAS, type ServerArea } from './areas.js';
 import { installSpecOnly, type SpecOnlyOptions } from './spec-only/index.js';
 import { installVary, validSeed, variedIds, type VaryOptions } from './vary/index.js';
 import { installNeighbours, type NeighboursOptions } from './neighbours.js';
@@ -139,7 +139,7 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
     options: { version: options.version ?? profile?.version ?? '19.0.0-ee', headerPrefix: options.headerPrefix ?? 'X-Gitlab-', delayedDeletion: deletion.kind === 'marked', deletion },
   };
 
-  const faults = faultContext(store, options, options.areas ? faultsOf(options.areas) : undefined);
+  const faults = faultContext(store, options, options.areas ? faultsOf(options.areas) : FAULTS);
   const withFaults = faultsPossible(options);
   // maxParamLength: GitLab full paths (URL-encoded `:id`s) run far past Fastify's default of 100.
   const app = Fastify({
@@ -168,6 +168,10 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
   if (options.vary !== undefined) installVary(app, options.vary);
   app.register(
     async (api) => {
+      // Every route is declared by id (http/route-ids.ts), so that faults and variations can name it.
+      api.addHook('onRoute', (route) => {
+        if (!route.config?.route) throw new Error(`${String(route.method)} ${route.url}: a route of the API is registered from its table with \`on\` (http/route-ids.ts)`);
+      });
       const routes: RouteModule[] = [setupRoutes, repositoryReadRoutes, ...(options.areas ?? SERVER_AREAS).map((a) => a.routes)];
       for (const register of routes) register(api, ctx);
     },
