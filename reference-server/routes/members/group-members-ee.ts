@@ -2,7 +2,7 @@
 // billable members with their memberships and removal, membership state, pending members and
 // their approval, and the override of LDAP-synced levels. They work on top-level groups only and
 // answer 400 "400 Bad request" to subgroups and to callers who may not administer members.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findGroup, type Context, type RouteModule } from '../../http/context.js';
 import { READ_API_SCOPES, WRITE_API_SCOPES } from '../../http/auth.js';
 import { apiError, badRequest, forbidden, notFound, recordNotFound } from '../../http/errors.js';
@@ -120,8 +120,15 @@ function matchesSearch(user: User, search: string): boolean {
 }
 
 export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
-  const { store } = ctx;
+  billableRoutes(app, ctx);
+  stateAndPendingRoutes(app, ctx);
+  approvalRoutes(app, ctx);
+  overrideRoutes(app, ctx);
+};
 
+/** Billable members: the list, one user's memberships (direct and indirect), and removal. */
+function billableRoutes(app: FastifyInstance, ctx: Context): void {
+  const { store } = ctx;
   on<GroupRoute>(app, GROUP_MEMBER_EE_ROUTES.billable, async (request, reply) => {
     const viewer = caller(ctx, request, READ_API_SCOPES);
     const params = routeParams(request);
@@ -186,7 +193,11 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     for (const m of memberships) store.members.delete(m.id);
     reply.code(204);
   });
+}
 
+/** A member's state, and the pending members. */
+function stateAndPendingRoutes(app: FastifyInstance, ctx: Context): void {
+  const { store } = ctx;
   on<UserRoute>(app, GROUP_MEMBER_EE_ROUTES.state, async (request) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const params = routeParams(request);
@@ -220,7 +231,11 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     });
     return paginate(request, reply, pending, params).map((m) => pendingMemberEntity(ctx, request, m));
   });
+}
 
+/** Approving awaiting memberships: one member's, or all of them. */
+function approvalRoutes(app: FastifyInstance, ctx: Context): void {
+  const { store } = ctx;
   /** `Members::ActivateService`: awaiting memberships of the hierarchy become active; 204 through `no_content!`. */
   const activate = (root: Group, which: (m: Member) => boolean): number => {
     const mine = hierarchyMembers(store, root).filter(which);
@@ -253,7 +268,11 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     activate(root, () => true);
     reply.code(204);
   });
+}
 
+/** The override of an LDAP-synced member's level: set and removed. */
+function overrideRoutes(app: FastifyInstance, ctx: Context): void {
+  const { store } = ctx;
   for (const [route, override] of [[GROUP_MEMBER_EE_ROUTES.overrideSet, true], [GROUP_MEMBER_EE_ROUTES.overrideRemove, false]] as const) {
     on<UserRoute>(app, route, async (request, reply) => {
       const actor = caller(ctx, request, WRITE_API_SCOPES);
@@ -276,4 +295,4 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
       return memberEntity(ctx, request, directRow(member), { viewer: actor, source: group });
     });
   }
-};
+}
