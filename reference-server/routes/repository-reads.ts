@@ -3,13 +3,13 @@
 // gitlabhq/gitlabhq: lib/api/branches.rb, lib/api/commits.rb, lib/api/repositories.rb, their entities
 // lib/api/entities/branch.rb, commit.rb, commit_detail.rb, tree_object.rb, and
 // app/finders/repositories/tree_finder.rb, app/services/branches/delete_service.rb).
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { diffArrays } from 'diff';
 import { splitLines, type Commit, type Repository } from '../git/repository.js';
 import { itemAt, type Item, type Tree } from '../git/objects.js';
 import { validRefName } from '../git/ref-name.js';
 import { requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
-import { actorOf, findProject, type RouteModule } from '../http/context.js';
+import { actorOf, findProject, type Context, type RouteModule } from '../http/context.js';
 import { apiError, forbidden, notFound } from '../http/errors.js';
 import { pageUrl, paginate, readPage } from '../http/pagination.js';
 import { mergedParams, Params } from '../http/params.js';
@@ -32,22 +32,27 @@ type ProjectRoute = { Params: { id: string } };
 type BranchRoute = { Params: { id: string; branch: string } };
 type CommitRoute = { Params: { id: string; sha: string } };
 
+/** `authorize_read_code!` (and `authorize! :download_code`) after find_project!: 403 for a caller who sees the project but not its code. */
+function readableProject(ctx: Context, request: FastifyRequest, id: string): Project {
+  const actor = actorOf(ctx, request);
+  requireScope(actor, READ_API_SCOPES);
+  const project = findProject(ctx, request, id);
+  if (!canReadCode(ctx.store, project, actor.user)) throw forbidden();
+  return project;
+}
+
 export const repositoryReadRoutes: RouteModule = (app, ctx) => {
+  branchReadRoutes(app, ctx);
+  commitAndTreeRoutes(app, ctx);
+};
+
+/** The branches: listed, and one deleted. */
+function branchReadRoutes(app: FastifyInstance, ctx: Context): void {
   const { store } = ctx;
-
-  /** `authorize_read_code!` (and `authorize! :download_code`) after find_project!: 403 for a caller who sees the project but not its code. */
-  function readableProject(request: FastifyRequest, id: string): Project {
-    const actor = actorOf(ctx, request);
-    requireScope(actor, READ_API_SCOPES);
-    const project = findProject(ctx, request, id);
-    if (!canReadCode(store, project, actor.user)) throw forbidden();
-    return project;
-  }
-
   // GET :id/repository/branches: BranchesFinder (search: a case-insensitive part of the name, `^` anchors
   // the start, `$` the end; sorted by name), offset-paginated when no page_token is given.
   on<ProjectRoute>(app, REPOSITORY_READ_ROUTES.branches, async (request, reply) => {
-    const project = readableProject(request, request.params.id);
+    const project = readableProject(ctx, request, request.params.id);
     const params = new Params(mergedParams(request));
     const search = params.string('search');
     const names = [...project.repository.branches.keys()].filter((name) => matchesSearch(name, search)).sort(byBytes);
@@ -73,12 +78,16 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
     project.repository.branches.delete(name);
     reply.code(204);
   });
+}
 
+/** The commits (listed, and one) and the tree. */
+function commitAndTreeRoutes(app: FastifyInstance, ctx: Context): void {
+  const { store } = ctx;
   // GET :id/repository/commits: first-parent history from ref_name (the default branch when absent),
   // only commits that changed `path` when given; an unknown ref lists nothing. Paginated without a count
   // (`paginate(..., exclude_total_headers: true, without_count: true)`): a next page when this one is full.
   on<ProjectRoute>(app, REPOSITORY_READ_ROUTES.commits, async (request, reply) => {
-    const project = readableProject(request, request.params.id);
+    const project = readableProject(ctx, request, request.params.id);
     const params = new Params(mergedParams(request));
     const refName = params.string('ref_name');
     const path = params.string('path');
@@ -109,7 +118,7 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
 
   // GET :id/repository/commits/:sha: a sha, branch or tag; CommitDetail (Commit, then stats, status, project_id, last_pipeline).
   on<CommitRoute>(app, REPOSITORY_READ_ROUTES.commit, async (request) => {
-    const project = readableProject(request, request.params.id);
+    const project = readableProject(ctx, request, request.params.id);
     const params = new Params(mergedParams(request));
     const withStats = params.boolean('stats') ?? true;
     params.done();
@@ -128,7 +137,7 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
   // is 404 "Tree Not Found", a path that is no directory Gitaly's "invalid revision or path"
   // (spec/requests/api/repositories_spec.rb). Entries as Gitlab::Git::Tree#sorted_entries: trees, then blobs.
   on<ProjectRoute>(app, REPOSITORY_READ_ROUTES.tree, async (request, reply) => {
-    const project = readableProject(request, request.params.id);
+    const project = readableProject(ctx, request, request.params.id);
     const params = new Params(mergedParams(request));
     const ref = params.string('ref');
     const path = params.string('path');
@@ -144,7 +153,7 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
     const sorted = [...entries.filter((e) => e.type === 'tree'), ...entries.filter((e) => e.type === 'blob')];
     return paginate(request, reply, sorted, params);
   });
-};
+}
 
 /** GitLab's TreeObject (lib/api/entities/tree_object.rb): the mode zero-padded to six digits. */
 interface TreeObject {
