@@ -1,6 +1,6 @@
 // Builds the reference server: a Fastify app under /api/v4 with GitLab's error rendering, seeded
 // with an administrator whose token the caller gets back. Start it with `startReferenceServer`.
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from './http/errors.js';
 import { installGitlabHttp } from './http/gitlab-http.js';
 import { countInFlight, type InFlight } from './http/in-flight.js';
@@ -179,11 +179,18 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
   );
   uploadsRoutes(app, ctx);
 
+  installAnswersOfNoRoute(app, answerStub, options.strict ?? false);
+
+  return { app, store, adminToken, faults, inFlight, journal, stubs, fixtures, reset, saveState: saveWhole, loadState: loadWhole };
+}
+
+/** What no route answers: an unknown route (a stub's answer, else GitLab's 404 or 501 with --strict), and the errors. */
+function installAnswersOfNoRoute(app: FastifyInstance, answerStub: (request: FastifyRequest, reply: FastifyReply) => boolean, strict: boolean): void {
   // A route GitLab may have and this server does not: GitLab's unknown-route answer, marked (or 501 with --strict).
   app.setNotFoundHandler((request, reply) => {
     if (answerStub(request, reply)) return;
     reply.header(NOT_MODELLED_HEADER, 'not-modelled');
-    if (options.strict) reply.code(501).send({ message: `501 Not Implemented: ${request.method} ${request.url.split('?')[0]} is not modelled by the reference server` });
+    if (strict) reply.code(501).send({ message: `501 Not Implemented: ${request.method} ${request.url.split('?')[0]} is not modelled by the reference server` });
     else reply.code(404).send({ error: '404 Not Found' });
   });
 
@@ -203,8 +210,6 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
     }
     reply.code(500).send({ message: '500 Internal Server Error' });
   });
-
-  return { app, store, adminToken, faults, inFlight, journal, stubs, fixtures, reset, saveState: saveWhole, loadState: loadWhole };
 }
 
 /** Marks an answer to a route the server does not model. */
