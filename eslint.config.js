@@ -22,7 +22,7 @@ const AREA_FOLDERS = [...AREA_DIRS, 'suites/areas.ts'];
 const layer = (target, from, message) => ({ target, from, message });
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'reports/', '.conformance/', '.stryker-tmp/', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', 'packages/*/dist/', 'reports/', '.conformance/', '.stryker-tmp/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

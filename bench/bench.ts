@@ -15,6 +15,8 @@
 //   members   GET members/all (first and last page) and the direct member list with 100 and 10,000
 //             members over a group and its three ancestors
 //   memory    heap of the reference server over 100,000 GET file requests
+//   install   the reference server installed from the suite's tarball and from its own (gitlab-reference-server):
+//             node_modules' size and packages, time to the first answer, memory (bench/server-install.ts)
 //   profile   the suite with its default settings against a GitLab-like latency per request kind
 //             (bench/latency-profile.ts): wall time, requests and objects per kind, slowest files
 //   shards    three shards of one run started at once against one target on that profile (bench/latency-profile.ts,
@@ -34,12 +36,13 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { DEFAULT_PROFILE, latencyProfileRun, latencyShardsRun } from './latency-profile.js';
+import { installSection } from './server-install.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TOKEN = 'glpat-bench-admin-token-0000';
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, only: { type: 'string' }, baseline: { type: 'string', default: 'dcb69fe' } } });
 const RUNS = Number(values.runs);
-const SECTIONS = ['suite', 'record', 'latency', 'scaling', 'server', 'files', 'members', 'memory', 'profile', 'shards', 'compare'];
+const SECTIONS = ['suite', 'record', 'latency', 'scaling', 'server', 'files', 'members', 'memory', 'install', 'profile', 'shards', 'compare'];
 const ONLY = new Set(values.only?.split(',') ?? SECTIONS);
 
 const median = (xs: number[]) => {
@@ -484,6 +487,12 @@ if (ONLY.has('memory')) {
   } finally {
     server.stop();
   }
+}
+
+if (ONLY.has('install')) {
+  const install = await installSection(RUNS, step);
+  report.install = install.figures;
+  lines.push(...install.lines);
 }
 
 if (ONLY.has('profile')) {

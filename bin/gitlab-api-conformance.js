@@ -8,12 +8,23 @@ import { fileURLToPath } from 'node:url';
 // loads (vitest's messages) must not colour theirs, or their colours would show as text.
 process.env.NO_COLOR ??= '1';
 const args = process.argv.slice(2);
-// A run (not another command) takes a signal from its first moment: one that comes while the command
-// loads is kept, and the run, once it can, stops as interrupted (cli/cli.ts) instead of dying unreported.
-const EARLY_SIGNAL = Symbol.for('gitlab-api-conformance:early-signal');
+// A run (not another command) takes a signal from its first moment to its last: one that comes while
+// the command loads is kept, and the run, once it can, stops as interrupted (cli/cli.ts) instead of
+// dying unreported. These listeners stay to the end, and the process ends by process.exit() once its
+// event loop is empty, which keeps them working while it ends (cli/own-signals.ts, which does the same
+// when the command is started otherwise).
+const SIGNAL_ROUTE = Symbol.for('gitlab-api-conformance:signal-route');
 const isRun = !['list', 'diff', 'sweep', 'serve', '--version', '-v', '--help', '-h'].includes(args[0]) && !args.includes('--help') && !args.includes('-h');
-const early = (signal) => (globalThis[EARLY_SIGNAL] ??= signal);
-if (isRun) for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, early);
+if (isRun) {
+  const route = (globalThis[SIGNAL_ROUTE] = { early: undefined, handler: undefined });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, (s) => (route.handler ? route.handler(s) : (route.early ??= s)));
+  process.prependListener('beforeExit', () => {
+    const active = process.getActiveResourcesInfo().length;
+    queueMicrotask(() => {
+      if (process.getActiveResourcesInfo().length <= active) process.exit();
+    });
+  });
+}
 const { compiledCommand } = await import('./compiled-cli.js');
 const compiled = await compiledCommand(dirname(dirname(fileURLToPath(import.meta.url))));
 let main;

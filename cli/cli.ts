@@ -23,7 +23,7 @@ import { chosenSummary, SUITE_VERSION } from '../runner/report/results.js';
 import { printEnding, printTable } from '../runner/report/terminal.js';
 import { lockReportDir, refusal } from './report-lock.js';
 import type { RunContext } from '../runner/run/context.js';
-import { withoutVitestSignalHandlers } from './own-signals.js';
+import { takeSignals, withoutVitestSignalHandlers } from './own-signals.js';
 import { unloadedTests } from './selection.js';
 import { TargetWatch } from './watchdog.js';
 import { shardFiles } from './shards.js';
@@ -257,14 +257,8 @@ async function run(args: string[], transcript?: string): Promise<number> {
     console.error(`\nconformance: ${signal} again; ending the workers now and cleaning up what the run created …`);
     escalate();
   };
-  // Ours cancel the run so that its clean-up happens (the bin's, which kept a signal while it loaded, go).
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  for (const signal of signals) {
-    process.removeAllListeners(signal);
-    process.on(signal, onSignal);
-  }
-  // A signal while the command loaded (bin/gitlab-api-conformance.js kept it).
-  const early = (globalThis as Record<symbol, NodeJS.Signals | undefined>)[Symbol.for('gitlab-api-conformance:early-signal')];
+  // From now on a signal cancels the run so that its clean-up happens; one while the command loaded counts now (own-signals.ts).
+  const early = takeSignals(onSignal);
   if (early !== undefined) interrupt(early);
   const vitest = await withoutVitestSignalHandlers(() => createVitest('test', {
     pool,

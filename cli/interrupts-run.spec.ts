@@ -1,7 +1,7 @@
 // Interrupts at any moment and under load: ten runs of the real command, each sent a signal at a
 // moment drawn from a seeded random (while it loads and makes the run, while its tests run, while it
 // cleans up; a second signal; SIGTERM), while two busy processes take both cores. Each must end
-// within 30 s of its first signal, exit 2, say INTERRUPTED, list every selected test in its reports
+// within 60 s of its first signal, exit 2, say INTERRUPTED, list every selected test in its reports
 // (totals equal to the selection) and leave nothing on its reference server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -9,8 +9,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { cleanUpChildren, cli, leftovers, results, server, target } from './cli-child.js';
 
-/** Within this of its first signal a run has ended (clean-up and reports included). */
-const BOUND_MS = 30_000;
+/**
+ * Within this of its first signal a run has ended (clean-up and reports included). It tells an exit
+ * from a hang, not a speed: a run stopped while it loads its modules took up to 23 s on a quiet CI
+ * machine and 32–35 s at a load of 20 on two cores (how long it takes is measured by `npm run bench`).
+ */
+const BOUND_MS = 60_000;
 const SMALL = ['--area', 'remote-mirrors'];
 
 /** mulberry32: the moments are the same at every run of the spec. */
@@ -85,11 +89,8 @@ afterAll(async () => {
   await cleanUpChildren();
 });
 
-// One retry: in one fresh-clone npm test of five (2026-12-07), the run sent SIGINT and 0.1 s later
-// SIGTERM ended by the signal itself (exit null) instead of exiting 2; its cause is not found yet
-// (the command's handlers stay until it ends, cli/cli.ts). A behaviour broken every time still fails.
-describe('interrupts under load', { timeout: 600_000, retry: 1 }, () => {
-  test('ten interrupts at random moments each end within 30 s of the signal, exit 2, list every selected test and leave nothing', async () => {
+describe('interrupts under load', { timeout: 600_000 }, () => {
+  test('ten interrupts at random moments each end within 60 s of the signal, exit 2, list every selected test and leave nothing', async () => {
     const [small, whole] = await Promise.all([selection(SMALL), selection([])]);
     expect(whole.length).toBeGreaterThan(small.length);
     busy.push(...load(400_000));

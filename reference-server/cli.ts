@@ -67,15 +67,19 @@ Outside the API (docs/reference-server.md):
 SIGINT or SIGTERM stops it.
 Faults: ${FAULTS.map((f) => `\n  ${f.name}: ${f.description}`).join('')}`;
 
-/** The package's folder: the nearest one up with its package.json (the sources' or dist/'s parent). */
-function packageRoot(): string {
+/**
+ * The suite's command: `node <bin>` in the suite's package folder, the nearest one up with its package.json
+ * (the sources' or dist/'s parent); `npx gitlab-api-conformance` where the server runs from its own
+ * package (gitlab-reference-server), without the suite around it.
+ */
+function suiteCommand(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json')) || (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== 'gitlab-api-conformance') {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('gitlab-reference-server: cannot find the package folder');
+    if (parent === dir) return 'npx gitlab-api-conformance';
     dir = parent;
   }
-  return dir;
+  return `node ${join(dir, 'bin', 'gitlab-api-conformance.js')}`;
 }
 
 /** The command's options (parseArgs). */
@@ -210,7 +214,7 @@ export async function serve(args: string[]): Promise<number> {
   const capabilities = profile?.capabilities ?? OFFERED_CAPABILITIES;
   console.log(`Run the suite against it (every capability it offers, its fixtures in ${manifest}):`);
   console.log(
-    `  CONFORMANCE_ADMIN_TOKEN=<token above> node ${join(packageRoot(), 'bin', 'gitlab-api-conformance.js')} --target ${server.url}${capabilities.length ? ` --capabilities ${capabilities.join(',')}` : ''} --fixtures ${manifest}`,
+    `  CONFORMANCE_ADMIN_TOKEN=<token above> ${suiteCommand()} --target ${server.url}${capabilities.length ? ` --capabilities ${capabilities.join(',')}` : ''} --fixtures ${manifest}`,
   );
   console.log('Stop it with Ctrl-C or SIGTERM.');
   return 0;
