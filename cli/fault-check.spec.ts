@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { CATALOGUE } from '../reference-server/faults/catalogue.js';
+import { CATALOGUE } from '../reference-server/areas.js';
 import { CATALOG } from '../suites/areas.js';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -28,7 +28,7 @@ import { createVitest, type TestSpecification } from 'vitest/node';
 import { keptThreads } from './kept-threads.js';
 import { diffTranscripts, type Difference } from '../runner/differential/diff.js';
 import { readTranscript, type Transcript } from '../runner/differential/transcript.js';
-import { CATALOGUE } from '../reference-server/faults/catalogue.js';
+import { CATALOGUE } from '../reference-server/areas.js';
 import type { SeededFault } from '../reference-server/faults/types.js';
 import { startReferenceServer } from '../reference-server/server.js';
 import { CATALOG } from '../suites/areas.js';

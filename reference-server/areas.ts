@@ -2,14 +2,16 @@
 // registers the same names in suites/areas.ts (a unit test keeps both lists in step); adding an area
 // is a routes module, a faults module (reference-server/faults/<area>.ts) and one line here
 // (docs/CONTRIBUTING-AREAS.md). Everything that lists the server's areas or their faults derives
-// from SERVER_AREAS: the fault catalogue (faults/catalogue.ts), the faults a server knows
-// (faults/index.ts) and the area each fault carries.
+// from SERVER_AREAS: the fault catalogue (CATALOGUE, by faults/catalogue.ts), the faults a server knows
+// (FAULTS, by faults/index.ts) and the area each fault carries. The faults import nothing of this file.
 import type { RouteModule } from './http/context.js';
 import { invitationsFaults } from './faults/invitations.js';
 import { membersFaults } from './faults/members.js';
 import { remoteMirrorsFaults } from './faults/remote-mirrors.js';
 import { repositoryFilesFaults } from './faults/repository-files.js';
-import type { AreaFault, SeededFault } from './faults/types.js';
+import { catalogueOf } from './faults/catalogue.js';
+import { faultsOf } from './faults/index.js';
+import type { AreaFault, Fault, SeededFault } from './faults/types.js';
 import { invitationsRoutes } from './routes/invitations.js';
 import { membersRoutes } from './routes/members.js';
 import { remoteMirrorsRoutes } from './routes/remote-mirrors.js';
@@ -35,3 +37,10 @@ export const SERVER_AREAS = [
   serverArea('invitations', invitationsRoutes, invitationsFaults),
   serverArea('members', membersRoutes, membersFaults),
 ];
+
+/** The seeded faults of the registered areas, then the cross-cutting ones (faults/catalogue.ts). */
+export const CATALOGUE: SeededFault[] = catalogueOf(SERVER_AREAS);
+
+/** The faults of the server with its registered areas: the robustness faults, then the catalogue. */
+export const FAULTS: Fault[] = faultsOf(SERVER_AREAS);
+export const FAULT_NAMES = FAULTS.map((f) => f.name);

@@ -12,7 +12,7 @@ import { startReferenceServer } from './server.js';
 import { watchStarter } from './lifetime.js';
 import { logLine } from './http/journal.js';
 import { StubError } from './stubs/stubs.js';
-import { FAULTS, FAULT_NAMES } from './faults/index.js';
+import { FAULTS, FAULT_NAMES } from './areas.js';
 import { SeedError } from './seed/seed.js';
 import { StateError } from './state/state.js';
 import { validSeed } from './vary/index.js';
@@ -82,39 +82,57 @@ function suiteCommand(): string {
   return `node ${join(dir, 'bin', 'gitlab-api-conformance.js')}`;
 }
 
+/** The command's options (parseArgs). */
+const OPTIONS = {
+  port: { type: 'string', default: '3000' },
+  host: { type: 'string', default: '127.0.0.1' },
+  'admin-token': { type: 'string' },
+  seed: { type: 'string' },
+  'header-prefix': { type: 'string' },
+  fault: { type: 'string', multiple: true },
+  latency: { type: 'string', default: '0' },
+  'spec-only': { type: 'boolean', default: false },
+  'delayed-deletion': { type: 'boolean', default: false },
+  gitlab: { type: 'string' },
+  vary: { type: 'string' },
+  neighbours: { type: 'boolean', default: false },
+  without: { type: 'string', multiple: true },
+  log: { type: 'boolean', default: false },
+  strict: { type: 'boolean', default: false },
+  stubs: { type: 'string' },
+  state: { type: 'string' },
+  'no-suite-fixtures': { type: 'boolean', default: false },
+  detach: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+
+/** What is wrong with the values of the options, if anything: the message the command fails with. */
+function problemOf(values: Values): string | undefined {
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port) || port > 65535) return `--port must be a number from 0 to 65535, got "${values.port}"`;
+  if (!/^\d+$/.test(values.latency)) return `--latency must be a whole number of milliseconds, got "${values.latency}"`;
+  const unknownFault = (values.fault ?? []).find((name) => !FAULT_NAMES.includes(name));
+  if (unknownFault) return `unknown fault "${unknownFault}" (known: ${FAULT_NAMES.join(', ')})`;
+  const vary = values.vary === undefined ? undefined : Number(values.vary);
+  if (values.vary !== undefined && (!/^\d+$/.test(values.vary) || !validSeed(vary))) return `--vary must be a whole number from 0 to 4294967295, got "${values.vary}"`;
+  const unknownSwitch = unknownWithout(values.without ?? [])[0];
+  if (unknownSwitch !== undefined) return `unknown --without "${unknownSwitch}" (known: ${EXTRA_SETUP_ENDPOINTS.map((e) => e.name).join(', ')})`;
+  if (values.seed !== undefined && !existsSync(values.seed)) return `--seed: no file ${values.seed}`;
+  if (values.stubs !== undefined && !existsSync(values.stubs)) return `--stubs: no file ${values.stubs}`;
+  if (values.state !== undefined && !existsSync(values.state)) return `--state: no file ${values.state}`;
+  return undefined;
+}
+
 /** Runs the command; resolves to an exit code once the server listens (the process then runs until a signal). */
 export async function serve(args: string[]): Promise<number> {
   const fail = (message: string) => {
     console.error(`gitlab-reference-server: ${message}`);
     return 2;
   };
-  let values;
+  let values: Values;
   try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        port: { type: 'string', default: '3000' },
-        host: { type: 'string', default: '127.0.0.1' },
-        'admin-token': { type: 'string' },
-        seed: { type: 'string' },
-        'header-prefix': { type: 'string' },
-        fault: { type: 'string', multiple: true },
-        latency: { type: 'string', default: '0' },
-        'spec-only': { type: 'boolean', default: false },
-        'delayed-deletion': { type: 'boolean', default: false },
-        gitlab: { type: 'string' },
-        vary: { type: 'string' },
-        neighbours: { type: 'boolean', default: false },
-        without: { type: 'string', multiple: true },
-        log: { type: 'boolean', default: false },
-        strict: { type: 'boolean', default: false },
-        stubs: { type: 'string' },
-        state: { type: 'string' },
-        'no-suite-fixtures': { type: 'boolean', default: false },
-        detach: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
+    values = parseArgs({ args, options: OPTIONS }).values;
   } catch (error) {
     return fail(`${(error as Error).message} (--help lists the options)`);
   }
@@ -123,19 +141,11 @@ export async function serve(args: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  const problem = problemOf(values);
+  if (problem) return fail(problem);
   const port = Number(values.port);
-  if (!/^\d+$/.test(values.port) || port > 65535) return fail(`--port must be a number from 0 to 65535, got "${values.port}"`);
   const latencyMs = Number(values.latency);
-  if (!/^\d+$/.test(values.latency)) return fail(`--latency must be a whole number of milliseconds, got "${values.latency}"`);
-  const unknownFault = (values.fault ?? []).find((name) => !FAULT_NAMES.includes(name));
-  if (unknownFault) return fail(`unknown fault "${unknownFault}" (known: ${FAULT_NAMES.join(', ')})`);
   const vary = values.vary === undefined ? undefined : Number(values.vary);
-  if (values.vary !== undefined && (!/^\d+$/.test(values.vary) || !validSeed(vary))) return fail(`--vary must be a whole number from 0 to 4294967295, got "${values.vary}"`);
-  const unknownSwitch = unknownWithout(values.without ?? [])[0];
-  if (unknownSwitch !== undefined) return fail(`unknown --without "${unknownSwitch}" (known: ${EXTRA_SETUP_ENDPOINTS.map((e) => e.name).join(', ')})`);
-  if (values.seed !== undefined && !existsSync(values.seed)) return fail(`--seed: no file ${values.seed}`);
-  if (values.stubs !== undefined && !existsSync(values.stubs)) return fail(`--stubs: no file ${values.stubs}`);
-  if (values.state !== undefined && !existsSync(values.state)) return fail(`--state: no file ${values.state}`);
   let profile: GitlabProfile | undefined;
   try {
     profile = values.gitlab === undefined ? undefined : parseProfile(values.gitlab);

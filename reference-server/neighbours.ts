@@ -38,6 +38,34 @@ interface Place {
   rest: string;
 }
 
+/** The lists of a source (`group:<id>` or `project:<id>`), each as the set of what it holds. */
+function listsOf(store: Store, source: string): Record<Family, string> {
+  const [kind, id] = source.split(':');
+  const members = [...store.members.values()].filter((m) => m.source.kind === kind && m.source.id === Number(id));
+  const ids = (values: unknown[]) => JSON.stringify(values.map(String).sort());
+  return {
+    members: ids(members.filter((m) => m.inviteToken === null).map((m) => m.userId)),
+    invitations: ids(members.filter((m) => m.inviteToken !== null).map((m) => m.id)),
+    requests: ids(store.accessRequests.of({ kind, id: Number(id) }).map((r) => r.userId)),
+    mirrors: ids(kind === 'project' ? (store.projects.get(Number(id))?.remoteMirrors ?? []).map((m) => m.id) : []),
+  };
+}
+
+/** The source (and its groups) and the list a request under /groups or /projects names. */
+function placeOf(store: Store, request: FastifyRequest): Place | undefined {
+  const match = /^\/api\/v4\/(groups|projects)\/([^/?]+)\/([^/?]+)\/?([^?]*)/.exec(request.url);
+  if (!match) return undefined;
+  const [, kinds, ref, collection, rest] = match;
+  const id = decodeURIComponent(ref);
+  const groupChain = (group: ReturnType<Store['findGroup']>) => (group ? store.groupChain(group).map((g) => `group:${g.id}`) : []);
+  if (kinds === 'groups') {
+    const group = store.findGroup(id);
+    return group && { chain: groupChain(group), collection, rest };
+  }
+  const project = store.findProject(id);
+  return project && { chain: [`project:${project.id}`, ...groupChain(store.projectGroup(project))], collection, rest };
+}
+
 export function installNeighbours(app: FastifyInstance, store: Store, adminToken: string): void {
   const writes: Write[] = [];
   /**
@@ -47,32 +75,6 @@ export function installNeighbours(app: FastifyInstance, store: Store, adminToken
    */
   const before = new WeakMap<FastifyRequest, Record<Family, string>>();
   let made = 0;
-
-  const listsOf = (source: string): Record<Family, string> => {
-    const [kind, id] = source.split(':');
-    const members = [...store.members.values()].filter((m) => m.source.kind === kind && m.source.id === Number(id));
-    const ids = (values: unknown[]) => JSON.stringify(values.map(String).sort());
-    return {
-      members: ids(members.filter((m) => m.inviteToken === null).map((m) => m.userId)),
-      invitations: ids(members.filter((m) => m.inviteToken !== null).map((m) => m.id)),
-      requests: ids(store.accessRequests.of({ kind, id: Number(id) }).map((r) => r.userId)),
-      mirrors: ids(kind === 'project' ? (store.projects.get(Number(id))?.remoteMirrors ?? []).map((m) => m.id) : []),
-    };
-  };
-
-  const placeOf = (request: FastifyRequest): Place | undefined => {
-    const match = /^\/api\/v4\/(groups|projects)\/([^/?]+)\/([^/?]+)\/?([^?]*)/.exec(request.url);
-    if (!match) return undefined;
-    const [, kinds, ref, collection, rest] = match;
-    const id = decodeURIComponent(ref);
-    const groupChain = (group: ReturnType<Store['findGroup']>) => (group ? store.groupChain(group).map((g) => `group:${g.id}`) : []);
-    if (kinds === 'groups') {
-      const group = store.findGroup(id);
-      return group && { chain: groupChain(group), collection, rest };
-    }
-    const project = store.findProject(id);
-    return project && { chain: [`project:${project.id}`, ...groupChain(store.projectGroup(project))], collection, rest };
-  };
 
   /** Whether another test than `by` changed what a read of `place` lists. */
   const changedByAnother = (place: Place, by: string): boolean => {
@@ -127,10 +129,10 @@ export function installNeighbours(app: FastifyInstance, store: Store, adminToken
   app.addHook('preHandler', async (request, reply) => {
     const by = request.headers[MARK];
     if (typeof by !== 'string') return;
-    const place = placeOf(request);
+    const place = placeOf(store, request);
     if (!place) return;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      before.set(request, listsOf(place.chain[0]));
+      before.set(request, listsOf(store, place.chain[0]));
       return;
     }
     if (!changedByAnother(place, by)) return;
@@ -141,9 +143,9 @@ export function installNeighbours(app: FastifyInstance, store: Store, adminToken
   app.addHook('onResponse', async (request) => {
     const by = request.headers[MARK];
     const was = before.get(request);
-    const place = was && placeOf(request);
+    const place = was && placeOf(store, request);
     if (typeof by !== 'string' || !was || !place) return;
-    const now = listsOf(place.chain[0]);
+    const now = listsOf(store, place.chain[0]);
     for (const family of FAMILIES) if (now[family] !== was[family]) writes.push({ source: place.chain[0], root: place.chain[place.chain.length - 1], family, by });
   });
 }

@@ -1,6 +1,6 @@
 // Builds the reference server: a Fastify app under /api/v4 with GitLab's error rendering, seeded
 // with an administrator whose token the caller gets back. Start it with `startReferenceServer`.
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from './http/errors.js';
 import { installGitlabHttp } from './http/gitlab-http.js';
 import { countInFlight, type InFlight } from './http/in-flight.js';
@@ -10,10 +10,10 @@ import type { FixtureManifest } from '../contract/fixture-manifest.js';
 import type { Context, RouteModule, ServerOptions } from './http/context.js';
 import { Store } from './state/store.js';
 import { repositoryReadRoutes } from './routes/repository-reads.js';
-import { setupRoutes } from './routes/setup.js';
+import { setupRoutes } from './routes/setup/index.js';
 import { uploadsRoutes } from './routes/uploads.js';
 import { seedFixtures } from './fixtures.js';
-import { SERVER_AREAS, type ServerArea } from './areas.js';
+import { FAULTS, SERVER_AREAS, type ServerArea } from './areas.js';
 import { installSpecOnly, type SpecOnlyOptions } from './spec-only/index.js';
 import { installVary, validSeed, variedIds, type VaryOptions } from './vary/index.js';
 import { installNeighbours, type NeighboursOptions } from './neighbours.js';
@@ -139,7 +139,7 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
     options: { version: options.version ?? profile?.version ?? '19.0.0-ee', headerPrefix: options.headerPrefix ?? 'X-Gitlab-', delayedDeletion: deletion.kind === 'marked', deletion },
   };
 
-  const faults = faultContext(store, options, options.areas ? faultsOf(options.areas) : undefined);
+  const faults = faultContext(store, options, options.areas ? faultsOf(options.areas) : FAULTS);
   const withFaults = faultsPossible(options);
   // maxParamLength: GitLab full paths (URL-encoded `:id`s) run far past Fastify's default of 100.
   const app = Fastify({
@@ -168,6 +168,10 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
   if (options.vary !== undefined) installVary(app, options.vary);
   app.register(
     async (api) => {
+      // Every route is declared by id (http/route-ids.ts), so that faults and variations can name it.
+      api.addHook('onRoute', (route) => {
+        if (!route.config?.route) throw new Error(`${String(route.method)} ${route.url}: a route of the API is registered from its table with \`on\` (http/route-ids.ts)`);
+      });
       const routes: RouteModule[] = [setupRoutes, repositoryReadRoutes, ...(options.areas ?? SERVER_AREAS).map((a) => a.routes)];
       for (const register of routes) register(api, ctx);
     },
@@ -175,11 +179,18 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
   );
   uploadsRoutes(app, ctx);
 
+  installAnswersOfNoRoute(app, answerStub, options.strict ?? false);
+
+  return { app, store, adminToken, faults, inFlight, journal, stubs, fixtures, reset, saveState: saveWhole, loadState: loadWhole };
+}
+
+/** What no route answers: an unknown route (a stub's answer, else GitLab's 404 or 501 with --strict), and the errors. */
+function installAnswersOfNoRoute(app: FastifyInstance, answerStub: (request: FastifyRequest, reply: FastifyReply) => boolean, strict: boolean): void {
   // A route GitLab may have and this server does not: GitLab's unknown-route answer, marked (or 501 with --strict).
   app.setNotFoundHandler((request, reply) => {
     if (answerStub(request, reply)) return;
     reply.header(NOT_MODELLED_HEADER, 'not-modelled');
-    if (options.strict) reply.code(501).send({ message: `501 Not Implemented: ${request.method} ${request.url.split('?')[0]} is not modelled by the reference server` });
+    if (strict) reply.code(501).send({ message: `501 Not Implemented: ${request.method} ${request.url.split('?')[0]} is not modelled by the reference server` });
     else reply.code(404).send({ error: '404 Not Found' });
   });
 
@@ -199,8 +210,6 @@ export function buildApp(options: ReferenceServerOptions = {}, withFixtures = fa
     }
     reply.code(500).send({ message: '500 Internal Server Error' });
   });
-
-  return { app, store, adminToken, faults, inFlight, journal, stubs, fixtures, reset, saveState: saveWhole, loadState: loadWhole };
 }
 
 /** Marks an answer to a route the server does not model. */

@@ -3,6 +3,7 @@
 import { dropParams } from './dsl.js';
 import type { AreaFault } from './types.js';
 import type { Json } from './shared.js';
+import { USER_ROUTES } from '../routes/setup/users.js';
 
 /** The parameter names a request's query string sends in Rack's bracket form (`name[]=`). */
 function bracketNames(url: string): Set<string> {
@@ -74,7 +75,7 @@ export const crossCuttingFaults: AreaFault[] = [
     delete request.headers.sudo;
     for (const bag of [request.query, request.body]) if (bag && typeof bag === 'object') delete (bag as Json).sudo;
   } },
-  { name: 'users.username-filter-ignored', level: 'parity', clauses: ['members.http.user-lookup'], description: 'GET /users ignores username and answers every user', ...dropParams({ method: 'GET', route: '/users' }, 'username') },
+  { name: 'users.username-filter-ignored', level: 'parity', clauses: ['members.http.user-lookup'], description: 'GET /users ignores username and answers every user', ...dropParams({ route: USER_ROUTES.list }, 'username') },
   { name: 'http.rejects-empty-json-body', clauses: ['files.http.empty-json-body', 'mirrors.http.empty-json-body', 'invitations.http.empty-json-body', 'members.http.empty-json-body'], description: 'a request declaring Content-Type application/json with an empty body is refused with 400', onRequest(request, reply) {
     const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     const length = request.headers['content-length'];

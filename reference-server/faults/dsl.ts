@@ -1,22 +1,10 @@
-// Small builders for faults: which requests a fault touches, and what it does to them.
+// Small builders for faults: which requests a fault touches (by route id), and what it does to them.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { matches, type When } from '../http/route-ids.js';
 import type { Fault, FaultContext } from './types.js';
 
-export interface When {
-  method: string | string[];
-  /** Route patterns as registered, without /api/v4: "/groups/:id/members/all". */
-  route: string | string[];
-}
-
-const list = (x: string | string[]) => (Array.isArray(x) ? x : [x]);
-
-export function matches(request: FastifyRequest, when: When): boolean {
-  const route = (request.routeOptions.url ?? '').replace(/^\/api\/v4/, '');
-  return list(when.method).includes(request.method) && list(when.route).includes(route);
-}
-
-/** Both source kinds of a route: "/:kind/:id/members" → groups and projects. */
-export const bothKinds = (route: string) => [route.replace(':kind', 'groups'), route.replace(':kind', 'projects')];
+// Routes are selected by their declarations (http/route-ids.ts): a route renamed or removed is a type error here.
+export { matches, type When } from '../http/route-ids.js';
 
 function parse(payload: string): unknown {
   try {

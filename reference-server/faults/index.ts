@@ -6,19 +6,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { Store } from '../state/store.js';
-import type { ServerArea } from '../areas.js';
-import { CATALOGUE, catalogueOf } from './catalogue.js';
+import { catalogueOf } from './catalogue.js';
 import { ROBUSTNESS_FAULTS } from './robustness.js';
-import type { Fault, FaultContext } from './types.js';
+import type { AreaFaults, Fault, FaultContext } from './types.js';
 
 export type { Fault, FaultContext } from './types.js';
 
-/** The faults of a server with these areas: the robustness faults, then the catalogue's. */
-export const faultsOf = (areas: readonly ServerArea[]): Fault[] => [...ROBUSTNESS_FAULTS, ...catalogueOf(areas)];
-
-/** The faults of the server with its registered areas (reference-server/areas.ts). */
-export const FAULTS: Fault[] = [...ROBUSTNESS_FAULTS, ...CATALOGUE];
-export const FAULT_NAMES = FAULTS.map((f) => f.name);
+/** The faults of a server with these areas: the robustness faults, then the catalogue's (reference-server/areas.ts FAULTS for the registered areas). */
+export const faultsOf = (areas: readonly AreaFaults[]): Fault[] => [...ROBUSTNESS_FAULTS, ...catalogueOf(areas)];
 
 export interface FaultOptions {
   /** Faults on from the start. */
@@ -29,8 +24,8 @@ export interface FaultOptions {
   faultSwitch?: boolean;
 }
 
-/** `known`: the faults of the server's areas (default: the registered areas'). */
-export function faultContext(store: Store, options: FaultOptions, known: readonly Fault[] = FAULTS): FaultContext {
+/** `known`: the faults of the server's areas (faultsOf). */
+export function faultContext(store: Store, options: FaultOptions, known: readonly Fault[]): FaultContext {
   const names = known.map((f) => f.name);
   const unknown = (options.faults ?? []).filter((name) => !names.includes(name));
   if (unknown.length > 0) throw new Error(`unknown fault(s): ${unknown.join(', ')} (known: ${names.join(', ')})`);

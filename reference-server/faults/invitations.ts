@@ -1,9 +1,11 @@
 // The seeded faults of the invitations area (reference-server/areas.ts registers them with its routes).
-import { bothKinds, changeParams, dropParams, mapBody, mapRows, matches, status } from './dsl.js';
+import { changeParams, dropParams, mapBody, mapRows, matches, status } from './dsl.js';
 import type { AreaFault, SeededFault } from './types.js';
 import { ACCESS } from '../state/model.js';
 import type { Member } from '../state/model.js';
-import { botsAsPeople, callerOf, faultSource, invitations, keepAccessRequests, maintainerAsOwner, nonMemberRefusalAs404, requestParams, type FaultRequest, type Json } from './shared.js';
+import { botsAsPeople, callerOf, faultSource, keepAccessRequests, maintainerAsOwner, nonMemberRefusalAs404, requestParams, type FaultRequest, type Json } from './shared.js';
+import { SETTINGS_ROUTES } from '../routes/setup/settings.js';
+import { INVITATION_ROUTES } from '../routes/invitations.js';
 
 /**
  * The onSend of a fault that took some recipients out of an invitation: answers them as failures
@@ -33,7 +35,7 @@ function keptReinvite(): Pick<SeededFault, 'preHandler' | 'onSend'> {
     preHandler(request, ctx) {
       const source = faultSource(request, ctx);
       const email = String(requestParams(request).email ?? '');
-      if (!matches(request, invitations('POST')) || !source || email === '' || email.includes(',')) return;
+      if (!matches(request, { route: INVITATION_ROUTES.create }) || !source || email === '' || email.includes(',')) return;
       const invitation = ctx.store.directMembers(source).find((m) => m.inviteToken !== null && m.inviteEmail === email);
       if (invitation) kept.set(request, { invitation, accessLevel: invitation.accessLevel, expiresAt: invitation.expiresAt, email });
     },
@@ -48,13 +50,13 @@ function keptReinvite(): Pick<SeededFault, 'preHandler' | 'onSend'> {
 }
 
 export const invitationsFaults: AreaFault[] = [
-  { name: 'invitations.invite-200', clauses: ['invitations.create.by-email'], description: 'invite answers 200 instead of 201', ...status(invitations('POST'), 201, 200) },
+  { name: 'invitations.invite-200', clauses: ['invitations.create.by-email'], description: 'invite answers 200 instead of 201', ...status({ route: INVITATION_ROUTES.create }, 201, 200) },
   { name: 'invitations.error-as-400', clauses: ['invitations.create.result-error'], description: 'per-address failures answer HTTP 400 instead of 201 with status "error"', onSend(request, reply, payload) {
-    if (!matches(request, invitations('POST')) || reply.statusCode !== 201 || !payload.includes('"status":"error"')) return payload;
+    if (!matches(request, { route: INVITATION_ROUTES.create }) || reply.statusCode !== 201 || !payload.includes('"status":"error"')) return payload;
     reply.code(400);
     return payload;
   } },
-  { name: 'invitations.list-shows-members', clauses: ['invitations.list.pending-only'], description: 'the invitation list also shows accepted members', ...mapBody(invitations('GET'), (b, ctx, request) => {
+  { name: 'invitations.list-shows-members', clauses: ['invitations.list.pending-only'], description: 'the invitation list also shows accepted members', ...mapBody({ route: INVITATION_ROUTES.list }, (b, ctx, request) => {
     if (!Array.isArray(b)) return undefined;
     const id = String((request.params as Json).id);
     const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
@@ -62,33 +64,33 @@ export const invitationsFaults: AreaFault[] = [
     const accepted = ctx.store.directMembers(source).filter((m) => m.userId !== null).map((m) => ({ access_level: m.accessLevel, created_at: m.createdAt, expires_at: m.expiresAt, invite_email: ctx.store.users.get(m.userId!)?.email, created_by_name: 'someone' }));
     return [...b, ...accepted];
   }) },
-  { name: 'invitations.query-partial', clauses: ['invitations.list.query'], description: 'query matches part of the address, ignoring case', ...changeParams(invitations('GET'), (p, request) => {
+  { name: 'invitations.query-partial', clauses: ['invitations.list.query'], description: 'query matches part of the address, ignoring case', ...changeParams({ route: INVITATION_ROUTES.list }, (p, request) => {
     const query = request.query as Json;
     if (typeof query.query === 'string' && query.query.length > 3) {
       delete query.query;
       p.query = undefined;
     }
   }) },
-  { name: 'invitations.update-no-params-200', clauses: ['invitations.update.no-params'], description: 'an update without parameters answers 200 instead of 400', ...status(invitations('PUT', '/:email'), 400, 200, {}) },
-  { name: 'invitations.delete-200-body', clauses: ['invitations.delete.success'], description: 'delete answers 200 with a body instead of 204', ...status(invitations('DELETE', '/:email'), 204, 200, { status: 'deleted' }) },
-  { name: 'invitations.expires-at-created', clauses: ['invitations.list.values'], description: 'expires_at of a listed invitation shows its creation time', ...mapRows(invitations('GET'), (row) => ({ ...row, expires_at: row.created_at })) },
-  { name: 'invitations.list-open-to-all', clauses: ['invitations.auth.admin-members'], description: 'members who may not administer members can list invitations', ...status(invitations('GET'), 403, 200, []) },
-  { name: 'invitations.admin-level-accepted', clauses: ['invitations.create.access-level'], description: 'access level 60 (Admin) is accepted as Owner for invitations', ...changeParams(invitations('POST'), (p, request) => {
+  { name: 'invitations.update-no-params-200', clauses: ['invitations.update.no-params'], description: 'an update without parameters answers 200 instead of 400', ...status({ route: INVITATION_ROUTES.update }, 400, 200, {}) },
+  { name: 'invitations.delete-200-body', clauses: ['invitations.delete.success'], description: 'delete answers 200 with a body instead of 204', ...status({ route: INVITATION_ROUTES.remove }, 204, 200, { status: 'deleted' }) },
+  { name: 'invitations.expires-at-created', clauses: ['invitations.list.values'], description: 'expires_at of a listed invitation shows its creation time', ...mapRows({ route: INVITATION_ROUTES.list }, (row) => ({ ...row, expires_at: row.created_at })) },
+  { name: 'invitations.list-open-to-all', clauses: ['invitations.auth.admin-members'], description: 'members who may not administer members can list invitations', ...status({ route: INVITATION_ROUTES.list }, 403, 200, []) },
+  { name: 'invitations.admin-level-accepted', clauses: ['invitations.create.access-level'], description: 'access level 60 (Admin) is accepted as Owner for invitations', ...changeParams({ route: INVITATION_ROUTES.create }, (p, request) => {
     const query = request.query as Json;
     if (String(p.access_level ?? query.access_level) === '60') {
       p.access_level = 50;
       delete query.access_level;
     }
   }) },
-  { name: 'invitations.limit-ignored', clauses: ['invitations.create.limit'], description: 'more than 100 addresses at once are accepted (the list is cut to 100)', ...changeParams(invitations('POST'), (p) => {
+  { name: 'invitations.limit-ignored', clauses: ['invitations.create.limit'], description: 'more than 100 addresses at once are accepted (the list is cut to 100)', ...changeParams({ route: INVITATION_ROUTES.create }, (p) => {
     if (typeof p.email === 'string' && p.email.split(',').length > 100) p.email = p.email.split(',').slice(0, 100).join(',');
   }) },
-  { name: 'invitations.unknown-email-deleted', clauses: ['invitations.delete.not-found'], description: 'deleting an address with no invitation answers 204 instead of 404', ...status(invitations('DELETE', '/:email'), 404, 204) },
-  { name: 'invitations.anonymous-403', clauses: ['invitations.auth.anonymous'], description: 'no token answers 403 instead of 401', ...status({ method: ['GET', 'POST', 'PUT', 'DELETE'], route: [...bothKinds('/:kind/:id/invitations'), ...bothKinds('/:kind/:id/invitations/:email')] }, 401, 403, { message: '403 Forbidden' }) },
-  { name: 'invitations.expires-at-ignored', clauses: ['invitations.create.expires-at'], description: 'expires_at is ignored on invite', ...dropParams(invitations('POST'), 'expires_at') },
+  { name: 'invitations.unknown-email-deleted', clauses: ['invitations.delete.not-found'], description: 'deleting an address with no invitation answers 204 instead of 404', ...status({ route: INVITATION_ROUTES.remove }, 404, 204) },
+  { name: 'invitations.anonymous-403', clauses: ['invitations.auth.anonymous'], description: 'no token answers 403 instead of 401', ...status({ route: [INVITATION_ROUTES.list, INVITATION_ROUTES.create, INVITATION_ROUTES.update, INVITATION_ROUTES.remove] }, 401, 403, { message: '403 Forbidden' }) },
+  { name: 'invitations.expires-at-ignored', clauses: ['invitations.create.expires-at'], description: 'expires_at is ignored on invite', ...dropParams({ route: INVITATION_ROUTES.create }, 'expires_at') },
   { name: 'invitations.access-level-zero-per-recipient', level: 'parity', clauses: ['invitations.create.access-level-role'], description: 'access_level 0 on invite is reported per recipient (201, status "error", nothing invited) instead of refused with 400', onSend(request, reply, payload, ctx) {
     const params = { ...(request.query as Json), ...((request.body ?? {}) as Json) };
-    if (!matches(request, invitations('POST')) || reply.statusCode !== 400 || String(params.access_level) !== '0') return payload;
+    if (!matches(request, { route: INVITATION_ROUTES.create }) || reply.statusCode !== 400 || String(params.access_level) !== '0') return payload;
     const parts = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value).split(',').map((s) => s.trim()).filter((s) => s !== '') : []);
     const keys = [...parts(params.email), ...parts(params.user_id).map((id) => ctx.store.users.get(Number(id))?.username ?? id)];
     if (keys.length === 0) return payload;
@@ -98,7 +100,7 @@ export const invitationsFaults: AreaFault[] = [
   ((): Omit<SeededFault, 'area'> => {
     // Recipients the route never saw, with the failure to report for each.
     const held = new WeakMap<object, Record<string, string>>();
-    return { name: 'invitations.member-reinvite-refused', level: 'parity', clauses: ['invitations.create.already-member'], description: 'inviting a direct member again is reported per recipient ("User already exists in source") and the membership is left as it was, instead of updated', ...changeParams(invitations('POST'), (p, request, ctx) => {
+    return { name: 'invitations.member-reinvite-refused', level: 'parity', clauses: ['invitations.create.already-member'], description: 'inviting a direct member again is reported per recipient ("User already exists in source") and the membership is left as it was, instead of updated', ...changeParams({ route: INVITATION_ROUTES.create }, (p, request, ctx) => {
       const id = String((request.params as Json).id);
       const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
       if (!source) return;
@@ -127,7 +129,7 @@ export const invitationsFaults: AreaFault[] = [
   })(),
   ((): Omit<SeededFault, 'area'> => {
     const held = new WeakMap<object, Record<string, string>>();
-    return { name: 'invitations.invalid-email-per-recipient', level: 'parity', clauses: ['invitations.create.invalid-email'], description: 'a malformed address in the email list is reported per recipient ("Invite email is invalid") and the other addresses are invited, instead of the whole request refused with 400', ...changeParams(invitations('POST'), (p, request) => {
+    return { name: 'invitations.invalid-email-per-recipient', level: 'parity', clauses: ['invitations.create.invalid-email'], description: 'a malformed address in the email list is reported per recipient ("Invite email is invalid") and the other addresses are invited, instead of the whole request refused with 400', ...changeParams({ route: INVITATION_ROUTES.create }, (p, request) => {
       const query = request.query as Json;
       const value = p.email ?? query.email;
       if (typeof value !== 'string') return;
@@ -140,7 +142,7 @@ export const invitationsFaults: AreaFault[] = [
     }), onSend: withHeldFailures(held) };
   })(),
   { name: 'invitations.email-case-kept', level: 'parity', clauses: ['invitations.create.lower-case'], description: 'a new invitation keeps the address in the letter case it was sent in instead of lower case', onSend(request, reply, payload, ctx) {
-    if (!matches(request, invitations('POST')) || reply.statusCode !== 201) return payload;
+    if (!matches(request, { route: INVITATION_ROUTES.create }) || reply.statusCode !== 201) return payload;
     const params = { ...(request.query as Json), ...((request.body ?? {}) as Json) };
     const id = String((request.params as Json).id);
     const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
@@ -158,7 +160,7 @@ export const invitationsFaults: AreaFault[] = [
     return payload;
   } },
   { name: 'invitations.maintainer-deletes-owner-invite', clauses: ['invitations.delete.owner-level'], description: 'a project Maintainer deletes an invitation at the Owner level (204) instead of being refused with 403', onSend(request, reply, payload, ctx) {
-    if (!matches(request, { method: 'DELETE', route: '/projects/:id/invitations/:email' }) || reply.statusCode !== 403) return payload;
+    if (!matches(request, { route: INVITATION_ROUTES.remove, kind: 'project' }) || reply.statusCode !== 403) return payload;
     const token = ctx.store.tokens.get(String(request.headers['private-token'] ?? ''));
     const user = token && ctx.store.users.get(token.userId);
     const project = ctx.store.findProject(String((request.params as Json).id));
@@ -171,7 +173,7 @@ export const invitationsFaults: AreaFault[] = [
   } },
   { name: 'invitations.settings-bare-put-accepted', level: 'parity', clauses: ['invitations.create.promotion-setting'], description: 'PUT /application/settings without any setting answers 200 with the settings instead of 400', onSend(request, reply, payload, ctx) {
     const params = { ...(request.query as Json), ...((request.body ?? {}) as Json) };
-    if (!matches(request, { method: 'PUT', route: '/application/settings' }) || reply.statusCode !== 400 || 'enable_member_promotion_management' in params) return payload;
+    if (!matches(request, { route: SETTINGS_ROUTES.update }) || reply.statusCode !== 400 || 'enable_member_promotion_management' in params) return payload;
     reply.code(200);
     return JSON.stringify({ enable_member_promotion_management: ctx.store.settings.enableMemberPromotionManagement });
   } },
@@ -179,10 +181,10 @@ export const invitationsFaults: AreaFault[] = [
   // the set-up endpoint (application-settings-read) and are unsupported, with the reason, on such a
   // target (cli/without-run.spec.ts checks it with the server's --without).
   // ---- public sources and access requesters (requests: lib/api/access_requests.rb) ----------
-  { name: 'invitations.requester-stays-pending', clauses: ['invitations.create.requester'], description: 'inviting the address of a user whose access request is pending makes them a member but leaves the request pending', ...keepAccessRequests({ method: 'POST', route: bothKinds('/:kind/:id/invitations') }, (p, ctx) => String(p.email ?? '').split(',').map((e) => ctx.store.userByEmail(e.trim())?.id)) },
-  { name: 'invitations.public-non-member-404', clauses: ['invitations.auth.public-non-member'], description: 'the invitation endpoints answer a non-member of a public group or project 404 (as for a private one) instead of 403', ...nonMemberRefusalAs404({ method: ['GET', 'POST', 'PUT', 'DELETE'], route: [...bothKinds('/:kind/:id/invitations'), ...bothKinds('/:kind/:id/invitations/:email')] }) },
+  { name: 'invitations.requester-stays-pending', clauses: ['invitations.create.requester'], description: 'inviting the address of a user whose access request is pending makes them a member but leaves the request pending', ...keepAccessRequests({ route: INVITATION_ROUTES.create }, (p, ctx) => String(p.email ?? '').split(',').map((e) => ctx.store.userByEmail(e.trim())?.id)) },
+  { name: 'invitations.public-non-member-404', clauses: ['invitations.auth.public-non-member'], description: 'the invitation endpoints answer a non-member of a public group or project 404 (as for a private one) instead of 403', ...nonMemberRefusalAs404({ route: [INVITATION_ROUTES.list, INVITATION_ROUTES.create, INVITATION_ROUTES.update, INVITATION_ROUTES.remove] }) },
   // ---- confirmed addresses, inherited levels, lists, Minimal access, promotions (issue #17) ----
-  { name: 'invitations.unconfirmed-address-adds-user', clauses: ['invitations.create.confirmed-email'], description: 'an address its user has not confirmed (primary or secondary) makes that user a member instead of a pending invitation', ...changeParams(invitations('POST'), (p, request, ctx) => {
+  { name: 'invitations.unconfirmed-address-adds-user', clauses: ['invitations.create.confirmed-email'], description: 'an address its user has not confirmed (primary or secondary) makes that user a member instead of a pending invitation', ...changeParams({ route: INVITATION_ROUTES.create }, (p, request, ctx) => {
     const value = p.email ?? (request.query as Json).email;
     if (typeof value !== 'string') return;
     const holder = (email: string) => [...ctx.store.users.values()].find((u) => (!u.confirmed && u.email === email) || u.emails.some((e) => !e.confirmed && e.email === email));
@@ -195,7 +197,7 @@ export const invitationsFaults: AreaFault[] = [
   }) },
   ((): Omit<SeededFault, 'area'> => {
     const hidden = new WeakMap<object, { confirmed: boolean }[]>();
-    return { name: 'invitations.secondary-email-invited', clauses: ['invitations.create.confirmed-email'], description: 'a confirmed secondary address is invited as a pending invitation instead of adding its user', ...changeParams(invitations('POST'), (p, request, ctx) => {
+    return { name: 'invitations.secondary-email-invited', clauses: ['invitations.create.confirmed-email'], description: 'a confirmed secondary address is invited as a pending invitation instead of adding its user', ...changeParams({ route: INVITATION_ROUTES.create }, (p, request, ctx) => {
       const parts = typeof p.email === 'string' ? p.email.split(',').map((s) => s.trim()) : [];
       const rows = [...ctx.store.users.values()].flatMap((u) => u.emails.filter((e) => e.confirmed && parts.includes(e.email)));
       for (const row of rows) row.confirmed = false;
@@ -209,13 +211,13 @@ export const invitationsFaults: AreaFault[] = [
       return payload;
     } };
   })(),
-  { name: 'invitations.emails-dropped-with-user-ids', clauses: ['invitations.create.several'], description: 'with user_id in the request the addresses in email are ignored', ...changeParams(invitations('POST'), (p, request) => {
+  { name: 'invitations.emails-dropped-with-user-ids', clauses: ['invitations.create.several'], description: 'with user_id in the request the addresses in email are ignored', ...changeParams({ route: INVITATION_ROUTES.create }, (p, request) => {
     if (p.user_id === undefined || p.email === undefined) return;
     delete p.email;
     delete (request.query as Json).email;
   }) },
   { name: 'invitations.inherited-level-capped', clauses: ['invitations.create.above-inherited'], description: 'a user invited above the level they hold in an ancestor group is added at the inherited level, not the requested one', onSend(request, reply, payload, ctx) {
-    if (!matches(request, invitations('POST')) || reply.statusCode !== 201) return payload;
+    if (!matches(request, { route: INVITATION_ROUTES.create }) || reply.statusCode !== 201) return payload;
     const params = { ...(request.query as Json), ...((request.body ?? {}) as Json) };
     const id = String((request.params as Json).id);
     const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
@@ -231,11 +233,11 @@ export const invitationsFaults: AreaFault[] = [
     }
     return payload;
   } },
-  { name: 'invitations.email-array-unchecked', clauses: ['invitations.create.invalid-email'], description: 'email sent as a JSON array skips the address check: malformed addresses are dropped silently and the others invited', ...changeParams(invitations('POST'), (p) => {
+  { name: 'invitations.email-array-unchecked', clauses: ['invitations.create.invalid-email'], description: 'email sent as a JSON array skips the address check: malformed addresses are dropped silently and the others invited', ...changeParams({ route: INVITATION_ROUTES.create }, (p) => {
     if (Array.isArray(p.email)) p.email = p.email.filter((e) => /^[^@\s]+@[^@\s]+$/.test(String(e)));
   }) },
   { name: 'invitations.group-maintainer-deletes-owner-invite', clauses: ['invitations.delete.owner-level', 'invitations.auth.admin-members'], description: 'a group Maintainer deletes an invitation at the Owner level (204) instead of being refused with 403', onSend(request, reply, payload, ctx) {
-    if (!matches(request, { method: 'DELETE', route: '/groups/:id/invitations/:email' }) || reply.statusCode !== 403) return payload;
+    if (!matches(request, { route: INVITATION_ROUTES.remove, kind: 'group' }) || reply.statusCode !== 403) return payload;
     const token = ctx.store.tokens.get(String(request.headers['private-token'] ?? ''));
     const user = token && ctx.store.users.get(token.userId);
     const group = ctx.store.findGroup(String((request.params as Json).id));
@@ -248,7 +250,7 @@ export const invitationsFaults: AreaFault[] = [
   } },
   { name: 'invitations.minimal-access-top-level-refused', clauses: ['invitations.create.minimal-access-licensed'], description: 'access_level 5 on a licensed top-level group is reported per recipient and nothing invited, as in a subgroup', onSend(request, reply, payload, ctx) {
     const params = { ...(request.query as Json), ...((request.body ?? {}) as Json) };
-    if (!matches(request, { method: 'POST', route: '/groups/:id/invitations' }) || reply.statusCode !== 201 || String(params.access_level) !== '5' || typeof params.email !== 'string') return payload;
+    if (!matches(request, { route: INVITATION_ROUTES.create, kind: 'group' }) || reply.statusCode !== 201 || String(params.access_level) !== '5' || typeof params.email !== 'string') return payload;
     const group = ctx.store.findGroup(String((request.params as Json).id));
     if (!group || group.parentId !== null) return payload;
     const emails = params.email.split(',').map((s) => s.trim().toLowerCase());
@@ -257,7 +259,7 @@ export const invitationsFaults: AreaFault[] = [
   } },
   ((): Omit<SeededFault, 'area'> => {
     const paused = new WeakSet<object>();
-    return { name: 'invitations.promotion-guest-member-updated', clauses: ['invitations.create.queued-members'], description: 'with promotion approval on, an existing Guest member re-invited above Guest is updated instead of queued', ...changeParams(invitations('POST'), (p, request, ctx) => {
+    return { name: 'invitations.promotion-guest-member-updated', clauses: ['invitations.create.queued-members'], description: 'with promotion approval on, an existing Guest member re-invited above Guest is updated instead of queued', ...changeParams({ route: INVITATION_ROUTES.create }, (p, request, ctx) => {
       const id = String((request.params as Json).id);
       const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
       if (!source || !ctx.store.settings.enableMemberPromotionManagement || Number(p.access_level) < ACCESS.REPORTER) return;
@@ -275,7 +277,7 @@ export const invitationsFaults: AreaFault[] = [
   })(),
   ((): Omit<SeededFault, 'area'> => {
     const held = new WeakMap<object, { member: { accessLevel: number }; level: number; username: string }[]>();
-    return { name: 'invitations.promotion-billable-queued', clauses: ['invitations.create.queued-members'], description: 'with promotion approval on, a billable member re-invited at another level is queued and keeps their level instead of being updated', ...changeParams(invitations('POST'), (p, request, ctx) => {
+    return { name: 'invitations.promotion-billable-queued', clauses: ['invitations.create.queued-members'], description: 'with promotion approval on, a billable member re-invited at another level is queued and keeps their level instead of being updated', ...changeParams({ route: INVITATION_ROUTES.create }, (p, request, ctx) => {
       const id = String((request.params as Json).id);
       const source = request.routeOptions.url!.includes('/groups/') ? ctx.store.findGroup(id) : ctx.store.findProject(id);
       if (!source || !ctx.store.settings.enableMemberPromotionManagement) return;
@@ -292,14 +294,14 @@ export const invitationsFaults: AreaFault[] = [
       return JSON.stringify({ status: 'success', queued_users: Object.fromEntries(rows.map((r) => [r.username, 'Request queued for administrator approval.'])) });
     } };
   })(),
-  { name: 'invitations.user-id-number-accepted', level: 'parity', clauses: ['invitations.create.user-id-number'], description: 'user_id sent as a JSON number is taken as the id it names instead of no list (400)', ...changeParams(invitations('POST'), (params) => {
+  { name: 'invitations.user-id-number-accepted', level: 'parity', clauses: ['invitations.create.user-id-number'], description: 'user_id sent as a JSON number is taken as the id it names instead of no list (400)', ...changeParams({ route: INVITATION_ROUTES.create }, (params) => {
     if (typeof params.user_id === 'number') params.user_id = String(params.user_id);
   }) },
   // ---- issue #26 ----------------------------------------------------------------------------------
-  { name: 'invitations.project-bot-invited', clauses: ['invitations.create.project-bot'], description: 'the bot user of another project\'s access token is invited like anyone and made a member', ...botsAsPeople(invitations('POST')) },
-  { name: 'invitations.project-bot-by-email-invited', clauses: ['invitations.create.project-bot'], description: 'the bot user of another project\'s access token, invited by its address, is made a member like anyone', ...botsAsPeople(invitations('POST'), true) },
-  { name: 'invitations.requester-owner-by-maintainer', clauses: ['invitations.create.project-owner'], description: 'a Maintainer\'s invitation of an access requester at Owner is let through: the requester becomes an Owner', ...maintainerAsOwner(invitations('POST'), (params, source, ctx) => Number(params.access_level) === ACCESS.OWNER && String(params.user_id ?? '').split(',').some((id) => ctx.store.accessRequests.find(source, Number(id)) !== undefined)) },
-  { name: 'invitations.group-maintainer-owner', clauses: ['invitations.auth.admin-members'], description: 'a group Maintainer passes the Owner-level checks of invitations: inviting at Owner, raising an invitation to Owner or changing one at Owner', ...maintainerAsOwner({ method: ['POST', 'PUT'], route: ['/groups/:id/invitations', '/groups/:id/invitations/:email'] }, (params, source, ctx) => {
+  { name: 'invitations.project-bot-invited', clauses: ['invitations.create.project-bot'], description: 'the bot user of another project\'s access token is invited like anyone and made a member', ...botsAsPeople({ route: INVITATION_ROUTES.create }) },
+  { name: 'invitations.project-bot-by-email-invited', clauses: ['invitations.create.project-bot'], description: 'the bot user of another project\'s access token, invited by its address, is made a member like anyone', ...botsAsPeople({ route: INVITATION_ROUTES.create }, true) },
+  { name: 'invitations.requester-owner-by-maintainer', clauses: ['invitations.create.project-owner'], description: 'a Maintainer\'s invitation of an access requester at Owner is let through: the requester becomes an Owner', ...maintainerAsOwner({ route: INVITATION_ROUTES.create }, (params, source, ctx) => Number(params.access_level) === ACCESS.OWNER && String(params.user_id ?? '').split(',').some((id) => ctx.store.accessRequests.find(source, Number(id)) !== undefined)) },
+  { name: 'invitations.group-maintainer-owner', clauses: ['invitations.auth.admin-members'], description: 'a group Maintainer passes the Owner-level checks of invitations: inviting at Owner, raising an invitation to Owner or changing one at Owner', ...maintainerAsOwner({ route: [INVITATION_ROUTES.create, INVITATION_ROUTES.update], kind: 'group' }, (params, source, ctx) => {
     const invitation = ctx.store.directMembers(source).find((m) => m.inviteEmail !== null && m.inviteEmail === params.email);
     return Number(params.access_level) === ACCESS.OWNER || invitation?.accessLevel === ACCESS.OWNER;
   }) },
@@ -308,7 +310,7 @@ export const invitationsFaults: AreaFault[] = [
     const source = faultSource(request, ctx);
     const user = callerOf(request, ctx);
     const email = String((request.params as Json).email ?? '').toLowerCase();
-    if (!matches(request, invitations('DELETE', '/:email')) || !source || !user || ![user.email, ...user.emails.map((e) => e.email)].some((e) => e.toLowerCase() === email)) return false;
+    if (!matches(request, { route: INVITATION_ROUTES.remove }) || !source || !user || ![user.email, ...user.emails.map((e) => e.email)].some((e) => e.toLowerCase() === email)) return false;
     const invitation = ctx.store.directMembers(source).find((m) => m.inviteToken !== null && m.inviteEmail?.toLowerCase() === email);
     if (!invitation) return false;
     ctx.store.members.delete(invitation.id);

@@ -2,12 +2,10 @@
 import { answer, changeParams, dropParams, mapBody, matches, status } from './dsl.js';
 import type { AreaFault } from './types.js';
 import type { Json } from './shared.js';
-
-const MIRRORS = '/projects/:id/remote_mirrors';
-const MIRROR = '/projects/:id/remote_mirrors/:mirror_id';
+import { MIRROR_ROUTES } from '../routes/remote-mirrors.js';
 
 export const remoteMirrorsFaults: AreaFault[] = [
-  { name: 'mirrors.url-unmasked', clauses: ['mirrors.url.masked'], description: 'credentials in the mirror URL (user and password) are shown instead of *****', ...mapBody({ method: ['GET', 'POST', 'PUT'], route: [MIRRORS, MIRROR] }, (b, ctx) => {
+  { name: 'mirrors.url-unmasked', clauses: ['mirrors.url.masked'], description: 'credentials in the mirror URL (user and password) are shown instead of *****', ...mapBody({ route: [MIRROR_ROUTES.list, MIRROR_ROUTES.get, MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (b, ctx) => {
     const unmask = (m: Json) => {
       for (const project of ctx.store.projects.values()) {
         const mirror = project.remoteMirrors.find((r) => r.id === m.id);
@@ -18,63 +16,63 @@ export const remoteMirrorsFaults: AreaFault[] = [
     };
     return Array.isArray(b) ? b.map(unmask) : unmask(b);
   }) },
-  { name: 'mirrors.git-user-masked', level: 'parity', clauses: ['mirrors.url.git-user-kept'], description: 'the ssh user git is masked too', ...mapBody({ method: ['GET', 'POST', 'PUT'], route: [MIRRORS, MIRROR] }, (b) => {
+  { name: 'mirrors.git-user-masked', level: 'parity', clauses: ['mirrors.url.git-user-kept'], description: 'the ssh user git is masked too', ...mapBody({ route: [MIRROR_ROUTES.list, MIRROR_ROUTES.get, MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (b) => {
     const mask = (m: Json) => ({ ...m, url: String(m.url).replace('://git@', '://*****@') });
     return Array.isArray(b) ? b.map(mask) : mask(b);
   }) },
-  { name: 'mirrors.enabled-by-default', clauses: ['mirrors.create.defaults'], description: 'a new mirror is enabled unless told otherwise', ...changeParams({ method: 'POST', route: MIRRORS }, (p) => {
+  { name: 'mirrors.enabled-by-default', clauses: ['mirrors.create.defaults'], description: 'a new mirror is enabled unless told otherwise', ...changeParams({ route: MIRROR_ROUTES.create }, (p) => {
     p.enabled ??= true;
   }) },
-  { name: 'mirrors.new-status-started', clauses: ['mirrors.create.defaults'], description: 'a new mirror reads update_status "started" instead of "none"', ...mapBody({ method: 'POST', route: MIRRORS }, (b) => ({ ...b, update_status: 'started' })) },
-  { name: 'mirrors.timestamps-on-create', clauses: ['mirrors.create.defaults'], description: 'a new mirror carries last_update_at instead of null', ...mapBody({ method: 'POST', route: MIRRORS }, (b) => ({ ...b, last_update_at: new Date().toISOString() })) },
-  { name: 'mirrors.403-for-401', clauses: ['mirrors.auth.below-maintainer', 'mirrors.auth.anonymous'], description: 'callers below Maintainer get 403 instead of GitLab\'s 401', ...status({ method: ['GET', 'POST', 'PUT', 'DELETE'], route: [MIRRORS, MIRROR, `${MIRROR}/sync`] }, 401, 403, { message: '403 Forbidden' }) },
-  { name: 'mirrors.sync-200-body', clauses: ['mirrors.sync.no-content'], description: 'sync answers 200 with a body instead of 204', ...status({ method: 'POST', route: `${MIRROR}/sync` }, 204, 200, { status: 'scheduled' }) },
-  { name: 'mirrors.regex-and-protected', clauses: ['mirrors.regex.exclusive'], description: 'mirror_branch_regex together with only_protected_branches is accepted', ...changeParams({ method: ['POST', 'PUT'], route: [MIRRORS, MIRROR] }, (p, request) => {
+  { name: 'mirrors.new-status-started', clauses: ['mirrors.create.defaults'], description: 'a new mirror reads update_status "started" instead of "none"', ...mapBody({ route: MIRROR_ROUTES.create }, (b) => ({ ...b, update_status: 'started' })) },
+  { name: 'mirrors.timestamps-on-create', clauses: ['mirrors.create.defaults'], description: 'a new mirror carries last_update_at instead of null', ...mapBody({ route: MIRROR_ROUTES.create }, (b) => ({ ...b, last_update_at: new Date().toISOString() })) },
+  { name: 'mirrors.403-for-401', clauses: ['mirrors.auth.below-maintainer', 'mirrors.auth.anonymous'], description: 'callers below Maintainer get 403 instead of GitLab\'s 401', ...status({ route: [MIRROR_ROUTES.list, MIRROR_ROUTES.get, MIRROR_ROUTES.create, MIRROR_ROUTES.sync, MIRROR_ROUTES.update, MIRROR_ROUTES.remove] }, 401, 403, { message: '403 Forbidden' }) },
+  { name: 'mirrors.sync-200-body', clauses: ['mirrors.sync.no-content'], description: 'sync answers 200 with a body instead of 204', ...status({ route: MIRROR_ROUTES.sync }, 204, 200, { status: 'scheduled' }) },
+  { name: 'mirrors.regex-and-protected', clauses: ['mirrors.regex.exclusive'], description: 'mirror_branch_regex together with only_protected_branches is accepted', ...changeParams({ route: [MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (p, request) => {
     const query = request.query as Json;
     if ((p.mirror_branch_regex ?? query.mirror_branch_regex) !== undefined) {
       delete p.only_protected_branches;
       delete query.only_protected_branches;
     }
   }) },
-  { name: 'mirrors.delete-keeps', clauses: ['mirrors.delete.removes'], description: 'delete answers 204 and keeps the mirror', ...answer({ method: 'DELETE', route: MIRROR }, 204) },
-  { name: 'mirrors.list-unpaginated', level: 'parity', clauses: ['mirrors.list.paginated'], description: 'the mirror list ignores page and per_page', ...dropParams({ method: 'GET', route: MIRRORS }, 'page', 'per_page') },
-  { name: 'mirrors.unknown-id-403', clauses: ['mirrors.id.not-found'], description: 'an unknown mirror id answers 403 instead of 404', ...status({ method: ['GET', 'PUT', 'DELETE', 'POST'], route: [MIRROR, `${MIRROR}/sync`] }, 404, 403, { message: '403 Forbidden' }) },
-  { name: 'mirrors.disabled-sync-accepted', clauses: ['mirrors.sync.disabled'], description: 'a disabled mirror accepts a sync request (204)', ...status({ method: 'POST', route: `${MIRROR}/sync` }, 400, 204) },
-  { name: 'mirrors.keep-divergent-ignored', clauses: ['mirrors.create.options'], description: 'keep_divergent_refs is ignored on create', ...dropParams({ method: 'POST', route: MIRRORS }, 'keep_divergent_refs') },
-  { name: 'mirrors.host-keys-ignored', level: 'parity', clauses: ['mirrors.host-keys.stored'], description: 'host_keys are ignored on create and update (host_keys reads [])', ...dropParams({ method: ['POST', 'PUT'], route: [MIRRORS, MIRROR] }, 'host_keys', 'host_keys[]') },
-  { name: 'mirrors.host-keys-fingerprint-padded', level: 'parity', clauses: ['mirrors.host-keys.stored'], description: 'host key fingerprints keep the Base64 padding ("SHA256:…=")', ...mapBody({ method: ['GET', 'POST', 'PUT'], route: [MIRRORS, MIRROR] }, (b) => {
+  { name: 'mirrors.delete-keeps', clauses: ['mirrors.delete.removes'], description: 'delete answers 204 and keeps the mirror', ...answer({ route: MIRROR_ROUTES.remove }, 204) },
+  { name: 'mirrors.list-unpaginated', level: 'parity', clauses: ['mirrors.list.paginated'], description: 'the mirror list ignores page and per_page', ...dropParams({ route: MIRROR_ROUTES.list }, 'page', 'per_page') },
+  { name: 'mirrors.unknown-id-403', clauses: ['mirrors.id.not-found'], description: 'an unknown mirror id answers 403 instead of 404', ...status({ route: [MIRROR_ROUTES.get, MIRROR_ROUTES.update, MIRROR_ROUTES.remove, MIRROR_ROUTES.sync] }, 404, 403, { message: '403 Forbidden' }) },
+  { name: 'mirrors.disabled-sync-accepted', clauses: ['mirrors.sync.disabled'], description: 'a disabled mirror accepts a sync request (204)', ...status({ route: MIRROR_ROUTES.sync }, 400, 204) },
+  { name: 'mirrors.keep-divergent-ignored', clauses: ['mirrors.create.options'], description: 'keep_divergent_refs is ignored on create', ...dropParams({ route: MIRROR_ROUTES.create }, 'keep_divergent_refs') },
+  { name: 'mirrors.host-keys-ignored', level: 'parity', clauses: ['mirrors.host-keys.stored'], description: 'host_keys are ignored on create and update (host_keys reads [])', ...dropParams({ route: [MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, 'host_keys', 'host_keys[]') },
+  { name: 'mirrors.host-keys-fingerprint-padded', level: 'parity', clauses: ['mirrors.host-keys.stored'], description: 'host key fingerprints keep the Base64 padding ("SHA256:…=")', ...mapBody({ route: [MIRROR_ROUTES.list, MIRROR_ROUTES.get, MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (b) => {
     const pad = (m: Json) => (Array.isArray(m.host_keys) ? { ...m, host_keys: (m.host_keys as Json[]).map((k) => ({ ...k, fingerprint_sha256: `${String(k.fingerprint_sha256)}=` })) } : m);
     return Array.isArray(b) ? b.map(pad) : pad(b);
   }) },
-  { name: 'mirrors.host-keys-invalid-dropped', level: 'parity', clauses: ['mirrors.host-keys.invalid'], description: 'a host key that is not a key is dropped instead of refused (400 "Invalid SSH host key(s): …")', ...changeParams({ method: ['POST', 'PUT'], route: [MIRRORS, MIRROR] }, (p) => {
+  { name: 'mirrors.host-keys-invalid-dropped', level: 'parity', clauses: ['mirrors.host-keys.invalid'], description: 'a host key that is not a key is dropped instead of refused (400 "Invalid SSH host key(s): …")', ...changeParams({ route: [MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (p) => {
     const looksLikeKey = (k: unknown) => typeof k === 'string' && (k.trim() === '' || /^(\S+\s+)?(ssh-|ecdsa-|sk-)\S+\s+[A-Za-z0-9+/]+={0,2}(\s|$)/.test(k.trim()));
     if (Array.isArray(p.host_keys)) p.host_keys = p.host_keys.filter(looksLikeKey);
   }) },
-  { name: 'mirrors.host-keys-limit-ignored', level: 'parity', clauses: ['mirrors.host-keys.invalid'], description: 'more than 10 host keys are accepted (the first 10 kept) instead of refused', ...changeParams({ method: ['POST', 'PUT'], route: [MIRRORS, MIRROR] }, (p) => {
+  { name: 'mirrors.host-keys-limit-ignored', level: 'parity', clauses: ['mirrors.host-keys.invalid'], description: 'more than 10 host keys are accepted (the first 10 kept) instead of refused', ...changeParams({ route: [MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (p) => {
     if (Array.isArray(p.host_keys)) p.host_keys = p.host_keys.slice(0, 10);
   }) },
-  { name: 'mirrors.host-keys-cleared-when-omitted', level: 'parity', clauses: ['mirrors.host-keys.kept-or-cleared'], description: 'an update without host_keys clears the stored keys', ...changeParams({ method: 'PUT', route: MIRROR }, (p, request) => {
+  { name: 'mirrors.host-keys-cleared-when-omitted', level: 'parity', clauses: ['mirrors.host-keys.kept-or-cleared'], description: 'an update without host_keys clears the stored keys', ...changeParams({ route: MIRROR_ROUTES.update }, (p, request) => {
     if (p.host_keys === undefined && p['host_keys[]'] === undefined && (request.query as Json).host_keys === undefined) p.host_keys = [];
   }) },
-  { name: 'mirrors.host-keys-empty-kept', level: 'parity', clauses: ['mirrors.host-keys.kept-or-cleared'], description: 'host_keys [] or null on update keep the stored keys instead of clearing them', ...changeParams({ method: 'PUT', route: MIRROR }, (p) => {
+  { name: 'mirrors.host-keys-empty-kept', level: 'parity', clauses: ['mirrors.host-keys.kept-or-cleared'], description: 'host_keys [] or null on update keep the stored keys instead of clearing them', ...changeParams({ route: MIRROR_ROUTES.update }, (p) => {
     if (p.host_keys === null || (Array.isArray(p.host_keys) && p.host_keys.length === 0)) delete p.host_keys;
   }) },
-  { name: 'mirrors.boolean-strings-truthy', clauses: ['mirrors.params.boolean-strings'], description: 'enabled, only_protected_branches and keep_divergent_refs sent as text are true whatever the text ("false" too)', ...changeParams({ method: ['POST', 'PUT'], route: [MIRRORS, MIRROR] }, (p, request) => {
+  { name: 'mirrors.boolean-strings-truthy', clauses: ['mirrors.params.boolean-strings'], description: 'enabled, only_protected_branches and keep_divergent_refs sent as text are true whatever the text ("false" too)', ...changeParams({ route: [MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (p, request) => {
     for (const bag of [p, request.query as Json]) {
       for (const name of ['enabled', 'only_protected_branches', 'keep_divergent_refs']) if (typeof bag[name] === 'string' && bag[name] !== '') bag[name] = true;
     }
   }) },
-  { name: 'mirrors.boolean-digits-refused', level: 'parity', clauses: ['mirrors.params.boolean-strings'], description: '"1" and "0" for enabled, only_protected_branches and keep_divergent_refs are refused as invalid instead of read as true and false', ...changeParams({ method: ['POST', 'PUT'], route: [MIRRORS, MIRROR] }, (p, request) => {
+  { name: 'mirrors.boolean-digits-refused', level: 'parity', clauses: ['mirrors.params.boolean-strings'], description: '"1" and "0" for enabled, only_protected_branches and keep_divergent_refs are refused as invalid instead of read as true and false', ...changeParams({ route: [MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (p, request) => {
     for (const bag of [p, request.query as Json]) {
       for (const name of ['enabled', 'only_protected_branches', 'keep_divergent_refs']) if (bag[name] === '1' || bag[name] === '0') bag[name] = 'not-a-boolean';
     }
   }) },
-  { name: 'mirrors.protected-null-accepted', level: 'parity', clauses: ['mirrors.params.protected-null'], description: 'only_protected_branches null (or empty) is taken as not given instead of refused with "can\'t be blank"', ...changeParams({ method: ['POST', 'PUT'], route: [MIRRORS, MIRROR] }, (p, request) => {
+  { name: 'mirrors.protected-null-accepted', level: 'parity', clauses: ['mirrors.params.protected-null'], description: 'only_protected_branches null (or empty) is taken as not given instead of refused with "can\'t be blank"', ...changeParams({ route: [MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (p, request) => {
     for (const bag of [p, request.query as Json]) if (bag.only_protected_branches === null || bag.only_protected_branches === '') delete bag.only_protected_branches;
   }) },
-  { name: 'mirrors.public-key-missing', level: 'parity', clauses: ['mirrors.public-key.ssh'], description: 'GET …/public_key of an SSH mirror answers 404 as if it had no key (as before GitLab 17.9)', ...status({ method: 'GET', route: `${MIRROR}/public_key` }, 200, 404, { message: '404 Not Found' }) },
+  { name: 'mirrors.public-key-missing', level: 'parity', clauses: ['mirrors.public-key.ssh'], description: 'GET …/public_key of an SSH mirror answers 404 as if it had no key (as before GitLab 17.9)', ...status({ route: MIRROR_ROUTES.publicKey }, 200, 404, { message: '404 Not Found' }) },
   { name: 'mirrors.public-key-any-url', level: 'parity', clauses: ['mirrors.public-key.not-ssh'], description: 'GET …/public_key answers a key for every mirror with auth_method ssh_public_key, whatever its url (GitLab: only ssh:// urls)', onSend(request, reply, payload, ctx) {
-    if (!matches(request, { method: 'GET', route: `${MIRROR}/public_key` }) || reply.statusCode !== 404) return payload;
+    if (!matches(request, { route: MIRROR_ROUTES.publicKey }) || reply.statusCode !== 404) return payload;
     const params = request.params as Json;
     const mirror = ctx.store.findProject(String(params.id))?.remoteMirrors.find((m) => String(m.id) === String(params.mirror_id));
     if (mirror?.authMethod !== 'ssh_public_key') return payload;
@@ -83,7 +81,7 @@ export const remoteMirrorsFaults: AreaFault[] = [
   } },
   { name: 'mirrors.public-key-unstable', level: 'parity', clauses: ['mirrors.public-key.ssh'], description: 'every read of …/public_key shows another key', ...(() => {
     let reads = 0;
-    return mapBody({ method: 'GET', route: `${MIRROR}/public_key` }, (b) => {
+    return mapBody({ route: MIRROR_ROUTES.publicKey }, (b) => {
       const key = String(b.public_key);
       const at = 'ssh-rsa '.length + 60;
       const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -91,12 +89,12 @@ export const remoteMirrorsFaults: AreaFault[] = [
     });
   })() },
   // ---- issue #26 ----------------------------------------------------------------------------------
-  { name: 'mirrors.auth-method-default-absent', clauses: ['mirrors.auth-method.values'], description: 'a mirror whose auth_method was not given shows none instead of "password"', ...mapBody({ method: ['GET', 'POST'], route: [MIRRORS, MIRROR] }, (b) => {
+  { name: 'mirrors.auth-method-default-absent', clauses: ['mirrors.auth-method.values'], description: 'a mirror whose auth_method was not given shows none instead of "password"', ...mapBody({ route: [MIRROR_ROUTES.list, MIRROR_ROUTES.get, MIRROR_ROUTES.create] }, (b) => {
     const strip = ({ auth_method: method, ...rest }: Json) => (method === 'password' ? rest : { ...rest, auth_method: method });
     return Array.isArray(b) ? b.map(strip) : strip(b);
   }) },
   { name: 'mirrors.scheme-text-order', level: 'parity', clauses: ['mirrors.create.schemes'], description: 'a refused scheme lists the allowed ones in another order than GitLab\'s "http, https, ssh, git"', onSend(request, reply, payload) {
-    if (!matches(request, { method: 'POST', route: MIRRORS }) || reply.statusCode !== 400) return payload;
+    if (!matches(request, { route: MIRROR_ROUTES.create }) || reply.statusCode !== 400) return payload;
     return payload.replace('Only allowed schemes are http, https, ssh, git', 'Only allowed schemes are ssh, git, http, https');
   } },
 ];

@@ -5,14 +5,13 @@ import { answer, changeParams, dropParams, mapBody, matches, status, type When }
 import type { AreaFault, SeededFault } from './types.js';
 import { authenticate } from '../http/auth.js';
 import { apiError } from '../http/errors.js';
-import { unchangedUpdate } from '../spec-only/unchanged-update.js';
+import { unchangedUpdate } from '../routes/unchanged-update.js';
 import { ACCESS } from '../state/model.js';
 import type { Project } from '../state/model.js';
 import { callerOf, requestParams, withHeaders, type Json } from './shared.js';
 import { validRefName } from '../git/ref-name.js';
+import { FILE_ROUTES } from '../routes/repository-files.js';
 
-const FILE = '/projects/:id/repository/files/:file_path';
-const file = (method: string | string[], suffix = ''): When => ({ method, route: `${FILE}${suffix}` });
 
 /** The file a raw request names, at its ref or the default branch, answered as text (for faults that leak it). */
 function rawFileOf(project: Project, request: Parameters<NonNullable<SeededFault['onSend']>>[0], reply: Parameters<NonNullable<SeededFault['onSend']>>[1]): string | undefined {
@@ -43,35 +42,35 @@ function rewriteHeaders(when: When, rewrite: (name: string, value: unknown) => u
 }
 
 export const repositoryFilesFaults: AreaFault[] = [
-  { name: 'files.blob-id-wrong', clauses: ['files.file.blob-id'], description: 'blob_id is not the git blob id (SHA-1 of the content, not of the blob object)', ...mapBody(file('GET'), (b) => ({ ...b, blob_id: createHash('sha1').update(Buffer.from(String(b.content), 'base64')).digest('hex') })) },
-  { name: 'files.sha256-of-base64', clauses: ['files.file.content-sha256'], description: 'content_sha256 hashes the Base64 text instead of the bytes', ...mapBody(file('GET'), (b) => ({ ...b, content_sha256: createHash('sha256').update(String(b.content)).digest('hex') })) },
-  { name: 'files.size-off-by-one', clauses: ['files.file.content-base64'], description: 'size counts one byte too many', ...mapBody(file('GET'), (b) => ({ ...b, size: Number(b.size) + 1 })) },
-  { name: 'files.commit-id-is-last-commit', clauses: ['files.file.commit-id'], description: 'commit_id is the last commit of the file instead of the commit ref resolves to', ...mapBody(file('GET'), (b) => ({ ...b, commit_id: b.last_commit_id })) },
-  { name: 'files.execute-filemode-string', clauses: ['files.file.shape', 'files.file.execute-filemode'], description: 'execute_filemode is the string "false"/"true" instead of a boolean', ...mapBody(file('GET'), (b) => ({ ...b, execute_filemode: String(b.execute_filemode) })) },
-  { name: 'files.ref-not-echoed', clauses: ['files.file.ref'], description: 'ref answers the resolved commit id instead of the requested ref', ...mapBody(file('GET'), (b) => ({ ...b, ref: b.commit_id })) },
-  { name: 'files.header-last-commit-missing', clauses: ['files.file.headers'], description: 'GET and HEAD of a file lack the Last-Commit-Id metadata header', ...withHeaders(['x-gitlab-last-commit-id'], file(['GET', 'HEAD'])) },
-  { name: 'files.traversal-normalised', clauses: ['files.write.traversal'], description: 'a file_path with ".." is normalised and served instead of being refused', ...changeParams(file(['GET', 'POST', 'PUT', 'DELETE']), (_p, request) => {
+  { name: 'files.blob-id-wrong', clauses: ['files.file.blob-id'], description: 'blob_id is not the git blob id (SHA-1 of the content, not of the blob object)', ...mapBody({ route: FILE_ROUTES.get }, (b) => ({ ...b, blob_id: createHash('sha1').update(Buffer.from(String(b.content), 'base64')).digest('hex') })) },
+  { name: 'files.sha256-of-base64', clauses: ['files.file.content-sha256'], description: 'content_sha256 hashes the Base64 text instead of the bytes', ...mapBody({ route: FILE_ROUTES.get }, (b) => ({ ...b, content_sha256: createHash('sha256').update(String(b.content)).digest('hex') })) },
+  { name: 'files.size-off-by-one', clauses: ['files.file.content-base64'], description: 'size counts one byte too many', ...mapBody({ route: FILE_ROUTES.get }, (b) => ({ ...b, size: Number(b.size) + 1 })) },
+  { name: 'files.commit-id-is-last-commit', clauses: ['files.file.commit-id'], description: 'commit_id is the last commit of the file instead of the commit ref resolves to', ...mapBody({ route: FILE_ROUTES.get }, (b) => ({ ...b, commit_id: b.last_commit_id })) },
+  { name: 'files.execute-filemode-string', clauses: ['files.file.shape', 'files.file.execute-filemode'], description: 'execute_filemode is the string "false"/"true" instead of a boolean', ...mapBody({ route: FILE_ROUTES.get }, (b) => ({ ...b, execute_filemode: String(b.execute_filemode) })) },
+  { name: 'files.ref-not-echoed', clauses: ['files.file.ref'], description: 'ref answers the resolved commit id instead of the requested ref', ...mapBody({ route: FILE_ROUTES.get }, (b) => ({ ...b, ref: b.commit_id })) },
+  { name: 'files.header-last-commit-missing', clauses: ['files.file.headers'], description: 'GET and HEAD of a file lack the Last-Commit-Id metadata header', ...withHeaders(['x-gitlab-last-commit-id'], { route: FILE_ROUTES.get, method: ['GET', 'HEAD'] }) },
+  { name: 'files.traversal-normalised', clauses: ['files.write.traversal'], description: 'a file_path with ".." is normalised and served instead of being refused', ...changeParams({ route: [FILE_ROUTES.get, FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] }, (_p, request) => {
     const params = request.params as Json;
     const path = String(params.file_path ?? '');
     if (path.split('/').includes('..')) params.file_path = path.split('/').filter((s) => s !== '..' && s !== '').join('/') || 'README.md';
   }) },
-  { name: 'files.raw-ignores-ref', clauses: ['files.raw.default-ref', 'files.raw.content'], description: 'raw always reads the default branch, whatever ref says', ...dropParams(file('GET', '/raw'), 'ref') },
-  { name: 'files.blame-range-ignored', clauses: ['files.blame.range', 'files.blame.range-validation'], description: 'blame ignores range[start] and range[end]', ...dropParams(file('GET', '/blame'), 'range[start]', 'range[end]', 'range') },
-  { name: 'files.blame-not-grouped', clauses: ['files.blame.shape'], description: 'blame answers one range per line instead of grouping lines of one commit', ...mapBody(file('GET', '/blame'), (b) => (Array.isArray(b) ? b.flatMap((r) => (r.lines as string[]).map((line) => ({ ...r, lines: [line] }))) : undefined)) },
-  { name: 'files.create-200', clauses: ['files.create.commit'], description: 'create answers 200 instead of 201', ...status(file('POST'), 201, 200) },
-  { name: 'files.delete-keeps-file', clauses: ['files.delete.commit', 'files.delete.missing'], description: 'delete answers 204 without deleting the file', ...answer(file('DELETE'), 204) },
-  { name: 'files.update-ignores-last-commit-id', clauses: ['files.update.last-commit-id'], description: 'update ignores last_commit_id, so a stale editor overwrites newer content', ...dropParams(file('PUT'), 'last_commit_id') },
-  { name: 'files.encoding-ignored', clauses: ['files.create.encoding'], description: 'encoding=base64 is ignored: the Base64 text is stored as it is', ...dropParams(file(['POST', 'PUT']), 'encoding') },
-  { name: 'files.ref-defaults-to-head', clauses: ['files.get.ref-required'], description: 'a missing ref is taken as HEAD instead of refused', ...changeParams(file(['GET', 'HEAD']), (p, request) => {
+  { name: 'files.raw-ignores-ref', clauses: ['files.raw.default-ref', 'files.raw.content'], description: 'raw always reads the default branch, whatever ref says', ...dropParams({ route: FILE_ROUTES.raw }, 'ref') },
+  { name: 'files.blame-range-ignored', clauses: ['files.blame.range', 'files.blame.range-validation'], description: 'blame ignores range[start] and range[end]', ...dropParams({ route: FILE_ROUTES.blame }, 'range[start]', 'range[end]', 'range') },
+  { name: 'files.blame-not-grouped', clauses: ['files.blame.shape'], description: 'blame answers one range per line instead of grouping lines of one commit', ...mapBody({ route: FILE_ROUTES.blame }, (b) => (Array.isArray(b) ? b.flatMap((r) => (r.lines as string[]).map((line) => ({ ...r, lines: [line] }))) : undefined)) },
+  { name: 'files.create-200', clauses: ['files.create.commit'], description: 'create answers 200 instead of 201', ...status({ route: FILE_ROUTES.create }, 201, 200) },
+  { name: 'files.delete-keeps-file', clauses: ['files.delete.commit', 'files.delete.missing'], description: 'delete answers 204 without deleting the file', ...answer({ route: FILE_ROUTES.remove }, 204) },
+  { name: 'files.update-ignores-last-commit-id', clauses: ['files.update.last-commit-id'], description: 'update ignores last_commit_id, so a stale editor overwrites newer content', ...dropParams({ route: FILE_ROUTES.update }, 'last_commit_id') },
+  { name: 'files.encoding-ignored', clauses: ['files.create.encoding'], description: 'encoding=base64 is ignored: the Base64 text is stored as it is', ...dropParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update] }, 'encoding') },
+  { name: 'files.ref-defaults-to-head', clauses: ['files.get.ref-required'], description: 'a missing ref is taken as HEAD instead of refused', ...changeParams({ route: FILE_ROUTES.get, method: ['GET', 'HEAD'] }, (p, request) => {
     if ((request.query as Json).ref === undefined && p.ref === undefined) p.ref = 'HEAD';
   }) },
   { name: 'files.errors-as-text', clauses: ['files.errors.shape'], description: '404 answers are plain text instead of GitLab\'s JSON error body', onSend(request, reply, payload) {
-    if (!matches(request, file('GET')) || reply.statusCode !== 404) return payload;
+    if (!matches(request, { route: FILE_ROUTES.get }) || reply.statusCode !== 404) return payload;
     reply.header('content-type', 'text/plain; charset=utf-8');
     return 'Not Found';
   } },
   { name: 'files.guest-reads-private', clauses: ['files.read.role'], description: 'a Guest of a private project reads files (403 turned into the file)', onSend(request, reply, payload, ctx) {
-    if (!matches(request, file('GET', '/raw')) || reply.statusCode !== 403) return payload;
+    if (!matches(request, { route: FILE_ROUTES.raw }) || reply.statusCode !== 403) return payload;
     const project = ctx.store.findProject(String((request.params as Json).id));
     const head = project?.repository.branchHead(project.repository.defaultBranch);
     const found = head && project!.repository.readFile(head, String((request.params as Json).file_path));
@@ -81,23 +80,23 @@ export const repositoryFilesFaults: AreaFault[] = [
   } },
   { name: 'files.disabled-repository-readable', clauses: ['files.repository.disabled'], description: 'raw of a project whose repository feature is disabled serves the file (403 turned into the file)', onSend(request, reply, payload, ctx) {
     const project = ctx.store.findProject(String((request.params as Json).id));
-    if (!matches(request, file('GET', '/raw')) || reply.statusCode !== 403 || project?.repositoryAccessLevel !== 'disabled') return payload;
+    if (!matches(request, { route: FILE_ROUTES.raw }) || reply.statusCode !== 403 || project?.repositoryAccessLevel !== 'disabled') return payload;
     return rawFileOf(project, request, reply) ?? payload;
   } },
   { name: 'files.disabled-repository-writable', clauses: ['files.repository.disabled'], description: 'a create in a project whose repository feature is disabled answers 201 (as if written) instead of 403', onRequest(request, reply, ctx) {
     const project = ctx.store.findProject(String((request.params as Json).id));
-    if (!matches(request, file('POST')) || project?.repositoryAccessLevel !== 'disabled') return false;
+    if (!matches(request, { route: FILE_ROUTES.create }) || project?.repositoryAccessLevel !== 'disabled') return false;
     void reply.code(201).send({ file_path: (request.params as Json).file_path, branch: 'main' });
     return true;
   } },
   { name: 'files.private-repository-open', clauses: ['files.repository.private'], description: 'a public project whose repository is private to members serves raw files to non-members (403 turned into the file)', onSend(request, reply, payload, ctx) {
     const project = ctx.store.findProject(String((request.params as Json).id));
-    if (!matches(request, file('GET', '/raw')) || reply.statusCode !== 403 || project?.repositoryAccessLevel !== 'private') return payload;
+    if (!matches(request, { route: FILE_ROUTES.raw }) || reply.statusCode !== 403 || project?.repositoryAccessLevel !== 'private') return payload;
     return rawFileOf(project, request, reply) ?? payload;
   } },
   { name: 'files.private-repository-guest-refused', clauses: ['files.repository.private'], description: 'a Guest of a public project whose repository is private to members is refused (403), as on a private project', onSend(request, reply, payload, ctx) {
     const project = ctx.store.findProject(String((request.params as Json).id));
-    if (!matches(request, file(['GET', 'HEAD'])) || reply.statusCode !== 200 || project?.repositoryAccessLevel !== 'private') return payload;
+    if (!matches(request, { route: FILE_ROUTES.get, method: ['GET', 'HEAD'] }) || reply.statusCode !== 200 || project?.repositoryAccessLevel !== 'private') return payload;
     let level: number;
     try {
       level = ctx.store.accessLevel(project, authenticate(ctx.store, request).user);
@@ -111,40 +110,40 @@ export const repositoryFilesFaults: AreaFault[] = [
   { name: 'files.anonymous-write-401', level: 'parity', clauses: ['files.write.anonymous'], description: 'a write without a token on a public project is 401 instead of GitLab\'s 403 (authorize! :push_code, no authenticate!)', onSend(request, reply, payload) {
     const query = (request.query ?? {}) as Json;
     const token = request.headers['private-token'] || request.headers.authorization || query.private_token;
-    if (!matches(request, file(['POST', 'PUT', 'DELETE'])) || reply.statusCode !== 403 || token) return payload;
+    if (!matches(request, { route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] }) || reply.statusCode !== 403 || token) return payload;
     reply.code(401).header('content-type', 'application/json');
     return JSON.stringify({ message: '401 Unauthorized' });
   } },
   { name: 'files.raw-blank-ref-default-branch', level: 'parity', clauses: ['files.raw.ref-not-blank'], description: 'raw with a blank ref reads the default branch instead of refusing it (400 "ref is empty")', preHandler(request) {
-    if (!matches(request, file(['GET', 'HEAD'], '/raw'))) return;
+    if (!matches(request, { route: FILE_ROUTES.raw, method: ['GET', 'HEAD'] })) return;
     const query = request.query as Json | undefined;
     if (query && typeof query.ref === 'string' && query.ref.trim() === '') delete query.ref;
   } },
   { name: 'files.raw-leading-slash-read', level: 'parity', clauses: ['files.raw.leading-slash'], description: 'raw reads an encoded absolute file_path as the path without its leading "/" instead of refusing it (400)', preHandler(request) {
-    if (!matches(request, file(['GET', 'HEAD'], '/raw'))) return;
+    if (!matches(request, { route: FILE_ROUTES.raw, method: ['GET', 'HEAD'] })) return;
     const params = request.params as Json;
     params.file_path = String(params.file_path ?? '').replace(/^\/+/, '');
   } },
   { name: 'files.empty-update-refused', level: 'parity', clauses: ['files.update.empty-commit'], description: 'PUT with the current content is refused with 400 (the spec\'s empty commit) instead of GitLab\'s 200 and an empty commit', preHandler(request, ctx) {
-    if (matches(request, file('PUT')) && unchangedUpdate(ctx.store, request)) throw apiError(400, 'You are attempting to make an empty commit');
+    if (matches(request, { route: FILE_ROUTES.update }) && unchangedUpdate(ctx.store, request)) throw apiError(400, 'You are attempting to make an empty commit');
   } },
   { name: 'files.blame-blank-range-ignored', clauses: ['files.blame.range-validation'], description: 'blank range bounds (range[start]=&range[end]=) are ignored and the whole file is blamed instead of a 400', preHandler(request) {
-    if (!matches(request, file(['GET', 'HEAD'], '/blame'))) return;
+    if (!matches(request, { route: FILE_ROUTES.blame, method: ['GET', 'HEAD'] })) return;
     // The query as Rack reads it: range[start]=&range[end]= is the hash range: { start: '', end: '' }.
     const query = request.query as Json | undefined;
     const range = query?.range;
     if (range && typeof range === 'object' && Object.values(range).every((bound) => bound === '')) delete query.range;
   } },
-  { name: 'files.null-content-refused', level: 'parity', clauses: ['files.update.null-content'], description: 'PUT with content null is refused as a missing content instead of writing an empty file', ...changeParams(file('PUT'), (p) => {
+  { name: 'files.null-content-refused', level: 'parity', clauses: ['files.update.null-content'], description: 'PUT with content null is refused as a missing content instead of writing an empty file', ...changeParams({ route: FILE_ROUTES.update }, (p) => {
     if (p.content === null) delete p.content;
   }) },
-  { name: 'files.execute-filemode-word-ignored', clauses: ['files.create.execute-filemode-type'], description: 'an execute_filemode that is no boolean is ignored and the file written, instead of a 400', ...changeParams(file('POST'), (p, request) => {
+  { name: 'files.execute-filemode-word-ignored', clauses: ['files.create.execute-filemode-type'], description: 'an execute_filemode that is no boolean is ignored and the file written, instead of a 400', ...changeParams({ route: FILE_ROUTES.create }, (p, request) => {
     if (p.execute_filemode === undefined || typeof p.execute_filemode === 'boolean' || ['true', 'false', '1', '0'].includes(String(p.execute_filemode))) return;
     delete p.execute_filemode;
     delete (request.query as Json).execute_filemode;
   }) },
   { name: 'files.invalid-json-created', clauses: ['files.create.invalid-json'], description: 'a create whose JSON body does not parse answers 201 as if written', onSend(request, reply, payload) {
-    if (!matches(request, file('POST')) || reply.statusCode !== 400 || !payload.includes('message body does not match declared format')) return payload;
+    if (!matches(request, { route: FILE_ROUTES.create }) || reply.statusCode !== 400 || !payload.includes('message body does not match declared format')) return payload;
     reply.code(201);
     return JSON.stringify({ file_path: decodeURIComponent(String((request.params as Json).file_path)), branch: 'main' });
   } },
@@ -156,25 +155,25 @@ export const repositoryFilesFaults: AreaFault[] = [
     reply.header('content-type', 'application/json');
     return JSON.stringify({ message: '404 Project Not Found' });
   } },
-  { name: 'files.sha-ref-last-commit-is-ref', clauses: ['files.file.last-commit-id'], description: 'a file read at a commit id names that commit as its last_commit_id, whichever commit last touched the file', ...mapBody(file('GET'), (b) => (/^[0-9a-f]{40}$/.test(String(b.ref)) ? { ...b, last_commit_id: b.ref } : undefined)) },
-  { name: 'files.anonymous-sha256-of-base64', clauses: ['files.get.public-without-auth'], description: 'a file read without a token carries the SHA-256 of its Base64 text instead of its bytes', ...mapBody(file('GET'), (b, ctx, request) => (callerOf(request, ctx) ? undefined : { ...b, content_sha256: createHash('sha256').update(String(b.content)).digest('hex') })) },
-  { name: 'files.binary-content-as-text', clauses: ['files.file.content-base64'], description: 'GET file reads the content as UTF-8 text before Base64: bytes that are no UTF-8 come back as replacement characters', ...mapBody(file('GET'), (b) => ({ ...b, content: Buffer.from(Buffer.from(String(b.content), 'base64').toString('utf8')).toString('base64') })) },
-  { name: 'files.default-author-administrator', clauses: ['files.create.default-author'], description: 'a create or update without author_name and author_email is authored by the administrator instead of the user of the token', ...changeParams(file(['POST', 'PUT']), (p, request) => {
+  { name: 'files.sha-ref-last-commit-is-ref', clauses: ['files.file.last-commit-id'], description: 'a file read at a commit id names that commit as its last_commit_id, whichever commit last touched the file', ...mapBody({ route: FILE_ROUTES.get }, (b) => (/^[0-9a-f]{40}$/.test(String(b.ref)) ? { ...b, last_commit_id: b.ref } : undefined)) },
+  { name: 'files.anonymous-sha256-of-base64', clauses: ['files.get.public-without-auth'], description: 'a file read without a token carries the SHA-256 of its Base64 text instead of its bytes', ...mapBody({ route: FILE_ROUTES.get }, (b, ctx, request) => (callerOf(request, ctx) ? undefined : { ...b, content_sha256: createHash('sha256').update(String(b.content)).digest('hex') })) },
+  { name: 'files.binary-content-as-text', clauses: ['files.file.content-base64'], description: 'GET file reads the content as UTF-8 text before Base64: bytes that are no UTF-8 come back as replacement characters', ...mapBody({ route: FILE_ROUTES.get }, (b) => ({ ...b, content: Buffer.from(Buffer.from(String(b.content), 'base64').toString('utf8')).toString('base64') })) },
+  { name: 'files.default-author-administrator', clauses: ['files.create.default-author'], description: 'a create or update without author_name and author_email is authored by the administrator instead of the user of the token', ...changeParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update] }, (p, request) => {
     const query = request.query as Json;
     if ([p.author_name, p.author_email, query.author_name, query.author_email].every((v) => v === undefined)) Object.assign(p, { author_name: 'Administrator', author_email: 'admin@example.com' });
   }) },
   { name: 'files.blame-unknown-sha-reads-default', clauses: ['files.get.not-found'], description: 'blame at a commit id the repository does not hold reads the default branch instead of answering 404', preHandler(request, ctx) {
-    if (!matches(request, file('GET', '/blame'))) return;
+    if (!matches(request, { route: FILE_ROUTES.blame })) return;
     const query = request.query as Json;
     const project = ctx.store.findProject(String((request.params as Json).id));
     if (project && /^[0-9a-f]{40}$/.test(String(query.ref)) && !project.repository.resolve(String(query.ref))) query.ref = project.repository.defaultBranch;
   } },
-  { name: 'files.raw-head-commit-and-ref-missing', clauses: ['files.file.headers'], description: 'HEAD raw lacks the Commit-Id and Ref metadata headers', ...rewriteHeaders(file('HEAD', '/raw'), (name, value) => (['x-gitlab-commit-id', 'x-gitlab-ref'].includes(name) ? undefined : value)) },
-  { name: 'files.raw-expires-missing', level: 'parity', clauses: ['files.raw.no-cache'], description: 'GET raw lacks Expires: Fri, 01 Jan 1990 00:00:00 GMT', ...rewriteHeaders(file('GET', '/raw'), (name, value) => (name === 'expires' ? undefined : value)) },
-  { name: 'files.raw-cache-control-short', level: 'parity', clauses: ['files.raw.no-cache'], description: 'GET raw sends Cache-Control: no-cache only, not GitLab\'s "max-age=0, private, must-revalidate, no-store, no-cache"', ...rewriteHeaders(file('GET', '/raw'), (name, value) => (name === 'cache-control' ? 'no-cache' : value)) },
-  { name: 'files.raw-disposition-without-extended', level: 'parity', clauses: ['files.raw.headers'], description: 'GET raw\'s Content-Disposition lacks filename*=UTF-8\'\'…', ...rewriteHeaders(file('GET', '/raw'), (name, value) => (name === 'content-disposition' ? String(value).replace(/; filename\*=[^;]*/, '') : value)) },
+  { name: 'files.raw-head-commit-and-ref-missing', clauses: ['files.file.headers'], description: 'HEAD raw lacks the Commit-Id and Ref metadata headers', ...rewriteHeaders({ route: FILE_ROUTES.raw, method: 'HEAD' }, (name, value) => (['x-gitlab-commit-id', 'x-gitlab-ref'].includes(name) ? undefined : value)) },
+  { name: 'files.raw-expires-missing', level: 'parity', clauses: ['files.raw.no-cache'], description: 'GET raw lacks Expires: Fri, 01 Jan 1990 00:00:00 GMT', ...rewriteHeaders({ route: FILE_ROUTES.raw }, (name, value) => (name === 'expires' ? undefined : value)) },
+  { name: 'files.raw-cache-control-short', level: 'parity', clauses: ['files.raw.no-cache'], description: 'GET raw sends Cache-Control: no-cache only, not GitLab\'s "max-age=0, private, must-revalidate, no-store, no-cache"', ...rewriteHeaders({ route: FILE_ROUTES.raw }, (name, value) => (name === 'cache-control' ? 'no-cache' : value)) },
+  { name: 'files.raw-disposition-without-extended', level: 'parity', clauses: ['files.raw.headers'], description: 'GET raw\'s Content-Disposition lacks filename*=UTF-8\'\'…', ...rewriteHeaders({ route: FILE_ROUTES.raw }, (name, value) => (name === 'content-disposition' ? String(value).replace(/; filename\*=[^;]*/, '') : value)) },
   { name: 'files.direct-guest-reads', clauses: ['files.read.role'], description: 'a direct Guest of a private project reads its files (the 403 of GET file, raw and blame turned into 200)', onSend(request, reply, payload, ctx) {
-    if (reply.statusCode !== 403 || ![file('GET'), file('GET', '/raw'), file('GET', '/blame')].some((when) => matches(request, when))) return payload;
+    if (reply.statusCode !== 403 || ![{ route: FILE_ROUTES.get }, { route: FILE_ROUTES.raw }, { route: FILE_ROUTES.blame }].some((when) => matches(request, when))) return payload;
     const project = ctx.store.findProject(String((request.params as Json).id));
     const user = callerOf(request, ctx);
     if (!project || !user || ctx.store.directMembership(project, user.id)?.accessLevel !== ACCESS.GUEST) return payload;
@@ -182,11 +181,11 @@ export const repositoryFilesFaults: AreaFault[] = [
     return '{}';
   } },
   { name: 'files.blame-range-order-text', level: 'parity', clauses: ['files.blame.range-validation'], description: 'blame with range[start] after range[end] says "range[start] must not be greater than range[end]" instead of GitLab\'s text', onSend(request, reply, payload) {
-    if (!matches(request, file('GET', '/blame')) || reply.statusCode !== 400) return payload;
+    if (!matches(request, { route: FILE_ROUTES.blame }) || reply.statusCode !== 400) return payload;
     return payload.replace('range[start] must be less than or equal to range[end]', 'range[start] must not be greater than range[end]');
   } },
   // ---- writes on branches (Commits::CreateService#validate!) ----
-  { name: 'files.existing-branch-overwritten', clauses: ['files.write.branch-exists'], description: 'a write from start_branch onto another branch that exists commits onto that branch instead of being refused', ...changeParams(file(['POST', 'PUT', 'DELETE']), (p, request, ctx) => {
+  { name: 'files.existing-branch-overwritten', clauses: ['files.write.branch-exists'], description: 'a write from start_branch onto another branch that exists commits onto that branch instead of being refused', ...changeParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] }, (p, request, ctx) => {
     const project = ctx.store.findProject(String((request.params as Json).id));
     const { branch, start_branch: start } = requestParams(request);
     if (project && typeof start === 'string' && start !== branch && project.repository.branches.has(String(branch))) {
@@ -194,13 +193,13 @@ export const repositoryFilesFaults: AreaFault[] = [
       delete (request.query as Json).start_branch;
     }
   }) },
-  { name: 'files.missing-start-branch-from-default', clauses: ['files.write.start-branch-missing'], description: 'a start_branch that names no branch (or a new branch without one) starts from the default branch instead of being refused', ...changeParams(file(['POST', 'PUT', 'DELETE']), (p, request, ctx) => {
+  { name: 'files.missing-start-branch-from-default', clauses: ['files.write.start-branch-missing'], description: 'a start_branch that names no branch (or a new branch without one) starts from the default branch instead of being refused', ...changeParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] }, (p, request, ctx) => {
     const project = ctx.store.findProject(String((request.params as Json).id));
     const { branch, start_branch: start } = requestParams(request);
     const from = typeof start === 'string' && start !== '' ? start : String(branch);
     if (project && !project.repository.isEmpty && !project.repository.branches.has(from)) p.start_branch = project.repository.defaultBranch;
   }) },
-  { name: 'files.invalid-branch-name-mended', clauses: ['files.write.branch-name-invalid'], description: 'a new branch whose name git refuses is made under a mended name ("a..b" as "a.b") instead of being refused', ...changeParams(file(['POST', 'PUT', 'DELETE']), (p, request) => {
+  { name: 'files.invalid-branch-name-mended', clauses: ['files.write.branch-name-invalid'], description: 'a new branch whose name git refuses is made under a mended name ("a..b" as "a.b") instead of being refused', ...changeParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] }, (p, request) => {
     const { branch } = requestParams(request);
     if (typeof branch === 'string' && !validRefName(branch)) p.branch = branch.replace(/\.\.+/g, '.');
   }) },
@@ -212,7 +211,7 @@ export const repositoryFilesFaults: AreaFault[] = [
       clauses: ['files.write.protected-branch'],
       description: 'a Developer writes to a branch only Maintainers may push to',
       preHandler(request, ctx) {
-        if (!matches(request, file(['POST', 'PUT', 'DELETE']))) return;
+        if (!matches(request, { route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] })) return;
         const project = ctx.store.findProject(String((request.params as Json).id));
         const branch = String(requestParams(request).branch);
         const user = callerOf(request, ctx);
@@ -228,7 +227,7 @@ export const repositoryFilesFaults: AreaFault[] = [
     } satisfies AreaFault;
   })(),
   { name: 'files.branch-errors-generic', level: 'parity', clauses: ['files.write.branch-exists', 'files.write.start-branch-missing', 'files.write.branch-name-invalid', 'files.write.protected-branch'], description: 'a write refused on its branches says "Commit failed" instead of GitLab\'s message', onSend(request, reply, payload) {
-    if (!matches(request, file(['POST', 'PUT', 'DELETE'])) || reply.statusCode !== 400) return payload;
+    if (!matches(request, { route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] }) || reply.statusCode !== 400) return payload;
     return /already exists\. Switch to that branch|when you are on a branch|Something went wrong when we tried to create|not allowed to push into this branch/.test(payload) ? JSON.stringify({ message: 'Commit failed' }) : payload;
   } },
   (() => {
@@ -239,7 +238,7 @@ export const repositoryFilesFaults: AreaFault[] = [
       clauses: ['files.write.commit-email'],
       description: 'a file write is authored and committed with the primary address, not the user\'s commit_email',
       preHandler(request, ctx) {
-        if (!matches(request, file(['POST', 'PUT', 'DELETE']))) return;
+        if (!matches(request, { route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] })) return;
         const user = callerOf(request, ctx);
         if (!user?.commitEmail) return;
         hidden.set(request, { user, commitEmail: user.commitEmail });

@@ -2,12 +2,48 @@
 // hangs and a refused token. They spare the contract's setup endpoints where the run must go on.
 import type { FastifyRequest } from 'fastify';
 import type { Fault } from './types.js';
+import type { RouteDecl } from '../http/route-ids.js';
+import { REPOSITORY_READ_ROUTES } from '../routes/repository-reads.js';
+import { BRANCH_ROUTES } from '../routes/setup/branches.js';
+import { DELETION_ROUTES } from '../routes/setup/deletion.js';
+import { GROUP_ROUTES } from '../routes/setup/groups.js';
+import { PROJECT_ROUTES } from '../routes/setup/projects.js';
+import { SETTINGS_ROUTES } from '../routes/setup/settings.js';
+import { SHARE_ROUTES } from '../routes/setup/shares.js';
+import { TOKEN_ROUTES } from '../routes/setup/tokens.js';
+import { USER_ROUTES } from '../routes/setup/users.js';
 
-/** Routes of the target contract's setup endpoints (TARGET-CONTRACT.md §2), and the pre-check's read of the admin token's scopes. */
-const SETUP_ROUTES = new Set(
-  ['/version', '/user', '/personal_access_tokens/self', '/users', '/users/:id', '/users/:id/personal_access_tokens', '/groups', '/groups/:id', '/groups/:id/share', '/projects', '/projects/:id', '/projects/:id/share', '/projects/:id/repository/branches', '/application/settings'].map((r) => `/api/v4${r}`),
-);
-export const isSetup = (request: FastifyRequest) => SETUP_ROUTES.has(request.routeOptions.url ?? '');
+/** Routes of the target contract's setup endpoints (TARGET-CONTRACT.md §2), and the pre-check's read of the admin token's scopes: every method of their paths. */
+const SETUP_ROUTES = new Set<RouteDecl>([
+  SETTINGS_ROUTES.version,
+  USER_ROUTES.current,
+  TOKEN_ROUTES.self,
+  USER_ROUTES.list,
+  USER_ROUTES.create,
+  USER_ROUTES.get,
+  USER_ROUTES.update,
+  USER_ROUTES.remove,
+  TOKEN_ROUTES.create,
+  GROUP_ROUTES.list,
+  GROUP_ROUTES.create,
+  GROUP_ROUTES.get,
+  DELETION_ROUTES.group,
+  SHARE_ROUTES.group,
+  PROJECT_ROUTES.list,
+  PROJECT_ROUTES.create,
+  PROJECT_ROUTES.get,
+  PROJECT_ROUTES.update,
+  DELETION_ROUTES.project,
+  SHARE_ROUTES.project,
+  REPOSITORY_READ_ROUTES.branches,
+  BRANCH_ROUTES.create,
+  SETTINGS_ROUTES.get,
+  SETTINGS_ROUTES.update,
+]);
+export const isSetup = (request: FastifyRequest) => {
+  const route = request.routeOptions.config?.route;
+  return route !== undefined && SETUP_ROUTES.has(route);
+};
 
 export const ROBUSTNESS_FAULTS: Fault[] = [
   {

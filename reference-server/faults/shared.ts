@@ -1,15 +1,12 @@
 // What the faults of more than one area use: the routes of the member and invitation families, the
 // source and caller of a request, and the hooks that play a wrong rule of access requests, bots and
 // Maintainers on members and invitations alike.
-import { bothKinds, dropHeaders, matches, type When } from './dsl.js';
+import { dropHeaders, matches, type When } from './dsl.js';
 import type { SeededFault } from './types.js';
 import { authenticate } from '../http/auth.js';
 import { ACCESS } from '../state/model.js';
 import type { Member, Source, User } from '../state/model.js';
 
-export const invitations = (method: string, suffix = '') => ({ method, route: bothKinds(`/:kind/:id/invitations${suffix}`) });
-export const members = (method: string | string[], suffix = '') => ({ method, route: bothKinds(`/:kind/:id/members${suffix}`) });
-export const group = (method: string, suffix: string) => ({ method, route: `/groups/:id${suffix}` });
 export type Json = Record<string, unknown>;
 export const withHeaders = (names: string[], when: When): Pick<SeededFault, 'onSend'> => dropHeaders(when, ...names);
 export type FaultRequest = Parameters<NonNullable<SeededFault['onSend']>>[0];

@@ -69,3 +69,8 @@ export interface RobustnessFault extends FaultHooks {
 }
 
 export type Fault = SeededFault | RobustnessFault;
+
+/** What the catalogue needs of an area the server registers (reference-server/areas.ts ServerArea): its faults. */
+export interface AreaFaults {
+  faults: SeededFault[];
+}

@@ -2,15 +2,28 @@
 // list, read, create, update, force a sync and delete, and the public key of an SSH mirror (GitLab
 // 17.9, beyond the spec's forms). Every form needs admin_remote_mirror (Maintainer and above);
 // GitLab's `before` filter refuses others with 401, not 403 (facts §0.4).
-import { createHash, createPublicKey, generatePrime, type JsonWebKey } from 'node:crypto';
+import { createHash, createPublicKey, type JsonWebKey } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { READ_API_SCOPES, requireScope, WRITE_API_SCOPES } from '../http/auth.js';
-import { actorOf, findProject, type RouteModule } from '../http/context.js';
+import { actorOf, findProject, type Context, type RouteModule } from '../http/context.js';
 import { apiError, notFound, recordNotFound, unauthorized, validationError } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { mergedParams, Params } from '../http/params.js';
 import { ACCESS, type Project, type RemoteMirror } from '../state/model.js';
 import { now, type Store } from '../state/store.js';
+import { on, routeTable } from '../http/route-ids.js';
+import { newSshPublicKey } from './mirror-ssh-key.js';
+
+/** The routes of remote-mirrors, by id. */
+export const MIRROR_ROUTES = routeTable({
+  list: { method: 'GET', path: '/projects/:id/remote_mirrors' },
+  get: { method: 'GET', path: '/projects/:id/remote_mirrors/:mirror_id' },
+  create: { method: 'POST', path: '/projects/:id/remote_mirrors' },
+  update: { method: 'PUT', path: '/projects/:id/remote_mirrors/:mirror_id' },
+  sync: { method: 'POST', path: '/projects/:id/remote_mirrors/:mirror_id/sync' },
+  publicKey: { method: 'GET', path: '/projects/:id/remote_mirrors/:mirror_id/public_key' },
+  remove: { method: 'DELETE', path: '/projects/:id/remote_mirrors/:mirror_id' },
+});
 
 type ProjectRoute = { Params: { id: string } };
 type MirrorRoute = { Params: { id: string; mirror_id: string } };
@@ -368,90 +381,43 @@ function push(project: Project, mirror: RemoteMirror): void {
   mirror.lastSuccessfulUpdateAt = finishedAt;
 }
 
-const newPrime = (bits: number) => new Promise<bigint>((resolve, reject) => generatePrime(bits, { bigint: true }, (error, prime) => (error ? reject(error) : resolve(prime))));
-const RSA_BITS = 4096;
-const RSA_EXPONENT = 65537n;
-
-/** An SSH string field: its length (four bytes, big-endian), then its bytes. */
-function sshString(bytes: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(bytes.length);
-  return Buffer.concat([length, bytes]);
-}
-
-/** An SSH mpint: unsigned big-endian, a zero byte before a set high bit. */
-function sshMpint(value: bigint): Buffer {
-  const hex = value.toString(16);
-  const bytes = Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex');
-  return sshString(bytes[0] >= 128 ? Buffer.concat([Buffer.alloc(1), bytes]) : bytes);
-}
-
-/** A prime of `bits` bits that makes a valid RSA factor with the exponent 65537 (gcd(e, p - 1) = 1). */
-async function rsaPrime(bits: number): Promise<bigint> {
-  for (;;) {
-    const prime = await newPrime(bits);
-    if ((prime - 1n) % RSA_EXPONENT !== 0n) return prime;
-  }
-}
-
-/**
- * MirrorAuthentication#generate_ssh_private_key!: GitLab makes an RSA key of 4096 bits for the
- * mirror, once (when auth_method becomes ssh_public_key; no route shows it before the first read of
- * the public key, so it is made then), and keeps it. Only its public half is ever shown and the push
- * is simulated, so the modulus is a multi-prime one (RFC 8017): eight primes of about 512 bits, which
- * cost milliseconds where two of 2048 bits cost seconds of CPU. Returns "ssh-rsa <Base64>", without
- * the comment.
- */
-async function newSshPublicKey(): Promise<string> {
-  const primes = await Promise.all(Array.from({ length: 7 }, () => rsaPrime(512)));
-  const product = primes.reduce((a, b) => a * b, 1n);
-  // The last prime brings the modulus to exactly 4096 bits: a prime of b bits makes it L + b - 1 or L + b bits long.
-  const bits = RSA_BITS - product.toString(2).length;
-  for (let attempt = 0; ; attempt += 1) {
-    const modulus = product * (await rsaPrime(bits + (attempt % 2)));
-    if (modulus.toString(2).length === RSA_BITS) {
-      return `ssh-rsa ${Buffer.concat([sshString(Buffer.from('ssh-rsa')), sshMpint(RSA_EXPONENT), sshMpint(modulus)]).toString('base64')}`;
-    }
-  }
-}
-
 /** MirrorAuthentication#ssh_key_auth?: an ssh:// url and auth_method ssh_public_key. */
 const sshKeyAuth = (mirror: RemoteMirror) => mirror.url.startsWith('ssh://') && mirror.authMethod === 'ssh_public_key';
+
+/** Scope, then `find_project!` (404), then admin_remote_mirror (401), as GitLab orders them. */
+function mirrorProject(ctx: Context, request: FastifyRequest<ProjectRoute>, scopes: readonly string[]): Project {
+  const actor = actorOf(ctx, request);
+  requireScope(actor, scopes);
+  const project = findProject(ctx, request, request.params.id);
+  if (ctx.store.accessLevel(project, actor.user) < ACCESS.MAINTAINER) throw unauthorized();
+  return project;
+}
+
+/** `remote_mirrors.find(mirror_id)`: an unknown or non-numeric id is a RecordNotFound. */
+function findMirror(project: Project, id: string): RemoteMirror {
+  const mirror = /^\d+$/.test(id) ? project.remoteMirrors.find((m) => m.id === Number(id)) : undefined;
+  if (!mirror) throw recordNotFound();
+  return mirror;
+}
 
 export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
   const { store } = ctx;
   /** The SSH key of each mirror that has needed one; kept beside the store, never shown but by …/public_key. */
   const sshKeys = new WeakMap<RemoteMirror, Promise<string>>();
 
-  /** Scope, then `find_project!` (404), then admin_remote_mirror (401), as GitLab orders them. */
-  function mirrorProject(request: FastifyRequest<ProjectRoute>, scopes: readonly string[]): Project {
-    const actor = actorOf(ctx, request);
-    requireScope(actor, scopes);
-    const project = findProject(ctx, request, request.params.id);
-    if (store.accessLevel(project, actor.user) < ACCESS.MAINTAINER) throw unauthorized();
-    return project;
-  }
-
-  /** `remote_mirrors.find(mirror_id)`: an unknown or non-numeric id is a RecordNotFound. */
-  function findMirror(project: Project, id: string): RemoteMirror {
-    const mirror = /^\d+$/.test(id) ? project.remoteMirrors.find((m) => m.id === Number(id)) : undefined;
-    if (!mirror) throw recordNotFound();
-    return mirror;
-  }
-
-  app.get<ProjectRoute>('/projects/:id/remote_mirrors', async (request, reply) => {
-    const project = mirrorProject(request, READ_API_SCOPES);
+  on<ProjectRoute>(app, MIRROR_ROUTES.list, async (request, reply) => {
+    const project = mirrorProject(ctx, request, READ_API_SCOPES);
     const mirrors = [...project.remoteMirrors].sort((a, b) => a.id - b.id);
     return paginate(request, reply, mirrors, new Params(mergedParams(request))).map(mirrorEntity);
   });
 
-  app.get<MirrorRoute>('/projects/:id/remote_mirrors/:mirror_id', async (request) => {
-    const project = mirrorProject(request, READ_API_SCOPES);
+  on<MirrorRoute>(app, MIRROR_ROUTES.get, async (request) => {
+    const project = mirrorProject(ctx, request, READ_API_SCOPES);
     return mirrorEntity(findMirror(project, request.params.mirror_id));
   });
 
-  app.post<ProjectRoute>('/projects/:id/remote_mirrors', async (request, reply) => {
-    const project = mirrorProject(request, WRITE_API_SCOPES);
+  on<ProjectRoute>(app, MIRROR_ROUTES.create, async (request, reply) => {
+    const project = mirrorProject(ctx, request, WRITE_API_SCOPES);
     const params = new Params(mergedParams(request));
     const url = params.string('url', { required: true });
     const enabled = params.boolean('enabled');
@@ -471,8 +437,8 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
     return mirrorEntity(mirror);
   });
 
-  app.put<MirrorRoute>('/projects/:id/remote_mirrors/:mirror_id', async (request) => {
-    const project = mirrorProject(request, WRITE_API_SCOPES);
+  on<MirrorRoute>(app, MIRROR_ROUTES.update, async (request) => {
+    const project = mirrorProject(ctx, request, WRITE_API_SCOPES);
     const params = new Params(mergedParams(request));
     // `url` is not declared on update: GitLab drops it, so the target cannot be changed here.
     const enabled = params.boolean('enabled');
@@ -496,8 +462,8 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
     return mirrorEntity(mirror);
   });
 
-  app.post<MirrorRoute>('/projects/:id/remote_mirrors/:mirror_id/sync', async (request, reply) => {
-    const project = mirrorProject(request, WRITE_API_SCOPES);
+  on<MirrorRoute>(app, MIRROR_ROUTES.sync, async (request, reply) => {
+    const project = mirrorProject(ctx, request, WRITE_API_SCOPES);
     const mirror = findMirror(project, request.params.mirror_id);
     if (!mirror.enabled) throw apiError(400, 'Cannot proceed with the push mirroring. Please verify your mirror configuration.');
     // A push already under way is not scheduled again.
@@ -511,8 +477,8 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
 
   // Beyond the spec's forms (GitLab 17.9): `not_found! unless mirror.ssh_key_auth?`, then
   // `{ public_key: mirror.ssh_public_key }`, whose comment is git@<the instance's host>.
-  app.get<MirrorRoute>('/projects/:id/remote_mirrors/:mirror_id/public_key', async (request) => {
-    const project = mirrorProject(request, READ_API_SCOPES);
+  on<MirrorRoute>(app, MIRROR_ROUTES.publicKey, async (request) => {
+    const project = mirrorProject(ctx, request, READ_API_SCOPES);
     const mirror = findMirror(project, request.params.mirror_id);
     if (!sshKeyAuth(mirror)) throw notFound();
     let key = sshKeys.get(mirror);
@@ -520,8 +486,8 @@ export const remoteMirrorsRoutes: RouteModule = (app, ctx) => {
     return { public_key: `${await key} git@${request.hostname}` };
   });
 
-  app.delete<MirrorRoute>('/projects/:id/remote_mirrors/:mirror_id', async (request, reply) => {
-    const project = mirrorProject(request, WRITE_API_SCOPES);
+  on<MirrorRoute>(app, MIRROR_ROUTES.remove, async (request, reply) => {
+    const project = mirrorProject(ctx, request, WRITE_API_SCOPES);
     const mirror = findMirror(project, request.params.mirror_id);
     project.remoteMirrors.splice(project.remoteMirrors.indexOf(mirror), 1);
     reply.code(204);

@@ -11,6 +11,17 @@ import { mergedParams, Params } from '../http/params.js';
 import { JSON_CONTENT_TYPE } from '../http/gitlab-http.js';
 import { ACCESS, type Project, type User } from '../state/model.js';
 import type { Store } from '../state/store.js';
+import { on, routeTable } from '../http/route-ids.js';
+
+/** The routes of repository-files, by id. */
+export const FILE_ROUTES = routeTable({
+  get: { method: 'GET', path: '/projects/:id/repository/files/:file_path' },
+  blame: { method: 'GET', path: '/projects/:id/repository/files/:file_path/blame' },
+  raw: { method: 'GET', path: '/projects/:id/repository/files/:file_path/raw' },
+  create: { method: 'POST', path: '/projects/:id/repository/files/:file_path' },
+  update: { method: 'PUT', path: '/projects/:id/repository/files/:file_path' },
+  remove: { method: 'DELETE', path: '/projects/:id/repository/files/:file_path' },
+});
 
 /** Token scopes that may read repository files (lib/api/files.rb `allow_access_with_scope`). */
 const READ_FILE_SCOPES = ['api', 'read_api', 'read_repository', 'ai_workflows'];
@@ -204,7 +215,7 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
 
   // The read forms are synchronous handlers: Fastify sends what they return at once, without the
   // promise and the turn of the microtask queue of an async handler (GET file is the hottest route).
-  app.get<FileRoute>('/projects/:id/repository/files/:file_path', { onSend: sentAsBytes }, (request, reply) => {
+  on<FileRoute>(app, FILE_ROUTES.get, { onSend: sentAsBytes }, (request, reply) => {
     actorOf(ctx, request);
     const path = validFilePath(request.params.file_path);
     const ref = requiredRef(new Params(mergedParams(request)));
@@ -215,7 +226,7 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     return fileBody(data, ref);
   });
 
-  app.get<FileRoute>('/projects/:id/repository/files/:file_path/blame', { onSend: sentAsBytes }, (request, reply) => {
+  on<FileRoute>(app, FILE_ROUTES.blame, { onSend: sentAsBytes }, (request, reply) => {
     actorOf(ctx, request);
     const path = validFilePath(request.params.file_path);
     const params = new Params(mergedParams(request));
@@ -230,7 +241,7 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     return (range ? sliceRanges(ranges, range.start, range.end) : ranges).map((r) => ({ commit: commitEntity(r.commit), lines: r.lines }));
   });
 
-  app.get<FileRoute>('/projects/:id/repository/files/:file_path/raw', { onSend: sentAsBytes }, (request, reply) => {
+  on<FileRoute>(app, FILE_ROUTES.raw, { onSend: sentAsBytes }, (request, reply) => {
     actorOf(ctx, request);
     const path = validFilePath(request.params.file_path);
     const params = new Params(mergedParams(request));
@@ -326,15 +337,15 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     return { file_path: path, branch: branch! };
   }
 
-  app.post<FileRoute>('/projects/:id/repository/files/:file_path', async (request, reply) => {
+  on<FileRoute>(app, FILE_ROUTES.create, async (request, reply) => {
     const result = write(request, 'create');
     reply.code(201);
     return result;
   });
 
-  app.put<FileRoute>('/projects/:id/repository/files/:file_path', async (request) => write(request, 'update'));
+  on<FileRoute>(app, FILE_ROUTES.update, async (request) => write(request, 'update'));
 
-  app.delete<FileRoute>('/projects/:id/repository/files/:file_path', async (request, reply) => {
+  on<FileRoute>(app, FILE_ROUTES.remove, async (request, reply) => {
     write(request, 'delete');
     reply.code(204);
   });

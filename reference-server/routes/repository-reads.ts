@@ -3,41 +3,56 @@
 // gitlabhq/gitlabhq: lib/api/branches.rb, lib/api/commits.rb, lib/api/repositories.rb, their entities
 // lib/api/entities/branch.rb, commit.rb, commit_detail.rb, tree_object.rb, and
 // app/finders/repositories/tree_finder.rb, app/services/branches/delete_service.rb).
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { diffArrays } from 'diff';
 import { splitLines, type Commit, type Repository } from '../git/repository.js';
 import { itemAt, type Item, type Tree } from '../git/objects.js';
 import { validRefName } from '../git/ref-name.js';
 import { requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
-import { actorOf, findProject, type RouteModule } from '../http/context.js';
+import { actorOf, findProject, type Context, type RouteModule } from '../http/context.js';
 import { apiError, forbidden, notFound } from '../http/errors.js';
 import { pageUrl, paginate, readPage } from '../http/pagination.js';
 import { mergedParams, Params } from '../http/params.js';
 import { ACCESS, type Project } from '../state/model.js';
 import { commitEntity } from './commit-entity.js';
 import { canReadCode } from './repository-files.js';
-import { branchEntity } from './setup.js';
+import { branchEntity } from './setup/branches.js';
+import { on, routeTable } from '../http/route-ids.js';
+
+/** The routes of repository-reads, by id. */
+export const REPOSITORY_READ_ROUTES = routeTable({
+  branches: { method: 'GET', path: '/projects/:id/repository/branches' },
+  deleteBranch: { method: 'DELETE', path: '/projects/:id/repository/branches/:branch' },
+  commits: { method: 'GET', path: '/projects/:id/repository/commits' },
+  commit: { method: 'GET', path: '/projects/:id/repository/commits/:sha' },
+  tree: { method: 'GET', path: '/projects/:id/repository/tree' },
+});
 
 type ProjectRoute = { Params: { id: string } };
 type BranchRoute = { Params: { id: string; branch: string } };
 type CommitRoute = { Params: { id: string; sha: string } };
 
+/** `authorize_read_code!` (and `authorize! :download_code`) after find_project!: 403 for a caller who sees the project but not its code. */
+function readableProject(ctx: Context, request: FastifyRequest, id: string): Project {
+  const actor = actorOf(ctx, request);
+  requireScope(actor, READ_API_SCOPES);
+  const project = findProject(ctx, request, id);
+  if (!canReadCode(ctx.store, project, actor.user)) throw forbidden();
+  return project;
+}
+
 export const repositoryReadRoutes: RouteModule = (app, ctx) => {
+  branchReadRoutes(app, ctx);
+  commitAndTreeRoutes(app, ctx);
+};
+
+/** The branches: listed, and one deleted. */
+function branchReadRoutes(app: FastifyInstance, ctx: Context): void {
   const { store } = ctx;
-
-  /** `authorize_read_code!` (and `authorize! :download_code`) after find_project!: 403 for a caller who sees the project but not its code. */
-  function readableProject(request: FastifyRequest, id: string): Project {
-    const actor = actorOf(ctx, request);
-    requireScope(actor, READ_API_SCOPES);
-    const project = findProject(ctx, request, id);
-    if (!canReadCode(store, project, actor.user)) throw forbidden();
-    return project;
-  }
-
   // GET :id/repository/branches: BranchesFinder (search: a case-insensitive part of the name, `^` anchors
   // the start, `$` the end; sorted by name), offset-paginated when no page_token is given.
-  app.get<ProjectRoute>('/projects/:id/repository/branches', async (request, reply) => {
-    const project = readableProject(request, request.params.id);
+  on<ProjectRoute>(app, REPOSITORY_READ_ROUTES.branches, async (request, reply) => {
+    const project = readableProject(ctx, request, request.params.id);
     const params = new Params(mergedParams(request));
     const search = params.string('search');
     const names = [...project.repository.branches.keys()].filter((name) => matchesSearch(name, search)).sort(byBytes);
@@ -47,7 +62,7 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
   // DELETE :id/repository/branches/:branch: authorize_push_project, find_branch!, then Branches::DeleteService;
   // lib/gitlab/checks/branch_check.rb refuses the default branch, and a protected one to all but
   // Maintainers (the service deletes as the web does), each a PreReceiveError: 400 with its text.
-  app.delete<BranchRoute>('/projects/:id/repository/branches/:branch', async (request, reply) => {
+  on<BranchRoute>(app, REPOSITORY_READ_ROUTES.deleteBranch, async (request, reply) => {
     const actor = actorOf(ctx, request);
     const user = requireUser(actor);
     requireScope(actor, WRITE_API_SCOPES);
@@ -63,12 +78,16 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
     project.repository.branches.delete(name);
     reply.code(204);
   });
+}
 
+/** The commits (listed, and one) and the tree. */
+function commitAndTreeRoutes(app: FastifyInstance, ctx: Context): void {
+  const { store } = ctx;
   // GET :id/repository/commits: first-parent history from ref_name (the default branch when absent),
   // only commits that changed `path` when given; an unknown ref lists nothing. Paginated without a count
   // (`paginate(..., exclude_total_headers: true, without_count: true)`): a next page when this one is full.
-  app.get<ProjectRoute>('/projects/:id/repository/commits', async (request, reply) => {
-    const project = readableProject(request, request.params.id);
+  on<ProjectRoute>(app, REPOSITORY_READ_ROUTES.commits, async (request, reply) => {
+    const project = readableProject(ctx, request, request.params.id);
     const params = new Params(mergedParams(request));
     const refName = params.string('ref_name');
     const path = params.string('path');
@@ -98,8 +117,8 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
   });
 
   // GET :id/repository/commits/:sha: a sha, branch or tag; CommitDetail (Commit, then stats, status, project_id, last_pipeline).
-  app.get<CommitRoute>('/projects/:id/repository/commits/:sha', async (request) => {
-    const project = readableProject(request, request.params.id);
+  on<CommitRoute>(app, REPOSITORY_READ_ROUTES.commit, async (request) => {
+    const project = readableProject(ctx, request, request.params.id);
     const params = new Params(mergedParams(request));
     const withStats = params.boolean('stats') ?? true;
     params.done();
@@ -117,8 +136,8 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
   // GET :id/repository/tree: Repositories::TreeFinder at `ref` (the default branch when absent): no commit
   // is 404 "Tree Not Found", a path that is no directory Gitaly's "invalid revision or path"
   // (spec/requests/api/repositories_spec.rb). Entries as Gitlab::Git::Tree#sorted_entries: trees, then blobs.
-  app.get<ProjectRoute>('/projects/:id/repository/tree', async (request, reply) => {
-    const project = readableProject(request, request.params.id);
+  on<ProjectRoute>(app, REPOSITORY_READ_ROUTES.tree, async (request, reply) => {
+    const project = readableProject(ctx, request, request.params.id);
     const params = new Params(mergedParams(request));
     const ref = params.string('ref');
     const path = params.string('path');
@@ -134,7 +153,7 @@ export const repositoryReadRoutes: RouteModule = (app, ctx) => {
     const sorted = [...entries.filter((e) => e.type === 'tree'), ...entries.filter((e) => e.type === 'blob')];
     return paginate(request, reply, sorted, params);
   });
-};
+}
 
 /** GitLab's TreeObject (lib/api/entities/tree_object.rb): the mode zero-padded to six digits. */
 interface TreeObject {

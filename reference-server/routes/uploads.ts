@@ -5,9 +5,15 @@
 import type { FastifyInstance } from 'fastify';
 import { actorOf, type Context } from '../http/context.js';
 import type { Avatar } from '../state/model.js';
+import { on, routeTable } from '../http/route-ids.js';
+
+/** The routes of uploads, by id. */
+export const UPLOAD_ROUTES = routeTable({
+  avatar: { method: 'GET', path: '/uploads/-/system/:model/avatar/:id/:filename' },
+});
 
 export function uploadsRoutes(app: FastifyInstance, ctx: Context): void {
-  app.get<{ Params: { model: string; id: string; filename: string } }>('/uploads/-/system/:model/avatar/:id/:filename', async (request, reply) => {
+  on<{ Params: { model: string; id: string; filename: string } }>(app, UPLOAD_ROUTES.avatar, async (request, reply) => {
     const { model, id, filename } = request.params;
     let avatar: Avatar | undefined;
     if (model === 'user') avatar = ctx.store.userByIdText(id)?.avatar;

@@ -99,6 +99,9 @@ export function loadSeedFile(path: string): Seed {
   return checkSeed(parsed ?? {}, path);
 }
 
+/** Refuses an entry of a seed section, naming it. */
+type SeedFailure = (section: string, index: number, message: string) => never;
+
 /**
  * Puts the seed's objects into the store, straight (as GitLab's seed_fu fixtures do, not through the
  * API: the administrator is no member of seeded groups). `time` dates the commits, so that a seed
@@ -129,50 +132,7 @@ export function applySeed(store: Store, seed: Seed, admin: User, time: number, o
     store.createGroup({ name: entry.name ?? entry.path, path: entry.path, parentId: parent?.id ?? null, visibility, description: entry.description });
   });
 
-  seed.projects?.forEach((entry, i) => {
-    const group = store.findGroup(entry.namespace);
-    const owner = group ? undefined : store.userByUsername(entry.namespace);
-    if (!group && !owner) fail('projects', i, `no group or user "${entry.namespace}"`);
-    const namespace: Project['namespace'] = group ? { kind: 'group', id: group.id } : { kind: 'user', id: owner!.id };
-    const full = `${entry.namespace}/${entry.path}`;
-    if (store.findProject(full)) fail('projects', i, 'path has already been taken');
-    const visibility = entry.visibility ?? 'private';
-    const order = ['private', 'internal', 'public'];
-    if (group && order.indexOf(visibility) > order.indexOf(group.visibility)) fail('projects', i, `${visibility} is not allowed in a ${group.visibility} group`);
-    const project = store.createProject({ name: entry.name ?? entry.path, path: entry.path, namespace, visibility, creatorId: owner?.id ?? admin.id, defaultBranch: entry.default_branch ?? 'main' });
-    if (entry.description !== undefined) project.description = entry.description;
-    const author = owner ?? admin;
-    const signature = { name: author.name, email: author.email, time: Math.floor(time / 1000) };
-    const commitFiles = (branch: string, files: Files | undefined) => {
-      for (const [path, content] of Object.entries(files ?? {})) {
-        const head = project.repository.branchHead(branch);
-        const exists = head !== undefined && project.repository.readFile(head, path) !== undefined;
-        try {
-          project.repository.commit({
-            branch,
-            action: { kind: exists ? 'update' : 'create', path, content: Buffer.from(content) },
-            message: `${exists ? 'Update' : 'Add'} ${path}`,
-            author: signature,
-            committer: signature,
-          });
-        } catch (error) {
-          fail('projects', i, `${branch}: ${path}: ${(error as Error).message}`);
-        }
-      }
-    };
-    commitFiles(project.repository.defaultBranch, entry.files);
-    for (const branch of entry.branches ?? []) {
-      const from = branch.from ?? project.repository.defaultBranch;
-      if (!project.repository.branchHead(from)) fail('projects', i, `branch "${branch.name}": no branch "${from}" to start from (files on it come first)`);
-      if (project.repository.branches.has(branch.name)) fail('projects', i, `branch "${branch.name}" is given twice`);
-      project.repository.createBranch(branch.name, from);
-      commitFiles(branch.name, branch.files);
-    }
-    for (const name of entry.protected_branches ?? []) {
-      if (!project.repository.branches.has(name)) fail('projects', i, `protected branch "${name}": no such branch (files on it, or an entry of branches, make it)`);
-      project.protectedBranches.add(name);
-    }
-  });
+  seedProjects(store, seed, admin, time, fail);
 
   const source = (section: string, i: number, entry: { group?: string; project?: string }): Source =>
     entry.group !== undefined
@@ -225,5 +185,53 @@ export function applySeed(store: Store, seed: Seed, admin: User, time: number, o
     if (target.kind === 'group' && target.id === invited.id) fail('shares', i, 'a group is not shared with itself');
     if (target.sharedWith.some((l) => l.groupId === invited.id)) fail('shares', i, 'shared with that group already');
     target.sharedWith.push({ groupId: invited.id, accessLevel: level(entry.access_level), expiresAt: entry.expires_at ?? null });
+  });
+}
+
+/** The seed's projects, their files, branches and protected branches. */
+function seedProjects(store: Store, seed: Seed, admin: User, time: number, fail: SeedFailure): void {
+  seed.projects?.forEach((entry, i) => {
+    const group = store.findGroup(entry.namespace);
+    const owner = group ? undefined : store.userByUsername(entry.namespace);
+    if (!group && !owner) fail('projects', i, `no group or user "${entry.namespace}"`);
+    const namespace: Project['namespace'] = group ? { kind: 'group', id: group.id } : { kind: 'user', id: owner!.id };
+    const full = `${entry.namespace}/${entry.path}`;
+    if (store.findProject(full)) fail('projects', i, 'path has already been taken');
+    const visibility = entry.visibility ?? 'private';
+    const order = ['private', 'internal', 'public'];
+    if (group && order.indexOf(visibility) > order.indexOf(group.visibility)) fail('projects', i, `${visibility} is not allowed in a ${group.visibility} group`);
+    const project = store.createProject({ name: entry.name ?? entry.path, path: entry.path, namespace, visibility, creatorId: owner?.id ?? admin.id, defaultBranch: entry.default_branch ?? 'main' });
+    if (entry.description !== undefined) project.description = entry.description;
+    const author = owner ?? admin;
+    const signature = { name: author.name, email: author.email, time: Math.floor(time / 1000) };
+    const commitFiles = (branch: string, files: Files | undefined) => {
+      for (const [path, content] of Object.entries(files ?? {})) {
+        const head = project.repository.branchHead(branch);
+        const exists = head !== undefined && project.repository.readFile(head, path) !== undefined;
+        try {
+          project.repository.commit({
+            branch,
+            action: { kind: exists ? 'update' : 'create', path, content: Buffer.from(content) },
+            message: `${exists ? 'Update' : 'Add'} ${path}`,
+            author: signature,
+            committer: signature,
+          });
+        } catch (error) {
+          fail('projects', i, `${branch}: ${path}: ${(error as Error).message}`);
+        }
+      }
+    };
+    commitFiles(project.repository.defaultBranch, entry.files);
+    for (const branch of entry.branches ?? []) {
+      const from = branch.from ?? project.repository.defaultBranch;
+      if (!project.repository.branchHead(from)) fail('projects', i, `branch "${branch.name}": no branch "${from}" to start from (files on it come first)`);
+      if (project.repository.branches.has(branch.name)) fail('projects', i, `branch "${branch.name}" is given twice`);
+      project.repository.createBranch(branch.name, from);
+      commitFiles(branch.name, branch.files);
+    }
+    for (const name of entry.protected_branches ?? []) {
+      if (!project.repository.branches.has(name)) fail('projects', i, `protected branch "${name}": no such branch (files on it, or an entry of branches, make it)`);
+      project.protectedBranches.add(name);
+    }
   });
 }

@@ -53,7 +53,8 @@ const requestOf = (request: FastifyRequest) => JSON.stringify([request.query, re
 
 /** Installs the variations as one preHandler and one onSend hook, after the routes' own (and the faults'). */
 export function installSpecOnly(app: FastifyInstance, server: Context): void {
-  const ctx: SpecOnlyContext = { ...faultContext(server.store, {}), options: server.options };
+  // The variations read the store and the server's options; they switch no fault (known: none).
+  const ctx: SpecOnlyContext = { ...faultContext(server.store, {}, []), options: server.options };
   const fired = new WeakMap<FastifyRequest, Map<string, Set<string>>>();
   const mark = (request: FastifyRequest, name: string, parts: string[]) => {
     if (parts.length === 0) return;

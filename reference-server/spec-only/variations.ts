@@ -7,13 +7,13 @@
 // around the routes (index.ts: a preHandler before them, an onSend after them and after any fault);
 // the error texts are replaced last, so the answers the other variations make lose GitLab's words too.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { bothKinds, changeParams, mapBody, matches, type When } from '../faults/dsl.js';
+import { changeParams, mapBody, matches, type When } from '../faults/dsl.js';
 import { JSON_CONTENT_TYPE } from '../http/gitlab-http.js';
 import { userBasic } from '../http/context.js';
 import { apiError } from '../http/errors.js';
 import { mergedParams } from '../http/params.js';
 import { MAX_PER_PAGE } from '../http/pagination.js';
-import { unchangedUpdate } from './unchanged-update.js';
+import { unchangedUpdate } from '../routes/unchanged-update.js';
 import {
   callerOf,
   emailVisible,
@@ -24,12 +24,16 @@ import {
   param,
   pathSource,
   presentsToken,
-  routeOf,
   samlIdentityVisible,
   seenButNotAdmin,
   type Json,
   type SpecOnlyContext,
 } from './views.js';
+import { MIRROR_ROUTES } from '../routes/remote-mirrors.js';
+import { MEMBER_ROUTES } from '../routes/members/source-members.js';
+import { INVITATION_ROUTES } from '../routes/invitations.js';
+import { GROUP_MEMBER_EE_ROUTES } from '../routes/members/group-members-ee.js';
+import { FILE_ROUTES } from '../routes/repository-files.js';
 
 export interface Variation {
   name: string;
@@ -41,15 +45,7 @@ export interface Variation {
   onSend?(request: FastifyRequest, reply: FastifyReply, payload: string, ctx: SpecOnlyContext): string;
 }
 
-const FILE = '/projects/:id/repository/files/:file_path';
-const FILE_READS: When = { method: ['GET', 'HEAD'], route: [FILE, `${FILE}/blame`, `${FILE}/raw`] };
-const MIRRORS = '/projects/:id/remote_mirrors';
-const MIRROR = `${MIRRORS}/:mirror_id`;
-const OVERRIDE = '/groups/:id/members/:user_id/override';
-const members = (method: string | string[], suffix = ''): When => ({ method, route: bothKinds(`/:kind/:id/members${suffix}`) });
-/** Every route that answers Member objects. */
-const MEMBER_ROUTES = [...['', '/all', '/:user_id', '/all/:user_id'].flatMap((suffix) => bothKinds(`/:kind/:id/members${suffix}`)), OVERRIDE];
-const invitations = (method: string, suffix = ''): When => ({ method, route: bothKinds(`/:kind/:id/invitations${suffix}`) });
+const FILE_READS: When = { route: [FILE_ROUTES.get, FILE_ROUTES.blame, FILE_ROUTES.raw], method: ['GET', 'HEAD'] };
 
 /** faults/dsl.ts `mapBody` (success answers only), with the spec-only context. */
 const body = (when: When, fn: (b: Json & Json[], ctx: SpecOnlyContext, request: FastifyRequest) => unknown) =>
@@ -88,7 +84,7 @@ function specMember(row: Json, ctx: SpecOnlyContext, request: FastifyRequest): J
   if (creator) out.created_by = userSummary(creator);
   if (row.email !== undefined && emailVisible(ctx, request, id)) out.email = row.email;
   if (row.group_saml_identity !== undefined && samlIdentityVisible(ctx, request, id)) out.group_saml_identity = row.group_saml_identity;
-  if (row.override !== undefined && routeOf(request) === OVERRIDE) out.override = row.override;
+  if (row.override !== undefined && matches(request, { route: [GROUP_MEMBER_EE_ROUTES.overrideSet, GROUP_MEMBER_EE_ROUTES.overrideRemove] })) out.override = row.override;
   // show_seat_info "include[s] seat information"; the spec names no field for it.
   if (row.is_using_seat !== undefined) out.seat_in_use = row.is_using_seat;
   return out;
@@ -122,26 +118,26 @@ export const VARIATIONS: Variation[] = [
   {
     name: 'members-add-permission-first',
     spec: 'Errors: "Error body shape and status codes for failures on other endpoints: not shown" (no order of checks for POST …/members): 403 for a caller who may not add members, before 409 for an existing member.',
-    onSend: restatus(members('POST', ''), 409, 403, { message: '403 Forbidden' }, (request, ctx) => seenButNotAdmin(ctx, request, accessLevelParam(request))),
+    onSend: restatus({ route: MEMBER_ROUTES.add }, 409, 403, { message: '403 Forbidden' }, (request, ctx) => seenButNotAdmin(ctx, request, accessLevelParam(request))),
   },
   {
     name: 'members-edit-permission-first',
     spec: 'Errors: "Error body shape and status codes for failures on other endpoints: not shown" (no order of checks for PUT and DELETE …/members/:user_id): 403 for a caller who may not manage members, before 404 for a user who is no member (their own removal excepted).',
-    onSend: restatus(members(['PUT', 'DELETE'], '/:user_id'), 404, 403, { message: '403 Forbidden' }, (request, ctx) =>
+    onSend: restatus({ route: [MEMBER_ROUTES.edit, MEMBER_ROUTES.remove] }, 404, 403, { message: '403 Forbidden' }, (request, ctx) =>
       seenButNotAdmin(ctx, request) && (request.method === 'PUT' || param(request, 'user_id') !== String(callerOf(ctx, request)?.id)),
     ),
   },
   {
     name: 'invitations-permission-first',
     spec: 'POST …/invitations: "The caller must have access to the group or project"; the order against the parameter checks is not given: 403 before 400 (no email nor user_id, or a bad parameter).',
-    onSend: restatus(invitations('POST'), 400, 403, { message: '403 Forbidden' }, (request, ctx) => seenButNotAdmin(ctx, request, accessLevelParam(request))),
+    onSend: restatus({ route: INVITATION_ROUTES.create }, 400, 403, { message: '403 Forbidden' }, (request, ctx) => seenButNotAdmin(ctx, request, accessLevelParam(request))),
   },
   // ---- (d) where GitLab differs from the spec ----
   {
     name: 'files-empty-commit-refused',
     spec: 'Errors: a commit fails with 400 when "the commit is empty because new content equals current content" (GitLab makes the empty commit and answers 200).',
     preHandler(request, ctx) {
-      if (matches(request, { method: 'PUT', route: FILE }) && unchangedUpdate(ctx.store, request)) {
+      if (matches(request, { route: FILE_ROUTES.update }) && unchangedUpdate(ctx.store, request)) {
         throw apiError(400, 'Spec-only: the commit is empty, the new content equals the current content');
       }
     },
@@ -149,28 +145,28 @@ export const VARIATIONS: Variation[] = [
   {
     name: 'invitations-update-default-level',
     spec: 'PUT …/invitations/:email, parameter access_level: "integer | no | default 30" (GitLab keeps the level, and refuses an update without parameters).',
-    preHandler: changeParams(invitations('PUT', '/:email'), (p, request) => {
+    preHandler: changeParams({ route: INVITATION_ROUTES.update }, (p, request) => {
       if (p.access_level === undefined && (request.query as Json).access_level === undefined) p.access_level = 30;
     }).preHandler,
   },
   {
     name: 'mirrors-mask-every-user',
     spec: 'Remote mirror url: "username and password parts are always replaced by ***** in responses" (GitLab shows the user git).',
-    onSend: body({ method: ['GET', 'POST', 'PUT'], route: [MIRRORS, MIRROR] }, (b) =>
+    onSend: body({ route: [MIRROR_ROUTES.list, MIRROR_ROUTES.get, MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (b) =>
       eachRow(b, (row) => (typeof row.url === 'string' ? { ...row, url: row.url.replace(/^([a-z][a-z0-9+.-]*:\/\/)git((?::[^@/?#]*)?@)/i, '$1*****$2') } : row)),
     ),
   },
   {
     name: 'invitations-failure-map',
     spec: 'Invitations, Responses: "any failure: object with status = error and message, an object mapping each failing email or username to a message text" (GitLab sends a string when there are too many recipients).',
-    onSend: body(invitations('POST'), (b, ctx, request) =>
+    onSend: body({ route: INVITATION_ROUTES.create }, (b, ctx, request) =>
       b.status === 'error' && typeof b.message === 'string' ? { status: 'error', message: Object.fromEntries(recipients(ctx, request).map((r) => [r, b.message])) } : undefined,
     ),
   },
   {
     name: 'invitations-spec-fields',
     spec: 'Invitation (list item): id, invite_email, created_at, access_level, "expires_at | timestamp", user_name, created_by_name (GitLab: no id, a date); PUT: "Returns an object with expires_at and access_level".',
-    onSend: body({ method: ['GET', 'PUT'], route: [...bothKinds('/:kind/:id/invitations'), ...bothKinds('/:kind/:id/invitations/:email')] }, (b, ctx, request) => {
+    onSend: body({ route: [INVITATION_ROUTES.list, INVITATION_ROUTES.update] }, (b, ctx, request) => {
       if (request.method === 'PUT') return { expires_at: timestamp(b.expires_at), access_level: b.access_level };
       const source = pathSource(ctx, request);
       const pending = source ? ctx.store.directMembers(source).filter((m) => m.inviteToken !== null) : [];
@@ -181,33 +177,33 @@ export const VARIATIONS: Variation[] = [
   {
     name: 'mirrors-spec-fields',
     spec: 'Remote mirror: auth_method "absent from the single-mirror read response"; "mirror_branch_regex … is not present in the response shapes"; host_keys is not listed.',
-    onSend: body({ method: ['GET', 'POST', 'PUT'], route: [MIRRORS, MIRROR] }, (b, _ctx, request) =>
-      eachRow(b, (row) => omit(row, 'host_keys', 'mirror_branch_regex', ...(request.method === 'GET' && routeOf(request) === MIRROR ? ['auth_method'] : []))),
+    onSend: body({ route: [MIRROR_ROUTES.list, MIRROR_ROUTES.get, MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (b, _ctx, request) =>
+      eachRow(b, (row) => omit(row, 'host_keys', 'mirror_branch_regex', ...(matches(request, { route: MIRROR_ROUTES.get }) ? ['auth_method'] : []))),
     ),
   },
   {
     name: 'members-spec-fields',
     spec: 'Member: email "present only when visible (see rules)"; "group_saml_identity is visible only to group owners, for groups with SSO enabled"; override "present in responses of the override operations"; membership_state and locked are not listed; created_by is listed without condition (GitLab hides it for invited private groups).',
-    onSend: body({ method: ['GET', 'POST', 'PUT', 'DELETE'], route: MEMBER_ROUTES }, (b, ctx, request) =>
+    onSend: body({ route: [MEMBER_ROUTES.list, MEMBER_ROUTES.listAll, MEMBER_ROUTES.get, MEMBER_ROUTES.getAll, MEMBER_ROUTES.add, GROUP_MEMBER_EE_ROUTES.overrideSet, MEMBER_ROUTES.edit, MEMBER_ROUTES.remove, GROUP_MEMBER_EE_ROUTES.overrideRemove] }, (b, ctx, request) =>
       eachRow(b, (row) => specMember(row, ctx, request)),
     ),
   },
   {
     name: 'billable-spec-fields',
     spec: 'Billable member: email "present only for some members" (here: those whose email the Member visibility rules show); is_last_owner and locked are not listed.',
-    onSend: body({ method: 'GET', route: '/groups/:id/billable_members' }, (b, ctx, request) =>
+    onSend: body({ route: GROUP_MEMBER_EE_ROUTES.billable }, (b, ctx, request) =>
       eachRow(b, (row) => omit(row, 'is_last_owner', 'locked', ...(typeof row.email === 'string' && emailVisible(ctx, request, Number(row.id)) ? [] : ['email']))),
     ),
   },
   {
     name: 'pending-member-email-without-account-only',
     spec: 'Pending member: email is "the invited address when the person has no account" (for a person with an account it is not said: left out).',
-    onSend: body({ method: 'GET', route: '/groups/:id/pending_members' }, (b) => eachRow(b, (row) => (row.username === undefined ? row : omit(row, 'email')))),
+    onSend: body({ route: GROUP_MEMBER_EE_ROUTES.pending }, (b) => eachRow(b, (row) => (row.username === undefined ? row : omit(row, 'email')))),
   },
   {
     name: 'mirrors-list-unpaginated',
     spec: 'GET /projects/:id/remote_mirrors "Returns an array of Remote mirror", not marked as paginated (Conventions: "Lists that take page and per_page … are marked as paginated"): the whole list (page and per_page ignored; up to the 100 rows of the largest page, which no project of a run comes near).',
-    preHandler: changeParams({ method: 'GET', route: MIRRORS }, (params, request) => {
+    preHandler: changeParams({ route: MIRROR_ROUTES.list }, (params, request) => {
       delete (request.query as Json).page;
       delete (request.query as Json).per_page;
       delete params.page;

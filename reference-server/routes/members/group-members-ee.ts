@@ -2,7 +2,7 @@
 // billable members with their memberships and removal, membership state, pending members and
 // their approval, and the override of LDAP-synced levels. They work on top-level groups only and
 // answer 400 "400 Bad request" to subgroups and to callers who may not administer members.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findGroup, type Context, type RouteModule } from '../../http/context.js';
 import { READ_API_SCOPES, WRITE_API_SCOPES } from '../../http/auth.js';
 import { apiError, badRequest, forbidden, notFound, recordNotFound } from '../../http/errors.js';
@@ -20,6 +20,21 @@ import {
   type MembershipType,
 } from './rules.js';
 import { caller, routeParams } from './source-members.js';
+import { on, routeTable } from '../../http/route-ids.js';
+
+/** The routes of group-members-ee, by id. */
+export const GROUP_MEMBER_EE_ROUTES = routeTable({
+  billable: { method: 'GET', path: '/groups/:id/billable_members' },
+  billableMemberships: { method: 'GET', path: '/groups/:id/billable_members/:user_id/memberships' },
+  billableIndirect: { method: 'GET', path: '/groups/:id/billable_members/:user_id/indirect' },
+  billableRemove: { method: 'DELETE', path: '/groups/:id/billable_members/:user_id' },
+  state: { method: 'PUT', path: '/groups/:id/members/:user_id/state' },
+  pending: { method: 'GET', path: '/groups/:id/pending_members' },
+  approve: { method: 'PUT', path: '/groups/:id/members/:member_id/approve' },
+  approveAll: { method: 'POST', path: '/groups/:id/members/approve_all' },
+  overrideSet: { method: 'POST', path: '/groups/:id/members/:user_id/override' },
+  overrideRemove: { method: 'DELETE', path: '/groups/:id/members/:user_id/override' },
+});
 
 type GroupRoute = { Params: { id: string } };
 type UserRoute = { Params: { id: string; user_id: string } };
@@ -105,9 +120,16 @@ function matchesSearch(user: User, search: string): boolean {
 }
 
 export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
-  const { store } = ctx;
+  billableRoutes(app, ctx);
+  stateAndPendingRoutes(app, ctx);
+  approvalRoutes(app, ctx);
+  overrideRoutes(app, ctx);
+};
 
-  app.get<GroupRoute>('/groups/:id/billable_members', async (request, reply) => {
+/** Billable members: the list, one user's memberships (direct and indirect), and removal. */
+function billableRoutes(app: FastifyInstance, ctx: Context): void {
+  const { store } = ctx;
+  on<GroupRoute>(app, GROUP_MEMBER_EE_ROUTES.billable, async (request, reply) => {
     const viewer = caller(ctx, request, READ_API_SCOPES);
     const params = routeParams(request);
     const search = params.string('search');
@@ -141,7 +163,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     return { params, members: members.sort((a, b) => a.id - b.id) };
   };
 
-  app.get<UserRoute>('/groups/:id/billable_members/:user_id/memberships', async (request, reply) => {
+  on<UserRoute>(app, GROUP_MEMBER_EE_ROUTES.billableMemberships, async (request, reply) => {
     const { params, members } = billableMemberships(request, (root) => {
       const inside = new Set(hierarchyMembers(store, root));
       return (m) => inside.has(m);
@@ -149,7 +171,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     return paginate(request, reply, members, params).map((m) => membershipEntity(ctx, request, m));
   });
 
-  app.get<UserRoute>('/groups/:id/billable_members/:user_id/indirect', async (request, reply) => {
+  on<UserRoute>(app, GROUP_MEMBER_EE_ROUTES.billableIndirect, async (request, reply) => {
     const { params, members } = billableMemberships(request, (root) => {
       const invited = invitedGroupIds(store, root);
       return (m) => m.source.kind === 'group' && invited.has(m.source.id);
@@ -157,7 +179,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     return paginate(request, reply, members, params).map((m) => membershipEntity(ctx, request, m));
   });
 
-  app.delete<UserRoute>('/groups/:id/billable_members/:user_id', async (request, reply) => {
+  on<UserRoute>(app, GROUP_MEMBER_EE_ROUTES.billableRemove, async (request, reply) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const params = routeParams(request);
     const userId = params.integer('user_id', { required: true });
@@ -171,8 +193,12 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     for (const m of memberships) store.members.delete(m.id);
     reply.code(204);
   });
+}
 
-  app.put<UserRoute>('/groups/:id/members/:user_id/state', async (request) => {
+/** A member's state, and the pending members. */
+function stateAndPendingRoutes(app: FastifyInstance, ctx: Context): void {
+  const { store } = ctx;
+  on<UserRoute>(app, GROUP_MEMBER_EE_ROUTES.state, async (request) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const params = routeParams(request);
     const userId = params.integer('user_id', { required: true });
@@ -188,7 +214,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     return { success: true };
   });
 
-  app.get<GroupRoute>('/groups/:id/pending_members', async (request, reply) => {
+  on<GroupRoute>(app, GROUP_MEMBER_EE_ROUTES.pending, async (request, reply) => {
     const viewer = caller(ctx, request, READ_API_SCOPES);
     const params = routeParams(request);
     readPage(params);
@@ -205,7 +231,11 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     });
     return paginate(request, reply, pending, params).map((m) => pendingMemberEntity(ctx, request, m));
   });
+}
 
+/** Approving awaiting memberships: one member's, or all of them. */
+function approvalRoutes(app: FastifyInstance, ctx: Context): void {
+  const { store } = ctx;
   /** `Members::ActivateService`: awaiting memberships of the hierarchy become active; 204 through `no_content!`. */
   const activate = (root: Group, which: (m: Member) => boolean): number => {
     const mine = hierarchyMembers(store, root).filter(which);
@@ -214,7 +244,7 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     return awaiting.length;
   };
 
-  app.put<MemberIdRoute>('/groups/:id/members/:member_id/approve', async (request, reply) => {
+  on<MemberIdRoute>(app, GROUP_MEMBER_EE_ROUTES.approve, async (request, reply) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const params = routeParams(request);
     const memberId = params.integer('member_id', { required: true });
@@ -232,15 +262,19 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
     reply.code(204);
   });
 
-  app.post<GroupRoute>('/groups/:id/members/approve_all', async (request, reply) => {
+  on<GroupRoute>(app, GROUP_MEMBER_EE_ROUTES.approveAll, async (request, reply) => {
     const actor = caller(ctx, request, WRITE_API_SCOPES);
     const root = rootGroupFor(ctx, request, actor);
     activate(root, () => true);
     reply.code(204);
   });
+}
 
-  for (const [method, override] of [['post', true], ['delete', false]] as const) {
-    app[method]<UserRoute>('/groups/:id/members/:user_id/override', async (request, reply) => {
+/** The override of an LDAP-synced member's level: set and removed. */
+function overrideRoutes(app: FastifyInstance, ctx: Context): void {
+  const { store } = ctx;
+  for (const [route, override] of [[GROUP_MEMBER_EE_ROUTES.overrideSet, true], [GROUP_MEMBER_EE_ROUTES.overrideRemove, false]] as const) {
+    on<UserRoute>(app, route, async (request, reply) => {
       const actor = caller(ctx, request, WRITE_API_SCOPES);
       const params = routeParams(request);
       const userId = params.integer('user_id', { required: true });
@@ -257,8 +291,8 @@ export const groupMembersEeRoutes: RouteModule = (app, ctx) => {
       if (!member.ldap) throw forbidden();
       member.override = override;
       // Grape's defaults: 201 for POST, 200 for DELETE with a body.
-      reply.code(method === 'post' ? 201 : 200);
+      reply.code(route.method === 'POST' ? 201 : 200);
       return memberEntity(ctx, request, directRow(member), { viewer: actor, source: group });
     });
   }
-};
+}

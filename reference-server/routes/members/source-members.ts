@@ -1,7 +1,7 @@
 // The members endpoints that exist for both groups and projects (lib/api/members.rb,
 // lib/api/helpers/members_helpers.rb; app/services/members/create_service.rb): list, list all, read one,
 // add (one or several users), edit and remove.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { actorOf, findSource, type Context, type RouteModule } from '../../http/context.js';
 import { requireScope, requireUser, READ_API_SCOPES, WRITE_API_SCOPES } from '../../http/auth.js';
 import { apiError, conflict, forbidden, notFound, recordNotFound, validationError } from '../../http/errors.js';
@@ -29,6 +29,18 @@ import {
   userMembers,
   type MemberRow,
 } from './rules.js';
+import { on, routeTable, type SourceKind } from '../../http/route-ids.js';
+
+/** The routes of source-members, by id. */
+export const MEMBER_ROUTES = routeTable({
+  list: { method: 'GET', path: '/:kind/:id/members' },
+  listAll: { method: 'GET', path: '/:kind/:id/members/all' },
+  getAll: { method: 'GET', path: '/:kind/:id/members/all/:user_id' },
+  get: { method: 'GET', path: '/:kind/:id/members/:user_id' },
+  add: { method: 'POST', path: '/:kind/:id/members' },
+  edit: { method: 'PUT', path: '/:kind/:id/members/:user_id' },
+  remove: { method: 'DELETE', path: '/:kind/:id/members/:user_id' },
+});
 
 type SourceRoute = { Params: { id: string } };
 type MemberRoute = { Params: { id: string; user_id: string } };
@@ -93,157 +105,170 @@ function applyFilters<T>(store: Store, items: readonly T[], memberOf: (item: T) 
 }
 
 export const sourceMembersRoutes: RouteModule = (app, ctx) => {
-  const { store } = ctx;
   const removalLimiter = new RemovalLimiter();
 
   for (const kind of ['group', 'project'] as const) {
-    const base = `/${kind}s/:id/members`;
-
-    app.get<SourceRoute>(base, async (request, reply) => {
-      const viewer = caller(ctx, request, READ_API_SCOPES);
-      const params = routeParams(request);
-      const filters = readFilters(params, false);
-      const source = findSource(ctx, request, kind, request.params.id);
-      authorizeReadMembers(store, source, viewer);
-      const members = applyFilters(store, userMembers(store, source), (m) => m, filters);
-      const view = { viewer, source, showSeatInfo: filters.showSeatInfo };
-      return paginate(request, reply, members, params).map((m) => memberEntity(ctx, request, directRow(m), view));
-    });
-
-    app.get<SourceRoute>(`${base}/all`, async (request, reply) => {
-      const viewer = caller(ctx, request, READ_API_SCOPES);
-      const params = routeParams(request);
-      const filters = readFilters(params, true);
-      const source = findSource(ctx, request, kind, request.params.id);
-      authorizeReadMembers(store, source, viewer);
-      const rows = applyFilters(store, allMemberRows(store, source, viewer), (r) => r.member, filters);
-      const view = { viewer, source, showSeatInfo: filters.showSeatInfo };
-      return paginate(request, reply, rows, params).map((r) => memberEntity(ctx, request, r, view));
-    });
-
-    app.get<MemberRoute>(`${base}/all/:user_id`, async (request) => {
-      const viewer = caller(ctx, request, READ_API_SCOPES);
-      const params = routeParams(request);
-      const userId = params.integer('user_id', { required: true });
-      params.done();
-      const source = findSource(ctx, request, kind, request.params.id);
-      authorizeReadMembers(store, source, viewer);
-      const row: MemberRow | undefined = allMemberRow(store, source, viewer, userId!);
-      if (!row) throw recordNotFound();
-      return memberEntity(ctx, request, row, { viewer, source });
-    });
-
-    app.get<MemberRoute>(`${base}/:user_id`, async (request) => {
-      const viewer = caller(ctx, request, READ_API_SCOPES);
-      const params = routeParams(request);
-      const userId = params.integer('user_id', { required: true });
-      params.done();
-      const source = findSource(ctx, request, kind, request.params.id);
-      authorizeReadMembers(store, source, viewer);
-      const member = directUserMember(store, source, userId!);
-      if (!member) throw recordNotFound();
-      return memberEntity(ctx, request, directRow(member), { viewer, source });
-    });
-
-    app.post<SourceRoute>(base, async (request, reply) => {
-      const actor = caller(ctx, request, WRITE_API_SCOPES);
-      const params = routeParams(request);
-      const accessLevel = params.integer('access_level', { required: true });
-      const expiresAt = params.date('expires_at');
-      const userIdParam = params.string('user_id');
-      const username = params.string('username');
-      params.string('invite_source');
-      params.integer('member_role_id');
-      if (userIdParam !== undefined && username !== undefined) params.addError('user_id, username are mutually exclusive');
-      if (userIdParam === undefined && username === undefined) params.addError('user_id, username are missing, at least one parameter must be provided');
-      params.done();
-      const source = findSource(ctx, request, kind, request.params.id);
-      const fields = { accessLevel: accessLevel!, expiresAt: expiresAt ?? null };
-      reply.code(201);
-      const names = (userIdParam ?? username!).split(',');
-      if (names.length > 1) return addSeveral(store, actor, source, names, userIdParam !== undefined, fields);
-
-      const target = userIdParam !== undefined ? store.userByIdText(userIdParam.trim()) : store.userByUsername(username!);
-      if (!target) throw notFound('User');
-      // "Already a member" is answered before the permission check (lib/api/helpers/members_helpers.rb check_existing_membership).
-      if (directUserMember(store, source, target.id)) throw conflict('Member already exists');
-      checkCanAdd(store, actor, source, fields.accessLevel);
-      const errors = membershipErrors(store, source, target.id, fields.accessLevel, fields.expiresAt);
-      if (Object.keys(errors).length > 0) throw validationError(errors);
-      // A queued promotion is 202 Accepted (ee/lib/ee/api/helpers/members_helpers.rb; ee/spec/requests/api/members_spec.rb "single member api response").
-      if (promotionQueued(store, actor, target, fields.accessLevel)) {
-        reply.code(202);
-        return { message: { [target.username]: QUEUED } };
-      }
-      const member = store.addMember(store.sourceRef(source), { userId: target.id, ...fields, createdById: actor.id });
-      return memberEntity(ctx, request, directRow(member), { viewer: actor, source });
-    });
-
-    app.put<MemberRoute>(`${base}/:user_id`, async (request, reply) => {
-      const actor = caller(ctx, request, WRITE_API_SCOPES);
-      const params = routeParams(request);
-      const userId = params.integer('user_id', { required: true });
-      const accessLevel = params.integer('access_level', { required: true });
-      const expiresAt = params.date('expires_at');
-      params.integer('member_role_id');
-      params.done();
-      const source = findSource(ctx, request, kind, request.params.id);
-      // The member is looked up before the permission check: 404 first.
-      const member = directUserMember(store, source, userId!);
-      if (!member) throw recordNotFound();
-      if (!canUpdate(store, actor, source, member, accessLevel!)) throw forbidden();
-      const errors = membershipErrors(store, source, userId!, accessLevel!, expiresAt);
-      if (Object.keys(errors).length > 0) throw validationError(errors);
-      const target = store.users.get(userId!)!;
-      // promotionQueued needs a user with no active Reporter+ membership, so a queued level is always above the
-      // member's own, except for an awaiting member, whose queueing on GitLab is unconfirmed.
-      const raises = accessLevel! > member.accessLevel;
-      if (raises && promotionQueued(store, actor, target, accessLevel!)) {
-        reply.code(202); // as a queued add (ee/spec/requests/api/members_spec.rb "update membership api response")
-        return { message: { [target.username]: QUEUED } };
-      }
-      member.accessLevel = accessLevel!;
-      if (expiresAt !== undefined) member.expiresAt = expiresAt;
-      return memberEntity(ctx, request, directRow(member), { viewer: actor, source });
-    });
-
-    app.delete<MemberRoute>(`${base}/:user_id`, async (request, reply) => {
-      const actor = caller(ctx, request, WRITE_API_SCOPES);
-      const params = routeParams(request);
-      const userId = params.integer('user_id', { required: true });
-      const skipSubresources = params.boolean('skip_subresources') ?? false;
-      // No issues or merge requests exist here, so there is nothing to unassign.
-      params.boolean('unassign_issuables');
-      params.done();
-      const source = findSource(ctx, request, kind, request.params.id);
-      const member = directUserMember(store, source, userId!);
-      if (!member) throw recordNotFound();
-      // check_rate_limit!(:members_delete, scope: [source, current_user]) after the lookup, before anything else.
-      if (removalLimiter.throttled(source, actor)) throw apiError(429, { error: 'This endpoint has been requested too many times. Try again later.' });
-      // destroy_conditionally! checks If-Unmodified-Since before the destroy service's permission (lib/api/helpers.rb).
-      if (modifiedSince(request, member.updatedAt ?? member.createdAt)) throw apiError(412, '412 Precondition Failed');
-      if (!canDestroy(store, actor, source, member)) throw forbidden();
-      store.members.delete(member.id);
-      if (source.kind === 'group' && !skipSubresources) {
-        const below = hierarchy(store, source);
-        for (const sub of [...below.groups.slice(1), ...below.projects]) {
-          const subMember = directUserMember(store, sub, member.userId!);
-          if (subMember) store.members.delete(subMember.id);
-        }
-      }
-      // Members::DestroyService (app/services/members/destroy_service.rb), unless skip_subresources: the
-      // pending invitations the removed user created go with them: a group's (delete_invited_members),
-      // in the group, its subgroups and their projects; a project's (delete_project_invitations_by), there.
-      if (!skipSubresources) {
-        const within = source.kind === 'group' ? hierarchy(store, source) : { groups: [], projects: [source] };
-        for (const place of [...within.groups, ...within.projects]) {
-          for (const invitation of [...store.directMembers(place)]) if (invitation.inviteToken !== null && invitation.createdById === member.userId) store.members.delete(invitation.id);
-        }
-      }
-      reply.code(204);
-    });
+    memberReadRoutes(app, ctx, kind);
+    memberWriteRoutes(app, ctx, kind);
+    memberRemoveRoute(app, ctx, kind, removalLimiter);
   }
 };
+
+/** The member reads of one source kind: the lists, members/all and one member. */
+function memberReadRoutes(app: FastifyInstance, ctx: Context, kind: SourceKind): void {
+  const { store } = ctx;
+  on<SourceRoute>(app, MEMBER_ROUTES.list, { kind }, async (request, reply) => {
+    const viewer = caller(ctx, request, READ_API_SCOPES);
+    const params = routeParams(request);
+    const filters = readFilters(params, false);
+    const source = findSource(ctx, request, kind, request.params.id);
+    authorizeReadMembers(store, source, viewer);
+    const members = applyFilters(store, userMembers(store, source), (m) => m, filters);
+    const view = { viewer, source, showSeatInfo: filters.showSeatInfo };
+    return paginate(request, reply, members, params).map((m) => memberEntity(ctx, request, directRow(m), view));
+  });
+
+  on<SourceRoute>(app, MEMBER_ROUTES.listAll, { kind }, async (request, reply) => {
+    const viewer = caller(ctx, request, READ_API_SCOPES);
+    const params = routeParams(request);
+    const filters = readFilters(params, true);
+    const source = findSource(ctx, request, kind, request.params.id);
+    authorizeReadMembers(store, source, viewer);
+    const rows = applyFilters(store, allMemberRows(store, source, viewer), (r) => r.member, filters);
+    const view = { viewer, source, showSeatInfo: filters.showSeatInfo };
+    return paginate(request, reply, rows, params).map((r) => memberEntity(ctx, request, r, view));
+  });
+
+  on<MemberRoute>(app, MEMBER_ROUTES.getAll, { kind }, async (request) => {
+    const viewer = caller(ctx, request, READ_API_SCOPES);
+    const params = routeParams(request);
+    const userId = params.integer('user_id', { required: true });
+    params.done();
+    const source = findSource(ctx, request, kind, request.params.id);
+    authorizeReadMembers(store, source, viewer);
+    const row: MemberRow | undefined = allMemberRow(store, source, viewer, userId!);
+    if (!row) throw recordNotFound();
+    return memberEntity(ctx, request, row, { viewer, source });
+  });
+
+  on<MemberRoute>(app, MEMBER_ROUTES.get, { kind }, async (request) => {
+    const viewer = caller(ctx, request, READ_API_SCOPES);
+    const params = routeParams(request);
+    const userId = params.integer('user_id', { required: true });
+    params.done();
+    const source = findSource(ctx, request, kind, request.params.id);
+    authorizeReadMembers(store, source, viewer);
+    const member = directUserMember(store, source, userId!);
+    if (!member) throw recordNotFound();
+    return memberEntity(ctx, request, directRow(member), { viewer, source });
+  });
+}
+
+/** Adding and editing members of one source kind. */
+function memberWriteRoutes(app: FastifyInstance, ctx: Context, kind: SourceKind): void {
+  const { store } = ctx;
+  on<SourceRoute>(app, MEMBER_ROUTES.add, { kind }, async (request, reply) => {
+    const actor = caller(ctx, request, WRITE_API_SCOPES);
+    const params = routeParams(request);
+    const accessLevel = params.integer('access_level', { required: true });
+    const expiresAt = params.date('expires_at');
+    const userIdParam = params.string('user_id');
+    const username = params.string('username');
+    params.string('invite_source');
+    params.integer('member_role_id');
+    if (userIdParam !== undefined && username !== undefined) params.addError('user_id, username are mutually exclusive');
+    if (userIdParam === undefined && username === undefined) params.addError('user_id, username are missing, at least one parameter must be provided');
+    params.done();
+    const source = findSource(ctx, request, kind, request.params.id);
+    const fields = { accessLevel: accessLevel!, expiresAt: expiresAt ?? null };
+    reply.code(201);
+    const names = (userIdParam ?? username!).split(',');
+    if (names.length > 1) return addSeveral(store, actor, source, names, userIdParam !== undefined, fields);
+
+    const target = userIdParam !== undefined ? store.userByIdText(userIdParam.trim()) : store.userByUsername(username!);
+    if (!target) throw notFound('User');
+    // "Already a member" is answered before the permission check (lib/api/helpers/members_helpers.rb check_existing_membership).
+    if (directUserMember(store, source, target.id)) throw conflict('Member already exists');
+    checkCanAdd(store, actor, source, fields.accessLevel);
+    const errors = membershipErrors(store, source, target.id, fields.accessLevel, fields.expiresAt);
+    if (Object.keys(errors).length > 0) throw validationError(errors);
+    // A queued promotion is 202 Accepted (ee/lib/ee/api/helpers/members_helpers.rb; ee/spec/requests/api/members_spec.rb "single member api response").
+    if (promotionQueued(store, actor, target, fields.accessLevel)) {
+      reply.code(202);
+      return { message: { [target.username]: QUEUED } };
+    }
+    const member = store.addMember(store.sourceRef(source), { userId: target.id, ...fields, createdById: actor.id });
+    return memberEntity(ctx, request, directRow(member), { viewer: actor, source });
+  });
+
+  on<MemberRoute>(app, MEMBER_ROUTES.edit, { kind }, async (request, reply) => {
+    const actor = caller(ctx, request, WRITE_API_SCOPES);
+    const params = routeParams(request);
+    const userId = params.integer('user_id', { required: true });
+    const accessLevel = params.integer('access_level', { required: true });
+    const expiresAt = params.date('expires_at');
+    params.integer('member_role_id');
+    params.done();
+    const source = findSource(ctx, request, kind, request.params.id);
+    // The member is looked up before the permission check: 404 first.
+    const member = directUserMember(store, source, userId!);
+    if (!member) throw recordNotFound();
+    if (!canUpdate(store, actor, source, member, accessLevel!)) throw forbidden();
+    const errors = membershipErrors(store, source, userId!, accessLevel!, expiresAt);
+    if (Object.keys(errors).length > 0) throw validationError(errors);
+    const target = store.users.get(userId!)!;
+    // promotionQueued needs a user with no active Reporter+ membership, so a queued level is always above the
+    // member's own, except for an awaiting member, whose queueing on GitLab is unconfirmed.
+    const raises = accessLevel! > member.accessLevel;
+    if (raises && promotionQueued(store, actor, target, accessLevel!)) {
+      reply.code(202); // as a queued add (ee/spec/requests/api/members_spec.rb "update membership api response")
+      return { message: { [target.username]: QUEUED } };
+    }
+    member.accessLevel = accessLevel!;
+    if (expiresAt !== undefined) member.expiresAt = expiresAt;
+    return memberEntity(ctx, request, directRow(member), { viewer: actor, source });
+  });
+}
+
+/** Removing a member of one source kind, within the removal rate limit. */
+function memberRemoveRoute(app: FastifyInstance, ctx: Context, kind: SourceKind, removalLimiter: RemovalLimiter): void {
+  const { store } = ctx;
+  on<MemberRoute>(app, MEMBER_ROUTES.remove, { kind }, async (request, reply) => {
+    const actor = caller(ctx, request, WRITE_API_SCOPES);
+    const params = routeParams(request);
+    const userId = params.integer('user_id', { required: true });
+    const skipSubresources = params.boolean('skip_subresources') ?? false;
+    // No issues or merge requests exist here, so there is nothing to unassign.
+    params.boolean('unassign_issuables');
+    params.done();
+    const source = findSource(ctx, request, kind, request.params.id);
+    const member = directUserMember(store, source, userId!);
+    if (!member) throw recordNotFound();
+    // check_rate_limit!(:members_delete, scope: [source, current_user]) after the lookup, before anything else.
+    if (removalLimiter.throttled(source, actor)) throw apiError(429, { error: 'This endpoint has been requested too many times. Try again later.' });
+    // destroy_conditionally! checks If-Unmodified-Since before the destroy service's permission (lib/api/helpers.rb).
+    if (modifiedSince(request, member.updatedAt ?? member.createdAt)) throw apiError(412, '412 Precondition Failed');
+    if (!canDestroy(store, actor, source, member)) throw forbidden();
+    store.members.delete(member.id);
+    if (source.kind === 'group' && !skipSubresources) {
+      const below = hierarchy(store, source);
+      for (const sub of [...below.groups.slice(1), ...below.projects]) {
+        const subMember = directUserMember(store, sub, member.userId!);
+        if (subMember) store.members.delete(subMember.id);
+      }
+    }
+    // Members::DestroyService (app/services/members/destroy_service.rb), unless skip_subresources: the
+    // pending invitations the removed user created go with them: a group's (delete_invited_members),
+    // in the group, its subgroups and their projects; a project's (delete_project_invitations_by), there.
+    if (!skipSubresources) {
+      const within = source.kind === 'group' ? hierarchy(store, source) : { groups: [], projects: [source] };
+      for (const place of [...within.groups, ...within.projects]) {
+        for (const invitation of [...store.directMembers(place)]) if (invitation.inviteToken !== null && invitation.createdById === member.userId) store.members.delete(invitation.id);
+      }
+    }
+    reply.code(204);
+  });
+}
 
 /** Members::CreateService::DEFAULT_INVITE_LIMIT: the users one request may add. */
 const USER_LIMIT = 100;

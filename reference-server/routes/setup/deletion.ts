@@ -6,12 +6,19 @@
 // (lib/api/groups.rb `delete_group`, `immediately_delete_subgroup_error`; lib/api/projects.rb;
 // app/services/groups/mark_for_deletion_service.rb; app/services/projects/mark_for_deletion_service.rb).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ACCESS, type Group, type Project } from '../state/model.js';
-import { today, type Store } from '../state/store.js';
-import { requireScope, requireUser, WRITE_API_SCOPES } from '../http/auth.js';
-import { actorOf, findGroup, findProject, type Context, type RouteModule } from '../http/context.js';
-import { apiError, forbidden } from '../http/errors.js';
-import { mergedParams, Params } from '../http/params.js';
+import { ACCESS, type Group, type Project } from '../../state/model.js';
+import { today, type Store } from '../../state/store.js';
+import { requireScope, requireUser, WRITE_API_SCOPES } from '../../http/auth.js';
+import { actorOf, findGroup, findProject, type Context, type RouteModule } from '../../http/context.js';
+import { apiError, forbidden } from '../../http/errors.js';
+import { mergedParams, Params } from '../../http/params.js';
+import { on, routeTable } from '../../http/route-ids.js';
+
+/** The routes of deletion, by id. */
+export const DELETION_ROUTES = routeTable({
+  group: { method: 'DELETE', path: '/groups/:id' },
+  project: { method: 'DELETE', path: '/projects/:id' },
+});
 
 type Removal = { permanently: boolean; fullPath: string | undefined };
 
@@ -79,7 +86,7 @@ export const deletionRoutes: RouteModule = (app, ctx: Context) => {
     return { message: '202 Accepted' };
   };
 
-  app.delete<{ Params: { id: string } }>('/groups/:id', async (request, reply) => {
+  on<{ Params: { id: string } }>(app, DELETION_ROUTES.group, async (request, reply) => {
     const actor = actorOf(ctx, request);
     requireScope(actor, WRITE_API_SCOPES);
     const group = findGroup(ctx, request, request.params.id);
@@ -90,7 +97,7 @@ export const deletionRoutes: RouteModule = (app, ctx: Context) => {
     return accepted(reply);
   });
 
-  app.delete<{ Params: { id: string } }>('/projects/:id', async (request, reply) => {
+  on<{ Params: { id: string } }>(app, DELETION_ROUTES.project, async (request, reply) => {
     const actor = actorOf(ctx, request);
     requireScope(actor, WRITE_API_SCOPES);
     const project = findProject(ctx, request, request.params.id);

@@ -5,16 +5,25 @@
 // with them, read the requests back and take them back after a test. A request is no membership (state/access-requests.ts); adding the
 // user as a member turns it into one (Store.addMember).
 import type { FastifyRequest } from 'fastify';
-import { READ_API_SCOPES, WRITE_API_SCOPES } from '../http/auth.js';
-import { findSource, userBasic, type RouteModule } from '../http/context.js';
-import { forbidden, recordNotFound, validationError } from '../http/errors.js';
-import { paginate, readPage } from '../http/pagination.js';
-import { ACCESS, type Source, type User } from '../state/model.js';
-import { now, type Store } from '../state/store.js';
-import type { AccessRequest } from '../state/access-requests.js';
-import { caller, routeParams } from './members/source-members.js';
-import { memberEntity } from './members/entities.js';
-import { canAdminMembers, directRow } from './members/rules.js';
+import { READ_API_SCOPES, WRITE_API_SCOPES } from '../../http/auth.js';
+import { findSource, userBasic, type RouteModule } from '../../http/context.js';
+import { forbidden, recordNotFound, validationError } from '../../http/errors.js';
+import { paginate, readPage } from '../../http/pagination.js';
+import { ACCESS, type Source, type User } from '../../state/model.js';
+import { now, type Store } from '../../state/store.js';
+import type { AccessRequest } from '../../state/access-requests.js';
+import { caller, routeParams } from '../members/source-members.js';
+import { memberEntity } from '../members/entities.js';
+import { canAdminMembers, directRow } from '../members/rules.js';
+import { on, routeTable } from '../../http/route-ids.js';
+
+/** The routes of access-requests, by id. */
+export const ACCESS_REQUEST_ROUTES = routeTable({
+  list: { method: 'GET', path: '/:kind/:id/access_requests' },
+  request: { method: 'POST', path: '/:kind/:id/access_requests' },
+  approve: { method: 'PUT', path: '/:kind/:id/access_requests/:user_id/approve' },
+  deny: { method: 'DELETE', path: '/:kind/:id/access_requests/:user_id' },
+});
 
 type SourceRoute = { Params: { id: string } };
 
@@ -46,11 +55,10 @@ export const accessRequestsRoutes: RouteModule = (app, ctx) => {
   const { store } = ctx;
 
   for (const kind of ['group', 'project'] as const) {
-    const base = `/${kind}s/:id/access_requests`;
 
     // AccessRequestsFinder#execute!: admin_member_access_request, which those who administer the
     // members hold (Owner of a group, Maintainer of a project), else AccessDeniedError (403).
-    app.get<SourceRoute>(base, async (request, reply) => {
+    on<SourceRoute>(app, ACCESS_REQUEST_ROUTES.list, { kind }, async (request, reply) => {
       const viewer = caller(ctx, request, READ_API_SCOPES);
       const params = routeParams(request);
       readPage(params);
@@ -60,7 +68,7 @@ export const accessRequestsRoutes: RouteModule = (app, ctx) => {
       return paginate(request, reply, store.accessRequests.of(source), params).map((a) => requesterEntity(store, request, a));
     });
 
-    app.post<SourceRoute>(base, async (request, reply) => {
+    on<SourceRoute>(app, ACCESS_REQUEST_ROUTES.request, { kind }, async (request, reply) => {
       const user = caller(ctx, request, WRITE_API_SCOPES);
       const params = routeParams(request);
       params.done();
@@ -83,7 +91,7 @@ export const accessRequestsRoutes: RouteModule = (app, ctx) => {
 
     // Members::ApproveAccessRequestService: those who administer the members approve, at access_level
     // (Developer unless given); the request becomes a membership (201, the Member entity).
-    app.put<SourceRoute & { Params: { user_id: string } }>(`${base}/:user_id/approve`, async (request, reply) => {
+    on<SourceRoute & { Params: { user_id: string } }>(app, ACCESS_REQUEST_ROUTES.approve, { kind }, async (request, reply) => {
       const user = caller(ctx, request, WRITE_API_SCOPES);
       const params = routeParams(request);
       const accessLevel = params.integer('access_level') ?? ACCESS.DEVELOPER;
@@ -96,7 +104,7 @@ export const accessRequestsRoutes: RouteModule = (app, ctx) => {
     });
 
     // Members::DestroyService on the requester: those who administer the members, or the requester (204).
-    app.delete<SourceRoute & { Params: { user_id: string } }>(`${base}/:user_id`, async (request, reply) => {
+    on<SourceRoute & { Params: { user_id: string } }>(app, ACCESS_REQUEST_ROUTES.deny, { kind }, async (request, reply) => {
       const user = caller(ctx, request, WRITE_API_SCOPES);
       routeParams(request).done();
       const { source, requested } = pending(request);

@@ -4,12 +4,18 @@
 // of the project at the token's level; the members and invitations suites use such a bot as a user
 // that GitLab allows in no other group or project.
 import { randomBytes } from 'node:crypto';
-import { requireScope, requireUser, WRITE_API_SCOPES } from '../http/auth.js';
-import { actorOf, findProject, type RouteModule } from '../http/context.js';
-import { badRequest } from '../http/errors.js';
-import { mergedParams, Params } from '../http/params.js';
-import { ACCESS } from '../state/model.js';
-import { today } from '../state/store.js';
+import { requireScope, requireUser, WRITE_API_SCOPES } from '../../http/auth.js';
+import { actorOf, findProject, type RouteModule } from '../../http/context.js';
+import { badRequest } from '../../http/errors.js';
+import { mergedParams, Params } from '../../http/params.js';
+import { ACCESS } from '../../state/model.js';
+import { today } from '../../state/store.js';
+import { on, routeTable } from '../../http/route-ids.js';
+
+/** The routes of access-tokens, by id. */
+export const ACCESS_TOKEN_ROUTES = routeTable({
+  create: { method: 'POST', path: '/projects/:id/access_tokens' },
+});
 
 /** Gitlab::Auth.resource_bot_scopes: what a resource token may be given. */
 const BOT_SCOPES = ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'create_runner', 'manage_runner', 'ai_features', 'k8s_proxy', 'self_rotate'];
@@ -23,7 +29,7 @@ type ProjectRoute = { Params: { id: string } };
 export const accessTokensRoutes: RouteModule = (app, ctx) => {
   const { store } = ctx;
 
-  app.post<ProjectRoute>('/projects/:id/access_tokens', async (request, reply) => {
+  on<ProjectRoute>(app, ACCESS_TOKEN_ROUTES.create, async (request, reply) => {
     const actor = actorOf(ctx, request);
     const user = requireUser(actor);
     requireScope(actor, WRITE_API_SCOPES);
