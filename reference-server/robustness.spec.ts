@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { SPEC_FORM_NAMES } from '../contract/forms.js';
 import { validateAgainst } from '../schemas/registry.js';
-import { CATALOG } from '../suites/areas.js';
 import { buildApp } from './server.js';
 import type { Store } from './state/store.js';
 
@@ -19,7 +19,7 @@ const SETUP_FORMS = [
   'GET /projects', 'POST /projects', 'GET /projects/:id', 'DELETE /projects/:id', 'POST /projects/:id/share',
   'POST /projects/:id/repository/branches', 'PUT /application/settings',
 ];
-const FORMS = [...[...CATALOG.endpointArea.keys()], ...SETUP_FORMS];
+const FORMS = [...SPEC_FORM_NAMES, ...SETUP_FORMS];
 
 let app: FastifyInstance;
 let store: Store;

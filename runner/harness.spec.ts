@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadManifest } from '../fixtures/manifest.js';
 import { CATALOG, ENDPOINT_FORMS } from '../suites/areas.js';
-import { formsByKind } from './core/area.js';
+import { SPEC_FORM_NAMES, SPEC_FORMS, endpointsTxt } from '../contract/forms.js';
+import { defineArea, formsByKind } from './core/area.js';
 import { retryDelayMs } from './core/client.js';
 import { redact, redactValue, registerSecret, registerSecretsIn, REDACTED } from './core/redact.js';
 import { versionAtLeast } from './core/version.js';
@@ -177,17 +178,30 @@ describe('ledger', () => {
 
 describe('endpoint list', () => {
   const forms = (path: string) => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
-  // The areas' `endpoints` only: their extensions (GitLab endpoints beyond the spec) are not the spec's forms.
-  const registered = CATALOG.areas.flatMap((area) => Object.values(area.endpoints).flatMap((f) => formsByKind(f).map(([, form]) => `${form}\t${area.name}`)));
-  test('the registered areas declare exactly the forms of docs/endpoints.txt, each in its area', () => {
-    const lines = forms(join(import.meta.dirname, '..', 'docs', 'endpoints.txt'));
-    expect(lines).toHaveLength(ENDPOINT_FORMS);
-    expect([...registered].sort()).toEqual([...lines].sort());
-    expect([...CATALOG.extensionArea.keys()].filter((form) => lines.some((l) => l.startsWith(`${form}\t`))), 'extensions that are spec forms').toEqual([]);
+  const docs = join(import.meta.dirname, '..', 'docs', 'endpoints.txt');
+  test('docs/endpoints.txt is written from contract/forms.ts (npm run docs:endpoints)', () => {
+    expect(readFileSync(docs, 'utf8'), 'docs/endpoints.txt is not what contract/forms.ts gives: run npm run docs:endpoints').toBe(endpointsTxt());
+  });
+  test('the registered areas take exactly the contract\'s forms, each in its area, and their extensions are none of them', () => {
+    // The areas' `endpoints` only: their extensions (GitLab endpoints beyond the spec) are not the spec's forms.
+    const registered = CATALOG.areas.flatMap((area) => Object.values(area.endpoints).flatMap((f) => formsByKind(f).map(([, form]) => `${form}\t${area.name}`)));
+    expect(ENDPOINT_FORMS).toBe(SPEC_FORMS.length);
+    expect([...registered].sort()).toEqual(SPEC_FORMS.map((f) => `${f.form}\t${f.area}`).sort());
+    expect([...CATALOG.extensionArea.keys()].filter((form) => SPEC_FORM_NAMES.includes(form)), 'extensions that are spec forms').toEqual([]);
+  });
+  test('defineArea refuses a spec form the contract does not list, and an extension that is a spec form', () => {
+    const clauses = [{ id: 'pb.list.ok', level: 'must' as const, text: 'answers', source: 'made up' }];
+    expect(() => defineArea({ name: 'protected-branches', prefix: 'pb', clauses })).toThrow(/no spec form, and it declares no extension/);
+    // @ts-expect-error: an area declares no spec form; the contract holds them.
+    expect(() => defineArea({ name: 'protected-branches', prefix: 'pb', endpoints: { list: 'GET /projects/:id/protected_branches' }, clauses })).toThrow(/read from contract\/forms.ts/);
+    expect(() => defineArea({ name: 'protected-branches', prefix: 'pb', extensions: { list: 'GET /projects/:id/remote_mirrors' }, clauses })).toThrow(/one of the spec's forms/);
+    const area = defineArea({ name: 'protected-branches', prefix: 'pb', extensions: { list: 'GET /projects/:id/protected_branches' }, clauses });
+    expect(area.declaredAs).toEqual({ list: 'extension' });
+    expect(CATALOG.areas.find((a) => a.name === 'remote-mirrors')!.declaredAs).toMatchObject({ list: 'spec form', 'public-key': 'extension' });
   });
   const shared = join(import.meta.dirname, '..', '..', 'shared', 'spec', 'endpoints.txt');
   test.skipIf(!existsSync(shared))('docs/endpoints.txt is the spec\'s own list (../shared/spec/endpoints.txt)', () => {
-    expect(forms(join(import.meta.dirname, '..', 'docs', 'endpoints.txt'))).toEqual(forms(shared));
+    expect(forms(docs)).toEqual(forms(shared));
   });
 });
 

@@ -11,5 +11,5 @@ export const AREAS = [repositoryFiles, remoteMirrors, invitations, members];
 
 export const CATALOG = catalogOf(AREAS);
 
-/** How many endpoint forms the spec has (docs/endpoints.txt), as the registered areas declare them. */
+/** How many endpoint forms the spec has (contract/forms.ts), as the registered areas take them. */
 export const ENDPOINT_FORMS = CATALOG.endpointArea.size;

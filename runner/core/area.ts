@@ -1,8 +1,10 @@
-// An area of the API as data: its name, the prefix of its clause and test ids, its endpoints (each
-// written once; a family with a group and a project form runs for both kinds), the GitLab endpoints
-// it tests beyond the spec's (extensions) and its clauses. Each area declares itself in
-// suites/<area>/area.ts; suites/areas.ts lists them, and everything that lists areas (configuration,
-// reports, the CLI, the fault checker) derives from that one list.
+// An area of the API as data: its name, the prefix of its clause and test ids, its endpoints (the
+// spec's forms of the area, taken from contract/forms.ts; a family with a group and a project form
+// runs for both kinds), the GitLab endpoints it tests beyond the spec's (extensions, declared here)
+// and its clauses. Each area declares itself in suites/<area>/area.ts; suites/areas.ts lists them,
+// and everything that lists areas (configuration, reports, the CLI, the fault checker) derives from
+// that one list.
+import { SPEC_FORMS, type SpecKey } from '../../contract/forms.js';
 import type { Clause } from './clauses.js';
 import type { InstanceSetting, SettingValue } from './instance-setting.js';
 import type { SourceKind } from './vocabulary.js';
@@ -34,17 +36,20 @@ export interface RoleGrantingWrite {
  */
 export type CollectionIdKinds = Record<string, string>;
 
-export interface AreaDefinition<E extends string = string, X extends string = string> {
-  /** Folder, setting and report name, e.g. "repository-files". */
-  name: string;
+export interface AreaDefinition<N extends string = string, X extends string = string> {
+  /** Folder, setting and report name, e.g. "repository-files": its spec forms are those contract/forms.ts gives this area. */
+  name: N;
   /** Prefix of the area's clause and test ids, e.g. "files". */
   prefix: string;
-  /** The spec's endpoint forms of the area (docs/endpoints.txt). */
-  endpoints: Record<E, EndpointForms>;
   /**
-   * GitLab endpoints beyond the spec's forms, in the same shape. Their tests check GitLab behaviour
-   * only: always at the parity level, gated by the GitLab version that added the endpoint
-   * (runner/run/conformance.ts). They are not among the spec's forms (docs/endpoints.txt).
+   * Not declared here: the spec's forms are contract/forms.ts's, one list for the suite, the server,
+   * the clients and docs/endpoints.txt. A GitLab endpoint beyond them goes in `extensions`.
+   */
+  endpoints?: never;
+  /**
+   * GitLab endpoints beyond the spec's forms, one form or one per kind of source. Their tests check
+   * GitLab behaviour only: always at the parity level, gated by the GitLab version that added the
+   * endpoint (runner/run/conformance.ts). They are not among the spec's forms (docs/endpoints.txt).
    */
   extensions?: Record<X, EndpointForms>;
   clauses: Clause[];
@@ -58,8 +63,13 @@ export interface AreaDefinition<E extends string = string, X extends string = st
   settings?: InstanceSetting[];
 }
 
-export interface Area<E extends string = string, X extends string = string> extends AreaDefinition<E, X> {
-  /** Every endpoint form of the area, as the spec's endpoints.txt writes it. */
+export interface Area<E extends string = string, X extends string = string> extends Omit<AreaDefinition<string, X>, 'endpoints' | 'extensions'> {
+  /** The spec's forms of the area, by endpoint key (from contract/forms.ts). */
+  endpoints: Record<E, EndpointForms>;
+  extensions?: Record<X, EndpointForms>;
+  /** What each endpoint key is: one of the spec's forms (the contract's), or an extension beyond them. */
+  declaredAs: Record<E | X, 'spec form' | 'extension'>;
+  /** Every spec form of the area, as the spec's endpoints.txt writes it. */
   forms: string[];
   /** The forms of the extensions (GitLab endpoints beyond the spec). */
   extensionForms: string[];
@@ -68,18 +78,32 @@ export interface Area<E extends string = string, X extends string = string> exte
 
 const formsOf = (endpoints: Record<string, EndpointForms>) => Object.values<EndpointForms>(endpoints).flatMap((f) => (typeof f === 'string' ? [f] : Object.values(f)));
 
-export function defineArea<E extends string, X extends string = never>(definition: AreaDefinition<E, X>): Area<E, X> {
+/** The contract's forms of an area by key: one form as a string, a group and a project form by kind. */
+function specEndpoints(area: string): Record<string, EndpointForms> {
+  const byKey = new Map<string, Partial<Record<SourceKind, string>>>();
+  for (const form of SPEC_FORMS.filter((f) => f.area === area)) byKey.set(form.key, { ...byKey.get(form.key), [form.kind]: form.form });
+  return Object.fromEntries([...byKey].map(([key, forms]) => [key, Object.keys(forms).length === 1 ? Object.values(forms)[0] : forms]));
+}
+
+export function defineArea<const N extends string, X extends string = never>(definition: AreaDefinition<N, X>): Area<SpecKey<N>, X> {
   const { name, prefix, clauses } = definition;
   if (!/^[a-z][a-z0-9-]*$/.test(name) || !/^[a-z][a-z0-9-]*$/.test(prefix)) throw new Error(`area "${name}": name and prefix must be lower-case words with dashes`);
+  if (definition.endpoints !== undefined) throw new Error(`area ${name}: the spec's forms are not declared in an area but read from contract/forms.ts; a GitLab endpoint beyond them goes in \`extensions\``);
   const ids = clauses.map((c) => c.id);
   const stray = ids.find((id) => !id.startsWith(`${prefix}.`));
   if (stray) throw new Error(`area ${name}: clause ${stray} must start with "${prefix}."`);
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate) throw new Error(`area ${name}: clause ${duplicate} is declared twice`);
+  const endpoints = specEndpoints(name) as Record<SpecKey<N>, EndpointForms>;
   const extensions = definition.extensions ?? ({} as Record<X, EndpointForms>);
-  const both = Object.keys(extensions).find((key) => Object.hasOwn(definition.endpoints, key));
-  if (both) throw new Error(`area ${name}: ${both} is both an endpoint and an extension`);
-  return { ...definition, forms: formsOf(definition.endpoints), extensionForms: formsOf(extensions), clauseIds: new Set(ids) };
+  if (Object.keys(endpoints).length + Object.keys(extensions).length === 0) throw new Error(`area ${name}: contract/forms.ts gives it no spec form, and it declares no extension`);
+  const both = Object.keys(extensions).find((key) => Object.hasOwn(endpoints, key));
+  if (both) throw new Error(`area ${name}: ${both} is both a spec form (contract/forms.ts) and an extension`);
+  const extensionForms = formsOf(extensions);
+  const specForm = SPEC_FORMS.find((f) => extensionForms.includes(f.form));
+  if (specForm) throw new Error(`area ${name}: extension "${specForm.form}" is one of the spec's forms (contract/forms.ts, area ${specForm.area}), not an extension`);
+  const declaredAs = Object.fromEntries([...Object.keys(endpoints).map((key) => [key, 'spec form']), ...Object.keys(extensions).map((key) => [key, 'extension'])]) as Record<SpecKey<N> | X, 'spec form' | 'extension'>;
+  return { ...definition, endpoints, extensions: definition.extensions, declaredAs, forms: formsOf(endpoints), extensionForms, clauseIds: new Set(ids) };
 }
 
 /** The forms of one endpoint by kind; a single form has the kind `null`. */

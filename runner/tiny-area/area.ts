@@ -5,7 +5,8 @@ import { defineArea } from '../core/area.js';
 export const tiny = defineArea({
   name: 'tiny',
   prefix: 'tiny',
-  endpoints: { ping: { group: 'GET /groups/:id/tiny_ping', project: 'GET /projects/:id/tiny_ping' } },
+  // Not one of the spec's forms (contract/forms.ts): an extension, tested at the parity level.
+  extensions: { ping: { group: 'GET /groups/:id/tiny_ping', project: 'GET /projects/:id/tiny_ping' } },
   clauses: [{ id: 'tiny.ping.answers', level: 'must', text: 'GET …/tiny_ping of a group or project answers 200 {"pong": <its id>} to a member.', source: 'the tiny area of the area-registration test' }],
   // What the lists derived from the areas take in (cli/area-registration.spec.ts): a write that gives
   // a user a place, for the lending policy, and a collection whose path segments are ids, for the differential.

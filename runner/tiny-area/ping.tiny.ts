@@ -17,7 +17,7 @@ const sources = fixture({
 
 const suite = endpoint(tiny, 'ping', { uses: [sources] });
 
-suite.test({ case: 'answers', title: 'a member gets pong with the id', clauses: ['tiny.ping.answers'] }, async ({ kind, as, use }) => {
+suite.test({ case: 'answers', title: 'a member gets pong with the id', clauses: ['tiny.ping.answers'], requires: { minVersion: '15.0' } }, async ({ kind, as, use }) => {
   const source = use(sources)[kind];
   const res = await as('developer').get(`${sourcePath(source)}/tiny_ping`);
   expectOk(res, 200);

@@ -4,30 +4,9 @@ import { defineArea } from '../../runner/core/area.js';
 import { PROMOTION_MANAGEMENT } from '../common/promotion.js';
 import { membersClauses } from './clauses.js';
 
-const both = (method: string, suffix = '') => ({ group: `${method} /groups/:id/members${suffix}`, project: `${method} /projects/:id/members${suffix}` });
-
 export const members = defineArea({
   name: 'members',
   prefix: 'members',
-  endpoints: {
-    list: both('GET'),
-    'list-all': both('GET', '/all'),
-    get: both('GET', '/:user_id'),
-    'get-all': both('GET', '/all/:user_id'),
-    add: both('POST'),
-    edit: both('PUT', '/:user_id'),
-    remove: both('DELETE', '/:user_id'),
-    billable: 'GET /groups/:id/billable_members',
-    'billable-memberships': 'GET /groups/:id/billable_members/:user_id/memberships',
-    'billable-indirect': 'GET /groups/:id/billable_members/:user_id/indirect',
-    'billable-remove': 'DELETE /groups/:id/billable_members/:user_id',
-    state: 'PUT /groups/:id/members/:user_id/state',
-    approve: 'PUT /groups/:id/members/:member_id/approve',
-    'approve-all': 'POST /groups/:id/members/approve_all',
-    pending: 'GET /groups/:id/pending_members',
-    'override-set': 'POST /groups/:id/members/:user_id/override',
-    'override-remove': 'DELETE /groups/:id/members/:user_id/override',
-  },
   clauses: membersClauses,
   usesUserPool: true,
   // Where a test's requests gave a lent user a place: memberships (by id or username, one or a comma

@@ -6,14 +6,6 @@ import { remoteMirrorsClauses } from './clauses.js';
 export const remoteMirrors = defineArea({
   name: 'remote-mirrors',
   prefix: 'mirrors',
-  endpoints: {
-    list: 'GET /projects/:id/remote_mirrors',
-    get: 'GET /projects/:id/remote_mirrors/:mirror_id',
-    create: 'POST /projects/:id/remote_mirrors',
-    update: 'PUT /projects/:id/remote_mirrors/:mirror_id',
-    sync: 'POST /projects/:id/remote_mirrors/:mirror_id/sync',
-    delete: 'DELETE /projects/:id/remote_mirrors/:mirror_id',
-  },
   // Beyond the spec's forms: GitLab's own (lib/api/remote_mirrors.rb), tested at the parity level.
   extensions: {
     'public-key': 'GET /projects/:id/remote_mirrors/:mirror_id/public_key',
