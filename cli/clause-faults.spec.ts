@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CATALOGUE } from '../reference-server/faults/catalogue.js';
+import { CATALOGUE } from '../reference-server/areas.js';
 import { CATALOG } from '../suites/areas.js';
 
 const KNOWN_GAPS = JSON.parse(readFileSync(join(import.meta.dirname, 'clauses-without-fault.json'), 'utf8')) as Record<string, string[]>;
