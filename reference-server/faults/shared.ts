@@ -111,3 +111,23 @@ export function maintainerAsOwner(when: When, concernsOwner: (params: Json, sour
     },
   };
 }
+
+/** A form body (application/x-www-form-urlencoded) is not read: the route sees none of its fields, as if only JSON bodies were parsed. */
+export function formBodyIgnored(when: When): Pick<SeededFault, 'preHandler'> {
+  return {
+    preHandler(request) {
+      const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (matches(request, when) && type === 'application/x-www-form-urlencoded') request.body = {};
+    },
+  };
+}
+
+/** The private_token query parameter is not read: the request is anonymous unless a header names a token. */
+export function privateTokenQueryIgnored(when: When): Pick<SeededFault, 'onRequest'> {
+  return {
+    onRequest(request) {
+      if (matches(request, when)) delete (request.query as Json | undefined)?.private_token;
+      return false;
+    },
+  };
+}
