@@ -304,12 +304,14 @@ export const repositoryFilesFaults: AreaFault[] = [
   }) },
   { name: 'files.author-email-ignored', clauses: ['files.create.author'], description: 'author_email is ignored: the commit author\'s address is the user\'s', ...dropParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update] }, 'author_email') },
   { name: 'files.execute-filemode-ignored', clauses: ['files.create.execute-filemode'], description: 'execute_filemode is ignored on create and update', ...dropParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update] }, 'execute_filemode') },
-  { name: 'files.start-branch-is-default', clauses: ['files.create.start-branch'], description: 'a new branch starts from the default branch whatever start_branch names', ...changeParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] }, (p, request, ctx) => {
+  { name: 'files.start-branch-written', clauses: ['files.create.start-branch'], description: 'a write with start_branch and a new branch commits onto start_branch instead of creating the branch from it', ...changeParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] }, (p, request, ctx) => {
     const project = ctx.store.findProject(String((request.params as Json).id));
-    const start = requestParams(request).start_branch;
-    if (project && typeof start === 'string' && start !== '' && project.repository.branches.has(start)) {
+    const { branch, start_branch: start } = requestParams(request);
+    if (project && typeof start === 'string' && start !== '' && project.repository.branches.has(start) && !project.repository.branches.has(String(branch))) {
       delete (request.query as Json).start_branch;
-      p.start_branch = project.repository.defaultBranch;
+      delete (request.query as Json).branch;
+      delete p.start_branch;
+      p.branch = start;
     }
   }) },
   { name: 'files.create-existing-201', clauses: ['files.create.exists'], description: 'creating a file that already exists answers 201 (nothing written) instead of 400', onSend(request, reply, payload) {
@@ -334,8 +336,11 @@ export const repositoryFilesFaults: AreaFault[] = [
         if (!matches(request, { route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] })) return;
         const project = ctx.store.findProject(String((request.params as Json).id));
         const user = callerOf(request, ctx);
-        const own = project && user ? ctx.store.directMembership(project, user.id) : undefined;
-        if (own?.accessLevel !== ACCESS.REPORTER) return;
+        if (!project || !user || ctx.store.accessLevel(project, user) !== ACCESS.REPORTER) return;
+        // The membership that gives the level: on the project, or on a group above it.
+        const group = ctx.store.projectGroup(project);
+        const own = [project, ...(group ? ctx.store.groupChain(group) : [])].map((source) => ctx.store.directMembership(source, user.id)).find((m) => m?.accessLevel === ACCESS.REPORTER);
+        if (!own) return;
         own.accessLevel = ACCESS.DEVELOPER;
         raised.set(request, own);
       },
@@ -347,9 +352,10 @@ export const repositoryFilesFaults: AreaFault[] = [
       },
     } satisfies AreaFault;
   })(),
-  { name: 'files.unknown-route-message', clauses: ['files.api-prefix'], description: 'an unknown route under /api/v4 answers 404 {"message":"404 Not Found"} instead of {"error":"404 Not Found"}', onSend(request, reply, payload) {
+  { name: 'files.unknown-route-405', clauses: ['files.api-prefix'], description: 'an unknown route under /api/v4 answers 405 Method Not Allowed instead of 404', onSend(request, reply, payload) {
     if (reply.statusCode !== 404 || !request.url.startsWith('/api/v4/') || request.routeOptions.config?.route !== undefined || !payload.includes('"error"')) return payload;
-    return JSON.stringify({ message: '404 Not Found' });
+    reply.code(405);
+    return JSON.stringify({ error: '405 Not Allowed' });
   } },
   { name: 'files.form-body-ignored', clauses: ['files.http.form-body'], description: 'a write sent as form fields is read as if it had no parameters', ...formBodyIgnored({ route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] }) },
   { name: 'files.private-token-query-ignored', level: 'parity', clauses: ['files.http.private-token-query'], description: 'a token in the private_token query parameter is not read: the request is anonymous', ...privateTokenQueryIgnored({ route: Object.values(FILE_ROUTES) }) },
