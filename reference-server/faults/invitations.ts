@@ -3,7 +3,7 @@ import { changeParams, dropParams, mapBody, mapRows, matches, status } from './d
 import type { AreaFault, SeededFault } from './types.js';
 import { ACCESS } from '../state/model.js';
 import type { Member } from '../state/model.js';
-import { botsAsPeople, callerOf, faultSource, formBodyIgnored, keepAccessRequests, maintainerAsOwner, nonMemberRefusalAs404, privateTokenQueryIgnored, requestParams, withHeaders, type FaultRequest, type Json } from './shared.js';
+import { actAtLevel, botsAsPeople, callerOf, faultSource, formBodyIgnored, keepAccessRequests, maintainerAsOwner, nonMemberRefusalAs404, privateTokenQueryIgnored, requestParams, withHeaders, type FaultRequest, type Json } from './shared.js';
 import { apiError, paramError } from '../http/errors.js';
 import { SETTINGS_ROUTES } from '../routes/setup/settings.js';
 import { INVITATION_ROUTES } from '../routes/invitations.js';
@@ -390,7 +390,10 @@ export const invitationsFaults: AreaFault[] = [
   { name: 'invitations.update-minimal-access-as-guest', clauses: ['invitations.update.role-level'], description: 'PUT with access_level 5 (Minimal access) sets the invitation to Guest instead of refusing it', ...changeParams({ route: INVITATION_ROUTES.update }, (p, request) => {
     for (const bag of [p, request.query as Json]) if (String(bag.access_level) === '5') bag.access_level = ACCESS.GUEST;
   }) },
-  { name: 'invitations.project-maintainer-raises-to-owner', clauses: ['invitations.update.owner-level'], description: 'a project Maintainer raises an invitation to Owner', ...maintainerAsOwner({ route: INVITATION_ROUTES.update, kind: 'project' }, (p) => Number(p.access_level) === ACCESS.OWNER) },
+  { name: 'invitations.project-maintainer-raises-to-owner', clauses: ['invitations.update.owner-level'], description: 'a project Maintainer raises an invitation to Owner', ...actAtLevel({ route: INVITATION_ROUTES.update, kind: 'project' }, ACCESS.MAINTAINER, ACCESS.OWNER, (p, source, ctx) => {
+    const invitation = ctx.store.directMembers(source).find((m) => m.inviteToken !== null && m.inviteEmail === p.email);
+    return Number(p.access_level) === ACCESS.OWNER || invitation?.accessLevel === ACCESS.OWNER;
+  }) },
   (() => {
     // The invitations this fault has seen deleted, by source and address.
     const deleted = new Set<string>();

@@ -461,7 +461,7 @@ export const membersFaults: AreaFault[] = [
     const member = source && ctx.store.directMembership(source, Number((request.params as Json).user_id));
     if (member && p.access_level === undefined && (request.query as Json).access_level === undefined) p.access_level = member.accessLevel;
   }) },
-  { name: 'members.edit-member-role-id-unchecked', level: 'parity', clauses: ['members.edit.member-role-id'], description: 'a member_role_id that is no integer is ignored on edit instead of refused with 400', ...changeParams({ route: MEMBER_ROUTES.edit }, (p, request) => {
+  { name: 'members.edit-member-role-id-unchecked', clauses: ['members.edit.member-role-id'], description: 'a member_role_id that is no integer is ignored on edit instead of refused with 400', ...changeParams({ route: MEMBER_ROUTES.edit }, (p, request) => {
     for (const bag of [p, request.query as Json]) if (bag.member_role_id !== undefined && !/^-?\d+$/.test(String(bag.member_role_id))) delete bag.member_role_id;
   }) },
   { name: 'members.add-member-role-id-500', clauses: ['members.add.member-role-id'], description: 'a member_role_id that is no integer is a server error (500) on add', preHandler(request) {
@@ -511,4 +511,16 @@ export const membersFaults: AreaFault[] = [
     delete request.headers.sudo;
     for (const bag of [request.query, request.body]) if (bag && typeof bag === 'object') delete (bag as Json).sudo;
   } },
+  { name: 'members.list-shows-invitations', clauses: ['members.list.no-invitations'], description: 'the member lists also show pending invitations (as members without an account, named by their address)', ...mapBody({ route: [MEMBER_ROUTES.list, MEMBER_ROUTES.listAll] }, (b, ctx, request) => {
+    const source = faultSource(request, ctx);
+    if (!Array.isArray(b) || !source) return undefined;
+    const invited = ctx.store.directMembers(source).filter((m) => m.inviteToken !== null).map((m) => ({ id: m.id, username: m.inviteEmail, name: m.inviteEmail, state: 'active', access_level: m.accessLevel, created_at: m.createdAt, expires_at: m.expiresAt, membership_state: m.state }));
+    return [...b, ...invited];
+  }) },
+  { name: 'members.only-direct-owner-kept', clauses: ['members.remove.inherited-owner', 'members.remove.project-sole-owner', 'members.edit.inherited-owner'], description: 'the only direct Owner of a subgroup or project is refused as its last owner (403), although a group above it has an Owner', ...answerWhen({ route: [MEMBER_ROUTES.remove, MEMBER_ROUTES.edit] }, (request, ctx) => {
+    const source = faultSource(request, ctx);
+    if (!source || (source.kind === 'group' && source.parentId === null)) return false;
+    const owners = ctx.store.directMembers(source).filter((m) => m.inviteToken === null && m.accessLevel === ACCESS.OWNER);
+    return owners.length === 1 && String(owners[0].userId) === String((request.params as Json).user_id);
+  }, 403, { message: '403 Forbidden' }) },
 ];
