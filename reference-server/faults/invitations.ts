@@ -461,4 +461,7 @@ export const invitationsFaults: AreaFault[] = [
     const inherited = ctx.store.directMembers(parent).filter((m) => m.inviteToken !== null).map((m) => ({ access_level: m.accessLevel, created_at: m.createdAt, expires_at: m.expiresAt, invite_email: m.inviteEmail, invite_token: m.inviteToken, created_by_name: ctx.store.userOrNone(m.createdById)?.name ?? null }));
     return [...b, ...inherited];
   }) },
+  { name: 'invitations.minimal-access-as-guest', clauses: ['invitations.create.minimal-access'], description: 'access_level 5 (Minimal access) invites at Guest', ...changeParams({ route: INVITATION_ROUTES.create }, (p, request) => {
+    for (const bag of [p, request.query as Json]) if (String(bag.access_level) === '5') bag.access_level = ACCESS.GUEST;
+  }) },
 ];

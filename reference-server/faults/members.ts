@@ -523,4 +523,33 @@ export const membersFaults: AreaFault[] = [
     const owners = ctx.store.directMembers(source).filter((m) => m.inviteToken === null && m.accessLevel === ACCESS.OWNER);
     return owners.length === 1 && String(owners[0].userId) === String((request.params as Json).user_id);
   }, 403, { message: '403 Forbidden' }) },
+  (() => {
+    // The user's awaiting memberships before a change of state, put back after it.
+    const held = new WeakMap<object, Member[]>();
+    return {
+      name: 'members.state-not-saved',
+      clauses: ['members.state.access'],
+      description: 'setting an awaiting member active answers {"success":true} but the member stays awaiting (no access)',
+      preHandler(request, ctx) {
+        if (!matches(request, { route: GROUP_MEMBER_EE_ROUTES.state })) return;
+        const userId = Number((request.params as Json).user_id);
+        held.set(request, [...ctx.store.members.values()].filter((m) => m.userId === userId && m.state === 'awaiting'));
+      },
+      onSend(request, reply, payload) {
+        const awaiting = held.get(request);
+        held.delete(request);
+        if (reply.statusCode === 200) for (const m of awaiting ?? []) m.state = 'awaiting';
+        return payload;
+      },
+    } satisfies AreaFault;
+  })(),
+  { name: 'members.billable-lists-awaiting', clauses: ['members.billable.awaiting'], description: 'awaiting members of the group are listed among the billable members', ...mapBody({ route: GROUP_MEMBER_EE_ROUTES.billable }, (b, ctx, request) => {
+    const source = faultSource(request, ctx);
+    if (!Array.isArray(b) || !source) return undefined;
+    const awaiting = ctx.store.directMembers(source).filter((m) => m.state === 'awaiting' && m.userId !== null && !b.some((row) => row.id === m.userId)).flatMap((m) => {
+      const user = ctx.store.userOrNone(m.userId);
+      return user ? [{ id: user.id, username: user.username, name: user.name, state: user.state, last_activity_on: null, membership_type: 'group_member', removable: true, created_at: m.createdAt, last_login_at: null, is_last_owner: false }] : [];
+    });
+    return [...b, ...awaiting];
+  }) },
 ];
