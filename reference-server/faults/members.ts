@@ -552,4 +552,12 @@ export const membersFaults: AreaFault[] = [
     });
     return [...b, ...awaiting];
   }) },
+  { name: 'members.all-without-invited-groups', clauses: ['members.all.invited-visible', 'members.all.invited-private-to-source-members'], description: '…/members/all leaves out the members of groups the source is shared with (only direct and inherited members)', ...mapBody({ route: MEMBER_ROUTES.listAll }, (b, ctx, request) => {
+    const source = faultSource(request, ctx);
+    if (!Array.isArray(b) || !source) return undefined;
+    const group = source.kind === 'project' ? ctx.store.projectGroup(source) : source;
+    const chain = [...(source.kind === 'project' ? [source] : []), ...(group ? ctx.store.groupChain(group) : [])];
+    return b.filter((row) => chain.some((s) => ctx.store.directMembership(s, Number(row.id))));
+  }) },
+  { name: 'members.saml-identity-hidden', clauses: ['members.entity.saml-identity'], description: 'group_saml_identity is never shown, also not to owners of a group with SSO', ...mapBody({ route: MEMBER_READS }, (b) => eachMember(b, ({ group_saml_identity: _identity, ...rest }) => rest)) },
 ];
