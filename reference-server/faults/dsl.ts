@@ -81,6 +81,17 @@ export function answer(when: When, code: number, body?: unknown): Pick<Fault, 'o
   };
 }
 
+/** Answers in place of the route where `when` matches and `applies` holds for the request. */
+export function answerWhen(when: When, applies: (request: FastifyRequest, ctx: FaultContext) => boolean, code: number, body?: unknown): Pick<Fault, 'onRequest'> {
+  return {
+    onRequest(request, reply, ctx) {
+      if (!matches(request, when) || !applies(request, ctx)) return false;
+      void reply.code(code).send(body);
+      return true;
+    },
+  };
+}
+
 export function dropHeaders(when: When, ...names: string[]): Pick<Fault, 'onSend'> {
   return {
     onSend(request, reply, payload) {

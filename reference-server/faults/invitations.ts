@@ -3,7 +3,8 @@ import { changeParams, dropParams, mapBody, mapRows, matches, status } from './d
 import type { AreaFault, SeededFault } from './types.js';
 import { ACCESS } from '../state/model.js';
 import type { Member } from '../state/model.js';
-import { botsAsPeople, callerOf, faultSource, keepAccessRequests, maintainerAsOwner, nonMemberRefusalAs404, requestParams, type FaultRequest, type Json } from './shared.js';
+import { actAtLevel, botsAsPeople, callerOf, faultSource, formBodyIgnored, keepAccessRequests, maintainerAsOwner, nonMemberRefusalAs404, privateTokenQueryIgnored, requestParams, withHeaders, type FaultRequest, type Json } from './shared.js';
+import { apiError, paramError } from '../http/errors.js';
 import { SETTINGS_ROUTES } from '../routes/setup/settings.js';
 import { INVITATION_ROUTES } from '../routes/invitations.js';
 
@@ -317,4 +318,150 @@ export const invitationsFaults: AreaFault[] = [
     void reply.code(204).send();
     return true;
   } },
+  // ---- clauses that had no fault -------------------------------------------------------------------
+  { name: 'invitations.duplicate-address-error', clauses: ['invitations.create.duplicates'], description: 'an address given twice in one request is reported as already taken for its second occurrence (status "error")', onSend(request, reply, payload) {
+    if (!matches(request, { route: INVITATION_ROUTES.create }) || reply.statusCode !== 201) return payload;
+    const emails = String(requestParams(request).email ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+    const twice = emails.find((e, i) => emails.indexOf(e) !== i);
+    if (twice === undefined) return payload;
+    const body = JSON.parse(payload) as Json;
+    const message = typeof body.message === 'object' && body.message !== null ? (body.message as Json) : {};
+    return JSON.stringify({ ...body, status: 'error', message: { ...message, [twice]: 'Invite email has already been taken' } });
+  } },
+  { name: 'invitations.unknown-user-id-reported', clauses: ['invitations.create.user-id'], description: 'an unknown user_id gets an error entry ("User not found") instead of being dropped', onSend(request, reply, payload, ctx) {
+    if (!matches(request, { route: INVITATION_ROUTES.create }) || reply.statusCode !== 201) return payload;
+    const unknown = String(requestParams(request).user_id ?? '').split(',').map((id) => id.trim()).filter((id) => /^\d+$/.test(id) && !ctx.store.userByIdText(id));
+    if (unknown.length === 0) return payload;
+    const body = JSON.parse(payload) as Json;
+    const message = typeof body.message === 'object' && body.message !== null ? (body.message as Json) : {};
+    return JSON.stringify({ ...body, status: 'error', message: { ...message, ...Object.fromEntries(unknown.map((id) => [id, 'User not found'])) } });
+  } },
+  { name: 'invitations.no-recipient-success', clauses: ['invitations.create.email-or-user-id'], description: 'a request with neither email nor user_id answers 201 {"status":"success"} instead of 400', onSend(request, reply, payload) {
+    if (!matches(request, { route: INVITATION_ROUTES.create }) || reply.statusCode !== 400 || !payload.includes('Must provide either email or user_id')) return payload;
+    reply.code(201);
+    return JSON.stringify({ status: 'success' });
+  } },
+  { name: 'invitations.failures-unreported', clauses: ['invitations.create.partial', 'invitations.create.taken', 'invitations.create.inherited-level'], description: 'recipients that failed are not reported: the answer is {"status":"success"} whenever some were invited', ...mapBody({ route: INVITATION_ROUTES.create }, (b) => (b.status === 'error' && typeof b.message === 'object' && b.reason === undefined ? { status: 'success' } : undefined)) },
+  { name: 'invitations.object-email-500', clauses: ['invitations.create.email-type', 'invitations.errors.no-5xx'], description: 'email or user_id sent as a JSON object is a server error (500) instead of a 400', preHandler(request) {
+    if (!matches(request, { route: INVITATION_ROUTES.create })) return;
+    const { email, user_id: userId } = requestParams(request);
+    if ([email, userId].some((v) => typeof v === 'object' && v !== null && !Array.isArray(v))) throw apiError(500, '500 Internal Server Error');
+  } },
+  { name: 'invitations.invite-source-refused', clauses: ['invitations.create.invite-source'], description: 'invite_source is not a known parameter: a request giving it is refused with 400', preHandler(request) {
+    if (matches(request, { route: INVITATION_ROUTES.create }) && requestParams(request).invite_source !== undefined) throw paramError('invite_source does not have a valid value');
+  } },
+  { name: 'invitations.queued-users-hidden', clauses: ['invitations.create.queued'], description: 'an invitation queued for administrator approval answers {"status":"success"} without queued_users', ...mapBody({ route: INVITATION_ROUTES.create }, (b) => {
+    if (b.queued_users === undefined) return undefined;
+    const { queued_users: _queued, ...rest } = b;
+    return rest;
+  }) },
+  { name: 'invitations.member-role-id-unchecked', clauses: ['invitations.create.member-role-id'], description: 'a member_role_id that is no integer is ignored instead of refused with 400', ...changeParams({ route: INVITATION_ROUTES.create }, (p, request) => {
+    for (const bag of [p, request.query as Json]) if (bag.member_role_id !== undefined && !/^-?\d+$/.test(String(bag.member_role_id))) delete bag.member_role_id;
+  }) },
+  { name: 'invitations.created-by-missing', clauses: ['invitations.list.shape'], description: 'listed invitations lack created_by_name', ...mapRows({ route: INVITATION_ROUTES.list }, ({ created_by_name: _name, ...row }) => row) },
+  { name: 'invitations.expires-at-ruby-time', clauses: ['invitations.list.expires-at-date'], description: 'expires_at is listed as Ruby\'s Time#to_s ("2030-01-01 00:00:00 UTC"), neither a date nor an ISO timestamp', ...mapRows({ route: INVITATION_ROUTES.list }, (row) => (typeof row.expires_at === 'string' ? { ...row, expires_at: `${row.expires_at.slice(0, 10)} 00:00:00 UTC` } : row)) },
+  { name: 'invitations.update-answer-without-level', clauses: ['invitations.update.fields'], description: 'PUT answers 200 without access_level', ...mapBody({ route: INVITATION_ROUTES.update }, ({ access_level: _level, ...rest }) => rest) },
+  { name: 'invitations.update-timestamp-refused', clauses: ['invitations.update.timestamp'], description: 'PUT takes expires_at as a date only: a timestamp is refused with 400 "expires_at is invalid"', preHandler(request) {
+    if (matches(request, { route: INVITATION_ROUTES.update }) && /^\d{4}-\d{2}-\d{2}T/.test(String(requestParams(request).expires_at ?? ''))) throw paramError('expires_at is invalid');
+  } },
+  { name: 'invitations.update-clears-expiry', clauses: ['invitations.update.partial'], description: 'a PUT with only access_level clears the invitation\'s expiry', onSend(request, reply, payload, ctx) {
+    const params = requestParams(request);
+    const source = faultSource(request, ctx);
+    if (!matches(request, { route: INVITATION_ROUTES.update }) || reply.statusCode !== 200 || !source || params.expires_at !== undefined) return payload;
+    const email = String(params.email).toLowerCase();
+    const invitation = ctx.store.directMembers(source).find((m) => m.inviteToken !== null && m.inviteEmail?.toLowerCase() === email);
+    if (!invitation) return payload;
+    invitation.expiresAt = null;
+    return JSON.stringify({ ...(JSON.parse(payload) as Json), expires_at: null });
+  } },
+  { name: 'invitations.update-case-insensitive', clauses: ['invitations.update.not-found'], description: 'PUT finds the invitation of an address sent in other letter case', preHandler(request, ctx) {
+    const source = faultSource(request, ctx);
+    const params = request.params as Json;
+    if (!matches(request, { route: INVITATION_ROUTES.update }) || !source) return;
+    const email = String(params.email).toLowerCase();
+    const invitation = ctx.store.directMembers(source).find((m) => m.inviteToken !== null && m.inviteEmail?.toLowerCase() === email);
+    if (invitation?.inviteEmail) params.email = invitation.inviteEmail;
+  } },
+  { name: 'invitations.past-expiry-ignored', clauses: ['invitations.update.validation'], description: 'a past expires_at on PUT answers 200 (nothing changed) instead of 400', onSend(request, reply, payload) {
+    if (!matches(request, { route: INVITATION_ROUTES.update }) || reply.statusCode !== 400 || !payload.includes('cannot be a date in the past')) return payload;
+    reply.code(200);
+    return '{}';
+  } },
+  { name: 'invitations.update-minimal-access-as-guest', clauses: ['invitations.update.role-level'], description: 'PUT with access_level 5 (Minimal access) sets the invitation to Guest instead of refusing it', ...changeParams({ route: INVITATION_ROUTES.update }, (p, request) => {
+    for (const bag of [p, request.query as Json]) if (String(bag.access_level) === '5') bag.access_level = ACCESS.GUEST;
+  }) },
+  { name: 'invitations.project-maintainer-raises-to-owner', clauses: ['invitations.update.owner-level'], description: 'a project Maintainer raises an invitation to Owner', ...actAtLevel({ route: INVITATION_ROUTES.update, kind: 'project' }, ACCESS.MAINTAINER, ACCESS.OWNER, (p, source, ctx) => {
+    const invitation = ctx.store.directMembers(source).find((m) => m.inviteToken !== null && m.inviteEmail === p.email);
+    return Number(p.access_level) === ACCESS.OWNER || invitation?.accessLevel === ACCESS.OWNER;
+  }) },
+  (() => {
+    // The invitations this fault has seen deleted, by source and address.
+    const deleted = new Set<string>();
+    return {
+      name: 'invitations.second-delete-500',
+      clauses: ['invitations.delete.once'],
+      description: 'a DELETE of an invitation already deleted is a server error (500) instead of 404',
+      onSend(request, reply, payload, ctx) {
+        const source = faultSource(request, ctx);
+        if (!matches(request, { route: INVITATION_ROUTES.remove }) || !source) return payload;
+        const key = `${source.kind}:${source.id}:${String((request.params as Json).email).toLowerCase()}`;
+        if (reply.statusCode === 204) deleted.add(key);
+        if (reply.statusCode !== 404 || !deleted.has(key)) return payload;
+        reply.code(500);
+        return JSON.stringify({ message: '500 Internal Server Error' });
+      },
+    } satisfies AreaFault;
+  })(),
+  { name: 'invitations.literal-at-not-found', clauses: ['invitations.path.email'], description: 'an address sent with a literal @ in the path is not found (only %40 is read)', rewriteUrl(_method, url) {
+    const match = /^(\/api\/v4\/(?:groups|projects)\/[^/]+\/invitations\/)([^/?]*@[^/?]*)(.*)$/.exec(url);
+    return match ? `${match[1]}${match[2].replace('@', '%2540')}${match[3]}` : undefined;
+  } },
+  { name: 'invitations.hidden-source-403', clauses: ['invitations.auth.not-found'], description: 'a group or project the caller cannot see answers 403 instead of 404', onSend(request, reply, payload, ctx) {
+    if (!matches(request, { route: Object.values(INVITATION_ROUTES) }) || reply.statusCode !== 404 || !/404 (Group|Project) Not Found/.test(payload) || !faultSource(request, ctx)) return payload;
+    reply.code(403);
+    return JSON.stringify({ message: '403 Forbidden' });
+  } },
+  { name: 'invitations.form-body-ignored', clauses: ['invitations.http.form-body'], description: 'a write sent as form fields is read as if it had no parameters', ...formBodyIgnored({ route: [INVITATION_ROUTES.create, INVITATION_ROUTES.update] }) },
+  { name: 'invitations.private-token-query-ignored', level: 'parity', clauses: ['invitations.http.private-token-query'], description: 'a token in the private_token query parameter is not read: the request is anonymous', ...privateTokenQueryIgnored({ route: Object.values(INVITATION_ROUTES) }) },
+  { name: 'invitations.link-header-missing', level: 'parity', clauses: ['invitations.http.link-pagination'], description: 'the invitation list has no Link header', ...withHeaders(['link'], { route: INVITATION_ROUTES.list }) },
+  (() => {
+    // The users an invitation's addresses name who were not members before it, by request.
+    const newcomers = new WeakMap<object, { email: string; userId: number }[]>();
+    return {
+      name: 'invitations.existing-user-pending',
+      clauses: ['invitations.create.existing-user-email'],
+      description: 'the address of an existing user is kept as a pending invitation instead of making that user a member',
+      preHandler(request, ctx) {
+        const source = faultSource(request, ctx);
+        if (!matches(request, { route: INVITATION_ROUTES.create }) || !source) return;
+        const found = String(requestParams(request).email ?? '').split(',').flatMap((email) => {
+          const user = ctx.store.userByEmail(email.trim());
+          return user && !ctx.store.directMembership(source, user.id) ? [{ email: email.trim(), userId: user.id }] : [];
+        });
+        if (found.length > 0) newcomers.set(request, found);
+      },
+      onSend(request, reply, payload, ctx) {
+        const source = faultSource(request, ctx);
+        const found = newcomers.get(request);
+        newcomers.delete(request);
+        if (!found || !source || reply.statusCode !== 201) return payload;
+        for (const { email, userId } of found) {
+          const member = ctx.store.directMembership(source, userId);
+          if (member) Object.assign(member, { userId: null, inviteEmail: email, inviteToken: `pending-${member.id}` });
+        }
+        return payload;
+      },
+    } satisfies AreaFault;
+  })(),
+  { name: 'invitations.list-inherits-parent', clauses: ['invitations.list.direct-only'], description: 'a subgroup or project also lists the pending invitations of the group above it', ...mapBody({ route: INVITATION_ROUTES.list }, (b, ctx, request) => {
+    const source = faultSource(request, ctx);
+    if (!Array.isArray(b) || !source) return undefined;
+    const parent = source.kind === 'project' ? ctx.store.projectGroup(source) : source.parentId === null ? undefined : ctx.store.groups.get(source.parentId);
+    if (!parent) return undefined;
+    const inherited = ctx.store.directMembers(parent).filter((m) => m.inviteToken !== null).map((m) => ({ access_level: m.accessLevel, created_at: m.createdAt, expires_at: m.expiresAt, invite_email: m.inviteEmail, invite_token: m.inviteToken, created_by_name: ctx.store.userOrNone(m.createdById)?.name ?? null }));
+    return [...b, ...inherited];
+  }) },
+  { name: 'invitations.minimal-access-as-guest', clauses: ['invitations.create.minimal-access'], description: 'access_level 5 (Minimal access) invites at Guest', ...changeParams({ route: INVITATION_ROUTES.create }, (p, request) => {
+    for (const bag of [p, request.query as Json]) if (String(bag.access_level) === '5') bag.access_level = ACCESS.GUEST;
+  }) },
 ];

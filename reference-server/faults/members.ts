@@ -1,13 +1,19 @@
 // The seeded faults of the members area (reference-server/areas.ts registers them with its routes).
 import type { RouteDecl } from '../http/route-ids.js';
-import { answer, changeParams, dropParams, mapBody, mapRows, matches, status, type When } from './dsl.js';
+import { answer, answerWhen, changeParams, dropParams, mapBody, mapRows, matches, status, type When } from './dsl.js';
 import type { AreaFault, SeededFault } from './types.js';
 import { ACCESS, ROLE_NAMES } from '../state/model.js';
 import { isLastOwner, QUEUED } from '../routes/members/rules.js';
 import type { Member, Source } from '../state/model.js';
-import { botsAsPeople, callerOf, faultSource, keepAccessRequests, maintainerAsOwner, nonMemberRefusalAs404, requestParams, withHeaders, type FaultCtx, type FaultRequest, type Json } from './shared.js';
+import { botsAsPeople, callerOf, faultSource, formBodyIgnored, keepAccessRequests, maintainerAsOwner, nonMemberRefusalAs404, privateTokenQueryIgnored, requestParams, withHeaders, type FaultCtx, type FaultRequest, type Json } from './shared.js';
 import { MEMBER_ROUTES } from '../routes/members/source-members.js';
 import { GROUP_MEMBER_EE_ROUTES } from '../routes/members/group-members-ee.js';
+import { apiError } from '../http/errors.js';
+
+/** The routes that answer members: the lists and the single reads. */
+const MEMBER_READS = [MEMBER_ROUTES.list, MEMBER_ROUTES.listAll, MEMBER_ROUTES.get, MEMBER_ROUTES.getAll];
+/** Applies `fn` to the member (a single read) or to each member (a list). */
+const eachMember = (b: Json | Json[], fn: (m: Json) => Json): Json | Json[] => (Array.isArray(b) ? b.map(fn) : fn(b));
 
 /** The routes that add (POST …/members) and edit (PUT …/members/:user_id) members. */
 const MEMBER_WRITES = [MEMBER_ROUTES.add, MEMBER_ROUTES.edit];
@@ -388,4 +394,170 @@ export const membersFaults: AreaFault[] = [
     void reply.code(403).send({ message: '403 Forbidden' });
     return true;
   } },
+  // ---- clauses that had no fault -------------------------------------------------------------------
+  { name: 'members.membership-state-missing', level: 'parity', clauses: ['members.entity.membership-state'], description: 'members lack membership_state', ...mapBody({ route: MEMBER_READS }, (b) => eachMember(b, ({ membership_state: _state, ...rest }) => rest)) },
+  { name: 'members.seat-info-ignored', clauses: ['members.entity.seat-info'], description: 'show_seat_info is ignored: no seat information is added', ...dropParams({ route: MEMBER_READS }, 'show_seat_info') },
+  { name: 'members.seat-never-used', level: 'parity', clauses: ['members.entity.seat-active'], description: 'is_using_seat is false for every member', ...mapBody({ route: MEMBER_READS }, (b) => eachMember(b, (m) => ('is_using_seat' in m ? { ...m, is_using_seat: false } : m))) },
+  { name: 'members.admin-sees-public-email', clauses: ['members.entity.email-admin'], description: 'an administrator is shown the member\'s address in another form (the noreply address) instead of their own', ...mapBody({ route: MEMBER_READS }, (b, ctx, request) => (callerOf(request, ctx)?.isAdmin ? eachMember(b, (m) => (typeof m.email === 'string' ? { ...m, email: `${String(m.id)}-${String(m.username)}@users.noreply.example.com` } : m)) : undefined)) },
+  { name: 'members.owner-sees-every-email', clauses: ['members.entity.email-enterprise'], description: 'owners of a group see the email of every member, not only of its enterprise users', ...mapBody({ route: MEMBER_READS }, (b, ctx, request) => {
+    const source = faultSource(request, ctx);
+    const caller = callerOf(request, ctx);
+    if (!source || !caller || ctx.store.accessLevel(source, caller) !== ACCESS.OWNER || caller.isAdmin) return undefined;
+    return eachMember(b, (m) => (m.email === undefined ? { ...m, email: ctx.store.userByIdText(String(m.id))?.email } : m));
+  }) },
+  { name: 'members.override-flag-missing', clauses: ['members.entity.override-ldap'], description: 'the override operations answer without the override flag', ...mapBody({ route: [GROUP_MEMBER_EE_ROUTES.overrideSet, GROUP_MEMBER_EE_ROUTES.overrideRemove] }, ({ override: _override, ...rest }) => rest) },
+  { name: 'members.hidden-source-403', clauses: ['members.read.visibility'], description: 'a group or project the caller cannot see answers 403 instead of 404', onSend(request, reply, payload, ctx) {
+    if (!matches(request, { route: MEMBER_READS }) || reply.statusCode !== 404 || !/404 (Group|Project) Not Found/.test(payload) || !faultSource(request, ctx)) return payload;
+    reply.code(403);
+    return JSON.stringify({ message: '403 Forbidden' });
+  } },
+  { name: 'members.skip-users-ignored', clauses: ['members.list.skip-users'], description: 'skip_users is ignored', ...dropParams({ route: [MEMBER_ROUTES.list, MEMBER_ROUTES.listAll] }, 'skip_users', 'skip_users[]') },
+  { name: 'members.all-direct-only', clauses: ['members.all.inherited'], description: '…/members/all answers the direct members only', rewriteUrl(method, url) {
+    return method === 'GET' ? url.replace(/^(\/api\/v4\/(?:groups|projects)\/[^/]+\/members)\/all(?=\?|$)/, '$1') : undefined;
+  } },
+  { name: 'members.all-state-ignored', clauses: ['members.all.state-filter'], description: 'state is ignored by …/members/all', ...dropParams({ route: MEMBER_ROUTES.listAll }, 'state') },
+  { name: 'members.get-reads-inherited', clauses: ['members.get.direct'], description: 'GET …/members/:user_id also finds inherited members (it reads …/members/all/:user_id)', rewriteUrl(method, url) {
+    return method === 'GET' ? url.replace(/^(\/api\/v4\/(?:groups|projects)\/[^/]+\/members)\/(\d+)(?=\?|$)/, '$1/all/$2') : undefined;
+  } },
+  { name: 'members.get-text-id-404', clauses: ['members.get.user-id-integer'], description: 'a user_id that is no integer answers 404 instead of 400', onSend(request, reply, payload) {
+    if (!matches(request, { route: [MEMBER_ROUTES.get, MEMBER_ROUTES.getAll] }) || reply.statusCode !== 400 || !payload.includes('user_id is invalid')) return payload;
+    reply.code(404);
+    return JSON.stringify({ message: '404 Not found' });
+  } },
+  { name: 'members.get-all-direct-only', clauses: ['members.get-all.member'], description: 'GET …/members/all/:user_id finds direct members only (404 for an inherited one)', onSend(request, reply, payload, ctx) {
+    const source = faultSource(request, ctx);
+    if (!matches(request, { route: MEMBER_ROUTES.getAll }) || reply.statusCode !== 200 || !source || ctx.store.directMembership(source, Number((request.params as Json).user_id))) return payload;
+    reply.code(404);
+    return JSON.stringify({ message: '404 Not found' });
+  } },
+  { name: 'members.add-200', clauses: ['members.add.single'], description: 'adding a member answers 200 instead of 201', ...status({ route: MEMBER_ROUTES.add }, 201, 200) },
+  { name: 'members.username-ignored', clauses: ['members.add.by-username'], description: 'username is not read on add: only user_id names the user', ...dropParams({ route: MEMBER_ROUTES.add }, 'username') },
+  { name: 'members.several-first-only', clauses: ['members.add.several'], description: 'of several comma-separated user ids only the first is added', ...changeParams({ route: MEMBER_ROUTES.add }, (p, request) => {
+    for (const bag of [p, request.query as Json]) if (typeof bag.user_id === 'string' && bag.user_id.includes(',')) bag.user_id = bag.user_id.split(',')[0];
+  }) },
+  { name: 'members.several-errors-hidden', clauses: ['members.add.several-errors'], description: 'when adding several users fails for them, the answer says {"status":"success"}', ...mapBody({ route: MEMBER_ROUTES.add }, (b) => (b.status === 'error' ? { status: 'success' } : undefined)) },
+  { name: 'members.invalid-level-rounded', clauses: ['members.add.invalid-level'], description: 'an access_level that is no level is rounded down to the level below it (35 is Developer)', ...changeParams({ route: MEMBER_ROUTES.add }, (p, request) => {
+    for (const bag of [p, request.query as Json]) {
+      const level = Number(bag.access_level);
+      if (bag.access_level !== undefined && Number.isInteger(level) && level > ACCESS.GUEST && !(Object.values(ACCESS) as number[]).includes(level)) bag.access_level = Math.max(...Object.values(ACCESS).filter((l) => l < level));
+    }
+  }) },
+  { name: 'members.unknown-user-400', clauses: ['members.add.unknown-user'], description: 'an unknown user id or username answers 400 instead of 404', onSend(request, reply, payload) {
+    if (!matches(request, { route: MEMBER_ROUTES.add }) || reply.statusCode !== 404 || !payload.includes('User Not Found')) return payload;
+    reply.code(400);
+    return JSON.stringify({ message: '400 Bad request' });
+  } },
+  { name: 'members.inherited-level-403', clauses: ['members.add.inherited-level', 'members.edit.inherited-level'], description: 'a level below an inherited membership is refused with 403 instead of a 400 validation error', onSend(request, reply, payload) {
+    if (!matches(request, { route: [MEMBER_ROUTES.add, MEMBER_ROUTES.edit] }) || reply.statusCode !== 400 || !payload.includes('inherited membership')) return payload;
+    reply.code(403);
+    return JSON.stringify({ message: '403 Forbidden' });
+  } },
+  { name: 'members.project-minimal-access-as-guest', clauses: ['members.minimal-access.project'], description: 'Minimal access on a project adds the user as Guest', ...changeParams({ route: MEMBER_ROUTES.add, kind: 'project' }, (p, request) => {
+    for (const bag of [p, request.query as Json]) if (String(bag.access_level) === '5') bag.access_level = ACCESS.GUEST;
+  }) },
+  { name: 'members.edit-not-member-403', clauses: ['members.edit.not-member'], description: 'editing a user who is no direct member answers 403 instead of 404', ...status({ route: MEMBER_ROUTES.edit }, 404, 403, { message: '403 Forbidden' }) },
+  { name: 'members.edit-level-optional', clauses: ['members.edit.params'], description: 'access_level is optional on edit: without it the level stays', ...changeParams({ route: MEMBER_ROUTES.edit }, (p, request, ctx) => {
+    const source = faultSource(request, ctx);
+    const member = source && ctx.store.directMembership(source, Number((request.params as Json).user_id));
+    if (member && p.access_level === undefined && (request.query as Json).access_level === undefined) p.access_level = member.accessLevel;
+  }) },
+  { name: 'members.edit-member-role-id-unchecked', clauses: ['members.edit.member-role-id'], description: 'a member_role_id that is no integer is ignored on edit instead of refused with 400', ...changeParams({ route: MEMBER_ROUTES.edit }, (p, request) => {
+    for (const bag of [p, request.query as Json]) if (bag.member_role_id !== undefined && !/^-?\d+$/.test(String(bag.member_role_id))) delete bag.member_role_id;
+  }) },
+  { name: 'members.add-member-role-id-500', clauses: ['members.add.member-role-id'], description: 'a member_role_id that is no integer is a server error (500) on add', preHandler(request) {
+    const id = requestParams(request).member_role_id;
+    if (matches(request, { route: MEMBER_ROUTES.add }) && id !== undefined && !/^-?\d+$/.test(String(id))) throw apiError(500, '500 Internal Server Error');
+  } },
+  { name: 'members.project-maintainer-edits-owner', clauses: ['members.edit.project-owner'], description: 'a project Maintainer may make a member Owner or change an Owner', ...maintainerAsOwner({ route: MEMBER_ROUTES.edit, kind: 'project' }, (p, source, ctx) => Number(p.access_level) === ACCESS.OWNER || ctx.store.directMembership(source, Number(p.user_id))?.accessLevel === ACCESS.OWNER) },
+  { name: 'members.project-maintainer-removes-owner', clauses: ['members.remove.project-owner'], description: 'a project Maintainer may remove an Owner of the project', ...maintainerAsOwner({ route: MEMBER_ROUTES.remove, kind: 'project' }, (p, source, ctx) => ctx.store.directMembership(source, Number(p.user_id))?.accessLevel === ACCESS.OWNER) },
+  { name: 'members.remove-not-direct-204', clauses: ['members.remove.not-direct'], description: 'removing a user who is no direct member answers 204 (nothing removed) instead of 404', ...status({ route: MEMBER_ROUTES.remove }, 404, 204) },
+  { name: 'members.self-removal-refused', clauses: ['members.remove.self'], description: 'a member who may not manage members cannot remove themselves (403)', ...answerWhen({ route: MEMBER_ROUTES.remove }, (request, ctx) => {
+    const source = faultSource(request, ctx);
+    const user = callerOf(request, ctx);
+    return !!source && !!user && String(user.id) === String((request.params as Json).user_id) && ctx.store.accessLevel(source, user) < ACCESS.MAINTAINER;
+  }, 403, { message: '403 Forbidden' }) },
+  { name: 'members.remove-flags-unchecked', clauses: ['members.remove.params'], description: 'skip_subresources and unassign_issuables that are no booleans are ignored instead of refused with 400', ...changeParams({ route: MEMBER_ROUTES.remove }, (p, request) => {
+    for (const bag of [p, request.query as Json]) for (const name of ['skip_subresources', 'unassign_issuables']) if (bag[name] !== undefined && !['true', 'false', '1', '0', true, false].includes(bag[name] as string)) delete bag[name];
+  }) },
+  { name: 'members.state-defaults-active', clauses: ['members.state.params'], description: 'PUT …/state without state sets the member active instead of a 400', ...changeParams({ route: GROUP_MEMBER_EE_ROUTES.state }, (p, request) => {
+    if (p.state === undefined && (request.query as Json).state === undefined) p.state = 'active';
+  }) },
+  { name: 'members.approve-unknown-204', clauses: ['members.approve.errors'], description: 'approving an unknown member id answers 204 instead of 404', ...status({ route: GROUP_MEMBER_EE_ROUTES.approve }, 404, 204) },
+  { name: 'members.approve-all-200', clauses: ['members.approve-all'], description: 'approve_all answers 200 with a body instead of 204', ...status({ route: GROUP_MEMBER_EE_ROUTES.approveAll }, 204, 200, { status: 'success' }) },
+  { name: 'members.override-clear-kept', clauses: ['members.override.clear'], description: 'clearing the override answers the member with override still true', ...mapBody({ route: GROUP_MEMBER_EE_ROUTES.overrideRemove }, (b) => ({ ...b, override: true })) },
+  { name: 'members.override-refusal-404', clauses: ['members.override.refused'], description: 'an override that is not allowed answers 404 instead of 403', ...status({ route: [GROUP_MEMBER_EE_ROUTES.overrideSet, GROUP_MEMBER_EE_ROUTES.overrideRemove] }, 403, 404, { message: '404 Not found' }) },
+  { name: 'members.billable-search-ignored', clauses: ['members.billable.search'], description: 'search is ignored by the billable member list', ...dropParams({ route: GROUP_MEMBER_EE_ROUTES.billable }, 'search') },
+  { name: 'members.billable-newest-first', clauses: ['members.billable.default-order'], description: 'without sort, billable members come newest first', ...mapBody({ route: GROUP_MEMBER_EE_ROUTES.billable }, (b, _ctx, request) => (Array.isArray(b) && (request.query as Json).sort === undefined ? [...b].reverse() : undefined)) },
+  { name: 'members.billable-activity-timestamp', clauses: ['members.billable.activity'], description: 'last_activity_on is a timestamp instead of a date', ...mapRows({ route: GROUP_MEMBER_EE_ROUTES.billable }, (row) => (typeof row.last_activity_on === 'string' ? { ...row, last_activity_on: `${row.last_activity_on}T00:00:00.000Z` } : row)) },
+  { name: 'members.billable-private-email-shown', clauses: ['members.billable.email'], description: 'billable members show their private address where they have no public one', ...mapRows({ route: GROUP_MEMBER_EE_ROUTES.billable }, (row, ctx) => (row.email === null || row.email === undefined ? { ...row, email: ctx.store.userByIdText(String(row.id))?.email } : row)) },
+  { name: 'members.billable-never-last-owner', level: 'parity', clauses: ['members.billable.last-owner'], description: 'is_last_owner is false for every billable member', ...mapRows({ route: GROUP_MEMBER_EE_ROUTES.billable }, (row) => ({ ...row, is_last_owner: false })) },
+  { name: 'members.ee-refusal-403', clauses: ['members.ee.admin-only'], description: 'a caller who may not administer the group\'s members is refused with 403 instead of 400', onSend(request, reply, payload) {
+    if (!matches(request, { route: Object.values(GROUP_MEMBER_EE_ROUTES) }) || reply.statusCode !== 400 || payload !== JSON.stringify({ message: '400 Bad request' })) return payload;
+    reply.code(403);
+    return JSON.stringify({ message: '403 Forbidden' });
+  } },
+  { name: 'members.billable-memberships-level-integer', clauses: ['members.billable-memberships.direct'], description: 'access_level of a billable membership is the bare integer instead of {string_value, integer_value}', ...mapRows({ route: GROUP_MEMBER_EE_ROUTES.billableMemberships }, (row) => ({ ...row, access_level: (row.access_level as Json | undefined)?.integer_value })) },
+  { name: 'members.billable-memberships-unknown-empty', clauses: ['members.billable-memberships.user'], description: 'the memberships of an unknown user or of a non-billable one answer 200 [] instead of 404', ...status({ route: GROUP_MEMBER_EE_ROUTES.billableMemberships }, 404, 200, []) },
+  { name: 'members.billable-indirect-empty', clauses: ['members.billable-indirect.list'], description: 'the indirect memberships list is always empty', ...mapBody({ route: GROUP_MEMBER_EE_ROUTES.billableIndirect }, (b) => (Array.isArray(b) ? [] : undefined)) },
+  { name: 'members.billable-remove-202', clauses: ['members.billable-remove'], description: 'removing a billable member answers 202 instead of 204', ...status({ route: GROUP_MEMBER_EE_ROUTES.billableRemove }, 204, 202, {}) },
+  { name: 'members.billable-remove-errors-204', clauses: ['members.billable-remove.errors'], description: 'a billable removal that fails answers 204 (nothing removed) instead of 400', ...status({ route: GROUP_MEMBER_EE_ROUTES.billableRemove }, 400, 204) },
+  { name: 'members.queued-add-message-hidden', clauses: ['members.promotion.add-single', 'members.promotion.add-several'], description: 'an add queued for administrator approval answers {"status":"success"} without naming the queued users', ...mapBody({ route: MEMBER_ROUTES.add }, (b) => (JSON.stringify(b).includes(QUEUED) ? { status: 'success' } : undefined)) },
+  { name: 'members.queued-edit-message-hidden', clauses: ['members.promotion.edit'], description: 'a promotion queued for administrator approval answers {} without naming the queued user', ...mapBody({ route: MEMBER_ROUTES.edit }, (b) => (JSON.stringify(b).includes(QUEUED) ? {} : undefined)) },
+  { name: 'members.form-body-ignored', clauses: ['members.http.form-body'], description: 'a write sent as form fields is read as if it had no parameters', ...formBodyIgnored({ route: [MEMBER_ROUTES.add, MEMBER_ROUTES.edit, MEMBER_ROUTES.remove] }) },
+  { name: 'members.private-token-query-ignored', level: 'parity', clauses: ['members.http.private-token-query'], description: 'a token in the private_token query parameter is not read: the request is anonymous', ...privateTokenQueryIgnored({ route: [...Object.values(MEMBER_ROUTES), ...Object.values(GROUP_MEMBER_EE_ROUTES)] }) },
+  { name: 'members.link-header-missing', level: 'parity', clauses: ['members.http.link-pagination'], description: 'member lists have no Link header', ...withHeaders(['link'], { route: [MEMBER_ROUTES.list, MEMBER_ROUTES.listAll, GROUP_MEMBER_EE_ROUTES.billable] }) },
+  { name: 'members.sudo-open-to-all', clauses: ['members.http.sudo-refusals'], description: 'sudo from a token that is not an administrator\'s is ignored (the caller acts as themself) instead of refused with 403', preHandler(request, ctx) {
+    if (!matches(request, { route: [...Object.values(MEMBER_ROUTES), ...Object.values(GROUP_MEMBER_EE_ROUTES)] }) || callerOf(request, ctx)?.isAdmin) return;
+    delete request.headers.sudo;
+    for (const bag of [request.query, request.body]) if (bag && typeof bag === 'object') delete (bag as Json).sudo;
+  } },
+  { name: 'members.list-shows-invitations', clauses: ['members.list.no-invitations'], description: 'the member lists also show pending invitations (as members without an account, named by their address)', ...mapBody({ route: [MEMBER_ROUTES.list, MEMBER_ROUTES.listAll] }, (b, ctx, request) => {
+    const source = faultSource(request, ctx);
+    if (!Array.isArray(b) || !source) return undefined;
+    const invited = ctx.store.directMembers(source).filter((m) => m.inviteToken !== null).map((m) => ({ id: m.id, username: m.inviteEmail, name: m.inviteEmail, state: 'active', access_level: m.accessLevel, created_at: m.createdAt, expires_at: m.expiresAt, membership_state: m.state }));
+    return [...b, ...invited];
+  }) },
+  { name: 'members.only-direct-owner-kept', clauses: ['members.remove.inherited-owner', 'members.remove.project-sole-owner', 'members.edit.inherited-owner'], description: 'the only direct Owner of a subgroup or project is refused as its last owner (403), although a group above it has an Owner', ...answerWhen({ route: [MEMBER_ROUTES.remove, MEMBER_ROUTES.edit] }, (request, ctx) => {
+    const source = faultSource(request, ctx);
+    if (!source || (source.kind === 'group' && source.parentId === null)) return false;
+    const owners = ctx.store.directMembers(source).filter((m) => m.inviteToken === null && m.accessLevel === ACCESS.OWNER);
+    return owners.length === 1 && String(owners[0].userId) === String((request.params as Json).user_id);
+  }, 403, { message: '403 Forbidden' }) },
+  (() => {
+    // The user's awaiting memberships before a change of state, put back after it.
+    const held = new WeakMap<object, Member[]>();
+    return {
+      name: 'members.state-not-saved',
+      clauses: ['members.state.access'],
+      description: 'setting an awaiting member active answers {"success":true} but the member stays awaiting (no access)',
+      preHandler(request, ctx) {
+        if (!matches(request, { route: GROUP_MEMBER_EE_ROUTES.state })) return;
+        const userId = Number((request.params as Json).user_id);
+        held.set(request, [...ctx.store.members.values()].filter((m) => m.userId === userId && m.state === 'awaiting'));
+      },
+      onSend(request, reply, payload) {
+        const awaiting = held.get(request);
+        held.delete(request);
+        if (reply.statusCode === 200) for (const m of awaiting ?? []) m.state = 'awaiting';
+        return payload;
+      },
+    } satisfies AreaFault;
+  })(),
+  { name: 'members.billable-lists-awaiting', clauses: ['members.billable.awaiting'], description: 'awaiting members of the group are listed among the billable members', ...mapBody({ route: GROUP_MEMBER_EE_ROUTES.billable }, (b, ctx, request) => {
+    const source = faultSource(request, ctx);
+    if (!Array.isArray(b) || !source) return undefined;
+    const awaiting = ctx.store.directMembers(source).filter((m) => m.state === 'awaiting' && m.userId !== null && !b.some((row) => row.id === m.userId)).flatMap((m) => {
+      const user = ctx.store.userOrNone(m.userId);
+      return user ? [{ id: user.id, username: user.username, name: user.name, state: user.state, last_activity_on: null, membership_type: 'group_member', removable: true, created_at: m.createdAt, last_login_at: null, is_last_owner: false }] : [];
+    });
+    return [...b, ...awaiting];
+  }) },
+  { name: 'members.all-without-invited-groups', clauses: ['members.all.invited-visible', 'members.all.invited-private-to-source-members'], description: '…/members/all leaves out the members of groups the source is shared with (only direct and inherited members)', ...mapBody({ route: MEMBER_ROUTES.listAll }, (b, ctx, request) => {
+    const source = faultSource(request, ctx);
+    if (!Array.isArray(b) || !source) return undefined;
+    const group = source.kind === 'project' ? ctx.store.projectGroup(source) : source;
+    const chain = [...(source.kind === 'project' ? [source] : []), ...(group ? ctx.store.groupChain(group) : [])];
+    return b.filter((row) => chain.some((s) => ctx.store.directMembership(s, Number(row.id))));
+  }) },
+  { name: 'members.saml-identity-hidden', clauses: ['members.entity.saml-identity'], description: 'group_saml_identity is never shown, also not to owners of a group with SSO', ...mapBody({ route: MEMBER_READS }, (b) => eachMember(b, ({ group_saml_identity: _identity, ...rest }) => rest)) },
 ];

@@ -1,8 +1,10 @@
 // The seeded faults of the remote-mirrors area (reference-server/areas.ts registers them with its routes).
-import { answer, changeParams, dropParams, mapBody, matches, status } from './dsl.js';
+import { answer, answerWhen, changeParams, dropParams, mapBody, matches, status } from './dsl.js';
 import type { AreaFault } from './types.js';
-import type { Json } from './shared.js';
-import { MIRROR_ROUTES } from '../routes/remote-mirrors.js';
+import { callerOf, faultSource, formBodyIgnored, privateTokenQueryIgnored, requestParams, type Json } from './shared.js';
+import { ACCESS } from '../state/model.js';
+import { apiError, validationError } from '../http/errors.js';
+import { MIRROR_ROUTES, newMirror } from '../routes/remote-mirrors.js';
 
 export const remoteMirrorsFaults: AreaFault[] = [
   { name: 'mirrors.url-unmasked', clauses: ['mirrors.url.masked'], description: 'credentials in the mirror URL (user and password) are shown instead of *****', ...mapBody({ route: [MIRROR_ROUTES.list, MIRROR_ROUTES.get, MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (b, ctx) => {
@@ -97,4 +99,98 @@ export const remoteMirrorsFaults: AreaFault[] = [
     if (!matches(request, { route: MIRROR_ROUTES.create }) || reply.statusCode !== 400) return payload;
     return payload.replace('Only allowed schemes are http, https, ssh, git', 'Only allowed schemes are ssh, git, http, https');
   } },
+  // ---- clauses that had no fault -------------------------------------------------------------------
+  { name: 'mirrors.keep-divergent-as-text', clauses: ['mirrors.entity.shape'], description: 'keep_divergent_refs is shown as the text "true"/"false" instead of a boolean', ...mapBody({ route: [MIRROR_ROUTES.list, MIRROR_ROUTES.get, MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (b) => {
+    const text = (m: Json) => ({ ...m, keep_divergent_refs: String(m.keep_divergent_refs) });
+    return Array.isArray(b) ? b.map(text) : text(b);
+  }) },
+  { name: 'mirrors.list-newest-first', clauses: ['mirrors.list.all'], description: 'the mirror list is ordered by id descending (newest first) instead of ascending', ...mapBody({ route: MIRROR_ROUTES.list }, (b) => (Array.isArray(b) ? [...b].reverse() : undefined)) },
+  { name: 'mirrors.get-reads-newest', clauses: ['mirrors.get.one'], description: 'GET of a mirror answers the project\'s newest mirror, whichever of its mirrors was asked for', preHandler(request, ctx) {
+    if (!matches(request, { route: MIRROR_ROUTES.get })) return;
+    const params = request.params as Json;
+    const mirrors = ctx.store.findProject(String(params.id))?.remoteMirrors ?? [];
+    if (mirrors.some((m) => String(m.id) === String(params.mirror_id))) params.mirror_id = String(mirrors[mirrors.length - 1].id);
+  } },
+  { name: 'mirrors.create-200', clauses: ['mirrors.create.returns'], description: 'create answers 200 instead of 201', ...status({ route: MIRROR_ROUTES.create }, 201, 200) },
+  { name: 'mirrors.missing-url-422', clauses: ['mirrors.create.url-required'], description: 'a create without url answers 422 instead of 400', onSend(request, reply, payload) {
+    if (!matches(request, { route: MIRROR_ROUTES.create }) || reply.statusCode !== 400 || !payload.includes('url is missing')) return payload;
+    reply.code(422);
+    return payload;
+  } },
+  { name: 'mirrors.private-network-accepted', clauses: ['mirrors.create.local-refused'], description: 'a target on a private (RFC 1918) or link-local address is accepted: only localhost and loopback are refused', onSend(request, reply, payload, ctx) {
+    if (!matches(request, { route: MIRROR_ROUTES.create }) || reply.statusCode !== 400 || !/Requests to the (local|link local) network are not allowed/.test(payload)) return payload;
+    // The refused target is created as it would be after the check: a disabled mirror shown back.
+    const project = faultSource(request, ctx);
+    if (!project || project.kind !== 'project') return payload;
+    const url = String(requestParams(request).url);
+    const mirror = newMirror(ctx.store, url, {});
+    project.remoteMirrors.push(mirror);
+    reply.code(201);
+    return JSON.stringify({ id: mirror.id, enabled: false, url, update_status: 'none', last_update_at: null, last_update_started_at: null, last_successful_update_at: null, last_error: null, only_protected_branches: false, keep_divergent_refs: false, auth_method: 'password', host_keys: [], mirror_branch_regex: null });
+  } },
+  { name: 'mirrors.ipv6-literal-refused', clauses: ['mirrors.create.public-accepted'], description: 'a target on a public IPv6 literal is refused as a local address', preHandler(request) {
+    if (matches(request, { route: MIRROR_ROUTES.create }) && /^[a-z]+:\/\/([^@/]*@)?\[/i.test(String(requestParams(request).url ?? ''))) throw validationError({ url: ['is blocked: Requests to the local network are not allowed'] });
+  } },
+  { name: 'mirrors.invalid-uri-500', clauses: ['mirrors.create.malformed-refused'], description: 'a url that does not parse is a server error (500) instead of a 400', onSend(request, reply, payload) {
+    if (!matches(request, { route: MIRROR_ROUTES.create }) || reply.statusCode !== 400 || !payload.includes('URI is invalid')) return payload;
+    reply.code(500);
+    return JSON.stringify({ message: '500 Internal Server Error' });
+  } },
+  { name: 'mirrors.boolean-word-ignored', clauses: ['mirrors.params.types'], description: 'a boolean parameter that is no boolean ("maybe") is ignored instead of refused with 400', ...changeParams({ route: [MIRROR_ROUTES.create, MIRROR_ROUTES.update] }, (p, request) => {
+    for (const bag of [p, request.query as Json]) {
+      for (const name of ['enabled', 'only_protected_branches', 'keep_divergent_refs']) if (typeof bag[name] === 'string' && !['true', 'false', '1', '0', ''].includes(bag[name])) delete bag[name];
+    }
+  }) },
+  { name: 'mirrors.regex-ignored-on-update', level: 'parity', clauses: ['mirrors.regex.accepted'], description: 'mirror_branch_regex is ignored on update (the regex shown stays the old one)', ...dropParams({ route: MIRROR_ROUTES.update }, 'mirror_branch_regex') },
+  { name: 'mirrors.invalid-regex-500', clauses: ['mirrors.regex.invalid'], description: 'an invalid mirror_branch_regex is a server error (500) instead of a 400', onSend(request, reply, payload) {
+    if (!matches(request, { route: [MIRROR_ROUTES.create, MIRROR_ROUTES.update] }) || reply.statusCode !== 400 || !payload.includes('mirror_branch_regex')) return payload;
+    reply.code(500);
+    return JSON.stringify({ message: '500 Internal Server Error' });
+  } },
+  { name: 'mirrors.update-enabled-ignored', clauses: ['mirrors.update.toggle'], description: 'enabled is ignored on update: a mirror cannot be turned on or off', ...dropParams({ route: MIRROR_ROUTES.update }, 'enabled') },
+  { name: 'mirrors.update-resets-keep-divergent', clauses: ['mirrors.update.branches'], description: 'an update without keep_divergent_refs sets it to false instead of leaving it', ...changeParams({ route: MIRROR_ROUTES.update }, (p, request) => {
+    if (p.keep_divergent_refs === undefined && (request.query as Json).keep_divergent_refs === undefined) p.keep_divergent_refs = false;
+  }) },
+  { name: 'mirrors.update-url-changed', clauses: ['mirrors.update.url-fixed'], description: 'PUT with url changes the mirror\'s target', onSend(request, reply, payload, ctx) {
+    const url = requestParams(request).url;
+    if (!matches(request, { route: MIRROR_ROUTES.update }) || reply.statusCode !== 200 || typeof url !== 'string' || url === '') return payload;
+    const params = request.params as Json;
+    const mirror = ctx.store.findProject(String(params.id))?.remoteMirrors.find((m) => m.id === Number(params.mirror_id));
+    if (!mirror) return payload;
+    mirror.url = url;
+    mirror.credentials = {};
+    return JSON.stringify({ ...(JSON.parse(payload) as Json), url });
+  } },
+  { name: 'mirrors.host-keys-null-500', clauses: ['mirrors.host-keys.types'], description: 'host_keys holding null is a server error (500) instead of a 400', preHandler(request) {
+    const keys = requestParams(request).host_keys;
+    if (matches(request, { route: [MIRROR_ROUTES.create, MIRROR_ROUTES.update] }) && Array.isArray(keys) && keys.includes(null)) throw apiError(500, '500 Internal Server Error');
+  } },
+  { name: 'mirrors.finished-without-success-time', clauses: ['mirrors.sync.status'], description: 'a finished push leaves last_successful_update_at null', ...mapBody({ route: [MIRROR_ROUTES.list, MIRROR_ROUTES.get] }, (b) => {
+    const unset = (m: Json) => (m.update_status === 'finished' ? { ...m, last_successful_update_at: null } : m);
+    return Array.isArray(b) ? b.map(unset) : unset(b);
+  }) },
+  { name: 'mirrors.sync-restarts-push', clauses: ['mirrors.sync.started-once'], description: 'a sync while the push is under way starts it again (last_update_started_at moves)', preHandler(request, ctx) {
+    if (!matches(request, { route: MIRROR_ROUTES.sync })) return;
+    const params = request.params as Json;
+    const mirror = ctx.store.findProject(String(params.id))?.remoteMirrors.find((m) => m.id === Number(params.mirror_id));
+    if (mirror?.updateStatus === 'started') mirror.updateStatus = 'none';
+  } },
+  { name: 'mirrors.empty-repository-sync-refused', clauses: ['mirrors.enabled.computed'], description: 'sync of a mirror shown enabled is refused as disabled when the project\'s repository is empty', ...answerWhen({ route: MIRROR_ROUTES.sync }, (request, ctx) => {
+    const params = request.params as Json;
+    const project = ctx.store.findProject(String(params.id));
+    const mirror = project?.remoteMirrors.find((m) => m.id === Number(params.mirror_id));
+    return project !== undefined && project.repository.isEmpty && mirror?.enabled === true;
+  }, 400, { message: 'Cannot proceed with the push mirroring. Please verify your mirror configuration.' }) },
+  { name: 'mirrors.maintainer-cannot-delete', clauses: ['mirrors.auth.maintainer'], description: 'deleting a mirror takes the Owner role: a Maintainer is refused with 403', ...answerWhen({ route: MIRROR_ROUTES.remove }, (request, ctx) => {
+    const project = faultSource(request, ctx);
+    const user = callerOf(request, ctx);
+    return project !== undefined && user !== undefined && ctx.store.accessLevel(project, user) === ACCESS.MAINTAINER;
+  }, 403, { message: '403 Forbidden' }) },
+  { name: 'mirrors.hidden-project-403', clauses: ['mirrors.auth.invisible-project'], description: 'a project the caller cannot see answers 403 instead of 404 (the role is checked before visibility)', onSend(request, reply, payload, ctx) {
+    if (!matches(request, { route: Object.values(MIRROR_ROUTES) }) || reply.statusCode !== 404 || !payload.includes('404 Project Not Found') || !faultSource(request, ctx)) return payload;
+    reply.code(403);
+    return JSON.stringify({ message: '403 Forbidden' });
+  } },
+  { name: 'mirrors.form-body-ignored', clauses: ['mirrors.http.form-body'], description: 'a write sent as form fields is read as if it had no parameters', ...formBodyIgnored({ route: [MIRROR_ROUTES.create, MIRROR_ROUTES.update] }) },
+  { name: 'mirrors.private-token-query-ignored', level: 'parity', clauses: ['mirrors.http.private-token-query'], description: 'a token in the private_token query parameter is not read: the request is anonymous', ...privateTokenQueryIgnored({ route: Object.values(MIRROR_ROUTES) }) },
 ];

@@ -4,11 +4,11 @@ import { createHash } from 'node:crypto';
 import { answer, changeParams, dropParams, mapBody, matches, status, type When } from './dsl.js';
 import type { AreaFault, SeededFault } from './types.js';
 import { authenticate } from '../http/auth.js';
-import { apiError } from '../http/errors.js';
+import { apiError, notFound } from '../http/errors.js';
 import { unchangedUpdate } from '../routes/unchanged-update.js';
 import { ACCESS } from '../state/model.js';
 import type { Project } from '../state/model.js';
-import { callerOf, requestParams, withHeaders, type Json } from './shared.js';
+import { callerOf, faultSource, formBodyIgnored, privateTokenQueryIgnored, requestParams, withHeaders, type Json } from './shared.js';
 import { validRefName } from '../git/ref-name.js';
 import { FILE_ROUTES } from '../routes/repository-files.js';
 
@@ -251,4 +251,112 @@ export const repositoryFilesFaults: AreaFault[] = [
       },
     } satisfies AreaFault;
   })(),
+  // ---- clauses that had no fault -------------------------------------------------------------------
+  { name: 'files.file-name-is-path', clauses: ['files.file.name-and-path'], description: 'file_name is the full path instead of the base name', ...mapBody({ route: FILE_ROUTES.get }, (b) => ({ ...b, file_name: b.file_path })) },
+  { name: 'files.encoded-dot-kept', clauses: ['files.path.encoded'], description: 'only %2F is decoded in file_path: an encoded dot (%2E) stays the text "%2E", so the file is not found', rewriteUrl(_method, url) {
+    const [path, query] = url.split('?');
+    if (!/^\/api\/v4\/projects\/[^/]+\/repository\/files\//.test(path) || !/%2e/i.test(path)) return undefined;
+    return path.replace(/%2e/gi, '%252E') + (query === undefined ? '' : `?${query}`);
+  } },
+  { name: 'files.commit-id-ref-not-found', clauses: ['files.get.ref-kinds'], description: 'a ref that is a commit id is not resolved: 404 "404 Commit Not Found" (only branch and tag names are)', preHandler(request) {
+    if (!matches(request, { route: [FILE_ROUTES.get, FILE_ROUTES.raw, FILE_ROUTES.blame], method: ['GET', 'HEAD'] })) return;
+    if (/^[0-9a-f]{40}$/.test(String((request.query as Json).ref))) throw notFound('Commit');
+  } },
+  { name: 'files.private-project-403', clauses: ['files.get.private-hidden'], description: 'a private project answers 403 to a signed-in non-member instead of 404 (its existence shown)', onSend(request, reply, payload, ctx) {
+    if (!matches(request, { route: Object.values(FILE_ROUTES) }) || reply.statusCode !== 404 || !payload.includes('404 Project Not Found') || !faultSource(request, ctx) || !callerOf(request, ctx)) return payload;
+    reply.code(403);
+    return JSON.stringify({ message: '403 Forbidden' });
+  } },
+  { name: 'files.head-without-metadata', clauses: ['files.head.metadata-only'], description: 'HEAD file answers 200 without the X-Gitlab-* metadata headers', onSend(request, reply, payload) {
+    if (matches(request, { route: FILE_ROUTES.get, method: 'HEAD' })) for (const name of Object.keys(reply.getHeaders())) if (name.startsWith('x-gitlab-')) reply.removeHeader(name);
+    return payload;
+  } },
+  { name: 'files.blame-head-without-metadata', clauses: ['files.blame.head'], description: 'HEAD blame answers 200 without the X-Gitlab-* metadata headers', onSend(request, reply, payload) {
+    if (matches(request, { route: FILE_ROUTES.blame, method: 'HEAD' })) for (const name of Object.keys(reply.getHeaders())) if (name.startsWith('x-gitlab-')) reply.removeHeader(name);
+    return payload;
+  } },
+  { name: 'files.raw-head-405', clauses: ['files.raw.head'], description: 'HEAD raw is not routed: 405 Method Not Allowed', ...answer({ route: FILE_ROUTES.raw, method: 'HEAD' }, 405, { message: '405 Method Not Allowed' }) },
+  { name: 'files.blame-last-line-dropped', clauses: ['files.blame.covers-file'], description: 'blame leaves out the file\'s last line', ...mapBody({ route: FILE_ROUTES.blame }, (b) => {
+    if (!Array.isArray(b) || b.length === 0) return undefined;
+    const last = b[b.length - 1];
+    const lines = (last.lines as string[]).slice(0, -1);
+    return lines.length === 0 ? b.slice(0, -1) : [...b.slice(0, -1), { ...last, lines }];
+  }) },
+  { name: 'files.blame-newest-commit-everywhere', clauses: ['files.blame.last-change'], description: 'every blame range names the newest commit of the file instead of the one that last changed its lines', ...mapBody({ route: FILE_ROUTES.blame }, (b) => {
+    if (!Array.isArray(b) || b.length === 0) return undefined;
+    const dateOf = (r: Json) => String((r.commit as Json).committed_date);
+    const newest = b.reduce((a, r) => (dateOf(r) > dateOf(a) ? r : a)).commit;
+    return b.map((r) => ({ ...r, commit: newest }));
+  }) },
+  { name: 'files.blame-dates-in-seconds', clauses: ['files.blame.timestamps'], description: 'blame\'s authored_date and committed_date have no milliseconds', ...mapBody({ route: FILE_ROUTES.blame }, (b) => {
+    if (!Array.isArray(b)) return undefined;
+    const seconds = (d: unknown) => String(d).replace(/\.\d+/, '');
+    return b.map((r) => ({ ...r, commit: { ...(r.commit as Json), authored_date: seconds((r.commit as Json).authored_date), committed_date: seconds((r.commit as Json).committed_date) } }));
+  }) },
+  { name: 'files.raw-lfs-ignored', clauses: ['files.raw.lfs'], description: 'raw ignores lfs=true and answers the LFS pointer', ...dropParams({ route: FILE_ROUTES.raw }, 'lfs') },
+  { name: 'files.raw-lfs-missing-500', clauses: ['files.raw.lfs-missing-object'], description: 'raw with lfs=true on a pointer whose object is missing is a server error (500)', onSend(request, reply, payload) {
+    if (!matches(request, { route: FILE_ROUTES.raw }) || reply.statusCode !== 404 || String((request.query as Json).lfs) !== 'true' || payload.includes('Project Not Found') || payload.includes('Commit Not Found') || payload.includes('File Not Found')) return payload;
+    reply.code(500);
+    return JSON.stringify({ message: '500 Internal Server Error' });
+  } },
+  { name: 'files.commit-message-defaulted', clauses: ['files.create.required'], description: 'a write without commit_message is committed with a default message instead of refused', ...changeParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] }, (p, request) => {
+    if (p.commit_message === undefined && (request.query as Json).commit_message === undefined) p.commit_message = `Update ${String((request.params as Json).file_path)}`;
+  }) },
+  { name: 'files.author-email-ignored', clauses: ['files.create.author'], description: 'author_email is ignored: the commit author\'s address is the user\'s', ...dropParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update] }, 'author_email') },
+  { name: 'files.execute-filemode-ignored', clauses: ['files.create.execute-filemode'], description: 'execute_filemode is ignored on create and update', ...dropParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update] }, 'execute_filemode') },
+  { name: 'files.start-branch-written', clauses: ['files.create.start-branch'], description: 'a write with start_branch and a new branch commits onto start_branch instead of creating the branch from it', ...changeParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] }, (p, request, ctx) => {
+    const project = ctx.store.findProject(String((request.params as Json).id));
+    const { branch, start_branch: start } = requestParams(request);
+    if (project && typeof start === 'string' && start !== '' && project.repository.branches.has(start) && !project.repository.branches.has(String(branch))) {
+      delete (request.query as Json).start_branch;
+      delete (request.query as Json).branch;
+      delete p.start_branch;
+      p.branch = start;
+    }
+  }) },
+  { name: 'files.create-existing-201', clauses: ['files.create.exists'], description: 'creating a file that already exists answers 201 (nothing written) instead of 400', onSend(request, reply, payload) {
+    if (!matches(request, { route: FILE_ROUTES.create }) || reply.statusCode !== 400 || !payload.includes('A file with this name already exists')) return payload;
+    reply.code(201);
+    return JSON.stringify({ file_path: (request.params as Json).file_path, branch: requestParams(request).branch });
+  } },
+  { name: 'files.update-201', clauses: ['files.update.commit'], description: 'update answers 201 instead of 200', ...status({ route: FILE_ROUTES.update }, 200, 201) },
+  { name: 'files.update-missing-404', clauses: ['files.update.missing'], description: 'updating a file that does not exist answers 404 instead of 400', onSend(request, reply, payload) {
+    if (!matches(request, { route: FILE_ROUTES.update }) || reply.statusCode !== 400 || !payload.includes("A file with this name doesn't exist")) return payload;
+    reply.code(404);
+    return JSON.stringify({ message: '404 File Not Found' });
+  } },
+  (() => {
+    // The route reads the caller's level; the fault raises a Reporter to Developer for the write and puts it back after.
+    const raised = new WeakMap<object, { accessLevel: number }>();
+    return {
+      name: 'files.reporter-writes',
+      clauses: ['files.write.role'],
+      description: 'a Reporter may write files (Developer is required)',
+      preHandler(request, ctx) {
+        if (!matches(request, { route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] })) return;
+        const project = ctx.store.findProject(String((request.params as Json).id));
+        const user = callerOf(request, ctx);
+        if (!project || !user || ctx.store.accessLevel(project, user) !== ACCESS.REPORTER) return;
+        // The membership that gives the level: on the project, or on a group above it.
+        const group = ctx.store.projectGroup(project);
+        const own = [project, ...(group ? ctx.store.groupChain(group) : [])].map((source) => ctx.store.directMembership(source, user.id)).find((m) => m?.accessLevel === ACCESS.REPORTER);
+        if (!own) return;
+        own.accessLevel = ACCESS.DEVELOPER;
+        raised.set(request, own);
+      },
+      onSend(request, _reply, payload) {
+        const own = raised.get(request);
+        if (own) own.accessLevel = ACCESS.REPORTER;
+        raised.delete(request);
+        return payload;
+      },
+    } satisfies AreaFault;
+  })(),
+  { name: 'files.unknown-route-405', clauses: ['files.api-prefix'], description: 'an unknown route under /api/v4 answers 405 Method Not Allowed instead of 404', onSend(request, reply, payload) {
+    if (reply.statusCode !== 404 || !request.url.startsWith('/api/v4/') || request.routeOptions.config?.route !== undefined || !payload.includes('"error"')) return payload;
+    reply.code(405);
+    return JSON.stringify({ error: '405 Not Allowed' });
+  } },
+  { name: 'files.form-body-ignored', clauses: ['files.http.form-body'], description: 'a write sent as form fields is read as if it had no parameters', ...formBodyIgnored({ route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] }) },
+  { name: 'files.private-token-query-ignored', level: 'parity', clauses: ['files.http.private-token-query'], description: 'a token in the private_token query parameter is not read: the request is anonymous', ...privateTokenQueryIgnored({ route: Object.values(FILE_ROUTES) }) },
 ];

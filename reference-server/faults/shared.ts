@@ -111,3 +111,51 @@ export function maintainerAsOwner(when: When, concernsOwner: (params: Json, sour
     },
   };
 }
+
+/** A form body (application/x-www-form-urlencoded) is not read: the route sees none of its fields, as if only JSON bodies were parsed. */
+export function formBodyIgnored(when: When): Pick<SeededFault, 'preHandler'> {
+  return {
+    preHandler(request) {
+      const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (matches(request, when) && type === 'application/x-www-form-urlencoded') request.body = {};
+    },
+  };
+}
+
+/** The private_token query parameter is not read: the request is anonymous unless a header names a token. */
+export function privateTokenQueryIgnored(when: When): Pick<SeededFault, 'onRequest'> {
+  return {
+    onRequest(request) {
+      if (matches(request, when)) delete (request.query as Json | undefined)?.private_token;
+      return false;
+    },
+  };
+}
+
+/**
+ * A caller at level `from` in the source (directly or through a group above it) acts at level `to`
+ * for a request that `applies`: the membership giving the level is raised before the route and put
+ * back when it answered.
+ */
+export function actAtLevel(when: When, from: number, to: number, applies: (params: Json, source: Source, ctx: FaultCtx) => boolean): Pick<SeededFault, 'preHandler' | 'onSend'> {
+  const raised = new WeakMap<FaultRequest, Member>();
+  return {
+    preHandler(request, ctx) {
+      const source = faultSource(request, ctx);
+      const user = callerOf(request, ctx);
+      if (!matches(request, when) || !source || !user || ctx.store.accessLevel(source, user) !== from || !applies(requestParams(request), source, ctx)) return;
+      const group = source.kind === 'project' ? ctx.store.projectGroup(source) : source;
+      const chain = [...(source.kind === 'project' ? [source] : []), ...(group ? ctx.store.groupChain(group) : [])];
+      const own = chain.map((s) => ctx.store.directMembership(s, user.id)).find((m) => m?.accessLevel === from);
+      if (!own) return;
+      own.accessLevel = to;
+      raised.set(request, own);
+    },
+    onSend(request, _reply, payload) {
+      const own = raised.get(request);
+      if (own) own.accessLevel = from;
+      raised.delete(request);
+      return payload;
+    },
+  };
+}
