@@ -111,8 +111,10 @@ export function areaOfSpec(spec: string): string {
   if (spec.endsWith('/invitations_spec.rb')) return 'invitations';
   if (spec.endsWith('/members_spec.rb')) return 'members';
   // The service, model, validator and policy sources beyond the request specs (issue #51).
-  if (/^(app|spec)\/services\/(files|commits)\//.test(spec)) return 'repository-files';
-  if (/^(app|spec)\/(services\/members\/|models\/member|validators\/future_date|policies\/\w*member)/.test(spec)) return 'members';
+  if (/^(ee\/)?(app|spec)\/services\/(files|commits|branches\/validate_new)|^spec\/lib\/api\/validations\/validators\/(file_path|git_ref)/.test(spec)) return 'repository-files';
+  if (/^(ee\/)?(app|spec)\/(services\/remote_mirrors\/|models\/remote_mirror)|validators\/untrusted_regexp/.test(spec)) return 'remote-mirrors';
+  if (/^(ee\/)?(app|spec)\/services\/(ee\/)?members\/invite|validators\/email_or_email_list/.test(spec)) return 'invitations';
+  if (/^(ee\/)?(app|spec)\/(services\/(ee\/)?members\/|services\/billable_members\/|services\/gitlab_subscriptions\/member_management\/|finders\/ee\/\w*members|models\/(ee\/)?(group_|project_)?member|validators\/future_date|policies\/(ee\/)?\w*member|finders\/\w*members)|^spec\/lib\/api\/validations\//.test(spec)) return 'members';
   return 'other';
 }
 
