@@ -96,7 +96,7 @@ export interface FixtureSpec<T, D extends Fixtures = Fixtures, C extends object 
    * when all are in use (objects cost more than waiting on a real GitLab). Default: no bound.
    */
   most?: number;
-  build(ctx: C & Values<D>): Promise<T>;
+  build(ctx: C & Values<D>): T | Promise<T>;
 }
 
 /** A fixture: a test or a fixture's build reads its value by the name it declared it under. */

@@ -38,12 +38,15 @@ export function repeatedQuery(name: string, values: readonly (string | number)[]
   return `?${pairs.join('&')}`;
 }
 
+/** What the sudo checks use of a test's kit. */
+type SudoKit = Pick<Kit, 'make' | 'admin' | 'run' | 'withToken'>;
+
 /**
  * Runs `body` with a client holding a new token of the administrator with scopes api and sudo (the
  * run's admin token need not have sudo; admin_mode too, for an instance with Admin Mode on), and
  * revokes the token afterwards.
  */
-export async function withSudoToken<T>(kit: Kit, body: (admin: Client) => Promise<T>, scopes: readonly string[] = ['api', 'sudo', 'admin_mode']): Promise<T> {
+export async function withSudoToken<T>(kit: SudoKit, body: (admin: Client) => Promise<T>, scopes: readonly string[] = ['api', 'sudo', 'admin_mode']): Promise<T> {
   // Set-up, as the run's administrator: the contract's POST /users/:id/personal_access_tokens.
   const { make, admin } = kit;
   const created = await make.setup('make a token of the administrator with the sudo scope', admin.post(apiPath`/users/${kit.run.adminId}/personal_access_tokens`, { body: { name: 'conformance-sudo', scopes, expires_at: dateIn(1) } }), [201]);
@@ -66,7 +69,7 @@ export function asSudoQuery(path: string, user: string | number): string {
 export const sudoHeader = (user: string | number) => ({ Sudo: String(user) });
 
 /** sudo's three refusals, each with GitLab's text at the parity level. */
-export async function expectSudoRefusals(kit: Kit, path: string, known: { username: string }, notAdmin: Client): Promise<void> {
+export async function expectSudoRefusals(kit: SudoKit, path: string, known: { username: string }, notAdmin: Client): Promise<void> {
   const byUser: Exchange = await notAdmin.get(asSudoQuery(path, known.username));
   expectError(byUser, 403, { message: /Must be admin to use sudo/, gitlab: GITLAB_PARAMS.sudo });
   await withSudoToken(kit, async (admin) => expectError(await admin.get(asSudoQuery(path, known.username)), 403, { error: 'insufficient_scope', gitlab: 'lib/api/helpers.rb (sudo!: validate_and_save_access_token!(scopes: [:sudo]))' }), ['api', 'admin_mode']);

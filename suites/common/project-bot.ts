@@ -13,13 +13,13 @@ export interface BotProject {
   bot: ProjectBot;
 }
 
-export const projectBot = fixture<BotProject>({
+export const projectBot = fixture({
   name: 'project-bot',
   scope: 'run',
   requires: { setup: ['project-access-tokens'] },
-  uses: [emptyRepository],
-  async build(ctx) {
-    const project = ctx.use(emptyRepository);
+  fixtures: { emptyRepository },
+  async build(ctx): Promise<BotProject> {
+    const project = ctx.emptyRepository;
     return { project, bot: await projectAccessToken(ctx, project) };
   },
 });

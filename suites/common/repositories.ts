@@ -25,6 +25,6 @@ export const repositories = fixture({
 export const emptyRepository = fixture({
   name: 'empty-repository',
   scope: 'run',
-  uses: [repositories],
-  build: ({ make, use }) => make.project({ group: use(repositories).group, visibility: 'public', hint: 'empty', empty: true }),
+  fixtures: { repositories },
+  build: ({ make, repositories }) => make.project({ group: repositories.group, visibility: 'public', hint: 'empty', empty: true }),
 });

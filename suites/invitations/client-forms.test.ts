@@ -3,7 +3,7 @@
 // and on a read.
 import { expectEqual, expectError, expectOk } from '../../runner/core/checks.js';
 import { ACCESS } from '../../runner/core/vocabulary.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { asSudoQuery, bracketQuery, sudoHeader, withSudoToken } from '../common/client-forms.js';
 import {
   expectInvited,
@@ -15,14 +15,10 @@ import {
   invite,
   manager,
   MUST_PROVIDE,
-  invitationsWorld,
   sharedSources,
   type Invitation,
 } from './helpers.js';
-import { invitations } from './area.js';
-
-const world = invitationsWorld();
-const create = endpoint(invitations, 'create', { uses: [sharedSources] });
+const create = endpoint('create', { fixtures: { sources: sharedSources } });
 
 create.test(
   {
@@ -32,10 +28,10 @@ create.test(
     level: 'parity',
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email, lease } = world(kit);
-    const target = source(kind);
+    const { email, lease } = kit;
+    const target = sources[kind];
     const owner = as(manager(kind));
     const [a, b, c, d] = [email('bracket-a'), email('bracket-b'), email('json-c'), email('json-d')];
     expectInviteSuccess(await owner.post(`${invitationsUrl(target)}${bracketQuery('email', [a, b], { access_level: ACCESS.REPORTER })}`));
@@ -56,10 +52,10 @@ create.test(
     level: 'parity',
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const target = world(kit).source(kind);
-    const person = await world(kit).lease();
+    const target = sources[kind];
+    const person = await kit.lease();
     expectError(await invite(as(manager(kind)), target, { user_id: person.id, access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE, gitlab: 'lib/api/validations/types/comma_separated_to_array.rb; lib/api/invitations.rb (bad_request!)' });
     await expectNotMember(kit, target, person);
   },
@@ -71,10 +67,10 @@ create.test(
     title: 'with sudo the administrator invites as the named user: refused as a Developer, made by the manager (created_by_name)',
     clauses: ['invitations.http.sudo', 'invitations.create.by-email'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, run } = kit;
-    const { source, email } = world(kit);
-    const target = source(kind);
+    const { email } = kit;
+    const target = sources[kind];
     const address = email('sudo');
     const body = { email: address, access_level: ACCESS.GUEST };
     const managerActor = run.actors[manager(kind)];
@@ -88,15 +84,15 @@ create.test(
   },
 );
 
-endpoint(invitations, 'list', { uses: [sharedSources] }).test(
+endpoint('list', { fixtures: { sources: sharedSources } }).test(
   {
     case: 'sudo',
     title: 'with sudo the administrator lists as the named user: the manager reads the list, an outsider gets 404',
     clauses: ['invitations.http.sudo'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, run } = kit;
-    const target = world(kit).source(kind);
+    const target = sources[kind];
     await withSudoToken(kit, async (admin) => {
       expectOk(await admin.get(`${invitationsUrl(target)}?per_page=1`, { headers: sudoHeader(run.actors[manager(kind)].username) }), 200, 'invitation', { list: true });
       const asOutsider = await admin.get(asSudoQuery(invitationsUrl(target), run.actors.outsider.username));

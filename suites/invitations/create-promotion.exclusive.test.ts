@@ -2,17 +2,14 @@
 // need the instance-wide setting enable_member_promotion_management at a value, so they live in an
 // *.exclusive.test.ts file and declare it: the run's phase of that value runs them, after every other
 // file (runner/core/instance-setting.ts). Every case runs for both kinds.
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual } from '../../runner/core/checks.js';
 import { ACCESS } from '../../runner/core/vocabulary.js';
 import { at } from '../../runner/core/instance-setting.js';
 import { PROMOTION_MANAGEMENT, QUEUED } from '../common/promotion.js';
-import { expectInviteSuccess, expectMember, expectNotInvited, expectPromotionsQueued, invite, invitationsWorld, ownSources } from './helpers.js';
-import { invitations } from './area.js';
+import { expectInviteSuccess, expectMember, expectNotInvited, expectPromotionsQueued, invite, ownSources } from './helpers.js';
 
-const suite = endpoint(invitations, 'create', { uses: [ownSources] });
-
-const world = invitationsWorld(ownSources);
+const suite = endpoint('create', { fixtures: { sources: ownSources } });
 
 suite.test(
   {
@@ -21,10 +18,9 @@ suite.test(
     clauses: ['invitations.create.queued-members'],
     requires: { capabilities: ['promotion_management'], setting: at(PROMOTION_MANAGEMENT, false), setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const w = world(kit);
-    const target = w.source(kit.kind);
-    const added = await w.seatless();
+  async ({ sources, ...kit }) => {
+    const target = sources[kit.kind];
+    const added = await kit.seatless();
     const res = await invite(kit.as('owner'), target, { user_id: String(added.id), access_level: ACCESS.DEVELOPER });
     expectEqual(expectInviteSuccess(res).queued_users, undefined, 'no queued users with approval off', res);
     await expectMember(kit, target, added, ACCESS.DEVELOPER);
@@ -38,11 +34,10 @@ suite.test(
     clauses: ['invitations.create.queued-members'],
     requires: { capabilities: ['promotion_management'], setting: at(PROMOTION_MANAGEMENT, true), setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const w = world(kit);
-    const target = w.source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const target = sources[kit.kind];
     const owner = kit.as('owner');
-    const [guest, developer, maintainer] = await Promise.all([w.seatless(), w.seatless(), w.seatless()]);
+    const [guest, developer, maintainer] = await Promise.all([kit.seatless(), kit.seatless(), kit.seatless()]);
     // The members the approval step meets, invited by the administrator, whose requests are never
     // queued (GitLab: promotion_management_required? is false for administrators,
     // ee/app/services/gitlab_subscriptions/member_management/queue_non_billable_to_billable_service.rb).
@@ -68,9 +63,8 @@ suite.test(
     clauses: ['invitations.create.queued'],
     requires: { capabilities: ['promotion_management'], setting: at(PROMOTION_MANAGEMENT, true), setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const w = world(kit);
-    const users = await Promise.all([w.seatless(), w.seatless(), w.seatless()]);
-    await expectPromotionsQueued(kit, w.source(kit.kind), w, users);
+  async ({ sources, ...kit }) => {
+    const users = await Promise.all([kit.seatless(), kit.seatless(), kit.seatless()]);
+    await expectPromotionsQueued(kit, sources[kit.kind], users);
   },
 );

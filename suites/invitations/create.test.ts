@@ -1,7 +1,8 @@
 // POST /groups/:id/invitations and POST /projects/:id/invitations
 // Every case runs for both kinds unless it says why not. The promotion-approval tests are in
 // create-promotion.exclusive.test.ts: they turn a global setting on.
-import { endpoint, type Kit } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
+import type { Kit } from '../../runner/run/conformance.js';
 import { SetupError } from '../../runner/run/maker.js';
 import { promotionSettingRead } from '../common/promotion.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
@@ -34,20 +35,15 @@ import {
   REINVITE_UPDATES,
   UNKNOWN_ID,
   update,
-  invitationsWorld,
   type InviteResult,
   freshSource,
-  publicWorld,
   sharedSources,
   unconfirmedUser,
 } from './helpers.js';
-import { invitations } from './area.js';
 import { publicSources } from '../common/public-sources.js';
 import { projectBot } from '../common/project-bot.js';
 
-const suite = endpoint(invitations, 'create', { uses: [sharedSources] });
-
-const world = invitationsWorld();
+const suite = endpoint('create', { fixtures: { sources: sharedSources } });
 
 /** Where current GitLab refreshes an invitation of an address that is already invited. */
 const REINVITE_PENDING = 'app/services/members/invite_member_builder.rb (find_or_initialize_by invite_email: the pending invitation, updated); spec/requests/api/invitations_spec.rb (when invitee is already an invited member: updates the member for that email)';
@@ -85,21 +81,21 @@ suite.test(
     title: 'addresses without an account are invited: 201 {"status":"success"}, each listed with its level, expiry and inviter',
     clauses: ['invitations.create.by-email', 'invitations.create.several', 'invitations.create.expires-at', 'invitations.list.values'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as, run } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const inviter = manager(kind);
     const [a, b] = [email(), email()];
     const expires = dateIn(30);
-    expectInviteSuccess(await invite(as(inviter), source(kind), { email: `${a},${b}`, access_level: ACCESS.MAINTAINER, expires_at: expires }));
+    expectInviteSuccess(await invite(as(inviter), sources[kind], { email: `${a},${b}`, access_level: ACCESS.MAINTAINER, expires_at: expires }));
     for (const address of [a, b]) {
-      const invitation = await expectInvited(as('admin'), source(kind), address, ACCESS.MAINTAINER, expires);
+      const invitation = await expectInvited(as('admin'), sources[kind], address, ACCESS.MAINTAINER, expires);
       expectEqual(invitation.created_by_name, run.actors[inviter].name, `created_by_name to be the name of the inviting ${inviter}`);
     }
     // One address alone, at another level.
     const single = email();
-    expectInviteSuccess(await invite(as(inviter), source(kind), { email: single, access_level: ACCESS.REPORTER, expires_at: expires }));
-    await expectInvited(as('admin'), source(kind), single, ACCESS.REPORTER, expires);
+    expectInviteSuccess(await invite(as(inviter), sources[kind], { email: single, access_level: ACCESS.REPORTER, expires_at: expires }));
+    await expectInvited(as('admin'), sources[kind], single, ACCESS.REPORTER, expires);
   },
 );
 
@@ -109,12 +105,12 @@ suite.test(
     title: 'several comma-separated addresses are each invited once, even when one is repeated',
     clauses: ['invitations.create.several', 'invitations.create.duplicates', 'invitations.list.values'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const [a, b, c] = [email(), email(), email()];
-    expectInviteSuccess(await invite(as('owner'), source(kind), { email: `${a},${b},${c},${a}`, access_level: ACCESS.DEVELOPER }));
-    for (const address of [a, b, c]) await expectInvited(as('admin'), source(kind), address, ACCESS.DEVELOPER, null);
+    expectInviteSuccess(await invite(as('owner'), sources[kind], { email: `${a},${b},${c},${a}`, access_level: ACCESS.DEVELOPER }));
+    for (const address of [a, b, c]) await expectInvited(as('admin'), sources[kind], address, ACCESS.DEVELOPER, null);
   },
 );
 
@@ -125,9 +121,9 @@ suite.test(
     clauses: ['invitations.create.existing-user-email', 'invitations.list.pending-only'],
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const { source, lease } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { lease } = kit;
+    const target = sources[kit.kind];
     const person = await lease();
     await expectNotMember(kit, target, person);
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: person.email, access_level: ACCESS.GUEST }));
@@ -143,9 +139,9 @@ suite.test(
     clauses: ['invitations.create.user-id', 'invitations.create.several'],
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const { source, lease } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { lease } = kit;
+    const target = sources[kit.kind];
     const [first, second] = [await lease(), await lease()];
     expectInviteSuccess(await invite(kit.as('owner'), target, { user_id: `${first.id},${UNKNOWN_ID},${second.id}`, access_level: ACCESS.GUEST }));
     await expectMember(kit, target, first, ACCESS.GUEST);
@@ -160,9 +156,9 @@ suite.test(
     clauses: ['invitations.create.existing-user-email', 'invitations.create.user-id', 'invitations.list.pending-only'],
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const { source, lease } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { lease } = kit;
+    const target = sources[kit.kind];
     const [byEmail, byId] = [await lease(), await lease()];
     await expectNotMember(kit, target, byEmail);
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: byEmail.email, user_id: `${byId.id},${UNKNOWN_ID}`, access_level: ACCESS.GUEST }));
@@ -178,16 +174,15 @@ suite.test(
     title: 'a request with neither email nor user_id, or only blank ones, is refused with 400',
     clauses: ['invitations.create.email-or-user-id'],
   },
-  async (kit) => {
-    const { kind, as } = kit;
-    const { source } = world(kit);
+  async ({ kind, as, sources }) => {
+    
     // The spec makes one of them required; the text is GitLab's (spec/requests/api/invitations_spec.rb).
-    expectError(await invite(as('owner'), source(kind), { access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE, gitlab: GITLAB.mustProvide });
-    expectError(await invite(as('owner'), source(kind), { email: '', user_id: '', access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE, gitlab: GITLAB.mustProvide });
+    expectError(await invite(as('owner'), sources[kind], { access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE, gitlab: GITLAB.mustProvide });
+    expectError(await invite(as('owner'), sources[kind], { email: '', user_id: '', access_level: ACCESS.GUEST }), 400, { message: MUST_PROVIDE, gitlab: GITLAB.mustProvide });
     // The order of checks is GitLab's: its 400 comes before the source lookup and the permission
     // check, so a Developer, or a request for an unknown source, gets it too. The spec gives no order.
     for (const [res, refusal] of [
-      [await invite(as('developer'), source(kind), { access_level: ACCESS.GUEST }), 403],
+      [await invite(as('developer'), sources[kind], { access_level: ACCESS.GUEST }), 403],
       [await invite(as('owner'), { kind, id: UNKNOWN_ID }, { access_level: ACCESS.GUEST }), 404],
     ] as const) {
       expectError(res, [400, refusal]);
@@ -202,15 +197,15 @@ suite.test(
     title: 'a missing, non-integer or unlisted access_level (60, Admin) is refused with 400 and nothing is invited',
     clauses: ['invitations.create.access-level'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    expectError(await invite(as('owner'), source(kind), { email: address }), 400, { error: /^access_level /, gitlab: GITLAB.grape });
-    expectError(await invite(as('owner'), source(kind), { email: address, access_level: 'developer' }), 400, { error: /^access_level /, gitlab: GITLAB.grape });
+    expectError(await invite(as('owner'), sources[kind], { email: address }), 400, { error: /^access_level /, gitlab: GITLAB.grape });
+    expectError(await invite(as('owner'), sources[kind], { email: address, access_level: 'developer' }), 400, { error: /^access_level /, gitlab: GITLAB.grape });
     // 60 (Admin) is "not listed as valid for invitations" (spec: Access levels).
-    expectError(await invite(as('owner'), source(kind), { email: address, access_level: 60 }), 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
-    await expectNotInvited(as('admin'), source(kind), address);
+    expectError(await invite(as('owner'), sources[kind], { email: address, access_level: 60 }), 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
+    await expectNotInvited(as('admin'), sources[kind], address);
   },
 );
 
@@ -220,18 +215,18 @@ suite.test(
     title: 'access_level 0 (No access) is no role a member can hold: nothing is invited (GitLab: 400 for the whole request; elsewhere perhaps per recipient)',
     clauses: ['invitations.create.access-level-role', 'invitations.create.result-error'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const [address, other] = [email(), email()];
-    const res = await invite(as('owner'), source(kind), { email: `${address},${other}`, access_level: ACCESS.NO_ACCESS });
+    const res = await invite(as('owner'), sources[kind], { email: `${address},${other}`, access_level: ACCESS.NO_ACCESS });
     // The spec lists 0 among the access levels, so a target may take the parameter and refuse it per
     // recipient, as the Member model does. GitLab's parameter check refuses 0 outright
     // (member_access_levels is Gitlab::Access.all_values, plus 5 in EE, without 0): 400.
     if (res.status === 400) expectError(res, 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
     else expectInviteErrors(res, { [address]: 'Access level is not included in the list', [other]: 'Access level is not included in the list' }, GITLAB.memberModel);
     parity(res, GITLAB.accessLevels, () => expectStatus(res, 400, 'GitLab refuses access_level 0 in its parameter check'));
-    await expectNotInvited(as('admin'), source(kind), address, other);
+    await expectNotInvited(as('admin'), sources[kind], address, other);
   },
 );
 
@@ -241,9 +236,9 @@ suite.test(
     title: 'access_level 5 (Minimal access) invites at that level or no one (GitLab with a licence: a top-level group takes it, a project refuses it per recipient)',
     clauses: ['invitations.create.minimal-access'],
   },
-  async (kit) => {
-    const { source, email } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { email } = kit;
+    const target = sources[kit.kind];
     const address = email();
     const res = await invite(kit.as('owner'), target, { email: address, access_level: ACCESS.MINIMAL });
     const outcome = res.status === 400 ? 'refused' : (res.body as InviteResult | undefined)?.status === 'error' ? 'reported' : 'invited';
@@ -269,13 +264,13 @@ suite.test(
     case: 'lower-case',
     title: 'an address without an account sent with capitals is invited once, listed as sent or (GitLab) in lower case, and updated by the listed address',
     clauses: ['invitations.create.lower-case', 'invitations.create.by-email', 'invitations.update.fields'],
-    uses: [freshSource],
+    fixtures: { freshSource },
   },
-  async (kit) => {
-    const { as, log, use } = kit;
-    const { email } = world(kit);
+  async ({ freshSource, ...kit }) => {
+    const { as, log } = kit;
+    const { email } = kit;
     // A source of the file's own: the whole list is read, which other files could shift in a shared one.
-    const target = use(freshSource);
+    const target = freshSource;
     const lower = email();
     const sent = otherCase(lower);
     expectInviteSuccess(await invite(as('owner'), target, { email: sent, access_level: ACCESS.GUEST }));
@@ -297,10 +292,10 @@ suite.test(
     title: 'an address already invited in other letter case is reported as taken while the other addresses are invited',
     clauses: ['invitations.create.taken', 'invitations.create.partial', 'invitations.create.result-error'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
-    const target = source(kind);
+    const { email } = kit;
+    const target = sources[kind];
     const [first, second, third] = [email(), email(), email()];
     await inviteOk(as('owner'), target, first);
     const variant = otherCase(first);
@@ -323,24 +318,24 @@ suite.test(
     title: 're-inviting a pending address updates that invitation (older GitLab: reports it as taken and keeps it)',
     clauses: ['invitations.create.reinvite'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    await inviteOk(as('owner'), source(kind), address, ACCESS.GUEST);
+    await inviteOk(as('owner'), sources[kind], address, ACCESS.GUEST);
     const expires = dateIn(45);
-    const res = await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.REPORTER, expires_at: expires });
+    const res = await invite(as('owner'), sources[kind], { email: address, access_level: ACCESS.REPORTER, expires_at: expires });
     expectOk(res, 201, 'invitation-result');
     // GitLab parity: current GitLab refreshes the pending invitation and answers success.
     parity(res, REINVITE_PENDING, () => expectEqual((res.body as InviteResult).status, 'success', 'the re-invite of a pending address to succeed', res));
     if ((res.body as InviteResult).status === 'success') {
-      await expectInvited(as('admin'), source(kind), address, ACCESS.REPORTER, expires);
+      await expectInvited(as('admin'), sources[kind], address, ACCESS.REPORTER, expires);
     } else {
       // Current GitLab refreshes the invitation (app/services/members/invite_member_builder.rb
       // find_or_initialize_by invite_email; spec/requests/api/invitations_spec.rb "updates the member
       // for that email"); GitLab's docs show the re-invite reported instead, the invitation kept.
       expectInviteErrors(res, { [address]: 'Invite email has already been taken' }, 'doc/api/invitations.md (example error response); app/models/member.rb (validates :invite_email, uniqueness)');
-      await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST, null);
+      await expectInvited(as('admin'), sources[kind], address, ACCESS.GUEST, null);
     }
   },
 );
@@ -352,9 +347,9 @@ suite.test(
     clauses: ['invitations.create.already-member', 'invitations.create.partial'],
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const { source, email, lease } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { email, lease } = kit;
+    const target = sources[kit.kind];
     const owner = kit.as('owner');
     const person = await lease();
     expectInviteSuccess(await invite(owner, target, { user_id: String(person.id), access_level: ACCESS.GUEST, expires_at: dateIn(20) }));
@@ -380,11 +375,11 @@ suite.test(
     title: 'a malformed address invites no one for it (GitLab: 400 for the whole request, no one invited; elsewhere perhaps per recipient)',
     clauses: ['invitations.create.invalid-email', 'invitations.create.partial'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const good = email();
-    await expectMalformedAddressHandled(as, source(kind), (bad) => `${bad},${good}`, good, ACCESS.GUEST);
+    await expectMalformedAddressHandled(as, sources[kind], (bad) => `${bad},${good}`, good, ACCESS.GUEST);
   },
 );
 
@@ -395,10 +390,10 @@ suite.test(
     clauses: ['invitations.create.expires-at', 'invitations.create.result-error'],
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const { source, email, lease } = world(kit);
+  async ({ sources, ...kit }) => {
+    const { email, lease } = kit;
     const { as } = kit;
-    const target = source(kit.kind);
+    const target = sources[kit.kind];
     const address = email();
     // No date at all: GitLab's DateTime parameter refuses it. (Not a weekday name: Ruby's Date.parse
     // reads "next tuesday" as this week's Tuesday, which GitLab would take.)
@@ -419,12 +414,12 @@ suite.test(
     title: 'more than 100 recipients at once: 201 with status "error", the limit message, and nothing invited',
     clauses: ['invitations.create.limit'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const many = Array.from({ length: 101 }, () => email('bulk'));
-    expectLimitRefused(await invite(as('owner'), source(kind), { email: many.join(','), access_level: ACCESS.GUEST }));
-    await expectNotInvited(as('admin'), source(kind), ...many);
+    expectLimitRefused(await invite(as('owner'), sources[kind], { email: many.join(','), access_level: ACCESS.GUEST }));
+    await expectNotInvited(as('admin'), sources[kind], ...many);
   },
 );
 
@@ -433,20 +428,20 @@ suite.test(
     case: 'limit-counts-all',
     title: 'exactly 100 addresses are invited; 99 addresses and 2 user ids (101 recipients) hit the limit and nothing is invited',
     clauses: ['invitations.create.limit', 'invitations.create.several'],
-    uses: [freshSource],
+    fixtures: { freshSource },
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const { source: shared, email, lease } = world(kit);
+  async ({ sources, freshSource, ...kit }) => {
+    const { email, lease } = kit;
     const owner = kit.as('owner');
-    const source = kit.use(freshSource);
+    const source = freshSource;
     const hundred = Array.from({ length: 100 }, () => email('bulk'));
     expectInviteSuccess(await invite(owner, source, { email: hundred.join(','), access_level: ACCESS.GUEST }));
     const listed = new Set((await invitationsOf(kit.as('admin'), source)).map((i) => i.invite_email));
     expectTrue(hundred.every((address) => listed.has(address)), 'all 100 addresses invited', `${hundred.filter((a) => !listed.has(a)).length} missing`);
 
     // Refused whole, so the run's source serves: nothing is looked for there but what this request named.
-    const other = shared(kit.kind);
+    const other = sources[kit.kind];
     const many = Array.from({ length: 99 }, () => email('bulk'));
     const [first, second] = [await lease(), await lease()];
     expectLimitRefused(await invite(owner, other, { email: many.join(','), user_id: `${first.id},${second.id}`, access_level: ACCESS.GUEST }));
@@ -462,9 +457,9 @@ suite.test(
     title: 'only those who administer members may invite (group: Owner; project: Maintainer, Owner): the roles below 403, an outsider 404, no token 401',
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous'],
   },
-  async (kit) => {
-    const { source, email } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { email } = kit;
+    const target = sources[kit.kind];
     const tried: string[] = [];
     await expectRefused(kit, target, (client) => {
       tried.push(email());
@@ -489,14 +484,14 @@ suite.test(
       why: 'in a group only an Owner may invite at all (role-matrix); the Owner-level check is the project\'s own (app/services/members/create_service.rb: adding_at_least_one_owner && cannot_assign_owner_responsibilities_to_member_in_project?)',
     },
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const [refused, allowed] = [email(), email()];
-    expectError(await invite(as('maintainer'), source(kind), { email: refused, access_level: ACCESS.OWNER }), 403, { message: '403 Forbidden', gitlab: 'lib/api/api.rb (rescue_from Gitlab::Access::AccessDeniedError)' });
-    await expectNotInvited(as('admin'), source(kind), refused);
-    expectInviteSuccess(await invite(as('owner'), source(kind), { email: allowed, access_level: ACCESS.OWNER }));
-    await expectInvited(as('admin'), source(kind), allowed, ACCESS.OWNER);
+    expectError(await invite(as('maintainer'), sources[kind], { email: refused, access_level: ACCESS.OWNER }), 403, { message: '403 Forbidden', gitlab: 'lib/api/api.rb (rescue_from Gitlab::Access::AccessDeniedError)' });
+    await expectNotInvited(as('admin'), sources[kind], refused);
+    expectInviteSuccess(await invite(as('owner'), sources[kind], { email: allowed, access_level: ACCESS.OWNER }));
+    await expectInvited(as('admin'), sources[kind], allowed, ACCESS.OWNER);
   },
 );
 
@@ -506,15 +501,15 @@ suite.test(
     title: 'a read_api token of a member who may invite is refused (403 insufficient_scope)',
     clauses: ['invitations.auth.scopes'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const tried: string[] = [];
     for (const role of MANAGERS[kind]) {
       tried.push(email());
-      expectError(await invite(as(role, 'read_api'), source(kind), { email: tried[tried.length - 1], access_level: ACCESS.GUEST }), 403, { error: 'insufficient_scope', gitlab: GITLAB.scope });
+      expectError(await invite(as(role, 'read_api'), sources[kind], { email: tried[tried.length - 1], access_level: ACCESS.GUEST }), 403, { error: 'insufficient_scope', gitlab: GITLAB.scope });
     }
-    await expectNotInvited(as('admin'), source(kind), ...tried);
+    await expectNotInvited(as('admin'), sources[kind], ...tried);
   },
 );
 
@@ -524,12 +519,12 @@ suite.test(
     title: 'the group or project may be named by its URL-encoded full path; an unknown one is 404 Group/Project Not Found',
     clauses: ['invitations.path.id', 'invitations.auth.not-found'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    expectInviteSuccess(await invite(as('owner'), { kind, id: source(kind).fullPath }, { email: address, access_level: ACCESS.GUEST }));
-    await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
+    expectInviteSuccess(await invite(as('owner'), { kind, id: sources[kind].fullPath }, { email: address, access_level: ACCESS.GUEST }));
+    await expectInvited(as('admin'), sources[kind], address, ACCESS.GUEST);
     const unknown = email();
     expectError(await invite(as('owner'), { kind, id: UNKNOWN_ID }, { email: unknown, access_level: ACCESS.GUEST }), 404, { message: sourceNotFound(kind), gitlab: GITLAB.sourceNotFound });
   },
@@ -541,12 +536,12 @@ suite.test(
     title: 'invite_source is accepted and does not change the result',
     clauses: ['invitations.create.invite-source'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    expectInviteSuccess(await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, invite_source: 'conformance-suite' }));
-    await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
+    expectInviteSuccess(await invite(as('owner'), sources[kind], { email: address, access_level: ACCESS.GUEST, invite_source: 'conformance-suite' }));
+    await expectInvited(as('admin'), sources[kind], address, ACCESS.GUEST);
   },
 );
 
@@ -557,12 +552,12 @@ suite.test(
     clauses: ['invitations.create.member-role-id'],
     requires: { capabilities: ['ultimate'], minVersion: '16.6' },
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    expectError(await invite(as('owner'), source(kind), { email: address, access_level: ACCESS.GUEST, member_role_id: 'custom' }), 400, { error: 'member_role_id is invalid', gitlab: 'ee/lib/ee/api/invitations.rb (optional :member_role_id, type: Integer); lib/api/api.rb (Grape errors)' });
-    await expectNotInvited(as('admin'), source(kind), address);
+    expectError(await invite(as('owner'), sources[kind], { email: address, access_level: ACCESS.GUEST, member_role_id: 'custom' }), 400, { error: 'member_role_id is invalid', gitlab: 'ee/lib/ee/api/invitations.rb (optional :member_role_id, type: Integer); lib/api/api.rb (Grape errors)' });
+    await expectNotInvited(as('admin'), sources[kind], address);
   },
 );
 
@@ -571,15 +566,15 @@ suite.test(
     case: 'no-5xx',
     title: 'malformed parameters never make the server fail: every answer is 201 or 4xx',
     clauses: ['invitations.errors.no-5xx'],
-    uses: [freshSource],
+    fixtures: { freshSource },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { email } = world(kit);
+  async ({ freshSource, ...kit }) => {
+    const { as } = kit;
+    const { email } = kit;
     // A source of its own: some of these inputs may be invited with odd addresses. GitLab refuses
     // the malformed ones in its parameter checks (400: lib/api/api.rb, email_or_email_list.rb) or
     // takes them and invites no one (user ids that name nobody).
-    const source = use(freshSource);
+    const source = freshSource;
     const bodies: Record<string, unknown>[] = [
       { email: email(), access_level: 'ten' },
       { email: email(), access_level: [] },
@@ -613,9 +608,9 @@ suite.test(
     clauses: ['invitations.create.access-level-role', 'invitations.create.user-id'],
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const { source, lease } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { lease } = kit;
+    const target = sources[kit.kind];
     const person = await lease();
     const res = await invite(kit.as('owner'), target, { user_id: String(person.id), access_level: 0 });
     // GitLab: 400 from its parameter check (see no-access-level-refused); per recipient elsewhere.
@@ -633,9 +628,9 @@ suite.test(
     clauses: ['invitations.create.email-type'],
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const { source, email, lease } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { email, lease } = kit;
+    const target = sources[kit.kind];
     const address = email();
     const person = await lease();
     // Grape's CommaSeparatedToArray turns anything but a string or an array into an empty list
@@ -654,11 +649,11 @@ suite.test(
     title: 'a null item of an email list invites no one for it (GitLab: it is dropped and the other address is invited)',
     clauses: ['invitations.create.email-type'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    const res = await invite(as('owner'), source(kind), { email: [address, null], access_level: ACCESS.GUEST });
+    const res = await invite(as('owner'), sources[kind], { email: [address, null], access_level: ACCESS.GUEST });
     // The spec has lists of strings only: a target may refuse the null with 400, then invites no one.
     expectTrue(res.status === 201 || res.status === 400, 'a 201 or a 400 answer', `got HTTP ${res.status}`, res);
     // CommaSeparatedToArray maps each item through to_s and split(','): nil gives no part (lib/api/validations/types/comma_separated_to_array.rb).
@@ -666,8 +661,8 @@ suite.test(
     parity(res, dropped, () => expectStatus(res, 201, 'GitLab drops the null item'));
     if (res.status === 201) {
       expectInviteSuccess(res);
-      await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
-    } else await expectNotInvited(as('admin'), source(kind), address);
+      await expectInvited(as('admin'), sources[kind], address, ACCESS.GUEST);
+    } else await expectNotInvited(as('admin'), sources[kind], address);
   },
 );
 
@@ -677,13 +672,13 @@ suite.test(
     title: 'spaces around the commas of an email list are ignored: each address is invited',
     clauses: ['invitations.create.several'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const [first, second, third] = [email(), email(), email()];
     // Grape's CommaSeparatedToArray strips each part (lib/api/validations/types/comma_separated_to_array.rb).
-    expectInviteSuccess(await invite(as('owner'), source(kind), { email: `${first} , ${second},  ${third}`, access_level: ACCESS.GUEST }));
-    for (const address of [first, second, third]) await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
+    expectInviteSuccess(await invite(as('owner'), sources[kind], { email: `${first} , ${second},  ${third}`, access_level: ACCESS.GUEST }));
+    for (const address of [first, second, third]) await expectInvited(as('admin'), sources[kind], address, ACCESS.GUEST);
   },
 );
 
@@ -692,12 +687,12 @@ suite.test(
     case: 'member-listed-once',
     title: 'inviting a direct member again by user_id, next to an unknown id, leaves that user listed once and adds no one else',
     clauses: ['invitations.create.already-member', 'invitations.create.user-id'],
-    uses: [freshSource],
+    fixtures: { freshSource },
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const { lease } = world(kit);
-    const source = kit.use(freshSource);
+  async ({ freshSource, ...kit }) => {
+    const { lease } = kit;
+    const source = freshSource;
     const owner = kit.as('owner');
     const person = await lease();
     const listMembers = async () => (await listAll<{ id: number }>(kit.as('admin'), membersUrl(source), 'member')).map((m) => m.id).sort((a, b) => a - b);
@@ -719,12 +714,12 @@ suite.test(
     title: 'inviting a user below the level they hold in an ancestor group is reported for that address, and the user is not added',
     clauses: ['invitations.create.inherited-level', 'invitations.create.result-error'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     // GitLab checks every source's ancestors (Member#higher_access_level_than_group; spec/requests/api/invitations_spec.rb
     // runs "does not create the member if group level is higher" for groups and projects): a subgroup of
     // the group, or the project in it.
     const { kind, as } = kit;
-    const { group, subgroup, project, lease } = world(kit);
+    const { lease } = kit; const { group, subgroup, project } = sources;
     const target = kind === 'group' ? subgroup : project;
     const person = await lease();
     expectOk(await as('owner').post(membersUrl(group), { body: { user_id: person.id, access_level: ACCESS.DEVELOPER } }), 201, 'member');
@@ -744,7 +739,7 @@ suite.test(
     title: 'the administrator reads enable_member_promotion_management with GET /application/settings; a PUT without any setting changes nothing (GitLab: 400)',
     clauses: ['invitations.create.promotion-setting'],
     requires: { capabilities: ['promotion_management'], setup: ['application-settings-read'] },
-    uses: [promotionSettingRead],
+    fixtures: { promotionSettingRead },
   },
   async ({ as }) => {
     const admin = as('admin');
@@ -773,12 +768,12 @@ suite.test(
     case: 'public-source-writes-forbidden',
     title: 'on a public group or project a stranger and an access requester may not invite (403, not 404); nothing is invited and the requester is no member',
     clauses: ['invitations.auth.public-non-member'],
-    uses: [publicSources],
+    fixtures: { publicSources },
   },
-  async (kit) => {
-    const { email } = world(kit);
-    const sources = publicWorld(kit.use(publicSources));
-    const target = sources.source(kit.kind);
+  async ({ publicSources, ...kit }) => {
+    const { email } = kit;
+    const sources = publicSources;
+    const target = sources[kit.kind];
     const address = email();
     await expectNonMembersRefused(kit, sources.requester, (client) => invite(client, target, { email: address, access_level: ACCESS.MAINTAINER }));
     await expectNonMembersRefused(kit, sources.requester, (client) => invite(client, target, { user_id: String(sources.requester.id), access_level: ACCESS.MAINTAINER }));
@@ -792,13 +787,12 @@ suite.test(
     case: 'requester-becomes-member',
     title: 'inviting the address of a user whose access request is pending makes them a direct member at the level given (201, success), not a pending invitation; the request is no longer pending',
     clauses: ['invitations.create.requester', 'invitations.create.existing-user-email'],
-    uses: [publicSources],
+    fixtures: { publicSources },
     requires: { setup: ['access-requests', 'group-project-read'] },
   },
-  async (kit) => {
-    const w = world(kit);
-    const target = publicWorld(kit.use(publicSources)).source(kit.kind);
-    const user = await w.requester(target);
+  async ({ publicSources, ...kit }) => {
+    const target = publicSources[kit.kind];
+    const user = await kit.requester(target);
     const client = kit.as(manager(kit.kind));
     expectTrue((await pendingRequesterIds(client, target)).includes(user.id), 'the access request to be pending before the invitation (setup)');
     expectInviteSuccess(await invite(client, target, { email: user.email, access_level: ACCESS.MAINTAINER }));
@@ -814,13 +808,12 @@ suite.test(
     case: 'unconfirmed-primary',
     title: 'the address of a user who has not confirmed it is invited as a pending invitation; the user is not added',
     clauses: ['invitations.create.confirmed-email', 'invitations.create.by-email'],
-    uses: [unconfirmedUser],
+    fixtures: { unconfirmedUser },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { source } = world(kit);
-    const target = source(kind);
-    const person = await use(unconfirmedUser);
+  async ({ kind, as, sources, unconfirmedUser }) => {
+    
+    const target = sources[kind];
+    const person = await unconfirmedUser;
     expectInviteSuccess(await invite(as('owner'), target, { email: person.email, access_level: ACCESS.DEVELOPER }));
     await expectInvited(as('admin'), target, person.email, ACCESS.DEVELOPER);
     // The user has no token (an unconfirmed account may not be let in): the members API says who is a member.
@@ -835,9 +828,9 @@ suite.test(
     clauses: ['invitations.create.confirmed-email', 'invitations.create.existing-user-email'],
     requires: { setup: ['secondary-emails', 'group-project-read'] },
   },
-  async (kit) => {
-    const { source, lease, secondaryEmail } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { lease, secondaryEmail } = kit;
+    const target = sources[kit.kind];
     // Users lent to the test: an invitation by a secondary address names them by it (Maker.addEmail notes it).
     const [confirmed, unconfirmed] = [await lease(), await lease()];
     const [confirmedAddress, unconfirmedAddress] = [await secondaryEmail(confirmed, true), await secondaryEmail(unconfirmed, false)];
@@ -857,9 +850,9 @@ suite.test(
     clauses: ['invitations.create.several', 'invitations.create.by-email', 'invitations.create.user-id'],
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const { source, email, lease } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { email, lease } = kit;
+    const target = sources[kit.kind];
     const [a, b] = [email(), email()];
     const [first, second] = [await lease(), await lease()];
     expectInviteSuccess(await invite(kit.as('owner'), target, { email: `${a},${b}`, user_id: `${first.id},${second.id}`, access_level: ACCESS.DEVELOPER }));
@@ -876,9 +869,9 @@ suite.test(
     clauses: ['invitations.create.above-inherited'],
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     // As inherited-level: the subgroup of the group, or the project in it.
-    const { group, subgroup, project, lease } = world(kit);
+    const { lease } = kit; const { group, subgroup, project } = sources;
     const target = kit.kind === 'group' ? subgroup : project;
     const person = await lease();
     expectOk(await kit.as('owner').post(membersUrl(group), { body: { user_id: person.id, access_level: ACCESS.DEVELOPER } }), 201, 'member');
@@ -894,12 +887,12 @@ suite.test(
     title: 'email sent as a JSON array with a malformed address invites no one for it (GitLab: 400 for the whole request)',
     clauses: ['invitations.create.invalid-email'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const good = email();
     // As invalid-address, with the list as a JSON array (spec/requests/api/invitations_spec.rb "returns 400 when the email list is not a valid format").
-    await expectMalformedAddressHandled(as, source(kind), (bad) => [good, bad], good, ACCESS.MAINTAINER);
+    await expectMalformedAddressHandled(as, sources[kind], (bad) => [good, bad], good, ACCESS.MAINTAINER);
   },
 );
 
@@ -911,9 +904,9 @@ suite.test(
     requires: { capabilities: ['premium'] },
     only: { kind: 'group', why: 'Minimal access is a level of top-level groups (ee/app/models/ee/group.rb); a project refuses it (minimal-access)' },
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { as } = kit;
-    const { group, subgroup, email } = world(kit);
+    const { email } = kit; const { group, subgroup } = sources;
     const [top, sub] = [email(), email()];
     expectInviteSuccess(await invite(as('owner'), group, { email: top, access_level: ACCESS.MINIMAL }));
     await expectInvited(as('admin'), group, top, ACCESS.MINIMAL);
@@ -931,13 +924,12 @@ suite.test(
     case: 'project-bot',
     title: 'inviting the bot user of another project\'s access token by user_id adds no member: 201, status "error" for it (GitLab: keyed by its username, "User project bots cannot be added to other groups / projects")',
     clauses: ['invitations.create.project-bot', 'invitations.create.result-error'],
-    uses: [projectBot],
+    fixtures: { projectBot },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { source } = world(kit);
-    const target = source(kind);
-    const { bot } = use(projectBot);
+  async ({ kind, as, sources, projectBot }) => {
+    
+    const target = sources[kind];
+    const { bot } = projectBot;
     const res = await invite(as('owner'), target, { user_id: String(bot.id), access_level: ACCESS.DEVELOPER });
     expectOk(res, 201, 'invitation-result');
     const body = res.body as InviteResult;
@@ -956,13 +948,12 @@ suite.test(
     case: 'project-bot-by-email',
     title: 'inviting the bot user of another project\'s access token by its address adds no member: 201, status "error" for that address (GitLab: "User project bots cannot be added to other groups / projects"), no member and no pending invitation',
     clauses: ['invitations.create.project-bot', 'invitations.create.result-error'],
-    uses: [projectBot],
+    fixtures: { projectBot },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { source } = world(kit);
-    const target = source(kind);
-    const { bot } = use(projectBot);
+  async ({ kind, as, sources, projectBot }) => {
+    
+    const target = sources[kind];
+    const { bot } = projectBot;
     // GitLab: spec/requests/api/invitations_spec.rb (when adding project bot: params { email: project_bot.email }:
     // json_response['message'][project_bot.email]). Members::CreatorService finds the user by a confirmed
     // address; the Member validation refuses the bot; InviteService#invited_object keys the failure by the
@@ -979,13 +970,12 @@ suite.test(
     case: 'requester-as-owner',
     title: 'a Maintainer may not invite an access requester as Owner (403, in a group as in a project); the request stays pending and the requester is no member',
     clauses: ['invitations.create.project-owner', 'invitations.auth.admin-members'],
-    uses: [publicSources],
+    fixtures: { publicSources },
     requires: { setup: ['access-requests'] },
   },
-  async (kit) => {
-    const w = world(kit);
-    const target = publicWorld(kit.use(publicSources)).source(kit.kind);
-    const pending = await w.requester(target);
+  async ({ publicSources, ...kit }) => {
+    const target = publicSources[kit.kind];
+    const pending = await kit.requester(target);
     const res = await invite(kit.as('maintainer'), target, { user_id: String(pending.id), access_level: ACCESS.OWNER });
     expectError(res, 403, { message: '403 Forbidden', gitlab: kit.kind === 'group' ? GITLAB.forbidden : 'app/services/members/create_service.rb (adding_at_least_one_owner && cannot_assign_owner_responsibilities_to_member_in_project?); spec/requests/api/invitations_spec.rb (when an access_requester is added as OWNER: 403)' });
     expectError(await kit.as('admin').get(`${membersUrl(target)}/${pending.id}`), 404);
@@ -1000,11 +990,11 @@ suite.test(
     clauses: ['invitations.auth.admin-members'],
     only: { kind: 'group', why: 'in a project a Maintainer invites, and the Owner level is refused by its own rule (case owner-level)' },
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    expectError(await invite(as('maintainer'), source(kind), { email: address, access_level: ACCESS.OWNER }), 403, { message: '403 Forbidden', gitlab: GITLAB.forbidden });
-    await expectNotInvited(as('admin'), source(kind), address);
+    expectError(await invite(as('maintainer'), sources[kind], { email: address, access_level: ACCESS.OWNER }), 403, { message: '403 Forbidden', gitlab: GITLAB.forbidden });
+    await expectNotInvited(as('admin'), sources[kind], address);
   },
 );

@@ -1,6 +1,6 @@
 // DELETE /groups/:id/invitations/:email and DELETE /projects/:id/invitations/:email
 // Every case runs for both kinds.
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectError, expectStatus, expectTrue, expectSetUp } from '../../runner/core/checks.js';
 import { ACCESS, sourceNotFound } from '../../runner/core/vocabulary.js';
 import {
@@ -18,16 +18,11 @@ import {
   MANAGERS,
   otherCase,
   UNKNOWN_ID,
-  invitationsWorld,
-  publicWorld,
   sharedSources,
 } from './helpers.js';
-import { invitations } from './area.js';
 import { publicSources } from '../common/public-sources.js';
 
-const suite = endpoint(invitations, 'delete', { uses: [sharedSources] });
-
-const world = invitationsWorld();
+const suite = endpoint('delete', { fixtures: { sources: sharedSources } });
 
 /** Where GitLab keeps Owner-level invitations of a project to those who may manage owners. */
 const OWNER_ONLY = 'app/services/members/destroy_service.rb (destroying_member_with_owner_access_level? && cannot_revoke_owner_responsibilities_from_member_in_project?); lib/api/api.rb (rescue_from Gitlab::Access::AccessDeniedError); spec/requests/api/invitations_spec.rb (when MAINTAINER tries to remove invitation of an OWNER)';
@@ -38,18 +33,18 @@ suite.test(
     title: 'DELETE answers 204 with no content; the invitation is gone and the others stay; a second delete is 404',
     clauses: ['invitations.delete.success', 'invitations.delete.once'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const deleter = as(manager(kind));
     const [gone, stays] = [email(), email()];
-    await inviteOk(deleter, source(kind), [gone, stays]);
-    const res = await deleter.delete(invitationUrl(source(kind), gone));
+    await inviteOk(deleter, sources[kind], [gone, stays]);
+    const res = await deleter.delete(invitationUrl(sources[kind], gone));
     expectStatus(res, 204);
     expectTrue(res.bytes.length === 0, 'no content in a 204 answer', `got ${res.bytes.length} bytes`, res);
-    await expectNotInvited(as('admin'), source(kind), gone);
-    await expectInvited(as('admin'), source(kind), stays, ACCESS.GUEST);
-    expectError(await deleter.delete(invitationUrl(source(kind), gone)), 404, { message: '404 Not Found', gitlab: GITLAB.inviteNotFound });
+    await expectNotInvited(as('admin'), sources[kind], gone);
+    await expectInvited(as('admin'), sources[kind], stays, ACCESS.GUEST);
+    expectError(await deleter.delete(invitationUrl(sources[kind], gone)), 404, { message: '404 Not Found', gitlab: GITLAB.inviteNotFound });
   },
 );
 
@@ -60,20 +55,20 @@ suite.test(
     clauses: ['invitations.delete.not-found'],
     requires: { setup: ['group-project-read'] },
   },
-  async (kit) => {
-    const { source, neighbour, email, lease } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { email, lease } = kit;
+    const target = sources[kit.kind];
     const [address, elsewhere] = [email(), email()];
     await inviteOk(kit.as('owner'), target, address);
     const member = await lease();
     await inviteOk(kit.as('owner'), target, member.email, ACCESS.GUEST);
     // An invitation of the project's group, or of the group's project, is not one of this source's.
-    await inviteOk(kit.as('owner'), neighbour(kit.kind), elsewhere);
+    await inviteOk(kit.as('owner'), sources[kit.kind === 'group' ? 'project' : 'group'], elsewhere);
     for (const missing of [email(), otherCase(address), member.email, elsewhere]) {
       expectError(await kit.as('owner').delete(invitationUrl(target, missing)), 404, { message: '404 Not Found', gitlab: GITLAB.inviteNotFound });
     }
     await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
-    await expectInvited(kit.as('admin'), neighbour(kit.kind), elsewhere, ACCESS.GUEST);
+    await expectInvited(kit.as('admin'), sources[kit.kind === 'group' ? 'project' : 'group'], elsewhere, ACCESS.GUEST);
     await expectMember(kit, target, member, ACCESS.GUEST);
   },
 );
@@ -84,12 +79,12 @@ suite.test(
     title: 'two deletes sent at once: one succeeds, the other fails cleanly or also finds it; a later delete is 404',
     clauses: ['invitations.delete.once'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    await inviteOk(as('owner'), source(kind), address);
-    const url = invitationUrl(source(kind), address);
+    await inviteOk(as('owner'), sources[kind], address);
+    const url = invitationUrl(sources[kind], address);
     const both = await Promise.all([as('owner').delete(url), as('owner').delete(url)]);
     expectTrue(both.some((res) => res.status === 204), 'one of two simultaneous deletes to answer 204', `they answered ${both.map((r) => r.status).join(' and ')}`);
     // The other finds nothing (404), loses the race inside the deletion (409 in the spec's Errors,
@@ -97,7 +92,7 @@ suite.test(
     // the row too before it went (204).
     for (const res of both) if (res.status !== 204) expectError(res, [404, 409, 422]);
     expectError(await as('owner').delete(url), 404, { message: '404 Not Found', gitlab: GITLAB.inviteNotFound });
-    await expectNotInvited(as('admin'), source(kind), address);
+    await expectNotInvited(as('admin'), sources[kind], address);
   },
 );
 
@@ -107,10 +102,10 @@ suite.test(
     title: 'an invitation at Owner: a Maintainer may not delete it in a group (403) nor, in GitLab, in a project (403, it stays); the Owner does',
     clauses: ['invitations.delete.owner-level', 'invitations.delete.success', 'invitations.auth.admin-members'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
-    const target = source(kind);
+    const { email } = kit;
+    const target = sources[kind];
     const address = email();
     await inviteOk(as('owner'), target, address, ACCESS.OWNER);
     const res = await as('maintainer').delete(invitationUrl(target, address));
@@ -130,9 +125,9 @@ suite.test(
     title: 'only those who administer members may delete an invitation (group: Owner; project: Maintainer, Owner): the roles below 403, an outsider 404, no token 401, a read_api token 403',
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous', 'invitations.auth.scopes', 'invitations.delete.success'],
   },
-  async (kit) => {
-    const { source, email } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { email } = kit;
+    const target = sources[kit.kind];
     // One invitation for each role that may delete, which deletes it.
     const roles = MANAGERS[kit.kind];
     const addresses = roles.map(() => email());
@@ -151,15 +146,15 @@ suite.test(
     title: 'the group or project may be named by its full path and the address sent with a raw @; an unknown one is 404 Group/Project Not Found',
     clauses: ['invitations.path.id', 'invitations.path.email', 'invitations.auth.not-found'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    await inviteOk(as('owner'), source(kind), address);
+    await inviteOk(as('owner'), sources[kind], address);
     expectError(await as('owner').delete(invitationUrl({ kind, id: UNKNOWN_ID }, address)), 404, { message: sourceNotFound(kind), gitlab: GITLAB.sourceNotFound });
-    await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST);
-    expectStatus(await as('owner').delete(`${invitationsUrl({ kind, id: source(kind).fullPath })}/${address}`), 204);
-    await expectNotInvited(as('admin'), source(kind), address);
+    await expectInvited(as('admin'), sources[kind], address, ACCESS.GUEST);
+    expectStatus(await as('owner').delete(`${invitationsUrl({ kind, id: sources[kind].fullPath })}/${address}`), 204);
+    await expectNotInvited(as('admin'), sources[kind], address);
   },
 );
 
@@ -168,12 +163,12 @@ suite.test(
     case: 'public-source-writes-forbidden',
     title: 'on a public group or project a stranger and an access requester may not delete an invitation (403, not 404); it stays',
     clauses: ['invitations.auth.public-non-member'],
-    uses: [publicSources],
+    fixtures: { publicSources },
   },
-  async (kit) => {
-    const { email } = world(kit);
-    const sources = publicWorld(kit.use(publicSources));
-    const target = sources.source(kit.kind);
+  async ({ publicSources, ...kit }) => {
+    const { email } = kit;
+    const sources = publicSources;
+    const target = sources[kit.kind];
     const address = email();
     await inviteOk(kit.as('owner'), target, address);
     await expectNonMembersRefused(kit, sources.requester, (client) => client.delete(invitationUrl(target, address)));
@@ -188,9 +183,9 @@ suite.test(
     clauses: ['invitations.delete.own-address', 'invitations.auth.admin-members'],
     requires: { setup: ['secondary-emails'] },
   },
-  async (kit) => {
-    const { source, lease: lend, secondaryEmail } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { lease: lend, secondaryEmail } = kit;
+    const target = sources[kit.kind];
     // A user lent to the test (its membership is taken back after it), with an unconfirmed address of its own.
     const user = await lend();
     const address = await secondaryEmail(user, false);

@@ -1,4 +1,4 @@
-// Shared pieces of the invitations suite: the world of a file (the run's private group with one shared
+// Shared pieces of the invitations suite: the sources of its tests (the run's private group with one shared
 // actor per role, a subgroup and a private project in it, so that every test runs for both kinds), who may
 // manage invitations of each kind, invitation URLs, invite calls with checks of their answers,
 // read-backs through the invitation list (every page) and the members API, the refusal matrix, and
@@ -6,9 +6,12 @@
 import { segment, type Client, type Exchange } from '../../runner/core/client.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
 import type { Kit } from '../../runner/run/conformance.js';
-import { fixture, type Fixture, type SetupContext } from '../../runner/run/fixture.js';
+
+/** What the checks below use of a test's kit. */
+type Checking = Pick<Kit, 'as' | 'withToken' | 'make' | 'admin' | 'mayUse'>;
+import { fixture } from '../../runner/run/fixture.js';
+import type { InvitationsKit } from './kit.js';
 import type { Maker } from '../../runner/run/maker.js';
-import type { PublicSources } from '../common/public-sources.js';
 import { QUEUED } from '../common/promotion.js';
 import { ACCESS, datePart, ROLES, sourceNotFound, sourcePath, type GroupInfo, type ProjectInfo, type Role, type SourceInfo, type SourceKind, type SourceRef } from '../../runner/core/vocabulary.js';
 import { type ActorInfo } from '../../runner/run/context.js';
@@ -51,33 +54,21 @@ export const GITLAB = {
 /** An id that names no group, project or user. */
 export const UNKNOWN_ID = 2147483000;
 
-export interface InvitationsWorld {
+/** The sources of the invitations tests: a group with the shared actors in their roles, a subgroup and a project in it. */
+export interface InvitationSources {
   /** A private group with the shared actors in their roles. */
   group: GroupInfo;
   /** A subgroup of `group`, without members of its own. */
   subgroup: GroupInfo;
   /** A private project in `group`: the shared actors hold their roles there by inheritance. */
   project: ProjectInfo;
-  /** The source a test of this kind works on: `group` or `project`. */
-  source(kind: SourceKind): SourceInfo;
-  /** A source next to `source(kind)` whose invitations are not its own: the group's project, the project's group. */
-  neighbour(kind: SourceKind): SourceInfo;
-  /** A new address on example.com that belongs to nobody. */
-  email(hint?: string): string;
-  /** A user lent to the test (Frame.lease: one of the run's pool, who holds a seat elsewhere), with an `api` token. */
-  lease(): Promise<ActorInfo>;
-  /** A new user of the test's own, a member of nothing: for a test that changes the user itself (its addresses). */
-  newcomer(): Promise<ActorInfo>;
-  /** A user who holds no seat (Frame.leaseSeatless): for the promotion-approval tests; taken out of what it was given after the test. */
-  seatless(): Promise<ActorInfo>;
-  /** Gives `user` a new secondary address, confirmed or not, and returns it (the test needs "secondary-emails"). */
-  secondaryEmail(user: ActorInfo, confirmed: boolean): Promise<string>;
-  /** A user lent to the test whose access request to `source` (a public one) is pending (the test needs "access-requests"). */
-  requester(source: SourceInfo): Promise<ActorInfo>;
 }
 
-/** The group, its subgroup and its project of an invitations world. */
-async function invitationSources(make: Maker): Promise<{ group: GroupInfo; subgroup: GroupInfo; project: ProjectInfo }> {
+/** The source next to `sources[kind]` whose invitations are not its own: the group's project, the project's group. */
+export const neighbour = (sources: InvitationSources, kind: SourceKind): SourceInfo => (kind === 'group' ? sources.project : sources.group);
+
+/** The group, its subgroup and its project of the invitations tests (a test reads the source of its kind as `sources[kind]`). */
+async function invitationSources(make: Maker): Promise<InvitationSources> {
   // At the top: Minimal access is a level of top-level groups only.
   const group = await make.group({ top: true, hint: 'invitations', roles: true });
   const [subgroup, project] = await Promise.all([make.group({ parent: group, hint: 'sub' }), invitationsProject(make, group)]);
@@ -103,11 +94,10 @@ export const ownSources = fixture({
   name: 'invitation-own-sources',
   scope: 'run',
   perKind: true,
-  uses: [sharedSources],
+  fixtures: { sharedSources },
   // Only the source of the instance's kind is made (and the group a project needs above it); the field
   // of the other kind, which its tests never read, is the run's shared one.
-  async build({ make, use, kind }) {
-    const shared = use(sharedSources);
+  async build({ make, sharedSources: shared, kind }) {
     const group = await make.group({ top: true, hint: 'invitations', roles: true });
     return kind === 'project' ? { group, subgroup: shared.subgroup, project: await invitationsProject(make, group) } : { group, subgroup: await make.group({ parent: group, hint: 'sub' }), project: shared.project };
   },
@@ -117,53 +107,17 @@ export const ownSources = fixture({
  * A source of the test's kind with the shared actors in their roles and no pending invitation, for
  * tests that count: one an earlier test held, its invitations withdrawn (withdrawInvitations), else a new one.
  */
-export const freshSource = fixture<SourceInfo>({
+export const freshSource = fixture({
   name: 'invitations-fresh-source',
   scope: 'test',
-  uses: [sharedSources],
-  build: ({ make, use, kind }) => (kind === 'group' ? make.group({ hint: 'invitations', roles: true }) : invitationsProject(make, use(sharedSources).group)),
+  fixtures: { sharedSources },
+  build: ({ make, sharedSources, kind }): Promise<SourceInfo> => (kind === 'group' ? make.group({ hint: 'invitations', roles: true }) : invitationsProject(make, sharedSources.group)),
   reset: (source, { admin }) => withdrawInvitations(admin, source),
   most: 1,
 });
 
 /** The run's user whose primary address is unconfirmed (made without skip_confirmation, without tokens): invite it into each source once. */
 export const unconfirmedUser = fixture({ name: 'unconfirmed-user', scope: 'run', requires: { setup: ['unconfirmed-users'] }, build: ({ make }) => make.user('unconfirmed', [], { unconfirmed: true }) });
-
-/** The run's public group and project with their access requester (`use(publicSources)`: suites/common/public-sources.ts). */
-export function publicWorld(shared: PublicSources): { group: GroupInfo; project: ProjectInfo; requester: ActorInfo; source(kind: SourceKind): SourceInfo } {
-  return { ...shared, source: (kind) => (kind === 'group' ? shared.group : shared.project) };
-}
-
-/**
- * The world of an invitations test, on `sources` (the run's, unless the file has its own): for the
- * test whose kit it is handed (`world(kit)`), the sources, and the users and addresses it asks for.
- */
-export function invitationsWorld(sources: Fixture<{ group: GroupInfo; subgroup: GroupInfo; project: ProjectInfo }> = sharedSources): (kit: SetupContext) => InvitationsWorld {
-  return (kit) => {
-    const { group, subgroup, project } = kit.use(sources);
-    return {
-      group,
-      subgroup,
-      project,
-      source: (kind) => (kind === 'group' ? group : project),
-      neighbour: (kind) => (kind === 'group' ? project : group),
-      email: (hint) => kit.names.email(hint),
-      lease: () => kit.lease(),
-      newcomer: () => kit.make.user(),
-      seatless: () => kit.leaseSeatless(),
-      secondaryEmail: async (user, confirmed) => {
-        const address = kit.names.email('secondary');
-        await kit.make.addEmail(user, address, confirmed);
-        return address;
-      },
-      requester: async (target) => {
-        const user = await kit.lease();
-        await kit.make.requestAccess(target, user);
-        return user;
-      },
-    };
-  };
-}
 
 // ---- who may manage invitations ------------------------------------------------------------
 
@@ -180,7 +134,7 @@ export { MANAGERS, manager };
  * GITLAB.sourceNotFound, GITLAB.unauthorized; their texts are parity). `send` makes the request as
  * one caller.
  */
-export async function expectRefused(kit: Kit, source: SourceRef, send: (client: Client) => Promise<Exchange>): Promise<void> {
+export async function expectRefused(kit: Checking, source: SourceRef, send: (client: Client) => Promise<Exchange>): Promise<void> {
   const below = ROLES.filter((role) => !(MANAGERS[source.kind] as readonly Role[]).includes(role));
   for (const role of below) expectError(await send(kit.as(role)), 403, { message: '403 Forbidden', gitlab: GITLAB.forbidden });
   expectError(await send(kit.as('outsider')), 404, { message: sourceNotFound(source.kind), gitlab: GITLAB.sourceNotFound });
@@ -192,7 +146,7 @@ export async function expectRefused(kit: Kit, source: SourceRef, send: (client: 
  * request is pending, are refused with 403, not the 404 of a private source (invitations.auth.public-non-member;
  * text "403 Forbidden" at parity).
  */
-export async function expectNonMembersRefused(kit: Kit, requester: ActorInfo, send: (client: Client) => Promise<Exchange>): Promise<void> {
+export async function expectNonMembersRefused(kit: Checking, requester: ActorInfo, send: (client: Client) => Promise<Exchange>): Promise<void> {
   for (const client of [kit.as('outsider'), kit.withToken(requester.tokens.api, 'access requester')]) {
     expectError(await send(client), 403, { message: '403 Forbidden', gitlab: `${GITLAB.forbidden}; app/policies/group_policy.rb (public_group: read_group); app/policies/project_policy.rb (public_project)` });
   }
@@ -285,7 +239,7 @@ export function expectUserIdFailure(res: Exchange, user: ActorInfo, text: string
  * "updates an already existing active member"). Either way no pending invitation appears (the caller
  * checks). Returns the level the member holds now.
  */
-export async function expectAlreadyMember(kit: Kit, source: SourceInfo, res: Exchange, user: ActorInfo, by: 'email' | 'user_id', level: number, before: number): Promise<number> {
+export async function expectAlreadyMember(kit: Checking, source: SourceInfo, res: Exchange, user: ActorInfo, by: 'email' | 'user_id', level: number, before: number): Promise<number> {
   const refused = (res.body as InviteResult | undefined)?.status === 'error';
   if (!refused) expectInviteSuccess(res);
   else if (by === 'email') expectInviteErrors(res, { [user.email]: ALREADY_MEMBER }, ALREADY_MEMBER_TEXT);
@@ -394,20 +348,20 @@ export async function expectNotInvited(admin: Client, source: SourceRef, ...emai
  * group or project: GET /groups/:id or /projects/:id as the user, a read beyond the spec's forms (the
  * test needs "group-project-read"; a target whose administrator cannot read the source either lacks it).
  */
-export async function expectMember(kit: Kit, source: SourceInfo, user: ActorInfo, accessLevel: number): Promise<void> {
+export async function expectMember(kit: Checking, source: SourceInfo, user: ActorInfo, accessLevel: number): Promise<void> {
   const res = await kit.as('admin').get(memberUrl(source, user.id));
   expectStatus(res, 200, `${user.username} to be a direct member of ${source.kind} ${source.fullPath}`);
   expectEqual((res.body as { access_level?: unknown }).access_level, accessLevel, `${user.username}'s access_level`, res);
   await expectSeesSource(kit, source, user, true);
 }
 
-export async function expectNotMember(kit: Kit, source: SourceInfo, user: ActorInfo): Promise<void> {
+export async function expectNotMember(kit: Checking, source: SourceInfo, user: ActorInfo): Promise<void> {
   expectStatus(await kit.as('admin').get(memberUrl(source, user.id)), 404, `${user.username} not to be a direct member of ${source.kind} ${source.fullPath}`);
   await expectSeesSource(kit, source, user, false);
 }
 
 /** Whether the user sees the private source (200) or not (404); unsupported where even the administrator cannot read it. */
-async function expectSeesSource(kit: Kit, source: SourceInfo, user: ActorInfo, sees: boolean): Promise<void> {
+async function expectSeesSource(kit: Checking, source: SourceInfo, user: ActorInfo, sees: boolean): Promise<void> {
   const { make, admin } = kit;
   kit.mayUse('group-project-read');
   const own = await kit.withToken(user.tokens.api, user.username).get(sourcePath(source));
@@ -424,7 +378,7 @@ async function expectSeesSource(kit: Kit, source: SourceInfo, user: ActorInfo, s
  * ee/app/services/gitlab_subscriptions/member_management/queue_non_billable_to_billable_service.rb;
  * ee/spec/requests/api/invitations_spec.rb). `users`: three seatless users (by id, by address, as a Guest).
  */
-export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world: InvitationsWorld, [byId, byEmail, guest]: ActorInfo[]): Promise<void> {
+export async function expectPromotionsQueued(kit: Checking & Pick<InvitationsKit, 'email'>, source: SourceInfo, [byId, byEmail, guest]: ActorInfo[]): Promise<void> {
   const owner = kit.as('owner');
   const admin = kit.as('admin');
 
@@ -443,7 +397,7 @@ export async function expectPromotionsQueued(kit: Kit, source: SourceInfo, world
   expectEqual(asGuest.queued_users, undefined, 'no queued users for a Guest invitation');
   await expectMember(kit, source, guest, ACCESS.GUEST);
 
-  const address = world.email();
+  const address = kit.email();
   const pending = expectInviteSuccess(await invite(owner, source, { email: address, access_level: ACCESS.DEVELOPER }));
   expectEqual(pending.queued_users, undefined, 'no queued users for an address without an account');
   await expectInvited(admin, source, address, ACCESS.DEVELOPER);

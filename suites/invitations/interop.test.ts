@@ -3,13 +3,10 @@
 // writes, a token in the query, and the list walked through the Link header.
 import { expectEqual, expectStatus } from '../../runner/core/checks.js';
 import { ACCESS } from '../../runner/core/vocabulary.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson, walkByLink } from '../common/interop.js';
-import { expectInvited, expectInviteSuccess, expectNotInvited, invitationsUrl, invitationUrl, inviteOk, manager, invitationsWorld, type Invitation , freshSource, sharedSources} from './helpers.js';
-import { invitations } from './area.js';
-
-const world = invitationsWorld();
-const list = endpoint(invitations, 'list', { uses: [sharedSources] });
+import { expectInvited, expectInviteSuccess, expectNotInvited, invitationsUrl, invitationUrl, inviteOk, manager, type Invitation , freshSource, sharedSources} from './helpers.js';
+const list = endpoint('list', { fixtures: { sources: sharedSources } });
 
 list.test(
   {
@@ -17,42 +14,41 @@ list.test(
     title: 'the invitation list and a 404 for an unknown source are answered as application/json (exactly, at the parity level)',
     clauses: ['invitations.http.json-media-type'],
   },
-  async (kit) => {
-    const { kind, as } = kit;
-    const source = world(kit).source(kind);
+  async ({ kind, as, sources }) => {
+    const source = sources[kind];
     expectJsonAnswers(await as(manager(kind)).get(invitationsUrl(source)), await as(manager(kind)).get(invitationsUrl({ kind, id: 2147483000 })), 'invitation', { list: true });
   },
 );
 
-endpoint(invitations, 'delete', { uses: [sharedSources] }).test(
+endpoint('delete', { fixtures: { sources: sharedSources } }).test(
   {
     case: 'empty-json-body',
     title: 'a DELETE that declares Content-Type application/json and sends no body deletes the invitation: 204',
     clauses: ['invitations.http.empty-json-body', 'invitations.delete.success'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email('interop-delete');
-    await inviteOk(as(manager(kind)), source(kind), address);
-    const res = await sendEmptyJson(as(manager(kind)), 'DELETE', invitationUrl(source(kind), address));
+    await inviteOk(as(manager(kind)), sources[kind], address);
+    const res = await sendEmptyJson(as(manager(kind)), 'DELETE', invitationUrl(sources[kind], address));
     expectStatus(res, 204);
-    await expectNotInvited(as('admin'), source(kind), address);
+    await expectNotInvited(as('admin'), sources[kind], address);
   },
 );
 
-endpoint(invitations, 'create', { uses: [sharedSources] }).test(
+endpoint('create', { fixtures: { sources: sharedSources } }).test(
   {
     case: 'form-body',
     title: 'an invitation sent with form fields (application/x-www-form-urlencoded) is made as with JSON',
     clauses: ['invitations.http.form-body', 'invitations.create.by-email'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email('interop-form');
-    expectInviteSuccess(await as(manager(kind)).post(invitationsUrl(source(kind)), { body: { email: address, access_level: ACCESS.DEVELOPER }, form: true }));
-    await expectInvited(as('admin'), source(kind), address, ACCESS.DEVELOPER);
+    expectInviteSuccess(await as(manager(kind)).post(invitationsUrl(sources[kind]), { body: { email: address, access_level: ACCESS.DEVELOPER }, form: true }));
+    await expectInvited(as('admin'), sources[kind], address, ACCESS.DEVELOPER);
   },
 );
 
@@ -64,9 +60,8 @@ list.test(
     // Beyond the spec (GitLab's own behaviour, which clients use): the whole test is a parity check.
     level: 'parity',
   },
-  async (kit) => {
-    const { kind, as, run } = kit;
-    const source = world(kit).source(kind);
+  async ({ kind, as, run, sources }) => {
+    const source = sources[kind];
     await expectPrivateTokenQuery(as('anonymous'), invitationsUrl(source), run.actors[manager(kind)].tokens.api, 'invitation', { list: true });
   },
 );
@@ -78,13 +73,13 @@ list.test(
     clauses: ['invitations.http.link-pagination'],
     // Beyond the spec (GitLab's own behaviour, which clients use): the whole test is a parity check.
     level: 'parity',
-    uses: [freshSource],
+    fixtures: { freshSource },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { email } = world(kit);
+  async ({ freshSource, ...kit }) => {
+    const { kind, as } = kit;
+    const { email } = kit;
     // A source of the file's own: other files invite into the shared ones while the pages are walked.
-    const source = use(freshSource);
+    const source = freshSource;
     const mine = [email('link'), email('link'), email('link')];
     await inviteOk(as(manager(kind)), source, mine);
     const walked = await walkByLink<Invitation>(as(manager(kind)), invitationsUrl(source), 'invitation', 2);

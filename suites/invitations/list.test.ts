@@ -1,6 +1,6 @@
 // GET /groups/:id/invitations and GET /projects/:id/invitations
 // Every case runs for both kinds.
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectHeader, expectTrue, parity } from '../../runner/core/checks.js';
 import type { Exchange } from '../../runner/core/client.js';
 import { ACCESS, dateIn, datePart, sourceNotFound } from '../../runner/core/vocabulary.js';
@@ -17,31 +17,26 @@ import {
   MANAGERS,
   otherCase,
   UNKNOWN_ID,
-  invitationsWorld,
   type Invitation,
   invitationsOfAddress,
   freshSource,
-  publicWorld,
   sharedSources,
 } from './helpers.js';
-import { invitations } from './area.js';
 import { publicSources } from '../common/public-sources.js';
 
-const suite = endpoint(invitations, 'list', { uses: [sharedSources] });
-
-const world = invitationsWorld();
+const suite = endpoint('list', { fixtures: { sources: sharedSources } });
 
 suite.test(
   {
     case: 'fields',
     title: 'the list holds exactly the pending invitations, each with address, level, expiry (date or null), creation time and inviter; members are not listed',
     clauses: ['invitations.list.shape', 'invitations.list.values', 'invitations.list.expires-at-date', 'invitations.list.pending-only'],
-    uses: [freshSource],
+    fixtures: { freshSource },
   },
-  async (kit) => {
-    const { kind, as, run, use } = kit;
-    const { email, lease } = world(kit);
-    const source = use(freshSource);
+  async ({ freshSource, ...kit }) => {
+    const { kind, as, run } = kit;
+    const { email, lease } = kit;
+    const source = freshSource;
     const inviter = manager(kind);
     const [dated, open] = [email(), email()];
     const person = await lease();
@@ -75,12 +70,12 @@ suite.test(
     case: 'pending-only',
     title: 'members, including a user added by address, are not listed: only the pending invitation is',
     clauses: ['invitations.list.pending-only'],
-    uses: [freshSource],
+    fixtures: { freshSource },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { email, lease } = world(kit);
-    const source = use(freshSource);
+  async ({ freshSource, ...kit }) => {
+    const { as } = kit;
+    const { email, lease } = kit;
+    const source = freshSource;
     const person = await lease();
     const address = email();
     await inviteOk(as('owner'), source, [address, person.email]);
@@ -94,9 +89,9 @@ suite.test(
     title: 'a source lists its own invitations, not those of the groups above it nor of the subgroups and projects inside it',
     clauses: ['invitations.list.direct-only'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { group, subgroup, project, email } = world(kit);
+    const { email } = kit; const { group, subgroup, project } = sources;
     const [inGroup, inSubgroup, inProject] = [email(), email(), email()];
     await inviteOk(as('owner'), group, inGroup);
     await inviteOk(as('owner'), subgroup, inSubgroup);
@@ -126,12 +121,12 @@ suite.test(
     case: 'query-exact',
     title: 'query matches the address exactly: no partial match, case-sensitive; an empty query lists all',
     clauses: ['invitations.list.query'],
-    uses: [freshSource],
+    fixtures: { freshSource },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { email } = world(kit);
-    const source = use(freshSource);
+  async ({ freshSource, ...kit }) => {
+    const { as } = kit;
+    const { email } = kit;
+    const source = freshSource;
     const owner = as('owner');
     const address = email('query');
     const longer = address.replace('@', '_more@');
@@ -150,13 +145,13 @@ suite.test(
     case: 'pagination',
     title: 'page and per_page split the list; a page past the end is empty; GitLab\'s headers describe the pages (parity)',
     clauses: ['invitations.list.pagination'],
-    uses: [freshSource],
+    fixtures: { freshSource },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { email } = world(kit);
+  async ({ freshSource, ...kit }) => {
+    const { as } = kit;
+    const { email } = kit;
     // A source of its own, so that the totals are this test's.
-    const source = use(freshSource);
+    const source = freshSource;
     const owner = as('owner');
     const invited = [email(), email(), email()];
     await inviteOk(owner, source, invited);
@@ -197,13 +192,13 @@ suite.test(
     case: 'pagination-params',
     title: 'per_page above 100 is clamped to 100; per_page=0 and a non-integer page are refused with 400',
     clauses: ['invitations.list.pagination-params'],
-    uses: [freshSource],
+    fixtures: { freshSource },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { email } = world(kit);
+  async ({ freshSource, ...kit }) => {
+    const { as } = kit;
+    const { email } = kit;
     // A source of its own with 101 invitations (two requests: at most 100 recipients at once).
-    const source = use(freshSource);
+    const source = freshSource;
     const owner = as('owner');
     const invited = Array.from({ length: 101 }, () => email('page'));
     await inviteOk(owner, source, invited.slice(0, 100));
@@ -232,9 +227,9 @@ suite.test(
     title: 'only those who administer members may list invitations (group: Owner; project: Maintainer, Owner): the roles below 403, an outsider 404, no token 401',
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous'],
   },
-  async (kit) => {
-    const { source } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    
+    const target = sources[kit.kind];
     await expectRefused(kit, target, (client) => client.get(invitationsUrl(target)));
     for (const role of MANAGERS[kit.kind]) expectList(await kit.as(role).get(invitationsUrl(target)));
     expectError(await kit.as('owner').get(invitationsUrl({ kind: kit.kind, id: UNKNOWN_ID })), 404, { message: sourceNotFound(kit.kind), gitlab: GITLAB.sourceNotFound });
@@ -247,12 +242,11 @@ suite.test(
     title: 'a read_api token of a member who may list invitations may list them; a read_repository token may not (403)',
     clauses: ['invitations.auth.scopes'],
   },
-  async (kit) => {
-    const { kind, as } = kit;
-    const { source } = world(kit);
+  async ({ kind, as, sources }) => {
+    
     for (const role of MANAGERS[kind]) {
-      expectList(await as(role, 'read_api').get(invitationsUrl(source(kind))));
-      expectError(await as(role, 'read_repository').get(invitationsUrl(source(kind))), 403, { error: 'insufficient_scope', gitlab: GITLAB.scope });
+      expectList(await as(role, 'read_api').get(invitationsUrl(sources[kind])));
+      expectError(await as(role, 'read_repository').get(invitationsUrl(sources[kind])), 403, { error: 'insufficient_scope', gitlab: GITLAB.scope });
     }
   },
 );
@@ -263,12 +257,12 @@ suite.test(
     title: 'the group or project may be named by its URL-encoded full path',
     clauses: ['invitations.path.id'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    await inviteOk(as('owner'), source(kind), address);
-    const res = await as('owner').get(invitationsUrl({ kind, id: source(kind).fullPath }), { query: { query: address } });
+    await inviteOk(as('owner'), sources[kind], address);
+    const res = await as('owner').get(invitationsUrl({ kind, id: sources[kind].fullPath }), { query: { query: address } });
     expectEqual(expectList(res), [address], `the invitation of the ${kind} named by path`);
   },
 );
@@ -278,11 +272,11 @@ suite.test(
     case: 'public-source-refused',
     title: 'on a public group or project a stranger and an access requester may not list the invitations (403, not 404)',
     clauses: ['invitations.auth.public-non-member'],
-    uses: [publicSources],
+    fixtures: { publicSources },
   },
-  async (kit) => {
-    const sources = publicWorld(kit.use(publicSources));
-    const target = sources.source(kit.kind);
+  async ({ publicSources, ...kit }) => {
+    const sources = publicSources;
+    const target = sources[kit.kind];
     await expectNonMembersRefused(kit, sources.requester, (client) => client.get(invitationsUrl(target)));
     expectList(await kit.as(manager(kit.kind)).get(invitationsUrl(target)));
   },

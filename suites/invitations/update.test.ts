@@ -1,6 +1,6 @@
 // PUT /groups/:id/invitations/:email and PUT /projects/:id/invitations/:email
 // Every case runs for both kinds.
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectStatus, expectTrue, expectValidationError, parity } from '../../runner/core/checks.js';
 import type { Exchange } from '../../runner/core/client.js';
 import { ACCESS, dateIn, sourceNotFound } from '../../runner/core/vocabulary.js';
@@ -18,16 +18,11 @@ import {
   otherCase,
   UNKNOWN_ID,
   update,
-  invitationsWorld,
-  publicWorld,
   sharedSources,
 } from './helpers.js';
-import { invitations } from './area.js';
 import { publicSources } from '../common/public-sources.js';
 
-const suite = endpoint(invitations, 'update', { uses: [sharedSources] });
-
-const world = invitationsWorld();
+const suite = endpoint('update', { fixtures: { sources: sharedSources } });
 
 /** Where GitLab keeps the Owner level of a project's invitations to those who may manage owners. */
 const OWNER_ONLY = 'app/services/members/update_service.rb (has_update_permissions?: prevent_upgrade_to_owner?, prevent_downgrade_from_owner?); app/services/members/base_service.rb (manage_owners); lib/api/api.rb (rescue_from Gitlab::Access::AccessDeniedError)';
@@ -52,14 +47,14 @@ suite.test(
     title: 'PUT changes the access level and expiry date of a pending invitation: 200 with the new values, and the list shows them',
     clauses: ['invitations.update.fields'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    await inviteOk(as(manager(kind)), source(kind), address, ACCESS.GUEST);
+    await inviteOk(as(manager(kind)), sources[kind], address, ACCESS.GUEST);
     const expires = dateIn(60);
-    expectUpdated(await update(as(manager(kind)), source(kind), address, { access_level: ACCESS.MAINTAINER, expires_at: expires }), ACCESS.MAINTAINER, expires);
-    await expectInvited(as('admin'), source(kind), address, ACCESS.MAINTAINER, expires);
+    expectUpdated(await update(as(manager(kind)), sources[kind], address, { access_level: ACCESS.MAINTAINER, expires_at: expires }), ACCESS.MAINTAINER, expires);
+    await expectInvited(as('admin'), sources[kind], address, ACCESS.MAINTAINER, expires);
   },
 );
 
@@ -69,20 +64,20 @@ suite.test(
     title: 'PUT takes expires_at as an ISO 8601 timestamp, alone or with access_level; the invitation expires on that date',
     clauses: ['invitations.update.timestamp', 'invitations.update.fields', 'invitations.list.expires-at-date'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    await inviteOk(as(manager(kind)), source(kind), address, ACCESS.REPORTER);
+    await inviteOk(as(manager(kind)), sources[kind], address, ACCESS.REPORTER);
     // Noon UTC: the date is the same in every time zone a target may store dates in.
     const day = dateIn(40);
-    const alone = await update(as(manager(kind)), source(kind), address, { expires_at: `${day}T12:00:00Z` });
+    const alone = await update(as(manager(kind)), sources[kind], address, { expires_at: `${day}T12:00:00Z` });
     const level = levelKeptOrDefault(alone, ACCESS.REPORTER);
     expectUpdated(alone, level, day);
-    await expectInvited(as('admin'), source(kind), address, level, day);
+    await expectInvited(as('admin'), sources[kind], address, level, day);
     const later = dateIn(33);
-    expectUpdated(await update(as(manager(kind)), source(kind), address, { access_level: ACCESS.MAINTAINER, expires_at: `${later}T12:00:00Z` }), ACCESS.MAINTAINER, later);
-    await expectInvited(as('admin'), source(kind), address, ACCESS.MAINTAINER, later);
+    expectUpdated(await update(as(manager(kind)), sources[kind], address, { access_level: ACCESS.MAINTAINER, expires_at: `${later}T12:00:00Z` }), ACCESS.MAINTAINER, later);
+    await expectInvited(as('admin'), sources[kind], address, ACCESS.MAINTAINER, later);
   },
 );
 
@@ -92,20 +87,20 @@ suite.test(
     title: 'PUT with only access_level keeps the expiry; with only expires_at keeps the level (or, per the spec, sets 30)',
     clauses: ['invitations.update.partial'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
     const expires = dateIn(25);
-    await inviteOk(as('owner'), source(kind), address, ACCESS.GUEST, { expires_at: expires });
-    expectUpdated(await update(as('owner'), source(kind), address, { access_level: ACCESS.REPORTER }), ACCESS.REPORTER, expires);
-    await expectInvited(as('admin'), source(kind), address, ACCESS.REPORTER, expires);
+    await inviteOk(as('owner'), sources[kind], address, ACCESS.GUEST, { expires_at: expires });
+    expectUpdated(await update(as('owner'), sources[kind], address, { access_level: ACCESS.REPORTER }), ACCESS.REPORTER, expires);
+    await expectInvited(as('admin'), sources[kind], address, ACCESS.REPORTER, expires);
 
     const later = dateIn(50);
-    const res = await update(as('owner'), source(kind), address, { expires_at: later });
+    const res = await update(as('owner'), sources[kind], address, { expires_at: later });
     const level = levelKeptOrDefault(res, ACCESS.REPORTER);
     expectUpdated(res, level, later);
-    await expectInvited(as('admin'), source(kind), address, level, later);
+    await expectInvited(as('admin'), sources[kind], address, level, later);
   },
 );
 
@@ -115,20 +110,20 @@ suite.test(
     title: 'PUT for an unknown address, the address in other letter case, a member\'s address or an invitation of a neighbouring source gives 404 Not Found; nothing changes',
     clauses: ['invitations.update.not-found'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, neighbour, email, lease } = world(kit);
+    const { email, lease } = kit;
     const [address, elsewhere] = [email(), email()];
-    await inviteOk(as('owner'), source(kind), address, ACCESS.GUEST);
+    await inviteOk(as('owner'), sources[kind], address, ACCESS.GUEST);
     const member = await lease();
-    await inviteOk(as('owner'), source(kind), member.email, ACCESS.GUEST);
+    await inviteOk(as('owner'), sources[kind], member.email, ACCESS.GUEST);
     // An invitation of the project's group, or of the group's project, is not one of this source's.
-    await inviteOk(as('owner'), neighbour(kind), elsewhere, ACCESS.REPORTER);
+    await inviteOk(as('owner'), sources[kind === 'group' ? 'project' : 'group'], elsewhere, ACCESS.REPORTER);
     for (const missing of [email(), otherCase(address), member.email, elsewhere]) {
-      expectError(await update(as('owner'), source(kind), missing, { access_level: ACCESS.REPORTER }), 404, { message: '404 Not Found', gitlab: GITLAB.inviteNotFound });
+      expectError(await update(as('owner'), sources[kind], missing, { access_level: ACCESS.REPORTER }), 404, { message: '404 Not Found', gitlab: GITLAB.inviteNotFound });
     }
-    await expectInvited(as('admin'), source(kind), address, ACCESS.GUEST, null);
-    await expectInvited(as('admin'), neighbour(kind), elsewhere, ACCESS.REPORTER, null);
+    await expectInvited(as('admin'), sources[kind], address, ACCESS.GUEST, null);
+    await expectInvited(as('admin'), sources[kind === 'group' ? 'project' : 'group'], elsewhere, ACCESS.REPORTER, null);
   },
 );
 
@@ -138,22 +133,22 @@ suite.test(
     title: 'PUT without access_level and expires_at: GitLab refuses it (400) and changes nothing; the spec\'s default sets the level to 30',
     clauses: ['invitations.update.no-params'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
     const expires = dateIn(12);
-    await inviteOk(as('owner'), source(kind), address, ACCESS.REPORTER, { expires_at: expires });
-    const res = await update(as('owner'), source(kind), address, {});
+    await inviteOk(as('owner'), sources[kind], address, ACCESS.REPORTER, { expires_at: expires });
+    const res = await update(as('owner'), sources[kind], address, {});
     // GitLab refuses an update without parameters; the spec's table gives access_level a default of
     // 30, so a target may set 30 instead. Either way the expiry stays.
     const refusal = 'lib/api/invitations.rb (bad_request! unless update_params.any?); spec/requests/api/invitations_spec.rb (returns 400 when access_level is not given and there are no other params)';
     if (res.status === 400) {
       expectError(res, 400, { message: '400 Bad request', gitlab: refusal });
-      await expectInvited(as('admin'), source(kind), address, ACCESS.REPORTER, expires);
+      await expectInvited(as('admin'), sources[kind], address, ACCESS.REPORTER, expires);
     } else {
       expectUpdated(res, ACCESS.DEVELOPER, expires);
-      await expectInvited(as('admin'), source(kind), address, ACCESS.DEVELOPER, expires);
+      await expectInvited(as('admin'), sources[kind], address, ACCESS.DEVELOPER, expires);
     }
     parity(res, refusal, () => expectStatus(res, 400, 'GitLab refuses an update without parameters'));
   },
@@ -165,23 +160,23 @@ suite.test(
     title: 'an unlisted access_level, a malformed or a past expires_at is refused with 400 and the invitation is unchanged',
     clauses: ['invitations.update.validation'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
     const expires = dateIn(10);
-    await inviteOk(as('owner'), source(kind), address, ACCESS.REPORTER, { expires_at: expires });
-    expectError(await update(as('owner'), source(kind), address, { access_level: 60 }), 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
-    expectError(await update(as('owner'), source(kind), address, { expires_at: 'someday' }), 400, { error: 'expires_at is invalid', gitlab: GITLAB.grape });
+    await inviteOk(as('owner'), sources[kind], address, ACCESS.REPORTER, { expires_at: expires });
+    expectError(await update(as('owner'), sources[kind], address, { access_level: 60 }), 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
+    expectError(await update(as('owner'), sources[kind], address, { expires_at: 'someday' }), 400, { error: 'expires_at is invalid', gitlab: GITLAB.grape });
     // The 400 is settled (spec/requests/api/invitations_spec.rb "when set to a date in the past"), and
     // so is the body keyed by field (Errors: "error body shape … not shown"; lib/api/invitations.rb
     // render_validation_error!); the text is parity.
-    const past = await update(as('owner'), source(kind), address, { expires_at: dateIn(-5) });
+    const past = await update(as('owner'), sources[kind], address, { expires_at: dateIn(-5) });
     expectValidationError(past, 'expires_at');
     parity(past, 'lib/api/invitations.rb (render_validation_error!); app/models/member.rb (future_date)', () => {
       expectEqual((past.body as { message?: unknown }).message, { expires_at: ['cannot be a date in the past'] }, 'the validation message', past);
     });
-    await expectInvited(as('admin'), source(kind), address, ACCESS.REPORTER, expires);
+    await expectInvited(as('admin'), sources[kind], address, ACCESS.REPORTER, expires);
   },
 );
 
@@ -191,17 +186,17 @@ suite.test(
     title: 'access_level 5 (Minimal access) or 0 (No access) is refused with 400 and the invitation keeps its level',
     clauses: ['invitations.update.role-level'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    await inviteOk(as('owner'), source(kind), address, ACCESS.REPORTER);
+    await inviteOk(as('owner'), sources[kind], address, ACCESS.REPORTER);
     // GitLab's parameter check refuses both (lib/api/invitations.rb values: Gitlab::Access.all_values,
     // {"error": …}, parity); a target may refuse them in its model ({"message": {"access_level": […]}}).
     for (const level of [ACCESS.MINIMAL, ACCESS.NO_ACCESS]) {
-      expectError(await update(as('owner'), source(kind), address, { access_level: level }), 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
+      expectError(await update(as('owner'), sources[kind], address, { access_level: level }), 400, { error: 'access_level does not have a valid value', gitlab: GITLAB.grape });
     }
-    await expectInvited(as('admin'), source(kind), address, ACCESS.REPORTER, null);
+    await expectInvited(as('admin'), sources[kind], address, ACCESS.REPORTER, null);
   },
 );
 
@@ -211,10 +206,10 @@ suite.test(
     title: 'the lowest role that manages invitations (group: Owner; project: Maintainer) raises one to Owner and changes one at Owner in a group; in a project only an Owner does (GitLab: 403 to a Maintainer, nothing changes)',
     clauses: ['invitations.update.owner-level', 'invitations.update.fields'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
-    const target = source(kind);
+    const { email } = kit;
+    const target = sources[kind];
     const [raised, atOwner] = [email(), email()];
     await inviteOk(as('owner'), target, raised, ACCESS.REPORTER);
     await inviteOk(as('owner'), target, atOwner, ACCESS.OWNER);
@@ -249,9 +244,9 @@ suite.test(
     title: 'only those who administer members may update an invitation (group: Owner; project: Maintainer, Owner): the roles below 403, an outsider 404, no token 401, a read_api token 403',
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous', 'invitations.auth.scopes'],
   },
-  async (kit) => {
-    const { source, email } = world(kit);
-    const target = source(kit.kind);
+  async ({ sources, ...kit }) => {
+    const { email } = kit;
+    const target = sources[kit.kind];
     const address = email();
     await inviteOk(kit.as('owner'), target, address, ACCESS.GUEST);
     await expectRefused(kit, target, (client) => update(client, target, address, { access_level: ACCESS.MAINTAINER }));
@@ -275,16 +270,16 @@ suite.test(
     title: 'the address is one path segment, with @ sent as is or URL-encoded; the group or project may be named by its full path',
     clauses: ['invitations.path.email', 'invitations.path.id'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
+    const { email } = kit;
     const address = email();
-    await inviteOk(as('owner'), source(kind), address, ACCESS.GUEST);
-    const raw = await as('owner').put(`${invitationsUrl(source(kind))}/${address}`, { body: { access_level: ACCESS.REPORTER } });
+    await inviteOk(as('owner'), sources[kind], address, ACCESS.GUEST);
+    const raw = await as('owner').put(`${invitationsUrl(sources[kind])}/${address}`, { body: { access_level: ACCESS.REPORTER } });
     expectUpdated(raw, ACCESS.REPORTER, null);
-    const byPath = await as('owner').put(invitationUrl({ kind, id: source(kind).fullPath }, address), { body: { access_level: ACCESS.DEVELOPER } });
+    const byPath = await as('owner').put(invitationUrl({ kind, id: sources[kind].fullPath }, address), { body: { access_level: ACCESS.DEVELOPER } });
     expectUpdated(byPath, ACCESS.DEVELOPER, null);
-    await expectInvited(as('admin'), source(kind), address, ACCESS.DEVELOPER);
+    await expectInvited(as('admin'), sources[kind], address, ACCESS.DEVELOPER);
   },
 );
 
@@ -294,10 +289,10 @@ suite.test(
     title: 'malformed parameters and addresses never make the server fail: every answer is 4xx',
     clauses: ['invitations.errors.no-5xx'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
-    const target = source(kind);
+    const { email } = kit;
+    const target = sources[kind];
     const address = email();
     await inviteOk(as('owner'), target, address, ACCESS.GUEST);
     const attempts = [
@@ -321,12 +316,12 @@ suite.test(
     case: 'public-source-writes-forbidden',
     title: 'on a public group or project a stranger and an access requester may not update an invitation (403, not 404); it is unchanged',
     clauses: ['invitations.auth.public-non-member'],
-    uses: [publicSources],
+    fixtures: { publicSources },
   },
-  async (kit) => {
-    const { email } = world(kit);
-    const sources = publicWorld(kit.use(publicSources));
-    const target = sources.source(kit.kind);
+  async ({ publicSources, ...kit }) => {
+    const { email } = kit;
+    const sources = publicSources;
+    const target = sources[kit.kind];
     const address = email();
     await inviteOk(kit.as('owner'), target, address, ACCESS.GUEST);
     await expectNonMembersRefused(kit, sources.requester, (client) => update(client, target, address, { access_level: ACCESS.MAINTAINER }));
@@ -341,10 +336,10 @@ suite.test(
     clauses: ['invitations.auth.admin-members', 'invitations.update.owner-level'],
     only: { kind: 'group', why: 'a project Maintainer\'s Owner-level changes are case owner-level' },
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, as } = kit;
-    const { source, email } = world(kit);
-    const target = source(kind);
+    const { email } = kit;
+    const target = sources[kind];
     const [raised, atOwner] = [email(), email()];
     await inviteOk(as('owner'), target, raised, ACCESS.REPORTER);
     await inviteOk(as('owner'), target, atOwner, ACCESS.OWNER);

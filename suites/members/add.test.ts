@@ -2,7 +2,7 @@
 import { expectEqual, expectFields, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../../runner/core/checks.js';
 import type { Client, Exchange } from '../../runner/core/client.js';
 import { ACCESS, dateIn, today } from '../../runner/core/vocabulary.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, fixture } from './kit.js';
 import type { ActorInfo } from '../../runner/run/context.js';
 import {
   expectForbidden,
@@ -22,21 +22,18 @@ import {
   requester,
   LEVEL,
   MINIMAL_ACCESS_GROUPS,
-  membersWorld,
   GITLAB,
   type MemberBody,
   belowHierarchy,
   sharedHierarchy,
-  toolkit,
 } from './helpers.js';
-import { members } from './area.js';
 import { projectBot } from '../common/project-bot.js';
 
 // A group and a project (in a group of its own), each with the shared actors in their roles; and a
 // public group and project with the shared actors and an access requester.
-const world = membersWorld('add', {}, async (t) => ({ ...(await t.roleSources()) }));
+const sources = fixture({ name: 'members-add', scope: 'file', build: async (t) => ({ ...(await t.roleSources()) }) });
 
-const suite = endpoint(members, 'add', { uses: [world] });
+const suite = endpoint('add', { fixtures: { sources } });
 
 /** The status of a request adding several users: GitLab's member creators report "success" or "error" (app/services/members/create_service.rb). */
 function expectAddStatus(res: Exchange, what = 'the status of the request'): string {
@@ -52,11 +49,10 @@ suite.test(
     title: 'a member manager (group: Owner; project: Maintainer) adds a user by id with a level and an expiry; the member is returned (201), reads back and is listed',
     clauses: ['members.add.single', 'members.add.expires-at', 'members.entity.shape', 'members.entity.created-by'],
   },
-  async (kit) => {
-    const { kind, as, run, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.lease();
+  async ({ sources, ...kit }) => {
+    const { kind, as, run } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.lease();
     const expiry = dateIn(30);
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER, expires_at: expiry } });
     expectOk(res, 201, 'member');
@@ -75,11 +71,10 @@ suite.test(
     title: 'a user may be named by username instead of id, in JSON or in form fields',
     clauses: ['members.add.by-username', 'members.add.single'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const [byJson, byForm] = [await t.lease(), await t.lease()];
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const [byJson, byForm] = [await kit.lease(), await kit.lease()];
     const json = await as('owner').post(membersPath(source), { body: { username: byJson.username, access_level: ACCESS.REPORTER } });
     expectOk(json, 201, 'member');
     expectEqual((json.body as MemberBody).id, byJson.id, 'the member added by username (JSON)', json);
@@ -97,11 +92,10 @@ suite.test(
     title: 'several users, comma-separated by id or by username, are added in one request: 201 {"status":"success"}',
     clauses: ['members.add.several'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const [a, b, c, d] = [await t.lease(), await t.lease(), await t.lease(), await t.lease()];
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const [a, b, c, d] = [await kit.lease(), await kit.lease(), await kit.lease(), await kit.lease()];
     const byId = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.REPORTER } });
     const byName = await as(manager(kind)).post(membersPath(source), { body: { username: `${c.username},${d.username}`, access_level: ACCESS.MAINTAINER } });
     for (const [res, how] of [[byId, 'by ids'], [byName, 'by usernames']] as const) {
@@ -122,16 +116,15 @@ suite.test(
     title: 'adding several users with an invalid level still answers 201, with status "error" and a message naming each user (GitLab: "<username>: <reason>" joined as a sentence); nobody is added',
     clauses: ['members.add.several-errors'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
     const reason = 'Access level is not included in the list';
     // Rails' to_sentence: "x and y" for two, "x, y, and z" for three; the order of the users is not asserted.
     const sentence = { 2: /^(.+) and (.+)$/, 3: /^(.+), (.+), and (.+)$/ };
     for (const count of [2, 3] as const) {
       const users: ActorInfo[] = [];
-      for (let i = 0; i < count; i++) users.push(await t.lease());
+      for (let i = 0; i < count; i++) users.push(await kit.lease());
       const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: users.map((u) => u.id).join(','), access_level: 42 } });
       expectOk(res, 201, 'member-add-result');
       const body = res.body as { status: string; message?: string };
@@ -155,11 +148,10 @@ suite.test(
     title: 'access_level is required, and exactly one of user_id and username: 400 in the parameter-error shape; nobody is added',
     clauses: ['members.add.params', 'members.errors.shape'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.lease();
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.lease();
     const client = as(manager(kind));
     expectParamError(await client.post(membersPath(source), { body: { user_id: user.id } }), 'access_level');
     expectParamError(await client.post(membersPath(source), { body: { access_level: ACCESS.GUEST } }), 'user_id');
@@ -176,11 +168,10 @@ suite.test(
     title: 'an access_level that is no level, or an expiry in the past, is refused with a 400 validation error; nobody is added',
     clauses: ['members.add.invalid-level', 'members.add.expires-at'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.lease();
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.lease();
     const client = as(manager(kind));
     for (const level of [42, 45, 99]) expectValidationError(await client.post(membersPath(source), { body: { user_id: user.id, access_level: level } }), 'access_level');
     expectValidationError(await client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST, expires_at: dateIn(-2) } }), 'expires_at');
@@ -194,8 +185,8 @@ suite.test(
     title: 'an unknown user id or username gives 404 "404 User Not Found"',
     clauses: ['members.add.unknown-user'],
   },
-  async ({ kind, as, run, use }) => {
-    const { [kind]: source } = use(world);
+  async ({ kind, as, run, sources }) => {
+    const { [kind]: source } = sources;
     const client = as(manager(kind));
     const gitlab = `${GITLAB.helpers} (check_existing_membership: not_found!('User'))`;
     expectError(await client.post(membersPath(source), { body: { user_id: 2147483000, access_level: ACCESS.GUEST } }), 404, { message: '404 User Not Found', gitlab });
@@ -209,8 +200,8 @@ suite.test(
     title: 'adding a direct member again gives a member manager 409 and a Developer, who may not add members, 409 or 403 (GitLab: 409 "Member already exists" to both); the level is unchanged',
     clauses: ['members.add.conflict'],
   },
-  async ({ kind, as, run, use }) => {
-    const { [kind]: source } = use(world);
+  async ({ kind, as, run, sources }) => {
+    const { [kind]: source } = sources;
     // GitLab looks the membership up before the permission check (add_single_member: check_existing_membership first).
     const gitlab = `${GITLAB.helpers} (add_single_member: check_existing_membership before Members::CreateService; conflict!('Member already exists'))`;
     for (const [target, level] of [['developer', ACCESS.DEVELOPER], ['guest', ACCESS.GUEST]] as const) {
@@ -231,16 +222,15 @@ suite.test(
     title: 'members are added by Owners of a group, by Owners and Maintainers of a project (read back); other member roles get 403, an outsider 404, nobody 401',
     clauses: ['members.manage.role', 'members.auth.anonymous'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const refused = await t.lease();
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const refused = await kit.lease();
     const add = (client: Client, user: { id: number }) => client.post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST } });
     await expectWriteRefused(as, source, (client) => add(client, refused));
     await expectNotMember(as('owner'), source, refused.id);
     for (const role of MANAGERS[kind]) {
-      const user = role === MANAGERS[kind][0] ? refused : await t.lease();
+      const user = role === MANAGERS[kind][0] ? refused : await kit.lease();
       expectOk(await add(as(role), user), 201, 'member');
       expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.GUEST, `the member the ${role} added, read back`);
     }
@@ -253,11 +243,10 @@ suite.test(
     title: 'an owner\'s read_api token cannot add members (403 insufficient_scope); nobody is added',
     clauses: ['members.auth.read-api-scope'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.lease();
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.lease();
     expectInsufficientScope(await as('owner', 'read_api').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST } }));
     await expectNotMember(as('owner'), source, user.id);
   },
@@ -269,11 +258,10 @@ suite.test(
     title: 'the group or project may be named by its full path',
     clauses: ['members.id.path-or-number', 'members.add.single'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.lease();
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.lease();
     expectOk(await as('owner').post(membersPath({ kind, id: source.fullPath }), { body: { user_id: user.id, access_level: ACCESS.REPORTER } }), 201, 'member');
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.REPORTER, `the member added through the ${kind}'s path`);
   },
@@ -286,12 +274,11 @@ suite.test(
     clauses: ['members.add.several'],
     alone: 'it reads the whole member list back unchanged, which the file\'s other tests change',
   },
-  async (kit) => {
-    const { kind, as, run, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
+  async ({ sources, ...kit }) => {
+    const { kind, as, run } = kit;
+    const { [kind]: source } = sources;
     const client = as(manager(kind));
-    const known = await t.lease();
+    const known = await kit.lease();
     // GitLab resolves the ids with User.id_in, which drops unknown ids (app/services/members/creator_service.rb
     // parse_users_list); whether the service then reports "success" or "error" is not settled: both are accepted.
     expectAddStatus(await client.post(membersPath(source), { body: { user_id: `${known.id},2147483000`, access_level: ACCESS.REPORTER } }));
@@ -312,11 +299,10 @@ suite.test(
     clauses: ['members.add.member-role-id', 'members.errors.shape'],
     requires: { capabilities: ['ultimate'], minVersion: '16.6' },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.lease();
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.lease();
     const res = await as('owner').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.GUEST, member_role_id: 'custom' } });
     // lib/api/members.rb declares no member_role_id on POST: GitLab passes it on to the service without a type check.
     expectStatus(res, [400, 201], 'the spec types member_role_id as an integer; GitLab\'s POST route does not declare it');
@@ -336,12 +322,11 @@ suite.test(
     title: 'several users where one is already a member: 201; on success the existing membership takes the new level (it is not duplicated), on error it is unchanged',
     clauses: ['members.add.several'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const [existing, fresh] = [await t.lease(), await t.lease()];
-    await t.add(source, existing, ACCESS.REPORTER);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const [existing, fresh] = [await kit.lease(), await kit.lease()];
+    await kit.add(source, existing, ACCESS.REPORTER);
     // GitLab's member creators find the existing membership and assign the new attributes to it
     // (app/services/members/creator_service.rb: existing_members); an
     // "already a member" error for that user would be plausible too, so both outcomes are accepted.
@@ -363,17 +348,16 @@ suite.test(
     case: 'inherited-level',
     title: 'a level below the highest one the user holds in the ancestor groups of the group or project is refused with 400 naming that membership; nobody is added; the same level is accepted',
     clauses: ['members.add.inherited-level'],
-    uses: [sharedHierarchy],
+    fixtures: { sharedHierarchy },
   },
-  async (kit) => {
+  async ({ sharedHierarchy, ...kit }) => {
     const { kind, as } = kit;
-    const t = toolkit(kit);
-    const { top, mid, source } = await belowHierarchy(t, kind);
-    const user = await t.lease();
+    const { top, mid, source } = await belowHierarchy(kit, sharedHierarchy, kind);
+    const user = await kit.lease();
     // Reporter in the nearer group, Maintainer in the farther one (added in that order: a subgroup
     // membership may not be lower than an inherited one): the highest counts, not the nearest.
-    await t.add(mid, user, ACCESS.REPORTER);
-    await t.add(top, user, ACCESS.MAINTAINER);
+    await kit.add(mid, user, ACCESS.REPORTER);
+    await kit.add(top, user, ACCESS.MAINTAINER);
     expectInheritedLevelError(await as('admin').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER } }), 'Maintainer', top.name);
     await expectNotMember(as('admin'), source, user.id);
     const same = await as('admin').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.MAINTAINER } });
@@ -381,8 +365,8 @@ suite.test(
     expectEqual((same.body as MemberBody).access_level, ACCESS.MAINTAINER, 'the level of the member added at the inherited level', same);
     expectEqual((await readMember(as('admin'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the member added at the inherited level, read back');
     // And the other way round: Maintainer in the nearer group, Reporter in the farther one.
-    const other = await t.member(top, ACCESS.REPORTER);
-    await t.add(mid, other, ACCESS.MAINTAINER);
+    const other = await kit.member(top, ACCESS.REPORTER);
+    await kit.add(mid, other, ACCESS.MAINTAINER);
     expectInheritedLevelError(await as('admin').post(membersPath(source), { body: { user_id: other.id, access_level: ACCESS.DEVELOPER } }), 'Maintainer', mid.name);
     await expectNotMember(as('admin'), source, other.id);
   },
@@ -395,11 +379,10 @@ suite.test(
     clauses: ['members.add.project-owner'],
     only: { kind: 'project', why: 'only Owners add members of a group, so every group manager may give the Owner role; in a project Maintainers manage members too, but only Owners give the Owner role (manage_owners)' },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.lease();
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.lease();
     expectForbidden(await as('maintainer').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), GITLAB.projectOwners);
     await expectNotMember(as('owner'), source, user.id);
     expectOk(await as('owner').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), 201, 'member');
@@ -413,12 +396,12 @@ suite.test(
     title: 'a project Maintainer may not make an access requester an Owner through the members endpoint (403); the requester is no member and the request stays pending; an Owner may (201, the request gone)',
     clauses: ['members.add.project-owner', 'members.requester.becomes-member'],
     only: { kind: 'project', why: 'a group Maintainer may not add members at all (case group-maintainer-owner); in a project Maintainers add members, but only Owners give the Owner role (manage_owners)' },
-    uses: [publicSources],
+    fixtures: { publicSources },
     requires: { setup: ['access-requests'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { project } = use(publicSources);
+  async ({ publicSources, ...kit }) => {
+    const { as } = kit;
+    const { project } = publicSources;
     // GitLab: spec/requests/api/members_spec.rb (when the user has the rights to manage members but tries to
     // manage members with a higher access level: when an access requester is added as OWNER: 403);
     // Members::CreateService (cannot_assign_owner_responsibilities_to_member_in_project?: AccessDeniedError).
@@ -438,11 +421,11 @@ suite.test(
     case: 'public-source-writes-forbidden',
     title: 'on a public group or project a stranger and an access requester may not add members (403, not 404): the requester adding themselves, the stranger adding the requester; nobody is added and the request stays pending',
     clauses: ['members.public.writes-refused', 'members.requester.not-member'],
-    uses: [publicSources],
+    fixtures: { publicSources },
     requires: { setup: ['access-requests'] },
   },
-  async ({ kind, as, withToken, use }) => {
-    const sources = use(publicSources);
+  async ({ kind, as, withToken, publicSources }) => {
+    const sources = publicSources;
     const source = sources[kind];
     const pending = sources.requester;
     await expectNonMembersRefused({ as, withToken }, pending, (client) => client.post(membersPath(source), { body: { user_id: pending.id, access_level: ACCESS.MAINTAINER } }));
@@ -456,12 +439,12 @@ suite.test(
     case: 'requester-becomes-member',
     title: 'a member manager adds a user whose access request is pending: 201 with the Member at the level given, it reads back, and the request is no longer pending',
     clauses: ['members.requester.becomes-member', 'members.add.single'],
-    uses: [publicSources],
+    fixtures: { publicSources },
     requires: { setup: ['access-requests'] },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const sources = use(publicSources);
+  async ({ publicSources, ...kit }) => {
+    const { kind, as } = kit;
+    const sources = publicSources;
     const source = sources[kind];
     const user = await requester(kit, source);
     const client = as(manager(kind));
@@ -484,12 +467,11 @@ suite.test(
     only: MINIMAL_ACCESS_GROUPS,
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
+  async ({ ...kit }) => {
     const { as } = kit;
-    const t = toolkit(kit);
     // Minimal access is a level of top-level groups only.
-    const group = await t.roleGroup({ top: true });
-    const user = await t.lease();
+    const group = await kit.roleGroup({ top: true });
+    const user = await kit.lease();
     const res = await as('owner').post(membersPath(group), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
     expectOk(res, 201, 'member');
     expectEqual([(res.body as MemberBody).id, (res.body as MemberBody).access_level], [user.id, LEVEL.MINIMAL], 'id and access_level returned', res);
@@ -504,11 +486,10 @@ suite.test(
     clauses: ['members.minimal-access.project'],
     only: { kind: 'project', why: 'Minimal access is a level of top-level groups; this case checks that a project refuses it' },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { project } = use(world);
-    const t = toolkit(kit);
-    const user = await t.lease();
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { project } = sources;
+    const user = await kit.lease();
     const res = await as('owner').post(membersPath(project), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
     expectValidationError(res, 'access_level');
     parity(res, 'app/models/project_member.rb (access_level_inclusion)', () => {
@@ -526,12 +507,11 @@ suite.test(
     only: MINIMAL_ACCESS_GROUPS,
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { group } = use(world);
-    const t = toolkit(kit);
-    const sub = await t.group({ parent: group });
-    const user = await t.lease();
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { group } = sources;
+    const sub = await kit.group({ parent: group });
+    const user = await kit.lease();
     const res = await as('owner').post(membersPath(sub), { body: { user_id: user.id, access_level: LEVEL.MINIMAL } });
     expectValidationError(res, 'access_level');
     parity(res, 'ee/app/models/ee/group_member.rb (access_level_inclusion)', () => {
@@ -546,11 +526,11 @@ suite.test(
     case: 'project-bot',
     title: 'the bot user of another project\'s access token is not added: 400 with a validation error on user_id (GitLab: "project bots cannot be added to other groups / projects"); it is no member',
     clauses: ['members.add.project-bot'],
-    uses: [projectBot],
+    fixtures: { projectBot },
   },
-  async ({ kind, as, use }) => {
-    const { [kind]: source } = use(world);
-    const { bot } = use(projectBot);
+  async ({ kind, as, sources, projectBot }) => {
+    const { [kind]: source } = sources;
+    const { bot } = projectBot;
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: bot.id, access_level: ACCESS.DEVELOPER } });
     expectValidationError(res, 'user_id');
     parity(res, GITLAB.projectBot, () => {
@@ -567,19 +547,17 @@ suite.test(
     title: 'a group Maintainer may not add a user, nor an access requester, as Owner (403); nobody is added and the request stays pending',
     clauses: ['members.manage.group-owner-level'],
     only: { kind: 'group', why: 'in a project a Maintainer manages members and is refused the Owner role by manage_owners (case owner-role)' },
-    uses: [publicSources],
+    fixtures: { publicSources },
     requires: { setup: ['access-requests'] },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const sources = use(publicSources);
+  async ({ sources: own, publicSources: sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = own;
     const gitlab = `${GITLAB.managers}; ${GITLAB.forbidden}`;
-    const user = await t.lease();
+    const user = await kit.lease();
     expectForbidden(await as('maintainer').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.OWNER } }), gitlab);
     await expectNotMember(as('owner'), source, user.id);
-    const pending = await requester(t, sources.group);
+    const pending = await requester(kit, sources.group);
     expectForbidden(await as('maintainer').post(membersPath(sources.group), { body: { user_id: pending.id, access_level: ACCESS.OWNER } }), gitlab);
     await expectNotMember(as('owner'), sources.group, pending.id);
     expectTrue((await pendingRequesterIds(as('owner'), sources.group)).includes(pending.id), 'the access request to stay pending (GET …/access_requests)');
@@ -591,13 +569,12 @@ suite.test(
     case: 'above-inherited-level',
     title: 'a level above the one the user holds in an ancestor group is accepted: 201 with that level, read back so',
     clauses: ['members.add.above-inherited', 'members.add.single'],
-    uses: [sharedHierarchy],
+    fixtures: { sharedHierarchy },
   },
-  async (kit) => {
+  async ({ sharedHierarchy, ...kit }) => {
     const { kind, as } = kit;
-    const t = toolkit(kit);
-    const { top, source } = await belowHierarchy(t, kind);
-    const user = await t.member(top, ACCESS.DEVELOPER);
+    const { top, source } = await belowHierarchy(kit, sharedHierarchy, kind);
+    const user = await kit.member(top, ACCESS.DEVELOPER);
     const res = await as('admin').post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.MAINTAINER } });
     expectOk(res, 201, 'member');
     expectEqual([(res.body as MemberBody).id, (res.body as MemberBody).access_level], [user.id, ACCESS.MAINTAINER], 'id and access_level of the member added above its inherited Developer', res);
@@ -611,11 +588,10 @@ suite.test(
     title: 'GitLab parity: user_id with username is refused with {"error":"user_id, username are mutually exclusive"}, neither of them with "user_id, username are missing, at least one parameter must be provided", a past expires_at with {"message":{"expires_at":["cannot be a date in the past"]}}; nobody is added',
     clauses: ['members.add.params', 'members.add.expires-at'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.lease();
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.lease();
     const client = as(manager(kind));
     const grape = `${GITLAB.api} (mutually_exclusive :user_id, :username; at_least_one_of :user_id, :username); ${GITLAB.grape}; spec/requests/api/members_spec.rb (returns a 400 if user_id is also provided / if user_id and username is missing)`;
     const both = await client.post(membersPath(source), { body: { user_id: user.id, username: user.username, access_level: ACCESS.GUEST } });
@@ -637,12 +613,11 @@ suite.test(
     title: 'more than 100 user ids in one request (unknown ones counted) add nobody: 201 with status "error" (GitLab: "Too many users specified (limit is 100)"); 100 are taken',
     clauses: ['members.add.limit', 'members.add.several'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
     const client = as(manager(kind));
-    const [refused, taken] = [await t.lease(), await t.lease()];
+    const [refused, taken] = [await kit.lease(), await kit.lease()];
     // Ids no user has: GitLab counts the ids as sent (split and uniq) before it looks a user up.
     const unknown = (from: number) => Array.from({ length: 100 }, (_, i) => String(2147480000 + from + i));
     const res = await client.post(membersPath(source), { body: { user_id: [refused.id, ...unknown(0)].join(','), access_level: ACCESS.REPORTER } });
@@ -664,11 +639,10 @@ suite.test(
     title: 'expires_at of today (UTC) is no date in the past: the member is added (201) with that expiry and reads back so',
     clauses: ['members.add.expires-today', 'members.add.expires-at'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.lease();
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.lease();
     // GitLab compares with Date.current in the instance's time zone (UTC unless configured otherwise: config/gitlab.yml time_zone).
     const day = today();
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER, expires_at: day } });

@@ -1,6 +1,6 @@
 // POST /groups/:id/members/approve_all
 import { expectEqual, expectSetUp } from '../../runner/core/checks.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, fixture } from './kit.js';
 import {
   approveAllPath,
   expectMembershipState,
@@ -9,13 +9,11 @@ import {
   LEVEL,
   pendingMembers,
   statePath,
-  membersWorld,
   subgroupAndRolesCase,
 } from './helpers.js';
-import { members } from './area.js';
 
 
-const world = membersWorld('approve-all-members', {}, async (t) => {
+const sources = fixture({ name: 'members-approve-all-members', scope: 'file', build: async (t) => {
   const { root, sub, project } = await t.hierarchy();
   // a: awaiting in the root group; b: awaiting in the subgroup; c: awaiting in the project only.
   const [a, b, c] = [await t.lease(), await t.lease(), await t.lease()];
@@ -24,16 +22,15 @@ const world = membersWorld('approve-all-members', {}, async (t) => {
   await t.add(project, c, LEVEL.DEVELOPER);
   for (const user of [a, b, c]) expectSetUp(await t.admin.put(statePath(root, user.id), { body: { state: 'awaiting' } }), 'making a member awaiting');
   return { root, sub, project, a, b, c };
-});
+} });
 
-const suite = endpoint(members, 'approve-all', { uses: [world], alone: 'its tests run in order: the approval leaves nothing pending for the refusals before it' });
+const suite = endpoint('approve-all', { fixtures: { sources }, alone: 'its tests run in order: the approval leaves nothing pending for the refusals before it' });
 
 // The refusals run first: the approval below leaves nothing pending.
-subgroupAndRolesCase(suite, world, {
+subgroupAndRolesCase(suite, sources, {
   stays: 'nothing is approved',
   send: (client, group) => client.post(approveAllPath(group)),
-  after: async ({ as, use }) => {
-    const { root, a, b, c } = use(world);
+  after: async ({ as }, _prepared, { root, a, b, c }) => {
     const pending = (await pendingMembers(as('owner'), root)).map((p) => p.username);
     for (const user of [a, b, c]) expectEqual(pending.includes(user.username), true, `${user.username} still pending`);
   },
@@ -46,8 +43,8 @@ suite.test(
     clauses: ['members.approve-all'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { root, sub, project, a, b, c } = use(world);
+  async ({ as, sources }) => {
+    const { root, sub, project, a, b, c } = sources;
     expectNotShownSuccess(await as('owner').post(approveAllPath(root)), GITLAB.noContent);
     const pending = (await pendingMembers(as('owner'), root)).map((p) => p.username);
     for (const user of [a, b, c]) expectEqual(pending.includes(user.username), false, `${user.username} among the pending members`);

@@ -1,7 +1,8 @@
 // PUT /groups/:id/members/:member_id/approve
 import { expectEqual, expectError, expectStatus } from '../../runner/core/checks.js';
 import type { Client } from '../../runner/core/client.js';
-import { endpoint, type Kit } from '../../runner/run/conformance.js';
+import { endpoint, fixture, type Hierarchy, type MembersKit } from './kit.js';
+import type { Kit } from '../../runner/run/conformance.js';
 import type { GroupInfo } from '../../runner/core/vocabulary.js';
 import {
   approvePath,
@@ -12,25 +13,20 @@ import {
   pendingMembers,
   statePath,
   expectSourceNotFound,
-  membersWorld,
   sharedHierarchy,
   subgroupAndRolesCase,
-  toolkit,
 } from './helpers.js';
-import { members } from './area.js';
 
 
-const world = membersWorld('approve-member', { uses: [sharedHierarchy] }, (t) => t.use(sharedHierarchy));
+const sources = fixture({ name: 'members-approve-member', scope: 'file', fixtures: { sharedHierarchy }, build: (t) => t.sharedHierarchy });
 
-const suite = endpoint(members, 'approve', { uses: [world] });
+const suite = endpoint('approve', { fixtures: { sources } });
 
 /** A new member of the root group and of the project, made awaiting; its pending entry's id (the member id). */
-async function pendingMember(kit: Kit): Promise<{ user: { id: number; username: string }; memberId: number }> {
-  const { root, project } = kit.use(world);
-  const t = toolkit(kit);
+async function pendingMember(kit: Pick<Kit, 'as'> & MembersKit, { root, project }: Hierarchy): Promise<{ user: { id: number; username: string }; memberId: number }> {
   const client = kit.as('owner');
-  const user = await t.member(root, LEVEL.DEVELOPER);
-  await t.add(project, user, LEVEL.DEVELOPER);
+  const user = await kit.member(root, LEVEL.DEVELOPER);
+  await kit.add(project, user, LEVEL.DEVELOPER);
   expectStatus(await client.put(statePath(root, user.id), { body: { state: 'awaiting' } }), 200, 'making the member awaiting');
   return { user, memberId: await pendingId(client, root, user.username) };
 }
@@ -48,10 +44,10 @@ suite.test(
     clauses: ['members.approve.one'],
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { root, project } = use(world);
-    const { user, memberId } = await pendingMember(kit);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { root, project } = sources;
+    const { user, memberId } = await pendingMember(kit, sources);
     expectNotShownSuccess(await as('owner').put(approvePath(root, memberId)), GITLAB.noContent);
     const pending = await pendingMembers(as('owner'), root);
     expectEqual(pending.some((p) => p.username === user.username), false, 'the approved member among the pending ones');
@@ -67,16 +63,16 @@ suite.test(
     clauses: ['members.approve.errors'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    expectError(await as('owner').put(approvePath(use(world).root, 2147483000)), 404, { message: '404 Not Found', gitlab: `${GITLAB.eeApi} (approve: not_found! unless member)` });
+  async ({ as, sources }) => {
+    expectError(await as('owner').put(approvePath(sources.root, 2147483000)), 404, { message: '404 Not Found', gitlab: `${GITLAB.eeApi} (approve: not_found! unless member)` });
   },
 );
 
-subgroupAndRolesCase(suite, world, {
+subgroupAndRolesCase(suite, sources, {
   stays: 'the member stays pending',
   prepare: pendingMember,
   send: (client, group, { memberId }) => client.put(approvePath(group, memberId)),
-  after: ({ as, use }, { user }) => expectMembershipState(as('owner'), use(world).root, user.id, 'awaiting', 'the member, still awaiting'),
+  after: ({ as }, { user }, { root }) => expectMembershipState(as('owner'), root, user.id, 'awaiting', 'the member, still awaiting'),
 });
 
 suite.test(
@@ -86,11 +82,11 @@ suite.test(
     clauses: ['members.approve.one'],
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { root, project } = use(world);
-    const first = await pendingMember(kit);
-    const second = await pendingMember(kit);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { root, project } = sources;
+    const first = await pendingMember(kit, sources);
+    const second = await pendingMember(kit, sources);
     expectNotShownSuccess(await as('owner').put(approvePath(root, first.memberId)), GITLAB.noContent);
     await expectMembershipState(as('owner'), root, first.user.id, 'active', 'the approved member\'s group membership');
     await expectMembershipState(as('owner'), root, second.user.id, 'awaiting', 'the other member\'s group membership, still awaiting');
@@ -111,11 +107,11 @@ suite.test(
     clauses: ['members.approve.not-pending'],
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { root } = use(world);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { root } = sources;
     // A member id is read from the pending list: the member is approved once, so active, then again.
-    const { user, memberId } = await pendingMember(kit);
+    const { user, memberId } = await pendingMember(kit, sources);
     expectNotShownSuccess(await as('owner').put(approvePath(root, memberId)), GITLAB.noContent);
     expectError(await as('owner').put(approvePath(root, memberId)), 400, {
       message: '400 Bad request - No memberships found',
@@ -132,10 +128,10 @@ suite.test(
     clauses: ['members.ee.unknown-group'],
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { root } = use(world);
-    const { user, memberId } = await pendingMember(kit);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { root } = sources;
+    const { user, memberId } = await pendingMember(kit, sources);
     expectSourceNotFound(await as('owner').put(approvePath({ kind: 'group', id: 2147483000 }, memberId)), 'group');
     await expectMembershipState(as('owner'), root, user.id, 'awaiting', 'the member, still awaiting');
   },

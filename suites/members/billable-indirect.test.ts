@@ -1,6 +1,6 @@
 // GET /groups/:id/billable_members/:user_id/indirect
 import { expectEqual, expectError, expectTrue, parity } from '../../runner/core/checks.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, fixture } from './kit.js';
 import {
   billableIndirectPath,
   checkPagination,
@@ -11,16 +11,13 @@ import {
   listAll,
   sorted,
   expectSourceNotFound,
-  membersWorld,
   type Membership,
   sharedHierarchy,
-  toolkit,
 } from './helpers.js';
-import { members } from './area.js';
 
 
-const world = membersWorld('get-billable-member-indirect', { uses: [sharedHierarchy] }, async (t) => {
-  const { root, sub, project } = t.use(sharedHierarchy);
+const sources = fixture({ name: 'members-get-billable-member-indirect', scope: 'file', fixtures: { sharedHierarchy }, build: async (t) => {
+  const { root, sub, project } = t.sharedHierarchy;
   // u is a member of three groups invited into the hierarchy, and a direct member of its project.
   const u = await t.lease();
   const invited = [await t.group(), await t.group(), await t.group()];
@@ -31,9 +28,9 @@ const world = membersWorld('get-billable-member-indirect', { uses: [sharedHierar
   await t.add(project, u, LEVEL.DEVELOPER);
   const stranger = await t.lease();
   return { root, sub, project, invited, u, stranger };
-});
+} });
 
-const suite = endpoint(members, 'billable-indirect', { uses: [world] });
+const suite = endpoint('billable-indirect', { fixtures: { sources } });
 
 suite.test(
   {
@@ -42,8 +39,8 @@ suite.test(
     clauses: ['members.billable-indirect.list'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, log, use }) => {
-    const { root, invited, u } = use(world);
+  async ({ as, log, sources }) => {
+    const { root, invited, u } = sources;
     const items = await listAll<Membership>(as('owner'), billableIndirectPath(root, u.id), 'membership');
     expectEqual(sorted(items.map((m) => m.source_id)), sorted(invited.map((g) => g.id)), 'the sources of the indirect memberships (the invited groups)');
     for (const [i, group] of invited.entries()) {
@@ -64,8 +61,8 @@ suite.test(
     clauses: ['members.pagination'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { root, u } = use(world);
+  async ({ as, sources }) => {
+    const { root, u } = sources;
     const ids = (await listAll<Membership>(as('owner'), billableIndirectPath(root, u.id), 'membership')).map((m) => m.id);
     await checkPagination(as('owner'), billableIndirectPath(root, u.id), 'membership', ids);
   },
@@ -78,8 +75,8 @@ suite.test(
     clauses: ['members.billable-memberships.user', 'members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { root, sub, u, stranger } = use(world);
+  async ({ as, sources }) => {
+    const { root, sub, u, stranger } = sources;
     // The same lookups as the memberships route (ee/lib/ee/api/members.rb get ":id/billable_members/:user_id/indirect").
     expectError(await as('owner').get(billableIndirectPath(root, 2147483000)), 404, { message: '404 Not found', gitlab: `${GITLAB.eeApi} (indirect: User.find); lib/api/api.rb (rescue_from ActiveRecord::RecordNotFound)` });
     expectError(await as('owner').get(billableIndirectPath(root, stranger.id)), 404, { message: '404 User Not Found', gitlab: `${GITLAB.eeApi} (indirect: not_found!('User') unless billable_member?)` });
@@ -95,14 +92,13 @@ suite.test(
     clauses: ['members.billable-indirect.hierarchy', 'members.billable-indirect.list'],
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { project } = use(world);
-    const t = toolkit(kit);
-    const invited = await t.group();
-    const v = await t.member(invited, LEVEL.DEVELOPER);
-    await t.make.share(project, invited, LEVEL.DEVELOPER);
-    const items = await listAll<Membership>(as('owner'), billableIndirectPath(use(world).root, v.id), 'membership');
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { project } = sources;
+    const invited = await kit.group();
+    const v = await kit.member(invited, LEVEL.DEVELOPER);
+    await kit.make.share(project, invited, LEVEL.DEVELOPER);
+    const items = await listAll<Membership>(as('owner'), billableIndirectPath(sources.root, v.id), 'membership');
     expectEqual(items.map((m) => [m.source_id, m.access_level.integer_value]), [[invited.id, LEVEL.DEVELOPER]], 'the membership in the group invited into the project');
   },
 );
@@ -114,13 +110,12 @@ suite.test(
     clauses: ['members.billable-indirect.hierarchy'],
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { root, invited } = use(world);
-    const t = toolkit(kit);
-    const w = await t.member(invited[0], LEVEL.DEVELOPER);
-    const external = await t.group();
-    await t.add(external, w, LEVEL.DEVELOPER);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { root, invited } = sources;
+    const w = await kit.member(invited[0], LEVEL.DEVELOPER);
+    const external = await kit.group();
+    await kit.add(external, w, LEVEL.DEVELOPER);
     const items = await listAll<Membership>(as('owner'), billableIndirectPath(root, w.id), 'membership');
     expectEqual(items.map((m) => m.source_id), [invited[0].id], 'only the membership in the invited group (not the external group\'s, nor the seat group\'s)');
   },
@@ -133,7 +128,7 @@ suite.test(
     clauses: ['members.ee.unknown-group'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    expectSourceNotFound(await as('owner').get(billableIndirectPath({ kind: 'group', id: 2147483000 }, use(world).u.id)), 'group');
+  async ({ as, sources }) => {
+    expectSourceNotFound(await as('owner').get(billableIndirectPath({ kind: 'group', id: 2147483000 }, sources.u.id)), 'group');
   },
 );

@@ -1,7 +1,7 @@
 // GET /groups/:id/billable_members/:user_id/memberships
 import { expectEqual, expectError, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
 import { dateIn } from '../../runner/core/vocabulary.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, fixture } from './kit.js';
 import type { GroupInfo, ProjectInfo } from '../../runner/core/vocabulary.js';
 import {
   billableMembershipsPath,
@@ -12,17 +12,15 @@ import {
   listAll,
   membersPath,
   expectSourceNotFound,
-  membersWorld,
   type Membership,
   sharedHierarchy,
   subgroupAndRolesCase,
 } from './helpers.js';
-import { members } from './area.js';
 
 const expiry = dateIn(60);
 
-const world = membersWorld('get-billable-member-memberships', { uses: [sharedHierarchy] }, async (t) => {
-  const { root, sub, project } = t.use(sharedHierarchy);
+const sources = fixture({ name: 'members-get-billable-member-memberships', scope: 'file', fixtures: { sharedHierarchy }, build: async (t) => {
+  const { root, sub, project } = t.sharedHierarchy;
   const outside = await t.group();
   // u: Developer of the root group (with an expiry), Maintainer of the subgroup and of the project, and a member elsewhere.
   const u = await t.lease();
@@ -33,9 +31,9 @@ const world = membersWorld('get-billable-member-memberships', { uses: [sharedHie
   await t.add(outside, u, LEVEL.OWNER);
   const stranger = await t.lease();
   return { root, sub, project, u, stranger };
-});
+} });
 
-const suite = endpoint(members, 'billable-memberships', { uses: [world] });
+const suite = endpoint('billable-memberships', { fixtures: { sources } });
 
 /** The full name GitLab gives a source the suite made (names equal paths): path parts joined by " / ". */
 const fullName = (source: GroupInfo | ProjectInfo) => source.fullPath.split('/').join(' / ');
@@ -47,8 +45,8 @@ suite.test(
     clauses: ['members.billable-memberships.direct'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, log, use }) => {
-    const { root, sub, project, u } = use(world);
+  async ({ as, log, sources }) => {
+    const { root, sub, project, u } = sources;
     const items = await listAll<Membership>(as('owner'), billableMembershipsPath(root, u.id), 'membership');
     // A group and a project may share a numeric id: a membership is told by its source_id and by the
     // source's own name (the last part of its path; the suite's names equal paths), which ends
@@ -84,8 +82,8 @@ suite.test(
     clauses: ['members.pagination'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { root, u } = use(world);
+  async ({ as, sources }) => {
+    const { root, u } = sources;
     const ids = (await listAll<Membership>(as('owner'), billableMembershipsPath(root, u.id), 'membership')).map((m) => m.id);
     await checkPagination(as('owner'), billableMembershipsPath(root, u.id), 'membership', ids);
   },
@@ -98,16 +96,16 @@ suite.test(
     clauses: ['members.billable-memberships.user'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { root, stranger } = use(world);
+  async ({ as, sources }) => {
+    const { root, stranger } = sources;
     expectError(await as('owner').get(billableMembershipsPath(root, 2147483000)), 404, { message: '404 Not found', gitlab: `${GITLAB.eeApi} (User.find); lib/api/api.rb (rescue_from ActiveRecord::RecordNotFound)` });
     expectError(await as('owner').get(billableMembershipsPath(root, stranger.id)), 404, { message: '404 User Not Found', gitlab: `${GITLAB.eeApi} (not_found!('User') unless billable_member?)` });
     expectParamError(await as('owner').get(billableMembershipsPath(root, 'u')), 'user_id', `${GITLAB.eeApi} (requires :user_id, type: Integer); ${GITLAB.grape}`);
   },
 );
 
-subgroupAndRolesCase(suite, world, {
-  prepare: async ({ use }) => use(world).u,
+subgroupAndRolesCase(suite, sources, {
+  prepare: async (_kit, { u }) => u,
   send: (client, group, u) => client.get(billableMembershipsPath(group, u.id)),
 });
 
@@ -118,7 +116,7 @@ suite.test(
     clauses: ['members.ee.unknown-group'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    expectSourceNotFound(await as('owner').get(billableMembershipsPath({ kind: 'group', id: 2147483000 }, use(world).u.id)), 'group');
+  async ({ as, sources }) => {
+    expectSourceNotFound(await as('owner').get(billableMembershipsPath({ kind: 'group', id: 2147483000 }, sources.u.id)), 'group');
   },
 );

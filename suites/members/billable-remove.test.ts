@@ -1,6 +1,6 @@
 // DELETE /groups/:id/billable_members/:user_id
 import { expectEqual, expectError, expectStatus } from '../../runner/core/checks.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, fixture } from './kit.js';
 import {
   billableMemberPath,
   billablePath,
@@ -14,20 +14,17 @@ import {
   listAll,
   memberPath,
   readMember,
-  membersWorld,
   sharedHierarchy,
-  toolkit,
 } from './helpers.js';
-import { members } from './area.js';
 
 /** The removal service's refusals: current GitLab's words, or those of releases that removed at once (GITLAB.scheduleDeletion). */
 const NOT_ROOT = /^400 Bad request - (Must be a root namespace|Invalid group provided, must be top-level)$/;
 const NOT_AUTHORIZED = /^400 Bad request - (User not authorized|User unauthorized to remove member)$/;
 
 
-const world = membersWorld('remove-billable-member', { uses: [sharedHierarchy] }, (t) => t.use(sharedHierarchy));
+const sources = fixture({ name: 'members-remove-billable-member', scope: 'file', fixtures: { sharedHierarchy }, build: (t) => t.sharedHierarchy });
 
-const suite = endpoint(members, 'billable-remove', { uses: [world] });
+const suite = endpoint('billable-remove', { fixtures: { sources } });
 
 suite.test(
   {
@@ -36,13 +33,12 @@ suite.test(
     clauses: ['members.billable-remove'],
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { root, sub, project } = use(world);
-    const t = toolkit(kit);
-    const u = await t.member(root, LEVEL.DEVELOPER);
-    await t.add(sub, u, LEVEL.MAINTAINER);
-    await t.add(project, u, LEVEL.MAINTAINER);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { root, sub, project } = sources;
+    const u = await kit.member(root, LEVEL.DEVELOPER);
+    await kit.add(sub, u, LEVEL.MAINTAINER);
+    await kit.add(project, u, LEVEL.MAINTAINER);
     expectNotShownSuccess(await as('owner').delete(billableMemberPath(root, u.id)), GITLAB.noContent);
     // GitLab removes the memberships asynchronously (GITLAB.scheduleDeletion schedules the removal): wait for them to go.
     await eventually('u to leave the group, the subgroup and the project', async () => {
@@ -61,11 +57,10 @@ suite.test(
     clauses: ['members.billable-remove'],
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { root, project } = use(world);
-    const t = toolkit(kit);
-    const v = await t.member(project, LEVEL.DEVELOPER);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { root, project } = sources;
+    const v = await kit.member(project, LEVEL.DEVELOPER);
     expectNotShownSuccess(await as('owner').delete(billableMemberPath(root, v.id)), GITLAB.noContent);
     await eventually('v to leave the project', async () => (await as('owner').get(memberPath(project, v.id))).status === 404);
   },
@@ -78,12 +73,11 @@ suite.test(
     clauses: ['members.billable-remove.errors', 'members.ee.top-level-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, run, use } = kit;
-    const { root, sub } = use(world);
-    const t = toolkit(kit);
-    const w = await t.member(root, LEVEL.REPORTER);
-    await t.add(sub, w, LEVEL.REPORTER);
+  async ({ sources, ...kit }) => {
+    const { as, run } = kit;
+    const { root, sub } = sources;
+    const w = await kit.member(root, LEVEL.REPORTER);
+    await kit.add(sub, w, LEVEL.REPORTER);
     expectError(await as('owner').delete(billableMemberPath(sub, w.id)), 400, { message: NOT_ROOT, gitlab: GITLAB.scheduleDeletion });
     // The removal service refuses a non-owner with an error the endpoint renders as 400 "400 Bad request - User not authorized"
     // (GITLAB.scheduleDeletion; from 15.0 BillableMembers::DestroyService's "User unauthorized to remove member", also 400):
@@ -109,12 +103,11 @@ suite.test(
     clauses: ['members.billable-remove.errors', 'members.ee.top-level-only'],
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, run, use } = kit;
-    const { root, sub } = use(world);
-    const t = toolkit(kit);
-    const w = await t.member(root, LEVEL.REPORTER);
-    await t.add(sub, w, LEVEL.REPORTER);
+  async ({ sources, ...kit }) => {
+    const { as, run } = kit;
+    const { root, sub } = sources;
+    const w = await kit.member(root, LEVEL.REPORTER);
+    await kit.add(sub, w, LEVEL.REPORTER);
     // A service error comes back as 400 "400 Bad request - <msg>" (bad_request!(result[:message]), GITLAB.scheduleDeletion), so the reason is never empty.
     const withReason = /^400 Bad request - \S/;
     expectError(await as('owner').delete(billableMemberPath(sub, w.id)), 400, { message: withReason, gitlab: GITLAB.scheduleDeletion });

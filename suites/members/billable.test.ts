@@ -1,7 +1,7 @@
 // GET /groups/:id/billable_members
 import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, fixture } from './kit.js';
 import {
   billablePath,
   checkPagination,
@@ -17,11 +17,9 @@ import {
   sorted,
   statePath,
   expectSourceNotFound,
-  membersWorld,
   enterpriseGroup,
   sharedHierarchy,
 } from './helpers.js';
-import { members } from './area.js';
 
 
 interface Billable {
@@ -39,7 +37,7 @@ interface Billable {
 
 const SORTS = ['access_level_asc', 'access_level_desc', 'last_joined', 'name_asc', 'name_desc', 'oldest_joined', 'oldest_sign_in', 'recent_sign_in', 'last_activity_on_asc', 'last_activity_on_desc'];
 
-const world = membersWorld('get-billable-members', { uses: [sharedHierarchy] }, async (t) => {
+const sources = fixture({ name: 'members-get-billable-members', scope: 'file', fixtures: { sharedHierarchy }, build: async (t) => {
   // A hierarchy without Guests (whether Guests are billable depends on the plan).
   // At the top: billable members are a top-level group's.
   const root = await t.group({ top: true });
@@ -57,7 +55,7 @@ const world = membersWorld('get-billable-members', { uses: [sharedHierarchy] }, 
   await t.add(projectInvited, pim, LEVEL.DEVELOPER);
   await t.make.share(project, projectInvited, LEVEL.DEVELOPER);
   // The run's top-level group with the shared actors in their roles: its billable members are only read.
-  const matrixRoot = t.use(sharedHierarchy).root;
+  const matrixRoot = t.sharedHierarchy.root;
   // A top-level group whose only owner is the administrator who made it, with a Developer.
   const soleOwned = await t.group({ top: true });
   const dev = await t.member(soleOwned, LEVEL.DEVELOPER);
@@ -72,9 +70,9 @@ const world = membersWorld('get-billable-members', { uses: [sharedHierarchy] }, 
   expectSetUp(await t.admin.withToken(busy.tokens.api, busy.username).get('/user'), 'a request with the member\'s own token');
   const billable = [t.run.adminId, t.run.actors.owner.id, gm.id, sm.id, pm.id, im.id, pim.id, both.id, busy.id];
   return { root, sub, matrixRoot, soleOwned, dev, both, gm, sm, pm, im, pim, awaiting, busy, billable };
-});
+} });
 
-const suite = endpoint(members, 'billable', { uses: [world] });
+const suite = endpoint('billable', { fixtures: { sources } });
 
 suite.test(
   {
@@ -83,8 +81,8 @@ suite.test(
     clauses: ['members.billable.list', 'members.billable.activity', 'members.billable.awaiting', 'members.billable.default-order'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run, use }) => {
-    const { root, gm, sm, pm, im, pim, awaiting, billable } = use(world);
+  async ({ as, run, sources }) => {
+    const { root, gm, sm, pm, im, pim, awaiting, billable } = sources;
     const items = await listAll<Billable>(as('owner'), billablePath(root), 'billable-member');
     expectEqual(items.length, new Set(items.map((i) => i.id)).size, 'each billable member to appear once');
     expectEqual(idsOf(items), sorted(billable), 'the billable members of the hierarchy');
@@ -113,8 +111,8 @@ suite.test(
     clauses: ['members.billable.search'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { root, pm, sm } = use(world);
+  async ({ as, sources }) => {
+    const { root, pm, sm } = sources;
     const res = await as('owner').get(billablePath(root), { query: { search: pm.username } });
     expectOk(res, 200, 'billable-member', { list: true });
     expectEqual(idsOf(res.body as Billable[]), [pm.id], 'the billable member found by username', res);
@@ -135,8 +133,8 @@ suite.test(
     clauses: ['members.billable.sort', 'members.billable.sort-activity', 'members.billable.activity', 'members.errors.shape'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, log, use }) => {
-    const { root, busy, billable } = use(world);
+  async ({ as, log, sources }) => {
+    const { root, busy, billable } = sources;
     const orders: Record<string, Billable[]> = {};
     for (const sort of SORTS) {
       orders[sort] = await listAll<Billable>(as('owner'), billablePath(root), 'billable-member', { sort });
@@ -180,8 +178,8 @@ suite.test(
     clauses: ['members.pagination'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { root, billable } = use(world);
+  async ({ as, sources }) => {
+    const { root, billable } = sources;
     await checkPagination(as('owner'), billablePath(root), 'billable-member', billable);
   },
 );
@@ -193,8 +191,8 @@ suite.test(
     clauses: ['members.ee.top-level-only'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { sub } = use(world);
+  async ({ as, sources }) => {
+    const { sub } = sources;
     expectBadRequest(await as('owner').get(billablePath(sub)));
     expectBadRequest(await as('admin').get(billablePath(sub)));
   },
@@ -207,8 +205,8 @@ suite.test(
     clauses: ['members.ee.admin-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { matrixRoot } = use(world);
+  async ({ as, sources }) => {
+    const { matrixRoot } = sources;
     expectOk(await as('owner').get(billablePath(matrixRoot)), 200, 'billable-member', { list: true });
     await expectOwnersOnly(as, (client) => client.get(billablePath(matrixRoot)));
   },
@@ -220,7 +218,7 @@ suite.test(
     title: 'the owner managing an enterprise user sees that user\'s email among the billable members',
     clauses: ['members.billable.email'],
     requires: { capabilities: ['premium', 'enterprise_users'], fixtures: ['enterprise'] },
-    uses: [enterpriseGroup],
+    fixtures: { enterpriseGroup },
   },
   async ({ withToken, run }) => {
     const fx = manifestEntry(run.fixtures, 'enterprise')!;
@@ -237,8 +235,8 @@ suite.test(
     clauses: ['members.billable.email'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run, use }) => {
-    const { root } = use(world);
+  async ({ as, run, sources }) => {
+    const { root } = sources;
     const items = await listAll<Billable>(as('owner'), billablePath(root), 'billable-member');
     // The suite's users are made without a public email; the administrator's own is unknown. GitLab
     // sends "email": null (ee/lib/api/entities/billable_member.rb exposes public_email as email; older
@@ -255,8 +253,8 @@ suite.test(
     clauses: ['members.billable.last-owner'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run, log, use }) => {
-    const { root, soleOwned, dev } = use(world);
+  async ({ as, run, log, sources }) => {
+    const { root, soleOwned, dev } = sources;
     const sole = await listAll<Billable>(as('admin'), billablePath(soleOwned), 'billable-member');
     expectEqual(idsOf(sole), sorted([run.adminId, dev.id]), 'the billable members of the group with one owner');
     const two = await listAll<Billable>(as('owner'), billablePath(root), 'billable-member');
@@ -276,8 +274,8 @@ suite.test(
     clauses: ['members.billable.list', 'members.billable.type-order'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { root, both } = use(world);
+  async ({ as, sources }) => {
+    const { root, both } = sources;
     const res = await as('owner').get(billablePath(root), { query: { search: both.username } });
     expectOk(res, 200, 'billable-member', { list: true });
     const items = res.body as Billable[];
@@ -294,8 +292,8 @@ suite.test(
     clauses: ['members.billable.admin-email'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, log, use }) => {
-    const { root, gm, pm } = use(world);
+  async ({ as, log, sources }) => {
+    const { root, gm, pm } = sources;
     const items = await listAll<Billable>(as('admin'), billablePath(root), 'billable-member');
     const known = [[gm, 'the group member'], [pm, 'the project member']] as const;
     // The spec shows email "only for some members": an address shown must be the member's own.

@@ -4,22 +4,21 @@
 import { apiPath } from '../../runner/core/client.js';
 import { expectEqual, expectOk, expectTrue } from '../../runner/core/checks.js';
 import { ACCESS } from '../../runner/core/vocabulary.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, fixture } from './kit.js';
 import { asSudoQuery, bracketQuery, expectSudoRefusals, repeatedQuery, sudoHeader, withSudoToken } from '../common/client-forms.js';
-import { allMembersPath, idsOf, manager, membersPath, readMember, sorted, membersWorld, type MemberBody, toolkit } from './helpers.js';
-import { members } from './area.js';
+import { allMembersPath, idsOf, manager, membersPath, readMember, sorted, type MemberBody } from './helpers.js';
 
 // A group and a project (in a group of its own) with the shared actors in their roles, and a, b, c as
 // direct members of each.
-const world = membersWorld('client-forms', {}, async (t) => {
+const sources = fixture({ name: 'members-client-forms', scope: 'file', build: async (t) => {
   const sources = await t.roleSources();
   const withMembers = async (source: typeof sources.group | typeof sources.project) => {
     const [a, b, c] = [await t.member(source, ACCESS.GUEST), await t.member(source, ACCESS.REPORTER), await t.member(source, ACCESS.DEVELOPER)];
     return { source, a, b, c };
   };
   return { group: await withMembers(sources.group), project: await withMembers(sources.project) };
-});
-const list = endpoint(members, 'list', { uses: [world] });
+} });
+const list = endpoint('list', { fixtures: { sources } });
 
 list.test(
   {
@@ -27,8 +26,8 @@ list.test(
     title: 'user_ids and skip_users take the bracket form (user_ids[]=…) and a comma list alike',
     clauses: ['members.http.array-forms', 'members.list.user-ids', 'members.list.skip-users'],
   },
-  async ({ kind, as, use }) => {
-    const { source, a, b, c } = use(world)[kind];
+  async ({ kind, as, sources }) => {
+    const { source, a, b, c } = sources[kind];
     const client = as('owner');
     const ids = async (query: string) => {
       const res = await client.get(`${membersPath(source)}${query}`);
@@ -46,14 +45,14 @@ list.test(
   },
 );
 
-endpoint(members, 'list-all', { uses: [world] }).test(
+endpoint('list-all', { fixtures: { sources } }).test(
   {
     case: 'array-forms',
     title: 'user_ids of all members takes the bracket form (user_ids[]=…) as a comma list',
     clauses: ['members.http.array-forms', 'members.list.user-ids'],
   },
-  async ({ kind, as, use }) => {
-    const { source, a, b } = use(world)[kind];
+  async ({ kind, as, sources }) => {
+    const { source, a, b } = sources[kind];
     const res = await as('developer').get(`${allMembersPath(source)}${bracketQuery('user_ids', [a.id, b.id])}`);
     expectOk(res, 200, 'member', { list: true });
     expectEqual(idsOf(res.body as MemberBody[]), sorted([a.id, b.id]), 'all members named by user_ids[]=…&user_ids[]=…', res);
@@ -67,25 +66,24 @@ list.test(
     clauses: ['members.http.repeated-key'],
     level: 'parity',
   },
-  async ({ kind, as, use }) => {
-    const { source, a, c } = use(world)[kind];
+  async ({ kind, as, sources }) => {
+    const { source, a, c } = sources[kind];
     const res = await as('owner').get(`${membersPath(source)}${repeatedQuery('user_ids', [a.id, c.id])}`);
     expectOk(res, 200, 'member', { list: true });
     expectEqual(idsOf(res.body as MemberBody[]), [c.id], 'the member of the last user_ids only', res);
   },
 );
 
-endpoint(members, 'add', { uses: [world] }).test(
+endpoint('add', { fixtures: { sources } }).test(
   {
     case: 'sudo',
     title: 'with sudo the administrator adds a member as the named user: refused as a Developer, made by the manager as its creator',
     clauses: ['members.http.sudo', 'members.add.single'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, run } = kit;
-    const { source } = kit.use(world)[kind];
-    const t = toolkit(kit);
-    const user = await t.lease();
+    const { source } = sources[kind];
+    const user = await kit.lease();
     await withSudoToken(kit, async (admin) => {
       const asDeveloper = await admin.post(asSudoQuery(membersPath(source), run.actors.developer.username), { body: { user_id: user.id, access_level: ACCESS.GUEST } });
       expectEqual(asDeveloper.status, 403, 'a Developer may not add members: sudo=<developer> acts as the Developer', asDeveloper);
@@ -103,9 +101,9 @@ list.test(
     title: 'with sudo the administrator reads as the named user: a member reads the list, an outsider gets 404',
     clauses: ['members.http.sudo'],
   },
-  async (kit) => {
+  async ({ sources, ...kit }) => {
     const { kind, run } = kit;
-    const { source } = kit.use(world)[kind];
+    const { source } = sources[kind];
     await withSudoToken(kit, async (admin) => {
       expectOk(await admin.get(membersPath(source), { headers: sudoHeader(run.actors.guest.username) }), 200, 'member', { list: true });
       const asOutsider = await admin.get(asSudoQuery(membersPath(source), run.actors.outsider.id));
@@ -120,13 +118,13 @@ list.test(
     title: 'sudo is refused to a token that is no administrator\'s (403), without the sudo scope (403) and for an unknown user (404)',
     clauses: ['members.http.sudo-refusals'],
   },
-  async (kit) => {
-    const { source } = kit.use(world)[kit.kind];
+  async ({ sources, ...kit }) => {
+    const { source } = sources[kit.kind];
     await expectSudoRefusals(kit, membersPath(source), kit.run.actors.guest, kit.as('owner'));
   },
 );
 
-endpoint(members, 'add', { uses: [world] }).test(
+endpoint('add', { fixtures: { sources } }).test(
   {
     case: 'user-lookup',
     title: 'the user found by GET /users?username= (exact, any case) and ?search= is the one added',
@@ -134,8 +132,8 @@ endpoint(members, 'add', { uses: [world] }).test(
     // GET /users is none of the spec's forms: how it finds users is GitLab's (lib/api/users.rb).
     level: 'parity',
   },
-  async ({ kind, as, use, lease }) => {
-    const { source } = use(world)[kind];
+  async ({ kind, as, lease, sources }) => {
+    const { source } = sources[kind];
     const user = await lease();
     const admin = as('admin');
     const found = await admin.get(apiPath`/users`, { query: { username: user.username.toUpperCase() } });

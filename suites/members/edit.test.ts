@@ -2,7 +2,7 @@
 import { expectEqual, expectError, expectOk, expectValidationError, parity } from '../../runner/core/checks.js';
 import type { Client } from '../../runner/core/client.js';
 import { ACCESS, dateIn } from '../../runner/core/vocabulary.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, fixture } from './kit.js';
 import {
   expectForbidden,
   expectInheritedLevelError,
@@ -18,7 +18,6 @@ import {
   LEVEL,
   MINIMAL_ACCESS_GROUPS,
   minimalAccessMember,
-  membersWorld,
   GITLAB,
   type MemberBody,
   belowHierarchy,
@@ -26,20 +25,18 @@ import {
   projectBotKeptCase,
   groupWithLastOwner,
   subgroupOwnedAbove,
-  toolkit,
 } from './helpers.js';
-import { members } from './area.js';
 
 // A group and a project (in a group of its own), each with the shared actors in their roles; and a
 // public group and project with the shared actors and an access requester.
 // The run's EE hierarchy: its root (the shared actors in their roles) and its project, where they hold
 // them by inheritance; the tests edit members of their own, one by one.
-const world = membersWorld('edit', { uses: [sharedHierarchy] }, (t) => {
-  const { root, project } = t.use(sharedHierarchy);
+const sources = fixture({ name: 'members-edit', scope: 'file', fixtures: { sharedHierarchy }, build: (t) => {
+  const { root, project } = t.sharedHierarchy;
   return { group: root, project };
-});
+} });
 
-const suite = endpoint(members, 'edit', { uses: [world] });
+const suite = endpoint('edit', { fixtures: { sources } });
 
 suite.test(
   {
@@ -47,11 +44,10 @@ suite.test(
     title: 'a member manager (group: Owner; project: Maintainer) raises and lowers a member\'s level and sets an expiry; the member is returned (200) with the new values and reads back so',
     clauses: ['members.edit.level', 'members.entity.shape'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.DEVELOPER);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.member(source, ACCESS.DEVELOPER);
     const expiry = dateIn(9);
     const res = await as(manager(kind)).put(memberPath(source, user.id), { body: { access_level: ACCESS.MAINTAINER, expires_at: expiry } });
     expectOk(res, 200, 'member');
@@ -73,8 +69,8 @@ suite.test(
     title: 'editing a user who is not a direct member gives a member manager 404, and callers who may not edit 404 or 403 (GitLab: 404 "404 Not found" to all)',
     clauses: ['members.edit.not-member'],
   },
-  async ({ kind, as, run, use }) => {
-    const { [kind]: source } = use(world);
+  async ({ kind, as, run, sources }) => {
+    const { [kind]: source } = sources;
     // GitLab looks the membership up (find_by!) before authorize_update_source_member!.
     const gitlab = `${GITLAB.api} (put: find_by! before authorize_update_source_member!); lib/api/api.rb (rescue_from ActiveRecord::RecordNotFound)`;
     const edit = (role: 'owner' | 'maintainer' | 'developer' | 'guest') => as(role).put(memberPath(source, run.actors.outsider.id), { body: { access_level: ACCESS.GUEST } });
@@ -94,11 +90,10 @@ suite.test(
     title: 'access_level is required; an invalid level is refused with a validation error; the member is unchanged',
     clauses: ['members.edit.params', 'members.errors.shape'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.REPORTER);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.member(source, ACCESS.REPORTER);
     const client = as(manager(kind));
     for (const body of [{ expires_at: dateIn(5) }, {}]) expectParamError(await client.put(memberPath(source, user.id), { body }), 'access_level', `${GITLAB.api} (requires :access_level); ${GITLAB.grape}`);
     for (const level of [33, 1]) expectValidationError(await client.put(memberPath(source, user.id), { body: { access_level: level } }), 'access_level');
@@ -113,11 +108,10 @@ suite.test(
     title: 'members are edited by Owners of a group, by Owners and Maintainers of a project (read back); other member roles get 403, an outsider 404, nobody 401',
     clauses: ['members.manage.role', 'members.auth.anonymous'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.GUEST);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.member(source, ACCESS.GUEST);
     const edit = (client: Client, level: number) => client.put(memberPath(source, user.id), { body: { access_level: level } });
     await expectWriteRefused(as, source, (client) => edit(client, ACCESS.MAINTAINER));
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.GUEST, 'the level after the refused edits');
@@ -135,11 +129,10 @@ suite.test(
     title: 'an owner\'s read_api token cannot edit members (403 insufficient_scope); the level is unchanged',
     clauses: ['members.auth.read-api-scope'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.REPORTER);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.member(source, ACCESS.REPORTER);
     expectInsufficientScope(await as('owner', 'read_api').put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER } }));
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.REPORTER, 'the level, unchanged');
   },
@@ -152,11 +145,10 @@ suite.test(
     clauses: ['members.edit.member-role-id', 'members.errors.shape'],
     requires: { capabilities: ['ultimate'], minVersion: '16.6' },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.REPORTER);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.member(source, ACCESS.REPORTER);
     expectParamError(await as('owner').put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER, member_role_id: 'custom' } }), 'member_role_id', `${GITLAB.eeHelpers} (optional_put_params_ee: member_role_id, type: Integer); ${GITLAB.grape}`);
     const back = await readMember(as('owner'), source, user.id);
     expectEqual([back.access_level, back.expires_at], [ACCESS.REPORTER, null], 'the member, unchanged');
@@ -168,14 +160,13 @@ suite.test(
     case: 'inherited-level',
     title: 'lowering a member of a subgroup or of a group\'s project below the level they hold in an ancestor group is refused with 400 naming that membership; the level stays',
     clauses: ['members.edit.inherited-level'],
-    uses: [sharedHierarchy],
+    fixtures: { sharedHierarchy },
   },
-  async (kit) => {
+  async ({ sharedHierarchy, ...kit }) => {
     const { kind, as } = kit;
-    const t = toolkit(kit);
-    const { top, source } = await belowHierarchy(t, kind);
-    const user = await t.member(top, ACCESS.DEVELOPER);
-    await t.add(source, user, ACCESS.MAINTAINER);
+    const { top, source } = await belowHierarchy(kit, sharedHierarchy, kind);
+    const user = await kit.member(top, ACCESS.DEVELOPER);
+    await kit.add(source, user, ACCESS.MAINTAINER);
     expectInheritedLevelError(await as('admin').put(memberPath(source, user.id), { body: { access_level: ACCESS.REPORTER } }), 'Developer', top.name);
     expectEqual((await readMember(as('admin'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the level after the refused edit');
   },
@@ -188,11 +179,10 @@ suite.test(
     clauses: ['members.edit.last-owner'],
     only: { kind: 'group', why: 'the last-owner rule is the group\'s (GroupMemberPolicy, GroupMember#last_owner_of_the_group?); ProjectMemberPolicy has no such condition' },
   },
-  async (kit) => {
+  async ({ ...kit }) => {
     const { as, run } = kit;
-    const t = toolkit(kit);
     // GroupMemberPolicy prevents update_group_member on the last owner, which wins over an administrator's enable.
-    const alone = await groupWithLastOwner(t, as('admin'), run.adminId);
+    const alone = await groupWithLastOwner(kit, as('admin'), run.adminId);
     expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: ACCESS.MAINTAINER } }), GITLAB.lastOwner);
     expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: ACCESS.OWNER, expires_at: dateIn(30) } }), GITLAB.lastOwner);
     const back = await readMember(as('admin'), alone, run.adminId);
@@ -207,12 +197,11 @@ suite.test(
     clauses: ['members.edit.inherited-owner', 'members.edit.inherited-level'],
     only: { kind: 'group', why: 'the last-owner rule is the group\'s; a subgroup counts the Owners of its ancestors (members_with_parents)' },
   },
-  async (kit) => {
+  async ({ ...kit }) => {
     const { as, run } = kit;
-    const t = toolkit(kit);
     // GroupMember#last_owner_of_the_group? leaves out only the member's own row; for a subgroup the
     // rows are members_with_parents, so the administrator's Owner membership of the parent remains.
-    const { parent, sub } = await subgroupOwnedAbove(t, as('admin'), run.adminId);
+    const { parent, sub } = await subgroupOwnedAbove(kit, as('admin'), run.adminId);
     const expiry = dateIn(30);
     const res = await as('admin').put(memberPath(sub, run.adminId), { body: { access_level: ACCESS.OWNER, expires_at: expiry } });
     expectOk(res, 200, 'member');
@@ -233,11 +222,10 @@ suite.test(
     clauses: ['members.edit.project-owner'],
     only: { kind: 'project', why: 'only Owners edit members of a group, so every group manager may give and change the Owner role; in a project Maintainers manage members too, but only Owners give or change the Owner role (manage_owners)' },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.DEVELOPER);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.member(source, ACCESS.DEVELOPER);
     expectForbidden(await as('maintainer').put(memberPath(source, user.id), { body: { access_level: ACCESS.OWNER } }), GITLAB.projectOwners);
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.DEVELOPER, 'the level after the refused promotion');
     expectOk(await as('owner').put(memberPath(source, user.id), { body: { access_level: ACCESS.OWNER } }), 200, 'member');
@@ -254,10 +242,10 @@ suite.test(
     case: 'public-source-writes-forbidden',
     title: 'on a public group or project a stranger and an access requester may not edit a member (403, not 404); the level is unchanged',
     clauses: ['members.public.writes-refused'],
-    uses: [publicSources],
+    fixtures: { publicSources },
   },
-  async ({ kind, as, run, withToken, use }) => {
-    const sources = use(publicSources);
+  async ({ kind, as, run, withToken, publicSources }) => {
+    const sources = publicSources;
     const source = sources[kind];
     const developer = run.actors.developer.id;
     await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => client.put(memberPath(source, developer), { body: { access_level: ACCESS.MAINTAINER } }));
@@ -271,11 +259,10 @@ suite.test(
     title: 'an expires_at in the past is refused with a 400 validation error on expires_at (GitLab: "cannot be a date in the past"); the member is unchanged',
     clauses: ['members.edit.expires-at-past', 'members.errors.shape'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.REPORTER);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.member(source, ACCESS.REPORTER);
     const res = await as(manager(kind)).put(memberPath(source, user.id), { body: { access_level: ACCESS.MAINTAINER, expires_at: dateIn(-2) } });
     expectValidationError(res, 'expires_at');
     parity(res, `${GITLAB.validation} (expires_at); app/validators/future_date_validator.rb`, () => {
@@ -294,10 +281,10 @@ suite.test(
     only: MINIMAL_ACCESS_GROUPS,
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { group } = use(world);
-    const { user } = await minimalAccessMember(toolkit(kit), group);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { group } = sources;
+    const { user } = await minimalAccessMember(kit, group);
     const expiry = dateIn(2);
     const res = await as('owner').put(memberPath(group, user.id), { body: { access_level: LEVEL.MINIMAL, expires_at: expiry } });
     expectOk(res, 200, 'member');
@@ -315,12 +302,11 @@ suite.test(
     clauses: ['members.manage.group-owner-level'],
     only: { kind: 'group', why: 'in a project a Maintainer manages members and is refused the Owner role by manage_owners (case owner-role)' },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
     const gitlab = `${GITLAB.managers}; ${GITLAB.forbidden}`;
-    const [developer, owner] = [await t.member(source, ACCESS.DEVELOPER), await t.member(source, ACCESS.OWNER)];
+    const [developer, owner] = [await kit.member(source, ACCESS.DEVELOPER), await kit.member(source, ACCESS.OWNER)];
     expectForbidden(await as('maintainer').put(memberPath(source, developer.id), { body: { access_level: ACCESS.OWNER } }), gitlab);
     expectEqual((await readMember(as('owner'), source, developer.id)).access_level, ACCESS.DEVELOPER, 'the Developer, not raised to Owner');
     expectForbidden(await as('maintainer').put(memberPath(source, owner.id), { body: { access_level: ACCESS.DEVELOPER } }), gitlab);
@@ -336,11 +322,10 @@ suite.test(
     title: 'a PUT with the level the member already has is no error: 200 with the Member, its level and expiry unchanged, and so read back',
     clauses: ['members.edit.same-level', 'members.edit.level'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.DEVELOPER);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.member(source, ACCESS.DEVELOPER);
     const expiry = dateIn(12);
     expectOk(await as(manager(kind)).put(memberPath(source, user.id), { body: { access_level: ACCESS.DEVELOPER, expires_at: expiry } }), 200, 'member');
     // GitLab's Members::UpdateService saves nothing when nothing changed and answers success all the same.
@@ -360,11 +345,10 @@ suite.test(
     clauses: ['members.edit.project-owner-self', 'members.edit.project-owner'],
     only: { kind: 'project', why: 'in a group only Owners edit members, and an Owner is one already' },
   },
-  async (kit) => {
-    const { as, withToken, use } = kit;
-    const { project: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.MAINTAINER);
+  async ({ sources, ...kit }) => {
+    const { as, withToken } = kit;
+    const { project: source } = sources;
+    const user = await kit.member(source, ACCESS.MAINTAINER);
     expectForbidden(await withToken(user.tokens.api, 'the Maintainer themselves').put(memberPath(source, user.id), { body: { access_level: ACCESS.OWNER } }), GITLAB.projectOwners);
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the Maintainer\'s own level, unchanged');
   },
@@ -377,11 +361,10 @@ suite.test(
     clauses: ['members.owners.peers'],
     only: { kind: 'group', why: 'a project\'s owners are group_member_policy\'s concern only in groups' },
   },
-  async (kit) => {
-    const { as, withToken, use } = kit;
-    const { group: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.OWNER);
+  async ({ sources, ...kit }) => {
+    const { as, withToken } = kit;
+    const { group: source } = sources;
+    const user = await kit.member(source, ACCESS.OWNER);
     const self = await withToken(user.tokens.api, 'the Owner themselves').put(memberPath(source, user.id), { body: { access_level: ACCESS.MAINTAINER } });
     expectOk(self, 200, 'member');
     expectEqual((await readMember(as('guest'), source, user.id)).access_level, ACCESS.MAINTAINER, 'the level the Owner lowered their own membership to');

@@ -1,7 +1,7 @@
 // GET /groups/:id/members/all/:user_id and GET /projects/:id/members/all/:user_id: one direct,
 // inherited or invited member of a group or project.
 import { expectEqual, expectError, expectOk, parity } from '../../runner/core/checks.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, fixture, type MembersContext } from './kit.js';
 import { ACCESS, sourceNotFound, type SourceKind } from '../../runner/core/vocabulary.js';
 import type { GroupInfo } from '../../runner/core/vocabulary.js';
 import {
@@ -16,11 +16,8 @@ import {
   readAnyMember,
   shareWith,
   sourceIn,
-  membersWorld,
   type MemberBody,
-  type Toolkit,
 } from './helpers.js';
-import { members } from './area.js';
 
 /** GitLab's lookup among all members: find_by! → 404 "404 Not found". */
 const NOT_FOUND = `${GITLAB.api} (get ":id/members/all/:user_id": find_all_members(source).find_by!); lib/api/api.rb (rescue_from ActiveRecord::RecordNotFound)`;
@@ -29,7 +26,7 @@ const NOT_FOUND = `${GITLAB.api} (get ":id/members/all/:user_id": find_all_membe
  * The source of the kind in a role group, with x and y members of both, shared with a public group;
  * and a public source shared with a private group.
  */
-async function build(t: Toolkit, kind: SourceKind, invitedPublic: GroupInfo, invitedPrivate: GroupInfo) {
+async function build(t: MembersContext, kind: SourceKind, invitedPublic: GroupInfo, invitedPrivate: GroupInfo) {
   const top = await t.roleGroup();
   const source = await sourceIn(t, kind, top);
   // x: Developer above, Owner of the source; y: Reporter of the source, Maintainer above (in that
@@ -46,7 +43,7 @@ async function build(t: Toolkit, kind: SourceKind, invitedPublic: GroupInfo, inv
   return { source, shared, x, y, sm };
 }
 
-const world = membersWorld('members-get-all', { uses: [privateParent] }, async (t) => {
+const sources = fixture({ name: 'members-members-get-all', scope: 'file', fixtures: { privateParent }, build: async (t) => {
   const invitedPublic = await t.group({ visibility: 'public' });
   const p = await t.member(invitedPublic, ACCESS.MAINTAINER);
   const invitedPrivate = await t.group();
@@ -56,11 +53,11 @@ const world = membersWorld('members-get-all', { uses: [privateParent] }, async (
     project: await build(t, 'project', invitedPublic, invitedPrivate),
     p,
     r,
-    private: t.use(privateParent),
+    private: t.privateParent,
   };
-});
+} });
 
-const suite = endpoint(members, 'get-all', { uses: [world] });
+const suite = endpoint('get-all', { fixtures: { sources } });
 
 suite.test(
   {
@@ -69,9 +66,9 @@ suite.test(
     clauses: ['members.get-all.member', 'members.entity.shape'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, run, use }) => {
-    const { source } = use(world)[kind];
-    const { p } = use(world);
+  async ({ kind, as, run, sources }) => {
+    const { source } = sources[kind];
+    const { p } = sources;
     for (const role of ['maintainer', 'guest'] as const) {
       const inherited = await readAnyMember(as('guest'), source, run.actors[role].id);
       expectEqual([inherited.id, inherited.access_level], [run.actors[role].id, role === 'maintainer' ? ACCESS.MAINTAINER : ACCESS.GUEST], `the ${role} of the group above, inherited`);
@@ -88,8 +85,8 @@ suite.test(
     clauses: ['members.get-all.member', 'members.all.highest-level'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, use }) => {
-    const { source, x, y } = use(world)[kind];
+  async ({ kind, as, sources }) => {
+    const { source, x, y } = sources[kind];
     expectEqual((await readAnyMember(as('owner'), source, x.id)).access_level, ACCESS.OWNER, 'x: Developer above, Owner of the source → 50');
     expectEqual((await readAnyMember(as('guest'), source, y.id)).access_level, ACCESS.MAINTAINER, 'y: Reporter of the source, Maintainer above → 40');
   },
@@ -102,8 +99,8 @@ suite.test(
     clauses: ['members.get-all.member', 'members.get.user-id-integer'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, run, use }) => {
-    const { source } = use(world)[kind];
+  async ({ kind, as, run, sources }) => {
+    const { source } = sources[kind];
     expectError(await as('owner').get(allMemberPath(source, run.actors.outsider.id)), 404, { message: '404 Not found', gitlab: NOT_FOUND });
     expectParamError(await as('owner').get(allMemberPath(source, 'x1')), 'user_id', `${GITLAB.api} (requires :user_id, type: Integer); ${GITLAB.grape}`);
   },
@@ -116,9 +113,9 @@ suite.test(
     clauses: ['members.get-all.member', 'members.all.invited-visible', 'members.all.invited-private-to-source-members'],
     requires: { minVersion: '17.0' },
   },
-  async ({ kind, as, withToken, use }) => {
-    const { shared, sm } = use(world)[kind];
-    const { r } = use(world);
+  async ({ kind, as, withToken, sources }) => {
+    const { shared, sm } = sources[kind];
+    const { r } = sources;
     expectError(await as('outsider').get(allMemberPath(shared, r.id)), 404, { message: '404 Not found', gitlab: NOT_FOUND });
     expectEqual((await readAnyMember(withToken(sm.tokens.api, `a member of the shared ${kind}`), shared, r.id)).id, r.id, `the private invited group's member, for a member of the shared ${kind}`);
   },
@@ -131,8 +128,8 @@ suite.test(
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, use }) => {
-    const { source, x } = use(world)[kind];
+  async ({ kind, as, sources }) => {
+    const { source, x } = sources[kind];
     await expectReadMatrix(as, allMemberPath(source, x.id), sourceNotFound(kind), 'member', false);
   },
 );
@@ -142,10 +139,10 @@ suite.test(
     case: 'public-source-single-member',
     title: 'a stranger and an access requester read a member among all members of a public group or project (200, with the Member fields)',
     clauses: ['members.public.read', 'members.entity.shape'],
-    uses: [publicSources],
+    fixtures: { publicSources },
   },
-  async ({ kind, as, run, withToken, use }) => {
-    const sources = use(publicSources);
+  async ({ kind, as, run, withToken, publicSources }) => {
+    const sources = publicSources;
     const source = sources[kind];
     const developer = run.actors.developer;
     await expectNonMembersRead({ as, withToken }, sources.requester, allMemberPath(source, developer.id), developer, ACCESS.DEVELOPER);
@@ -159,8 +156,8 @@ suite.test(
     clauses: ['members.read.private-parent'],
     only: { kind: 'group', why: 'only a group has subgroups whose members may see it without being its members' },
   },
-  async ({ run, withToken, use }) => {
-    const { parent, subMember } = use(world).private;
+  async ({ run, withToken, sources }) => {
+    const { parent, subMember } = sources.private;
     const client = withToken(subMember.tokens.api, 'a member of the subgroup only');
     expectParentMembersRefused(await client.get(allMemberPath(parent, run.actors.owner.id)));
   },
@@ -173,9 +170,9 @@ suite.test(
     clauses: ['members.entity.created-by', 'members.all.invited-private-to-source-members'],
     requires: { minVersion: '17.0' },
   },
-  async ({ kind, as, withToken, run, use }) => {
-    const { shared, sm } = use(world)[kind];
-    const { r } = use(world);
+  async ({ kind, as, withToken, run, sources }) => {
+    const { shared, sm } = sources[kind];
+    const { r } = sources;
     const bySourceMember = await withToken(sm.tokens.api, `a member of the shared ${kind}`).get(allMemberPath(shared, r.id));
     expectOk(bySourceMember, 200, 'member');
     // GitLab hides who added a member of a private group the viewer cannot see (present_members_with_invited_private_group_accessibility).

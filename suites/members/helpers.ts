@@ -1,15 +1,14 @@
-// Shared pieces of the members suite: endpoint paths, the toolkit and fixtures of its test files
+// Shared pieces of the members suite: endpoint paths (paths.ts), the fixtures of its test files
 // (groups and projects with the shared actors in their roles, users lent to tests, the run's
 // hierarchies, the groups of the fixture manifest), read-backs, the pagination check.
 import { apiPath, type Client, type Exchange, type Query } from '../../runner/core/client.js';
-import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectSetUp, expectStatus, expectTrue, expectValidationError, fail, parity } from '../../runner/core/checks.js';
+import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, expectValidationError, fail, parity } from '../../runner/core/checks.js';
 import { manifestEntry, type FixtureName, type ResolvedFixture } from '../../fixtures/manifest.js';
-import type { Kit, TestSpec } from '../../runner/run/conformance.js';
-import { fixture, type Fixture, type SetupContext } from '../../runner/run/fixture.js';
-import type { Maker } from '../../runner/run/maker.js';
-import type { Names } from '../../runner/run/names.js';
+import type { Endpoint, Kit } from '../../runner/run/conformance.js';
+import type { Fixture, Fixtures, SetupContext } from '../../runner/run/fixture.js';
+import { buildHierarchy, fixture, type MembersKit } from './kit.js';
 import { HarnessError } from '../../runner/core/errors.js';
-import { ACCESS, type ActorName, type GroupInfo, type ProjectInfo, type SourceInfo, type SourceKind, type Visibility } from '../../runner/core/vocabulary.js';
+import { ACCESS, type ActorName, type GroupInfo, type ProjectInfo, type SourceKind, type Visibility } from '../../runner/core/vocabulary.js';
 import { type ActorInfo, type RunContext } from '../../runner/run/context.js';
 import { listAll as listPages, readOk } from '../common/read.js';
 import { publicSources } from '../common/public-sources.js';
@@ -23,172 +22,11 @@ export const LEVEL = { MINIMAL: 5, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINT
 
 // ---- paths ----------------------------------------------------------------------------------
 
-/** A group or project by numeric id, or by full path (then URL-encoded as one segment). */
-export interface SourceRef {
-  kind: 'group' | 'project';
-  id: number | string;
-}
+import { accessRequestsPath, allMemberPath, allMembersPath, memberPath, membersPath, overridePath, pendingPath, type SourceRef } from './paths.js';
 
-const sourceBase = (source: SourceRef) => (source.kind === 'group' ? apiPath`/groups/${source.id}` : apiPath`/projects/${source.id}`);
-
-export const membersPath = (source: SourceRef) => `${sourceBase(source)}/members`;
-export const memberPath = (source: SourceRef, userId: number | string) => `${membersPath(source)}${apiPath`/${userId}`}`;
-export const allMembersPath = (source: SourceRef) => `${membersPath(source)}/all`;
-export const allMemberPath = (source: SourceRef, userId: number | string) => `${allMembersPath(source)}${apiPath`/${userId}`}`;
-
-const groupPath = (group: SourceRef) => apiPath`/groups/${group.id}`;
-export const billablePath = (group: SourceRef) => `${groupPath(group)}/billable_members`;
-export const billableMemberPath = (group: SourceRef, userId: number | string) => `${billablePath(group)}${apiPath`/${userId}`}`;
-export const billableMembershipsPath = (group: SourceRef, userId: number | string) => `${billableMemberPath(group, userId)}/memberships`;
-export const billableIndirectPath = (group: SourceRef, userId: number | string) => `${billableMemberPath(group, userId)}/indirect`;
-export const statePath = (group: SourceRef, userId: number | string) => `${memberPath(group, userId)}/state`;
-export const approvePath = (group: SourceRef, memberId: number | string) => `${memberPath(group, memberId)}/approve`;
-export const approveAllPath = (group: SourceRef) => `${membersPath(group)}/approve_all`;
-export const pendingPath = (group: SourceRef) => `${groupPath(group)}/pending_members`;
-export const overridePath = (group: SourceRef, userId: number | string) => `${memberPath(group, userId)}/override`;
-/** The access requests of a group or project (a set-up endpoint: lib/api/access_requests.rb). */
-export const accessRequestsPath = (source: SourceRef) => `${sourceBase(source)}/access_requests`;
+export * from './paths.js';
 
 // ---- the world of a test file ----------------------------------------------------------------
-
-/** The roles of the matrix: the shared actors made members at their level. */
-const MATRIX_ROLES = ['owner', 'maintainer', 'developer', 'guest'] as const;
-
-/**
- * What a members test or fixture makes and leases, for the one it is made for (toolkit(kit) in a
- * test, a members world's build): groups and projects with or without the shared actors in their
- * roles, users lent to it, memberships given as the administrator.
- */
-export interface Toolkit {
-  readonly run: RunContext;
-  readonly make: Maker;
-  /** The administrator, recording for the test or fixture it runs for. */
-  readonly admin: Client;
-  /** Names for what it makes: unique in the run, the same in every run. */
-  readonly names: Names;
-  /** The value of a fixture it declared (`uses`). */
-  use<U>(fixture: Fixture<U>): U;
-  /** A group (private unless told; below the run's root, or `top`) with every shared role actor as a direct member at its level. */
-  roleGroup(options?: { visibility?: Visibility; parent?: GroupInfo; top?: boolean }): Promise<GroupInfo>;
-  /** A group with no member but the administrator who creates it. */
-  group(options?: { visibility?: Visibility; parent?: GroupInfo; top?: boolean }): Promise<GroupInfo>;
-  /** A project (in `group`, private unless told) with every shared role actor as a direct member. */
-  roleProject(options?: { group?: GroupInfo; visibility?: Visibility }): Promise<ProjectInfo>;
-  project(options?: { group?: GroupInfo; visibility?: Visibility }): Promise<ProjectInfo>;
-  /** A role group, and a role project in a group of its own: the two sources of a test written for both kinds. */
-  roleSources(): Promise<{ group: GroupInfo; project: ProjectInfo }>;
-  /** One of them, as `kind` says: for a world built per kind. */
-  roleSource(kind: SourceKind): Promise<GroupInfo | ProjectInfo>;
-  /** A top-level role group, a subgroup in it and a project in the subgroup: the hierarchy of the EE group endpoints. */
-  hierarchy(): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }>;
-  /**
-   * A user lent to the test or fixture (Frame.lease: one of the run's pool), new to the domains of its
-   * fixtures, who already holds a seat (Reporter in a group of its own), so that giving them a role
-   * is never held back by promotion management, on a target that keeps it on.
-   */
-  lease(): Promise<ActorInfo>;
-  /** A new user with no membership at all: holds no seat. */
-  newcomer(): Promise<ActorInfo>;
-  /**
-   * A user who holds no seat (Frame.leaseSeatless), for the promotion-approval tests; taken out of
-   * what it was given after the test. Not for a test in which an administrator gives it a seat with
-   * approval on (use newcomer()).
-   */
-  seatless(): Promise<ActorInfo>;
-  /** A user lent to the test made a direct member of `source` at `level`. */
-  member(source: SourceInfo, level: number): Promise<ActorInfo>;
-  /** Gives a user a role as the administrator (setup; the target contract has no other way). */
-  add(source: SourceRef, user: { id: number }, level: number): Promise<void>;
-  /** Takes a direct membership away again, as the administrator (restoring a fixture; set-up takes 200 or 204). */
-  remove(source: SourceRef, user: { id: number }): Promise<void>;
-}
-
-/** The toolkit of a test (its kit) or of a fixture's build (its context). */
-class ContextToolkit implements Toolkit {
-  constructor(private readonly ctx: SetupContext) {}
-  get run() {
-    return this.ctx.run;
-  }
-  get make() {
-    return this.ctx.make;
-  }
-  get admin() {
-    return this.ctx.admin;
-  }
-  get names() {
-    return this.ctx.names;
-  }
-  use<U>(fixture: Fixture<U>): U {
-    return this.ctx.use(fixture);
-  }
-  group(options: { visibility?: Visibility; parent?: GroupInfo; top?: boolean } = {}) {
-    return this.make.group({ ...options, hint: 'members' });
-  }
-  roleGroup(options: { visibility?: Visibility; parent?: GroupInfo; top?: boolean } = {}) {
-    return this.make.group({ ...options, hint: 'members', roles: true });
-  }
-  project(options: { group?: GroupInfo; visibility?: Visibility } = {}) {
-    return this.make.project({ ...options, hint: 'members' });
-  }
-  roleProject(options: { group?: GroupInfo; visibility?: Visibility } = {}) {
-    return this.make.project({ ...options, hint: 'members', roles: true });
-  }
-  async roleSources() {
-    const [group, project] = await Promise.all([this.roleGroup(), this.group().then((parent) => this.roleProject({ group: parent }))]);
-    return { group, project };
-  }
-  roleSource(kind: SourceKind) {
-    return kind === 'group' ? this.roleGroup() : this.group().then((parent) => this.roleProject({ group: parent }));
-  }
-  hierarchy() {
-    return buildHierarchy(this.make);
-  }
-  lease() {
-    return this.ctx.lease();
-  }
-  newcomer() {
-    return this.make.user();
-  }
-  seatless() {
-    return this.ctx.leaseSeatless();
-  }
-  async member(source: SourceInfo, level: number) {
-    const user = await this.lease();
-    await this.add(source, user, level);
-    return user;
-  }
-  async add(source: SourceRef, user: { id: number }, level: number) {
-    const res = await this.admin.post(membersPath(source), { body: { user_id: user.id, access_level: level } });
-    expectSetUp(res, `adding user ${user.id} to ${source.kind} ${source.id} at level ${level}`);
-  }
-  async remove(source: SourceRef, user: { id: number }) {
-    const res = await this.admin.delete(memberPath(source, user.id));
-    if (![200, 204].includes(res.status)) throw new HarnessError(`clean-up failed: could not remove user ${user.id} from ${source.kind} ${source.id}${describeExchange(res)}`);
-  }
-}
-
-/** The toolkit of a test (`toolkit(kit)`) or of a fixture's build (its context). */
-export const toolkit = (ctx: SetupContext): Toolkit => new ContextToolkit(ctx);
-
-/**
- * The world of a members test file: a file fixture built once for its tests with `build`, which
- * is handed the build's toolkit (`t.use` reads the fixtures of `uses`). A test reads it with `use`,
- * and makes its own toolkit from its kit.
- */
-export function membersWorld<T extends object>(
-  name: string,
-  options: { uses?: Fixture<unknown>[]; alone?: string; perKind?: boolean; scope?: 'file' | 'run' },
-  build: (t: Toolkit, kind: SourceKind) => T | Promise<T>,
-): Fixture<T> {
-  return fixture({ name: `members-${name}`, scope: 'file', ...options, build: async (ctx) => build(toolkit(ctx), ctx.kind ?? 'group') });
-}
-
-/** A top-level role group, a subgroup in it and a project in the subgroup. */
-async function buildHierarchy(make: Maker): Promise<{ root: GroupInfo; sub: GroupInfo; project: ProjectInfo }> {
-  const root = await make.group({ top: true, hint: 'members', roles: true });
-  const sub = await make.group({ parent: root, hint: 'members' });
-  return { root, sub, project: await make.project({ group: sub, hint: 'members' }) };
-}
 
 /**
  * The run's hierarchy of that shape, shared by the files whose tests each work with members of their
@@ -199,10 +37,10 @@ export const sharedHierarchy = fixture({ name: 'members-hierarchy', scope: 'run'
 
 /**
  * A source of the kind two levels below a top group: the run's hierarchy (sharedHierarchy, which the
- * test uses) with its project, or with a subgroup of the test's own in its subgroup for a group.
+ * test reads) with its project, or with a subgroup of the test's own in its subgroup for a group.
  */
-export async function belowHierarchy(t: Toolkit, kind: SourceKind): Promise<{ top: GroupInfo; mid: GroupInfo; source: GroupInfo | ProjectInfo }> {
-  const { root, sub, project } = t.use(sharedHierarchy);
+export async function belowHierarchy(t: MembersKit, hierarchy: { root: GroupInfo; sub: GroupInfo; project: ProjectInfo }, kind: SourceKind): Promise<{ top: GroupInfo; mid: GroupInfo; source: GroupInfo | ProjectInfo }> {
+  const { root, sub, project } = hierarchy;
   return { top: root, mid: sub, source: kind === 'project' ? project : await t.group({ parent: sub }) };
 }
 
@@ -210,7 +48,7 @@ export async function belowHierarchy(t: Toolkit, kind: SourceKind): Promise<{ to
 export const MINIMAL_ACCESS_GROUPS = { kind: 'group', why: 'Minimal access (5) is a level of top-level groups only (ee/app/models/ee/group_member.rb access_level_inclusion); a project does not take it' } as const;
 
 /** A user lent to the test made a Minimal access member of `group` (a top-level group; a new one, its creator the administrator, unless given). */
-export async function minimalAccessMember(t: Toolkit, group?: GroupInfo): Promise<{ group: GroupInfo; user: ActorInfo }> {
+export async function minimalAccessMember(t: Pick<SetupContext, 'lease'> & MembersKit, group?: GroupInfo): Promise<{ group: GroupInfo; user: ActorInfo }> {
   const top = group ?? (await t.group({ top: true }));
   const user = await t.lease();
   await t.add(top, user, LEVEL.MINIMAL);
@@ -218,12 +56,12 @@ export async function minimalAccessMember(t: Toolkit, group?: GroupInfo): Promis
 }
 
 /** A new group or project, as `kind` says, inside `parent` (private unless told), with no member but the administrator (below ancestors with memberships). */
-export function sourceIn(t: Toolkit, kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
+export function sourceIn(t: MembersKit, kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
   return kind === 'group' ? t.group({ parent, visibility }) : t.project({ group: parent, visibility });
 }
 
 /** The same with every shared role actor as a direct member at its level (roleGroup, roleProject); public or private as told. */
-export function roleSourceIn(t: Toolkit, kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
+export function roleSourceIn(t: MembersKit, kind: SourceKind, parent: GroupInfo, visibility?: Visibility): Promise<GroupInfo | ProjectInfo> {
   return kind === 'group' ? t.roleGroup({ parent, visibility }) : t.roleProject({ group: parent, visibility });
 }
 
@@ -258,7 +96,7 @@ export async function inTemporarySource<T>(ctx: Pick<SetupContext, 'make' | 'adm
 
 // ---- public sources and access requesters ------------------------------------------------------
 
-/** A user lent to the test (holding a seat, as Toolkit.user) who asks for access to the public `source` (POST …/access_requests): an access requester. */
+/** A user lent to the test (holding a seat, as the kit's lease) who asks for access to the public `source` (POST …/access_requests): an access requester. */
 export async function requester(ctx: Pick<SetupContext, 'lease' | 'make'>, source: GroupInfo | ProjectInfo): Promise<ActorInfo> {
   const user = await ctx.lease();
   await ctx.make.requestAccess(source, user);
@@ -293,10 +131,9 @@ const privateParentSources = fixture({
 export const privateParent = fixture({
   name: 'members-private-parent-member',
   scope: 'file',
-  uses: [privateParentSources],
-  async build(ctx) {
-    const { parent, sub } = ctx.use(privateParentSources);
-    return { parent, sub, subMember: await toolkit(ctx).member(sub, LEVEL.DEVELOPER) };
+  fixtures: { privateParentSources },
+  async build({ privateParentSources: { parent, sub }, member }) {
+    return { parent, sub, subMember: await member(sub, LEVEL.DEVELOPER) };
   },
 });
 
@@ -607,6 +444,9 @@ export function expectNotShownSuccess(res: Exchange, gitlab: string = GITLAB.des
   expectEqual(res.body, undefined, 'an empty body', res);
 }
 
+/** The roles of the matrix: the shared actors made members at their level. */
+const MATRIX_ROLES = ['owner', 'maintainer', 'developer', 'guest'] as const;
+
 /** The role matrix of a request every member may make: members 200, an outsider 404, nobody 401. */
 export async function expectReadMatrix(as: (actor: ActorName | 'anonymous') => Client, path: string, notFound: string, schema: string, list: boolean): Promise<void> {
   for (const role of MATRIX_ROLES) expectOk(await as(role).get(path), 200, schema, { list });
@@ -663,11 +503,15 @@ export async function eventually(what: string, check: () => Promise<boolean>, ti
 
 // ---- fixtures and global settings ------------------------------------------------------------
 
-/** The world of the override endpoints: a group with the shared actors in their roles, and `plain`, a member of it who is not LDAP-synced, at `level`. */
-export function useOverrideWorld(name: string, level: number) {
-  return membersWorld(name, {}, async (t) => {
-    const group = await t.roleGroup();
-    return { group, plain: await t.member(group, level) };
+/** The file fixture of the override endpoints: a group with the shared actors in their roles, and `plain`, a member of it who is not LDAP-synced, at `level`. */
+export function overrideGroup(name: string, level: number) {
+  return fixture({
+    name: `members-${name}`,
+    scope: 'file',
+    async build({ roleGroup, member }) {
+      const group = await roleGroup();
+      return { group, plain: await member(group, level) };
+    },
   });
 }
 
@@ -698,37 +542,39 @@ export const ldapGroup = manifestGroup('ldap');
 export const samlGroup = manifestGroup('saml');
 export const enterpriseGroup = manifestGroup('enterprise');
 
-/** Runs `body` on the LDAP fixture (the test uses ldapGroup), with its entry, its group and a client of the group's owner. */
+/** Runs `body` on the LDAP group of the target's manifest (`fx`: the test's ldapGroup), with its entry, its group and a client of the group's owner. */
 export async function withLdapFixture(
-  kit: Pick<Kit, 'use' | 'withToken'>,
+  kit: Pick<Kit, 'withToken'>,
+  fx: ResolvedFixture<'ldap'>,
   body: (ldap: { fx: ResolvedFixture<'ldap'>; group: SourceRef; owner: Client }) => Promise<void>,
 ): Promise<void> {
-  const fx = kit.use(ldapGroup);
   await body({ fx, group: { kind: 'group', id: fx.group_id }, owner: kit.withToken(fx.ownerToken, 'LDAP group owner') });
 }
 
 // ---- cases more than one endpoint runs --------------------------------------------------------
 
-/** What a case factory adds its test to: an endpoint's suite (runner/run/conformance.ts endpoint). */
-type Suite = { test(spec: TestSpec, body: (kit: Kit) => Promise<void>): void };
+/** What a case factory adds its test to: an endpoint's suite (kit.ts endpoint). */
+type Suite = Endpoint<MembersKit, Fixtures>;
+/** A members test's kit, without its fixtures. */
+type MembersTestKit = Kit & MembersKit;
 
 /**
  * The `subgroup-and-roles` case of an EE endpoint of a top-level group (members.ee.top-level-only,
  * members.ee.admin-only, members.auth.anonymous): `send` on the subgroup gives 400 to its Owner; on
  * the top group its Maintainers, Developers and Guests are refused, an outsider gets 404 (or what
- * `outsider` checks) and nobody 401. `sources`: the fixture (of the endpoint's `uses`) with the two
- * groups. `prepare` runs first (its value goes to `send` and `after`), `after` checks what stayed,
- * which the title says in `stays`.
+ * `outsider` checks) and nobody 401. `sources`: the fixture with the two groups, which `prepare` and
+ * `after` are handed too. `prepare` runs first (its value goes to `send` and `after`), `after` checks
+ * what stayed, which the title says in `stays`.
  */
-export function subgroupAndRolesCase<G, P = undefined>(
+export function subgroupAndRolesCase<S extends { root: GroupInfo; sub: GroupInfo }, P = undefined>(
   suite: Suite,
-  sources: Fixture<{ root: G; sub: G }>,
+  sources: Fixture<S>,
   c: {
     stays?: string;
-    prepare?: (kit: Kit) => Promise<P>;
-    send: (client: Client, group: G, prepared: P) => Promise<Exchange>;
+    prepare?: (kit: MembersTestKit, sources: S) => Promise<P>;
+    send: (client: Client, group: GroupInfo, prepared: P) => Promise<Exchange>;
     outsider?: (res: Exchange) => void;
-    after?: (kit: Kit, prepared: P) => Promise<void>;
+    after?: (kit: MembersTestKit, prepared: P, sources: S) => Promise<void>;
   },
 ): void {
   suite.test(
@@ -737,14 +583,15 @@ export function subgroupAndRolesCase<G, P = undefined>(
       title: `a subgroup gives 400; Maintainers, Developers and Guests are refused (400 or 403; GitLab: 400), an outsider gets 404, nobody 401${c.stays === undefined ? '' : `; ${c.stays}`}`,
       clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
       requires: { capabilities: ['premium'] },
+      fixtures: { sources },
     },
-    async (kit) => {
+    async ({ sources, ...kit }) => {
       const { as } = kit;
-      const { root, sub } = kit.use(sources);
-      const prepared = (await c.prepare?.(kit)) as P;
+      const { root, sub } = sources;
+      const prepared = (await c.prepare?.(kit, sources)) as P;
       expectBadRequest(await c.send(as('owner'), sub, prepared));
       await expectOwnersOnly(as, (client) => c.send(client, root, prepared), c.outsider);
-      await c.after?.(kit, prepared);
+      await c.after?.(kit, prepared, sources);
     },
   );
 }
@@ -761,10 +608,10 @@ export function projectBotKeptCase(suite: Suite, c: { done: string; stays: strin
       title: `the bot user of the project's access token is not ${c.done}, not even by the project's Owner (403); ${c.stays}`,
       clauses: ['members.project-bot.kept'],
       only: { kind: 'project', why: 'a project access token\'s bot is a member of its project only' },
-      uses: [projectBot],
+      fixtures: { projectBot },
     },
-    async ({ as, use }) => {
-      const { project, bot } = use(projectBot);
+    async ({ as, projectBot }) => {
+      const { project, bot } = projectBot;
       for (const role of MANAGERS.project) expectForbidden(await c.send(as(role), memberPath(project, bot.id)), GITLAB.projectBot);
       expectEqual((await readMember(as('owner'), project, bot.id)).access_level, ACCESS.MAINTAINER, 'the bot, still a Maintainer of its project');
     },
@@ -782,10 +629,9 @@ export function requesterReadsCase(suite: Suite, c: { lists: string; path: (sour
       case: 'requester-reads',
       title: `a user whose access request to a public group or project is pending lists ${c.lists} (200) and is not among them`,
       clauses: ['members.public.read', 'members.requester.not-member'],
-      uses: [publicSources],
+      fixtures: { publicSources },
     },
-    async ({ kind, run, withToken, use }) => {
-      const sources = use(publicSources);
+    async ({ kind, run, withToken, publicSources: sources }) => {
       const pending = sources.requester;
       const ids = idsOf(await listAll(withToken(pending.tokens.api, 'access requester'), c.path(sources[kind]), 'member'));
       expectTrue(ids.includes(run.actors.developer.id), 'the members, the Developer among them, to be listed to the requester', `ids: ${ids.join(', ')}`);
@@ -801,7 +647,7 @@ export function requesterReadsCase(suite: Suite, c: { lists: string; path: (sour
  * its last owner, for GitLab counts a top-level group's direct Owners only
  * (Group#member_owners_excluding_project_bots).
  */
-export async function groupWithLastOwner(tk: Toolkit, admin: Client, adminId: number): Promise<GroupInfo> {
+export async function groupWithLastOwner(tk: MembersKit, admin: Client, adminId: number): Promise<GroupInfo> {
   const alone = await tk.group({ top: true });
   expectEqual(await memberIds(admin, alone), [adminId], `the group's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
   expectEqual((await readMember(admin, alone, adminId)).access_level, ACCESS.OWNER, 'the administrator, the group\'s Owner');
@@ -813,7 +659,7 @@ export async function groupWithLastOwner(tk: Toolkit, admin: Client, adminId: nu
  * parent, which the administrator owns (both read back): the subgroup has no last owner, for
  * GroupMember#last_owner_of_the_group? counts a subgroup's members_with_parents.
  */
-export async function subgroupOwnedAbove(tk: Toolkit, admin: Client, adminId: number): Promise<{ parent: GroupInfo; sub: GroupInfo }> {
+export async function subgroupOwnedAbove(tk: MembersKit, admin: Client, adminId: number): Promise<{ parent: GroupInfo; sub: GroupInfo }> {
   const parent = await tk.group();
   const sub = await tk.group({ parent });
   expectEqual(await memberIds(admin, sub), [adminId], `the subgroup's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);

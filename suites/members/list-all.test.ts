@@ -2,7 +2,7 @@
 // members of a group or project.
 import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, fixture, type MembersContext } from './kit.js';
 import type { ActorInfo } from '../../runner/run/context.js';
 import { ACCESS, ROLE_LEVEL, ROLES, sourceNotFound, type SourceKind } from '../../runner/core/vocabulary.js';
 import type { GroupInfo } from '../../runner/core/vocabulary.js';
@@ -24,16 +24,12 @@ import {
   sorted,
   sourceIn,
   statePath,
-  membersWorld,
   GITLAB,
   type MemberBody,
-  type Toolkit,
   personalProject,
   enterpriseGroup,
   requesterReadsCase,
-  toolkit,
 } from './helpers.js';
-import { members } from './area.js';
 import { projectBot } from '../common/project-bot.js';
 
 /** The groups the sources of both kinds are shared with. */
@@ -61,7 +57,7 @@ interface People {
  * members on several levels of its hierarchy and of groups it is shared with, and a public source
  * shared with a public and a private group.
  */
-async function build(t: Toolkit, kind: SourceKind, invited: Invited, people: People) {
+async function build(t: MembersContext, kind: SourceKind, invited: Invited, people: People) {
   // At the top: the state of a membership is set on a top-level group.
   const top = await t.roleGroup({ top: true });
   const sub = await t.group({ parent: top });
@@ -90,7 +86,7 @@ async function build(t: Toolkit, kind: SourceKind, invited: Invited, people: Peo
   return { top, parent, source, shared, x, y, z, sm, sg, so };
 }
 
-const world = membersWorld('members-list-all', { uses: [personalProject, privateParent] }, async (t) => {
+const sources = fixture({ name: 'members-members-list-all', scope: 'file', fixtures: { personalProject, privateParent }, build: async (t) => {
   const publicGroup = await t.group({ visibility: 'public' });
   const [p, q] = [await t.lease(), await t.lease()];
   await t.add(publicGroup, p, ACCESS.DEVELOPER);
@@ -118,12 +114,12 @@ const world = membersWorld('members-list-all', { uses: [personalProject, private
     r,
     qa,
     // A project in the administrator's own namespace (no group above it), with the role actors.
-    personal: t.use(personalProject),
-    private: t.use(privateParent),
+    personal: t.personalProject,
+    private: t.privateParent,
   };
-});
+} });
 
-const suite = endpoint(members, 'list-all', { uses: [world] });
+const suite = endpoint('list-all', { fixtures: { sources } });
 
 suite.test(
   {
@@ -132,8 +128,8 @@ suite.test(
     clauses: ['members.all.inherited', 'members.all.highest-level', 'members.entity.shape'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, use }) => {
-    const { source, all } = use(world)[kind];
+  async ({ kind, as, sources }) => {
+    const { source, all } = sources[kind];
     const ids = (await listAll(as('maintainer'), allMembersPath(source), 'member')).map((m) => m.id);
     expectEqual(ids.length, new Set(ids).size, 'each user to appear once');
     expectEqual(sorted(ids), sorted(all), `the direct, inherited and invited members of the ${kind}`);
@@ -147,8 +143,8 @@ suite.test(
     clauses: ['members.list.query-empty'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, use }) => {
-    const { source, all } = use(world)[kind];
+  async ({ kind, as, sources }) => {
+    const { source, all } = sources[kind];
     const ids = (await listAll(as('maintainer'), allMembersPath(source), 'member', { query: '' })).map((m) => m.id);
     expectEqual(sorted(ids), sorted(all), `the direct, inherited and invited members of the ${kind} with query=`);
   },
@@ -161,9 +157,9 @@ suite.test(
     clauses: ['members.all.highest-level', 'members.all.invited-level'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, run, use }) => {
-    const { parent, source, x, y, z } = use(world)[kind];
-    const { p, q, qa } = use(world);
+  async ({ kind, as, run, sources }) => {
+    const { parent, source, x, y, z } = sources[kind];
+    const { p, q, qa } = sources;
     const items = await listAll(as('developer'), allMembersPath(source), 'member');
     expectEqual(findIn(items, x.id, 'x').access_level, ACCESS.MAINTAINER, 'x: Developer of the top group, Maintainer of the source → 40');
     expectEqual(findIn(items, y.id, 'y').access_level, ACCESS.MAINTAINER, 'y: Guest of the source, Maintainer of the group above → 40');
@@ -184,9 +180,9 @@ suite.test(
     clauses: ['members.all.invited-visible'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, withToken, use }) => {
-    const { shared, sm } = use(world)[kind];
-    const { p, r } = use(world);
+  async ({ kind, as, withToken, sources }) => {
+    const { shared, sm } = sources[kind];
+    const { p, r } = sources;
     const byOutsider = idsOf(await listAll(as('outsider'), allMembersPath(shared), 'member'));
     expectTrue(byOutsider.includes(p.id), 'an outsider to see the member of the public invited group', `ids: ${byOutsider.join(', ')}`);
     expectTrue(byOutsider.includes(sm.id), `an outsider to see the direct member of the public ${kind}`, `ids: ${byOutsider.join(', ')}`);
@@ -203,9 +199,9 @@ suite.test(
     clauses: ['members.all.invited-private-to-source-members', 'members.entity.created-by'],
     requires: { minVersion: '17.0' },
   },
-  async ({ kind, withToken, log, use }) => {
-    const { shared, sm } = use(world)[kind];
-    const { p, r } = use(world);
+  async ({ kind, withToken, log, sources }) => {
+    const { shared, sm } = sources[kind];
+    const { p, r } = sources;
     const items = await listAll(withToken(sm.tokens.api, `a member of the shared ${kind}`), allMembersPath(shared), 'member');
     // The schema checked created_by, where present, as a user summary; the spec lists it without condition.
     const rowR = findIn(items, r.id, 'the member of the private invited group');
@@ -222,9 +218,9 @@ suite.test(
     clauses: ['members.all.invited-private-to-source-members', 'members.entity.created-by'],
     requires: { minVersion: '17.0' },
   },
-  async ({ kind, withToken, run, use }) => {
-    const { shared, so, sm } = use(world)[kind];
-    const { r } = use(world);
+  async ({ kind, withToken, run, sources }) => {
+    const { shared, so, sm } = sources[kind];
+    const { r } = sources;
     // A plain member's list first, from whom the source is hidden: the manager's list right after must not be that one.
     await listAll(withToken(sm.tokens.api, `a member of the shared ${kind}`), allMembersPath(shared), 'member');
     const items = await listAll(withToken(so.tokens.api, `a ${manager(kind)} of the shared ${kind}`), allMembersPath(shared), 'member');
@@ -240,9 +236,9 @@ suite.test(
     clauses: ['members.all.invited-private-to-source-members'],
     requires: { minVersion: '17.0' },
   },
-  async ({ kind, withToken, use }) => {
-    const { shared, sm, sg } = use(world)[kind];
-    const { p, r } = use(world);
+  async ({ kind, withToken, sources }) => {
+    const { shared, sm, sg } = sources[kind];
+    const { p, r } = sources;
     const items = await listAll(withToken(sg.tokens.api, `a Guest of the shared ${kind}`), allMembersPath(shared), 'member');
     const ids = idsOf(items);
     for (const [id, who] of [[r.id, 'the private invited group\'s member'], [p.id, 'the public invited group\'s member'], [sm.id, 'the Developer'], [sg.id, 'the Guest']] as const) {
@@ -259,9 +255,9 @@ suite.test(
     clauses: ['members.all.invited-visible', 'members.entity.created-by'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, withToken, run, use }) => {
-    const { shared } = use(world)[kind];
-    const { r } = use(world);
+  async ({ kind, withToken, run, sources }) => {
+    const { shared } = sources[kind];
+    const { r } = sources;
     const items = await listAll(withToken(r.tokens.api, 'a member of the private invited group'), allMembersPath(shared), 'member');
     const own = findIn(items, r.id, 'the viewer\'s own row');
     expectEqual(own.access_level, ACCESS.DEVELOPER, 'the level of the invited group\'s member');
@@ -276,8 +272,8 @@ suite.test(
     clauses: ['members.all.state-filter'],
     requires: { minVersion: '12.4', capabilities: ['premium'] },
   },
-  async ({ kind, as, use }) => {
-    const { top, source, y, all } = use(world)[kind];
+  async ({ kind, as, sources }) => {
+    const { top, source, y, all } = sources[kind];
     // The state is set on the top-level group and applies to the user's memberships in its whole hierarchy.
     expectOk(await as('owner').put(statePath(top, y.id), { body: { state: 'awaiting' } }), 200, 'member-state-result');
     try {
@@ -300,9 +296,9 @@ suite.test(
     clauses: ['members.list.query', 'members.list.user-ids'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, use }) => {
-    const { source, x } = use(world)[kind];
-    const { p } = use(world);
+  async ({ kind, as, sources }) => {
+    const { source, x } = sources[kind];
+    const { p } = sources;
     const byQuery = await as('developer').get(allMembersPath(source), { query: { query: x.username } });
     expectOk(byQuery, 200, 'member', { list: true });
     expectEqual(idsOf(byQuery.body as MemberBody[]), [x.id], 'the member found by username', byQuery);
@@ -317,14 +313,14 @@ suite.test(
     case: 'created-by-absent',
     title: 'in …/members/all, a member nobody added carries no created_by (GitLab parity: absent, not null) — the creator of the groups above, the bot of a project\'s access token — next to a member the administrator added, whose created_by is the administrator',
     clauses: ['members.entity.created-by-absent', 'members.entity.created-by'],
-    uses: [projectBot],
+    fixtures: { projectBot },
   },
-  async ({ kind, as, run, log, use }) => {
-    const { source, x } = use(world)[kind];
+  async ({ kind, as, run, log, sources, projectBot }) => {
+    const { source, x } = sources[kind];
     // The group: a subgroup of a top-level group, the administrator the direct Owner of both through
     // Groups::CreateService (add_owner, no current_user). The project: the run's project with a bot,
     // a member through ResourceAccessTokens::CreateService (add_member, no current_user).
-    const { project, bot } = use(projectBot);
+    const { project, bot } = projectBot;
     const [nobodys, userId] = kind === 'group' ? [source, run.adminId] : [project, bot.id];
     const row = findIn(await listAll(as('owner'), allMembersPath(nobodys), 'member'), userId, kind === 'group' ? 'the administrator who made the groups' : 'the project\'s bot');
     expectTrue(row.created_by === undefined || row.created_by === null, 'no created_by for a member nobody added', `got ${JSON.stringify(row.created_by)}`);
@@ -342,8 +338,8 @@ suite.test(
     clauses: ['members.pagination'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, use }) => {
-    const { source, all } = use(world)[kind];
+  async ({ kind, as, sources }) => {
+    const { source, all } = sources[kind];
     await checkPagination(as('guest'), allMembersPath(source), 'member', all);
   },
 );
@@ -355,8 +351,8 @@ suite.test(
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, use }) => {
-    await expectReadMatrix(as, allMembersPath(use(world)[kind].source), sourceNotFound(kind), 'member', true);
+  async ({ kind, as, sources }) => {
+    await expectReadMatrix(as, allMembersPath(sources[kind].source), sourceNotFound(kind), 'member', true);
   },
 );
 
@@ -366,19 +362,18 @@ suite.test(
     title: 'in a subgroup or project of the enterprise group, its owner sees the enterprise user\'s email (inherited or direct member) and no other',
     clauses: ['members.entity.email-enterprise'],
     requires: { minVersion: '12.4', capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
-    uses: [enterpriseGroup],
+    fixtures: { enterpriseGroup },
   },
-  async (kit) => {
+  async ({ ...kit }) => {
     const { kind, withToken, run } = kit;
     const fx = manifestEntry(run.fixtures, 'enterprise')!;
-    const t = toolkit(kit);
     const owner = withToken(fx.ownerToken, 'enterprise group owner');
-    await inTemporarySource(t, kind, fx.group_id, `enterprise-${kind}`, async (source) => {
+    await inTemporarySource(kit, kind, fx.group_id, `enterprise-${kind}`, async (source) => {
       const items = await listAll(owner, allMembersPath(source), 'member');
       expectTrue(typeof findIn(items, fx.enterprise_user_id, 'the enterprise user').email === 'string', `the owner to see the enterprise user's email in the ${kind}`);
       expectEqual(findIn(items, fx.other_user_id, 'the other member').email, undefined, 'no email for the member who is not an enterprise user');
       // Direct memberships of the source: its top-level group is still the enterprise group.
-      for (const id of [fx.enterprise_user_id, fx.other_user_id]) await t.add(source, { id }, ACCESS.OWNER);
+      for (const id of [fx.enterprise_user_id, fx.other_user_id]) await kit.add(source, { id }, ACCESS.OWNER);
       const direct = await listAll(owner, membersPath(source), 'member');
       expectTrue(typeof findIn(direct, fx.enterprise_user_id, 'the enterprise user, a direct member').email === 'string', `the owner to see the email of the enterprise user's ${kind} membership`);
       const all = await listAll(owner, allMembersPath(source), 'member');
@@ -395,8 +390,8 @@ suite.test(
     clauses: ['members.entity.email-hidden'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, use }) => {
-    const items = await listAll(as('owner'), allMembersPath(use(world)[kind].source), 'member');
+  async ({ kind, as, sources }) => {
+    const items = await listAll(as('owner'), allMembersPath(sources[kind].source), 'member');
     expectEqual(items.filter((m) => m.email !== undefined).map((m) => m.username), [], 'no member to carry an email');
   },
 );
@@ -409,8 +404,8 @@ suite.test(
     requires: { minVersion: '12.4' },
     only: { kind: 'project', why: 'only a project can live in a user\'s personal namespace; a group always has a group or nothing above it' },
   },
-  async ({ as, run, use }) => {
-    const { personal } = use(world);
+  async ({ as, run, sources }) => {
+    const { personal } = sources;
     const items = await listAll(as('guest'), allMembersPath(personal), 'member');
     const ids = items.map((m) => m.id);
     expectEqual(ids.length, new Set(ids).size, 'each user to appear once');
@@ -429,8 +424,8 @@ suite.test(
     clauses: ['members.read.private-parent'],
     only: { kind: 'group', why: 'only a group has subgroups whose members may see it without being its members' },
   },
-  async ({ withToken, use }) => {
-    const { parent, subMember } = use(world).private;
+  async ({ withToken, sources }) => {
+    const { parent, subMember } = sources.private;
     expectParentMembersRefused(await withToken(subMember.tokens.api, 'a member of the subgroup only').get(allMembersPath(parent)));
   },
 );
@@ -442,8 +437,8 @@ suite.test(
     clauses: ['members.list.user-ids'],
     requires: { minVersion: '12.4' },
   },
-  async ({ kind, as, run, use }) => {
-    const { source, x } = use(world)[kind];
+  async ({ kind, as, run, sources }) => {
+    const { source, x } = sources[kind];
     const res = await as('developer').get(allMembersPath(source), { query: { user_ids: `${x.id},${run.actors.outsider.id}` } });
     expectOk(res, 200, 'member', { list: true });
     expectEqual(idsOf(res.body as MemberBody[]), [x.id], 'only the member among the user_ids', res);

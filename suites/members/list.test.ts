@@ -2,7 +2,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectStatus, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, fixture, type MembersContext } from './kit.js';
 import { segment } from '../../runner/core/client.js';
 import { ACCESS, dateIn, ROLES, sourceNotFound, sourcePath, type SourceKind } from '../../runner/core/vocabulary.js';
 import {
@@ -26,16 +26,12 @@ import {
   LEVEL,
   MINIMAL_ACCESS_GROUPS,
   minimalAccessMember,
-  membersWorld,
   GITLAB,
   type MemberBody,
-  type Toolkit,
   personalProject,
   enterpriseGroup,
   requesterReadsCase,
-  toolkit,
 } from './helpers.js';
-import { members } from './area.js';
 import { projectBot } from '../common/project-bot.js';
 
 const expiry = dateIn(40);
@@ -45,7 +41,7 @@ const expiry = dateIn(40);
  * member of its own (inherited, not direct) and shared with a group whose member is not direct
  * either; and a public source with the role actors.
  */
-async function build(t: Toolkit, kind: SourceKind) {
+async function build(t: MembersContext, kind: SourceKind) {
   const parent = await t.group();
   const inherited = await t.member(parent, ACCESS.DEVELOPER);
   const source = await roleSourceIn(t, kind, parent);
@@ -64,14 +60,14 @@ async function build(t: Toolkit, kind: SourceKind) {
   return { source, publicSource, a, b, c, inherited, viaInvite, direct };
 }
 
-const world = membersWorld('members-list', { uses: [personalProject] }, async (t) => ({
+const sources = fixture({ name: 'members-members-list', scope: 'file', fixtures: { personalProject }, build: async (t) => ({
   group: await build(t, 'group'),
   project: await build(t, 'project'),
   // A project in the administrator's own namespace: no group above it.
-  personal: t.use(personalProject),
-}));
+  personal: t.personalProject,
+}) });
 
-const suite = endpoint(members, 'list', { uses: [world] });
+const suite = endpoint('list', { fixtures: { sources } });
 
 suite.test(
   {
@@ -79,8 +75,8 @@ suite.test(
     title: 'the list holds exactly the direct members: not members of the group above, not members of a group it is shared with',
     clauses: ['members.list.direct-only', 'members.entity.shape'],
   },
-  async ({ kind, as, run, use }) => {
-    const { source, inherited, viaInvite, direct } = use(world)[kind];
+  async ({ kind, as, run, sources }) => {
+    const { source, inherited, viaInvite, direct } = sources[kind];
     const ids = await memberIds(as('owner'), source);
     expectEqual(knownDirect(run, kind, ids), sorted(direct), `the direct members of the ${kind}`);
     expectTrue(!ids.includes(inherited.id) && !ids.includes(viaInvite.id), 'neither the member of the group above nor the invited group\'s member to be listed', `ids: ${ids.join(', ')}`);
@@ -93,8 +89,8 @@ suite.test(
     title: 'each member shows its level, its expiry (a date or null) and who added it',
     clauses: ['members.entity.shape', 'members.entity.created-by'],
   },
-  async ({ kind, as, run, use }) => {
-    const { source, a, b, c } = use(world)[kind];
+  async ({ kind, as, run, sources }) => {
+    const { source, a, b, c } = sources[kind];
     const items = await listAll(as('developer'), membersPath(source), 'member');
     const rowA = findIn(items, a.id, 'member a in the list');
     expectEqual([rowA.username, rowA.access_level, rowA.expires_at], [a.username, ACCESS.DEVELOPER, expiry], 'username, access_level and expires_at of a');
@@ -111,14 +107,14 @@ suite.test(
     case: 'created-by-absent',
     title: 'in the list, a member nobody added carries no created_by (GitLab parity: absent, not null) — the creator of a group, the bot of a project\'s access token — next to a member the administrator added, whose created_by is the administrator',
     clauses: ['members.entity.created-by-absent', 'members.entity.created-by'],
-    uses: [projectBot],
+    fixtures: { projectBot },
   },
-  async ({ kind, as, run, log, use }) => {
-    const { source, a } = use(world)[kind];
+  async ({ kind, as, run, log, sources, projectBot }) => {
+    const { source, a } = sources[kind];
     // GitLab: spec/requests/api/members_spec.rb (GET members: contain_exactly(a_hash_including('created_by' => …), hash_not_including('created_by'))).
     // A group's creator is its Owner through Groups::CreateService (add_owner, no current_user); a
     // project's bot through ResourceAccessTokens::CreateService (add_member, no current_user).
-    const { project, bot } = use(projectBot);
+    const { project, bot } = projectBot;
     const [nobodys, userId] = kind === 'group' ? [source, run.adminId] : [project, bot.id];
     const row = findIn(await listAll(as('owner'), membersPath(nobodys), 'member'), userId, kind === 'group' ? 'the administrator who made the group' : 'the project\'s bot');
     expectTrue(row.created_by === undefined || row.created_by === null, 'no created_by for a member nobody added', `got ${JSON.stringify(row.created_by)}`);
@@ -134,8 +130,8 @@ suite.test(
     title: 'an owner who is not an administrator sees no email of ordinary members',
     clauses: ['members.entity.email-hidden'],
   },
-  async ({ kind, as, use }) => {
-    const items = await listAll(as('owner'), membersPath(use(world)[kind].source), 'member');
+  async ({ kind, as, sources }) => {
+    const items = await listAll(as('owner'), membersPath(sources[kind].source), 'member');
     expectEqual(items.filter((m) => m.email !== undefined).map((m) => m.username), [], 'no member to carry an email');
   },
 );
@@ -147,8 +143,8 @@ suite.test(
     clauses: ['members.entity.email-admin'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ kind, as, run, log, use }) => {
-    const { source, a } = use(world)[kind];
+  async ({ kind, as, run, log, sources }) => {
+    const { source, a } = sources[kind];
     const items = await listAll(as('admin'), membersPath(source), 'member');
     const known = [[a.id, a.email, 'a'], [run.actors.developer.id, run.actors.developer.email, 'the developer']] as const;
     // The spec's rule names group owners only; an address shown must at least be the member's own.
@@ -169,32 +165,31 @@ suite.test(
     title: 'owners of the enterprise group see the email of its enterprise users only, in the group and in its projects; other members see none',
     clauses: ['members.entity.email-enterprise'],
     requires: { capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
-    uses: [enterpriseGroup],
+    fixtures: { enterpriseGroup },
   },
-  async (kit) => {
+  async ({ ...kit }) => {
     const { kind, withToken, run } = kit;
     const fx = manifestEntry(run.fixtures, 'enterprise')!;
-    const t = toolkit(kit);
     const owner = withToken(fx.ownerToken, 'enterprise group owner');
-    const viewer = await t.lease();
+    const viewer = await kit.lease();
     // The group itself; for a project, one made in the group with both users as direct members.
     const check = async (source: { kind: SourceKind; id: number }) => {
       const items = await listAll(owner, membersPath(source), 'member');
       expectTrue(typeof findIn(items, fx.enterprise_user_id, 'the enterprise user').email === 'string', 'the owner to see the enterprise user\'s email');
       expectEqual(findIn(items, fx.other_user_id, 'the other member').email, undefined, 'no email for the member who is not an enterprise user');
       // A Developer of the same source sees no email at all; the temporary member is removed again.
-      await t.add(source, viewer, ACCESS.DEVELOPER);
+      await kit.add(source, viewer, ACCESS.DEVELOPER);
       try {
         const seen = await listAll(withToken(viewer.tokens.api, `a developer of the ${kind}`), membersPath(source), 'member');
         expectEqual(findIn(seen, fx.enterprise_user_id, 'the enterprise user').email, undefined, 'no email for a viewer who is not an owner');
       } finally {
-        await t.remove(source, viewer);
+        await kit.remove(source, viewer);
       }
     };
     if (kind === 'group') return check({ kind: 'group', id: fx.group_id });
-    return inTemporarySource(t, kind, fx.group_id, 'enterprise-project', async (project) => {
+    return inTemporarySource(kit, kind, fx.group_id, 'enterprise-project', async (project) => {
       // As Owners: a direct membership may not be lower than the level the users hold in the group.
-      for (const id of [fx.enterprise_user_id, fx.other_user_id]) await t.add(project, { id }, ACCESS.OWNER);
+      for (const id of [fx.enterprise_user_id, fx.other_user_id]) await kit.add(project, { id }, ACCESS.OWNER);
       await check(project);
     });
   },
@@ -206,8 +201,8 @@ suite.test(
     title: 'query keeps the members whose username or name contains the string, ignoring case (GitLab: User.search)',
     clauses: ['members.list.query'],
   },
-  async ({ kind, as, use }) => {
-    const { source, a } = use(world)[kind];
+  async ({ kind, as, sources }) => {
+    const { source, a } = sources[kind];
     for (const query of [a.username, a.username.toUpperCase().slice(2)]) {
       const res = await as('developer').get(membersPath(source), { query: { query } });
       expectOk(res, 200, 'member', { list: true });
@@ -232,8 +227,8 @@ suite.test(
     title: 'an empty query (query=) lists every direct member, as without it',
     clauses: ['members.list.query-empty'],
   },
-  async ({ kind, as, run, use }) => {
-    const { source, direct } = use(world)[kind];
+  async ({ kind, as, run, sources }) => {
+    const { source, direct } = sources[kind];
     const items = await listAll(as('developer'), membersPath(source), 'member', { query: '' });
     expectEqual(knownDirect(run, kind, idsOf(items)), sorted(direct), `the direct members of the ${kind} with query=`);
   },
@@ -246,8 +241,8 @@ suite.test(
     clauses: ['members.entity.seat-hidden'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ kind, as, use }) => {
-    const { source } = use(world)[kind];
+  async ({ kind, as, sources }) => {
+    const { source } = sources[kind];
     const res = await as('owner').get(membersPath(source), { query: { show_seat_info: false, per_page: 100 } });
     expectOk(res, 200, 'member', { list: true });
     const items = res.body as MemberBody[];
@@ -266,8 +261,8 @@ suite.test(
     title: 'user_ids keeps only the members with these user ids',
     clauses: ['members.list.user-ids'],
   },
-  async ({ kind, as, run, use }) => {
-    const { source, a, c, inherited } = use(world)[kind];
+  async ({ kind, as, run, sources }) => {
+    const { source, a, c, inherited } = sources[kind];
     const res = await as('guest').get(membersPath(source), { query: { user_ids: `${a.id},${c.id},${run.actors.outsider.id},${inherited.id}` } });
     expectOk(res, 200, 'member', { list: true });
     expectEqual(idsOf(res.body as MemberBody[]), sorted([a.id, c.id]), 'the members named by user_ids (the outsider is no member, the member of the group above no direct one)', res);
@@ -282,8 +277,8 @@ suite.test(
     // The parameter is declared in CE (lib/api/members.rb) but applied by EE only (ee/lib/ee/api/helpers/members_helpers.rb retrieve_members).
     requires: { capabilities: ['premium'] },
   },
-  async ({ kind, as, run, use }) => {
-    const { source, a, b, direct } = use(world)[kind];
+  async ({ kind, as, run, sources }) => {
+    const { source, a, b, direct } = sources[kind];
     const res = await as('owner').get(membersPath(source), { query: { skip_users: `${a.id},${b.id}`, per_page: 100 } });
     expectOk(res, 200, 'member', { list: true });
     expectEqual(knownDirect(run, kind, idsOf(res.body as MemberBody[])), sorted(direct.filter((id) => id !== a.id && id !== b.id)), 'every direct member but a and b', res);
@@ -297,8 +292,8 @@ suite.test(
     clauses: ['members.entity.seat-info'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ kind, as, log, use }) => {
-    const { source } = use(world)[kind];
+  async ({ kind, as, log, sources }) => {
+    const { source } = sources[kind];
     const res = await as('owner').get(membersPath(source), { query: { show_seat_info: true, per_page: 100 } });
     expectOk(res, 200, 'member', { list: true });
     const items = res.body as MemberBody[];
@@ -320,8 +315,8 @@ suite.test(
     clauses: ['members.entity.seat-info', 'members.entity.seat-active'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ kind, as, run, use }) => {
-    const { source } = use(world)[kind];
+  async ({ kind, as, run, sources }) => {
+    const { source } = sources[kind];
     const res = await as('owner').get(membersPath(source), { query: { show_seat_info: true, per_page: 100 } });
     expectOk(res, 200, 'member', { list: true });
     const items = res.body as MemberBody[];
@@ -339,8 +334,8 @@ suite.test(
     title: 'page and per_page page through the members with GitLab\'s headers; a page past the end is empty; per_page=0 is refused',
     clauses: ['members.pagination'],
   },
-  async ({ kind, as, run, use }) => {
-    const { source, direct } = use(world)[kind];
+  async ({ kind, as, run, sources }) => {
+    const { source, direct } = sources[kind];
     const ids = await memberIds(as('maintainer'), source);
     expectEqual(knownDirect(run, kind, ids), sorted(direct), 'the direct members to page through');
     await checkPagination(as('maintainer'), membersPath(source), 'member', ids);
@@ -354,8 +349,8 @@ suite.test(
     title: 'every member of a private group or project may list its members; an outsider gets 404, nobody 401',
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
   },
-  async ({ kind, as, use }) => {
-    await expectReadMatrix(as, membersPath(use(world)[kind].source), sourceNotFound(kind), 'member', true);
+  async ({ kind, as, sources }) => {
+    await expectReadMatrix(as, membersPath(sources[kind].source), sourceNotFound(kind), 'member', true);
   },
 );
 
@@ -365,8 +360,8 @@ suite.test(
     title: 'the members of a public group or project are readable by any user, but not without a token (401)',
     clauses: ['members.read.visibility', 'members.auth.anonymous'],
   },
-  async ({ kind, as, use }) => {
-    const { publicSource } = use(world)[kind];
+  async ({ kind, as, sources }) => {
+    const { publicSource } = sources[kind];
     expectOk(await as('outsider').get(membersPath(publicSource)), 200, 'member', { list: true });
     expectAnonymous401(await as('anonymous').get(membersPath(publicSource)));
   },
@@ -378,8 +373,8 @@ suite.test(
     title: 'a read_api token may list members',
     clauses: ['members.auth.read-api-scope'],
   },
-  async ({ kind, as, use }) => {
-    expectOk(await as('developer', 'read_api').get(membersPath(use(world)[kind].source)), 200, 'member', { list: true });
+  async ({ kind, as, sources }) => {
+    expectOk(await as('developer', 'read_api').get(membersPath(sources[kind].source)), 200, 'member', { list: true });
   },
 );
 
@@ -389,8 +384,8 @@ suite.test(
     title: 'the source may be named by its URL-encoded full path; an unknown one gives 404 "404 Group Not Found" / "404 Project Not Found"',
     clauses: ['members.id.path-or-number', 'members.read.visibility', 'members.errors.shape', 'members.auth.read-api-scope'],
   },
-  async ({ kind, as, run, use }) => {
-    const { source, direct } = use(world)[kind];
+  async ({ kind, as, run, sources }) => {
+    const { source, direct } = sources[kind];
     expectTrue(source.fullPath.includes('/'), 'the full path to contain a slash (test setup)', source.fullPath);
     const res = await as('reporter', 'read_api').get(membersPath({ kind, id: source.fullPath }), { query: { per_page: 100 } });
     expectOk(res, 200, 'member', { list: true });
@@ -406,13 +401,12 @@ suite.test(
     title: 'a person invited by email is neither among the members nor among all members',
     clauses: ['members.list.no-invitations'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: side } = use(world);
-    const t = toolkit(kit);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: side } = sources;
     // The file's source (only its own tests change it, one at a time); the invitation is withdrawn again.
     const { source } = side;
-    const address = t.names.email('invitee');
+    const address = kit.names.email('invitee');
     const before = { direct: await memberIds(as('admin'), source), all: await memberIds(as('admin'), source, true) };
     const invite = await as('admin').post(`${sourcePath(source)}/invitations`, { body: { email: address, access_level: ACCESS.DEVELOPER } });
     expectSetUp(invite, 'inviting a person by email', { usable: (body) => (body as { status?: unknown }).status === 'success' });
@@ -431,8 +425,8 @@ suite.test(
     title: 'user_ids that are not integers name no member: refused (400 in the parameter-error shape) or read as no user (200, an empty list; GitLab: its to_i reads them as 0)',
     clauses: ['members.errors.shape'],
   },
-  async ({ kind, as, use }) => {
-    const res = await as('owner').get(membersPath(use(world)[kind].source), { query: { user_ids: 'one,two' } });
+  async ({ kind, as, sources }) => {
+    const res = await as('owner').get(membersPath(sources[kind].source), { query: { user_ids: 'one,two' } });
     // The spec types user_ids as integers and leaves other values open; GitLab reads each piece with
     // Ruby's to_i (lib/api/validations/types/comma_separated_to_integer_array.rb), so "one" is user 0.
     expectStatus(res, [200, 400], 'a refusal of the values, or a list of the members they name (none)');
@@ -453,8 +447,8 @@ suite.test(
     clauses: ['members.list.direct-only', 'members.entity.email-hidden'],
     only: { kind: 'project', why: 'only a project can live in a user\'s personal namespace; a group always has a group or nothing above it' },
   },
-  async ({ as, run, use }) => {
-    const { personal } = use(world);
+  async ({ as, run, sources }) => {
+    const { personal } = sources;
     const items = await listAll(as('developer'), membersPath(personal), 'member');
     // The administrator owns the namespace and may or may not be listed as a direct member.
     expectEqual(knownDirect(run, 'project', idsOf(items)), sorted(ROLES.map((r) => run.actors[r].id)), 'the direct members of the personal project');
@@ -473,9 +467,9 @@ suite.test(
     only: MINIMAL_ACCESS_GROUPS,
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
+  async ({ ...kit }) => {
     const { as, run } = kit;
-    const { group, user } = await minimalAccessMember(toolkit(kit));
+    const { group, user } = await minimalAccessMember(kit);
     const items = await listAll(as('admin'), membersPath(group), 'member');
     expectEqual(idsOf(items), sorted([run.adminId, user.id]), 'the direct members: the administrator who made the group and the Minimal access member');
     expectEqual(findIn(items, user.id, 'the Minimal access member').access_level, LEVEL.MINIMAL, 'the Minimal access member\'s access_level');

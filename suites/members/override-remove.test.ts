@@ -1,6 +1,6 @@
 // DELETE /groups/:id/members/:user_id/override
 import { expectEqual, expectOk, expectStatus, parity } from '../../runner/core/checks.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import {
   expectForbidden,
   expectOverrideRefused,
@@ -9,17 +9,16 @@ import {
   OVERRIDE_SHOWN,
   overridePath,
   readMember,
-  useOverrideWorld,
+  overrideGroup,
   withLdapFixture,
   type MemberBody,
   ldapGroup,
 } from './helpers.js';
-import { members } from './area.js';
 
 
-const world = useOverrideWorld('remove-member-override', LEVEL.REPORTER);
+const sources = overrideGroup('remove-member-override', LEVEL.REPORTER);
 
-const suite = endpoint(members, 'override-remove', { uses: [world] });
+const suite = endpoint('override-remove', { fixtures: { sources } });
 
 suite.test(
   {
@@ -27,11 +26,11 @@ suite.test(
     title: 'after an override, DELETE returns the LDAP-synced member with override false, and the flag reads back false',
     clauses: ['members.override.clear', 'members.entity.override-ldap'],
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
-    uses: [ldapGroup],
+    fixtures: { ldapGroup },
   },
-  async (kit) => {
+  async ({ ldapGroup, ...kit }) => {
     const { log } = kit;
-    await withLdapFixture(kit, async ({ fx, group, owner }) => {
+    await withLdapFixture(kit, ldapGroup, async ({ fx, group, owner }) => {
       expectStatus(await owner.post(overridePath(group, fx.user_id)), [200, 201], 'overriding the member first');
       const res = await owner.delete(overridePath(group, fx.user_id));
       // The spec gives no status; GitLab presents the member, which Grape answers with 200 for a DELETE.
@@ -51,8 +50,8 @@ suite.test(
     clauses: ['members.override.refused', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run, use }) => {
-    const { group, plain } = use(world);
+  async ({ as, run, sources }) => {
+    const { group, plain } = sources;
     expectForbidden(await as('owner').delete(overridePath(group, plain.id)), GITLAB.override);
     await expectOverrideRefused(as, group, plain, run.actors.outsider.id, (client, path) => client.delete(path));
     expectEqual((await readMember(as('owner'), group, plain.id)).access_level, LEVEL.REPORTER, 'the member, unchanged');

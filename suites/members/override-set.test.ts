@@ -1,6 +1,6 @@
 // POST /groups/:id/members/:user_id/override
 import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import {
   expectForbidden,
   expectOverrideRefused,
@@ -10,18 +10,16 @@ import {
   OVERRIDE_SHOWN,
   overridePath,
   readMember,
-  useOverrideWorld,
+  overrideGroup,
   withLdapFixture,
   type MemberBody,
   ldapGroup,
-  toolkit,
 } from './helpers.js';
-import { members } from './area.js';
 
 
-const world = useOverrideWorld('set-member-override', LEVEL.DEVELOPER);
+const sources = overrideGroup('set-member-override', LEVEL.DEVELOPER);
 
-const suite = endpoint(members, 'override-set', { uses: [world] });
+const suite = endpoint('override-set', { fixtures: { sources } });
 
 suite.test(
   {
@@ -29,11 +27,11 @@ suite.test(
     title: 'an owner overrides an LDAP-synced member: override true, and the level may then be changed (restored afterwards)',
     clauses: ['members.override.set', 'members.entity.override-ldap', 'members.entity.shape'],
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
-    uses: [ldapGroup],
+    fixtures: { ldapGroup },
   },
-  async (kit) => {
+  async ({ ldapGroup, ...kit }) => {
     const { log } = kit;
-    await withLdapFixture(kit, async ({ fx, group, owner }) => {
+    await withLdapFixture(kit, ldapGroup, async ({ fx, group, owner }) => {
       const before = await readMember(owner, group, fx.user_id);
       parity({ log }, OVERRIDE_SHOWN, () => expectEqual(before.override, false, 'the fixture member\'s override flag before the test'));
       const level = before.access_level;
@@ -65,8 +63,8 @@ suite.test(
     clauses: ['members.override.refused', 'members.entity.override-ldap'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, log, use }) => {
-    const { group, plain } = use(world);
+  async ({ as, log, sources }) => {
+    const { group, plain } = sources;
     expectForbidden(await as('owner').post(overridePath(group, plain.id)), GITLAB.override);
     const back = await readMember(as('owner'), group, plain.id);
     expectEqual(back.access_level, LEVEL.DEVELOPER, 'the member\'s level, unchanged');
@@ -81,8 +79,8 @@ suite.test(
     clauses: ['members.override.refused', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run, use }) => {
-    const { group, plain } = use(world);
+  async ({ as, run, sources }) => {
+    const { group, plain } = sources;
     await expectOverrideRefused(as, group, plain, run.actors.outsider.id, (client, path) => client.post(path));
   },
 );
@@ -93,20 +91,19 @@ suite.test(
     title: 'a Developer of the LDAP group cannot override its synced member (403); the flag stays false',
     clauses: ['members.override.refused'],
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
-    uses: [ldapGroup],
+    fixtures: { ldapGroup },
   },
-  async (kit) => {
+  async ({ ldapGroup, ...kit }) => {
     const { withToken, log } = kit;
-    const t = toolkit(kit);
-    const viewer = await t.lease();
-    await withLdapFixture(kit, async ({ fx, group, owner }) => {
-      await t.add(group, viewer, LEVEL.DEVELOPER);
+    const viewer = await kit.lease();
+    await withLdapFixture(kit, ldapGroup, async ({ fx, group, owner }) => {
+      await kit.add(group, viewer, LEVEL.DEVELOPER);
       try {
         expectForbidden(await withToken(viewer.tokens.api, 'a Developer of the LDAP group').post(overridePath(group, fx.user_id)), GITLAB.override);
         const back = await readMember(owner, group, fx.user_id);
         parity({ log }, OVERRIDE_SHOWN, () => expectEqual(back.override, false, 'the override flag, unchanged'));
       } finally {
-        await t.remove(group, viewer);
+        await kit.remove(group, viewer);
       }
     });
   },
@@ -118,13 +115,12 @@ suite.test(
     title: 'in the LDAP-synced group, a member who is not LDAP-synced cannot be overridden (403); a user who is no member gets no server error',
     clauses: ['members.override.refused'],
     requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
-    uses: [ldapGroup],
+    fixtures: { ldapGroup },
   },
-  async (kit) => {
-    const t = toolkit(kit);
-    const [plain, stranger] = [await t.lease(), await t.lease()];
-    await withLdapFixture(kit, async ({ group, owner }) => {
-      await t.add(group, plain, LEVEL.DEVELOPER);
+  async ({ ldapGroup, ...kit }) => {
+    const [plain, stranger] = [await kit.lease(), await kit.lease()];
+    await withLdapFixture(kit, ldapGroup, async ({ group, owner }) => {
+      await kit.add(group, plain, LEVEL.DEVELOPER);
       try {
         // The group passes the override check; the member does not (GroupMemberPolicy: rule { ~ldap }.prevent :override_group_member).
         expectForbidden(await owner.post(overridePath(group, plain.id)), GITLAB.override);
@@ -133,7 +129,7 @@ suite.test(
         const nobody = await owner.post(overridePath(group, stranger.id));
         expectTrue(nobody.status < 500, 'no server error for a user who is no member', `got HTTP ${nobody.status}`, nobody);
       } finally {
-        await t.remove(group, plain);
+        await kit.remove(group, plain);
       }
     });
   },

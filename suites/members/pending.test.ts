@@ -1,7 +1,7 @@
 // GET /groups/:id/pending_members
 import { expectEqual, expectOk, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
 import { apiPath } from '../../runner/core/client.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, fixture } from './kit.js';
 import {
   checkPagination,
   GITLAB,
@@ -9,13 +9,11 @@ import {
   pendingMembers,
   pendingPath,
   statePath,
-  membersWorld,
   subgroupAndRolesCase,
 } from './helpers.js';
-import { members } from './area.js';
 
 
-const world = membersWorld('get-pending-members', {}, async (t) => {
+const sources = fixture({ name: 'members-get-pending-members', scope: 'file', build: async (t) => {
   const { root, sub, project } = await t.hierarchy();
   // a: awaiting in the root group; b: awaiting through its only membership, in the project; c: active.
   const [a, b, c] = [await t.lease(), await t.lease(), await t.lease()];
@@ -34,9 +32,9 @@ const world = membersWorld('get-pending-members', {}, async (t) => {
     expectSetUp(invite, `inviting ${address}`, { usable: (body) => (body as { status?: unknown }).status === 'success' });
   }
   return { root, sub, a, b, c, email, projectEmail };
-});
+} });
 
-const suite = endpoint(members, 'pending', { uses: [world] });
+const suite = endpoint('pending', { fixtures: { sources } });
 
 suite.test(
   {
@@ -45,8 +43,8 @@ suite.test(
     clauses: ['members.pending.list'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, log, use }) => {
-    const { root, a, b, c, email, projectEmail } = use(world);
+  async ({ as, log, sources }) => {
+    const { root, a, b, c, email, projectEmail } = sources;
     const items = await pendingMembers(as('owner'), root);
     for (const user of [a, b]) {
       const entries = items.filter((p) => p.username === user.username);
@@ -77,16 +75,16 @@ suite.test(
     clauses: ['members.pagination'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { root } = use(world);
+  async ({ as, sources }) => {
+    const { root } = sources;
     const ids = (await pendingMembers(as('owner'), root)).map((p) => p.id);
     await checkPagination(as('owner'), pendingPath(root), 'pending-member', ids);
   },
 );
 
-subgroupAndRolesCase(suite, world, {
-  prepare: async ({ as, use }) => {
-    expectOk(await as('owner').get(pendingPath(use(world).root)), 200, 'pending-member', { list: true });
+subgroupAndRolesCase(suite, sources, {
+  prepare: async ({ as }, { root }) => {
+    expectOk(await as('owner').get(pendingPath(root)), 200, 'pending-member', { list: true });
   },
   send: (client, group) => client.get(pendingPath(group)),
 });

@@ -6,7 +6,8 @@
 // value it found. Each test runs on a group (requests of its Owner) and on a project (requests of its
 // Maintainer).
 import { expectEqual, expectFields, expectOk, expectStatus, parity } from '../../runner/core/checks.js';
-import { endpoint, type Kit } from '../../runner/run/conformance.js';
+import { endpoint, fixture, type MembersKit } from './kit.js';
+import type { Kit } from '../../runner/run/conformance.js';
 import { at } from '../../runner/core/instance-setting.js';
 import { PROMOTION_MANAGEMENT, QUEUED } from '../common/promotion.js';
 import { ACCESS, type GroupInfo, type ProjectInfo, type SourceKind } from '../../runner/core/vocabulary.js';
@@ -16,33 +17,29 @@ import {
   memberPath,
   membersPath,
   readMember,
-  membersWorld,
   type MemberBody,
-  toolkit,
 } from './helpers.js';
-import { members } from './area.js';
 
 /** Where GitLab answers a queued promotion with 202 Accepted. */
 const QUEUED_STATUS_GITLAB = 'ee/lib/ee/api/helpers/members_helpers.rb; ee/spec/requests/api/members_spec.rb (single member api response, update membership api response: :accepted)';
 
 // Built per kind: a seatless user serves each source once (its queued promotion stays), and the tests of each kind draw from the same seatless pool.
 // Run-scoped, though only this file uses it: both of the setting's phases load the file, and share it.
-const world = membersWorld('promotion-management', { perKind: true, scope: 'run' }, async (t, kind) => ({ [kind]: await t.roleSource(kind) }) as Record<SourceKind, GroupInfo | ProjectInfo>);
+const sources = fixture({ name: 'members-promotion-management', scope: 'run', perKind: true, build: async ({ roleSource, kind }) => ({ [kind!]: await roleSource(kind!) }) as Record<SourceKind, GroupInfo | ProjectInfo> });
 
-const addSuite = endpoint(members, 'add', { uses: [world] });
-const editSuite = endpoint(members, 'edit', { uses: [world] });
+const addSuite = endpoint('add', { fixtures: { sources } });
+const editSuite = endpoint('edit', { fixtures: { sources } });
 
 /**
  * A member at `from`, raised to `to` in the test's phase: updated at once (200), the level
  * returned and read back. At a level that takes a seat the member is a pool user, who holds one
  * already; below it, a user without a seat.
  */
-async function expectRaisedAtOnce(kit: Kit, from: number, to: number): Promise<void> {
+async function expectRaisedAtOnce(kit: Kit & MembersKit, sources: Record<SourceKind, GroupInfo | ProjectInfo>, from: number, to: number): Promise<void> {
   const { kind, as } = kit;
-  const { [kind]: source } = kit.use(world);
-  const t = toolkit(kit);
-  const member = from >= ACCESS.REPORTER ? await t.lease() : await t.seatless();
-  await t.add(source, member, from);
+  const { [kind]: source } = sources;
+  const member = from >= ACCESS.REPORTER ? await kit.lease() : await kit.seatless();
+  await kit.add(source, member, from);
   const res = await as(manager(kind)).put(memberPath(source, member.id), { body: { access_level: to } });
   expectOk(res, 200, 'member');
   expectEqual((res.body as MemberBody).access_level, to, 'the raised level returned', res);
@@ -56,11 +53,10 @@ addSuite.test(
     clauses: ['members.promotion.not-queued'],
     requires: { capabilities: ['promotion_management'], setting: at(PROMOTION_MANAGEMENT, false) },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.seatless();
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.seatless();
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: user.id, access_level: ACCESS.DEVELOPER } });
     expectOk(res, 201, 'member');
     expectEqual((res.body as MemberBody).access_level, ACCESS.DEVELOPER, 'the member added at once', res);
@@ -75,7 +71,7 @@ editSuite.test(
     clauses: ['members.promotion.not-queued', 'members.edit.level'],
     requires: { capabilities: ['promotion_management'], setting: at(PROMOTION_MANAGEMENT, false) },
   },
-  (kit) => expectRaisedAtOnce(kit, ACCESS.GUEST, ACCESS.DEVELOPER),
+  ({ sources, ...kit }) => expectRaisedAtOnce(kit, sources, ACCESS.GUEST, ACCESS.DEVELOPER),
 );
 
 addSuite.test(
@@ -85,11 +81,10 @@ addSuite.test(
     clauses: ['members.promotion.add-single'],
     requires: { capabilities: ['promotion_management'], setting: at(PROMOTION_MANAGEMENT, true) },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const [byId, byName] = await Promise.all([t.seatless(), t.seatless()]);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const [byId, byName] = await Promise.all([kit.seatless(), kit.seatless()]);
     for (const [user, body] of [
       [byId, { user_id: byId.id, access_level: ACCESS.DEVELOPER }],
       [byName, { username: byName.username, access_level: ACCESS.MAINTAINER }],
@@ -111,11 +106,10 @@ addSuite.test(
     clauses: ['members.promotion.add-several'],
     requires: { capabilities: ['promotion_management'], setting: at(PROMOTION_MANAGEMENT, true) },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const [a, b] = await Promise.all([t.seatless(), t.seatless()]);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const [a, b] = await Promise.all([kit.seatless(), kit.seatless()]);
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.REPORTER } });
     // The spec gives the body; the status is Grape's for a POST that returns the service's hash (lib/api/members.rb).
     expectOk(res, 201, 'member-add-result');
@@ -131,12 +125,11 @@ editSuite.test(
     clauses: ['members.promotion.edit'],
     requires: { capabilities: ['promotion_management'], setting: at(PROMOTION_MANAGEMENT, true) },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const guest = await t.seatless();
-    await t.add(source, guest, ACCESS.GUEST);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const guest = await kit.seatless();
+    await kit.add(source, guest, ACCESS.GUEST);
     const res = await as(manager(kind)).put(memberPath(source, guest.id), { body: { access_level: ACCESS.DEVELOPER } });
     expectOk(res, [200, 202], 'member-queued');
     parity(res, QUEUED_STATUS_GITLAB, () => expectStatus(res, 202));
@@ -152,17 +145,16 @@ addSuite.test(
     clauses: ['members.promotion.not-queued'],
     requires: { capabilities: ['promotion_management'], setting: at(PROMOTION_MANAGEMENT, true) },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
     // byAdmin is a user of the test's own: an administrator giving a seat with approval on carries
     // out the user's queued requests elsewhere (World.seatlessFor).
-    const [asGuest, byAdmin] = await Promise.all([t.seatless(), t.newcomer()]);
+    const [asGuest, byAdmin] = await Promise.all([kit.seatless(), kit.newcomer()]);
     // Reporter in a group of its own: already billable, so a billable role is no promotion. An
     // administrator's request is never queued (GitLab: promotion_management_required? is false for
     // administrators, ee/app/services/gitlab_subscriptions/member_management/queue_non_billable_to_billable_service.rb).
-    const seated = await t.lease();
+    const seated = await kit.lease();
     const guest = await as(manager(kind)).post(membersPath(source), { body: { user_id: asGuest.id, access_level: ACCESS.GUEST } });
     expectOk(guest, 201, 'member');
     expectEqual((guest.body as MemberBody).access_level, ACCESS.GUEST, 'the Guest added at once', guest);
@@ -181,12 +173,11 @@ addSuite.test(
     clauses: ['members.promotion.not-queued', 'members.add.several'],
     requires: { capabilities: ['promotion_management'], setting: at(PROMOTION_MANAGEMENT, true) },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
     // Reporters in a group of their own: already billable (ee/spec/requests/api/members_spec.rb "when both users are already billable").
-    const [a, b] = await Promise.all([t.lease(), t.lease()]);
+    const [a, b] = await Promise.all([kit.lease(), kit.lease()]);
     const res = await as(manager(kind)).post(membersPath(source), { body: { user_id: `${a.id},${b.id}`, access_level: ACCESS.DEVELOPER } });
     expectOk(res, 201, 'member-add-result');
     expectFields(res.body, { status: 'success', queued_users: undefined }, 'the answer of an add with nobody queued', res);
@@ -201,5 +192,5 @@ editSuite.test(
     clauses: ['members.promotion.not-queued', 'members.edit.level'],
     requires: { capabilities: ['promotion_management'], setting: at(PROMOTION_MANAGEMENT, true) },
   },
-  (kit) => expectRaisedAtOnce(kit, ACCESS.DEVELOPER, ACCESS.MAINTAINER),
+  ({ sources, ...kit }) => expectRaisedAtOnce(kit, sources, ACCESS.DEVELOPER, ACCESS.MAINTAINER),
 );

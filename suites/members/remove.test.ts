@@ -2,7 +2,7 @@
 import { expectEqual, expectError, expectSetUp, expectStatus, expectTrue, fail, parity } from '../../runner/core/checks.js';
 import type { Client, Exchange } from '../../runner/core/client.js';
 import { ACCESS, sourcePath, type SourceRef } from '../../runner/core/vocabulary.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint, fixture } from './kit.js';
 import {
   expectForbidden,
   expectInsufficientScope,
@@ -23,28 +23,25 @@ import {
   readAnyMember,
   MINIMAL_ACCESS_GROUPS,
   minimalAccessMember,
-  membersWorld,
   GITLAB,
   sharedHierarchy,
   projectBotKeptCase,
   groupWithLastOwner,
   subgroupOwnedAbove,
-  toolkit,
 } from './helpers.js';
-import { members } from './area.js';
 
 // The group kind: a group with the shared actors in their roles, a subgroup and a project in that
 // subgroup. The project kind: a project with the shared actors in their roles, in a group whose
 // only member is the administrator who made it.
-const world = membersWorld('remove', { uses: [sharedHierarchy] }, async (t) => {
+const sources = fixture({ name: 'members-remove', scope: 'file', fixtures: { sharedHierarchy }, build: async (t) => {
   // The group side is the run's EE hierarchy (its tests work with members of their own, one by one).
-  const { root: group, sub, project: subProject } = t.use(sharedHierarchy);
+  const { root: group, sub, project: subProject } = t.sharedHierarchy;
   const projectGroup = await t.group();
   const project = await t.roleProject({ group: projectGroup });
   return { group, sub, subProject, projectGroup, project };
-});
+} });
 
-const suite = endpoint(members, 'remove', { uses: [world] });
+const suite = endpoint('remove', { fixtures: { sources } });
 
 suite.test(
   {
@@ -52,11 +49,10 @@ suite.test(
     title: 'a member manager (group: Owner; project: Maintainer) removes a member (200 or 204; GitLab: 204, no body); it is no longer a member nor listed; unassign_issuables is accepted',
     clauses: ['members.remove.direct'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const [a, b] = [await t.member(source, ACCESS.DEVELOPER), await t.member(source, ACCESS.DEVELOPER)];
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const [a, b] = [await kit.member(source, ACCESS.DEVELOPER), await kit.member(source, ACCESS.DEVELOPER)];
     const client = as(manager(kind));
     expectNotShownSuccess(await client.delete(memberPath(source, a.id)));
     await expectNotMember(client, source, a.id);
@@ -77,11 +73,10 @@ suite.test(
     title: 'If-Unmodified-Since before the membership\'s last change: 412 (GitLab: {"message":"412 Precondition Failed"}) and the member stays',
     clauses: ['members.remove.if-unmodified-since'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.DEVELOPER);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.member(source, ACCESS.DEVELOPER);
     const res = await as(manager(kind)).delete(memberPath(source, user.id), { headers: { 'If-Unmodified-Since': LONG_AGO } });
     expectError(res, 412, { message: '412 Precondition Failed', gitlab: 'lib/api/helpers.rb (check_unmodified_since!)' });
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.DEVELOPER, 'the member, still there');
@@ -94,11 +89,10 @@ suite.test(
     title: 'If-Unmodified-Since after the membership\'s last change: the member is removed as usual (200 or 204; GitLab: 204, no body)',
     clauses: ['members.remove.if-unmodified-since', 'members.remove.direct'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.DEVELOPER);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.member(source, ACCESS.DEVELOPER);
     // An hour after the membership was made, by the target's own clock (created_at): later than any change since.
     const created = (await readMember(as('owner'), source, user.id)).created_at;
     const since = new Date(Date.parse(created) + 3_600_000).toUTCString();
@@ -114,15 +108,14 @@ suite.test(
     clauses: ['members.remove.subresources'],
     only: { kind: 'group', why: 'a project has no subgroups or projects below it' },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { group, sub, subProject } = use(world);
-    const t = toolkit(kit);
-    const [u, v] = [await t.lease(), await t.lease()];
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { group, sub, subProject } = sources;
+    const [u, v] = [await kit.lease(), await kit.lease()];
     for (const user of [u, v]) {
-      await t.add(group, user, ACCESS.DEVELOPER);
-      await t.add(sub, user, ACCESS.DEVELOPER);
-      await t.add(subProject, user, ACCESS.MAINTAINER);
+      await kit.add(group, user, ACCESS.DEVELOPER);
+      await kit.add(sub, user, ACCESS.DEVELOPER);
+      await kit.add(subProject, user, ACCESS.MAINTAINER);
     }
     expectNotShownSuccess(await as('owner').delete(memberPath(group, u.id)));
     await expectNotMember(as('owner'), group, u.id);
@@ -142,12 +135,12 @@ suite.test(
     title: 'a member of the parent group (of a subgroup, or of a group\'s project) is not a direct member of it, nor is a user of no membership: 404, and the group membership stays',
     clauses: ['members.remove.not-direct'],
   },
-  async (kit) => {
-    const { kind, as, run, use } = kit;
-    const w = use(world);
+  async ({ sources, ...kit }) => {
+    const { kind, as, run } = kit;
+    const w = sources;
     // The group kind acts on the subgroup, whose parent is the role group; the project kind on the project, in its group.
     const [source, parent] = kind === 'group' ? [w.sub, w.group] : [w.project, w.projectGroup];
-    const user = await toolkit(kit).member(parent, ACCESS.REPORTER);
+    const user = await kit.member(parent, ACCESS.REPORTER);
     expectError(await as('owner').delete(memberPath(source, user.id)), 404, { message: '404 Not found', gitlab: GITLAB.recordNotFound });
     expectEqual((await readMember(as('admin'), parent, user.id)).access_level, ACCESS.REPORTER, 'the group membership, kept');
     expectError(await as('owner').delete(memberPath(source, run.actors.outsider.id)), 404, { message: '404 Not found', gitlab: GITLAB.recordNotFound });
@@ -161,11 +154,10 @@ suite.test(
     clauses: ['members.remove.not-direct'],
     only: { kind: 'group', why: 'a project has no projects inside it' },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { group, subProject } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(subProject, ACCESS.DEVELOPER);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { group, subProject } = sources;
+    const user = await kit.member(subProject, ACCESS.DEVELOPER);
     expectError(await as('owner').delete(memberPath(group, user.id)), 404, { message: '404 Not found', gitlab: GITLAB.recordNotFound });
     expectEqual((await readMember(as('owner'), subProject, user.id)).access_level, ACCESS.DEVELOPER, 'the project membership, kept');
   },
@@ -177,12 +169,11 @@ suite.test(
     title: 'a Developer or a Guest, who may not manage members, may leave by removing themselves',
     clauses: ['members.remove.self'],
   },
-  async (kit) => {
-    const { kind, as, withToken, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
+  async ({ sources, ...kit }) => {
+    const { kind, as, withToken } = kit;
+    const { [kind]: source } = sources;
     for (const level of [ACCESS.DEVELOPER, ACCESS.GUEST]) {
-      const user = await t.member(source, level);
+      const user = await kit.member(source, level);
       expectNotShownSuccess(await withToken(user.tokens.api, 'the member themselves').delete(memberPath(source, user.id)));
       await expectNotMember(as('owner'), source, user.id);
     }
@@ -195,17 +186,16 @@ suite.test(
     title: 'other members are removed by Owners of a group, by Owners and Maintainers of a project; other member roles get 403, an owner\'s read_api token 403, an outsider 404, nobody 401',
     clauses: ['members.manage.role', 'members.auth.anonymous', 'members.auth.read-api-scope'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.GUEST);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.member(source, ACCESS.GUEST);
     const remove = (client: Client, target: { id: number }) => client.delete(memberPath(source, target.id));
     await expectWriteRefused(as, source, (client) => remove(client, user));
     expectInsufficientScope(await remove(as('owner', 'read_api'), user));
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.GUEST, 'the member, still there');
     for (const role of MANAGERS[kind]) {
-      const target = role === MANAGERS[kind][0] ? user : await t.member(source, ACCESS.REPORTER);
+      const target = role === MANAGERS[kind][0] ? user : await kit.member(source, ACCESS.REPORTER);
       expectNotShownSuccess(await remove(as(role), target));
       await expectNotMember(as('owner'), source, target.id);
     }
@@ -218,11 +208,10 @@ suite.test(
     title: 'skip_subresources and unassign_issuables must be booleans: another value gives 400 naming the parameter; the member stays',
     clauses: ['members.remove.params', 'members.errors.shape'],
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.REPORTER);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.member(source, ACCESS.REPORTER);
     for (const param of ['skip_subresources', 'unassign_issuables']) {
       expectParamError(await as(manager(kind)).delete(memberPath(source, user.id), { query: { [param]: 'maybe' } }), param, `${GITLAB.api} (optional :${param}, type: Boolean); ${GITLAB.grape}`);
     }
@@ -237,12 +226,11 @@ suite.test(
     clauses: ['members.remove.last-owner'],
     only: { kind: 'group', why: 'the last-owner rule is the group\'s (GroupMember#last_owner_of_the_group?); a project\'s only Owner member is removed (case sole-owner)' },
   },
-  async (kit) => {
+  async ({ ...kit }) => {
     const { as, run } = kit;
-    const t = toolkit(kit);
     // GroupMemberPolicy prevents destroy_group_member on the last owner, which wins over an
     // administrator's enable; Members::DestroyService then raises AccessDeniedError.
-    const alone = await groupWithLastOwner(t, as('admin'), run.adminId);
+    const alone = await groupWithLastOwner(kit, as('admin'), run.adminId);
     expectForbidden(await as('admin').delete(memberPath(alone, run.adminId)), GITLAB.lastOwner);
     expectEqual((await readMember(as('admin'), alone, run.adminId)).access_level, ACCESS.OWNER, 'the last owner, still an Owner');
   },
@@ -255,12 +243,11 @@ suite.test(
     clauses: ['members.remove.inherited-owner'],
     only: { kind: 'group', why: 'the last-owner rule is the group\'s; a subgroup counts the Owners of its ancestors (members_with_parents)' },
   },
-  async (kit) => {
+  async ({ ...kit }) => {
     const { as, run } = kit;
-    const t = toolkit(kit);
     // GroupMember#last_owner_of_the_group? leaves out only the member's own row; for a subgroup the
     // rows are members_with_parents, so the administrator's Owner membership of the parent remains.
-    const { sub } = await subgroupOwnedAbove(t, as('admin'), run.adminId);
+    const { sub } = await subgroupOwnedAbove(kit, as('admin'), run.adminId);
     expectNotShownSuccess(await as('admin').delete(memberPath(sub, run.adminId)));
     await expectNotMember(as('admin'), sub, run.adminId);
     expectEqual(await memberIds(as('admin'), sub), [], 'the subgroup\'s direct members after the removal');
@@ -275,13 +262,12 @@ suite.test(
     clauses: ['members.remove.project-sole-owner'],
     only: { kind: 'project', why: 'the counterpart of the group\'s last-owner rule (case last-owner): ProjectMemberPolicy has no last-owner condition' },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { projectGroup } = use(world);
-    const t = toolkit(kit);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { projectGroup } = sources;
     // The project's group has no owner but the administrator who made it, and the project one Owner member.
-    const project = await t.project({ group: projectGroup });
-    const user = await t.member(project, ACCESS.OWNER);
+    const project = await kit.project({ group: projectGroup });
+    const user = await kit.member(project, ACCESS.OWNER);
     expectNotShownSuccess(await as('admin').delete(memberPath(project, user.id)));
     await expectNotMember(as('admin'), project, user.id);
   },
@@ -294,15 +280,14 @@ suite.test(
     clauses: ['members.owners.personal-namespace-holder'],
     only: { kind: 'project', why: 'only a project lives in a user\'s personal namespace' },
   },
-  async (kit) => {
+  async ({ ...kit }) => {
     const { as, run, withToken } = kit;
-    const t = toolkit(kit);
     // A project of the run's administrator's own namespace: the administrator holds it.
-    const project = await t.project();
+    const project = await kit.project();
     const holder = run.adminId;
     expectEqual((await readMember(as('admin'), project, holder)).access_level, ACCESS.OWNER, 'the namespace holder\'s membership of the personal project');
-    const maintainer = await t.member(project, ACCESS.MAINTAINER);
-    const owner = await t.member(project, ACCESS.OWNER);
+    const maintainer = await kit.member(project, ACCESS.MAINTAINER);
+    const owner = await kit.member(project, ACCESS.OWNER);
     for (const [who, client] of [['a Maintainer', withToken(maintainer.tokens.api, 'a Maintainer')], ['another Owner', withToken(owner.tokens.api, 'another Owner')]] as const) {
       expectForbidden(await client.put(memberPath(project, holder), { body: { access_level: ACCESS.DEVELOPER } }), GITLAB.personalNamespaceHolder);
       expectForbidden(await client.delete(memberPath(project, holder)), GITLAB.personalNamespaceHolder);
@@ -320,11 +305,10 @@ suite.test(
     clauses: ['members.remove.project-owner', 'members.manage.role'],
     only: { kind: 'project', why: 'only Owners remove members of a group, so every group manager may remove an Owner; in a project Maintainers manage members too, but only Owners remove an Owner (manage_owners)' },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const user = await t.member(source, ACCESS.OWNER);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const user = await kit.member(source, ACCESS.OWNER);
     expectForbidden(await as('maintainer').delete(memberPath(source, user.id)), GITLAB.projectOwners);
     expectEqual((await readMember(as('owner'), source, user.id)).access_level, ACCESS.OWNER, 'the Owner, still there');
     expectNotShownSuccess(await as('owner').delete(memberPath(source, user.id)));
@@ -337,10 +321,10 @@ suite.test(
     case: 'public-source-writes-forbidden',
     title: 'on a public group or project a stranger and an access requester may not remove a member (403, not 404); the member stays',
     clauses: ['members.public.writes-refused'],
-    uses: [publicSources],
+    fixtures: { publicSources },
   },
-  async ({ kind, as, run, withToken, use }) => {
-    const sources = use(publicSources);
+  async ({ kind, as, run, withToken, publicSources }) => {
+    const sources = publicSources;
     const source = sources[kind];
     const developer = run.actors.developer.id;
     await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => client.delete(memberPath(source, developer)));
@@ -353,11 +337,11 @@ suite.test(
     case: 'requester-not-removed',
     title: 'DELETE …/members/:user_id of a user whose access request is pending gives a member manager 404 (GitLab: "404 Not found"); the request stays pending',
     clauses: ['members.requester.not-member'],
-    uses: [publicSources],
+    fixtures: { publicSources },
     requires: { setup: ['access-requests'] },
   },
-  async ({ kind, as, use }) => {
-    const sources = use(publicSources);
+  async ({ kind, as, publicSources }) => {
+    const sources = publicSources;
     const source = sources[kind];
     const pending = sources.requester;
     const client = as(manager(kind));
@@ -376,10 +360,10 @@ suite.test(
     only: MINIMAL_ACCESS_GROUPS,
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { group } = use(world);
-    const { user } = await minimalAccessMember(toolkit(kit), group);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { group } = sources;
+    const { user } = await minimalAccessMember(kit, group);
     expectNotShownSuccess(await as('owner').delete(memberPath(group, user.id)));
     await expectNotMember(as('owner'), group, user.id);
   },
@@ -392,11 +376,10 @@ suite.test(
     clauses: ['members.manage.group-owner-level'],
     only: { kind: 'group', why: 'a project Maintainer\'s removal of an Owner is case owner' },
   },
-  async (kit) => {
-    const { kind, as, use } = kit;
-    const { [kind]: source } = use(world);
-    const t = toolkit(kit);
-    const owner = await t.member(source, ACCESS.OWNER);
+  async ({ sources, ...kit }) => {
+    const { kind, as } = kit;
+    const { [kind]: source } = sources;
+    const owner = await kit.member(source, ACCESS.OWNER);
     expectForbidden(await as('maintainer').delete(memberPath(source, owner.id)), `${GITLAB.managers}; ${GITLAB.forbidden}`);
     expectEqual((await readMember(as('owner'), source, owner.id)).access_level, ACCESS.OWNER, 'the Owner, still there');
   },
@@ -411,14 +394,13 @@ suite.test(
     clauses: ['members.remove.subresources'],
     only: { kind: 'group', why: 'a project has no subgroups or projects below it' },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { group, sub, subProject } = use(world);
-    const t = toolkit(kit);
-    const user = await t.lease();
-    await t.add(group, user, ACCESS.DEVELOPER);
-    await t.add(sub, user, ACCESS.DEVELOPER);
-    await t.add(subProject, user, ACCESS.MAINTAINER);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { group, sub, subProject } = sources;
+    const user = await kit.lease();
+    await kit.add(group, user, ACCESS.DEVELOPER);
+    await kit.add(sub, user, ACCESS.DEVELOPER);
+    await kit.add(subProject, user, ACCESS.MAINTAINER);
     expectNotShownSuccess(await as('owner').delete(memberPath(group, user.id), { query: { skip_subresources: false } }));
     await expectNotMember(as('owner'), group, user.id);
     await expectNotMember(as('owner'), sub, user.id);
@@ -436,13 +418,12 @@ suite.test(
     clauses: ['members.remove.rate-limit'],
     requires: { capabilities: ['member_removal_rate_limit'] },
   },
-  async (kit) => {
+  async ({ ...kit }) => {
     const { kind, as, withToken } = kit;
-    const t = toolkit(kit);
     // A source and a caller of the test's own: the limit counts per source and user, so no other
     // request of the run counts here, and the run's own removals (as the administrator) are not limited.
-    const source = kind === 'group' ? await t.group() : await t.project();
-    const user = await t.member(source, ACCESS.DEVELOPER);
+    const source = kind === 'group' ? await kit.group() : await kit.project();
+    const user = await kit.member(source, ACCESS.DEVELOPER);
     // The member removes themselves with a date before the membership was made: each request is
     // refused (412) after the limiter has counted it (GITLAB.rateLimit: the check comes first).
     const self = withToken(user.tokens.api, 'the member themselves');
@@ -493,15 +474,14 @@ suite.test(
     clauses: ['members.remove.invitations-created'],
     only: { kind: 'group', why: 'the project side is invitations-created-project' },
   },
-  async (kit) => {
+  async ({ ...kit }) => {
     const { as, withToken, names } = kit;
-    const t = toolkit(kit);
     // A hierarchy of this test's own: its invitations are counted.
-    const root = await t.roleGroup();
-    const sub = await t.group({ parent: root });
-    const project = await t.project({ group: sub });
+    const root = await kit.roleGroup();
+    const sub = await kit.group({ parent: root });
+    const project = await kit.project({ group: sub });
     const places = [root, sub, project] as const;
-    const [u, v] = [await t.member(root, ACCESS.OWNER), await t.member(root, ACCESS.OWNER)];
+    const [u, v] = [await kit.member(root, ACCESS.OWNER), await kit.member(root, ACCESS.OWNER)];
     const byU = places.map(() => names.email('by-u'));
     const byV = places.map(() => names.email('by-v'));
     const byOwner = names.email('by-owner');
@@ -530,12 +510,11 @@ suite.test(
     clauses: ['members.remove.invitations-created', 'members.remove.access-gone'],
     only: { kind: 'project', why: 'the group side is invitations-created' },
   },
-  async (kit) => {
+  async ({ ...kit }) => {
     const { as, withToken, names } = kit;
-    const t = toolkit(kit);
     // A private project of this test's own (in a group whose only member is the administrator): its invitations are counted.
-    const project = await t.roleProject({ group: await t.group() });
-    const [u, v] = [await t.member(project, ACCESS.MAINTAINER), await t.member(project, ACCESS.MAINTAINER)];
+    const project = await kit.roleProject({ group: await kit.group() });
+    const [u, v] = [await kit.member(project, ACCESS.MAINTAINER), await kit.member(project, ACCESS.MAINTAINER)];
     const asU = withToken(u.tokens.api, 'u, the removed Maintainer');
     const [byU, byV] = [names.email('by-u'), names.email('by-v')];
     await inviteAs(asU, project, byU);
@@ -561,11 +540,10 @@ suite.test(
     clauses: ['members.owners.peers', 'members.remove.self'],
     only: { kind: 'group', why: 'the last-owner rule is the group\'s (a project\'s is sole-owner)' },
   },
-  async (kit) => {
-    const { as, withToken, use } = kit;
-    const { group } = use(world);
-    const t = toolkit(kit);
-    const [removed, leaving] = [await t.member(group, ACCESS.OWNER), await t.member(group, ACCESS.OWNER)];
+  async ({ sources, ...kit }) => {
+    const { as, withToken } = kit;
+    const { group } = sources;
+    const [removed, leaving] = [await kit.member(group, ACCESS.OWNER), await kit.member(group, ACCESS.OWNER)];
     expectNotShownSuccess(await as('owner').delete(memberPath(group, removed.id)));
     await expectNotMember(as('owner'), group, removed.id);
     expectNotShownSuccess(await withToken(leaving.tokens.api, 'the Owner themselves').delete(memberPath(group, leaving.id)));

@@ -1,6 +1,6 @@
 // PUT /groups/:id/members/:user_id/state
 import { expectEqual, expectFields, expectError, expectOk } from '../../runner/core/checks.js';
-import { endpoint, type Kit } from '../../runner/run/conformance.js';
+import { endpoint, fixture, type Hierarchy, type MembersKit } from './kit.js';
 import {
   expectMembershipState,
   expectParamError,
@@ -10,24 +10,19 @@ import {
   membersPath,
   pendingMembers,
   statePath,
-  membersWorld,
   sharedHierarchy,
   subgroupAndRolesCase,
-  toolkit,
 } from './helpers.js';
-import { members } from './area.js';
 
 
-const world = membersWorld('set-member-state', { uses: [sharedHierarchy] }, (t) => t.use(sharedHierarchy));
+const sources = fixture({ name: 'members-set-member-state', scope: 'file', fixtures: { sharedHierarchy }, build: (t) => t.sharedHierarchy });
 
-const suite = endpoint(members, 'state', { uses: [world] });
+const suite = endpoint('state', { fixtures: { sources } });
 
 /** A new member of the root group and of the project in its subgroup. */
-async function newMember(kit: Kit) {
-  const { root, project } = kit.use(world);
-  const t = toolkit(kit);
-  const user = await t.member(root, LEVEL.DEVELOPER);
-  await t.add(project, user, LEVEL.DEVELOPER);
+async function newMember(kit: MembersKit, { root, project }: Hierarchy) {
+  const user = await kit.member(root, LEVEL.DEVELOPER);
+  await kit.add(project, user, LEVEL.DEVELOPER);
   return user;
 }
 
@@ -38,10 +33,10 @@ suite.test(
     clauses: ['members.state.set', 'members.entity.membership-state'],
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { root, project } = use(world);
-    const user = await newMember(kit);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { root, project } = sources;
+    const user = await newMember(kit, sources);
     const awaiting = await as('owner').put(statePath(root, user.id), { body: { state: 'awaiting' } });
     expectOk(awaiting, 200, 'member-state-result');
     expectFields(awaiting.body, { success: true }, 'the answer', awaiting);
@@ -65,10 +60,10 @@ suite.test(
     clauses: ['members.state.access'],
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, withToken, use } = kit;
-    const { root } = use(world);
-    const user = await newMember(kit);
+  async ({ sources, ...kit }) => {
+    const { as, withToken } = kit;
+    const { root } = sources;
+    const user = await newMember(kit, sources);
     const self = withToken(user.tokens.api, 'the member');
     expectOk(await as('owner').put(statePath(root, user.id), { body: { state: 'awaiting' } }), 200, 'member-state-result');
     // An awaiting membership gives no access (GITLAB.awaitingAccess): the private group is hidden from the member.
@@ -85,10 +80,10 @@ suite.test(
     clauses: ['members.state.params', 'members.errors.shape'],
     requires: { capabilities: ['premium'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { root } = use(world);
-    const user = await newMember(kit);
+  async ({ sources, ...kit }) => {
+    const { as } = kit;
+    const { root } = sources;
+    const user = await newMember(kit, sources);
     const grape = `${GITLAB.eeApi} (requires :state, values: awaiting active); ${GITLAB.grape}`;
     expectParamError(await as('owner').put(statePath(root, user.id), { body: {} }), 'state', grape);
     expectParamError(await as('owner').put(statePath(root, user.id), { body: { state: 'blocked' } }), 'state', grape);
@@ -97,12 +92,12 @@ suite.test(
   },
 );
 
-subgroupAndRolesCase(suite, world, {
+subgroupAndRolesCase(suite, sources, {
   stays: 'the state stays',
   prepare: newMember,
   send: (client, group, user) => client.put(statePath(group, user.id), { body: { state: 'awaiting' } }),
   outsider: (res) => expectError(res, 404, { message: '404 Group Not Found', gitlab: `${GITLAB.eeApi} (state: find_group; not_found!('Group'))` }),
-  after: ({ as, use }, user) => expectMembershipState(as('owner'), use(world).root, user.id, 'active', 'the state, unchanged'),
+  after: ({ as }, user, { root }) => expectMembershipState(as('owner'), root, user.id, 'active', 'the state, unchanged'),
 });
 
 suite.test(
@@ -112,10 +107,10 @@ suite.test(
     clauses: ['members.state.set'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, run, use }) => {
+  async ({ as, run, sources }) => {
     // The spec shows no status for it; GitLab's code settles it: the service's error comes back through
     // unprocessable_entity!(result[:message]) (ee/lib/ee/api/members.rb, state route, every version from 15.0): 422.
-    const res = await as('owner').put(statePath(use(world).root, run.actors.outsider.id), { body: { state: 'awaiting' } });
+    const res = await as('owner').put(statePath(sources.root, run.actors.outsider.id), { body: { state: 'awaiting' } });
     expectError(res, 422);
   },
 );

@@ -2,13 +2,10 @@
 // write and on a read (mirrors are the Maintainers').
 import { expectEqual, expectError, expectOk, parity } from '../../runner/core/checks.js';
 import type { Exchange } from '../../runner/core/client.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { asSudoQuery, sudoHeader, withSudoToken } from '../common/client-forms.js';
 import { BELOW_MAINTAINER_GITLAB, mirrorPath, mirrorsPath, target } from './helpers.js';
 import { repositories } from '../common/repositories.js';
-import { remoteMirrors } from './area.js';
-
-const world = repositories;
 
 /** A Developer's refusal, as sudo makes the request theirs: 401 or 403, GitLab's 401 at the parity level. */
 function expectRefusedBelowMaintainerAs(res: Exchange): void {
@@ -16,15 +13,15 @@ function expectRefusedBelowMaintainerAs(res: Exchange): void {
   parity(res, BELOW_MAINTAINER_GITLAB, () => expectError(res, 401, { message: '401 Unauthorized' }));
 }
 
-endpoint(remoteMirrors, 'create', { uses: [repositories] }).test(
+endpoint('create', { fixtures: { repositories } }).test(
   {
     case: 'sudo',
     title: 'with sudo the administrator creates a mirror as the named user: refused as a Developer, made as a Maintainer',
     clauses: ['mirrors.http.sudo', 'mirrors.create.options'],
   },
-  async (kit) => {
+  async ({ repositories, ...kit }) => {
     const { run } = kit;
-    const { privateProject } = kit.use(world);
+    const { privateProject } = repositories;
     const body = { url: target('sudo-create'), enabled: true };
     await withSudoToken(kit, async (admin) => {
       expectRefusedBelowMaintainerAs(await admin.post(asSudoQuery(mirrorsPath(privateProject), run.actors.developer.username), { body }));
@@ -36,15 +33,15 @@ endpoint(remoteMirrors, 'create', { uses: [repositories] }).test(
   },
 );
 
-endpoint(remoteMirrors, 'list', { uses: [repositories] }).test(
+endpoint('list', { fixtures: { repositories } }).test(
   {
     case: 'sudo',
     title: 'with sudo the administrator lists mirrors as the named user: a Maintainer reads them, a Developer is refused',
     clauses: ['mirrors.http.sudo'],
   },
-  async (kit) => {
+  async ({ repositories, ...kit }) => {
     const { run } = kit;
-    const { privateProject } = kit.use(world);
+    const { privateProject } = repositories;
     await withSudoToken(kit, async (admin) => {
       expectOk(await admin.get(mirrorsPath(privateProject), { headers: sudoHeader(run.actors.maintainer.username) }), 200, 'remote-mirror', { list: true });
       expectRefusedBelowMaintainerAs(await admin.get(asSudoQuery(mirrorsPath(privateProject), run.actors.developer.id)));

@@ -1,15 +1,12 @@
 // POST /projects/:id/remote_mirrors
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../../runner/core/checks.js';
 import type { Client, Exchange } from '../../runner/core/client.js';
 import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectProjectNotFound, expectRefusedBelowMaintainer, expectSameMirror, GITLAB_TEXT, listMirrorPages, listMirrors, mirrorPath, mirrorsPath, readMirror, target, type Mirror, ownProject, knownFields } from './helpers.js';
-import { remoteMirrors } from './area.js';
 import { repositories } from '../common/repositories.js';
 
-const suite = endpoint(remoteMirrors, 'create', { uses: [repositories] });
-
-const world = repositories;
+const suite = endpoint('create', { fixtures: { repositories } });
 
 /** Where GitLab refuses a mirror URL: the model's validation errors, rendered as `{"message":{"url":["..."]}}`. */
 const URL_REFUSED_GITLAB =
@@ -38,10 +35,10 @@ suite.test(
     case: 'created-and-listed',
     title: 'a created mirror is returned (201), readable by id and listed',
     clauses: ['mirrors.create.returns', 'mirrors.entity.shape'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const project = use(ownProject);
+  async ({ as, ownProject }) => {
+    const project = ownProject;
     const res = await as('maintainer').post(mirrorsPath(project), { body: { url: target('created') } });
     expectOk(res, 201, 'remote-mirror');
     const created = res.body as Mirror;
@@ -59,8 +56,8 @@ suite.test(
     title: 'a mirror created with only a url is disabled, status none, null timestamps, no branch rules, password auth',
     clauses: ['mirrors.create.defaults', 'mirrors.auth-method.values'],
   },
-  async ({ as, log, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, log, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('defaults') });
     // The create answer and the list carry auth_method (spec: Resources/Remote mirror); without one
     // given it is password (app/models/concerns/mirror_authentication.rb: auth_method.presence || 'password').
@@ -92,8 +89,8 @@ suite.test(
     title: 'enabled, keep_divergent_refs, only_protected_branches and auth_method given on create are stored',
     clauses: ['mirrors.create.options', 'mirrors.auth-method.values'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const body = { url: 'ssh://git@example.com/conformance/options.git', enabled: true, keep_divergent_refs: true, only_protected_branches: true, auth_method: 'ssh_public_key' };
     const created = await createMirror(as('maintainer'), privateProject, body);
     for (const mirror of [created, await readMirror(as('maintainer'), privateProject, created.id)]) {
@@ -111,10 +108,10 @@ suite.test(
     case: 'masks-credentials',
     title: 'user and password in the url are shown as ***** in the create, read and list responses',
     clauses: ['mirrors.url.masked'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const project = use(ownProject);
+  async ({ as, ownProject }) => {
+    const project = ownProject;
     const cases = [
       { url: 'https://alice-user:Pa55-word-one@example.com/conformance/mask-1.git', shown: 'https://*****:*****@example.com/conformance/mask-1.git', secrets: ['alice-user', 'Pa55-word-one'] },
       { url: 'https://tok3n-value-two@example.org/conformance/mask-2.git', shown: 'https://*****@example.org/conformance/mask-2.git', secrets: ['tok3n-value-two'] },
@@ -142,8 +139,8 @@ suite.test(
     title: 'a url without credentials is unchanged and a password of the user git is masked; the user git is kept (GitLab) or masked (the spec\'s wording)',
     clauses: ['mirrors.url.git-user-kept'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     // Divergence: the spec says "username and password parts are always replaced by *****"; GitLab
     // keeps the user git (RemoteMirror#safe_url(allowed_usernames: %w[git])). Both are accepted at the
     // spec level (`shown`), GitLab's form (`gitlab`) is checked at the parity level.
@@ -172,10 +169,10 @@ suite.test(
     case: 'schemes',
     title: 'http, https, ssh and git targets are accepted; ftp and file are refused with the url validation body',
     clauses: ['mirrors.create.schemes', 'mirrors.create.returns'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const project = use(ownProject);
+  async ({ as, ownProject }) => {
+    const project = ownProject;
     for (const scheme of ['http', 'https', 'ssh', 'git']) {
       const url = `${scheme}://example.com/conformance/scheme-${scheme}.git`;
       const created = await createMirror(as('maintainer'), project, { url });
@@ -194,10 +191,10 @@ suite.test(
     case: 'local-refused',
     title: 'targets on localhost, loopback and private network addresses are refused with the url validation body',
     clauses: ['mirrors.create.local-refused'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const project = use(ownProject);
+  async ({ as, ownProject }) => {
+    const project = ownProject;
     const local = [
       'http://localhost/conformance/local.git',
       'https://127.0.0.1/conformance/local.git',
@@ -219,12 +216,12 @@ suite.test(
     case: 'malformed-refused',
     title: 'a blank or malformed url, or a user that does not start with a letter or digit, is refused with 400',
     clauses: ['mirrors.create.malformed-refused'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
+  async ({ as, ownProject }) => {
     // A mirror wrongly made of such a url may show it in another form: the list is counted, in a project
     // only this file writes to (other files write to the shared ones).
-    const project = use(ownProject);
+    const project = ownProject;
     const before = (await listMirrors(as('maintainer'), project)).length;
     // GitLab's reasons, where its code settles them: presence, Addressable's refusal of a space in the
     // host (UrlBlocker#parse_url), and enforce_user (UrlBlocker#validate_user). "not a url" and "https://"
@@ -249,11 +246,11 @@ suite.test(
     case: 'url-required',
     title: 'a create without url is refused with 400 {"error":"url is missing"}',
     clauses: ['mirrors.create.url-required'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
+  async ({ as, ownProject }) => {
     // Without a url there is none to look for: the list is counted, in a project only this file writes to.
-    const project = use(ownProject);
+    const project = ownProject;
     const before = (await listMirrors(as('maintainer'), project)).length;
     expectError(await as('maintainer').post(mirrorsPath(project), { body: { enabled: true } }), 400, { error: 'url is missing', gitlab: GITLAB_TEXT.params });
     expectEqual((await listMirrors(as('maintainer'), project)).length, before, 'the number of mirrors to be unchanged');
@@ -265,10 +262,10 @@ suite.test(
     case: 'auth-method-invalid',
     title: 'an auth_method other than ssh_public_key or password is refused with 400 and nothing is created',
     clauses: ['mirrors.auth-method.values'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const project = use(ownProject);
+  async ({ as, ownProject }) => {
+    const project = ownProject;
     const url = target('bad-auth');
     const res = await as('maintainer').post(mirrorsPath(project), { body: { url, auth_method: 'oauth' } });
     // The status is settled; the body is GitLab's Grape refusal on create ({"error":…}), where its
@@ -283,10 +280,10 @@ suite.test(
     case: 'wrong-types',
     title: 'a non-boolean enabled, keep_divergent_refs or only_protected_branches, or a non-string url, is refused with "<param> is invalid"',
     clauses: ['mirrors.params.types'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const project = use(ownProject);
+  async ({ as, ownProject }) => {
+    const project = ownProject;
     for (const param of ['enabled', 'keep_divergent_refs', 'only_protected_branches']) {
       const res = await as('maintainer').post(mirrorsPath(project), { body: { url: target(`types-${param}`), [param]: 'maybe' } });
       expectError(res, 400, { error: `${param} is invalid`, gitlab: GITLAB_TEXT.params });
@@ -303,8 +300,8 @@ suite.test(
     clauses: ['mirrors.regex.accepted'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url: target('regex'), mirror_branch_regex: '^release/' } });
     expectOk(res, 201, 'remote-mirror');
     const read = await as('maintainer').get(mirrorPath(privateProject, (res.body as Mirror).id));
@@ -324,10 +321,10 @@ suite.test(
     title: 'mirror_branch_regex with only_protected_branches enabled is refused with 400 "... are mutually exclusive"',
     clauses: ['mirrors.regex.exclusive'],
     requires: { capabilities: ['premium'] },
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const project = use(ownProject);
+  async ({ as, ownProject }) => {
+    const project = ownProject;
     const url = target('regex-exclusive');
     const res = await as('maintainer').post(mirrorsPath(project), { body: { url, only_protected_branches: true, mirror_branch_regex: '^release/' } });
     expectError(res, 400, { error: 'only_protected_branches, mirror_branch_regex are mutually exclusive', gitlab: GITLAB_TEXT.exclusive });
@@ -341,10 +338,10 @@ suite.test(
     title: 'an invalid mirror_branch_regex is refused with 400 (GitLab EE) or ignored, never a server error',
     clauses: ['mirrors.regex.invalid'],
     requires: { capabilities: ['premium'] },
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const project = use(ownProject);
+  async ({ as, ownProject }) => {
+    const project = ownProject;
     const url = target('regex-invalid');
     const res = await as('maintainer').post(mirrorsPath(project), { body: { url, mirror_branch_regex: 'release/[' } });
     // GitLab EE validates the regex in the model (400 {"message":{"mirror_branch_regex":["not valid RE2
@@ -372,10 +369,10 @@ suite.test(
     case: 'role-matrix',
     title: 'Maintainer and Owner create mirrors; Developer, Reporter and Guest get 401; an outsider gets 404 on a private project',
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const project = use(ownProject);
+  async ({ as, ownProject }) => {
+    const project = ownProject;
     for (const role of ['maintainer', 'owner'] as const) await createMirror(as(role), project, { url: target(`role-${role}`) });
     await expectRefusedBelowMaintainer(as, (client) => client.post(mirrorsPath(project), { body: { url: target('role-below') } }));
     expectProjectNotFound(await as('outsider').post(mirrorsPath(project), { body: { url: target('role-outsider') } }));
@@ -392,11 +389,11 @@ suite.test(
     case: 'anonymous',
     title: 'a create without a token is refused: 401 on a public project, 401 or 404 on a private one',
     clauses: ['mirrors.auth.anonymous'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const { publicProject } = use(world);
-    const project = use(ownProject);
+  async ({ as, repositories, ownProject }) => {
+    const { publicProject } = repositories;
+    const project = ownProject;
     expectAnonymousOnPublic(await as('anonymous').post(mirrorsPath(publicProject), { body: { url: target('anonymous') } }));
     expectAnonymousOnPrivate(await as('anonymous').post(mirrorsPath(project), { body: { url: target('anonymous') } }));
     await expectNotCreated(as('maintainer'), publicProject, target('anonymous'));
@@ -409,10 +406,10 @@ suite.test(
     case: 'token-scopes',
     title: 'a read_api token cannot create a mirror (403 insufficient_scope); an api token can',
     clauses: ['mirrors.auth.scopes'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const project = use(ownProject);
+  async ({ as, ownProject }) => {
+    const project = ownProject;
     for (const scope of ['read_api', 'read_repository'] as const) {
       const res = await as('maintainer', scope).post(mirrorsPath(project), { body: { url: target(`scope-${scope}`) } });
       expectInsufficientScope(res);
@@ -427,12 +424,12 @@ suite.test(
     case: 'unparsable-refused',
     title: 'a url without an authority, or with a tab, newline or backslash in its host, is refused with the url validation body',
     clauses: ['mirrors.create.malformed-refused'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
+  async ({ as, ownProject }) => {
     // A mirror wrongly made of such a url may show it in another form: the list is compared, in a project
     // only this file writes to (other files write to the shared ones).
-    const project = use(ownProject);
+    const project = ownProject;
     const before = await listMirrors(as('maintainer'), project);
     const urls = [
       // No "//": the host is not where a lenient parser would look for it.
@@ -458,12 +455,12 @@ suite.test(
     case: 'local-ranges-refused',
     title: 'link-local, unique-local IPv6, IPv4-mapped IPv6 and unspecified targets are refused with the url validation body; a *.localhost name may be refused or accepted',
     clauses: ['mirrors.create.local-refused'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
+  async ({ as, ownProject }) => {
     // A mirror wrongly made of such a url may show it in another form (IPv6 literals): the list is compared,
     // in a project only this file writes to (other files write to the shared ones).
-    const project = use(ownProject);
+    const project = ownProject;
     const before = await listMirrors(as('maintainer'), project);
     const local = [
       // Loopback and "this host": the unspecified addresses.
@@ -509,10 +506,10 @@ suite.test(
     case: 'public-addresses-accepted',
     title: 'public IPv4 and IPv6 targets next to the loopback, private and link-local ranges are accepted (201) and listed',
     clauses: ['mirrors.create.public-accepted', 'mirrors.create.returns'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const project = use(ownProject);
+  async ({ as, ownProject }) => {
+    const project = ownProject;
     const before = (await listMirrors(as('maintainer'), project)).map((m) => m.id);
     const hosts = [
       ...['8.8.8.8', '8.20.0.1', '8.168.0.1', '172.15.0.1', '172.32.0.1', '192.169.0.1', '169.253.0.1'],
@@ -537,8 +534,8 @@ suite.test(
     title: 'enabled, only_protected_branches and keep_divergent_refs as form fields or query parameters "true"/"false" are read as booleans ("1"/"0" too: GitLab parity)',
     clauses: ['mirrors.params.boolean-strings', 'mirrors.create.options'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const send = (how: 'form' | 'query', values: [string, string, string], name: string) => {
       const [enabled, onlyProtected, keepDivergent] = values;
       const params = { url: target(`booleans-${name}`), enabled, only_protected_branches: onlyProtected, keep_divergent_refs: keepDivergent };
@@ -573,10 +570,10 @@ suite.test(
     case: 'protected-null',
     title: 'only_protected_branches null (JSON) or empty (form) is never a server error; GitLab refuses it: 400 {"message":{"only_protected_branches":["can\'t be blank"]}}, nothing created',
     clauses: ['mirrors.params.protected-null'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const project = use(ownProject);
+  async ({ as, ownProject }) => {
+    const project = ownProject;
     const before = (await listMirrors(as('maintainer'), project)).map((m) => m.id);
     const accepted: number[] = [];
     for (const [form, value] of [[false, null], [true, '']] as const) {

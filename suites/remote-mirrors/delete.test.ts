@@ -1,15 +1,12 @@
 // DELETE /projects/:id/remote_mirrors/:mirror_id
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual } from '../../runner/core/checks.js';
 import type { Client } from '../../runner/core/client.js';
 import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectMirrorDeleted, expectMirrorNotFound, expectRefusedToNonMaintainers, expectWriteRefusedWithoutApiToken, listMirrors, mirrorPath, readMirror, target, freshProject } from './helpers.js';
-import { remoteMirrors } from './area.js';
 import { repositories } from '../common/repositories.js';
 
-const suite = endpoint(remoteMirrors, 'delete', { uses: [repositories] });
-
-const world = repositories;
+const suite = endpoint('delete', { fixtures: { repositories } });
 
 /** The delete request, as the refusal tests send it. */
 const deleteMirror = (client: Client, project: ProjectInfo, mirrorId: number | string) => client.delete(mirrorPath(project, mirrorId));
@@ -19,10 +16,10 @@ suite.test(
     case: 'removes',
     title: 'a deleted mirror is no longer readable nor listed; the project\'s other mirrors stay',
     clauses: ['mirrors.delete.removes'],
-    uses: [freshProject],
+    fixtures: { freshProject },
   },
-  async ({ as, use }) => {
-    const project = use(freshProject);
+  async ({ as, freshProject }) => {
+    const project = freshProject;
     const doomed = await createMirror(as('maintainer'), project, { url: target('doomed'), enabled: true });
     const kept = await createMirror(as('maintainer'), project, { url: target('kept') });
     expectMirrorDeleted(await as('maintainer').delete(mirrorPath(project, doomed.id)));
@@ -38,8 +35,8 @@ suite.test(
     title: 'deleting an unknown, non-numeric, already deleted or another project\'s mirror gives 404 "404 Not found"',
     clauses: ['mirrors.id.not-found'],
   },
-  async ({ as, use }) => {
-    const { privateProject, publicProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject, publicProject } = repositories;
     const gone = await createMirror(as('maintainer'), privateProject, { url: target('delete-twice') });
     expectMirrorDeleted(await as('maintainer').delete(mirrorPath(privateProject, gone.id)));
     const elsewhere = await createMirror(as('maintainer'), publicProject, { url: target('delete-elsewhere') });
@@ -54,8 +51,8 @@ suite.test(
     title: 'Maintainer and Owner delete mirrors; Developer, Reporter and Guest get 401 and delete nothing; an outsider gets 404',
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const byMaintainer = await createMirror(as('maintainer'), privateProject, { url: target('delete-by-maintainer') });
     const byOwner = await createMirror(as('maintainer'), privateProject, { url: target('delete-by-owner') });
     await expectRefusedToNonMaintainers(as, (client) => deleteMirror(client, privateProject, byMaintainer.id));
@@ -74,9 +71,9 @@ suite.test(
     title: 'a delete without a token gets 401 (public project), with a read_api token 403; the mirror stays',
     clauses: ['mirrors.auth.anonymous', 'mirrors.auth.scopes'],
   },
-  async ({ as, use }) => {
-    const { publicProject, privateProject } = use(world);
-    const { open, hidden } = await expectWriteRefusedWithoutApiToken(as, use(world), { url: target('delete-anonymous') }, deleteMirror);
+  async ({ as, repositories }) => {
+    const { publicProject, privateProject } = repositories;
+    const { open, hidden } = await expectWriteRefusedWithoutApiToken(as, repositories, { url: target('delete-anonymous') }, deleteMirror);
     await readMirror(as('maintainer'), publicProject, open.id);
     await readMirror(as('maintainer'), privateProject, hidden.id);
   },

@@ -37,8 +37,8 @@ export const ownProject = fixture({
   name: 'mirrors-own-project',
   scope: 'file',
   alone: 'its tests compare the whole mirror list before and after their own requests',
-  uses: [repositories],
-  build: ({ make, use }) => make.project({ group: use(repositories).group, visibility: 'private', hint: 'own' }),
+  fixtures: { repositories },
+  build: ({ make, repositories }) => make.project({ group: repositories.group, visibility: 'private', hint: 'own' }),
 });
 
 /**
@@ -48,8 +48,8 @@ export const ownProject = fixture({
 export const freshProject = fixture({
   name: 'mirrors-fresh-project',
   scope: 'test',
-  uses: [repositories],
-  build: ({ make, use }) => make.project({ group: use(repositories).group, visibility: 'private', hint: 'fresh' }),
+  fixtures: { repositories },
+  build: ({ make, repositories }) => make.project({ group: repositories.group, visibility: 'private', hint: 'fresh' }),
   reset: (project, { admin }) => removeMirrors(admin, project),
   most: 1,
 });

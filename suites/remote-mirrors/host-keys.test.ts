@@ -3,17 +3,15 @@
 // is checked at the parity level. The spec level of each test holds what any implementation must do
 // with a parameter it may not know: the mirror is created or updated as asked, a refusal creates and
 // changes nothing, and there is never a server error.
-import { endpoint, type Kit } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
+import type { Kit } from '../../runner/run/conformance.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectValidationError, parity } from '../../runner/core/checks.js';
 import type { Exchange } from '../../runner/core/client.js';
 import type { TestLog } from '../../runner/core/exchange.js';
 import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, listMirrorPages, mirrorPath, mirrorsPath, readMirror, target, type Mirror, ownProject, freshProject } from './helpers.js';
 import { malformedSshKeys, newDsaKey, newSecurityKey, newSshKey, sshKeyWithPlus, type SshKey } from './ssh-keys.js';
-import { remoteMirrors } from './area.js';
 import { repositories } from '../common/repositories.js';
-
-const world = repositories;
 
 /**
  * Every test here sends host_keys. The parameter (POST and PUT, with RemoteMirrors::HostKeysConverter)
@@ -50,19 +48,19 @@ async function expectReadBack(as: Kit['as'], log: TestLog, project: ProjectInfo,
   return read.body as Mirror;
 }
 
-const create = endpoint(remoteMirrors, 'create', { uses: [repositories] });
-const update = endpoint(remoteMirrors, 'update', { uses: [repositories] });
+const create = endpoint('create', { fixtures: { repositories } });
+const update = endpoint('update', { fixtures: { repositories } });
 
 create.test(
   {
     case: 'host-keys',
     title: 'host_keys given on create, bare and in known_hosts form (host, [host]:port, host,address), read back as their SHA-256 fingerprints, in order; blank entries dropped',
     clauses: ['mirrors.host-keys.stored', 'mirrors.create.returns'],
-    uses: [ownProject],
+    fixtures: { ownProject },
     requires: SINCE,
   },
-  async ({ as, log, use }) => {
-    const project = use(ownProject);
+  async ({ as, log, ownProject }) => {
+    const project = ownProject;
     const [ed25519, ecdsa, rsa, other] = [newSshKey('ed25519'), newSshKey('ecdsa'), newSshKey('rsa'), newSshKey('ed25519')];
     const moreTypes = [newDsaKey(), newSecurityKey('sk-ecdsa'), newSecurityKey('sk-ed25519'), newSecurityKey('sk-ed25519', '')];
     const cases = [
@@ -97,10 +95,10 @@ create.test(
     requires: SINCE,
     // GitLab's repair of what its form decoding does to a key: beyond the spec as a whole.
     level: 'parity',
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, log, use }) => {
-    const project = use(ownProject);
+  async ({ as, log, ownProject }) => {
+    const project = ownProject;
     const key = sshKeyWithPlus();
     const spaced = key.text.replace(/\+/g, ' ');
     for (const [form, body] of [[false, { host_keys: [spaced] }], [true, { 'host_keys[]': spaced }]] as const) {
@@ -117,11 +115,11 @@ create.test(
     case: 'host-keys-invalid',
     title: 'an invalid host key, or more than 10, is refused with 400 "Invalid SSH host key(s): …" and nothing is created; 10 keys are accepted',
     clauses: ['mirrors.host-keys.invalid'],
-    uses: [freshProject],
+    fixtures: { freshProject },
     requires: SINCE,
   },
-  async ({ as, log, use }) => {
-    const project = use(freshProject);
+  async ({ as, log, freshProject }) => {
+    const project = freshProject;
     const valid = newSshKey('ed25519');
     const notABlob = `ssh-ed25519 ${Buffer.from('not the blob of an ed25519 key').toString('base64')}`;
     const cases: { hostKeys: string[]; message: string; gitlab?: string }[] = [
@@ -172,11 +170,11 @@ create.test(
     case: 'host-keys-types',
     title: 'host_keys as Grape coerces an Array[String]: no array, or an array holding null, an array or an object, is refused with 400 {"error":"host_keys is invalid"} and nothing is created; numbers and booleans are keys as text; an empty string is no keys',
     clauses: ['mirrors.host-keys.types'],
-    uses: [ownProject],
+    fixtures: { ownProject },
     requires: SINCE,
   },
-  async ({ as, log, use }) => {
-    const project = use(ownProject);
+  async ({ as, log, ownProject }) => {
+    const project = ownProject;
     const valid = newSshKey('ed25519');
     const cases: { hostKeys: unknown; error?: string; message?: string }[] = [
       { hostKeys: valid.text, error: 'host_keys is invalid' },
@@ -215,11 +213,11 @@ update.test(
     case: 'host-keys',
     title: 'PUT host_keys replaces the stored keys; a PUT without host_keys keeps them; host_keys [] or null clears them',
     clauses: ['mirrors.host-keys.stored', 'mirrors.host-keys.kept-or-cleared', 'mirrors.update.toggle'],
-    uses: [ownProject],
+    fixtures: { ownProject },
     requires: SINCE,
   },
-  async ({ as, log, use }) => {
-    const project = use(ownProject);
+  async ({ as, log, ownProject }) => {
+    const project = ownProject;
     const [first, second, third] = [newSshKey('ed25519'), newSshKey('ecdsa'), newSshKey('rsa')];
     const created = await createMirror(as('maintainer'), project, { url: 'ssh://git@example.com/conformance/host-keys-update.git', auth_method: 'ssh_public_key' });
     expectFingerprints({ log }, created, [], 'a mirror created without host_keys');
@@ -250,8 +248,8 @@ update.test(
     clauses: ['mirrors.host-keys.invalid'],
     requires: SINCE,
   },
-  async ({ as, log, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, log, repositories }) => {
+    const { privateProject } = repositories;
     const stored = newSshKey('ed25519');
     const created = await createMirror(as('maintainer'), privateProject, { url: 'ssh://git@example.com/conformance/host-keys-update-invalid.git', host_keys: [stored.text] });
     const cases = [

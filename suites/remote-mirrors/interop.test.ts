@@ -2,34 +2,31 @@
 // the JSON media type, bodiless requests that declare JSON (sync, delete), form-encoded writes, a
 // token in the query.
 import { expectEqual, expectError, expectOk, expectStatus } from '../../runner/core/checks.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson } from '../common/interop.js';
 import { createMirror, mirrorPath, mirrorsPath, readMirror, syncPath, target, type Mirror } from './helpers.js';
-import { remoteMirrors } from './area.js';
 import { repositories } from '../common/repositories.js';
 
-const world = repositories;
-
-endpoint(remoteMirrors, 'list', { uses: [repositories] }).test(
+endpoint('list', { fixtures: { repositories } }).test(
   {
     case: 'json-media-type',
     title: 'the mirror list and a 404 for an unknown mirror are answered as application/json (exactly, at the parity level)',
     clauses: ['mirrors.http.json-media-type'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     expectJsonAnswers(await as('maintainer').get(mirrorsPath(privateProject)), await as('maintainer').get(mirrorPath(privateProject, 2147483000)), 'remote-mirror', { list: true });
   },
 );
 
-endpoint(remoteMirrors, 'sync', { uses: [repositories] }).test(
+endpoint('sync', { fixtures: { repositories } }).test(
   {
     case: 'empty-json-body',
     title: 'a sync that declares Content-Type application/json and sends no body is accepted: 204',
     clauses: ['mirrors.http.empty-json-body', 'mirrors.sync.no-content'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const mirror = await createMirror(as('maintainer'), privateProject, { url: target('interop-sync'), enabled: true });
     const res = await sendEmptyJson(as('maintainer'), 'POST', syncPath(privateProject, mirror.id));
     expectStatus(res, 204);
@@ -37,14 +34,14 @@ endpoint(remoteMirrors, 'sync', { uses: [repositories] }).test(
   },
 );
 
-endpoint(remoteMirrors, 'delete', { uses: [repositories] }).test(
+endpoint('delete', { fixtures: { repositories } }).test(
   {
     case: 'empty-json-body',
     title: 'a DELETE that declares Content-Type application/json and sends no body removes the mirror',
     clauses: ['mirrors.http.empty-json-body', 'mirrors.delete.removes'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const mirror = await createMirror(as('maintainer'), privateProject, { url: target('interop-delete') });
     const res = await sendEmptyJson(as('maintainer'), 'DELETE', mirrorPath(privateProject, mirror.id));
     // The spec shows no response for DELETE; GitLab answers 204 (lib/api/remote_mirrors.rb).
@@ -53,14 +50,14 @@ endpoint(remoteMirrors, 'delete', { uses: [repositories] }).test(
   },
 );
 
-endpoint(remoteMirrors, 'create', { uses: [repositories] }).test(
+endpoint('create', { fixtures: { repositories } }).test(
   {
     case: 'form-body',
     title: 'a mirror created with form fields (application/x-www-form-urlencoded) is enabled and reads back as sent',
     clauses: ['mirrors.http.form-body', 'mirrors.create.options'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const res = await as('maintainer').post(mirrorsPath(privateProject), { body: { url: target('interop-form'), enabled: true, keep_divergent_refs: true }, form: true });
     expectOk(res, 201, 'remote-mirror');
     const created = res.body as Mirror;
@@ -69,7 +66,7 @@ endpoint(remoteMirrors, 'create', { uses: [repositories] }).test(
   },
 );
 
-endpoint(remoteMirrors, 'list', { uses: [repositories] }).test(
+endpoint('list', { fixtures: { repositories } }).test(
   {
     case: 'private-token-query',
     title: 'a token in the private_token query parameter lists the mirrors; a wrong one is refused with 401',
@@ -77,7 +74,7 @@ endpoint(remoteMirrors, 'list', { uses: [repositories] }).test(
     // Beyond the spec (GitLab's own behaviour, which clients use): the whole test is a parity check.
     level: 'parity',
   },
-  async ({ as, run, use }) => {
-    await expectPrivateTokenQuery(as('anonymous'), mirrorsPath(use(world).privateProject), run.actors.maintainer.tokens.api, 'remote-mirror', { list: true });
+  async ({ as, run, repositories }) => {
+    await expectPrivateTokenQuery(as('anonymous'), mirrorsPath(repositories.privateProject), run.actors.maintainer.tokens.api, 'remote-mirror', { list: true });
   },
 );

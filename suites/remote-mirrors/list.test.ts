@@ -1,24 +1,21 @@
 // GET /projects/:id/remote_mirrors
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual, expectHeader, expectOk, expectTrue, parity } from '../../runner/core/checks.js';
 import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectProjectNotFound, expectRefusedToNonMaintainers, listMirrors, mirrorsPath, target, type Mirror, ownProject, freshProject, knownFields } from './helpers.js';
-import { remoteMirrors } from './area.js';
 import { repositories } from '../common/repositories.js';
 
-const suite = endpoint(remoteMirrors, 'list', { uses: [repositories] });
-
-const world = repositories;
+const suite = endpoint('list', { fixtures: { repositories } });
 
 suite.test(
   {
     case: 'project-mirrors-by-id',
     title: 'the list holds exactly the project\'s mirrors, in id order, each as it was created (credentials masked)',
     clauses: ['mirrors.list.all', 'mirrors.entity.shape', 'mirrors.url.masked'],
-    uses: [freshProject],
+    fixtures: { freshProject },
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
-    const project = use(freshProject);
+  async ({ as, repositories, freshProject }) => {
+    const { privateProject } = repositories;
+    const project = freshProject;
     const empty = await as('maintainer').get(mirrorsPath(project));
     expectOk(empty, 200, 'remote-mirror', { list: true });
     expectEqual(empty.body, [], 'a project without mirrors to list none');
@@ -44,10 +41,10 @@ suite.test(
     // The spec does not mark the mirror list as paginated; GitLab paginates it (lib/api/remote_mirrors.rb
     // `use :pagination`, `paginate`): the whole test is a parity check.
     level: 'parity',
-    uses: [freshProject],
+    fixtures: { freshProject },
   },
-  async ({ as, use }) => {
-    const project = use(freshProject);
+  async ({ as, freshProject }) => {
+    const project = freshProject;
     const ids: number[] = [];
     for (const name of ['page-1', 'page-2', 'page-3']) ids.push((await createMirror(as('maintainer'), project, { url: target(name) })).id);
 
@@ -79,11 +76,11 @@ suite.test(
     case: 'project-by-full-path',
     title: 'the project may be named by its URL-encoded full path',
     clauses: ['mirrors.id.path-or-number'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
+  async ({ as, ownProject }) => {
     // Two reads of a list are equal only where no other test writes between them: the file's own project, one test at a time.
-    const project = use(ownProject);
+    const project = ownProject;
     const created = await createMirror(as('maintainer'), project, { url: target('by-path') });
     const byPath = await listMirrors(as('maintainer'), project.fullPath);
     expectEqual(byPath, await listMirrors(as('maintainer'), project), 'the list by full path to equal the list by id');
@@ -96,11 +93,11 @@ suite.test(
     case: 'role-matrix',
     title: 'Maintainer and Owner list mirrors; Developer, Reporter and Guest get 401; an outsider or an unknown project gets 404',
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
+  async ({ as, ownProject }) => {
     // Two reads of a list are equal only where no other test writes between them: the file's own project, one test at a time.
-    const project = use(ownProject);
+    const project = ownProject;
     await createMirror(as('maintainer'), project, { url: target('roles') });
     const expected = await listMirrors(as('maintainer'), project);
     expectEqual((await listMirrors(as('owner'), project)).map((m) => m.id), expected.map((m) => m.id), 'the Owner to see the same mirrors');
@@ -115,8 +112,8 @@ suite.test(
     title: 'without a token the list is refused: 401 on a public project, 401 or 404 on a private one',
     clauses: ['mirrors.auth.anonymous'],
   },
-  async ({ as, use }) => {
-    const { publicProject, privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { publicProject, privateProject } = repositories;
     expectAnonymousOnPublic(await as('anonymous').get(mirrorsPath(publicProject)));
     expectAnonymousOnPrivate(await as('anonymous').get(mirrorsPath(privateProject)));
   },
@@ -127,11 +124,11 @@ suite.test(
     case: 'token-scopes',
     title: 'a read_api token may list mirrors; a read_repository token is refused with 403',
     clauses: ['mirrors.auth.scopes'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
+  async ({ as, ownProject }) => {
     // Two reads of a list are equal only where no other test writes between them: the file's own project, one test at a time.
-    const project = use(ownProject);
+    const project = ownProject;
     await createMirror(as('maintainer'), project, { url: target('scopes') });
     const ids = (await listMirrors(as('maintainer'), project)).map((m) => m.id);
     expectEqual((await listMirrors(as('maintainer', 'read_api'), project)).map((m) => m.id), ids, 'a read_api token to list the same mirrors');

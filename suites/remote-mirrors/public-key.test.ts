@@ -1,18 +1,15 @@
 // GET /projects/:id/remote_mirrors/:mirror_id/public_key: GitLab's endpoint beyond the spec's 47
 // forms (an extension of the area, GitLab 17.9). Its tests are at the parity level and need GitLab
 // 17.9 or later (runner/run/conformance.ts).
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectOk, expectTrue } from '../../runner/core/checks.js';
 import { apiPath, type Client, type Exchange } from '../../runner/core/client.js';
 import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, mirrorPath, target } from './helpers.js';
 import { rsaPublicKey } from './ssh-keys.js';
-import { remoteMirrors } from './area.js';
 import { repositories } from '../common/repositories.js';
 
-const suite = endpoint(remoteMirrors, 'public-key', { uses: [repositories] });
-
-const world = repositories;
+const suite = endpoint('public-key', { fixtures: { repositories } });
 
 /** Introduced in GitLab 17.9 (doc/api/remote_mirrors.md; merge request 180291). */
 const SINCE = { minVersion: '17.9' };
@@ -48,8 +45,8 @@ suite.test(
     clauses: ['mirrors.public-key.ssh'],
     requires: SINCE,
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const mirror = await sshMirror(as('maintainer'), privateProject, 'public-key');
     const key = await readPublicKey(as('maintainer'), privateProject, mirror.id);
     expectEqual(await readPublicKey(as('maintainer'), privateProject, mirror.id), key, 'the public key read again');
@@ -67,8 +64,8 @@ suite.test(
     clauses: ['mirrors.public-key.ssh', 'mirrors.public-key.not-ssh'],
     requires: SINCE,
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const mirror = await createMirror(as('maintainer'), privateProject, { url: 'ssh://git@example.com/conformance/public-key-switch.git' });
     expectNoPublicKey(await as('maintainer').get(publicKeyPath(privateProject, mirror.id)));
     const switchTo = async (method: string) => expectOk(await as('maintainer').put(mirrorPath(privateProject, mirror.id), { body: { auth_method: method } }), 200, 'remote-mirror');
@@ -89,15 +86,15 @@ suite.test(
     clauses: ['mirrors.public-key.not-ssh', 'mirrors.id.not-found'],
     requires: SINCE,
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const mirrors = [
       await createMirror(as('maintainer'), privateProject, { url: target('public-key-https'), auth_method: 'ssh_public_key' }),
       await createMirror(as('maintainer'), privateProject, { url: 'git://example.com/conformance/public-key-git.git', auth_method: 'ssh_public_key' }),
       await createMirror(as('maintainer'), privateProject, { url: 'ssh://git@example.com/conformance/public-key-password.git', auth_method: 'password' }),
     ];
     for (const mirror of mirrors) expectNoPublicKey(await as('maintainer').get(publicKeyPath(privateProject, mirror.id)));
-    await expectUnknownMirrorsNotFound(as, use(world), { url: 'ssh://git@example.com/conformance/public-key-elsewhere.git', auth_method: 'ssh_public_key' }, (client, project, id) => client.get(publicKeyPath(project, id)));
+    await expectUnknownMirrorsNotFound(as, repositories, { url: 'ssh://git@example.com/conformance/public-key-elsewhere.git', auth_method: 'ssh_public_key' }, (client, project, id) => client.get(publicKeyPath(project, id)));
   },
 );
 
@@ -108,8 +105,8 @@ suite.test(
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
     requires: SINCE,
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const mirror = await sshMirror(as('maintainer'), privateProject, 'public-key-roles');
     const key = await readPublicKey(as('maintainer'), privateProject, mirror.id);
     expectEqual(await readPublicKey(as('owner'), privateProject, mirror.id), key, 'the key read as Owner');
@@ -124,8 +121,8 @@ suite.test(
     clauses: ['mirrors.auth.anonymous'],
     requires: SINCE,
   },
-  async ({ as, use }) => {
-    const { publicProject, privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { publicProject, privateProject } = repositories;
     const open = await sshMirror(as('maintainer'), publicProject, 'public-key-anonymous');
     const hidden = await sshMirror(as('maintainer'), privateProject, 'public-key-anonymous');
     expectAnonymousOnPublic(await as('anonymous').get(publicKeyPath(publicProject, open.id)));
@@ -140,8 +137,8 @@ suite.test(
     clauses: ['mirrors.auth.scopes'],
     requires: SINCE,
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const mirror = await sshMirror(as('maintainer'), privateProject, 'public-key-scopes');
     await readPublicKey(as('maintainer', 'read_api'), privateProject, mirror.id);
     expectInsufficientScope(await as('maintainer', 'read_repository').get(publicKeyPath(privateProject, mirror.id)));

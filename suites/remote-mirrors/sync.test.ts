@@ -1,15 +1,12 @@
 // POST /projects/:id/remote_mirrors/:mirror_id/sync
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from '../../runner/core/checks.js';
 import type { Client, Exchange } from '../../runner/core/client.js';
 import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, expectWriteRefusedWithoutApiToken, GITLAB_TEXT, readMirror, SYNC_ENDED, syncPath, target, waitForSyncEnd, type Mirror } from './helpers.js';
-import { remoteMirrors } from './area.js';
 import { repositories, emptyRepository } from '../common/repositories.js';
 
-const suite = endpoint(remoteMirrors, 'sync', { uses: [repositories] });
-
-const world = repositories;
+const suite = endpoint('sync', { fixtures: { repositories } });
 
 /** The sync request, as the refusal tests send it. */
 const requestSync = (client: Client, project: ProjectInfo, mirrorId: number | string) => client.post(syncPath(project, mirrorId));
@@ -37,8 +34,8 @@ suite.test(
     title: 'a sync answers 204 and the mirror ends finished (or failed) with its update timestamps set',
     clauses: ['mirrors.sync.no-content', 'mirrors.sync.status', 'mirrors.entity.shape'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('sync'), enabled: true });
     const sync = await as('maintainer').post(syncPath(privateProject, created.id));
     expectNoContent(sync);
@@ -70,8 +67,8 @@ suite.test(
     title: 'a sync of a disabled mirror is refused with 400 and its status stays none',
     clauses: ['mirrors.sync.disabled'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('sync-disabled') });
     expectError(await as('maintainer').post(syncPath(privateProject, created.id)), 400, { message: DISABLED_MESSAGE, gitlab: GITLAB_TEXT.syncDisabled });
     expectUntouched(await readMirror(as('maintainer'), privateProject, created.id), 'after a refused sync');
@@ -83,10 +80,10 @@ suite.test(
     case: 'empty-repository',
     title: 'on a project with an empty repository, sync obeys enabled as the mirror shows it',
     clauses: ['mirrors.enabled.computed'],
-    uses: [emptyRepository],
+    fixtures: { emptyRepository },
   },
-  async ({ as, use }) => {
-    const project = use(emptyRepository);
+  async ({ as, emptyRepository }) => {
+    const project = emptyRepository;
     const created = await createMirror(as('maintainer'), project, { url: target('sync-empty'), enabled: true });
     // GitLab computes enabled false without a repository (RemoteMirror#enabled: repository_exists?);
     // whether an empty one counts as existing is not settled here, so both answers are accepted if
@@ -109,9 +106,9 @@ suite.test(
     title: 'an unknown or non-numeric mirror id, or another project\'s mirror, gives 404 "404 Not found"',
     clauses: ['mirrors.id.not-found'],
   },
-  async ({ as, use }) => {
-    const elsewhere = await expectUnknownMirrorsNotFound(as, use(world), { url: target('sync-elsewhere'), enabled: true }, requestSync);
-    expectUntouched(await readMirror(as('maintainer'), use(world).publicProject, elsewhere.id), 'the other project\'s mirror');
+  async ({ as, repositories }) => {
+    const elsewhere = await expectUnknownMirrorsNotFound(as, repositories, { url: target('sync-elsewhere'), enabled: true }, requestSync);
+    expectUntouched(await readMirror(as('maintainer'), repositories.publicProject, elsewhere.id), 'the other project\'s mirror');
   },
 );
 
@@ -121,8 +118,8 @@ suite.test(
     title: 'Maintainer and Owner sync; Developer, Reporter and Guest get 401 and start nothing; an outsider gets 404',
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('sync-roles'), enabled: true });
     await expectRefusedToNonMaintainers(as, (client) => requestSync(client, privateProject, created.id));
     expectUntouched(await readMirror(as('maintainer'), privateProject, created.id), 'after the refused syncs');
@@ -140,9 +137,9 @@ suite.test(
     title: 'a sync without a token gets 401 (public project), with a read_api token 403; neither starts a push',
     clauses: ['mirrors.auth.anonymous', 'mirrors.auth.scopes'],
   },
-  async ({ as, use }) => {
-    const { publicProject, privateProject } = use(world);
-    const { open, hidden } = await expectWriteRefusedWithoutApiToken(as, use(world), { url: target('sync-anonymous'), enabled: true }, requestSync);
+  async ({ as, repositories }) => {
+    const { publicProject, privateProject } = repositories;
+    const { open, hidden } = await expectWriteRefusedWithoutApiToken(as, repositories, { url: target('sync-anonymous'), enabled: true }, requestSync);
     expectUntouched(await readMirror(as('maintainer'), publicProject, open.id), 'after the anonymous sync');
     expectUntouched(await readMirror(as('maintainer'), privateProject, hidden.id), 'after the refused syncs');
   },
@@ -154,8 +151,8 @@ suite.test(
     title: 'a second sync while the push is under way answers 204 and does not start another push',
     clauses: ['mirrors.sync.started-once', 'mirrors.sync.no-content'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('sync-twice'), enabled: true });
     expectNoContent(await as('maintainer').post(syncPath(privateProject, created.id)));
     // GitLab's job may take a moment to start: wait for it, a few seconds at most. A push that has

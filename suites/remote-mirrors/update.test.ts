@@ -1,15 +1,12 @@
 // PUT /projects/:id/remote_mirrors/:mirror_id
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectValidationError, parity } from '../../runner/core/checks.js';
 import type { Client, Exchange } from '../../runner/core/client.js';
 import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, expectWriteRefusedWithoutApiToken, GITLAB_TEXT, listMirrors, mirrorPath, readMirror, target, type Mirror, ownProject } from './helpers.js';
-import { remoteMirrors } from './area.js';
 import { repositories } from '../common/repositories.js';
 
-const suite = endpoint(remoteMirrors, 'update', { uses: [repositories] });
-
-const world = repositories;
+const suite = endpoint('update', { fixtures: { repositories } });
 
 /** The update request, as the refusal tests send it: turning the mirror on. */
 const enable = (client: Client, project: ProjectInfo, mirrorId: number | string) => client.put(mirrorPath(project, mirrorId), { body: { enabled: true } });
@@ -20,8 +17,8 @@ suite.test(
     title: 'PUT enabled=true turns a mirror on and enabled=false off again; each change reads back',
     clauses: ['mirrors.update.toggle', 'mirrors.entity.shape'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('toggle') });
     for (const enabled of [true, false]) {
       const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { enabled } });
@@ -38,8 +35,8 @@ suite.test(
     title: 'PUT changes only_protected_branches and keep_divergent_refs and leaves the other fields alone',
     clauses: ['mirrors.update.branches'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('branches'), enabled: true });
 
     const protectedOnly = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { only_protected_branches: true } });
@@ -68,8 +65,8 @@ suite.test(
     title: 'a url sent to PUT does not change the mirror\'s target',
     clauses: ['mirrors.update.url-fixed'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('fixed') });
     const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { url: target('moved', 'example.org'), enabled: true } });
     expectOk(res, 200, 'remote-mirror');
@@ -85,8 +82,8 @@ suite.test(
     title: 'PUT auth_method=ssh_public_key is stored; an unknown auth_method is refused with 400 and changes nothing',
     clauses: ['mirrors.auth-method.values'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: 'ssh://git@example.com/conformance/auth-method.git' });
     const ssh = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { auth_method: 'ssh_public_key' } });
     expectOk(ssh, 200, 'remote-mirror');
@@ -105,8 +102,8 @@ suite.test(
     title: 'a non-boolean enabled or only_protected_branches is refused with "<param> is invalid" and changes nothing',
     clauses: ['mirrors.params.types'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('types') });
     for (const param of ['enabled', 'only_protected_branches', 'keep_divergent_refs']) {
       expectError(await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { [param]: 'maybe' } }), 400, { error: `${param} is invalid`, gitlab: GITLAB_TEXT.params });
@@ -123,8 +120,8 @@ suite.test(
     clauses: ['mirrors.regex.accepted'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('update-regex') });
     const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { mirror_branch_regex: '^feature-' } });
     expectOk(res, 200, 'remote-mirror');
@@ -146,8 +143,8 @@ suite.test(
     clauses: ['mirrors.regex.exclusive', 'mirrors.regex.invalid'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('update-exclusive') });
     const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { only_protected_branches: true, mirror_branch_regex: '^feature-' } });
     expectError(res, 400, { error: 'only_protected_branches, mirror_branch_regex are mutually exclusive', gitlab: GITLAB_TEXT.exclusive });
@@ -169,9 +166,9 @@ suite.test(
     title: 'an unknown or non-numeric mirror id, or another project\'s mirror, gives 404 "404 Not found"',
     clauses: ['mirrors.id.not-found'],
   },
-  async ({ as, use }) => {
-    const elsewhere = await expectUnknownMirrorsNotFound(as, use(world), { url: target('update-elsewhere') }, enable);
-    expectEqual((await readMirror(as('maintainer'), use(world).publicProject, elsewhere.id)).enabled, false, 'the other project\'s mirror unchanged');
+  async ({ as, repositories }) => {
+    const elsewhere = await expectUnknownMirrorsNotFound(as, repositories, { url: target('update-elsewhere') }, enable);
+    expectEqual((await readMirror(as('maintainer'), repositories.publicProject, elsewhere.id)).enabled, false, 'the other project\'s mirror unchanged');
   },
 );
 
@@ -181,8 +178,8 @@ suite.test(
     title: 'Maintainer and Owner update a mirror; Developer, Reporter and Guest get 401 and change nothing; an outsider gets 404',
     clauses: ['mirrors.auth.maintainer', 'mirrors.auth.below-maintainer', 'mirrors.auth.invisible-project'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('update-roles') });
     await expectRefusedToNonMaintainers(as, (client) => enable(client, privateProject, created.id));
     expectEqual((await readMirror(as('maintainer'), privateProject, created.id)).enabled, false, 'enabled unchanged by the refused updates');
@@ -200,9 +197,9 @@ suite.test(
     title: 'an update without a token gets 401 (public project), with a read_api token 403; neither changes anything',
     clauses: ['mirrors.auth.anonymous', 'mirrors.auth.scopes'],
   },
-  async ({ as, use }) => {
-    const { publicProject, privateProject } = use(world);
-    const { open, hidden } = await expectWriteRefusedWithoutApiToken(as, use(world), { url: target('update-anonymous') }, enable);
+  async ({ as, repositories }) => {
+    const { publicProject, privateProject } = repositories;
+    const { open, hidden } = await expectWriteRefusedWithoutApiToken(as, repositories, { url: target('update-anonymous') }, enable);
     expectEqual((await readMirror(as('maintainer'), publicProject, open.id)).enabled, false, 'the public project\'s mirror unchanged');
     expectEqual((await readMirror(as('maintainer'), privateProject, hidden.id)).enabled, false, 'the private project\'s mirror unchanged');
   },
@@ -227,10 +224,10 @@ suite.test(
     case: 'keeps-auth-method',
     title: 'a PUT that does not name auth_method leaves it as it was, in the response and in the list',
     clauses: ['mirrors.update.branches', 'mirrors.auth-method.values'],
-    uses: [ownProject],
+    fixtures: { ownProject },
   },
-  async ({ as, use }) => {
-    const project = use(ownProject);
+  async ({ as, ownProject }) => {
+    const project = ownProject;
     const created = await createMirror(as('maintainer'), project, { url: 'ssh://git@example.com/conformance/keeps-auth.git', auth_method: 'ssh_public_key' });
     const res = await as('maintainer').put(mirrorPath(project, created.id), { body: { enabled: true } });
     expectOk(res, 200, 'remote-mirror');
@@ -249,8 +246,8 @@ suite.test(
     title: 'an unknown auth_method on PUT is refused with 400 and changes nothing (GitLab: the model\'s {"message":{"auth_method":["is not included in the list"]}})',
     clauses: ['mirrors.auth-method.values'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('auth-invalid-body') });
     const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { auth_method: 'oauth', enabled: true } });
     // The status is settled; the body differs from create's Grape refusal ({"error":…}): GitLab's PUT
@@ -274,8 +271,8 @@ suite.test(
     clauses: ['mirrors.regex.accepted', 'mirrors.regex.invalid'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('regex-replaces'), only_protected_branches: true });
     expectEqual(created.only_protected_branches, true, 'only_protected_branches as created');
 
@@ -315,8 +312,8 @@ suite.test(
     title: 'PUT enabled, only_protected_branches and keep_divergent_refs as form fields or query parameters "true"/"false" are read as booleans ("1"/"0" too: GitLab parity)',
     clauses: ['mirrors.params.boolean-strings', 'mirrors.update.toggle', 'mirrors.update.branches'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('update-booleans') });
     const put = (how: 'form' | 'query', [enabled, onlyProtected, keepDivergent]: string[]) => {
       const params = { enabled, only_protected_branches: onlyProtected, keep_divergent_refs: keepDivergent };
@@ -346,8 +343,8 @@ suite.test(
     title: 'PUT only_protected_branches null is never a server error; GitLab refuses it: 400 {"message":{"only_protected_branches":["can\'t be blank"]}} and changes nothing',
     clauses: ['mirrors.params.protected-null'],
   },
-  async ({ as, use }) => {
-    const { privateProject } = use(world);
+  async ({ as, repositories }) => {
+    const { privateProject } = repositories;
     const created = await createMirror(as('maintainer'), privateProject, { url: target('update-protected-null'), only_protected_branches: true });
     const res = await as('maintainer').put(mirrorPath(privateProject, created.id), { body: { enabled: true, only_protected_branches: null } });
     expectStatus(res, [400, 200], 'GitLab refuses a null only_protected_branches; the spec leaves it open');

@@ -1,12 +1,9 @@
 // HEAD /projects/:id/repository/files/:file_path/blame
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectHeader, expectStatus, expectTrue } from '../../runner/core/checks.js';
 import { createFile, fileUrl, headerName, METADATA_FIELDS, ownBranch, readFile, filesWorld } from './helpers.js';
-import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'blame-head', { uses: [filesWorld] });
-
-const world = filesWorld;
+const suite = endpoint('blame-head', { fixtures: { files: filesWorld } });
 
 suite.test(
   {
@@ -14,11 +11,11 @@ suite.test(
     title: 'HEAD blame answers 200 with the same metadata headers as HEAD file, and no body',
     clauses: ['files.blame.head', 'files.file.headers'],
     // X-Gitlab-Commit-Id is the branch's head: no other test may commit to it between the two reads.
-    uses: [ownBranch],
+    fixtures: { ownBranch },
   },
-  async ({ as, run, use }) => {
-    const { publicProject, path } = use(world);
-    const branch = use(ownBranch);
+  async ({ as, run, files, ownBranch }) => {
+    const { publicProject, path } = files;
+    const branch = ownBranch;
     const file = path('head-blame', 'lines.txt');
     await createFile(as('maintainer'), publicProject, file, 'one\ntwo\n', { branch });
     const fields = await readFile(as('developer'), publicProject, file, branch);
@@ -35,8 +32,8 @@ suite.test(
     title: 'HEAD blame of an unknown file is 404, without ref 400, on a private project 404 for an outsider',
     clauses: ['files.blame.head', 'files.get.not-found', 'files.get.ref-required', 'files.get.private-hidden'],
   },
-  async ({ as, use }) => {
-    const { publicProject, privateProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, privateProject, branch } = files;
     expectStatus(await as('developer').head(`${fileUrl(publicProject, 'missing.txt')}/blame`, { query: { ref: branch } }), 404);
     expectStatus(await as('developer').head(`${fileUrl(publicProject, 'README.md')}/blame`), 400);
     expectStatus(await as('outsider').head(`${fileUrl(privateProject, 'README.md')}/blame`, { query: { ref: branch } }), 404);
@@ -50,8 +47,8 @@ suite.test(
     title: 'HEAD blame of an executable file carries Execute-Filemode "true" with its path, name and last commit',
     clauses: ['files.blame.head', 'files.file.headers', 'files.file.execute-filemode'],
   },
-  async ({ as, run, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, run, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('head-blame-exec', 'ls');
     await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\nls "$@"\n', { branch, executable: true });
     const fields = await readFile(as('developer'), publicProject, file, branch);

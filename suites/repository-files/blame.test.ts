@@ -1,14 +1,11 @@
 // GET /projects/:id/repository/files/:file_path/blame
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
 import { apiPath } from '../../runner/core/client.js';
 import { createFile, expectGitLabError, expectGitLabStatus, type FilesWorld, fileUrl, GITLAB_TEXT, headerName, ownBranch, readFile, updateFile, filesWorld } from './helpers.js';
 import type { Kit } from '../../runner/run/conformance.js';
-import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'blame', { uses: [filesWorld] });
-
-const world = filesWorld;
+const suite = endpoint('blame', { fixtures: { files: filesWorld } });
 
 interface BlameRange {
   commit: { id: string; parent_ids: string[]; author_name: string; author_email: string; message: string; authored_date: string; committed_date: string };
@@ -31,11 +28,11 @@ suite.test(
     title: 'blame groups consecutive lines by the commit that last changed them and covers the file exactly',
     clauses: ['files.blame.shape', 'files.blame.covers-file', 'files.blame.last-change', 'files.blame.timestamps', 'files.create.author'],
     // It checks the second commit's parent: no other test may commit to its branch in between.
-    uses: [ownBranch],
+    fixtures: { ownBranch },
   },
-  async (kit) => {
-    const w = kit.use(world);
-    const branch = kit.use(ownBranch);
+  async ({ files, ownBranch, ...kit }) => {
+    const w = files;
+    const branch = ownBranch;
     const { file, first, second } = await twoAuthorFile(kit, w, 'history.txt', branch);
     const blame = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: branch } });
     expectOk(blame, 200, 'blame-range', { list: true });
@@ -61,8 +58,8 @@ suite.test(
     title: 'range[start] and range[end] limit the answer to those lines, with their commits',
     clauses: ['files.blame.range'],
   },
-  async (kit) => {
-    const w = kit.use(world);
+  async ({ files, ...kit }) => {
+    const w = files;
     const { file, first, second } = await twoAuthorFile(kit, w, 'range.txt');
     const res = await kit.as('developer').get(`${fileUrl(w.publicProject, file)}/blame`, { query: { ref: w.branch, 'range[start]': 2, 'range[end]': 3 } });
     expectOk(res, 200, 'blame-range', { list: true });
@@ -85,8 +82,8 @@ suite.test(
     title: 'a request with only ref is valid and blames the whole file; GitLab also sends the file metadata headers',
     clauses: ['files.blame.covers-file', 'files.file.headers'],
   },
-  async ({ as, run, use }) => {
-    const { publicProject, branch } = use(world);
+  async ({ as, run, files }) => {
+    const { publicProject, branch } = files;
     const res = await as('anonymous').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch } });
     expectOk(res, 200, 'blame-range', { list: true });
     const readme = Buffer.from((await readFile(as('developer'), publicProject, 'README.md', branch)).content as string, 'base64').toString('utf8');
@@ -102,8 +99,8 @@ suite.test(
     title: 'a bound below 1, a bound without the other, or start after end is refused with 400',
     clauses: ['files.blame.range-validation', 'files.errors.shape'],
   },
-  async ({ as, use }) => {
-    const { publicProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, branch } = files;
     const blame = (query: Record<string, string | number>) => as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch, ...query } });
     expectError(await blame({ 'range[start]': 0, 'range[end]': 1 }), 400, { error: /range\[start\]/, gitlab: GITLAB_TEXT.params });
     // A bound left out fails both its presence and its allow_blank check (spec/requests/api/files_spec.rb "when range is incomplete").
@@ -138,8 +135,8 @@ suite.test(
     title: 'a range that ends past the last line does not fail the server',
     clauses: ['files.blame.range'],
   },
-  async ({ as, use }) => {
-    const { publicProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, branch } = files;
     const res = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch, 'range[start]': 1, 'range[end]': 500 } });
     // The spec does not say what an end past the last line does: a clamped answer (200) or a refusal
     // (400) are both accepted. GitLab passes the range to Gitaly's RawBlame, which refuses only a start
@@ -160,8 +157,8 @@ suite.test(
     title: 'blame of an unknown file, unknown ref, without ref, or on a private project for an outsider fails',
     clauses: ['files.get.not-found', 'files.get.ref-required', 'files.get.private-hidden', 'files.read.role'],
   },
-  async ({ as, use }) => {
-    const { publicProject, privateProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, privateProject, branch } = files;
     const url = (p: typeof publicProject, f: string) => `${fileUrl(p, f)}/blame`;
     expectError(await as('developer').get(url(publicProject, 'missing.txt'), { query: { ref: branch } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
     expectError(await as('developer').get(url(publicProject, 'README.md'), { query: { ref: 'nope' } }), 404, { message: '404 Commit Not Found', gitlab: GITLAB_TEXT.commitNotFound });
@@ -178,8 +175,8 @@ suite.test(
     title: 'blame, unlike raw, refuses an encoded leading slash in file_path with 400',
     clauses: ['files.raw.leading-slash'],
   },
-  async ({ as, use }) => {
-    const { publicProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, branch } = files;
     const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/files/${'/README.md'}/blame`, { query: { ref: branch } });
     expectError(res, 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
     expectOk(await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: branch } }), 200, 'blame-range', { list: true });
@@ -192,8 +189,8 @@ suite.test(
     title: 'blame of a dotfile, and of a file at an older commit id after it was deleted on the branch (also with a read_repository token)',
     clauses: ['files.blame.covers-file', 'files.get.ref-kinds', 'files.path.encoded', 'files.auth.scopes'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     await createFile(as('maintainer'), publicProject, '.gitignore', 'node_modules/\ncoverage/\n', { branch });
     const gone = path('blame-sha', 'gone.txt');
     await createFile(as('maintainer'), publicProject, gone, 'one\ntwo\n', { branch });
@@ -218,8 +215,8 @@ suite.test(
     title: 'blame at a well-formed commit id the repository does not hold is 404 (GitLab: "404 Commit Not Found")',
     clauses: ['files.get.not-found', 'files.get.ref-kinds'],
   },
-  async ({ as, use }) => {
-    const { publicProject } = use(world);
+  async ({ as, files }) => {
+    const { publicProject } = files;
     const res = await as('developer').get(`${fileUrl(publicProject, 'README.md')}/blame`, { query: { ref: '1'.repeat(40) } });
     expectError(res, 404, { message: '404 Commit Not Found', gitlab: `${GITLAB_TEXT.commitNotFound}; spec/requests/api/files_spec.rb (GET blame: when commit does not exist)` });
   },

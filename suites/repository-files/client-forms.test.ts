@@ -1,22 +1,19 @@
 // What real clients send to the repository-files endpoints (suites/common/client-forms.ts): sudo on a
 // write (the commit's author is the named user) and on a read.
 import { expectEqual, expectError, expectOk } from '../../runner/core/checks.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { asSudoQuery, sudoHeader, withSudoToken } from '../common/client-forms.js';
 import { createFile, expectWriteSucceeded, fileUrl, filesWorld, writeBody } from './helpers.js';
-import { repositoryFiles } from './area.js';
 
-const world = filesWorld;
-
-endpoint(repositoryFiles, 'create', { uses: [filesWorld] }).test(
+endpoint('create', { fixtures: { files: filesWorld } }).test(
   {
     case: 'sudo',
     title: 'with sudo the administrator commits as the named user: refused as a Reporter, authored by the Developer',
     clauses: ['files.http.sudo', 'files.create.commit'],
   },
-  async (kit) => {
+  async ({ files, ...kit }) => {
     const { run } = kit;
-    const { privateProject, path, branch } = kit.use(world);
+    const { privateProject, path, branch } = files;
     const file = path('sudo');
     const developer = run.actors.developer;
     await withSudoToken(kit, async (admin) => {
@@ -31,15 +28,15 @@ endpoint(repositoryFiles, 'create', { uses: [filesWorld] }).test(
   },
 );
 
-endpoint(repositoryFiles, 'get', { uses: [filesWorld] }).test(
+endpoint('get', { fixtures: { files: filesWorld } }).test(
   {
     case: 'sudo',
     title: 'with sudo the administrator reads as the named user: a Reporter reads the file, an outsider gets 404',
     clauses: ['files.http.sudo'],
   },
-  async (kit) => {
+  async ({ files, ...kit }) => {
     const { run } = kit;
-    const { privateProject, path, branch } = kit.use(world);
+    const { privateProject, path, branch } = files;
     const file = path('sudo-read');
     await createFile(kit.as('maintainer'), privateProject, file, 'read me\n', { branch });
     await withSudoToken(kit, async (admin) => {

@@ -1,14 +1,11 @@
 // POST /projects/:id/repository/files/:file_path
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectFields } from '../../runner/core/checks.js';
 import { apiPath } from '../../runner/core/client.js';
 import { ACCESS } from '../../runner/core/vocabulary.js';
 import { blameAuthors, createFile, expectWriteSucceeded, expectGitLabError, expectWriteParamError, fileUrl, gitBlobId, GITLAB_TEXT, readFile, sha256, filesWorld, protectedBranch, writeBody } from './helpers.js';
-import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'create', { uses: [filesWorld] });
-
-const world = filesWorld;
+const suite = endpoint('create', { fixtures: { files: filesWorld } });
 
 suite.test(
   {
@@ -16,8 +13,8 @@ suite.test(
     title: 'create answers 201 with {file_path, branch} and the file reads back with its content, size, SHA-256 and blob id',
     clauses: ['files.create.commit', 'files.path.encoded', 'files.create.encoding'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('create', 'deep/dir/new.file.rb');
     const content = "puts 'hello'\n";
     const res = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody(content, { branch }) });
@@ -37,8 +34,8 @@ suite.test(
     title: 'create also takes its parameters as form fields, the commit author included',
     clauses: ['files.create.commit', 'files.create.author'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('create-form');
     const res = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody('from a form\n', { branch, authorName: 'John Doe', authorEmail: 'user@example.org' }), form: true });
     expectWriteSucceeded(res);
@@ -57,8 +54,8 @@ suite.test(
     title: 'encoding=base64 stores the decoded bytes; an unknown encoding is refused with 400',
     clauses: ['files.create.encoding'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('create-b64');
     await createFile(as('maintainer'), publicProject, file, Buffer.from('decoded text\n').toString('base64'), { branch, encoding: 'base64' }, 'checked');
     expectEqual(Buffer.from((await readFile(as('developer'), publicProject, file, branch)).content as string, 'base64').toString('utf8'), 'decoded text\n', 'the decoded content');
@@ -78,8 +75,8 @@ suite.test(
     title: 'execute_filemode=true creates an executable file',
     clauses: ['files.create.execute-filemode'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('create-exec', 'tool.sh');
     await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\n', { branch, executable: true }, 'checked');
     expectEqual((await readFile(as('developer'), publicProject, file, branch)).execute_filemode, true, 'execute_filemode of the new file');
@@ -92,8 +89,8 @@ suite.test(
     title: 'start_branch creates a new branch from it holding the file; the start branch is unchanged',
     clauses: ['files.create.start-branch'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('create-branch');
     const created = `${branch}-new`;
     const res = await as('developer').post(fileUrl(publicProject, file), { body: writeBody('on a new branch\n', { branch: created, startBranch: branch }) });
@@ -110,8 +107,8 @@ suite.test(
     title: 'creating a file that exists fails with 400 and the file keeps its content',
     clauses: ['files.create.exists', 'files.errors.shape'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('create-twice');
     await createFile(as('maintainer'), publicProject, file, 'original\n', { branch });
     const again = await as('maintainer').post(fileUrl(publicProject, file), { body: writeBody('replacement\n', { branch }) });
@@ -126,8 +123,8 @@ suite.test(
     title: 'branch, commit_message and content are required: each missing one is a 400 and nothing is written',
     clauses: ['files.create.required', 'files.errors.shape'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('create-required');
     for (const missing of ['branch', 'commit_message', 'content']) {
       const body = writeBody('content\n', { branch });
@@ -146,8 +143,8 @@ suite.test(
     title: 'a file_path with /../ or an absolute path is refused with 400 and nothing is written',
     clauses: ['files.write.traversal'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     for (const bad of [`${path('trav')}/../../escape.txt`, '../escape.txt', '/etc/escape.txt']) {
       expectError(await as('maintainer').post(fileUrl(publicProject, bad), { body: writeBody('x', { branch }) }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
     }
@@ -161,8 +158,8 @@ suite.test(
     title: 'Developer and above may create files; Reporter and Guest get 403, an outsider of a private project 404',
     clauses: ['files.write.role'],
   },
-  async ({ as, use }) => {
-    const { publicProject, privateProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, privateProject, path, branch } = files;
     for (const role of ['owner', 'maintainer', 'developer'] as const) {
       const res = await as(role).post(fileUrl(privateProject, path('roles', `${role}.txt`)), { body: writeBody(`by ${role}\n`, { branch: `${branch}-${role}`, startBranch: branch }) });
       expectWriteSucceeded(res);
@@ -181,8 +178,8 @@ suite.test(
     title: 'a Developer writing to the protected default branch gets 400; a Maintainer may',
     clauses: ['files.write.role'],
   },
-  async ({ as, use }) => {
-    const { privateProject, path } = use(world);
+  async ({ as, files }) => {
+    const { privateProject, path } = files;
     // The project's default branch, not this file's (a new branch is not protected); the paths are
     // this test's alone, and no test reads main's head.
     const main = { branch: privateProject.defaultBranch };
@@ -204,8 +201,8 @@ suite.test(
     title: 'read_api and read_repository tokens may not write (403); no token is refused and nothing is written',
     clauses: ['files.auth.scopes', 'files.write.anonymous', 'files.auth.private-token'],
   },
-  async ({ as, withToken, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, withToken, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('scopes');
     for (const scope of ['read_api', 'read_repository'] as const) {
       expectError(await as('maintainer', scope).post(fileUrl(publicProject, file), { body: writeBody('x', { branch }) }), 403, { error: 'insufficient_scope', gitlab: 'lib/api/api_guard.rb (InsufficientScopeError)' });
@@ -238,10 +235,10 @@ suite.test(
     title: 'the first file of a project without commits is created (201) and reads back, not executable (no execute_filemode sent), its commit authored by the user of the token',
     clauses: ['files.create.commit', 'files.create.default-author', 'files.create.execute-filemode', 'files.file.execute-filemode'],
   },
-  async ({ as, make, run, use }) => {
+  async ({ as, make, run, files }) => {
     // A private project without commits of the test's own, in the run's group with its members. (A
     // form body is the same write: create.form-body checks it.)
-    const { group } = use(world);
+    const { group } = files;
     const project = await make.project({ group, visibility: 'private', hint: 'empty', empty: true });
     // A Maintainer: whether a Developer may make the initial push of the default branch is an instance setting.
     const res = await as('maintainer').post(fileUrl(project, 'first.txt'), { body: writeBody('the first file\n', { branch: 'main' }) });
@@ -266,8 +263,8 @@ suite.test(
     title: 'execute_filemode that is not a boolean, in JSON or as a form field, is refused with 400 and nothing is written',
     clauses: ['files.create.execute-filemode-type', 'files.errors.shape'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     // Not 0: older GitLab (Grape's Boolean) reads 0 as false; a word is no boolean in any version.
     for (const form of [false, true]) {
       const file = path('create-filemode', form ? 'form.sh' : 'json.sh');
@@ -283,8 +280,8 @@ suite.test(
     title: 'a body declared JSON that does not parse is refused with 400 and nothing is written',
     clauses: ['files.create.invalid-json'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('create-invalid-json');
     const body = JSON.stringify(writeBody('not written\n', { branch }));
     expectError(await as('maintainer').post(fileUrl(publicProject, file), { rawJson: `${body.slice(0, -1)} {` }), 400);
@@ -298,8 +295,8 @@ suite.test(
     title: 'without author_name and author_email, the commit is authored by the user of the token (blame names their name and email)',
     clauses: ['files.create.default-author', 'files.create.commit'],
   },
-  async ({ as, run, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, run, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('default-author', 'notes.txt');
     await createFile(as('developer'), publicProject, file, 'by the developer\n', { branch }, 'checked');
     const developer = run.actors.developer;
@@ -318,8 +315,8 @@ suite.test(
     title: 'a create, update or delete from start_branch onto another branch that exists is refused with 400 (GitLab: "A branch called \'<branch>\' already exists. Switch to that branch in order to make changes"); neither branch changes',
     clauses: ['files.write.branch-exists', 'files.errors.shape'],
   },
-  async ({ as, use, make }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, make, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('existing-branch');
     const added = path('existing-branch', 'added.txt');
     await createFile(as('maintainer'), publicProject, file, 'kept\n', { branch });
@@ -344,8 +341,8 @@ suite.test(
     title: 'a start_branch that names no branch, or a new branch without start_branch, is refused with 400 (GitLab: "You can only create or edit files when you are on a branch"); no branch is made',
     clauses: ['files.write.start-branch-missing', 'files.errors.shape'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('start-branch-missing');
     const refused = { message: 'You can only create or edit files when you are on a branch', gitlab: `${COMMIT_CHECKS('validate_on_branch!')}; lib/api/files.rb (commit_params: start_branch defaults to branch)` };
     const created = `${branch}-from-nowhere`;
@@ -362,8 +359,8 @@ suite.test(
     title: 'a new branch whose name git refuses ("a..b") is refused with 400 (GitLab: "Something went wrong when we tried to create \'<branch>\' for you: Branch name is invalid"); nothing is written',
     clauses: ['files.write.branch-name-invalid', 'files.errors.shape'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('invalid-branch-name');
     const invalid = `${branch}..bad`;
     const res = await as('developer').post(fileUrl(publicProject, file), { body: writeBody('not written\n', { branch: invalid, startBranch: branch }) });
@@ -377,11 +374,11 @@ suite.test(
     case: 'protected-branch',
     title: 'on a branch only Maintainers may push to, a Developer\'s create is refused with 400 (GitLab: "You are not allowed to push into this branch") and writes nothing; a Maintainer\'s goes through',
     clauses: ['files.write.protected-branch', 'files.write.role'],
-    uses: [protectedBranch],
+    fixtures: { protectedBranch },
   },
-  async ({ as, use }) => {
-    const { privateProject, path } = use(world);
-    const guarded = use(protectedBranch);
+  async ({ as, files, protectedBranch }) => {
+    const { privateProject, path } = files;
+    const guarded = protectedBranch;
     const file = path('protected-branch', 'dev.txt');
     const res = await as('developer').post(fileUrl(privateProject, file), { body: writeBody('not written\n', { branch: guarded }) });
     expectError(res, 400, { message: 'You are not allowed to push into this branch', gitlab: COMMIT_CHECKS('validate_permissions!: Gitlab::UserAccess#can_push_to_branch?') });
@@ -397,8 +394,8 @@ suite.test(
     clauses: ['files.write.commit-email', 'files.create.commit'],
     requires: { setup: ['secondary-emails', 'commit-email'] },
   },
-  async ({ use, make, names, admin, withToken }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ make, names, admin, withToken, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('commit-email', 'notes.txt');
     // A user of this test's own (it changes the user's addresses), a Developer of the project.
     const user = await make.user('committer');

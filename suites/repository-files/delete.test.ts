@@ -1,15 +1,12 @@
 // DELETE /projects/:id/repository/files/:file_path
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectError, expectOk, expectStatus, expectTrue } from '../../runner/core/checks.js';
 import { createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, filesWorld } from './helpers.js';
-import { repositoryFiles } from './area.js';
 
 /** The spec: "Response: not shown", so GitLab's code settles it: its DELETE returns no body, Grape answers 204 (every version from 15.0). */
 const DELETED_GITLAB = 'lib/api/files.rb (delete: no body, so 204); spec/requests/api/files_spec.rb (deletes existing file in project repo: no_content)';
 
-const suite = endpoint(repositoryFiles, 'delete', { uses: [filesWorld] });
-
-const world = filesWorld;
+const suite = endpoint('delete', { fixtures: { files: filesWorld } });
 
 const deleteBody = (branch: string, extra: Record<string, unknown> = {}) => ({ branch, commit_message: 'conformance: delete a file', ...extra });
 
@@ -19,8 +16,8 @@ suite.test(
     title: 'delete succeeds with an empty body and the file is gone; its neighbour stays',
     clauses: ['files.delete.commit'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('delete', 'gone.txt');
     const neighbour = path('delete', 'stays.txt');
     await createFile(as('maintainer'), publicProject, file, 'to be deleted\n', { branch });
@@ -39,8 +36,8 @@ suite.test(
     title: 'delete with author_email and author_name succeeds and the file is gone',
     clauses: ['files.delete.commit', 'files.create.author'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('delete-author');
     await createFile(as('maintainer'), publicProject, file, 'authored delete\n', { branch });
     const res = await as('maintainer').delete(fileUrl(publicProject, file), { body: deleteBody(branch, { author_email: 'user@example.org', author_name: 'John Doe' }) });
@@ -55,8 +52,8 @@ suite.test(
     title: 'deleting a file that does not exist fails with 400',
     clauses: ['files.delete.missing', 'files.errors.shape'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     expectError(await as('maintainer').delete(fileUrl(publicProject, path('delete-missing')), { body: deleteBody(branch) }), 400, { message: "A file with this name doesn't exist", gitlab: 'Gitaly internal/gitaly/service/operations/commit_files.go (index error); lib/api/files.rb (render_api_error!(result[:message], 400))' });
   },
 );
@@ -67,8 +64,8 @@ suite.test(
     title: 'last_commit_id on delete is ignored by GitLab (not declared) though the spec lists it',
     clauses: ['files.delete.commit'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('delete-lcid');
     await createFile(as('maintainer'), publicProject, file, 'v1\n', { branch });
     const v1 = (await readFile(as('developer'), publicProject, file, branch)).last_commit_id as string;
@@ -90,8 +87,8 @@ suite.test(
     title: 'delete needs branch and a non-empty commit_message and refuses traversal and an absolute path; the file survives',
     clauses: ['files.create.required', 'files.write.traversal', 'files.raw.leading-slash'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('delete-required');
     await createFile(as('maintainer'), publicProject, file, 'survivor\n', { branch });
     expectWriteParamError(await as('maintainer').delete(fileUrl(publicProject, file), { body: { commit_message: 'x' } }), 'branch');
@@ -110,8 +107,8 @@ suite.test(
     title: 'Reporter, Guest and read-only tokens may not delete (403); anonymous is refused; the file survives',
     clauses: ['files.write.role', 'files.auth.scopes', 'files.write.anonymous'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('delete-roles');
     const roles = `${branch}-roles`;
     await createFile(as('maintainer'), publicProject, file, 'guarded\n', { branch: roles, startBranch: branch });

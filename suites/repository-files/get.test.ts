@@ -1,16 +1,13 @@
 // GET /projects/:id/repository/files/:file_path
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
 import { apiPath } from '../../runner/core/client.js';
 import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, METADATA_FIELDS, ownBranch, readFile, sha256, filesWorld, updateFile } from './helpers.js';
 import { ACCESS } from '../../runner/core/vocabulary.js';
 import { repositories } from '../common/repositories.js';
 import { renameProject } from '../common/setup-endpoints.js';
-import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'get', { uses: [filesWorld] });
-
-const world = filesWorld;
+const suite = endpoint('get', { fixtures: { files: filesWorld } });
 
 suite.test(
   {
@@ -18,8 +15,8 @@ suite.test(
     title: 'a file reads back with its name, path, size, Base64 content, SHA-256 and git blob id',
     clauses: ['files.file.shape', 'files.file.name-and-path', 'files.file.content-base64', 'files.file.content-sha256', 'files.file.blob-id', 'files.file.ref', 'files.path.encoded'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('metadata', 'notes.v1.md');
     const content = 'first line\nzweite Zeile: äöü\n\tthird line\n';
     await createFile(as('maintainer'), publicProject, file, content, { branch });
@@ -45,11 +42,11 @@ suite.test(
     title: 'commit_id is the commit ref resolves to; last_commit_id the last commit that touched the file',
     clauses: ['files.file.commit-id', 'files.file.last-commit-id', 'files.get.ref-kinds'],
     // The branch's head is read: no other test may commit to it meanwhile.
-    uses: [ownBranch],
+    fixtures: { ownBranch },
   },
-  async ({ as, use }) => {
-    const { publicProject, path } = use(world);
-    const branch = use(ownBranch);
+  async ({ as, files, ownBranch }) => {
+    const { publicProject, path } = files;
+    const branch = ownBranch;
     const file = path('commits');
     await createFile(as('maintainer'), publicProject, file, 'one\n', { branch });
     const first = await readFile(as('maintainer'), publicProject, file, branch);
@@ -74,8 +71,8 @@ suite.test(
     title: 'GET file carries the metadata headers, each equal to the JSON field of the same name (GitLab parity: the spec names them for HEAD only)',
     clauses: ['files.file.headers'],
   },
-  async ({ as, run, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, run, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('headers');
     await createFile(as('maintainer'), publicProject, file, 'header check\n', { branch });
     const res = await as('reporter').get(fileUrl(publicProject, file), { query: { ref: branch } });
@@ -95,8 +92,8 @@ suite.test(
     title: 'the project may be named by its URL-encoded full path instead of its id',
     clauses: ['files.id.path-or-number'],
   },
-  async ({ as, use }) => {
-    const { privateProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { privateProject, branch } = files;
     const res = await as('reporter').get(fileUrl(privateProject.fullPath, 'README.md'), { query: { ref: branch } });
     expectOk(res, 200, 'file');
     expectEqual((res.body as { file_path: string }).file_path, 'README.md', 'the README of the project named by path');
@@ -109,8 +106,8 @@ suite.test(
     title: 'execute_filemode is true for a file written with the execute flag and false otherwise',
     clauses: ['files.file.execute-filemode'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     await createFile(as('maintainer'), publicProject, path('exec', 'run.sh'), '#!/bin/sh\necho hi\n', { branch, executable: true });
     await createFile(as('maintainer'), publicProject, path('exec', 'plain.sh'), 'echo plain\n', { branch });
     expectEqual((await readFile(as('developer'), publicProject, path('exec', 'run.sh'), branch)).execute_filemode, true, 'execute_filemode of run.sh');
@@ -124,8 +121,8 @@ suite.test(
     title: 'a missing or blank ref is refused with 400 in the parameter-error shape',
     clauses: ['files.get.ref-required', 'files.errors.shape'],
   },
-  async ({ as, use }) => {
-    const { publicProject } = use(world);
+  async ({ as, files }) => {
+    const { publicProject } = files;
     expectError(await as('developer').get(fileUrl(publicProject, 'README.md')), 400, { error: /ref/, gitlab: GITLAB_TEXT.params });
     expectError(await as('developer').get(fileUrl(publicProject, 'README.md'), { query: { ref: '' } }), 400, { error: /ref/, gitlab: GITLAB_TEXT.params });
   },
@@ -137,8 +134,8 @@ suite.test(
     title: 'an unknown file, ref or project gives 404 with the cause in the message',
     clauses: ['files.get.not-found', 'files.errors.shape'],
   },
-  async ({ as, use }) => {
-    const { publicProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, branch } = files;
     const reader = as('developer');
     expectError(await reader.get(fileUrl(publicProject, 'no/such/file.txt'), { query: { ref: branch } }), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
     expectError(await reader.get(fileUrl(publicProject, 'README.md'), { query: { ref: 'no-such-branch' } }), 404, { message: '404 Commit Not Found', gitlab: GITLAB_TEXT.commitNotFound });
@@ -152,8 +149,8 @@ suite.test(
     title: 'a file of a public project is readable without a token',
     clauses: ['files.get.public-without-auth'],
   },
-  async ({ as, use }) => {
-    const { publicProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, branch } = files;
     const res = await as('anonymous').get(fileUrl(publicProject, 'README.md'), { query: { ref: branch } });
     expectOk(res, 200, 'file');
   },
@@ -165,8 +162,8 @@ suite.test(
     title: 'a private project is not found for anonymous callers and for non-members',
     clauses: ['files.get.private-hidden'],
   },
-  async ({ as, use }) => {
-    const { privateProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { privateProject, branch } = files;
     // The spec only says a public repository needs no authentication: 401 or 404. GitLab hides the
     // project (find_project! without authenticate_non_public on the files routes).
     const anonymous = await as('anonymous').get(fileUrl(privateProject, 'README.md'), { query: { ref: branch } });
@@ -182,8 +179,8 @@ suite.test(
     title: 'on a private project Reporter and above read files, a Guest is refused with 403',
     clauses: ['files.read.role'],
   },
-  async ({ as, use }) => {
-    const { privateProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { privateProject, branch } = files;
     for (const role of ['owner', 'maintainer', 'developer', 'reporter'] as const) {
       expectOk(await as(role).get(fileUrl(privateProject, 'README.md'), { query: { ref: branch } }), 200, 'file');
     }
@@ -197,8 +194,8 @@ suite.test(
     title: 'tokens with scope api, read_api or read_repository may read files; an unknown token is refused with 401',
     clauses: ['files.auth.scopes', 'files.auth.private-token'],
   },
-  async ({ as, withToken, use }) => {
-    const { privateProject, branch } = use(world);
+  async ({ as, withToken, files }) => {
+    const { privateProject, branch } = files;
     for (const scope of ['api', 'read_api', 'read_repository'] as const) {
       expectOk(await as('reporter', scope).get(fileUrl(privateProject, 'README.md'), { query: { ref: branch } }), 200, 'file');
     }
@@ -213,8 +210,8 @@ suite.test(
     title: 'a file_path with a ".." segment or a leading slash is refused with 400',
     clauses: ['files.write.traversal', 'files.errors.shape'],
   },
-  async ({ as, use }) => {
-    const { publicProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, branch } = files;
     for (const bad of ['docs/../README.md', '../README.md', '/README.md']) {
       expectError(await as('developer').get(fileUrl(publicProject, bad), { query: { ref: branch } }), 400, { error: 'file_path should be a valid file path', gitlab: GITLAB_TEXT.filePath });
     }
@@ -227,8 +224,8 @@ suite.test(
     title: 'an unknown route under /api/v4 gives 404 {"error":"404 Not Found"}',
     clauses: ['files.api-prefix'],
   },
-  async ({ as, use }) => {
-    const { publicProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, branch } = files;
     const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/filez/${'README.md'}`, { query: { ref: branch } });
     expectError(res, 404, { error: '404 Not Found', gitlab: GITLAB_TEXT.route });
   },
@@ -240,8 +237,8 @@ suite.test(
     title: 'a file named with git pathspec characters (":wq") reads back with its name, path and the commit that added it',
     clauses: ['files.file.name-and-path', 'files.file.last-commit-id', 'files.path.encoded'],
   },
-  async ({ as, use }) => {
-    const { publicProject, privateProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, privateProject, branch } = files;
     for (const [project, readers] of [
       [publicProject, [['anonymous', 'api']]],
       [privateProject, [['developer', 'api'], ['developer', 'read_repository']]],
@@ -263,12 +260,12 @@ suite.test(
     case: 'old-commit-sha',
     title: 'a file read at an older commit id is the JSON it was at that commit (ref aside, which echoes the id), after the branch moved on and the file changed',
     clauses: ['files.get.ref-kinds', 'files.file.commit-id', 'files.file.last-commit-id', 'files.file.ref'],
-    uses: [ownBranch],
+    fixtures: { ownBranch },
   },
-  async ({ as, use }) => {
-    const { publicProject, path } = use(world);
+  async ({ as, files, ownBranch }) => {
+    const { publicProject, path } = files;
     // A branch of the test's own: the commit read must be the branch head when the file is read.
-    const branch = use(ownBranch);
+    const branch = ownBranch;
     const file = path('old-sha', 'notes.txt');
     await createFile(as('maintainer'), publicProject, file, 'first\n', { branch });
     // Another commit, so that the commit read and the file's last commit differ.
@@ -288,12 +285,12 @@ suite.test(
     case: 'anonymous-as-member',
     title: 'a file of a public project reads the same without a token as for a member, field by field',
     clauses: ['files.get.public-without-auth', 'files.file.shape'],
-    uses: [ownBranch],
+    fixtures: { ownBranch },
   },
-  async ({ as, use }) => {
-    const { publicProject, path } = use(world);
+  async ({ as, files, ownBranch }) => {
+    const { publicProject, path } = files;
     // A branch of the test's own: both reads must meet the same branch head (commit_id).
-    const branch = use(ownBranch);
+    const branch = ownBranch;
     const file = path('anonymous', 'notes.txt');
     await createFile(as('maintainer'), publicProject, file, 'read by anyone\n', { branch });
     const byMember = await readFile(as('developer'), publicProject, file, branch);
@@ -309,8 +306,8 @@ suite.test(
     title: 'a binary file reads back as the Base64 of its exact bytes, with their size, SHA-256 and git blob id',
     clauses: ['files.file.content-base64', 'files.file.content-sha256', 'files.file.blob-id', 'files.create.encoding'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 0xff, 0xfe, 0x80, 0x0a, 0x0d, 0x1a]);
     const file = path('binary', 'image.png');
     await createFile(as('maintainer'), publicProject, file, bytes.toString('base64'), { branch, encoding: 'base64' });
@@ -326,8 +323,8 @@ suite.test(
     title: 'a direct Guest of a private project (no group role) may not read its files: GET file, raw and blame 403',
     clauses: ['files.read.role'],
   },
-  async ({ withToken, use, lease, make }) => {
-    const { privateProject, branch } = use(world);
+  async ({ withToken, lease, make, files }) => {
+    const { privateProject, branch } = files;
     // A user lent to the test, made a Guest of the project only (taken back after the test).
     const guest = await lease();
     await make.addMember(privateProject, guest.id, ACCESS.GUEST);
@@ -343,12 +340,12 @@ suite.test(
     title: 'GitLab parity: after a rename, the old path of the project answers a GET of a file, of raw and of blame with 301 to the same URL by project id, which reads the file; a write through it is refused with 405',
     clauses: ['files.get.moved-project'],
     level: 'parity',
-    uses: [repositories],
+    fixtures: { repositories },
     requires: { setup: ['project-update'] },
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const project = await kit.make.project({ group: use(repositories).group, visibility: 'public', hint: 'moved' });
+  async ({ repositories, ...kit }) => {
+    const { as } = kit;
+    const project = await kit.make.project({ group: repositories.group, visibility: 'public', hint: 'moved' });
     const file = 'dir/notes.txt';
     await createFile(as('maintainer'), project, file, 'moved along\n', { branch: project.defaultBranch });
     const oldPath = project.fullPath;

@@ -1,12 +1,9 @@
 // HEAD /projects/:id/repository/files/:file_path
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual, expectHeader, expectStatus, expectTrue } from '../../runner/core/checks.js';
 import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, ownBranch, readFile, sha256, filesWorld } from './helpers.js';
-import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'head', { uses: [filesWorld] });
-
-const world = filesWorld;
+const suite = endpoint('head', { fixtures: { files: filesWorld } });
 
 suite.test(
   {
@@ -14,11 +11,11 @@ suite.test(
     title: 'HEAD answers 200 with the metadata headers equal to the file\'s fields, and no body',
     clauses: ['files.head.metadata-only', 'files.file.headers', 'files.file.blob-id', 'files.file.content-sha256'],
     // X-Gitlab-Commit-Id is the branch's head: no other test may commit to it between the two reads.
-    uses: [ownBranch],
+    fixtures: { ownBranch },
   },
-  async ({ as, run, use }) => {
-    const { publicProject, path } = use(world);
-    const branch = use(ownBranch);
+  async ({ as, run, files, ownBranch }) => {
+    const { publicProject, path } = files;
+    const branch = ownBranch;
     const file = path('head', 'data.json');
     const content = '{"a": 1}\n';
     await createFile(as('maintainer'), publicProject, file, content, { branch });
@@ -39,8 +36,8 @@ suite.test(
     title: 'HEAD of an unknown file, an unknown ref or without ref answers with the error status',
     clauses: ['files.get.not-found', 'files.get.ref-required', 'files.head.metadata-only'],
   },
-  async ({ as, use }) => {
-    const { publicProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, branch } = files;
     expectStatus(await as('developer').head(fileUrl(publicProject, 'missing.txt'), { query: { ref: branch } }), 404);
     expectStatus(await as('developer').head(fileUrl(publicProject, 'README.md'), { query: { ref: 'no-such-ref' } }), 404);
     expectStatus(await as('developer').head(fileUrl(publicProject, 'README.md')), 400);
@@ -53,8 +50,8 @@ suite.test(
     title: 'HEAD follows the read rules: public without a token, private hidden from outsiders, Guest refused',
     clauses: ['files.get.public-without-auth', 'files.get.private-hidden', 'files.read.role', 'files.auth.scopes'],
   },
-  async ({ as, use }) => {
-    const { publicProject, privateProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, privateProject, branch } = files;
     const query = { ref: branch };
     expectStatus(await as('anonymous').head(fileUrl(publicProject, 'README.md'), { query }), 200);
     const hidden = await as('anonymous').head(fileUrl(privateProject, 'README.md'), { query });
@@ -72,8 +69,8 @@ suite.test(
     title: 'HEAD refuses a ".." or an encoded absolute file_path with 400, and answers a file at an older commit id after it was deleted on the branch',
     clauses: ['files.write.traversal', 'files.raw.leading-slash', 'files.head.metadata-only', 'files.file.headers', 'files.get.ref-kinds'],
   },
-  async ({ as, run, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, run, files }) => {
+    const { publicProject, path, branch } = files;
     const gone = path('head-sha', 'commit.js.coffee');
     const content = 'class Commit\n';
     await createFile(as('maintainer'), publicProject, gone, content, { branch });

@@ -26,12 +26,12 @@ export interface FilesWorld {
 }
 
 /** The world of a files test file: the run's projects (suites/common/repositories.ts) and a branch of the file's own in each. */
-export const filesWorld = fixture<FilesWorld>({
+export const filesWorld = fixture({
   name: 'files-world',
   scope: 'file',
-  uses: [repositories],
-  async build({ make, use, names }) {
-    const { group, publicProject, privateProject } = use(repositories);
+  fixtures: { repositories },
+  async build({ make, repositories, names }): Promise<FilesWorld> {
+    const { group, publicProject, privateProject } = repositories;
     const branch = names.slug('files');
     await Promise.all([make.branch(publicProject, branch), make.branch(privateProject, branch)]);
     return { group, publicProject, privateProject, branch, path: (test, name = 'file.txt') => `${test}/${name}` };
@@ -42,10 +42,10 @@ export const filesWorld = fixture<FilesWorld>({
 export const ownBranch = fixture({
   name: 'files-own-branch',
   scope: 'test',
-  uses: [repositories],
-  async build({ make, use, names }) {
+  fixtures: { repositories },
+  async build({ make, repositories, names }) {
     const branch = names.slug('own');
-    await make.branch(use(repositories).publicProject, branch);
+    await make.branch(repositories.publicProject, branch);
     return branch;
   },
 });
@@ -59,10 +59,10 @@ export const ownBranch = fixture({
 export const protectedBranch = fixture({
   name: 'files-protected-branch',
   scope: 'test',
-  uses: [repositories],
+  fixtures: { repositories },
   requires: { setup: ['protected-branches'] },
-  async build({ make, use, names, admin }) {
-    const { privateProject } = use(repositories);
+  async build({ make, repositories, names, admin }) {
+    const { privateProject } = repositories;
     const branch = names.slug('guarded');
     await make.branch(privateProject, branch);
     await make.setup(`protect branch ${branch} in ${privateProject.fullPath}`, admin.post(apiPath`/projects/${privateProject.id}/protected_branches`, { body: { name: branch } }), [201], 'protected-branches');

@@ -1,21 +1,18 @@
 // What clients rely on at the HTTP level, on the repository-files endpoints (suites/common/interop.ts):
 // the JSON media type, a bodiless DELETE that declares JSON, form-encoded writes, a token in the query.
 import { expectEqual, expectFields, expectError, expectStatus } from '../../runner/core/checks.js';
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson } from '../common/interop.js';
 import { createFile, expectWriteSucceeded, fileUrl, readFile, filesWorld, writeBody } from './helpers.js';
-import { repositoryFiles } from './area.js';
 
-const world = filesWorld;
-
-endpoint(repositoryFiles, 'get', { uses: [filesWorld] }).test(
+endpoint('get', { fixtures: { files: filesWorld } }).test(
   {
     case: 'json-media-type',
     title: 'a file and a 404 for a missing one are answered as application/json (exactly, at the parity level)',
     clauses: ['files.http.json-media-type'],
   },
-  async ({ as, use }) => {
-    const { privateProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { privateProject, path, branch } = files;
     const file = path('media-type');
     await createFile(as('maintainer'), privateProject, file, 'json\n', { branch });
     const found = await as('developer').get(fileUrl(privateProject, file), { query: { ref: branch } });
@@ -24,14 +21,14 @@ endpoint(repositoryFiles, 'get', { uses: [filesWorld] }).test(
   },
 );
 
-endpoint(repositoryFiles, 'delete', { uses: [filesWorld] }).test(
+endpoint('delete', { fixtures: { files: filesWorld } }).test(
   {
     case: 'empty-json-body',
     title: 'DELETE with its parameters in the query, Content-Type application/json and no body deletes the file',
     clauses: ['files.http.empty-json-body', 'files.delete.commit'],
   },
-  async ({ as, use }) => {
-    const { privateProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { privateProject, path, branch } = files;
     const file = path('empty-json');
     await createFile(as('maintainer'), privateProject, file, 'to be deleted\n', { branch });
     const res = await sendEmptyJson(as('maintainer'), 'DELETE', fileUrl(privateProject, file), { branch, commit_message: 'conformance: delete with an empty JSON body' });
@@ -41,14 +38,14 @@ endpoint(repositoryFiles, 'delete', { uses: [filesWorld] }).test(
   },
 );
 
-endpoint(repositoryFiles, 'create', { uses: [filesWorld] }).test(
+endpoint('create', { fixtures: { files: filesWorld } }).test(
   {
     case: 'form-body',
     title: 'a file created with form fields (application/x-www-form-urlencoded) reads back as written',
     clauses: ['files.http.form-body', 'files.create.commit'],
   },
-  async ({ as, use }) => {
-    const { privateProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { privateProject, path, branch } = files;
     const file = path('form-body');
     const res = await as('maintainer').post(fileUrl(privateProject, file), { body: writeBody('sent as form fields\n', { branch, message: 'conformance: form body' }), form: true });
     expectWriteSucceeded(res);
@@ -58,7 +55,7 @@ endpoint(repositoryFiles, 'create', { uses: [filesWorld] }).test(
   },
 );
 
-endpoint(repositoryFiles, 'get', { uses: [filesWorld] }).test(
+endpoint('get', { fixtures: { files: filesWorld } }).test(
   {
     case: 'private-token-query',
     title: 'a token in the private_token query parameter reads a private file; a wrong one is refused with 401',
@@ -66,8 +63,8 @@ endpoint(repositoryFiles, 'get', { uses: [filesWorld] }).test(
     // Beyond the spec (GitLab's own behaviour, which clients use): the whole test is a parity check.
     level: 'parity',
   },
-  async ({ as, run, use }) => {
-    const { privateProject, path, branch } = use(world);
+  async ({ as, run, files }) => {
+    const { privateProject, path, branch } = files;
     const file = path('query-token');
     await createFile(as('maintainer'), privateProject, file, 'private\n', { branch });
     await expectPrivateTokenQuery(as('anonymous'), fileUrl(privateProject, file), run.actors.developer.tokens.api, 'file', { query: { ref: branch } });

@@ -1,12 +1,9 @@
 // HEAD /projects/:id/repository/files/:file_path/raw
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectHeader, expectStatus, expectTrue } from '../../runner/core/checks.js';
 import { createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, ownBranch, readFile, filesWorld } from './helpers.js';
-import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'raw-head', { uses: [filesWorld] });
-
-const world = filesWorld;
+const suite = endpoint('raw-head', { fixtures: { files: filesWorld } });
 
 suite.test(
   {
@@ -14,8 +11,8 @@ suite.test(
     title: 'HEAD raw answers 200 with the file metadata headers and no body',
     clauses: ['files.raw.head', 'files.file.headers'],
   },
-  async ({ as, run, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, run, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('head-raw', 'page.html');
     const content = '<p>hello</p>\n';
     await createFile(as('maintainer'), publicProject, file, content, { branch });
@@ -34,8 +31,8 @@ suite.test(
     title: 'HEAD raw of an unknown file is 404; on a private project 404 for an outsider',
     clauses: ['files.raw.head', 'files.get.not-found', 'files.get.private-hidden'],
   },
-  async ({ as, use }) => {
-    const { publicProject, privateProject } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, privateProject } = files;
     expectStatus(await as('developer').head(`${fileUrl(publicProject, 'missing.txt')}/raw`), 404);
     expectStatus(await as('outsider').head(`${fileUrl(privateProject, 'README.md')}/raw`), 404);
     expectStatus(await as('anonymous').head(`${fileUrl(publicProject, 'README.md')}/raw`), 200);
@@ -49,8 +46,8 @@ suite.test(
     clauses: ['files.raw.head', 'files.raw.lfs-missing-object'],
     requires: { minVersion: '15.7' },
   },
-  async ({ as, run, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, run, files }) => {
+    const { publicProject, path, branch } = files;
     const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${'fedcba9876543210'.repeat(4)}\nsize 4321\n`;
     const file = path('head-raw-lfs', 'orphan.iso');
     await createFile(as('maintainer'), publicProject, file, pointer, { branch });
@@ -72,11 +69,11 @@ suite.test(
     title: 'HEAD raw carries every metadata header, each equal to the field of the same name of GET file at the same ref',
     clauses: ['files.raw.head', 'files.file.headers'],
     // X-Gitlab-Commit-Id is the branch's head: no other test may commit to it between the two reads.
-    uses: [ownBranch],
+    fixtures: { ownBranch },
   },
-  async ({ as, run, use }) => {
-    const { publicProject, path } = use(world);
-    const branch = use(ownBranch);
+  async ({ as, run, files, ownBranch }) => {
+    const { publicProject, path } = files;
+    const branch = ownBranch;
     const file = path('head-raw-all', 'tool.sh');
     await createFile(as('maintainer'), publicProject, file, '#!/bin/sh\necho hi\n', { branch, executable: true });
     const fields = await readFile(as('developer'), publicProject, file, branch);

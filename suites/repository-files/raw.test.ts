@@ -1,14 +1,11 @@
 // GET /projects/:id/repository/files/:file_path/raw
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectHeader, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
 import { apiPath } from '../../runner/core/client.js';
 import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, readFile, filesWorld } from './helpers.js';
-import { repositoryFiles } from './area.js';
 import { emptyRepository } from '../common/repositories.js';
 
-const suite = endpoint(repositoryFiles, 'raw', { uses: [filesWorld] });
-
-const world = filesWorld;
+const suite = endpoint('raw', { fixtures: { files: filesWorld } });
 
 /** Where GitLab answers lfs=true on a pointer whose object the project lacks (LFS on, GitLab's default). */
 const LFS_MISSING_GITLAB = 'lib/api/files.rb (GET raw: not_found! unless lfs_object&.project_allowed_access?); spec/requests/api/files_spec.rb (when lfs parameter is true and the project has lfs enabled: 404 response)';
@@ -21,8 +18,8 @@ suite.test(
     title: 'raw returns the file\'s exact bytes, binary content included',
     clauses: ['files.raw.content', 'files.create.encoding'],
   },
-  async ({ as, run, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, run, files }) => {
+    const { publicProject, path, branch } = files;
     const bytes = Buffer.from([0, 1, 2, 255, 254, 10, 13, 10, 0x7f, 0x80]);
     const file = path('raw', 'blob.bin');
     await createFile(as('maintainer'), publicProject, file, bytes.toString('base64'), { branch, encoding: 'base64' });
@@ -40,8 +37,8 @@ suite.test(
     title: 'without ref, raw reads the default branch; with ref, that branch',
     clauses: ['files.raw.default-ref', 'files.create.start-branch'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('raw-ref', 'version.txt');
     const main = publicProject.defaultBranch;
     const feature = `${branch}-feature`;
@@ -66,8 +63,8 @@ suite.test(
     clauses: ['files.raw.lfs'],
     requires: { minVersion: '15.7' },
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const dir = path('lfs', '');
     // GitLab reads LFS attributes from the .gitattributes at the root of the branch only.
     await createFile(as('maintainer'), publicProject, '.gitattributes', `${dir}*.bin filter=lfs diff=lfs merge=lfs -text\n`, { branch });
@@ -100,8 +97,8 @@ suite.test(
     title: 'raw of an unknown file or ref is 404, traversal 400; public without a token, private hidden, Guest refused',
     clauses: ['files.get.not-found', 'files.write.traversal', 'files.get.public-without-auth', 'files.get.private-hidden', 'files.read.role', 'files.auth.scopes'],
   },
-  async ({ as, use }) => {
-    const { publicProject, privateProject } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, privateProject } = files;
     const raw = (project: typeof publicProject, file: string) => `${fileUrl(project, file)}/raw`;
     expectError(await as('developer').get(raw(publicProject, 'missing.txt')), 404, { message: '404 File Not Found', gitlab: GITLAB_TEXT.fileNotFound });
     expectError(await as('developer').get(raw(publicProject, 'README.md'), { query: { ref: 'nope' } }), 404, { message: '404 Commit Not Found', gitlab: GITLAB_TEXT.commitNotFound });
@@ -124,8 +121,8 @@ suite.test(
     title: 'raw answers inline as text with the file name; a Ref header echoes the ref given, and without one is absent, empty or the default branch',
     clauses: ['files.raw.headers'],
   },
-  async ({ as, run, use }) => {
-    const { publicProject, path } = use(world);
+  async ({ as, run, files }) => {
+    const { publicProject, path } = files;
     const file = path('raw-headers', 'notes.txt');
     const main = publicProject.defaultBranch;
     await createFile(as('maintainer'), publicProject, file, 'plain text\n', { branch: main });
@@ -156,8 +153,8 @@ suite.test(
     title: 'raw with an encoded leading slash in file_path either refuses the absolute path (400) or reads the path without the slash',
     clauses: ['files.raw.leading-slash'],
   },
-  async ({ as, use }) => {
-    const { publicProject, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, branch } = files;
     const res = await as('developer').get(apiPath`/projects/${publicProject.id}/repository/files/${'/README.md'}/raw`, { query: { ref: branch } });
     // GitLab's file_path validator refuses an absolute path on every form, /raw included
     // (spec/requests/api/files_spec.rb "when path is absolute", still so in the newest spec read,
@@ -183,8 +180,8 @@ suite.test(
     clauses: ['files.raw.lfs-missing-object'],
     requires: { minVersion: '15.7' },
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     // A pointer committed as an ordinary blob (the path is not tracked by LFS), to an object nobody uploaded.
     const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${'0123456789abcdef'.repeat(4)}\nsize 12345\n`;
     const file = path('lfs-missing', 'orphan.txt');
@@ -210,8 +207,8 @@ suite.test(
     title: 'raw is sent with no-cache headers, and a filename* in Content-Disposition names the file in RFC 5987 form',
     clauses: ['files.raw.no-cache', 'files.raw.headers'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('raw-cache', 'notes.txt');
     await createFile(as('maintainer'), publicProject, file, 'plain text\n', { branch });
     const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } });
@@ -233,8 +230,8 @@ suite.test(
     title: 'a double quote in the file name does not break Content-Disposition: the quoted filename keeps the other characters',
     clauses: ['files.raw.headers'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('raw-quote', 'say"hi.txt');
     await createFile(as('maintainer'), publicProject, file, 'quoted\n', { branch });
     const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } });
@@ -254,10 +251,10 @@ suite.test(
     title: 'raw without ref on a project without commits is 404 (no commit, so no file), not a server error',
     clauses: ['files.get.not-found', 'files.raw.default-ref'],
     // A public project without commits: raw without ref has no default-branch HEAD to read.
-    uses: [emptyRepository],
+    fixtures: { emptyRepository },
   },
-  async ({ as, use }) => {
-    const empty = use(emptyRepository);
+  async ({ as, emptyRepository }) => {
+    const empty = emptyRepository;
     const res = await as('developer').get(`${fileUrl(empty, 'README.md')}/raw`);
     // GitLab: user_project.commit(nil) finds no default-branch commit, so not_found!('Commit') before any file lookup.
     expectError(res, 404, { message: /^404 (Commit|File) Not Found$/, gitlab: GITLAB_TEXT.commitNotFound });
@@ -270,8 +267,8 @@ suite.test(
     title: 'raw with a blank ref (ref=) is refused with 400 (GitLab), or read as no ref, from the default branch',
     clauses: ['files.raw.ref-not-blank', 'files.raw.default-ref'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path } = files;
     const file = path('raw-blank-ref', 'version.txt');
     await createFile(as('maintainer'), publicProject, file, 'on main\n', { branch: publicProject.defaultBranch });
     const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: '' } });
@@ -290,8 +287,8 @@ suite.test(
     title: 'raw reads a dotfile, and a file at an older commit id after it was deleted on the branch',
     clauses: ['files.raw.content', 'files.get.ref-kinds', 'files.path.encoded'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     await createFile(as('maintainer'), publicProject, '.gitignore', 'node_modules/\n', { branch });
     const gone = path('raw-sha', 'gone.txt');
     await createFile(as('maintainer'), publicProject, gone, 'deleted later\n', { branch });
@@ -320,8 +317,8 @@ suite.test(
     clauses: ['files.raw.no-cache', 'files.raw.headers'],
     level: 'parity',
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('raw-cache-exact', 'notes.txt');
     await createFile(as('maintainer'), publicProject, file, 'plain text\n', { branch });
     const res = await as('developer').get(`${fileUrl(publicProject, file)}/raw`, { query: { ref: branch } });

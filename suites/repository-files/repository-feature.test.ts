@@ -4,23 +4,22 @@
 // and refuses non-members. GitLab: lib/api/files.rb (authorize_read_code!, authorize! :push_code),
 // app/policies/project_policy.rb, app/models/project_feature.rb; spec/requests/api/files_spec.rb
 // ("when repository is disabled", "when project is public with private repository").
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { fixture } from '../../runner/run/fixture.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectFields } from '../../runner/core/checks.js';
 import { apiPath, type Exchange } from '../../runner/core/client.js';
 import { expectGitLabStatus, expectWriteSucceeded, fileUrl, readFile, setRepositoryAccess, writeBody } from './helpers.js';
 import { repositories } from '../common/repositories.js';
-import { repositoryFiles } from './area.js';
 
 // Projects of this file's own (the tests change their repository feature), in the run's group with its members.
 // The writes-off project is one test's: it turns the repository back on.
 const world = fixture({
   name: 'files-feature',
   scope: 'file',
-  uses: [repositories],
+  fixtures: { repositories },
   requires: { setup: ['project-update'] },
   async build(ctx) {
-    const { group } = ctx.use(repositories);
+    const { group } = ctx.repositories;
     const [disabled, writesOff, membersOnly] = await Promise.all(['repo-off', 'writes-off', 'repo-private'].map((hint) => ctx.make.project({ group, visibility: 'public', hint })));
     await Promise.all([setRepositoryAccess(ctx, disabled, 'disabled'), setRepositoryAccess(ctx, writesOff, 'disabled'), setRepositoryAccess(ctx, membersOnly, 'private')]);
     return { disabled, writesOff, membersOnly };
@@ -48,7 +47,7 @@ function expectNonMemberRefused(res: Exchange, anonymous: boolean): void {
 
 const DISABLED_READERS = [['developer', 'api'], ['developer', 'read_repository'], ['anonymous', 'api']] as const;
 
-endpoint(repositoryFiles, 'get', { uses: [world] }).test(
+endpoint('get', { fixtures: { world } }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, GET file is 403 for a member, a read_repository token and an anonymous caller; the project says so',
@@ -56,8 +55,8 @@ endpoint(repositoryFiles, 'get', { uses: [world] }).test(
     // The project's settings are read back with GET /projects/:id.
     requires: { setup: ['group-project-read'] },
   },
-  async ({ as, use, make, admin }) => {
-    const { disabled } = use(world);
+  async ({ as, make, admin, world }) => {
+    const { disabled } = world;
     for (const [who, scope] of DISABLED_READERS) expectForbidden(await as(who, scope).get(fileUrl(disabled, 'README.md'), { query: { ref: 'main' } }));
     expectForbidden(await as('maintainer').get(fileUrl(disabled, 'no/such/file.txt'), { query: { ref: 'main' } }));
     const project = await make.setup(`read ${disabled.fullPath} back`, admin.get(apiPath`/projects/${disabled.id}`), [200], 'group-project-read');
@@ -66,14 +65,14 @@ endpoint(repositoryFiles, 'get', { uses: [world] }).test(
   },
 );
 
-endpoint(repositoryFiles, 'head', { uses: [world] }).test(
+endpoint('head', { fixtures: { world } }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, HEAD file is 403, also for a path that does not exist',
     clauses: ['files.repository.disabled', 'files.head.metadata-only'],
   },
-  async ({ as, use }) => {
-    const { disabled } = use(world);
+  async ({ as, world }) => {
+    const { disabled } = world;
     for (const [who, scope] of DISABLED_READERS) {
       const res = await as(who, scope).head(fileUrl(disabled, 'README.md'), { query: { ref: 'main' } });
       expectStatus(res, 403);
@@ -83,26 +82,26 @@ endpoint(repositoryFiles, 'head', { uses: [world] }).test(
   },
 );
 
-endpoint(repositoryFiles, 'blame', { uses: [world] }).test(
+endpoint('blame', { fixtures: { world } }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, GET blame is 403',
     clauses: ['files.repository.disabled', 'files.errors.shape'],
   },
-  async ({ as, use }) => {
-    const { disabled } = use(world);
+  async ({ as, world }) => {
+    const { disabled } = world;
     for (const [who, scope] of DISABLED_READERS) expectForbidden(await as(who, scope).get(`${fileUrl(disabled, 'README.md')}/blame`, { query: { ref: 'main' } }));
   },
 );
 
-endpoint(repositoryFiles, 'raw', { uses: [world] }).test(
+endpoint('raw', { fixtures: { world } }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, GET raw is 403, with and without ref',
     clauses: ['files.repository.disabled', 'files.errors.shape'],
   },
-  async ({ as, use }) => {
-    const { disabled } = use(world);
+  async ({ as, world }) => {
+    const { disabled } = world;
     for (const [who, scope] of DISABLED_READERS) {
       expectForbidden(await as(who, scope).get(`${fileUrl(disabled, 'README.md')}/raw`, { query: { ref: 'main' } }));
       expectForbidden(await as(who, scope).get(`${fileUrl(disabled, 'README.md')}/raw`));
@@ -110,15 +109,15 @@ endpoint(repositoryFiles, 'raw', { uses: [world] }).test(
   },
 );
 
-endpoint(repositoryFiles, 'create', { uses: [world] }).test(
+endpoint('create', { fixtures: { world } }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, create is 403 even for a Maintainer; enabled again, nothing was written',
     clauses: ['files.repository.disabled'],
   },
-  async (kit) => {
-    const { as, use } = kit;
-    const { writesOff } = use(world);
+  async ({ world, ...kit }) => {
+    const { as } = kit;
+    const { writesOff } = world;
     for (const role of ['maintainer', 'developer'] as const) {
       expectForbidden(await as(role).post(fileUrl(writesOff, `feature/${role}.txt`), { body: writeBody(`by ${role}\n`, { branch: `cnf-${role}`, startBranch: 'main' }) }));
     }
@@ -131,14 +130,14 @@ endpoint(repositoryFiles, 'create', { uses: [world] }).test(
 
 // ---- a public project whose repository is private to members --------------------------------
 
-endpoint(repositoryFiles, 'get', { uses: [world] }).test(
+endpoint('get', { fixtures: { world } }).test(
   {
     case: 'repository-private-members-read',
     title: 'public project, repository private to members: Guest, Reporter and Developer read the file; a non-member is refused',
     clauses: ['files.repository.private', 'files.file.shape', 'files.file.execute-filemode'],
   },
-  async ({ as, use }) => {
-    const { membersOnly } = use(world);
+  async ({ as, world }) => {
+    const { membersOnly } = world;
     const readme = await readFile(as('maintainer'), membersOnly, 'README.md', 'main');
     for (const role of ['guest', 'reporter', 'developer'] as const) {
       const res = await as(role).get(fileUrl(membersOnly, 'README.md'), { query: { ref: 'main' } });
@@ -151,14 +150,14 @@ endpoint(repositoryFiles, 'get', { uses: [world] }).test(
   },
 );
 
-endpoint(repositoryFiles, 'raw', { uses: [world] }).test(
+endpoint('raw', { fixtures: { world } }).test(
   {
     case: 'repository-private',
     title: 'public project, repository private to members: a Guest reads the raw bytes; an outsider and an anonymous caller are refused',
     clauses: ['files.repository.private', 'files.raw.content'],
   },
-  async ({ as, use }) => {
-    const { membersOnly } = use(world);
+  async ({ as, world }) => {
+    const { membersOnly } = world;
     const readme = Buffer.from((await readFile(as('maintainer'), membersOnly, 'README.md', 'main')).content as string, 'base64');
     const res = await as('guest').get(`${fileUrl(membersOnly, 'README.md')}/raw`, { query: { ref: 'main' } });
     expectStatus(res, 200);
@@ -169,14 +168,14 @@ endpoint(repositoryFiles, 'raw', { uses: [world] }).test(
   },
 );
 
-endpoint(repositoryFiles, 'create', { uses: [world] }).test(
+endpoint('create', { fixtures: { world } }).test(
   {
     case: 'repository-private-roles',
     title: 'public project, repository private to members: Guest and Reporter may not create (403), a Developer may, with a JSON and with a form body',
     clauses: ['files.repository.private', 'files.write.role', 'files.create.commit'],
   },
-  async ({ as, use }) => {
-    const { membersOnly } = use(world);
+  async ({ as, world }) => {
+    const { membersOnly } = world;
     for (const form of [false, true]) {
       const kind = form ? 'form' : 'json';
       for (const role of ['guest', 'reporter'] as const) {

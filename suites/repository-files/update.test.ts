@@ -1,12 +1,9 @@
 // PUT /projects/:id/repository/files/:file_path
-import { endpoint } from '../../runner/run/conformance.js';
+import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectFields } from '../../runner/core/checks.js';
 import { blameAuthors, createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, filesWorld, ownBranch, writeBody, type WriteOptions } from './helpers.js';
-import { repositoryFiles } from './area.js';
 
-const suite = endpoint(repositoryFiles, 'update', { uses: [filesWorld] });
-
-const world = filesWorld;
+const suite = endpoint('update', { fixtures: { files: filesWorld } });
 
 const text = (body: Record<string, unknown>) => Buffer.from(body.content as string, 'base64').toString('utf8');
 
@@ -16,8 +13,8 @@ suite.test(
     title: 'update answers 200 with {file_path, branch}; the new content, size and a new last_commit_id read back',
     clauses: ['files.update.commit', 'files.file.last-commit-id'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('update');
     await createFile(as('maintainer'), publicProject, file, 'before\n', { branch });
     const before = await readFile(as('developer'), publicProject, file, branch);
@@ -37,8 +34,8 @@ suite.test(
     title: 'a current last_commit_id lets the update through; a stale one fails with 400 and nothing is lost',
     clauses: ['files.update.last-commit-id'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('update-lcid');
     await createFile(as('maintainer'), publicProject, file, 'v1\n', { branch });
     const v1 = (await readFile(as('developer'), publicProject, file, branch)).last_commit_id as string;
@@ -55,8 +52,8 @@ suite.test(
     title: 'updating a file that does not exist fails with 400 and does not create it',
     clauses: ['files.update.missing'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('update-missing');
     expectError(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('x\n', { branch }) }), 400, { message: "A file with this name doesn't exist", gitlab: 'Gitaly internal/gitaly/service/operations/commit_files.go (index error); lib/api/files.rb (render_api_error!(result[:message], http_status))' });
     expectStatus(await as('developer').get(fileUrl(publicProject, file), { query: { ref: branch } }), 404);
@@ -69,11 +66,11 @@ suite.test(
     title: 'an update with the current content is refused as an empty commit (spec) or makes an empty commit (GitLab); the file stays as it was',
     clauses: ['files.update.empty-commit'],
     // The branch's head is read: no other test may commit to it meanwhile.
-    uses: [ownBranch],
+    fixtures: { ownBranch },
   },
-  async ({ as, use }) => {
-    const { publicProject, path } = use(world);
-    const branch = use(ownBranch);
+  async ({ as, files, ownBranch }) => {
+    const { publicProject, path } = files;
+    const branch = ownBranch;
     const file = path('update-same');
     await createFile(as('maintainer'), publicProject, file, 'unchanged\n', { branch });
     const before = await readFile(as('developer'), publicProject, file, branch);
@@ -103,8 +100,8 @@ suite.test(
     title: 'execute_filemode on update turns the execute flag on and off',
     clauses: ['files.create.execute-filemode'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('update-exec', 'script.sh');
     await createFile(as('maintainer'), publicProject, file, 'echo 1\n', { branch });
     expectOk(await as('maintainer').put(fileUrl(publicProject, file), { body: writeBody('echo 2\n', { branch, executable: true }) }), 200, 'file-write-result');
@@ -120,8 +117,8 @@ suite.test(
     title: 'update needs branch, commit_message and content, and refuses traversal; nothing changes',
     clauses: ['files.create.required', 'files.write.traversal', 'files.raw.leading-slash', 'files.errors.shape'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('update-required');
     await createFile(as('maintainer'), publicProject, file, 'keep me\n', { branch });
     for (const missing of ['branch', 'commit_message', 'content']) {
@@ -143,8 +140,8 @@ suite.test(
     title: 'Reporter, Guest and read-only tokens may not update (403); anonymous is refused; the file is unchanged',
     clauses: ['files.write.role', 'files.auth.scopes', 'files.write.anonymous'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('update-roles');
     const roles = `${branch}-roles`;
     await createFile(as('maintainer'), publicProject, file, 'stable\n', { branch: roles, startBranch: branch });
@@ -169,8 +166,8 @@ suite.test(
     title: 'an update with encoding=base64 and content null writes an empty file (GitLab), or is refused as a missing content',
     clauses: ['files.update.null-content', 'files.create.encoding'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('update-null');
     await createFile(as('maintainer'), publicProject, file, 'not empty yet\n', { branch });
     const res = await as('maintainer').put(fileUrl(publicProject, file), { body: { ...writeBody(undefined, { branch, encoding: 'base64' }), content: null } });
@@ -195,8 +192,8 @@ suite.test(
     title: 'update takes its parameters as form fields: content, author, execute_filemode and a current last_commit_id; a stale one is refused',
     clauses: ['files.update.commit', 'files.create.author', 'files.create.execute-filemode', 'files.update.last-commit-id', 'files.http.form-body'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('update-form', 'script.sh');
     await createFile(as('maintainer'), publicProject, file, 'echo 1\n', { branch });
     const v1 = (await readFile(as('developer'), publicProject, file, branch)).last_commit_id as string;
@@ -227,8 +224,8 @@ suite.test(
     title: 'a form update without parameters, with an empty commit_message or an absolute path is refused with 400; nothing changes',
     clauses: ['files.create.required', 'files.write.traversal', 'files.raw.leading-slash', 'files.http.form-body'],
   },
-  async ({ as, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('update-form-errors');
     await createFile(as('maintainer'), publicProject, file, 'keep me\n', { branch });
     expectError(await as('maintainer').put(fileUrl(publicProject, file), { body: {}, form: true }), 400);
@@ -244,8 +241,8 @@ suite.test(
     title: 'without author_name and author_email, the update commit is authored by the user of the token (blame names their name and email)',
     clauses: ['files.create.default-author', 'files.update.commit'],
   },
-  async ({ as, run, use }) => {
-    const { publicProject, path, branch } = use(world);
+  async ({ as, run, files }) => {
+    const { publicProject, path, branch } = files;
     const file = path('default-author', 'notes.txt');
     await createFile(as('maintainer'), publicProject, file, 'by the maintainer\n', { branch, authorName: 'Someone Else', authorEmail: 'someone@example.com' });
     const res = await as('developer').put(fileUrl(publicProject, file), { body: writeBody('by the developer\n', { branch }) });
