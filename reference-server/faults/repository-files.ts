@@ -55,6 +55,11 @@ export const repositoryFilesFaults: AreaFault[] = [
     const path = String(params.file_path ?? '');
     if (path.split('/').includes('..')) params.file_path = path.split('/').filter((s) => s !== '..' && s !== '').join('/') || 'README.md';
   }) },
+  { name: 'files.path-checked-undecoded', level: 'parity', clauses: ['files.path.decoded-traversal'], description: 'file_path is checked as sent, not decoded once more: an encoded traversal, line feed or leading slash, or a double encoding, passes (and reads as a missing file)', ...changeParams({ method: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'], route: [FILE, `${FILE}/raw`] }, (_p, request) => {
+    const params = request.params as Json;
+    const path = String(params.file_path ?? '');
+    if (/%[0-9a-f]{2}/i.test(path)) params.file_path = path.replace(/%/g, '_');
+  }) },
   { name: 'files.raw-ignores-ref', clauses: ['files.raw.default-ref', 'files.raw.content'], description: 'raw always reads the default branch, whatever ref says', ...dropParams(file('GET', '/raw'), 'ref') },
   { name: 'files.blame-range-ignored', clauses: ['files.blame.range', 'files.blame.range-validation'], description: 'blame ignores range[start] and range[end]', ...dropParams(file('GET', '/blame'), 'range[start]', 'range[end]', 'range') },
   { name: 'files.blame-not-grouped', clauses: ['files.blame.shape'], description: 'blame answers one range per line instead of grouping lines of one commit', ...mapBody(file('GET', '/blame'), (b) => (Array.isArray(b) ? b.flatMap((r) => (r.lines as string[]).map((line) => ({ ...r, lines: [line] }))) : undefined)) },
