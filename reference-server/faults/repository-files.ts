@@ -60,6 +60,9 @@ export const repositoryFilesFaults: AreaFault[] = [
     const path = String(params.file_path ?? '');
     if (/%[0-9a-f]{2}/i.test(path)) params.file_path = path.replace(/%/g, '_');
   }) },
+  { name: 'files.branch-ref-prefix-stripped', level: 'parity', clauses: ['files.write.branch-name-ref-prefix'], description: 'a new branch named refs/heads/<name> is made as <name> instead of being refused', ...changeParams(file(['POST', 'PUT']), (p) => {
+    if (typeof p.start_branch === 'string' && typeof p.branch === 'string' && p.branch.startsWith('refs/heads/')) p.branch = p.branch.slice('refs/heads/'.length);
+  }) },
   { name: 'files.raw-ignores-ref', clauses: ['files.raw.default-ref', 'files.raw.content'], description: 'raw always reads the default branch, whatever ref says', ...dropParams(file('GET', '/raw'), 'ref') },
   { name: 'files.blame-range-ignored', clauses: ['files.blame.range', 'files.blame.range-validation'], description: 'blame ignores range[start] and range[end]', ...dropParams(file('GET', '/blame'), 'range[start]', 'range[end]', 'range') },
   { name: 'files.blame-not-grouped', clauses: ['files.blame.shape'], description: 'blame answers one range per line instead of grouping lines of one commit', ...mapBody(file('GET', '/blame'), (b) => (Array.isArray(b) ? b.flatMap((r) => (r.lines as string[]).map((line) => ({ ...r, lines: [line] }))) : undefined)) },
