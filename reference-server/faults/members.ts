@@ -356,6 +356,22 @@ export const membersFaults: AreaFault[] = [
     const own = ctx.store.directMembership(source, user.id);
     if (own?.accessLevel === ACCESS.MAINTAINER) own.accessLevel = ACCESS.OWNER;
   } },
+  { name: 'members.own-membership-editable', clauses: ['members.edit.own-membership'], description: 'any member may change their own membership: a Guest raises themselves', preHandler(request, ctx) {
+    if (!matches(request, { method: 'PUT', route: bothKinds('/:kind/:id/members/:user_id') })) return;
+    const source = faultSource(request, ctx);
+    const user = callerOf(request, ctx);
+    if (!source || !user || Number(requestParams(request).user_id) !== user.id) return;
+    // Made a manager before the route, whose permission check then passes and whose update sets the level asked for.
+    const own = ctx.store.directMembership(source, user.id);
+    if (own && own.accessLevel < ACCESS.MAINTAINER) own.accessLevel = ACCESS.OWNER;
+  } },
+  { name: 'members.internal-anonymous-404', clauses: ['members.auth.anonymous'], description: 'a member write without a token on an internal group answers 404 (the group hidden) instead of 401', onRequest(request, reply, ctx) {
+    if (!matches(request, { method: ['PUT', 'DELETE'], route: '/groups/:id/members/:user_id' })) return false;
+    const source = faultSource(request, ctx);
+    if (source?.visibility !== 'internal' || callerOf(request, ctx)) return false;
+    void reply.code(404).send({ message: '404 Group Not Found' });
+    return true;
+  } },
   { name: 'members.personal-namespace-holder-removed', clauses: ['members.owners.personal-namespace-holder'], description: 'an Owner (or administrator) of a personal project removes the namespace holder\'s Owner membership like any Owner\'s', onRequest(request, reply, ctx) {
     if (!matches(request, { method: 'DELETE', route: '/projects/:id/members/:user_id' })) return false;
     const source = ctx.store.findProject(String((request.params as Json).id));
