@@ -372,6 +372,54 @@ export const membersFaults: AreaFault[] = [
     void reply.code(404).send({ message: '404 Group Not Found' });
     return true;
   } },
+  ((): AreaFault => {
+    // The membership an administrator's PUT to Owner changed, with its level before.
+    const before = new WeakMap<FaultRequest, { member: Member; level: number }>();
+    return {
+      name: 'members.admin-owner-refused',
+      level: 'parity',
+      clauses: ['members.edit.admin-project-owner'],
+      description: 'an administrator making a project member Owner is refused (403) as a Maintainer would be',
+      preHandler(request, ctx) {
+        if (!matches(request, { method: 'PUT', route: '/projects/:id/members/:user_id' }) || Number(requestParams(request).access_level) !== ACCESS.OWNER || !callerOf(request, ctx)?.isAdmin) return;
+        const source = faultSource(request, ctx);
+        const member = source && ctx.store.directMembership(source, Number(requestParams(request).user_id));
+        if (member) before.set(request, { member, level: member.accessLevel });
+      },
+      onSend(request, reply, payload) {
+        const was = before.get(request);
+        if (!was || reply.statusCode !== 200) return payload;
+        was.member.accessLevel = was.level;
+        reply.code(403);
+        return JSON.stringify({ message: '403 Forbidden' });
+      },
+    };
+  })(),
+  ((): AreaFault => {
+    // The memberships made or raised by the members API, until the fault's next run: they take effect late.
+    const late = new Set<string>();
+    const key = (projectId: number, userId: number) => `${projectId}:${userId}`;
+    return {
+      name: 'members.access-refreshed-late',
+      level: 'parity',
+      clauses: ['members.access.at-once'],
+      description: 'a project membership added or raised through the API gives its new rights late: the new Guest cannot read the project, the raised Developer cannot write',
+      preHandler(request, ctx) {
+        if (!matches(request, { method: ['POST', 'PUT'], route: ['/projects/:id/members', '/projects/:id/members/:user_id'] })) return;
+        const source = faultSource(request, ctx);
+        for (const id of String(requestParams(request).user_id ?? '').split(',')) if (source && id !== '') late.add(key(source.id, Number(id)));
+      },
+      onRequest(request, reply, ctx) {
+        const reading = matches(request, { method: 'GET', route: '/projects/:id' });
+        if (!reading && !matches(request, { method: 'POST', route: '/projects/:id/repository/files/:file_path' })) return false;
+        const project = ctx.store.findProject(String((request.params as Json).id));
+        const user = callerOf(request, ctx);
+        if (!project || !user || !late.has(key(project.id, user.id))) return false;
+        void (reading ? reply.code(404).send({ message: '404 Project Not Found' }) : reply.code(403).send({ message: '403 Forbidden' }));
+        return true;
+      },
+    };
+  })(),
   { name: 'members.personal-namespace-holder-removed', clauses: ['members.owners.personal-namespace-holder'], description: 'an Owner (or administrator) of a personal project removes the namespace holder\'s Owner membership like any Owner\'s', onRequest(request, reply, ctx) {
     if (!matches(request, { method: 'DELETE', route: '/projects/:id/members/:user_id' })) return false;
     const source = ctx.store.findProject(String((request.params as Json).id));
