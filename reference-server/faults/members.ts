@@ -420,6 +420,31 @@ export const membersFaults: AreaFault[] = [
       },
     };
   })(),
+  ((): AreaFault => {
+    // The users of a several-user add who were no direct member before it.
+    const newcomers = new WeakMap<FaultRequest, { source: Source; ids: number[] }>();
+    return {
+      name: 'members.several-all-or-nothing',
+      level: 'parity',
+      clauses: ['members.add.several-partial'],
+      description: 'adding several users of whom one fails adds none of them (the others are taken out again)',
+      preHandler(request, ctx) {
+        if (!matches(request, { method: 'POST', route: bothKinds('/:kind/:id/members') })) return;
+        const source = faultSource(request, ctx);
+        const ids = String(requestParams(request).user_id ?? '').split(',').map(Number);
+        if (source && ids.length > 1) newcomers.set(request, { source, ids: ids.filter((id) => !ctx.store.directMembership(source, id)) });
+      },
+      onSend(request, _reply, payload, ctx) {
+        const added = newcomers.get(request);
+        if (!added || !payload.includes('"status":"error"')) return payload;
+        for (const id of added.ids) {
+          const member = ctx.store.directMembership(added.source, id);
+          if (member) ctx.store.members.delete(member.id);
+        }
+        return payload;
+      },
+    };
+  })(),
   { name: 'members.personal-namespace-holder-removed', clauses: ['members.owners.personal-namespace-holder'], description: 'an Owner (or administrator) of a personal project removes the namespace holder\'s Owner membership like any Owner\'s', onRequest(request, reply, ctx) {
     if (!matches(request, { method: 'DELETE', route: '/projects/:id/members/:user_id' })) return false;
     const source = ctx.store.findProject(String((request.params as Json).id));
