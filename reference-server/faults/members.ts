@@ -124,6 +124,16 @@ export const membersFaults: AreaFault[] = [
     const levels = [...ctx.store.members.values()].filter((m) => m.userId === row.id).map((m) => m.accessLevel);
     return { ...row, access_level: Math.max(Number(row.access_level), ...levels) };
   }) },
+  { name: 'members.all-share-no-ancestors', level: 'parity', clauses: ['members.all.invited-ancestors'], description: 'all members of a project shared with a subgroup leave out the members of that subgroup\'s ancestors', ...mapBody({ method: 'GET', route: '/projects/:id/members/all' }, (b, ctx, request) => {
+    const project = ctx.store.findProject(String((request.params as Json).id));
+    if (!project || !Array.isArray(b)) return undefined;
+    const invited = project.sharedWith.map((link) => ctx.store.groups.get(link.groupId)).filter((g) => g !== undefined);
+    // A user listed only through an ancestor of an invited group: no direct member of the project, its groups or an invited group.
+    const throughAncestorOnly = (userId: number) =>
+      invited.some((g) => ctx.store.groupChain(g).slice(1).some((above) => ctx.store.directMembership(above, userId))) &&
+      ![project, ...ancestorsOf(ctx, project), ...invited].some((source) => ctx.store.directMembership(source, userId));
+    return b.filter((row) => !throughAncestorOnly(Number(row.id)));
+  }) },
   // ---- public sources and access requesters (requests: lib/api/access_requests.rb) ----------
   { name: 'members.requester-stays-pending', clauses: ['members.requester.becomes-member'], description: 'adding a user whose access request is pending (POST …/members) makes them a member but leaves the request pending', ...keepAccessRequests({ method: 'POST', route: bothKinds('/:kind/:id/members') }, (p) => [p.user_id]) },
   { name: 'members.requester-delete-withdraws', clauses: ['members.requester.not-member'], description: 'DELETE …/members/:user_id of an access requester withdraws the request and answers 204 instead of 404', onRequest(request, reply, ctx) {
