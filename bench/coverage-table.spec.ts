@@ -51,8 +51,9 @@ const withoutComments = (code: string) => code.replace(/\/\*[\s\S]*?\*\//g, '').
  * The ids the suite declares, read from the sources the way runner/run/conformance.ts makes
  * them: `<prefix>.<endpoint>[.<kind>].<case>`, with a kind when the endpoint has a group and a
  * project form, for each kind unless the test names one with `only`. The endpoint of a test is the
- * `endpoint(<area>, '<key>')` it is called on, directly or through a variable; the area is the one
- * the identifier is imported as (from `<dir>/area.js`), else the test file's own directory.
+ * `endpoint([<area>, ]'<key>')` it is called on, directly or through a variable; the area is the one
+ * the identifier is imported as (from `<dir>/area.js`), else (an area kit's endpoint, or none
+ * imported) the test file's own directory.
  */
 function declaredTestIds(files = testFiles()): Map<string, DeclaredTest> {
   const byName = new Map<string, Area>(AREAS.map((a) => [a.name, a]));
@@ -60,15 +61,15 @@ function declaredTestIds(files = testFiles()): Map<string, DeclaredTest> {
   for (const file of files) {
     const source = readFileSync(file, 'utf8');
     const dir = dirname(file);
-    const areaOf = (identifier: string): Area => {
-      const imported = new RegExp(`import\\s*\\{[^}]*\\b${identifier}\\b[^}]*\\}\\s*from\\s*'([^']+)/area\\.js'`).exec(source);
+    const areaOf = (identifier: string | undefined): Area => {
+      const imported = identifier === undefined ? null : new RegExp(`import\\s*\\{[^}]*\\b${identifier}\\b[^}]*\\}\\s*from\\s*'([^']+)/area\\.js'`).exec(source);
       const name = imported !== null ? relative(SUITES, resolve(dir, imported[1])) : relative(SUITES, dir);
       const area = byName.get(name);
-      if (area === undefined) throw new Error(`${relative(ROOT, file)}: no registered area for ${identifier} (${name})`);
+      if (area === undefined) throw new Error(`${relative(ROOT, file)}: no registered area for ${identifier ?? 'its folder'} (${name})`);
       return area;
     };
     const suites = new Map<string, { area: Area; key: string }>();
-    for (const m of source.matchAll(/\bconst\s+(\w+)\s*=\s*endpoint\(\s*(\w+)\s*,\s*'([\w-]+)'\s*(?:,[^)]*)?\)/g)) suites.set(m[1], { area: areaOf(m[2]), key: m[3] });
+    for (const m of source.matchAll(/\bconst\s+(\w+)\s*=\s*endpoint\(\s*(?:(\w+)\s*,\s*)?'([\w-]+)'\s*(?:,[^)]*)?\)/g)) suites.set(m[1], { area: areaOf(m[2]), key: m[3] });
     const declare = (target: { area: Area; key: string }, spec: string, body: string) => {
       const testCase = /\bcase:\s*'([a-z0-9-]+)'/.exec(spec)?.[1];
       if (testCase === undefined) throw new Error(`${relative(ROOT, file)}: a test of ${target.key} without a literal case`);
@@ -83,9 +84,9 @@ function declaredTestIds(files = testFiles()): Map<string, DeclaredTest> {
         ids.set(id, { file: relative(ROOT, file), form: formsByKind(forms).find(([k]) => k === kind)![1], body: withoutComments(body) });
       }
     };
-    const calls = [...source.matchAll(/(?:\bendpoint\(\s*(\w+)\s*,\s*'([\w-]+)'\s*(?:,[^)]*)?\)|\b(\w+))\.test\(\s*\{/g)];
+    const calls = [...source.matchAll(/(?:\bendpoint\(\s*(?:(\w+)\s*,\s*)?'([\w-]+)'\s*(?:,[^)]*)?\)|\b(\w+))\.test\(\s*\{/g)];
     for (const [n, call] of calls.entries()) {
-      const target = call[1] !== undefined ? { area: areaOf(call[1]), key: call[2] } : suites.get(call[3]);
+      const target = call[2] !== undefined ? { area: areaOf(call[1]), key: call[2] } : suites.get(call[3]);
       if (target === undefined) continue; // some other .test( (a RegExp's)
       // The spec object: from the call to the test body, before the next call.
       const end = n + 1 < calls.length ? calls[n + 1].index : source.length;

@@ -1,5 +1,5 @@
-// The format of the fixture manifest (TARGET-CONTRACT.md §1): what the suite reads and what the
-// reference server writes for itself. Both sides import this one module; it imports nothing.
+// The format of the target manifest (TARGET-CONTRACT.md §1: the objects a target provisions, which
+// the API cannot make): what the suite reads and what the reference server writes for itself. Both sides import this one module; it imports nothing.
 
 interface OwnerToken {
   /** The environment variable that holds a token of an Owner of the fixture's group. */

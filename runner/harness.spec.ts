@@ -146,7 +146,7 @@ describe('version gating', () => {
     expect(said(gate(meta, { ...run, endpoints: ['GET /projects/:id/members'] }))).toMatch(/^disabled: endpoint GET \/groups\/:id\/members is not selected/);
     expect(said(gate(meta, { ...run, capabilities: [] }))).toMatch(/^unsupported: needs capability "premium"/);
     expect(said(gate(meta, { ...run, version: '16.11.0' }))).toMatch(/^unsupported: needs GitLab 17.0/);
-    expect(said(gate({ ...meta, requires: { fixtures: ['ldap'] } }, run))).toMatch(/^unsupported: needs the "ldap" fixture/);
+    expect(said(gate({ ...meta, requires: { provisioned: ['ldap'] } }, run))).toMatch(/^unsupported: needs the provisioned "ldap" object/);
   });
 });
 

@@ -246,6 +246,9 @@ function endpointOf<E extends string, X extends string, A extends object, F exte
       const taken = Object.keys(declared).filter((key) => KIT_NAMES.has(key));
       if (taken.length > 0) throw new Error(`${where}: fixtures may not take the kit's names (${taken.join(', ')})`);
       const read = fixturesRead(declared, body);
+      // A test's own declaration that its body never reads is a mistake (it would hold nothing): say so.
+      const unread = Object.keys(spec.fixtures ?? {}).filter((key) => !(key in read));
+      if (unread.length > 0) throw new Error(`${where} declares fixtures its body does not destructure: ${unread.join(', ')}`);
       const uses = Object.values(read);
       const setting = spec.requires?.setting;
       const needs = [...new Set([...needsOf(uses), ...(spec.requires?.setup ?? []), ...(setting ? (['application-settings-read'] as const) : [])])];

@@ -78,9 +78,9 @@ export interface FixtureSpec<T, D extends Fixtures = Fixtures, C extends object 
    */
   alone?: string;
   /**
-   * With `alone`, for what the run does not own and other runs of the instance use too (a group of
-   * the fixture manifest): the name of the lease on the target (target-lease.ts) a test holds while
-   * it uses the fixture, so that one test of all the runs at a time does: `fixture-<manifest entry>`,
+   * With `alone`, for what the run does not own and other runs of the instance use too (a provisioned
+   * group of the target manifest): the name of the lease on the target (target-lease.ts) a test holds
+   * while it uses the fixture, so that one test of all the runs at a time does: `fixture-<manifest entry>`,
    * or an instance setting's name (a test that reads the setting and must not see it change).
    */
   leaseOnTarget?: string;

@@ -1,5 +1,5 @@
 // What a test, or a fixture it uses, needs of the target beyond a Free GitLab: capabilities, a
-// version, fixtures of the manifest. A test whose needs the run does not meet is `unsupported`, with
+// version, objects of the target manifest (provisioned: what the API cannot make). A test whose needs the run does not meet is `unsupported`, with
 // the reason; one the person turned off (areas, endpoints, ids) is `disabled`.
 import { manifestEntry, type FixtureName } from '../../fixtures/manifest.js';
 import type { SettingValue } from '../core/instance-setting.js';
@@ -12,8 +12,11 @@ export interface Requirements {
   capabilities?: Capability[];
   /** Minimum target version, e.g. "15.7" (spec: Versioning). */
   minVersion?: string;
-  /** Entries of the fixture manifest (TARGET-CONTRACT.md §1). */
-  fixtures?: FixtureName[];
+  /**
+   * Objects the target provisions and names in its manifest (TARGET-CONTRACT.md §1: an LDAP-synced
+   * member, a SAML identity, enterprise users), which the API cannot make.
+   */
+  provisioned?: FixtureName[];
   /**
    * Set-up endpoints beyond the target contract that the test or fixture itself calls
    * (core/setup-needs.ts). Unlike the others, known only when called: a target that lacks one makes
@@ -47,8 +50,8 @@ export function unmet(requires: Requirements, run: RunContext, what = ''): Gate 
     if (!run.capabilities.includes(capability)) return unsupported(`needs capability "${capability}", which the target does not declare (CONFORMANCE_CAPABILITIES)`);
   }
   if (requires.minVersion && !versionAtLeast(run.version, requires.minVersion)) return unsupported(`needs GitLab ${requires.minVersion} or later, the target reports ${run.version}`);
-  for (const name of requires.fixtures ?? []) {
-    if (!manifestEntry(run.fixtures, name)) return unsupported(`needs the "${name}" fixture, which the fixture manifest does not provide (CONFORMANCE_FIXTURES)`);
+  for (const name of requires.provisioned ?? []) {
+    if (!manifestEntry(run.fixtures, name)) return unsupported(`needs the provisioned "${name}" object, which the target manifest does not name (CONFORMANCE_FIXTURES)`);
   }
   return undefined;
 }

@@ -9,8 +9,8 @@ import {
   LEVEL,
   pendingMembers,
   statePath,
-  subgroupAndRolesCase,
 } from './helpers.js';
+import { subgroupAndRolesCase } from './cases.js';
 
 
 const sources = fixture({ name: 'members-approve-all-members', scope: 'file', build: async (t) => {

@@ -14,8 +14,8 @@ import {
   statePath,
   expectSourceNotFound,
   sharedHierarchy,
-  subgroupAndRolesCase,
 } from './helpers.js';
+import { subgroupAndRolesCase } from './cases.js';
 
 
 const sources = fixture({ name: 'members-approve-member', scope: 'file', fixtures: { sharedHierarchy }, build: (t) => t.sharedHierarchy });

@@ -14,8 +14,8 @@ import {
   expectSourceNotFound,
   type Membership,
   sharedHierarchy,
-  subgroupAndRolesCase,
 } from './helpers.js';
+import { subgroupAndRolesCase } from './cases.js';
 
 const expiry = dateIn(60);
 

@@ -1,5 +1,4 @@
 // GET /groups/:id/billable_members
-import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
 import { endpoint, fixture } from './kit.js';
 import {
@@ -217,11 +216,11 @@ suite.test(
     case: 'enterprise-email',
     title: 'the owner managing an enterprise user sees that user\'s email among the billable members',
     clauses: ['members.billable.email'],
-    requires: { capabilities: ['premium', 'enterprise_users'], fixtures: ['enterprise'] },
+    requires: { capabilities: ['premium', 'enterprise_users'], provisioned: ['enterprise'] },
     fixtures: { enterpriseGroup },
   },
-  async ({ withToken, run }) => {
-    const fx = manifestEntry(run.fixtures, 'enterprise')!;
+  async ({ withToken, enterpriseGroup }) => {
+    const fx = enterpriseGroup;
     const items = await listAll<Billable>(withToken(fx.ownerToken, 'enterprise group owner'), billablePath({ kind: 'group', id: fx.group_id }), 'billable-member');
     const email = findIn(items, fx.enterprise_user_id, 'the enterprise user').email;
     expectTrue(typeof email === 'string' && email.includes('@'), 'the enterprise user\'s email', `got ${String(email)}`);

@@ -22,10 +22,8 @@ import {
   type MemberBody,
   belowHierarchy,
   sharedHierarchy,
-  projectBotKeptCase,
-  groupWithLastOwner,
-  subgroupOwnedAbove,
 } from './helpers.js';
+import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove } from './cases.js';
 
 // A group and a project (in a group of its own), each with the shared actors in their roles; and a
 // public group and project with the shared actors and an access requester.

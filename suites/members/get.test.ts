@@ -1,5 +1,4 @@
 // GET /groups/:id/members/:user_id and GET /projects/:id/members/:user_id: one direct member.
-import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
 import { endpoint, fixture, type Hierarchy, type MembersContext } from './kit.js';
 import { ACCESS, dateIn, sourceNotFound, type SourceKind, type SourceRef } from '../../runner/core/vocabulary.js';
@@ -153,12 +152,12 @@ suite.test(
     case: 'saml-identity',
     title: 'owners see the SAML identity on a membership of a group with SSO (GitLab: administrators too), never on a project membership; a Developer sees none',
     clauses: ['members.entity.saml-identity'],
-    requires: { capabilities: ['saml'], fixtures: ['saml'] },
+    requires: { capabilities: ['saml'], provisioned: ['saml'] },
     fixtures: { samlGroup },
   },
-  async ({ ...kit }) => {
-    const { kind, as, withToken, run, log } = kit;
-    const fx = manifestEntry(run.fixtures, 'saml')!;
+  async ({ samlGroup, ...kit }) => {
+    const { kind, as, withToken, log } = kit;
+    const fx = samlGroup;
     const viewer = await kit.lease();
     // On the SSO group itself; for a project, on a project made in it with the identified user as a direct member.
     const check = async (source: SourceRef) => {

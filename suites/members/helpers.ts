@@ -1,19 +1,17 @@
 // Shared pieces of the members suite: endpoint paths (paths.ts), the fixtures of its test files
 // (groups and projects with the shared actors in their roles, users lent to tests, the run's
-// hierarchies, the groups of the fixture manifest), read-backs, the pagination check.
+// hierarchies, the provisioned groups of the target manifest), read-backs, the pagination check.
 import { apiPath, type Client, type Exchange, type Query } from '../../runner/core/client.js';
 import { describeExchange, expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, expectValidationError, fail, parity } from '../../runner/core/checks.js';
 import { manifestEntry, type FixtureName, type ResolvedFixture } from '../../fixtures/manifest.js';
-import type { Endpoint, Kit } from '../../runner/run/conformance.js';
-import type { Fixture, Fixtures, SetupContext } from '../../runner/run/fixture.js';
+import type { Kit } from '../../runner/run/conformance.js';
+import type { SetupContext } from '../../runner/run/fixture.js';
 import { buildHierarchy, fixture, type MembersKit } from './kit.js';
 import { HarnessError } from '../../runner/core/errors.js';
-import { ACCESS, type ActorName, type GroupInfo, type ProjectInfo, type SourceKind, type Visibility } from '../../runner/core/vocabulary.js';
-import { type ActorInfo, type RunContext } from '../../runner/run/context.js';
-import { listAll as listPages, readOk } from '../common/read.js';
+import { type ActorName, type GroupInfo, type ProjectInfo, type SourceKind, type Visibility } from '../../runner/core/vocabulary.js';
+import { type ActorInfo } from '../../runner/run/context.js';
 import { publicSources } from '../common/public-sources.js';
 import { MANAGERS, manager } from '../common/managers.js';
-import { projectBot } from '../common/project-bot.js';
 import { GITLAB } from './clauses.js';
 
 export { GITLAB };
@@ -22,9 +20,11 @@ export const LEVEL = { MINIMAL: 5, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINT
 
 // ---- paths ----------------------------------------------------------------------------------
 
-import { accessRequestsPath, allMemberPath, allMembersPath, memberPath, membersPath, overridePath, pendingPath, type SourceRef } from './paths.js';
+import { idsOf, sorted, type MemberBody } from './read.js';
+import { accessRequestsPath, overridePath, type SourceRef } from './paths.js';
 
 export * from './paths.js';
+export * from './read.js';
 
 // ---- the world of a test file ----------------------------------------------------------------
 
@@ -105,6 +105,9 @@ export async function requester(ctx: Pick<SetupContext, 'lease' | 'make'>, sourc
 
 export { publicSources };
 
+/** The add files' sources: a group and a project (in a group of its own), each with the shared actors in their roles. */
+export const addSources = fixture({ name: 'members-add', scope: 'file', build: (t) => t.roleSources() });
+
 /**
  * A project in the administrator's own namespace (no group above it) with the shared role actors as
  * its direct members, and nobody else: the run's, which the tests only read.
@@ -120,8 +123,7 @@ const privateParentSources = fixture({
     const sub = await make.group({ parent, hint: 'members' });
     await make.project({ group: sub, hint: 'members', empty: true });
     return { parent, sub };
-  },
-});
+  } });
 
 /**
  * The run's private parent group with its subgroup, and a user of the file's own who is a Developer
@@ -134,8 +136,7 @@ export const privateParent = fixture({
   fixtures: { privateParentSources },
   async build({ privateParentSources: { parent, sub }, member }) {
     return { parent, sub, subMember: await member(sub, LEVEL.DEVELOPER) };
-  },
-});
+  } });
 
 /**
  * A member of a subgroup only asks for the members of the private parent group: 403 (members.read.private-parent).
@@ -193,127 +194,12 @@ export async function expectNonMembersRead(kit: Pick<Kit, 'as' | 'withToken'>, r
   }
 }
 
-// ---- reading back ----------------------------------------------------------------------------
-
-export interface MemberBody {
-  id: number;
-  username: string;
-  name: string;
-  state: string;
-  avatar_url: string | null;
-  web_url: string;
-  access_level: number;
-  created_at: string;
-  expires_at: string | null;
-  created_by?: { id: number; username: string };
-  email?: string;
-  group_saml_identity?: { extern_uid: string; provider: string; saml_provider_id: number } | null;
-  override?: boolean;
-  membership_state?: string;
-  is_using_seat?: boolean;
-}
-
-/** A billable member's membership (spec: Resources/Membership). */
-export interface Membership {
-  id: number;
-  source_id: number;
-  source_full_name: string;
-  source_members_url: string;
-  expires_at: string | null;
-  access_level: { string_value: string; integer_value: number };
-}
-
-/** Every item of a paginated list (common/read.ts listAll): member rows unless told otherwise. */
-export const listAll = <T = MemberBody>(client: Client, path: string, schema: string, query: Query = {}): Promise<T[]> => listPages<T>(client, path, schema, query);
-
-/** An entry of a top-level group's pending members (spec: Resources/Pending member). */
-export interface PendingMember {
-  id: number;
-  name?: string;
-  username?: string;
-  /** The spec promises it for people without an account; GitLab sends it always (the account's primary email). */
-  email?: string;
-  web_url?: string;
-  avatar_url: string | null;
-  approved: boolean;
-  invited: boolean;
-}
-
-/** The pending members of a top-level group, every page (200, PendingMember schema). */
-export function pendingMembers(client: Client, group: SourceRef): Promise<PendingMember[]> {
-  return listAll<PendingMember>(client, pendingPath(group), 'pending-member');
-}
-
-/**
- * A part of a user's name to search by, in capitals: the last name, which the suite's usernames do
- * not contain (they carry the first name). User.search matches parts of three characters or more,
- * so a shorter last name gives way to the longest word of the name.
- */
-export function nameSearchTerm(name: string): string {
-  const words = name.split(' ');
-  const last = words[words.length - 1];
-  return (last.length >= 3 ? last : words.reduce((a, b) => (b.length > a.length ? b : a))).toUpperCase();
-}
-export const idsOf = (items: { id: number }[]) => items.map((i) => i.id).sort((a, b) => a - b);
-export const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
-
-/**
- * Member ids without the administrator's: GitLab may make the creator of a project in a group
- * (the administrator, in the suite's worlds) a direct member of it, or not.
- */
-export const withoutAdmin = (run: RunContext, ids: number[]) => ids.filter((id) => id !== run.adminId);
-
-/**
- * Direct member ids as a test can know them: a group's creator (the administrator) is always its
- * direct Owner, so a group's are kept whole; a project's go without the administrator (withoutAdmin).
- */
-export const knownDirect = (run: RunContext, kind: SourceKind, ids: number[]) => (kind === 'group' ? ids : withoutAdmin(run, ids));
-
-/** The members of a source as its owner-level reader (`client`) sees them: direct or all. */
-export async function memberIds(client: Client, source: SourceRef, all = false): Promise<number[]> {
-  return idsOf(await listAll(client, all ? allMembersPath(source) : membersPath(source), 'member'));
-}
-
-/** One direct member read back (200, Member schema). */
-export function readMember(client: Client, source: SourceRef, userId: number): Promise<MemberBody> {
-  return readOk(client, memberPath(source, userId), 'member');
-}
-
-/** One member among all (direct, inherited, invited) read back (200, Member schema). */
-export function readAnyMember(client: Client, source: SourceRef, userId: number): Promise<MemberBody> {
-  return readOk(client, allMemberPath(source, userId), 'member');
-}
-
-/** The user is not a direct member of the source: 404 (GitLab parity: "404 Not found", GITLAB.recordNotFound). */
-export async function expectNotMember(client: Client, source: SourceRef, userId: number): Promise<void> {
-  expectError(await client.get(memberPath(source, userId)), 404, { message: '404 Not found', gitlab: GITLAB.recordNotFound });
-}
-
-/**
- * The state of a user's membership in a source, observed as the spec lets a client observe it: the
- * state filter of …/members/all (spec: Endpoints/Members, Premium) lists the user under `state` and
- * not under the other. GitLab parity: the membership_state field of the user's direct membership
- * there (a GitLab field the spec's Member table does not list).
- */
-export async function expectMembershipState(client: Client, source: SourceRef, userId: number, state: 'awaiting' | 'active', what: string): Promise<void> {
-  const other = state === 'active' ? 'awaiting' : 'active';
-  const expected: [string, number[]][] = [[state, [userId]], [other, []]];
-  for (const [filter, wanted] of expected) {
-    const res = await client.get(allMembersPath(source), { query: { state: filter, user_ids: String(userId), per_page: 100 } });
-    expectOk(res, 200, 'member', { list: true });
-    expectEqual(idsOf(res.body as MemberBody[]), wanted, `${what}: the user ${wanted.length > 0 ? 'among' : 'not among'} the ${filter} members of the ${source.kind} (…/members/all?state=${filter})`, res);
-  }
-  const res = await client.get(memberPath(source, userId));
-  expectOk(res, 200, 'member');
-  parity(res, `${GITLAB.eeEntity} (membership_state)`, () => {
-    expectEqual((res.body as MemberBody).membership_state, state, `${what}: membership_state of the direct membership`, res);
-  });
-}
-
-export function findIn<T extends { id: number }>(items: T[], id: number, what: string, exchange?: Exchange): T {
-  const item = items.find((i) => i.id === id);
-  if (!item) fail(`expected ${what}`, `no item with id ${id} among ids ${items.map((i) => i.id).join(', ') || '(none)'}`, exchange);
-  return item;
+/** The status of a request adding several users: GitLab's member creators report "success" or "error" (app/services/members/create_service.rb). */
+export function expectAddStatus(res: Exchange, what = 'the status of the request'): string {
+  expectOk(res, 201, 'member-add-result');
+  const status = (res.body as { status?: unknown }).status;
+  expectTrue(status === 'success' || status === 'error', `${what} to be "success" or "error"`, String(status), res);
+  return status as string;
 }
 
 // ---- checks shared by many files -------------------------------------------------------------
@@ -511,15 +397,14 @@ export function overrideGroup(name: string, level: number) {
     async build({ roleGroup, member }) {
       const group = await roleGroup();
       return { group, plain: await member(group, level) };
-    },
-  });
+    } });
 }
 
 /** GitLab shows override on every answer about an LDAP-synced group member, GET included (the spec only in the override operations). */
 export const OVERRIDE_SHOWN = `${GITLAB.eeEntity} (expose :override, if: source_type == 'Namespace' && member.ldap?)`;
 
 /**
- * A group of the fixture manifest (TARGET-CONTRACT.md §1), with its entry: the run does not own it,
+ * A provisioned group of the target manifest (TARGET-CONTRACT.md §1), with its entry: the run does not own it,
  * and its tests change it (memberships, overrides, subgroups), so they run one at a time, also
  * across the runs of the instance (a lease on the target, runner/run/target-lease.ts).
  */
@@ -530,12 +415,11 @@ function manifestGroup<K extends FixtureName>(name: K) {
     alone: 'the run does not own the group, and its tests change it (memberships, overrides, subgroups)',
     // Other runs of the instance use it too: one test of them all at a time.
     leaseOnTarget: `fixture-${name}`,
-    requires: { fixtures: [name] },
+    requires: { provisioned: [name] },
     async build({ run }) {
       const fx = manifestEntry(run.fixtures, name)!;
       return { ...fx, group: { kind: 'group' as const, id: fx.group_id, fullPath: '' } };
-    },
-  });
+    } });
 }
 
 export const ldapGroup = manifestGroup('ldap');
@@ -549,120 +433,4 @@ export async function withLdapFixture(
   body: (ldap: { fx: ResolvedFixture<'ldap'>; group: SourceRef; owner: Client }) => Promise<void>,
 ): Promise<void> {
   await body({ fx, group: { kind: 'group', id: fx.group_id }, owner: kit.withToken(fx.ownerToken, 'LDAP group owner') });
-}
-
-// ---- cases more than one endpoint runs --------------------------------------------------------
-
-/** What a case factory adds its test to: an endpoint's suite (kit.ts endpoint). */
-type Suite = Endpoint<MembersKit, Fixtures>;
-/** A members test's kit, without its fixtures. */
-type MembersTestKit = Kit & MembersKit;
-
-/**
- * The `subgroup-and-roles` case of an EE endpoint of a top-level group (members.ee.top-level-only,
- * members.ee.admin-only, members.auth.anonymous): `send` on the subgroup gives 400 to its Owner; on
- * the top group its Maintainers, Developers and Guests are refused, an outsider gets 404 (or what
- * `outsider` checks) and nobody 401. `sources`: the fixture with the two groups, which `prepare` and
- * `after` are handed too. `prepare` runs first (its value goes to `send` and `after`), `after` checks
- * what stayed, which the title says in `stays`.
- */
-export function subgroupAndRolesCase<S extends { root: GroupInfo; sub: GroupInfo }, P = undefined>(
-  suite: Suite,
-  sources: Fixture<S>,
-  c: {
-    stays?: string;
-    prepare?: (kit: MembersTestKit, sources: S) => Promise<P>;
-    send: (client: Client, group: GroupInfo, prepared: P) => Promise<Exchange>;
-    outsider?: (res: Exchange) => void;
-    after?: (kit: MembersTestKit, prepared: P, sources: S) => Promise<void>;
-  },
-): void {
-  suite.test(
-    {
-      case: 'subgroup-and-roles',
-      title: `a subgroup gives 400; Maintainers, Developers and Guests are refused (400 or 403; GitLab: 400), an outsider gets 404, nobody 401${c.stays === undefined ? '' : `; ${c.stays}`}`,
-      clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
-      requires: { capabilities: ['premium'] },
-      fixtures: { sources },
-    },
-    async ({ sources, ...kit }) => {
-      const { as } = kit;
-      const { root, sub } = sources;
-      const prepared = (await c.prepare?.(kit, sources)) as P;
-      expectBadRequest(await c.send(as('owner'), sub, prepared));
-      await expectOwnersOnly(as, (client) => c.send(client, root, prepared), c.outsider);
-      await c.after?.(kit, prepared, sources);
-    },
-  );
-}
-
-/**
- * The `project-bot` case of a write to a project's membership of its access token's bot
- * (members.project-bot.kept): refused to every manager of the project, its Owner too (403), and the
- * bot stays a Maintainer. `done`: what the write would have done ("edited"); `stays`: the title's end.
- */
-export function projectBotKeptCase(suite: Suite, c: { done: string; stays: string; send: (client: Client, path: string) => Promise<Exchange> }): void {
-  suite.test(
-    {
-      case: 'project-bot',
-      title: `the bot user of the project's access token is not ${c.done}, not even by the project's Owner (403); ${c.stays}`,
-      clauses: ['members.project-bot.kept'],
-      only: { kind: 'project', why: 'a project access token\'s bot is a member of its project only' },
-      fixtures: { projectBot },
-    },
-    async ({ as, projectBot }) => {
-      const { project, bot } = projectBot;
-      for (const role of MANAGERS.project) expectForbidden(await c.send(as(role), memberPath(project, bot.id)), GITLAB.projectBot);
-      expectEqual((await readMember(as('owner'), project, bot.id)).access_level, ACCESS.MAINTAINER, 'the bot, still a Maintainer of its project');
-    },
-  );
-}
-
-/**
- * The `requester-reads` case of a members list (members.public.read, members.requester.not-member):
- * a user whose access request to a public group or project is pending reads the list (`path`) of
- * the source, which holds its members but not the requester. `lists`: what the title says it lists.
- */
-export function requesterReadsCase(suite: Suite, c: { lists: string; path: (source: SourceRef) => string }): void {
-  suite.test(
-    {
-      case: 'requester-reads',
-      title: `a user whose access request to a public group or project is pending lists ${c.lists} (200) and is not among them`,
-      clauses: ['members.public.read', 'members.requester.not-member'],
-      fixtures: { publicSources },
-    },
-    async ({ kind, run, withToken, publicSources: sources }) => {
-      const pending = sources.requester;
-      const ids = idsOf(await listAll(withToken(pending.tokens.api, 'access requester'), c.path(sources[kind]), 'member'));
-      expectTrue(ids.includes(run.actors.developer.id), 'the members, the Developer among them, to be listed to the requester', `ids: ${ids.join(', ')}`);
-      expectTrue(!ids.includes(pending.id), 'the requester not to be listed among the members', `ids: ${ids.join(', ')}`);
-    },
-  );
-}
-
-// ---- the last-owner set-ups of edit and remove -------------------------------------------------
-
-/**
- * A top-level group whose only member is the administrator who made it, its Owner (both read back):
- * its last owner, for GitLab counts a top-level group's direct Owners only
- * (Group#member_owners_excluding_project_bots).
- */
-export async function groupWithLastOwner(tk: MembersKit, admin: Client, adminId: number): Promise<GroupInfo> {
-  const alone = await tk.group({ top: true });
-  expectEqual(await memberIds(admin, alone), [adminId], `the group's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
-  expectEqual((await readMember(admin, alone, adminId)).access_level, ACCESS.OWNER, 'the administrator, the group\'s Owner');
-  return alone;
-}
-
-/**
- * A subgroup whose only direct member is the administrator who made it and its parent, and the
- * parent, which the administrator owns (both read back): the subgroup has no last owner, for
- * GroupMember#last_owner_of_the_group? counts a subgroup's members_with_parents.
- */
-export async function subgroupOwnedAbove(tk: MembersKit, admin: Client, adminId: number): Promise<{ parent: GroupInfo; sub: GroupInfo }> {
-  const parent = await tk.group();
-  const sub = await tk.group({ parent });
-  expectEqual(await memberIds(admin, sub), [adminId], `the subgroup's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
-  expectEqual((await readMember(admin, parent, adminId)).access_level, ACCESS.OWNER, 'the parent\'s Owner: the administrator who made it');
-  return { parent, sub };
 }

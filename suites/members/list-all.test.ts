@@ -1,6 +1,5 @@
 // GET /groups/:id/members/all and GET /projects/:id/members/all: direct, inherited and invited
 // members of a group or project.
-import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
 import { endpoint, fixture, type MembersContext } from './kit.js';
 import type { ActorInfo } from '../../runner/run/context.js';
@@ -28,8 +27,8 @@ import {
   type MemberBody,
   personalProject,
   enterpriseGroup,
-  requesterReadsCase,
 } from './helpers.js';
+import { requesterReadsCase } from './cases.js';
 import { projectBot } from '../common/project-bot.js';
 
 /** The groups the sources of both kinds are shared with. */
@@ -361,12 +360,12 @@ suite.test(
     case: 'enterprise-email',
     title: 'in a subgroup or project of the enterprise group, its owner sees the enterprise user\'s email (inherited or direct member) and no other',
     clauses: ['members.entity.email-enterprise'],
-    requires: { minVersion: '12.4', capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
+    requires: { minVersion: '12.4', capabilities: ['enterprise_users'], provisioned: ['enterprise'] },
     fixtures: { enterpriseGroup },
   },
-  async ({ ...kit }) => {
-    const { kind, withToken, run } = kit;
-    const fx = manifestEntry(run.fixtures, 'enterprise')!;
+  async ({ enterpriseGroup, ...kit }) => {
+    const { kind, withToken } = kit;
+    const fx = enterpriseGroup;
     const owner = withToken(fx.ownerToken, 'enterprise group owner');
     await inTemporarySource(kit, kind, fx.group_id, `enterprise-${kind}`, async (source) => {
       const items = await listAll(owner, allMembersPath(source), 'member');

@@ -1,6 +1,5 @@
 // GET /groups/:id/members and GET /projects/:id/members: the direct members of a group or project.
 import { isDeepStrictEqual } from 'node:util';
-import { manifestEntry } from '../../fixtures/manifest.js';
 import { expectEqual, expectOk, expectStatus, expectTrue, parity, expectSetUp } from '../../runner/core/checks.js';
 import { endpoint, fixture, type MembersContext } from './kit.js';
 import { segment } from '../../runner/core/client.js';
@@ -30,8 +29,8 @@ import {
   type MemberBody,
   personalProject,
   enterpriseGroup,
-  requesterReadsCase,
 } from './helpers.js';
+import { requesterReadsCase } from './cases.js';
 import { projectBot } from '../common/project-bot.js';
 
 const expiry = dateIn(40);
@@ -164,12 +163,12 @@ suite.test(
     case: 'enterprise-email',
     title: 'owners of the enterprise group see the email of its enterprise users only, in the group and in its projects; other members see none',
     clauses: ['members.entity.email-enterprise'],
-    requires: { capabilities: ['enterprise_users'], fixtures: ['enterprise'] },
+    requires: { capabilities: ['enterprise_users'], provisioned: ['enterprise'] },
     fixtures: { enterpriseGroup },
   },
-  async ({ ...kit }) => {
-    const { kind, withToken, run } = kit;
-    const fx = manifestEntry(run.fixtures, 'enterprise')!;
+  async ({ enterpriseGroup, ...kit }) => {
+    const { kind, withToken } = kit;
+    const fx = enterpriseGroup;
     const owner = withToken(fx.ownerToken, 'enterprise group owner');
     const viewer = await kit.lease();
     // The group itself; for a project, one made in the group with both users as direct members.

@@ -25,7 +25,7 @@ suite.test(
     case: 'clears',
     title: 'after an override, DELETE returns the LDAP-synced member with override false, and the flag reads back false',
     clauses: ['members.override.clear', 'members.entity.override-ldap'],
-    requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
+    requires: { capabilities: ['premium', 'ldap'], provisioned: ['ldap'] },
     fixtures: { ldapGroup },
   },
   async ({ ldapGroup, ...kit }) => {

@@ -26,7 +26,7 @@ suite.test(
     case: 'set',
     title: 'an owner overrides an LDAP-synced member: override true, and the level may then be changed (restored afterwards)',
     clauses: ['members.override.set', 'members.entity.override-ldap', 'members.entity.shape'],
-    requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
+    requires: { capabilities: ['premium', 'ldap'], provisioned: ['ldap'] },
     fixtures: { ldapGroup },
   },
   async ({ ldapGroup, ...kit }) => {
@@ -90,7 +90,7 @@ suite.test(
     case: 'non-owner-on-ldap-member',
     title: 'a Developer of the LDAP group cannot override its synced member (403); the flag stays false',
     clauses: ['members.override.refused'],
-    requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
+    requires: { capabilities: ['premium', 'ldap'], provisioned: ['ldap'] },
     fixtures: { ldapGroup },
   },
   async ({ ldapGroup, ...kit }) => {
@@ -114,7 +114,7 @@ suite.test(
     case: 'ldap-group-plain-member',
     title: 'in the LDAP-synced group, a member who is not LDAP-synced cannot be overridden (403); a user who is no member gets no server error',
     clauses: ['members.override.refused'],
-    requires: { capabilities: ['premium', 'ldap'], fixtures: ['ldap'] },
+    requires: { capabilities: ['premium', 'ldap'], provisioned: ['ldap'] },
     fixtures: { ldapGroup },
   },
   async ({ ldapGroup, ...kit }) => {

@@ -9,8 +9,8 @@ import {
   pendingMembers,
   pendingPath,
   statePath,
-  subgroupAndRolesCase,
 } from './helpers.js';
+import { subgroupAndRolesCase } from './cases.js';
 
 
 const sources = fixture({ name: 'members-get-pending-members', scope: 'file', build: async (t) => {

@@ -25,10 +25,8 @@ import {
   minimalAccessMember,
   GITLAB,
   sharedHierarchy,
-  projectBotKeptCase,
-  groupWithLastOwner,
-  subgroupOwnedAbove,
 } from './helpers.js';
+import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove } from './cases.js';
 
 // The group kind: a group with the shared actors in their roles, a subgroup and a project in that
 // subgroup. The project kind: a project with the shared actors in their roles, in a group whose

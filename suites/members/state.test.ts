@@ -11,8 +11,8 @@ import {
   pendingMembers,
   statePath,
   sharedHierarchy,
-  subgroupAndRolesCase,
 } from './helpers.js';
+import { subgroupAndRolesCase } from './cases.js';
 
 
 const sources = fixture({ name: 'members-set-member-state', scope: 'file', fixtures: { sharedHierarchy }, build: (t) => t.sharedHierarchy });

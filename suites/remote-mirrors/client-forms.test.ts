@@ -5,7 +5,6 @@ import type { Exchange } from '../../runner/core/client.js';
 import { endpoint } from './kit.js';
 import { asSudoQuery, sudoHeader, withSudoToken } from '../common/client-forms.js';
 import { BELOW_MAINTAINER_GITLAB, mirrorPath, mirrorsPath, target } from './helpers.js';
-import { repositories } from '../common/repositories.js';
 
 /** A Developer's refusal, as sudo makes the request theirs: 401 or 403, GitLab's 401 at the parity level. */
 function expectRefusedBelowMaintainerAs(res: Exchange): void {
@@ -13,7 +12,7 @@ function expectRefusedBelowMaintainerAs(res: Exchange): void {
   parity(res, BELOW_MAINTAINER_GITLAB, () => expectError(res, 401, { message: '401 Unauthorized' }));
 }
 
-endpoint('create', { fixtures: { repositories } }).test(
+endpoint('create').test(
   {
     case: 'sudo',
     title: 'with sudo the administrator creates a mirror as the named user: refused as a Developer, made as a Maintainer',
@@ -33,7 +32,7 @@ endpoint('create', { fixtures: { repositories } }).test(
   },
 );
 
-endpoint('list', { fixtures: { repositories } }).test(
+endpoint('list').test(
   {
     case: 'sudo',
     title: 'with sudo the administrator lists mirrors as the named user: a Maintainer reads them, a Developer is refused',

@@ -4,9 +4,8 @@ import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectVal
 import type { Client, Exchange } from '../../runner/core/client.js';
 import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectProjectNotFound, expectRefusedBelowMaintainer, expectSameMirror, GITLAB_TEXT, listMirrorPages, listMirrors, mirrorPath, mirrorsPath, readMirror, target, type Mirror, ownProject, knownFields } from './helpers.js';
-import { repositories } from '../common/repositories.js';
 
-const suite = endpoint('create', { fixtures: { repositories } });
+const suite = endpoint('create');
 
 /** Where GitLab refuses a mirror URL: the model's validation errors, rendered as `{"message":{"url":["..."]}}`. */
 const URL_REFUSED_GITLAB =

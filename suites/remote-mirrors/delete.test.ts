@@ -4,9 +4,8 @@ import { expectEqual } from '../../runner/core/checks.js';
 import type { Client } from '../../runner/core/client.js';
 import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectMirrorDeleted, expectMirrorNotFound, expectRefusedToNonMaintainers, expectWriteRefusedWithoutApiToken, listMirrors, mirrorPath, readMirror, target, freshProject } from './helpers.js';
-import { repositories } from '../common/repositories.js';
 
-const suite = endpoint('delete', { fixtures: { repositories } });
+const suite = endpoint('delete');
 
 /** The delete request, as the refusal tests send it. */
 const deleteMirror = (client: Client, project: ProjectInfo, mirrorId: number | string) => client.delete(mirrorPath(project, mirrorId));

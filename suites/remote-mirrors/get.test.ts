@@ -2,9 +2,8 @@
 import { endpoint } from './kit.js';
 import { expectEqual, expectOk } from '../../runner/core/checks.js';
 import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectRefusedToNonMaintainers, expectSameMirror, expectUnknownMirrorsNotFound, mirrorPath, readMirror, target, type Mirror } from './helpers.js';
-import { repositories } from '../common/repositories.js';
 
-const suite = endpoint('get', { fixtures: { repositories } });
+const suite = endpoint('get');
 
 suite.test(
   {

@@ -11,7 +11,6 @@ import type { TestLog } from '../../runner/core/exchange.js';
 import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, listMirrorPages, mirrorPath, mirrorsPath, readMirror, target, type Mirror, ownProject, freshProject } from './helpers.js';
 import { malformedSshKeys, newDsaKey, newSecurityKey, newSshKey, sshKeyWithPlus, type SshKey } from './ssh-keys.js';
-import { repositories } from '../common/repositories.js';
 
 /**
  * Every test here sends host_keys. The parameter (POST and PUT, with RemoteMirrors::HostKeysConverter)
@@ -48,8 +47,8 @@ async function expectReadBack(as: Kit['as'], log: TestLog, project: ProjectInfo,
   return read.body as Mirror;
 }
 
-const create = endpoint('create', { fixtures: { repositories } });
-const update = endpoint('update', { fixtures: { repositories } });
+const create = endpoint('create');
+const update = endpoint('update');
 
 create.test(
   {

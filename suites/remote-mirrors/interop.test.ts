@@ -5,9 +5,8 @@ import { expectEqual, expectError, expectOk, expectStatus } from '../../runner/c
 import { endpoint } from './kit.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson } from '../common/interop.js';
 import { createMirror, mirrorPath, mirrorsPath, readMirror, syncPath, target, type Mirror } from './helpers.js';
-import { repositories } from '../common/repositories.js';
 
-endpoint('list', { fixtures: { repositories } }).test(
+endpoint('list').test(
   {
     case: 'json-media-type',
     title: 'the mirror list and a 404 for an unknown mirror are answered as application/json (exactly, at the parity level)',
@@ -19,7 +18,7 @@ endpoint('list', { fixtures: { repositories } }).test(
   },
 );
 
-endpoint('sync', { fixtures: { repositories } }).test(
+endpoint('sync').test(
   {
     case: 'empty-json-body',
     title: 'a sync that declares Content-Type application/json and sends no body is accepted: 204',
@@ -34,7 +33,7 @@ endpoint('sync', { fixtures: { repositories } }).test(
   },
 );
 
-endpoint('delete', { fixtures: { repositories } }).test(
+endpoint('delete').test(
   {
     case: 'empty-json-body',
     title: 'a DELETE that declares Content-Type application/json and sends no body removes the mirror',
@@ -50,7 +49,7 @@ endpoint('delete', { fixtures: { repositories } }).test(
   },
 );
 
-endpoint('create', { fixtures: { repositories } }).test(
+endpoint('create').test(
   {
     case: 'form-body',
     title: 'a mirror created with form fields (application/x-www-form-urlencoded) is enabled and reads back as sent',
@@ -66,7 +65,7 @@ endpoint('create', { fixtures: { repositories } }).test(
   },
 );
 
-endpoint('list', { fixtures: { repositories } }).test(
+endpoint('list').test(
   {
     case: 'private-token-query',
     title: 'a token in the private_token query parameter lists the mirrors; a wrong one is refused with 401',

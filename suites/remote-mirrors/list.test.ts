@@ -2,9 +2,8 @@
 import { endpoint } from './kit.js';
 import { expectEqual, expectHeader, expectOk, expectTrue, parity } from '../../runner/core/checks.js';
 import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectNoSecret, expectProjectNotFound, expectRefusedToNonMaintainers, listMirrors, mirrorsPath, target, type Mirror, ownProject, freshProject, knownFields } from './helpers.js';
-import { repositories } from '../common/repositories.js';
 
-const suite = endpoint('list', { fixtures: { repositories } });
+const suite = endpoint('list');
 
 suite.test(
   {

@@ -7,9 +7,8 @@ import { apiPath, type Client, type Exchange } from '../../runner/core/client.js
 import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectAnonymousOnPrivate, expectAnonymousOnPublic, expectInsufficientScope, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, mirrorPath, target } from './helpers.js';
 import { rsaPublicKey } from './ssh-keys.js';
-import { repositories } from '../common/repositories.js';
 
-const suite = endpoint('public-key', { fixtures: { repositories } });
+const suite = endpoint('public-key');
 
 /** Introduced in GitLab 17.9 (doc/api/remote_mirrors.md; merge request 180291). */
 const SINCE = { minVersion: '17.9' };

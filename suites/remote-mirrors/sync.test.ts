@@ -4,9 +4,9 @@ import { expectEqual, expectError, expectHeader, expectStatus, expectTrue } from
 import type { Client, Exchange } from '../../runner/core/client.js';
 import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, expectWriteRefusedWithoutApiToken, GITLAB_TEXT, readMirror, SYNC_ENDED, syncPath, target, waitForSyncEnd, type Mirror } from './helpers.js';
-import { repositories, emptyRepository } from '../common/repositories.js';
+import { emptyRepository } from '../common/repositories.js';
 
-const suite = endpoint('sync', { fixtures: { repositories } });
+const suite = endpoint('sync');
 
 /** The sync request, as the refusal tests send it. */
 const requestSync = (client: Client, project: ProjectInfo, mirrorId: number | string) => client.post(syncPath(project, mirrorId));

@@ -4,9 +4,8 @@ import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectVal
 import type { Client, Exchange } from '../../runner/core/client.js';
 import type { ProjectInfo } from '../../runner/core/vocabulary.js';
 import { createMirror, expectRefusedToNonMaintainers, expectUnknownMirrorsNotFound, expectWriteRefusedWithoutApiToken, GITLAB_TEXT, listMirrors, mirrorPath, readMirror, target, type Mirror, ownProject } from './helpers.js';
-import { repositories } from '../common/repositories.js';
 
-const suite = endpoint('update', { fixtures: { repositories } });
+const suite = endpoint('update');
 
 /** The update request, as the refusal tests send it: turning the mirror on. */
 const enable = (client: Client, project: ProjectInfo, mirrorId: number | string) => client.put(mirrorPath(project, mirrorId), { body: { enabled: true } });

@@ -1,9 +1,9 @@
 // HEAD /projects/:id/repository/files/:file_path/blame
 import { endpoint } from './kit.js';
 import { expectHeader, expectStatus, expectTrue } from '../../runner/core/checks.js';
-import { createFile, fileUrl, headerName, METADATA_FIELDS, ownBranch, readFile, filesWorld } from './helpers.js';
+import { createFile, fileUrl, headerName, METADATA_FIELDS, ownBranch, readFile } from './helpers.js';
 
-const suite = endpoint('blame-head', { fixtures: { files: filesWorld } });
+const suite = endpoint('blame-head');
 
 suite.test(
   {

@@ -2,10 +2,10 @@
 import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
 import { apiPath } from '../../runner/core/client.js';
-import { createFile, expectGitLabError, expectGitLabStatus, type FilesWorld, fileUrl, GITLAB_TEXT, headerName, ownBranch, readFile, updateFile, filesWorld } from './helpers.js';
+import { createFile, expectGitLabError, expectGitLabStatus, type FilesWorld, fileUrl, GITLAB_TEXT, headerName, ownBranch, readFile, updateFile } from './helpers.js';
 import type { Kit } from '../../runner/run/conformance.js';
 
-const suite = endpoint('blame', { fixtures: { files: filesWorld } });
+const suite = endpoint('blame');
 
 interface BlameRange {
   commit: { id: string; parent_ids: string[]; author_name: string; author_email: string; message: string; authored_date: string; committed_date: string };

@@ -3,9 +3,9 @@
 import { expectEqual, expectError, expectOk } from '../../runner/core/checks.js';
 import { endpoint } from './kit.js';
 import { asSudoQuery, sudoHeader, withSudoToken } from '../common/client-forms.js';
-import { createFile, expectWriteSucceeded, fileUrl, filesWorld, writeBody } from './helpers.js';
+import { createFile, expectWriteSucceeded, fileUrl, writeBody } from './helpers.js';
 
-endpoint('create', { fixtures: { files: filesWorld } }).test(
+endpoint('create').test(
   {
     case: 'sudo',
     title: 'with sudo the administrator commits as the named user: refused as a Reporter, authored by the Developer',
@@ -28,7 +28,7 @@ endpoint('create', { fixtures: { files: filesWorld } }).test(
   },
 );
 
-endpoint('get', { fixtures: { files: filesWorld } }).test(
+endpoint('get').test(
   {
     case: 'sudo',
     title: 'with sudo the administrator reads as the named user: a Reporter reads the file, an outsider gets 404',

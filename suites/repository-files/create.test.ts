@@ -3,9 +3,9 @@ import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectFields } from '../../runner/core/checks.js';
 import { apiPath } from '../../runner/core/client.js';
 import { ACCESS } from '../../runner/core/vocabulary.js';
-import { blameAuthors, createFile, expectWriteSucceeded, expectGitLabError, expectWriteParamError, fileUrl, gitBlobId, GITLAB_TEXT, readFile, sha256, filesWorld, protectedBranch, writeBody } from './helpers.js';
+import { blameAuthors, createFile, expectWriteSucceeded, expectGitLabError, expectWriteParamError, fileUrl, gitBlobId, GITLAB_TEXT, readFile, sha256, protectedBranch, writeBody } from './helpers.js';
 
-const suite = endpoint('create', { fixtures: { files: filesWorld } });
+const suite = endpoint('create');
 
 suite.test(
   {

@@ -1,12 +1,12 @@
 // DELETE /projects/:id/repository/files/:file_path
 import { endpoint } from './kit.js';
 import { expectError, expectOk, expectStatus, expectTrue } from '../../runner/core/checks.js';
-import { createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, filesWorld } from './helpers.js';
+import { createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile } from './helpers.js';
 
 /** The spec: "Response: not shown", so GitLab's code settles it: its DELETE returns no body, Grape answers 204 (every version from 15.0). */
 const DELETED_GITLAB = 'lib/api/files.rb (delete: no body, so 204); spec/requests/api/files_spec.rb (deletes existing file in project repo: no_content)';
 
-const suite = endpoint('delete', { fixtures: { files: filesWorld } });
+const suite = endpoint('delete');
 
 const deleteBody = (branch: string, extra: Record<string, unknown> = {}) => ({ branch, commit_message: 'conformance: delete a file', ...extra });
 

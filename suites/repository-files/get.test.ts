@@ -2,12 +2,12 @@
 import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectHeader, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
 import { apiPath } from '../../runner/core/client.js';
-import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, METADATA_FIELDS, ownBranch, readFile, sha256, filesWorld, updateFile } from './helpers.js';
+import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, METADATA_FIELDS, ownBranch, readFile, sha256, updateFile } from './helpers.js';
 import { ACCESS } from '../../runner/core/vocabulary.js';
 import { repositories } from '../common/repositories.js';
 import { renameProject } from '../common/setup-endpoints.js';
 
-const suite = endpoint('get', { fixtures: { files: filesWorld } });
+const suite = endpoint('get');
 
 suite.test(
   {

@@ -1,9 +1,9 @@
 // HEAD /projects/:id/repository/files/:file_path
 import { endpoint } from './kit.js';
 import { expectEqual, expectHeader, expectStatus, expectTrue } from '../../runner/core/checks.js';
-import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, ownBranch, readFile, sha256, filesWorld } from './helpers.js';
+import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, ownBranch, readFile, sha256 } from './helpers.js';
 
-const suite = endpoint('head', { fixtures: { files: filesWorld } });
+const suite = endpoint('head');
 
 suite.test(
   {

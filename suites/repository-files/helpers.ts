@@ -26,7 +26,7 @@ export interface FilesWorld {
 }
 
 /** The world of a files test file: the run's projects (suites/common/repositories.ts) and a branch of the file's own in each. */
-export const filesWorld = fixture({
+export const projectsWithBranch = fixture({
   name: 'files-world',
   scope: 'file',
   fixtures: { repositories },

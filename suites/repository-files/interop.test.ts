@@ -3,9 +3,9 @@
 import { expectEqual, expectFields, expectError, expectStatus } from '../../runner/core/checks.js';
 import { endpoint } from './kit.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson } from '../common/interop.js';
-import { createFile, expectWriteSucceeded, fileUrl, readFile, filesWorld, writeBody } from './helpers.js';
+import { createFile, expectWriteSucceeded, fileUrl, readFile, writeBody } from './helpers.js';
 
-endpoint('get', { fixtures: { files: filesWorld } }).test(
+endpoint('get').test(
   {
     case: 'json-media-type',
     title: 'a file and a 404 for a missing one are answered as application/json (exactly, at the parity level)',
@@ -21,7 +21,7 @@ endpoint('get', { fixtures: { files: filesWorld } }).test(
   },
 );
 
-endpoint('delete', { fixtures: { files: filesWorld } }).test(
+endpoint('delete').test(
   {
     case: 'empty-json-body',
     title: 'DELETE with its parameters in the query, Content-Type application/json and no body deletes the file',
@@ -38,7 +38,7 @@ endpoint('delete', { fixtures: { files: filesWorld } }).test(
   },
 );
 
-endpoint('create', { fixtures: { files: filesWorld } }).test(
+endpoint('create').test(
   {
     case: 'form-body',
     title: 'a file created with form fields (application/x-www-form-urlencoded) reads back as written',
@@ -55,7 +55,7 @@ endpoint('create', { fixtures: { files: filesWorld } }).test(
   },
 );
 
-endpoint('get', { fixtures: { files: filesWorld } }).test(
+endpoint('get').test(
   {
     case: 'private-token-query',
     title: 'a token in the private_token query parameter reads a private file; a wrong one is refused with 401',

@@ -1,9 +1,9 @@
 // HEAD /projects/:id/repository/files/:file_path/raw
 import { endpoint } from './kit.js';
 import { expectHeader, expectStatus, expectTrue } from '../../runner/core/checks.js';
-import { createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, ownBranch, readFile, filesWorld } from './helpers.js';
+import { createFile, expectGitLabStatus, fileUrl, gitBlobId, headerName, METADATA_FIELDS, ownBranch, readFile } from './helpers.js';
 
-const suite = endpoint('raw-head', { fixtures: { files: filesWorld } });
+const suite = endpoint('raw-head');
 
 suite.test(
   {

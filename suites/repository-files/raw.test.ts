@@ -2,10 +2,10 @@
 import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectHeader, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
 import { apiPath } from '../../runner/core/client.js';
-import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, readFile, filesWorld } from './helpers.js';
+import { ANONYMOUS_PRIVATE_GITLAB, createFile, expectGitLabError, fileUrl, gitBlobId, GITLAB_TEXT, headerName, readFile } from './helpers.js';
 import { emptyRepository } from '../common/repositories.js';
 
-const suite = endpoint('raw', { fixtures: { files: filesWorld } });
+const suite = endpoint('raw');
 
 /** Where GitLab answers lfs=true on a pointer whose object the project lacks (LFS on, GitLab's default). */
 const LFS_MISSING_GITLAB = 'lib/api/files.rb (GET raw: not_found! unless lfs_object&.project_allowed_access?); spec/requests/api/files_spec.rb (when lfs parameter is true and the project has lfs enabled: 404 response)';

@@ -13,7 +13,7 @@ import { repositories } from '../common/repositories.js';
 
 // Projects of this file's own (the tests change their repository feature), in the run's group with its members.
 // The writes-off project is one test's: it turns the repository back on.
-const world = fixture({
+const featureProjects = fixture({
   name: 'files-feature',
   scope: 'file',
   fixtures: { repositories },
@@ -47,7 +47,7 @@ function expectNonMemberRefused(res: Exchange, anonymous: boolean): void {
 
 const DISABLED_READERS = [['developer', 'api'], ['developer', 'read_repository'], ['anonymous', 'api']] as const;
 
-endpoint('get', { fixtures: { world } }).test(
+endpoint('get', { fixtures: { featureProjects } }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, GET file is 403 for a member, a read_repository token and an anonymous caller; the project says so',
@@ -55,8 +55,8 @@ endpoint('get', { fixtures: { world } }).test(
     // The project's settings are read back with GET /projects/:id.
     requires: { setup: ['group-project-read'] },
   },
-  async ({ as, make, admin, world }) => {
-    const { disabled } = world;
+  async ({ as, make, admin, featureProjects }) => {
+    const { disabled } = featureProjects;
     for (const [who, scope] of DISABLED_READERS) expectForbidden(await as(who, scope).get(fileUrl(disabled, 'README.md'), { query: { ref: 'main' } }));
     expectForbidden(await as('maintainer').get(fileUrl(disabled, 'no/such/file.txt'), { query: { ref: 'main' } }));
     const project = await make.setup(`read ${disabled.fullPath} back`, admin.get(apiPath`/projects/${disabled.id}`), [200], 'group-project-read');
@@ -65,14 +65,14 @@ endpoint('get', { fixtures: { world } }).test(
   },
 );
 
-endpoint('head', { fixtures: { world } }).test(
+endpoint('head', { fixtures: { featureProjects } }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, HEAD file is 403, also for a path that does not exist',
     clauses: ['files.repository.disabled', 'files.head.metadata-only'],
   },
-  async ({ as, world }) => {
-    const { disabled } = world;
+  async ({ as, featureProjects }) => {
+    const { disabled } = featureProjects;
     for (const [who, scope] of DISABLED_READERS) {
       const res = await as(who, scope).head(fileUrl(disabled, 'README.md'), { query: { ref: 'main' } });
       expectStatus(res, 403);
@@ -82,26 +82,26 @@ endpoint('head', { fixtures: { world } }).test(
   },
 );
 
-endpoint('blame', { fixtures: { world } }).test(
+endpoint('blame', { fixtures: { featureProjects } }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, GET blame is 403',
     clauses: ['files.repository.disabled', 'files.errors.shape'],
   },
-  async ({ as, world }) => {
-    const { disabled } = world;
+  async ({ as, featureProjects }) => {
+    const { disabled } = featureProjects;
     for (const [who, scope] of DISABLED_READERS) expectForbidden(await as(who, scope).get(`${fileUrl(disabled, 'README.md')}/blame`, { query: { ref: 'main' } }));
   },
 );
 
-endpoint('raw', { fixtures: { world } }).test(
+endpoint('raw', { fixtures: { featureProjects } }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, GET raw is 403, with and without ref',
     clauses: ['files.repository.disabled', 'files.errors.shape'],
   },
-  async ({ as, world }) => {
-    const { disabled } = world;
+  async ({ as, featureProjects }) => {
+    const { disabled } = featureProjects;
     for (const [who, scope] of DISABLED_READERS) {
       expectForbidden(await as(who, scope).get(`${fileUrl(disabled, 'README.md')}/raw`, { query: { ref: 'main' } }));
       expectForbidden(await as(who, scope).get(`${fileUrl(disabled, 'README.md')}/raw`));
@@ -109,15 +109,15 @@ endpoint('raw', { fixtures: { world } }).test(
   },
 );
 
-endpoint('create', { fixtures: { world } }).test(
+endpoint('create', { fixtures: { featureProjects } }).test(
   {
     case: 'repository-disabled',
     title: 'with the repository feature disabled, create is 403 even for a Maintainer; enabled again, nothing was written',
     clauses: ['files.repository.disabled'],
   },
-  async ({ world, ...kit }) => {
+  async ({ featureProjects, ...kit }) => {
     const { as } = kit;
-    const { writesOff } = world;
+    const { writesOff } = featureProjects;
     for (const role of ['maintainer', 'developer'] as const) {
       expectForbidden(await as(role).post(fileUrl(writesOff, `feature/${role}.txt`), { body: writeBody(`by ${role}\n`, { branch: `cnf-${role}`, startBranch: 'main' }) }));
     }
@@ -130,14 +130,14 @@ endpoint('create', { fixtures: { world } }).test(
 
 // ---- a public project whose repository is private to members --------------------------------
 
-endpoint('get', { fixtures: { world } }).test(
+endpoint('get', { fixtures: { featureProjects } }).test(
   {
     case: 'repository-private-members-read',
     title: 'public project, repository private to members: Guest, Reporter and Developer read the file; a non-member is refused',
     clauses: ['files.repository.private', 'files.file.shape', 'files.file.execute-filemode'],
   },
-  async ({ as, world }) => {
-    const { membersOnly } = world;
+  async ({ as, featureProjects }) => {
+    const { membersOnly } = featureProjects;
     const readme = await readFile(as('maintainer'), membersOnly, 'README.md', 'main');
     for (const role of ['guest', 'reporter', 'developer'] as const) {
       const res = await as(role).get(fileUrl(membersOnly, 'README.md'), { query: { ref: 'main' } });
@@ -150,14 +150,14 @@ endpoint('get', { fixtures: { world } }).test(
   },
 );
 
-endpoint('raw', { fixtures: { world } }).test(
+endpoint('raw', { fixtures: { featureProjects } }).test(
   {
     case: 'repository-private',
     title: 'public project, repository private to members: a Guest reads the raw bytes; an outsider and an anonymous caller are refused',
     clauses: ['files.repository.private', 'files.raw.content'],
   },
-  async ({ as, world }) => {
-    const { membersOnly } = world;
+  async ({ as, featureProjects }) => {
+    const { membersOnly } = featureProjects;
     const readme = Buffer.from((await readFile(as('maintainer'), membersOnly, 'README.md', 'main')).content as string, 'base64');
     const res = await as('guest').get(`${fileUrl(membersOnly, 'README.md')}/raw`, { query: { ref: 'main' } });
     expectStatus(res, 200);
@@ -168,14 +168,14 @@ endpoint('raw', { fixtures: { world } }).test(
   },
 );
 
-endpoint('create', { fixtures: { world } }).test(
+endpoint('create', { fixtures: { featureProjects } }).test(
   {
     case: 'repository-private-roles',
     title: 'public project, repository private to members: Guest and Reporter may not create (403), a Developer may, with a JSON and with a form body',
     clauses: ['files.repository.private', 'files.write.role', 'files.create.commit'],
   },
-  async ({ as, world }) => {
-    const { membersOnly } = world;
+  async ({ as, featureProjects }) => {
+    const { membersOnly } = featureProjects;
     for (const form of [false, true]) {
       const kind = form ? 'form' : 'json';
       for (const role of ['guest', 'reporter'] as const) {

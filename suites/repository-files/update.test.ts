@@ -1,9 +1,9 @@
 // PUT /projects/:id/repository/files/:file_path
 import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectOk, expectStatus, expectTrue, expectFields } from '../../runner/core/checks.js';
-import { blameAuthors, createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, filesWorld, ownBranch, writeBody, type WriteOptions } from './helpers.js';
+import { blameAuthors, createFile, expectGitLabError, expectGitLabStatus, expectWriteParamError, fileUrl, GITLAB_TEXT, readFile, ownBranch, writeBody, type WriteOptions } from './helpers.js';
 
-const suite = endpoint('update', { fixtures: { files: filesWorld } });
+const suite = endpoint('update');
 
 const text = (body: Record<string, unknown>) => Buffer.from(body.content as string, 'base64').toString('utf8');
 

@@ -1,0 +1,126 @@
+// Cases more than one members endpoint runs, each added to an endpoint's suite by a factory
+// (subgroup-and-roles, project-bot, requester-reads), and the last-owner set-ups of edit and remove.
+import { type Client, type Exchange } from '../../runner/core/client.js';
+import { expectEqual, expectTrue } from '../../runner/core/checks.js';
+import type { Endpoint, Kit } from '../../runner/run/conformance.js';
+import type { Fixture, Fixtures } from '../../runner/run/fixture.js';
+import { type MembersKit } from './kit.js';
+import { ACCESS, type GroupInfo } from '../../runner/core/vocabulary.js';
+import { publicSources } from '../common/public-sources.js';
+import { MANAGERS } from '../common/managers.js';
+import { projectBot } from '../common/project-bot.js';
+import { GITLAB } from './clauses.js';
+import { memberPath, type SourceRef } from './paths.js';
+import { expectBadRequest, expectForbidden, expectOwnersOnly } from './helpers.js';
+import { idsOf, listAll, memberIds, readMember } from './read.js';
+
+/** What a case factory adds its test to: an endpoint's suite (kit.ts endpoint). */
+type Suite = Endpoint<MembersKit, Fixtures>;
+/** A members test's kit, without its fixtures. */
+type MembersTestKit = Kit & MembersKit;
+
+/**
+ * The `subgroup-and-roles` case of an EE endpoint of a top-level group (members.ee.top-level-only,
+ * members.ee.admin-only, members.auth.anonymous): `send` on the subgroup gives 400 to its Owner; on
+ * the top group its Maintainers, Developers and Guests are refused, an outsider gets 404 (or what
+ * `outsider` checks) and nobody 401. `sources`: the fixture with the two groups, which `prepare` and
+ * `after` are handed too. `prepare` runs first (its value goes to `send` and `after`), `after` checks
+ * what stayed, which the title says in `stays`.
+ */
+export function subgroupAndRolesCase<S extends { root: GroupInfo; sub: GroupInfo }, P = undefined>(
+  suite: Suite,
+  sources: Fixture<S>,
+  c: {
+    stays?: string;
+    prepare?: (kit: MembersTestKit, sources: S) => Promise<P>;
+    send: (client: Client, group: GroupInfo, prepared: P) => Promise<Exchange>;
+    outsider?: (res: Exchange) => void;
+    after?: (kit: MembersTestKit, prepared: P, sources: S) => Promise<void>;
+  },
+): void {
+  suite.test(
+    {
+      case: 'subgroup-and-roles',
+      title: `a subgroup gives 400; Maintainers, Developers and Guests are refused (400 or 403; GitLab: 400), an outsider gets 404, nobody 401${c.stays === undefined ? '' : `; ${c.stays}`}`,
+      clauses: ['members.ee.top-level-only', 'members.ee.admin-only', 'members.auth.anonymous'],
+      requires: { capabilities: ['premium'] },
+      fixtures: { sources } },
+    async ({ sources, ...kit }) => {
+      const { as } = kit;
+      const { root, sub } = sources;
+      const prepared = (await c.prepare?.(kit, sources)) as P;
+      expectBadRequest(await c.send(as('owner'), sub, prepared));
+      await expectOwnersOnly(as, (client) => c.send(client, root, prepared), c.outsider);
+      await c.after?.(kit, prepared, sources);
+    },
+  );
+}
+
+/**
+ * The `project-bot` case of a write to a project's membership of its access token's bot
+ * (members.project-bot.kept): refused to every manager of the project, its Owner too (403), and the
+ * bot stays a Maintainer. `done`: what the write would have done ("edited"); `stays`: the title's end.
+ */
+export function projectBotKeptCase(suite: Suite, c: { done: string; stays: string; send: (client: Client, path: string) => Promise<Exchange> }): void {
+  suite.test(
+    {
+      case: 'project-bot',
+      title: `the bot user of the project's access token is not ${c.done}, not even by the project's Owner (403); ${c.stays}`,
+      clauses: ['members.project-bot.kept'],
+      only: { kind: 'project', why: 'a project access token\'s bot is a member of its project only' },
+      fixtures: { projectBot } },
+    async ({ as, projectBot }) => {
+      const { project, bot } = projectBot;
+      for (const role of MANAGERS.project) expectForbidden(await c.send(as(role), memberPath(project, bot.id)), GITLAB.projectBot);
+      expectEqual((await readMember(as('owner'), project, bot.id)).access_level, ACCESS.MAINTAINER, 'the bot, still a Maintainer of its project');
+    },
+  );
+}
+
+/**
+ * The `requester-reads` case of a members list (members.public.read, members.requester.not-member):
+ * a user whose access request to a public group or project is pending reads the list (`path`) of
+ * the source, which holds its members but not the requester. `lists`: what the title says it lists.
+ */
+export function requesterReadsCase(suite: Suite, c: { lists: string; path: (source: SourceRef) => string }): void {
+  suite.test(
+    {
+      case: 'requester-reads',
+      title: `a user whose access request to a public group or project is pending lists ${c.lists} (200) and is not among them`,
+      clauses: ['members.public.read', 'members.requester.not-member'],
+      fixtures: { publicSources } },
+    async ({ kind, run, withToken, publicSources: sources }) => {
+      const pending = sources.requester;
+      const ids = idsOf(await listAll(withToken(pending.tokens.api, 'access requester'), c.path(sources[kind]), 'member'));
+      expectTrue(ids.includes(run.actors.developer.id), 'the members, the Developer among them, to be listed to the requester', `ids: ${ids.join(', ')}`);
+      expectTrue(!ids.includes(pending.id), 'the requester not to be listed among the members', `ids: ${ids.join(', ')}`);
+    },
+  );
+}
+
+// ---- the last-owner set-ups of edit and remove -------------------------------------------------
+
+/**
+ * A top-level group whose only member is the administrator who made it, its Owner (both read back):
+ * its last owner, for GitLab counts a top-level group's direct Owners only
+ * (Group#member_owners_excluding_project_bots).
+ */
+export async function groupWithLastOwner(tk: MembersKit, admin: Client, adminId: number): Promise<GroupInfo> {
+  const alone = await tk.group({ top: true });
+  expectEqual(await memberIds(admin, alone), [adminId], `the group's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
+  expectEqual((await readMember(admin, alone, adminId)).access_level, ACCESS.OWNER, 'the administrator, the group\'s Owner');
+  return alone;
+}
+
+/**
+ * A subgroup whose only direct member is the administrator who made it and its parent, and the
+ * parent, which the administrator owns (both read back): the subgroup has no last owner, for
+ * GroupMember#last_owner_of_the_group? counts a subgroup's members_with_parents.
+ */
+export async function subgroupOwnedAbove(tk: MembersKit, admin: Client, adminId: number): Promise<{ parent: GroupInfo; sub: GroupInfo }> {
+  const parent = await tk.group();
+  const sub = await tk.group({ parent });
+  expectEqual(await memberIds(admin, sub), [adminId], `the subgroup's direct members: the administrator who made it (GitLab: ${GITLAB.creatorOwns})`);
+  expectEqual((await readMember(admin, parent, adminId)).access_level, ACCESS.OWNER, 'the parent\'s Owner: the administrator who made it');
+  return { parent, sub };
+}
