@@ -1,11 +1,11 @@
 // POST /projects/:id/repository/files/:file_path onto a new branch: the names GitLab refuses beyond git's rules.
 import { expectError, expectStatus } from '../../runner/core/checks.js';
 import { endpoint } from './kit.js';
-import { fileUrl, filesWorld, writeBody } from './helpers.js';
+import { fileUrl, writeBody } from './helpers.js';
 
 const VALIDATE_NEW = 'app/services/commits/create_service.rb (validate_new_branch_name!); app/services/branches/validate_new_service.rb; lib/gitlab/git_ref_validator.rb (EXPANDED_PREFIXES); spec/services/branches/validate_new_service_spec.rb';
 
-const suite = endpoint('create', { fixtures: { files: filesWorld } });
+const suite = endpoint('create');
 
 suite.test(
   {

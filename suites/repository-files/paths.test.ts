@@ -2,7 +2,7 @@
 // refuses after decoding them once more (spec/lib/api/validations/validators/file_path_spec.rb).
 import { expectError, expectStatus } from '../../runner/core/checks.js';
 import { endpoint } from './kit.js';
-import { fileUrl, filesWorld, GITLAB_TEXT } from './helpers.js';
+import { fileUrl, GITLAB_TEXT } from './helpers.js';
 
 /** Where GitLab decodes file_path once more and refuses what is left encoded, a traversal, a line feed or an absolute path. */
 const DECODED_CHECK = `${GITLAB_TEXT.filePath}; lib/gitlab/path_traversal.rb (check_path_traversal!); lib/gitlab/utils.rb (decode_path); spec/lib/api/validations/validators/file_path_spec.rb`;
@@ -32,7 +32,7 @@ const REFUSED_VALUES = [
   '%2Ffoo%2Fbar%2Fnew%2Ffile.rb',
 ];
 
-const get = endpoint('get', { fixtures: { files: filesWorld } });
+const get = endpoint('get');
 
 get.test(
   {
@@ -55,7 +55,7 @@ get.test(
   },
 );
 
-const raw = endpoint('raw', { fixtures: { files: filesWorld } });
+const raw = endpoint('raw');
 
 raw.test(
   {
