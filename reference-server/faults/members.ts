@@ -8,6 +8,8 @@ import type { Member, Source } from '../state/model.js';
 import { botsAsPeople, callerOf, faultSource, formBodyIgnored, keepAccessRequests, maintainerAsOwner, nonMemberRefusalAs404, privateTokenQueryIgnored, requestParams, withHeaders, type FaultCtx, type FaultRequest, type Json } from './shared.js';
 import { MEMBER_ROUTES } from '../routes/members/source-members.js';
 import { GROUP_MEMBER_EE_ROUTES } from '../routes/members/group-members-ee.js';
+import { PROJECT_ROUTES } from '../routes/setup/projects.js';
+import { FILE_ROUTES } from '../routes/repository-files.js';
 import { apiError } from '../http/errors.js';
 
 /** The routes that answer members: the lists and the single reads. */
@@ -132,6 +134,16 @@ export const membersFaults: AreaFault[] = [
   { name: 'members.all-no-share-cap', clauses: ['members.all.invited-level'], description: 'members/all gives each user their highest level anywhere, ignoring the level a group was invited with', ...mapRows({ route: MEMBER_ROUTES.listAll }, (row, ctx) => {
     const levels = [...ctx.store.members.values()].filter((m) => m.userId === row.id).map((m) => m.accessLevel);
     return { ...row, access_level: Math.max(Number(row.access_level), ...levels) };
+  }) },
+  { name: 'members.all-share-no-ancestors', level: 'parity', clauses: ['members.all.invited-ancestors'], description: 'all members of a project shared with a subgroup leave out the members of that subgroup\'s ancestors', ...mapBody({ route: MEMBER_ROUTES.listAll, kind: 'project' }, (b, ctx, request) => {
+    const project = ctx.store.findProject(String((request.params as Json).id));
+    if (!project || !Array.isArray(b)) return undefined;
+    const invited = project.sharedWith.map((link) => ctx.store.groups.get(link.groupId)).filter((g) => g !== undefined);
+    // A user listed only through an ancestor of an invited group: no direct member of the project, its groups or an invited group.
+    const throughAncestorOnly = (userId: number) =>
+      invited.some((g) => ctx.store.groupChain(g).slice(1).some((above) => ctx.store.directMembership(above, userId))) &&
+      ![project, ...ancestorsOf(ctx, project), ...invited].some((source) => ctx.store.directMembership(source, userId));
+    return b.filter((row) => !throughAncestorOnly(Number(row.id)));
   }) },
   // ---- public sources and access requesters (requests: lib/api/access_requests.rb) ----------
   { name: 'members.requester-stays-pending', clauses: ['members.requester.becomes-member'], description: 'adding a user whose access request is pending (POST …/members) makes them a member but leaves the request pending', ...keepAccessRequests({ route: MEMBER_ROUTES.add }, (p) => [p.user_id]) },
@@ -365,6 +377,95 @@ export const membersFaults: AreaFault[] = [
     const own = ctx.store.directMembership(source, user.id);
     if (own?.accessLevel === ACCESS.MAINTAINER) own.accessLevel = ACCESS.OWNER;
   } },
+  { name: 'members.own-membership-editable', clauses: ['members.edit.own-membership'], description: 'any member may change their own membership: a Guest raises themselves', preHandler(request, ctx) {
+    if (!matches(request, { route: MEMBER_ROUTES.edit })) return;
+    const source = faultSource(request, ctx);
+    const user = callerOf(request, ctx);
+    if (!source || !user || Number(requestParams(request).user_id) !== user.id) return;
+    // Made a manager before the route, whose permission check then passes and whose update sets the level asked for.
+    const own = ctx.store.directMembership(source, user.id);
+    if (own && own.accessLevel < ACCESS.MAINTAINER) own.accessLevel = ACCESS.OWNER;
+  } },
+  { name: 'members.internal-anonymous-404', clauses: ['members.auth.anonymous'], description: 'a member write without a token on an internal group answers 404 (the group hidden) instead of 401', onRequest(request, reply, ctx) {
+    if (!matches(request, { route: [MEMBER_ROUTES.edit, MEMBER_ROUTES.remove], kind: 'group' })) return false;
+    const source = faultSource(request, ctx);
+    if (source?.visibility !== 'internal' || callerOf(request, ctx)) return false;
+    void reply.code(404).send({ message: '404 Group Not Found' });
+    return true;
+  } },
+  ((): AreaFault => {
+    // The membership an administrator's PUT to Owner changed, with its level before.
+    const before = new WeakMap<FaultRequest, { member: Member; level: number }>();
+    return {
+      name: 'members.admin-owner-refused',
+      level: 'parity',
+      clauses: ['members.edit.admin-project-owner'],
+      description: 'an administrator making a project member Owner is refused (403) as a Maintainer would be',
+      preHandler(request, ctx) {
+        if (!matches(request, { route: MEMBER_ROUTES.edit, kind: 'project' }) || Number(requestParams(request).access_level) !== ACCESS.OWNER || !callerOf(request, ctx)?.isAdmin) return;
+        const source = faultSource(request, ctx);
+        const member = source && ctx.store.directMembership(source, Number(requestParams(request).user_id));
+        if (member) before.set(request, { member, level: member.accessLevel });
+      },
+      onSend(request, reply, payload) {
+        const was = before.get(request);
+        if (!was || reply.statusCode !== 200) return payload;
+        was.member.accessLevel = was.level;
+        reply.code(403);
+        return JSON.stringify({ message: '403 Forbidden' });
+      },
+    };
+  })(),
+  ((): AreaFault => {
+    // The memberships made or raised by the members API, until the fault's next run: they take effect late.
+    const late = new Set<string>();
+    const key = (projectId: number, userId: number) => `${projectId}:${userId}`;
+    return {
+      name: 'members.access-refreshed-late',
+      level: 'parity',
+      clauses: ['members.access.at-once'],
+      description: 'a project membership added or raised through the API gives its new rights late: the new Guest cannot read the project, the raised Developer cannot write',
+      preHandler(request, ctx) {
+        if (!matches(request, { route: [MEMBER_ROUTES.add, MEMBER_ROUTES.edit], kind: 'project' })) return;
+        const source = faultSource(request, ctx);
+        for (const id of String(requestParams(request).user_id ?? '').split(',')) if (source && id !== '') late.add(key(source.id, Number(id)));
+      },
+      onRequest(request, reply, ctx) {
+        const reading = matches(request, { route: PROJECT_ROUTES.get });
+        if (!reading && !matches(request, { route: FILE_ROUTES.create })) return false;
+        const project = ctx.store.findProject(String((request.params as Json).id));
+        const user = callerOf(request, ctx);
+        if (!project || !user || !late.has(key(project.id, user.id))) return false;
+        void (reading ? reply.code(404).send({ message: '404 Project Not Found' }) : reply.code(403).send({ message: '403 Forbidden' }));
+        return true;
+      },
+    };
+  })(),
+  ((): AreaFault => {
+    // The users of a several-user add who were no direct member before it.
+    const newcomers = new WeakMap<FaultRequest, { source: Source; ids: number[] }>();
+    return {
+      name: 'members.several-all-or-nothing',
+      level: 'parity',
+      clauses: ['members.add.several-partial'],
+      description: 'adding several users of whom one fails adds none of them (the others are taken out again)',
+      preHandler(request, ctx) {
+        if (!matches(request, { route: MEMBER_ROUTES.add })) return;
+        const source = faultSource(request, ctx);
+        const ids = String(requestParams(request).user_id ?? '').split(',').map(Number);
+        if (source && ids.length > 1) newcomers.set(request, { source, ids: ids.filter((id) => !ctx.store.directMembership(source, id)) });
+      },
+      onSend(request, _reply, payload, ctx) {
+        const added = newcomers.get(request);
+        if (!added || !payload.includes('"status":"error"')) return payload;
+        for (const id of added.ids) {
+          const member = ctx.store.directMembership(added.source, id);
+          if (member) ctx.store.members.delete(member.id);
+        }
+        return payload;
+      },
+    };
+  })(),
   { name: 'members.personal-namespace-holder-removed', clauses: ['members.owners.personal-namespace-holder'], description: 'an Owner (or administrator) of a personal project removes the namespace holder\'s Owner membership like any Owner\'s', onRequest(request, reply, ctx) {
     if (!matches(request, { route: MEMBER_ROUTES.remove, kind: 'project' })) return false;
     const source = ctx.store.findProject(String((request.params as Json).id));

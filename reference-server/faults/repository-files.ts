@@ -54,6 +54,14 @@ export const repositoryFilesFaults: AreaFault[] = [
     const path = String(params.file_path ?? '');
     if (path.split('/').includes('..')) params.file_path = path.split('/').filter((s) => s !== '..' && s !== '').join('/') || 'README.md';
   }) },
+  { name: 'files.path-checked-undecoded', level: 'parity', clauses: ['files.path.decoded-traversal'], description: 'file_path is checked as sent, not decoded once more: an encoded traversal, line feed or leading slash, or a double encoding, passes (and reads as a missing file)', ...changeParams({ method: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'], route: [FILE_ROUTES.get, FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove, FILE_ROUTES.raw] }, (_p, request) => {
+    const params = request.params as Json;
+    const path = String(params.file_path ?? '');
+    if (/%[0-9a-f]{2}/i.test(path)) params.file_path = path.replace(/%/g, '_');
+  }) },
+  { name: 'files.branch-ref-prefix-stripped', level: 'parity', clauses: ['files.write.branch-name-ref-prefix'], description: 'a new branch named refs/heads/<name> is made as <name> instead of being refused', ...changeParams({ route: [FILE_ROUTES.create, FILE_ROUTES.update] }, (p) => {
+    if (typeof p.start_branch === 'string' && typeof p.branch === 'string' && p.branch.startsWith('refs/heads/')) p.branch = p.branch.slice('refs/heads/'.length);
+  }) },
   { name: 'files.raw-ignores-ref', clauses: ['files.raw.default-ref', 'files.raw.content'], description: 'raw always reads the default branch, whatever ref says', ...dropParams({ route: FILE_ROUTES.raw }, 'ref') },
   { name: 'files.blame-range-ignored', clauses: ['files.blame.range', 'files.blame.range-validation'], description: 'blame ignores range[start] and range[end]', ...dropParams({ route: FILE_ROUTES.blame }, 'range[start]', 'range[end]', 'range') },
   { name: 'files.blame-not-grouped', clauses: ['files.blame.shape'], description: 'blame answers one range per line instead of grouping lines of one commit', ...mapBody({ route: FILE_ROUTES.blame }, (b) => (Array.isArray(b) ? b.flatMap((r) => (r.lines as string[]).map((line) => ({ ...r, lines: [line] }))) : undefined)) },

@@ -39,10 +39,20 @@ const PATH_TRAVERSAL = /(^\.{1,2}$|^\.\.[/\\]|[/\\]\.\.$|[/\\]\.\.[/\\]|\n)/;
  * feed anywhere.
  */
 function validFilePath(path: string): string {
-  if (path === '' || path.startsWith('/') || path.includes('\0') || PATH_TRAVERSAL.test(path) || /%2e%2e/i.test(path)) {
+  const decoded = cgiUnescape(path);
+  // The checks read file_path decoded once more, and a value that a second decoding still changes is
+  // refused (lib/gitlab/path_traversal.rb check_path_traversal!; lib/gitlab/utils.rb decode_path).
+  if (path === '' || path.includes('\0') || decoded !== cgiUnescape(path, 2) || decoded.startsWith('/') || PATH_TRAVERSAL.test(decoded)) {
     throw paramError('file_path should be a valid file path');
   }
   return path;
+}
+
+/** Ruby's CGI.unescape, `times` over: `+` a space, each %XX its byte (on a latin1 string, a character a byte). */
+function cgiUnescape(text: string, times = 1): string {
+  let bytes = Buffer.from(text, 'utf8').toString('latin1');
+  for (let i = 0; i < times; i++) bytes = bytes.replace(/\+/g, ' ').replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return bytes;
 }
 
 /**
