@@ -1,11 +1,11 @@
 // The nine repository-file endpoint forms, as lib/api/files.rb answers them:
 // GET/HEAD file, GET/HEAD blame, GET/HEAD raw, POST, PUT, DELETE. HEAD forms are Fastify's
 // automatic HEAD routes: the GET handler runs and only the status and headers are sent.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RepositoryError, type Commit, type FileAtRef, type WriteAction } from '../git/repository.js';
 import { parseLfsPointer } from '../git/lfs.js';
 import { requireScope, WRITE_API_SCOPES, type Actor } from '../http/auth.js';
-import { actorOf, findProject, type RouteModule } from '../http/context.js';
+import { actorOf, findProject, type Context, type RouteModule } from '../http/context.js';
 import { apiError, forbidden, notFound, paramError } from '../http/errors.js';
 import { mergedParams, Params } from '../http/params.js';
 import { JSON_CONTENT_TYPE } from '../http/gitlab-http.js';
@@ -101,44 +101,47 @@ export function canReadCode(store: Store, project: Project, user: User | undefin
 const BLOB_DATA_FIELDS = ['file_name', 'file_path', 'size', 'encoding', 'content_sha256', 'ref', 'blob_id', 'commit_id', 'last_commit_id', 'execute_filemode'] as const;
 type BlobDataField = (typeof BLOB_DATA_FIELDS)[number];
 
-export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
-  const { store } = ctx;
-  const prefix = ctx.options.headerPrefix;
+/**
+ * GitLab's `blob_data` (lib/api/files.rb) of a file at a commit, ready to send: the values of the
+ * X-Gitlab-* headers and GET file's JSON body, both but `ref`, the one field from the request.
+ */
+interface BlobData {
+  file: FileAtRef;
+  /** The header values, in BLOB_DATA_FIELDS' order (headerValue's); `ref`'s is left undefined. */
+  headerValues: (string | null | undefined)[];
+  /** A header value holds bytes above 0x7f (the name's, or the path's, in UTF-8): see sentAsBytes. */
+  wide: boolean;
+  /** The JSON body cut around the value of `ref`, and ending before the content's. */
+  bodyBeforeRef: string;
+  bodyAfterRef: string;
+  /** The last body made, with the ref it names: a run reads a file by the same ref again and again. */
+  lastBody?: { ref: string; text: string };
+}
 
-  function readableProject(request: FastifyRequest, id: string): Project {
-    const actor = actorOf(ctx, request);
+
+/** The read forms' work: who may read, the commit a ref names, and each file's blob_data, made once. */
+class BlobReads {
+  /** The header of each field (file_name → x-gitlab-file-name), in the lowercase Fastify sends. */
+  private readonly headerNames: string[];
+
+  constructor(private readonly ctx: Context) {
+    this.headerNames = BLOB_DATA_FIELDS.map((key) => `${ctx.options.headerPrefix}${key.replace(/_/g, '-')}`.toLowerCase());
+  }
+
+  readableProject(request: FastifyRequest, id: string): Project {
+    const actor = actorOf(this.ctx, request);
     requireScope(actor, READ_FILE_SCOPES);
-    const project = findProject(ctx, request, id);
+    const project = findProject(this.ctx, request, id);
     // authorize_read_code! (lib/api/files.rb): a project the caller sees but whose code they may not read is 403.
-    if (!canReadCode(store, project, actor.user)) throw forbidden();
+    if (!canReadCode(this.ctx.store, project, actor.user)) throw forbidden();
     return project;
   }
 
-  function resolveCommit(project: Project, ref: string): Commit {
+  resolveCommit(project: Project, ref: string): Commit {
     const commit = project.repository.resolve(ref);
     if (!commit) throw notFound('Commit');
     return commit;
   }
-
-  /**
-   * GitLab's `blob_data` (lib/api/files.rb) of a file at a commit, ready to send: the values of the
-   * X-Gitlab-* headers and GET file's JSON body, both but `ref`, the one field from the request.
-   */
-  interface BlobData {
-    file: FileAtRef;
-    /** The header values, in BLOB_DATA_FIELDS' order (headerValue's); `ref`'s is left undefined. */
-    headerValues: (string | null | undefined)[];
-    /** A header value holds bytes above 0x7f (the name's, or the path's, in UTF-8): see sentAsBytes. */
-    wide: boolean;
-    /** The JSON body cut around the value of `ref`, and ending before the content's. */
-    bodyBeforeRef: string;
-    bodyAfterRef: string;
-    /** The last body made, with the ref it names: a run reads a file by the same ref again and again. */
-    lastBody?: { ref: string; text: string };
-  }
-
-  /** The header of each field (file_name → x-gitlab-file-name), in the lowercase Fastify sends. */
-  const headerNames = BLOB_DATA_FIELDS.map((key) => `${prefix}${key.replace(/_/g, '-')}`.toLowerCase());
 
   /**
    * BlobData by commit, then path: made on the first read of a file at a commit, then reused.
@@ -146,22 +149,22 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
    * so the blob at a path, its size, sha256 and mode, and the file's last commit stay what they
    * are. An entry goes when its Commit object does (with a deleted project).
    */
-  const blobDataCache = new WeakMap<Commit, Map<string, BlobData>>();
+  private readonly blobDataCache = new WeakMap<Commit, Map<string, BlobData>>();
 
   /** The file at `path` in `commit` with its blob_data; 404 "File Not Found" when there is none. */
-  function fileAt(project: Project, commit: Commit, path: string): BlobData {
-    let byPath = blobDataCache.get(commit);
-    if (!byPath) blobDataCache.set(commit, (byPath = new Map()));
+  fileAt(project: Project, commit: Commit, path: string): BlobData {
+    let byPath = this.blobDataCache.get(commit);
+    if (!byPath) this.blobDataCache.set(commit, (byPath = new Map()));
     let data = byPath.get(path);
     if (!data) {
       const file = project.repository.readFile(commit, path);
       if (!file) throw notFound('File');
-      byPath.set(path, (data = blobData(project, file)));
+      byPath.set(path, (data = this.blobData(project, file)));
     }
     return data;
   }
 
-  function blobData(project: Project, file: FileAtRef): BlobData {
+  blobData(project: Project, file: FileAtRef): BlobData {
     const values: Record<BlobDataField, string | number | boolean | undefined> = {
       file_name: file.path.split('/').pop()!,
       file_path: file.path,
@@ -188,7 +191,7 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
   }
 
   /** GET file's body: blob_data and the content, serialized from the parts made once (base64 needs no JSON escaping). */
-  function fileBody(data: BlobData, ref: string): string {
+  fileBody(data: BlobData, ref: string): string {
     if (data.lastBody?.ref !== ref) {
       data.lastBody = { ref, text: `${data.bodyBeforeRef}${JSON.stringify(ref)}${data.bodyAfterRef}"${data.file.content.toString('base64')}"}` };
     }
@@ -196,7 +199,7 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
   }
 
   /** Replies with a metadata header of bytes above 0x7f: their body goes as a Buffer (sentAsBytes). */
-  const wideReplies = new WeakSet<FastifyReply>();
+  private readonly wideReplies = new WeakSet<FastifyReply>();
 
   /**
    * Node writes the headers with a string body in one piece, in the body's encoding (UTF-8), which
@@ -204,54 +207,57 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
    * hook, so that it runs after the server's own (which take string bodies); almost every file's
    * headers are plain ASCII, and its body stays a string.
    */
-  const sentAsBytes = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-    done(null, typeof payload === 'string' && wideReplies.has(reply) ? Buffer.from(payload) : payload);
+  readonly sentAsBytes = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    done(null, typeof payload === 'string' && this.wideReplies.has(reply) ? Buffer.from(payload) : payload);
   };
 
-  function setMetadataHeaders(reply: FastifyReply, data: BlobData, ref: string): void {
-    for (let i = 0; i < headerNames.length; i++) {
+  setMetadataHeaders(reply: FastifyReply, data: BlobData, ref: string): void {
+    for (let i = 0; i < this.headerNames.length; i++) {
       const value = data.headerValues[i] === undefined ? headerValue(ref) : data.headerValues[i];
-      if (value !== null) reply.header(headerNames[i], value);
+      if (value !== null) reply.header(this.headerNames[i], value);
     }
-    if (data.wide || !ASCII.test(ref)) wideReplies.add(reply);
+    if (data.wide || !ASCII.test(ref)) this.wideReplies.add(reply);
   }
 
   /** Reads `ref` (required and not blank, as on the file and blame forms) after the path check. */
-  function requiredRef(params: Params): string {
+  requiredRef(params: Params): string {
     const ref = params.string('ref', { required: true, allowBlank: false });
     params.done();
     return ref!;
   }
+}
 
+/** GET file, blame and raw. */
+const registerReads = (app: FastifyInstance, ctx: Context, reads: BlobReads) => {
   // The read forms are synchronous handlers: Fastify sends what they return at once, without the
   // promise and the turn of the microtask queue of an async handler (GET file is the hottest route).
-  on<FileRoute>(app, FILE_ROUTES.get, { onSend: sentAsBytes }, (request, reply) => {
+  on<FileRoute>(app, FILE_ROUTES.get, { onSend: reads.sentAsBytes }, (request, reply) => {
     actorOf(ctx, request);
     const path = validFilePath(request.params.file_path);
-    const ref = requiredRef(new Params(mergedParams(request)));
-    const project = readableProject(request, request.params.id);
-    const data = fileAt(project, resolveCommit(project, ref), path);
-    setMetadataHeaders(reply, data, ref);
+    const ref = reads.requiredRef(new Params(mergedParams(request)));
+    const project = reads.readableProject(request, request.params.id);
+    const data = reads.fileAt(project, reads.resolveCommit(project, ref), path);
+    reads.setMetadataHeaders(reply, data, ref);
     reply.type(JSON_CONTENT_TYPE);
-    return fileBody(data, ref);
+    return reads.fileBody(data, ref);
   });
 
-  on<FileRoute>(app, FILE_ROUTES.blame, { onSend: sentAsBytes }, (request, reply) => {
+  on<FileRoute>(app, FILE_ROUTES.blame, { onSend: reads.sentAsBytes }, (request, reply) => {
     actorOf(ctx, request);
     const path = validFilePath(request.params.file_path);
     const params = new Params(mergedParams(request));
     const range = readRange(params);
-    const ref = requiredRef(params);
-    const project = readableProject(request, request.params.id);
-    const commit = resolveCommit(project, ref);
-    const data = fileAt(project, commit, path);
+    const ref = reads.requiredRef(params);
+    const project = reads.readableProject(request, request.params.id);
+    const commit = reads.resolveCommit(project, ref);
+    const data = reads.fileAt(project, commit, path);
     if (range && range.start > range.end) throw apiError(400, 'range[start] must be less than or equal to range[end]');
-    setMetadataHeaders(reply, data, ref);
+    reads.setMetadataHeaders(reply, data, ref);
     const ranges = project.repository.blame(commit, path);
     return (range ? sliceRanges(ranges, range.start, range.end) : ranges).map((r) => ({ commit: commitEntity(r.commit), lines: r.lines }));
   });
 
-  on<FileRoute>(app, FILE_ROUTES.raw, { onSend: sentAsBytes }, (request, reply) => {
+  on<FileRoute>(app, FILE_ROUTES.raw, { onSend: reads.sentAsBytes }, (request, reply) => {
     actorOf(ctx, request);
     const path = validFilePath(request.params.file_path);
     const params = new Params(mergedParams(request));
@@ -259,10 +265,10 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
     const ref = params.string('ref', { allowBlank: false });
     const lfs = params.boolean('lfs') ?? false;
     params.done();
-    const project = readableProject(request, request.params.id);
-    const commit = ref === undefined ? project.repository.branchHead(project.repository.defaultBranch) : resolveCommit(project, ref);
+    const project = reads.readableProject(request, request.params.id);
+    const commit = ref === undefined ? project.repository.branchHead(project.repository.defaultBranch) : reads.resolveCommit(project, ref);
     if (!commit) throw notFound('Commit');
-    const data = fileAt(project, commit, path);
+    const data = reads.fileAt(project, commit, path);
     const { file } = data;
     const fileName = path.split('/').pop()!;
     reply.header('Content-Disposition', contentDisposition('inline', fileName));
@@ -276,87 +282,91 @@ export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
       reply.type('application/octet-stream');
       return object;
     }
-    setMetadataHeaders(reply, data, ref ?? '');
+    reads.setMetadataHeaders(reply, data, ref ?? '');
     reply.type('text/plain; charset=utf-8');
     return file.content;
   });
+};
 
-  // ---- writes -------------------------------------------------------------------------------
+function writableProject(ctx: Context, request: FastifyRequest, actor: Actor, id: string): Project {
+  requireScope(actor, WRITE_API_SCOPES);
+  const project = findProject(ctx, request, id);
+  // authorize! :push_code (lib/api/files.rb; no authenticate! first): a caller without it, anonymous
+  // included, is 403 on a project they see (lib/api/helpers.rb authorize!: forbidden!). A disabled
+  // repository takes push_code from everyone (app/policies/project_policy.rb, repository_disabled).
+  if (!actor.user || project.repositoryAccessLevel === 'disabled') throw forbidden();
+  if (ctx.store.accessLevel(project, actor.user) < ACCESS.DEVELOPER) throw forbidden();
+  return project;
+}
 
-  function writableProject(request: FastifyRequest, actor: Actor, id: string): Project {
-    requireScope(actor, WRITE_API_SCOPES);
-    const project = findProject(ctx, request, id);
-    // authorize! :push_code (lib/api/files.rb; no authenticate! first): a caller without it, anonymous
-    // included, is 403 on a project they see (lib/api/helpers.rb authorize!: forbidden!). A disabled
-    // repository takes push_code from everyone (app/policies/project_policy.rb, repository_disabled).
-    if (!actor.user || project.repositoryAccessLevel === 'disabled') throw forbidden();
-    if (store.accessLevel(project, actor.user) < ACCESS.DEVELOPER) throw forbidden();
-    return project;
+/** A file's create, update or delete: one commit on the branch named. */
+function write(ctx: Context, request: FastifyRequest<FileRoute>, kind: WriteAction['kind']) {
+  const { store } = ctx;
+  const actor = actorOf(ctx, request);
+  const path = validFilePath(request.params.file_path);
+  const params = new Params(mergedParams(request));
+  const branch = params.string('branch', { required: true, allowBlank: false });
+  const message = params.string('commit_message', { required: true, allowBlank: false });
+  const startBranch = params.string('start_branch');
+  const authorEmail = params.string('author_email');
+  const authorName = params.string('author_name');
+  let content: string | undefined;
+  let encoding: string | undefined;
+  let executable: boolean | undefined;
+  let lastCommitId: string | undefined;
+  if (kind !== 'delete') {
+    // `content: null` is taken as empty (spec/requests/api/files_spec.rb "when base64 encoding with a nil content": an empty file).
+    content = params.raw.content === null ? '' : params.string('content', { required: true });
+    encoding = params.string('encoding', { values: ['text', 'base64'] });
+    executable = params.boolean('execute_filemode');
+    lastCommitId = params.string('last_commit_id');
   }
-
-  function write(request: FastifyRequest<FileRoute>, kind: WriteAction['kind']) {
-    const actor = actorOf(ctx, request);
-    const path = validFilePath(request.params.file_path);
-    const params = new Params(mergedParams(request));
-    const branch = params.string('branch', { required: true, allowBlank: false });
-    const message = params.string('commit_message', { required: true, allowBlank: false });
-    const startBranch = params.string('start_branch');
-    const authorEmail = params.string('author_email');
-    const authorName = params.string('author_name');
-    let content: string | undefined;
-    let encoding: string | undefined;
-    let executable: boolean | undefined;
-    let lastCommitId: string | undefined;
-    if (kind !== 'delete') {
-      // `content: null` is taken as empty (spec/requests/api/files_spec.rb "when base64 encoding with a nil content": an empty file).
-      content = params.raw.content === null ? '' : params.string('content', { required: true });
-      encoding = params.string('encoding', { values: ['text', 'base64'] });
-      executable = params.boolean('execute_filemode');
-      lastCommitId = params.string('last_commit_id');
-    }
-    params.done();
-    const project = writableProject(request, actor, request.params.id);
-    const user = actor.user!;
-    if (project.protectedBranches.has(branch!) && store.accessLevel(project, user) < ACCESS.MAINTAINER) {
-      throw apiError(400, 'You are not allowed to push into this branch');
-    }
-    const time = Math.floor(Date.now() / 1000);
-    // Gitlab::Git::User.from_gitlab (lib/gitlab/git/user.rb): the committer's address is
-    // User#commit_email_or_default, the author's too unless author_email is given.
-    const commitEmail = user.commitEmail ?? user.email;
-    const committer = { name: user.name, email: commitEmail, time };
-    const author = { name: authorName || user.name, email: authorEmail || commitEmail, time };
-    const action: WriteAction =
-      kind === 'delete'
-        ? { kind, path }
-        : { kind, path, content: encoding === 'base64' ? Buffer.from(content!, 'base64') : Buffer.from(content!), executable };
-    try {
-      project.repository.commit({
-        branch: branch!,
-        startBranch: startBranch || undefined,
-        action,
-        message: message!,
-        author,
-        committer,
-        lastCommitId: lastCommitId || undefined,
-      });
-    } catch (error) {
-      if (error instanceof RepositoryError) throw apiError(400, error.message);
-      throw error;
-    }
-    return { file_path: path, branch: branch! };
+  params.done();
+  const project = writableProject(ctx, request, actor, request.params.id);
+  const user = actor.user!;
+  if (project.protectedBranches.has(branch!) && store.accessLevel(project, user) < ACCESS.MAINTAINER) {
+    throw apiError(400, 'You are not allowed to push into this branch');
   }
+  const time = Math.floor(Date.now() / 1000);
+  // Gitlab::Git::User.from_gitlab (lib/gitlab/git/user.rb): the committer's address is
+  // User#commit_email_or_default, the author's too unless author_email is given.
+  const commitEmail = user.commitEmail ?? user.email;
+  const committer = { name: user.name, email: commitEmail, time };
+  const author = { name: authorName || user.name, email: authorEmail || commitEmail, time };
+  const action: WriteAction =
+    kind === 'delete'
+      ? { kind, path }
+      : { kind, path, content: encoding === 'base64' ? Buffer.from(content!, 'base64') : Buffer.from(content!), executable };
+  try {
+    project.repository.commit({
+      branch: branch!,
+      startBranch: startBranch || undefined,
+      action,
+      message: message!,
+      author,
+      committer,
+      lastCommitId: lastCommitId || undefined,
+    });
+  } catch (error) {
+    if (error instanceof RepositoryError) throw apiError(400, error.message);
+    throw error;
+  }
+  return { file_path: path, branch: branch! };
+}
+
+export const repositoryFilesRoutes: RouteModule = (app, ctx) => {
+  registerReads(app, ctx, new BlobReads(ctx));
 
   on<FileRoute>(app, FILE_ROUTES.create, async (request, reply) => {
-    const result = write(request, 'create');
+    const result = write(ctx, request, 'create');
     reply.code(201);
     return result;
   });
 
-  on<FileRoute>(app, FILE_ROUTES.update, async (request) => write(request, 'update'));
+  on<FileRoute>(app, FILE_ROUTES.update, async (request) => write(ctx, request, 'update'));
 
   on<FileRoute>(app, FILE_ROUTES.remove, async (request, reply) => {
-    write(request, 'delete');
+    write(ctx, request, 'delete');
     reply.code(204);
   });
 };
