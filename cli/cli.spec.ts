@@ -15,7 +15,7 @@ const SMALL_JSON = ['--endpoint', 'GET /projects/:id/repository/files/:file_path
 afterAll(cleanUpChildren);
 
 // Twelve tests run their CLI runs side by side: on 2 cores a test of three runs took 101 s in CI.
-describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
+describe('the gitlab-api-conformance command: help, reports, selection, failures', { timeout: 300_000 }, () => {
   test.concurrent('--help prints the usage; a bad flag or setting exits 2 with one clear line', async () => {
     const help = await cli(['--help'], {});
     expect(help.code).toBe(0);
@@ -106,7 +106,9 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     for (const token of tokens) for (const text of texts) expect(text.includes(token), `token ${token.slice(0, 8)}… leaked`).toBe(false);
     expect(leftovers(s)).toEqual([]);
   });
+});
 
+describe('the gitlab-api-conformance command against targets: gating, baselines, retries, dead targets', { timeout: 300_000 }, () => {
   test.concurrent('gating: a test for a newer version than the target is unsupported, with the reason', async () => {
     const s = await server({ version: '15.0.0-ee' });
     const run = await cli(['--endpoint', 'GET /projects/:id/repository/files/:file_path/raw'], target(s));
@@ -171,7 +173,9 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(notAdmin.stderr).toMatch(/not an administrator/);
     expect(`${refused.stderr}${notAdmin.stderr}`).not.toContain(token);
   });
+});
 
+describe('the gitlab-api-conformance command against slow or bounded targets', { timeout: 300_000 }, () => {
   test.concurrent('a target that hangs or answers 500 gives error verdicts in bounded time and is cleaned up', async () => {
     const hanging = await server({ faults: ['hang'] });
     // 2 s: the timeout holds for the set-up requests too, which a loaded machine may take over 300 ms to answer.
@@ -212,7 +216,9 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(unbounded.code, unbounded.stderr).toBe(0);
     expect(free.inFlight.highest).toBeGreaterThan(3);
   });
+});
 
+describe('the gitlab-api-conformance command stopped or cut short: signals, a lost target, an empty selection', { timeout: 300_000 }, () => {
   test.concurrent('Ctrl-C stops the run, exits 2, and nothing the run created is left', async () => {
     const s = await server({ latencyMs: 15 });
     const run = await cli(['--area', 'repository-files'], target(s), {
@@ -266,7 +272,9 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(readFileSync(join(run.dir, 'reports', 'junit.xml'), 'utf8')).toMatch(/<error message="nothing was checked/);
     expect(run.stdout).toMatch(/clauses covered by the selected tests 0\/0/);
   });
+});
 
+describe('the gitlab-api-conformance command: one root cause, the instance setting it changes', { timeout: 300_000 }, () => {
   test.concurrent('one broken write is one root cause: a create answering 200 fails the tests that check its status, and no set-up', async () => {
     const s = await server({ faults: ['files.create-200'] });
     const run = await cli(['--area', 'repository-files'], target(s));
@@ -333,7 +341,9 @@ describe('the gitlab-api-conformance command', { timeout: 300_000 }, () => {
     expect(s.store.settings.enableMemberPromotionManagement).toBe(false);
     expect(leftovers(s)).toEqual([]);
   });
+});
 
+describe('the gitlab-api-conformance command cleaning up: delayed deletion, --keep, sweep', { timeout: 300_000 }, () => {
   test.concurrent('against delayed deletion (GitLab 17 and 18) a run leaves only its top-level groups pending deletion, with what they hold', async () => {
     const s = await server({ delayedDeletion: true });
     // The invitation lists' world has subgroups and projects; the mirrors' has projects in groups. The

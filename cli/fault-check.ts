@@ -226,7 +226,10 @@ try {
     const pattern = new RegExp(`^(${ids.map(escapeRegExp).join('|')}): `);
     const specs = filesSpecs.map((spec) => spec.project.createSpecification(spec.moduleId, { testNamePattern: pattern }));
     const without = specs.length > 0 ? await run(specs) : { tests: [], transcript: undefined };
-    baselineFailures.push(...without.tests.filter(failsAtAll).map((t) => t.id));
+    const failing = without.tests.filter(failsAtAll);
+    baselineFailures.push(...failing.map((t) => t.id));
+    // What stopped them, for whoever reads the log of a run where a test fails with no fault on.
+    for (const t of failing) console.error(`with no fault on, ${t.id} fails: ${(t.reason ?? '').slice(0, 600)}`);
     const passedAt = (level: VerdictLevel) => new Set(without.tests.filter((t) => (level === 'parity' ? t.parity : t.verdict) === 'pass').map((t) => t.id));
     const basePass = { spec: passedAt('spec'), parity: passedAt('parity') };
     for (const fault of ofGroup) {

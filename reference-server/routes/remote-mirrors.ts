@@ -31,8 +31,12 @@ type MirrorRoute = { Params: { id: string; mirror_id: string } };
 const AUTH_METHODS = ['ssh_public_key', 'password'] as const;
 /** Project::VALID_MIRROR_PROTOCOLS, in the order GitLab's message lists them (spec/requests/api/remote_mirrors_spec.rb "returns error if url is invalid"). */
 const MIRROR_SCHEMES = ['http', 'https', 'ssh', 'git'];
-/** How long the simulated push takes: long enough that a client sees `started`, as on GitLab. */
-const PUSH_DURATION_MS = 50;
+/**
+ * How long the simulated push takes: long enough that a client sees `started`, as on GitLab, also on
+ * a loaded machine (at 50 ms a read after the sync found the push ended under a load of 20, and the
+ * suite's check of a sync while the push is under way had nothing to check).
+ */
+const PUSH_DURATION_MS = 500;
 
 /** A URL split like GitLab stores it: the URL without userinfo, and the credentials apart. */
 interface SplitUrl {
