@@ -2,16 +2,17 @@
 // (subgroup-and-roles, project-bot, requester-reads), and the last-owner set-ups of edit and remove.
 import { type Client, type Exchange } from '../../runner/core/client.js';
 import { expectEqual, expectTrue } from '../../runner/core/checks.js';
-import type { Endpoint, Kit } from '../../runner/run/conformance.js';
+import type { Endpoint, Kit, TestSpec } from '../../runner/run/conformance.js';
 import type { Fixture, Fixtures } from '../../runner/run/fixture.js';
 import { type MembersKit } from './kit.js';
 import { ACCESS, type GroupInfo } from '../../runner/core/vocabulary.js';
+import type { ActorInfo } from '../../runner/run/context.js';
 import { publicSources } from '../common/public-sources.js';
 import { MANAGERS } from '../common/managers.js';
 import { projectBot } from '../common/project-bot.js';
 import { GITLAB } from './clauses.js';
 import { memberPath, type SourceRef } from './paths.js';
-import { expectBadRequest, expectForbidden, expectOwnersOnly } from './helpers.js';
+import { expectBadRequest, expectForbidden, expectOwnersOnly, MINIMAL_ACCESS_GROUPS, minimalAccessMember } from './helpers.js';
 import { idsOf, listAll, memberIds, readMember } from './read.js';
 
 /** What a case factory adds its test to: an endpoint's suite (kit.ts endpoint). */
@@ -96,6 +97,21 @@ export function requesterReadsCase(suite: Suite, c: { lists: string; path: (sour
       expectTrue(!ids.includes(pending.id), 'the requester not to be listed among the members', `ids: ${ids.join(', ')}`);
     },
   );
+}
+
+/**
+ * The `minimal-access` case of a members endpoint (members.minimal-access and the endpoint's
+ * `clauses`; top-level groups only, Premium): `check` on a user lent to the test made a Minimal
+ * access member of the group of `sources` (a fixture whose group's roles the check acts as) or,
+ * without it, of a new top-level group whose only other member is the administrator who made it.
+ */
+export function minimalAccessCase(
+  suite: Suite,
+  c: { title: string; clauses: string[]; sources?: Fixture<{ group: GroupInfo }>; check: (kit: MembersTestKit, member: { group: GroupInfo; user: ActorInfo }) => Promise<void> },
+): void {
+  const spec: TestSpec = { case: 'minimal-access', title: c.title, clauses: ['members.minimal-access', ...c.clauses], only: MINIMAL_ACCESS_GROUPS, requires: { capabilities: ['premium'] } };
+  if (c.sources) suite.test({ ...spec, fixtures: { sources: c.sources } }, async ({ sources, ...kit }) => c.check(kit, await minimalAccessMember(kit, sources.group)));
+  else suite.test(spec, async ({ ...kit }) => c.check(kit, await minimalAccessMember(kit)));
 }
 
 // ---- the last-owner set-ups of edit and remove -------------------------------------------------

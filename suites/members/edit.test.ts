@@ -16,14 +16,12 @@ import {
   publicSources,
   readMember,
   LEVEL,
-  MINIMAL_ACCESS_GROUPS,
-  minimalAccessMember,
   GITLAB,
   type MemberBody,
   belowHierarchy,
   sharedHierarchy,
 } from './helpers.js';
-import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove } from './cases.js';
+import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove, minimalAccessCase } from './cases.js';
 
 // A group and a project (in a group of its own), each with the shared actors in their roles; and a
 // public group and project with the shared actors and an access requester.
@@ -271,18 +269,11 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'minimal-access',
-    title: 'an Owner of a top-level group sets the expiry of a Minimal access member (200, the new expiry returned and read back)',
-    clauses: ['members.minimal-access', 'members.edit.level'],
-    only: MINIMAL_ACCESS_GROUPS,
-    requires: { capabilities: ['premium'] },
-  },
-  async ({ sources, ...kit }) => {
-    const { as } = kit;
-    const { group } = sources;
-    const { user } = await minimalAccessMember(kit, group);
+minimalAccessCase(suite, {
+  title: 'an Owner of a top-level group sets the expiry of a Minimal access member (200, the new expiry returned and read back)',
+  clauses: ['members.edit.level'],
+  sources,
+  async check({ as }, { group, user }) {
     const expiry = dateIn(2);
     const res = await as('owner').put(memberPath(group, user.id), { body: { access_level: LEVEL.MINIMAL, expires_at: expiry } });
     expectOk(res, 200, 'member');
@@ -291,7 +282,7 @@ suite.test(
     const back = await readMember(as('owner'), group, user.id);
     expectEqual([back.access_level, back.expires_at], [LEVEL.MINIMAL, expiry], 'the member read back');
   },
-);
+});
 
 suite.test(
   {

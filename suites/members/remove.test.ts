@@ -21,12 +21,10 @@ import {
   publicSources,
   readMember,
   readAnyMember,
-  MINIMAL_ACCESS_GROUPS,
-  minimalAccessMember,
   GITLAB,
   sharedHierarchy,
 } from './helpers.js';
-import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove } from './cases.js';
+import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove, minimalAccessCase } from './cases.js';
 
 // The group kind: a group with the shared actors in their roles, a subgroup and a project in that
 // subgroup. The project kind: a project with the shared actors in their roles, in a group whose
@@ -350,22 +348,15 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'minimal-access',
-    title: 'an Owner of a top-level group removes a Minimal access member (200 or 204; GitLab: 204); it is no longer a member',
-    clauses: ['members.minimal-access', 'members.remove.direct'],
-    only: MINIMAL_ACCESS_GROUPS,
-    requires: { capabilities: ['premium'] },
-  },
-  async ({ sources, ...kit }) => {
-    const { as } = kit;
-    const { group } = sources;
-    const { user } = await minimalAccessMember(kit, group);
+minimalAccessCase(suite, {
+  title: 'an Owner of a top-level group removes a Minimal access member (200 or 204; GitLab: 204); it is no longer a member',
+  clauses: ['members.remove.direct'],
+  sources,
+  async check({ as }, { group, user }) {
     expectNotShownSuccess(await as('owner').delete(memberPath(group, user.id)));
     await expectNotMember(as('owner'), group, user.id);
   },
-);
+});
 
 suite.test(
   {
