@@ -3,23 +3,7 @@
 import { endpoint } from './kit.js';
 import { expectError, expectStatus, expectTrue, expectSetUp } from '../../runner/core/checks.js';
 import { ACCESS, sourceNotFound } from '../../runner/core/vocabulary.js';
-import {
-  expectInvited,
-  expectMember,
-  expectNonMembersRefused,
-  expectNotInvited,
-  expectRefused,
-  GITLAB,
-  invitationsUrl,
-  invitationUrl,
-  inviteOk,
-  manager,
-  membersUrl,
-  MANAGERS,
-  otherCase,
-  UNKNOWN_ID,
-  sharedSources,
-} from './helpers.js';
+import { expectInvited, expectMember, expectNonMembersRefused, expectNotInvited, expectRefused, GITLAB, invitationsUrl, invitationUrl, inviteOk, manager, membersUrl, MANAGERS, otherCase, UNKNOWN_ID, sharedSources } from './helpers.js';
 import { publicSources } from '../common/public-sources.js';
 
 const suite = endpoint('delete', { fixtures: { sources: sharedSources } });

@@ -5,23 +5,7 @@ import { expectEqual, expectError, expectHeader, expectTrue, parity } from '../.
 import type { Exchange } from '../../runner/core/client.js';
 import { ACCESS, dateIn, datePart, sourceNotFound } from '../../runner/core/vocabulary.js';
 import type { SourceInfo } from '../../runner/core/vocabulary.js';
-import {
-  expectList,
-  expectNonMembersRefused,
-  expectRefused,
-  GITLAB,
-  inviteOk,
-  invitationsOf,
-  invitationsUrl,
-  manager,
-  MANAGERS,
-  otherCase,
-  UNKNOWN_ID,
-  type Invitation,
-  invitationsOfAddress,
-  freshSource,
-  sharedSources,
-} from './helpers.js';
+import { expectList, expectNonMembersRefused, expectRefused, GITLAB, inviteOk, invitationsOf, invitationsUrl, manager, MANAGERS, otherCase, UNKNOWN_ID, type Invitation, invitationsOfAddress, freshSource, sharedSources } from './helpers.js';
 import { publicSources } from '../common/public-sources.js';
 
 const suite = endpoint('list', { fixtures: { sources: sharedSources } });

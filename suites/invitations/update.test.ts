@@ -4,22 +4,7 @@ import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectStatus, expectTrue, expectValidationError, parity } from '../../runner/core/checks.js';
 import type { Exchange } from '../../runner/core/client.js';
 import { ACCESS, dateIn, sourceNotFound } from '../../runner/core/vocabulary.js';
-import {
-  expectInvited,
-  expectNonMembersRefused,
-  expectRefused,
-  expectUpdated,
-  GITLAB,
-  invitationsUrl,
-  invitationUrl,
-  inviteOk,
-  manager,
-  MANAGERS,
-  otherCase,
-  UNKNOWN_ID,
-  update,
-  sharedSources,
-} from './helpers.js';
+import { expectInvited, expectNonMembersRefused, expectRefused, expectUpdated, GITLAB, invitationsUrl, invitationUrl, inviteOk, manager, MANAGERS, otherCase, UNKNOWN_ID, update, sharedSources } from './helpers.js';
 import { publicSources } from '../common/public-sources.js';
 
 const suite = endpoint('update', { fixtures: { sources: sharedSources } });
