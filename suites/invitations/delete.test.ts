@@ -3,8 +3,8 @@
 import { endpoint } from './kit.js';
 import { expectError, expectStatus, expectTrue, expectSetUp } from '../../runner/core/checks.js';
 import { ACCESS, sourceNotFound } from '../../runner/core/vocabulary.js';
-import { expectInvited, expectMember, expectNonMembersRefused, expectNotInvited, expectRefused, GITLAB, invitationsUrl, invitationUrl, inviteOk, manager, membersUrl, MANAGERS, otherCase, UNKNOWN_ID, sharedSources } from './helpers.js';
-import { publicSources } from '../common/public-sources.js';
+import { expectInvited, expectMember, expectNotInvited, expectRefused, GITLAB, invitationsUrl, invitationUrl, inviteOk, manager, membersUrl, MANAGERS, otherCase, UNKNOWN_ID, sharedSources } from './helpers.js';
+import { publicWritesRefusedCase } from './cases.js';
 
 const suite = endpoint('delete', { fixtures: { sources: sharedSources } });
 
@@ -142,23 +142,7 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'public-source-writes-forbidden',
-    title: 'on a public group or project a stranger and an access requester may not delete an invitation (403, not 404); it stays',
-    clauses: ['invitations.auth.public-non-member'],
-    fixtures: { publicSources },
-  },
-  async ({ publicSources, ...kit }) => {
-    const { email } = kit;
-    const sources = publicSources;
-    const target = sources[kit.kind];
-    const address = email();
-    await inviteOk(kit.as('owner'), target, address);
-    await expectNonMembersRefused(kit, sources.requester, (client) => client.delete(invitationUrl(target, address)));
-    await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
-  },
-);
+publicWritesRefusedCase(suite, { done: 'delete', stays: 'it stays', send: (client, target, address) => client.delete(invitationUrl(target, address)) });
 
 suite.test(
   {

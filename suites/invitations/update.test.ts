@@ -4,8 +4,8 @@ import { endpoint } from './kit.js';
 import { expectEqual, expectError, expectStatus, expectTrue, expectValidationError, parity } from '../../runner/core/checks.js';
 import type { Exchange } from '../../runner/core/client.js';
 import { ACCESS, dateIn, sourceNotFound } from '../../runner/core/vocabulary.js';
-import { expectInvited, expectNonMembersRefused, expectRefused, expectUpdated, GITLAB, invitationsUrl, invitationUrl, inviteOk, manager, MANAGERS, otherCase, UNKNOWN_ID, update, sharedSources } from './helpers.js';
-import { publicSources } from '../common/public-sources.js';
+import { expectInvited, expectRefused, expectUpdated, GITLAB, invitationsUrl, invitationUrl, inviteOk, manager, MANAGERS, otherCase, UNKNOWN_ID, update, sharedSources } from './helpers.js';
+import { publicWritesRefusedCase } from './cases.js';
 
 const suite = endpoint('update', { fixtures: { sources: sharedSources } });
 
@@ -296,23 +296,7 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'public-source-writes-forbidden',
-    title: 'on a public group or project a stranger and an access requester may not update an invitation (403, not 404); it is unchanged',
-    clauses: ['invitations.auth.public-non-member'],
-    fixtures: { publicSources },
-  },
-  async ({ publicSources, ...kit }) => {
-    const { email } = kit;
-    const sources = publicSources;
-    const target = sources[kit.kind];
-    const address = email();
-    await inviteOk(kit.as('owner'), target, address, ACCESS.GUEST);
-    await expectNonMembersRefused(kit, sources.requester, (client) => update(client, target, address, { access_level: ACCESS.MAINTAINER }));
-    await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
-  },
-);
+publicWritesRefusedCase(suite, { done: 'update', stays: 'it is unchanged', send: (client, target, address) => update(client, target, address, { access_level: ACCESS.MAINTAINER }) });
 
 suite.test(
   {

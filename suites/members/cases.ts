@@ -12,7 +12,7 @@ import { MANAGERS } from '../common/managers.js';
 import { projectBot } from '../common/project-bot.js';
 import { GITLAB } from './clauses.js';
 import { memberPath, type SourceRef } from './paths.js';
-import { expectBadRequest, expectForbidden, expectOwnersOnly, MINIMAL_ACCESS_GROUPS, minimalAccessMember } from './helpers.js';
+import { expectBadRequest, expectForbidden, expectNonMembersRefused, expectOwnersOnly, MINIMAL_ACCESS_GROUPS, minimalAccessMember } from './helpers.js';
 import { idsOf, listAll, memberIds, readMember } from './read.js';
 
 /** What a case factory adds its test to: an endpoint's suite (kit.ts endpoint). */
@@ -74,6 +74,29 @@ export function projectBotKeptCase(suite: Suite, c: { done: string; stays: strin
       const { project, bot } = projectBot;
       for (const role of MANAGERS.project) expectForbidden(await c.send(as(role), memberPath(project, bot.id)), GITLAB.projectBot);
       expectEqual((await readMember(as('owner'), project, bot.id)).access_level, ACCESS.MAINTAINER, 'the bot, still a Maintainer of its project');
+    },
+  );
+}
+
+/**
+ * The `public-source-writes-forbidden` case of a write to a membership (members.public.writes-refused):
+ * on a public group or project a stranger and an access requester are refused `send` on the
+ * Developer's membership (its `path`) with 403, not 404, and the Developer stays at its level (`kept`:
+ * what the check says of it). `done`: what the write would have done ("edit"); `stays`: the title's end.
+ */
+export function publicWritesRefusedCase(suite: Suite, c: { done: string; stays: string; kept: string; send: (client: Client, path: string) => Promise<Exchange> }): void {
+  suite.test(
+    {
+      case: 'public-source-writes-forbidden',
+      title: `on a public group or project a stranger and an access requester may not ${c.done} a member (403, not 404); ${c.stays}`,
+      clauses: ['members.public.writes-refused'],
+      fixtures: { publicSources },
+    },
+    async ({ kind, as, run, withToken, publicSources: sources }) => {
+      const source = sources[kind];
+      const developer = run.actors.developer.id;
+      await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => c.send(client, memberPath(source, developer)));
+      expectEqual((await readMember(as('owner'), source, developer)).access_level, ACCESS.DEVELOPER, c.kept);
     },
   );
 }

@@ -7,13 +7,11 @@ import {
   expectForbidden,
   expectInheritedLevelError,
   expectInsufficientScope,
-  expectNonMembersRefused,
   expectParamError,
   expectWriteRefused,
   manager,
   MANAGERS,
   memberPath,
-  publicSources,
   readMember,
   LEVEL,
   GITLAB,
@@ -21,7 +19,7 @@ import {
   belowHierarchy,
   sharedHierarchy,
 } from './helpers.js';
-import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove, minimalAccessCase } from './cases.js';
+import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove, minimalAccessCase, publicWritesRefusedCase } from './cases.js';
 
 // A group and a project (in a group of its own), each with the shared actors in their roles; and a
 // public group and project with the shared actors and an access requester.
@@ -233,21 +231,7 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'public-source-writes-forbidden',
-    title: 'on a public group or project a stranger and an access requester may not edit a member (403, not 404); the level is unchanged',
-    clauses: ['members.public.writes-refused'],
-    fixtures: { publicSources },
-  },
-  async ({ kind, as, run, withToken, publicSources }) => {
-    const sources = publicSources;
-    const source = sources[kind];
-    const developer = run.actors.developer.id;
-    await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => client.put(memberPath(source, developer), { body: { access_level: ACCESS.MAINTAINER } }));
-    expectEqual((await readMember(as('owner'), source, developer)).access_level, ACCESS.DEVELOPER, 'the Developer\'s level, unchanged');
-  },
-);
+publicWritesRefusedCase(suite, { done: 'edit', stays: 'the level is unchanged', kept: 'the Developer\'s level, unchanged', send: (client, path) => client.put(path, { body: { access_level: ACCESS.MAINTAINER } }) });
 
 suite.test(
   {

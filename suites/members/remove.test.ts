@@ -6,7 +6,6 @@ import { endpoint, fixture } from './kit.js';
 import {
   expectForbidden,
   expectInsufficientScope,
-  expectNonMembersRefused,
   expectNotMember,
   expectParamError,
   eventually,
@@ -24,7 +23,7 @@ import {
   GITLAB,
   sharedHierarchy,
 } from './helpers.js';
-import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove, minimalAccessCase } from './cases.js';
+import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove, minimalAccessCase, publicWritesRefusedCase } from './cases.js';
 
 // The group kind: a group with the shared actors in their roles, a subgroup and a project in that
 // subgroup. The project kind: a project with the shared actors in their roles, in a group whose
@@ -312,21 +311,7 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'public-source-writes-forbidden',
-    title: 'on a public group or project a stranger and an access requester may not remove a member (403, not 404); the member stays',
-    clauses: ['members.public.writes-refused'],
-    fixtures: { publicSources },
-  },
-  async ({ kind, as, run, withToken, publicSources }) => {
-    const sources = publicSources;
-    const source = sources[kind];
-    const developer = run.actors.developer.id;
-    await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => client.delete(memberPath(source, developer)));
-    expectEqual((await readMember(as('owner'), source, developer)).access_level, ACCESS.DEVELOPER, 'the Developer, still a member');
-  },
-);
+publicWritesRefusedCase(suite, { done: 'remove', stays: 'the member stays', kept: 'the Developer, still a member', send: (client, path) => client.delete(path) });
 
 suite.test(
   {
