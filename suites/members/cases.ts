@@ -13,7 +13,7 @@ import { projectBot } from '../common/project-bot.js';
 import { GITLAB } from './clauses.js';
 import { memberPath, type SourceRef } from './paths.js';
 import { expectBadRequest, expectForbidden, expectNonMembersRefused, expectOwnersOnly, MINIMAL_ACCESS_GROUPS, minimalAccessMember } from './helpers.js';
-import { idsOf, listAll, memberIds, readMember } from './read.js';
+import { idsOf, listAll, memberIds, readMember, type MemberBody } from './read.js';
 
 /** What a case factory adds its test to: an endpoint's suite (kit.ts endpoint). */
 type Suite = Endpoint<MembersKit, Fixtures>;
@@ -137,7 +137,28 @@ export function minimalAccessCase(
   else suite.test(spec, async ({ ...kit }) => c.check(kit, await minimalAccessMember(kit)));
 }
 
-// ---- the last-owner set-ups of edit and remove -------------------------------------------------
+// ---- the last-owner cases of edit and remove ---------------------------------------------------
+
+/**
+ * The `last-owner` case of a write to a group membership (`clause`): the last owner of a top-level
+ * group (groupWithLastOwner) is refused each of `writes` with 403, not even an administrator may
+ * (GroupMemberPolicy's last_owner rule prevents the write, and wins over an administrator's enable),
+ * and `stays` checks the membership read back after them. `why`: why it holds for groups only.
+ */
+export function lastOwnerCase(
+  suite: Suite,
+  c: { title: string; clause: string; why: string; writes: ((admin: Client, path: string) => Promise<Exchange>)[]; stays: (member: MemberBody) => void },
+): void {
+  suite.test(
+    { case: 'last-owner', title: c.title, clauses: [c.clause], only: { kind: 'group', why: c.why } },
+    async ({ ...kit }) => {
+      const { as, run } = kit;
+      const alone = await groupWithLastOwner(kit, as('admin'), run.adminId);
+      for (const write of c.writes) expectForbidden(await write(as('admin'), memberPath(alone, run.adminId)), GITLAB.lastOwner);
+      c.stays(await readMember(as('admin'), alone, run.adminId));
+    },
+  );
+}
 
 /**
  * A top-level group whose only member is the administrator who made it, its Owner (both read back):

@@ -19,7 +19,7 @@ import {
   belowHierarchy,
   sharedHierarchy,
 } from './helpers.js';
-import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove, minimalAccessCase, publicWritesRefusedCase } from './cases.js';
+import { projectBotKeptCase, lastOwnerCase, subgroupOwnedAbove, minimalAccessCase, publicWritesRefusedCase } from './cases.js';
 
 // A group and a project (in a group of its own), each with the shared actors in their roles; and a
 // public group and project with the shared actors and an access requester.
@@ -166,23 +166,16 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'last-owner',
-    title: 'the last owner of a top-level group (its only direct Owner) may not be edited, not even by an administrator: 403, and the member stays an Owner without expiry',
-    clauses: ['members.edit.last-owner'],
-    only: { kind: 'group', why: 'the last-owner rule is the group\'s (GroupMemberPolicy, GroupMember#last_owner_of_the_group?); ProjectMemberPolicy has no such condition' },
-  },
-  async ({ ...kit }) => {
-    const { as, run } = kit;
-    // GroupMemberPolicy prevents update_group_member on the last owner, which wins over an administrator's enable.
-    const alone = await groupWithLastOwner(kit, as('admin'), run.adminId);
-    expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: ACCESS.MAINTAINER } }), GITLAB.lastOwner);
-    expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: ACCESS.OWNER, expires_at: dateIn(30) } }), GITLAB.lastOwner);
-    const back = await readMember(as('admin'), alone, run.adminId);
-    expectEqual([back.access_level, back.expires_at], [ACCESS.OWNER, null], 'the last owner after the refused edits');
-  },
-);
+lastOwnerCase(suite, {
+  title: 'the last owner of a top-level group (its only direct Owner) may not be edited, not even by an administrator: 403, and the member stays an Owner without expiry',
+  clause: 'members.edit.last-owner',
+  why: 'the last-owner rule is the group\'s (GroupMemberPolicy, GroupMember#last_owner_of_the_group?); ProjectMemberPolicy has no such condition',
+  writes: [
+    (admin, path) => admin.put(path, { body: { access_level: ACCESS.MAINTAINER } }),
+    (admin, path) => admin.put(path, { body: { access_level: ACCESS.OWNER, expires_at: dateIn(30) } }),
+  ],
+  stays: (back) => expectEqual([back.access_level, back.expires_at], [ACCESS.OWNER, null], 'the last owner after the refused edits'),
+});
 
 suite.test(
   {

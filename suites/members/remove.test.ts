@@ -23,7 +23,7 @@ import {
   GITLAB,
   sharedHierarchy,
 } from './helpers.js';
-import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove, minimalAccessCase, publicWritesRefusedCase } from './cases.js';
+import { projectBotKeptCase, lastOwnerCase, subgroupOwnedAbove, minimalAccessCase, publicWritesRefusedCase } from './cases.js';
 
 // The group kind: a group with the shared actors in their roles, a subgroup and a project in that
 // subgroup. The project kind: a project with the shared actors in their roles, in a group whose
@@ -214,22 +214,14 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'last-owner',
-    title: 'the last owner of a top-level group (its only direct Owner) is not removed, not even by an administrator: 403, and stays an Owner',
-    clauses: ['members.remove.last-owner'],
-    only: { kind: 'group', why: 'the last-owner rule is the group\'s (GroupMember#last_owner_of_the_group?); a project\'s only Owner member is removed (case sole-owner)' },
-  },
-  async ({ ...kit }) => {
-    const { as, run } = kit;
-    // GroupMemberPolicy prevents destroy_group_member on the last owner, which wins over an
-    // administrator's enable; Members::DestroyService then raises AccessDeniedError.
-    const alone = await groupWithLastOwner(kit, as('admin'), run.adminId);
-    expectForbidden(await as('admin').delete(memberPath(alone, run.adminId)), GITLAB.lastOwner);
-    expectEqual((await readMember(as('admin'), alone, run.adminId)).access_level, ACCESS.OWNER, 'the last owner, still an Owner');
-  },
-);
+// Members::DestroyService raises AccessDeniedError on the policy's refusal.
+lastOwnerCase(suite, {
+  title: 'the last owner of a top-level group (its only direct Owner) is not removed, not even by an administrator: 403, and stays an Owner',
+  clause: 'members.remove.last-owner',
+  why: 'the last-owner rule is the group\'s (GroupMember#last_owner_of_the_group?); a project\'s only Owner member is removed (case sole-owner)',
+  writes: [(admin, path) => admin.delete(path)],
+  stays: (back) => expectEqual(back.access_level, ACCESS.OWNER, 'the last owner, still an Owner'),
+});
 
 suite.test(
   {
