@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Results } from '../runner/report/results.js';
+import { userEnv } from '../bench/server-install.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const MINUTE = 60_000;
@@ -20,20 +21,6 @@ const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }, 2 * MINUTE);
-
-/** The environment of a user's shell: nothing of this test run, of npm's lifecycle or of a target. */
-function userEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) =>
-        !k.startsWith('VITEST') &&
-        !k.startsWith('CONFORMANCE_') &&
-        !k.startsWith('npm_package_') &&
-        !k.startsWith('npm_lifecycle_') &&
-        !['NODE_ENV', 'TEST', 'INIT_CWD', 'npm_command', 'npm_config_local_prefix', 'NODE_OPTIONS'].includes(k),
-    ),
-  );
-}
 
 function run(command: string, args: string[], cwd: string, timeout: number): SpawnSyncReturns<string> {
   const result = spawnSync(command, args, { cwd, env: userEnv(), encoding: 'utf8', timeout, maxBuffer: 64 * 1024 * 1024 });

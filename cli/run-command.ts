@@ -10,7 +10,7 @@ import { CATALOG } from '../suites/areas.js';
 import { Client } from '../runner/core/client.js';
 import { ConfigError } from '../runner/core/errors.js';
 import { registerSecret } from '../runner/core/redact.js';
-import { conformanceProjects, flagged, loadConfig, type Config, type Flags } from '../runner/run/config.js';
+import { flagged, loadConfig, type Config, type Flags } from '../runner/run/config.js';
 import type { RunContext } from '../runner/run/context.js';
 import type { CleanUpSummary, MadeRun } from '../runner/run/lifecycle.js';
 import { ledgerPathOf } from '../runner/run/ledger.js';
@@ -23,7 +23,7 @@ import { printEnding, printTable } from '../runner/report/terminal.js';
 import type { Home } from './home.js';
 import { takeSignals, withoutVitestSignalHandlers } from './own-signals.js';
 import { lockReportDir, refusal } from './report-lock.js';
-import { unloadedTests } from './selection.js';
+import { conformanceVitest, unloadedTests } from './selection.js';
 import { shardFiles } from './shards.js';
 import { TargetWatch } from './watchdog.js';
 
@@ -176,14 +176,7 @@ export async function run(args: string[], home: Home, transcript?: string): Prom
   stopping.listen();
   const vitest = await withoutVitestSignalHandlers(() => createVitest('test', {
     pool,
-    root: home.root,
-    config: home.vitestConfig,
-    // This process runs its compiled copy, or its sources under tsx: the config and the modules it
-    // imports load as they are (the copy's config with the copy), not bundled again by vite.
-    configLoader: 'native',
-    mode: 'cli',
-    project: conformanceProjects(CATALOG),
-    watch: false,
+    ...conformanceVitest(home),
     testNamePattern: values.grep,
     maxWorkers: config.sequential ? 1 : config.concurrency,
     // The settings parsed here reach the workers as they are: the configuration file is imported

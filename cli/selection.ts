@@ -11,6 +11,14 @@ import { withoutVitestSignalHandlers } from './own-signals.js';
 import type { Home } from './home.js';
 
 /**
+ * What every vitest of the conformance projects is made with: this process runs its compiled copy,
+ * or its sources under tsx, so the config and the modules it imports load as they are (the copy's
+ * config with the copy), not bundled again by vite.
+ */
+export const conformanceVitest = (home: Home) =>
+  ({ root: home.root, config: home.vitestConfig, configLoader: 'native', mode: 'cli', project: conformanceProjects(CATALOG), watch: false }) as const;
+
+/**
  * A vitest that only collects the conformance tests (no target, no global setup's run), as `list`
  * and an interrupted run's listing use it; without vitest's signal handlers, which exit the process.
  */
@@ -18,12 +26,7 @@ export async function collectingVitest(home: Home, config: Config): Promise<Vite
   const { createVitest } = await import('vitest/node');
   return withoutVitestSignalHandlers(() =>
     createVitest('test', {
-      root: home.root,
-      config: home.vitestConfig,
-      configLoader: 'native',
-      mode: 'cli',
-      project: conformanceProjects(CATALOG),
-      watch: false,
+      ...conformanceVitest(home),
       reporters: [],
       provide: { conformanceSettings: { ...config, targetUrl: undefined }, conformanceCollectOnly: true },
     }),

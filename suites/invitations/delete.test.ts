@@ -3,24 +3,8 @@
 import { endpoint } from './kit.js';
 import { expectError, expectStatus, expectTrue, expectSetUp } from '../../runner/core/checks.js';
 import { ACCESS, sourceNotFound } from '../../runner/core/vocabulary.js';
-import {
-  expectInvited,
-  expectMember,
-  expectNonMembersRefused,
-  expectNotInvited,
-  expectRefused,
-  GITLAB,
-  invitationsUrl,
-  invitationUrl,
-  inviteOk,
-  manager,
-  membersUrl,
-  MANAGERS,
-  otherCase,
-  UNKNOWN_ID,
-  sharedSources,
-} from './helpers.js';
-import { publicSources } from '../common/public-sources.js';
+import { expectInvited, expectMember, expectNotInvited, expectRefused, GITLAB, invitationsUrl, invitationUrl, inviteOk, manager, membersUrl, MANAGERS, otherCase, UNKNOWN_ID, sharedSources } from './helpers.js';
+import { publicWritesRefusedCase } from './cases.js';
 
 const suite = endpoint('delete', { fixtures: { sources: sharedSources } });
 
@@ -33,9 +17,7 @@ suite.test(
     title: 'DELETE answers 204 with no content; the invitation is gone and the others stay; a second delete is 404',
     clauses: ['invitations.delete.success', 'invitations.delete.once'],
   },
-  async ({ sources, ...kit }) => {
-    const { kind, as } = kit;
-    const { email } = kit;
+  async ({ sources, kind, as, email }) => {
     const deleter = as(manager(kind));
     const [gone, stays] = [email(), email()];
     await inviteOk(deleter, sources[kind], [gone, stays]);
@@ -55,8 +37,7 @@ suite.test(
     clauses: ['invitations.delete.not-found'],
     requires: { setup: ['group-project-read'] },
   },
-  async ({ sources, ...kit }) => {
-    const { email, lease } = kit;
+  async ({ sources, email, lease, ...kit }) => {
     const target = sources[kit.kind];
     const [address, elsewhere] = [email(), email()];
     await inviteOk(kit.as('owner'), target, address);
@@ -79,9 +60,7 @@ suite.test(
     title: 'two deletes sent at once: one succeeds, the other fails cleanly or also finds it; a later delete is 404',
     clauses: ['invitations.delete.once'],
   },
-  async ({ sources, ...kit }) => {
-    const { kind, as } = kit;
-    const { email } = kit;
+  async ({ sources, kind, as, email }) => {
     const address = email();
     await inviteOk(as('owner'), sources[kind], address);
     const url = invitationUrl(sources[kind], address);
@@ -102,9 +81,7 @@ suite.test(
     title: 'an invitation at Owner: a Maintainer may not delete it in a group (403) nor, in GitLab, in a project (403, it stays); the Owner does',
     clauses: ['invitations.delete.owner-level', 'invitations.delete.success', 'invitations.auth.admin-members'],
   },
-  async ({ sources, ...kit }) => {
-    const { kind, as } = kit;
-    const { email } = kit;
+  async ({ sources, kind, as, email }) => {
     const target = sources[kind];
     const address = email();
     await inviteOk(as('owner'), target, address, ACCESS.OWNER);
@@ -125,8 +102,7 @@ suite.test(
     title: 'only those who administer members may delete an invitation (group: Owner; project: Maintainer, Owner): the roles below 403, an outsider 404, no token 401, a read_api token 403',
     clauses: ['invitations.auth.admin-members', 'invitations.auth.not-found', 'invitations.auth.anonymous', 'invitations.auth.scopes', 'invitations.delete.success'],
   },
-  async ({ sources, ...kit }) => {
-    const { email } = kit;
+  async ({ sources, email, ...kit }) => {
     const target = sources[kit.kind];
     // One invitation for each role that may delete, which deletes it.
     const roles = MANAGERS[kit.kind];
@@ -146,9 +122,7 @@ suite.test(
     title: 'the group or project may be named by its full path and the address sent with a raw @; an unknown one is 404 Group/Project Not Found',
     clauses: ['invitations.path.id', 'invitations.path.email', 'invitations.auth.not-found'],
   },
-  async ({ sources, ...kit }) => {
-    const { kind, as } = kit;
-    const { email } = kit;
+  async ({ sources, kind, as, email }) => {
     const address = email();
     await inviteOk(as('owner'), sources[kind], address);
     expectError(await as('owner').delete(invitationUrl({ kind, id: UNKNOWN_ID }, address)), 404, { message: sourceNotFound(kind), gitlab: GITLAB.sourceNotFound });
@@ -158,23 +132,7 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'public-source-writes-forbidden',
-    title: 'on a public group or project a stranger and an access requester may not delete an invitation (403, not 404); it stays',
-    clauses: ['invitations.auth.public-non-member'],
-    fixtures: { publicSources },
-  },
-  async ({ publicSources, ...kit }) => {
-    const { email } = kit;
-    const sources = publicSources;
-    const target = sources[kit.kind];
-    const address = email();
-    await inviteOk(kit.as('owner'), target, address);
-    await expectNonMembersRefused(kit, sources.requester, (client) => client.delete(invitationUrl(target, address)));
-    await expectInvited(kit.as('admin'), target, address, ACCESS.GUEST);
-  },
-);
+publicWritesRefusedCase(suite, { done: 'delete', stays: 'it stays', send: (client, target, address) => client.delete(invitationUrl(target, address)) });
 
 suite.test(
   {

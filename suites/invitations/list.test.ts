@@ -5,23 +5,7 @@ import { expectEqual, expectError, expectHeader, expectTrue, parity } from '../.
 import type { Exchange } from '../../runner/core/client.js';
 import { ACCESS, dateIn, datePart, sourceNotFound } from '../../runner/core/vocabulary.js';
 import type { SourceInfo } from '../../runner/core/vocabulary.js';
-import {
-  expectList,
-  expectNonMembersRefused,
-  expectRefused,
-  GITLAB,
-  inviteOk,
-  invitationsOf,
-  invitationsUrl,
-  manager,
-  MANAGERS,
-  otherCase,
-  UNKNOWN_ID,
-  type Invitation,
-  invitationsOfAddress,
-  freshSource,
-  sharedSources,
-} from './helpers.js';
+import { expectList, expectNonMembersRefused, expectRefused, GITLAB, inviteOk, invitationsOf, invitationsUrl, manager, MANAGERS, otherCase, UNKNOWN_ID, type Invitation, invitationsOfAddress, freshSource, sharedSources } from './helpers.js';
 import { publicSources } from '../common/public-sources.js';
 
 const suite = endpoint('list', { fixtures: { sources: sharedSources } });
@@ -33,10 +17,7 @@ suite.test(
     clauses: ['invitations.list.shape', 'invitations.list.values', 'invitations.list.expires-at-date', 'invitations.list.pending-only'],
     fixtures: { freshSource },
   },
-  async ({ freshSource, ...kit }) => {
-    const { kind, as, run } = kit;
-    const { email, lease } = kit;
-    const source = freshSource;
+  async ({ freshSource: source, kind, as, run, email, lease }) => {
     const inviter = manager(kind);
     const [dated, open] = [email(), email()];
     const person = await lease();
@@ -72,10 +53,7 @@ suite.test(
     clauses: ['invitations.list.pending-only'],
     fixtures: { freshSource },
   },
-  async ({ freshSource, ...kit }) => {
-    const { as } = kit;
-    const { email, lease } = kit;
-    const source = freshSource;
+  async ({ freshSource: source, as, email, lease }) => {
     const person = await lease();
     const address = email();
     await inviteOk(as('owner'), source, [address, person.email]);
@@ -89,9 +67,8 @@ suite.test(
     title: 'a source lists its own invitations, not those of the groups above it nor of the subgroups and projects inside it',
     clauses: ['invitations.list.direct-only'],
   },
-  async ({ sources, ...kit }) => {
-    const { kind, as } = kit;
-    const { email } = kit; const { group, subgroup, project } = sources;
+  async ({ sources, kind, as, email }) => {
+    const { group, subgroup, project } = sources;
     const [inGroup, inSubgroup, inProject] = [email(), email(), email()];
     await inviteOk(as('owner'), group, inGroup);
     await inviteOk(as('owner'), subgroup, inSubgroup);
@@ -123,10 +100,7 @@ suite.test(
     clauses: ['invitations.list.query'],
     fixtures: { freshSource },
   },
-  async ({ freshSource, ...kit }) => {
-    const { as } = kit;
-    const { email } = kit;
-    const source = freshSource;
+  async ({ freshSource: source, as, email }) => {
     const owner = as('owner');
     const address = email('query');
     const longer = address.replace('@', '_more@');
@@ -147,11 +121,8 @@ suite.test(
     clauses: ['invitations.list.pagination'],
     fixtures: { freshSource },
   },
-  async ({ freshSource, ...kit }) => {
-    const { as } = kit;
-    const { email } = kit;
+  async ({ freshSource: source, as, email }) => {
     // A source of its own, so that the totals are this test's.
-    const source = freshSource;
     const owner = as('owner');
     const invited = [email(), email(), email()];
     await inviteOk(owner, source, invited);
@@ -194,11 +165,8 @@ suite.test(
     clauses: ['invitations.list.pagination-params'],
     fixtures: { freshSource },
   },
-  async ({ freshSource, ...kit }) => {
-    const { as } = kit;
-    const { email } = kit;
+  async ({ freshSource: source, as, email }) => {
     // A source of its own with 101 invitations (two requests: at most 100 recipients at once).
-    const source = freshSource;
     const owner = as('owner');
     const invited = Array.from({ length: 101 }, () => email('page'));
     await inviteOk(owner, source, invited.slice(0, 100));
@@ -257,9 +225,7 @@ suite.test(
     title: 'the group or project may be named by its URL-encoded full path',
     clauses: ['invitations.path.id'],
   },
-  async ({ sources, ...kit }) => {
-    const { kind, as } = kit;
-    const { email } = kit;
+  async ({ sources, kind, as, email }) => {
     const address = email();
     await inviteOk(as('owner'), sources[kind], address);
     const res = await as('owner').get(invitationsUrl({ kind, id: sources[kind].fullPath }), { query: { query: address } });

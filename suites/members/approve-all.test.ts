@@ -1,15 +1,7 @@
 // POST /groups/:id/members/approve_all
 import { expectEqual, expectSetUp } from '../../runner/core/checks.js';
 import { endpoint, fixture } from './kit.js';
-import {
-  approveAllPath,
-  expectMembershipState,
-  expectNotShownSuccess,
-  GITLAB,
-  LEVEL,
-  pendingMembers,
-  statePath,
-} from './helpers.js';
+import { approveAllPath, expectMembershipState, expectNotShownSuccess, GITLAB, LEVEL, pendingMembers, statePath } from './helpers.js';
 import { subgroupAndRolesCase } from './cases.js';
 
 

@@ -4,17 +4,7 @@ import type { Client } from '../../runner/core/client.js';
 import { endpoint, fixture, type Hierarchy, type MembersKit } from './kit.js';
 import type { Kit } from '../../runner/run/conformance.js';
 import type { GroupInfo } from '../../runner/core/vocabulary.js';
-import {
-  approvePath,
-  expectMembershipState,
-  expectNotShownSuccess,
-  GITLAB,
-  LEVEL,
-  pendingMembers,
-  statePath,
-  expectSourceNotFound,
-  sharedHierarchy,
-} from './helpers.js';
+import { approvePath, expectMembershipState, expectNotShownSuccess, GITLAB, LEVEL, pendingMembers, statePath, expectSourceNotFound, sharedHierarchy } from './helpers.js';
 import { subgroupAndRolesCase } from './cases.js';
 
 

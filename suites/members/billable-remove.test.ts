@@ -33,8 +33,7 @@ suite.test(
     clauses: ['members.billable-remove'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ sources, ...kit }) => {
-    const { as } = kit;
+  async ({ sources, as, ...kit }) => {
     const { root, sub, project } = sources;
     const u = await kit.member(root, LEVEL.DEVELOPER);
     await kit.add(sub, u, LEVEL.MAINTAINER);
@@ -57,8 +56,7 @@ suite.test(
     clauses: ['members.billable-remove'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ sources, ...kit }) => {
-    const { as } = kit;
+  async ({ sources, as, ...kit }) => {
     const { root, project } = sources;
     const v = await kit.member(project, LEVEL.DEVELOPER);
     expectNotShownSuccess(await as('owner').delete(billableMemberPath(root, v.id)), GITLAB.noContent);
@@ -73,8 +71,7 @@ suite.test(
     clauses: ['members.billable-remove.errors', 'members.ee.top-level-only', 'members.auth.anonymous'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ sources, ...kit }) => {
-    const { as, run } = kit;
+  async ({ sources, as, run, ...kit }) => {
     const { root, sub } = sources;
     const w = await kit.member(root, LEVEL.REPORTER);
     await kit.add(sub, w, LEVEL.REPORTER);
@@ -103,8 +100,7 @@ suite.test(
     clauses: ['members.billable-remove.errors', 'members.ee.top-level-only'],
     requires: { capabilities: ['premium'] },
   },
-  async ({ sources, ...kit }) => {
-    const { as, run } = kit;
+  async ({ sources, as, run, ...kit }) => {
     const { root, sub } = sources;
     const w = await kit.member(root, LEVEL.REPORTER);
     await kit.add(sub, w, LEVEL.REPORTER);

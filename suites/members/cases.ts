@@ -2,17 +2,18 @@
 // (subgroup-and-roles, project-bot, requester-reads), and the last-owner set-ups of edit and remove.
 import { type Client, type Exchange } from '../../runner/core/client.js';
 import { expectEqual, expectTrue } from '../../runner/core/checks.js';
-import type { Endpoint, Kit } from '../../runner/run/conformance.js';
+import type { Endpoint, Kit, TestSpec } from '../../runner/run/conformance.js';
 import type { Fixture, Fixtures } from '../../runner/run/fixture.js';
 import { type MembersKit } from './kit.js';
 import { ACCESS, type GroupInfo } from '../../runner/core/vocabulary.js';
+import type { ActorInfo } from '../../runner/run/context.js';
 import { publicSources } from '../common/public-sources.js';
 import { MANAGERS } from '../common/managers.js';
 import { projectBot } from '../common/project-bot.js';
 import { GITLAB } from './clauses.js';
 import { memberPath, type SourceRef } from './paths.js';
-import { expectBadRequest, expectForbidden, expectOwnersOnly } from './helpers.js';
-import { idsOf, listAll, memberIds, readMember } from './read.js';
+import { expectBadRequest, expectForbidden, expectNonMembersRefused, expectOwnersOnly, MINIMAL_ACCESS_GROUPS, minimalAccessMember } from './helpers.js';
+import { idsOf, listAll, memberIds, readMember, type MemberBody } from './read.js';
 
 /** What a case factory adds its test to: an endpoint's suite (kit.ts endpoint). */
 type Suite = Endpoint<MembersKit, Fixtures>;
@@ -78,6 +79,29 @@ export function projectBotKeptCase(suite: Suite, c: { done: string; stays: strin
 }
 
 /**
+ * The `public-source-writes-forbidden` case of a write to a membership (members.public.writes-refused):
+ * on a public group or project a stranger and an access requester are refused `send` on the
+ * Developer's membership (its `path`) with 403, not 404, and the Developer stays at its level (`kept`:
+ * what the check says of it). `done`: what the write would have done ("edit"); `stays`: the title's end.
+ */
+export function publicWritesRefusedCase(suite: Suite, c: { done: string; stays: string; kept: string; send: (client: Client, path: string) => Promise<Exchange> }): void {
+  suite.test(
+    {
+      case: 'public-source-writes-forbidden',
+      title: `on a public group or project a stranger and an access requester may not ${c.done} a member (403, not 404); ${c.stays}`,
+      clauses: ['members.public.writes-refused'],
+      fixtures: { publicSources },
+    },
+    async ({ kind, as, run, withToken, publicSources: sources }) => {
+      const source = sources[kind];
+      const developer = run.actors.developer.id;
+      await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => c.send(client, memberPath(source, developer)));
+      expectEqual((await readMember(as('owner'), source, developer)).access_level, ACCESS.DEVELOPER, c.kept);
+    },
+  );
+}
+
+/**
  * The `requester-reads` case of a members list (members.public.read, members.requester.not-member):
  * a user whose access request to a public group or project is pending reads the list (`path`) of
  * the source, which holds its members but not the requester. `lists`: what the title says it lists.
@@ -98,7 +122,43 @@ export function requesterReadsCase(suite: Suite, c: { lists: string; path: (sour
   );
 }
 
-// ---- the last-owner set-ups of edit and remove -------------------------------------------------
+/**
+ * The `minimal-access` case of a members endpoint (members.minimal-access and the endpoint's
+ * `clauses`; top-level groups only, Premium): `check` on a user lent to the test made a Minimal
+ * access member of the group of `sources` (a fixture whose group's roles the check acts as) or,
+ * without it, of a new top-level group whose only other member is the administrator who made it.
+ */
+export function minimalAccessCase(
+  suite: Suite,
+  c: { title: string; clauses: string[]; sources?: Fixture<{ group: GroupInfo }>; check: (kit: MembersTestKit, member: { group: GroupInfo; user: ActorInfo }) => Promise<void> },
+): void {
+  const spec: TestSpec = { case: 'minimal-access', title: c.title, clauses: ['members.minimal-access', ...c.clauses], only: MINIMAL_ACCESS_GROUPS, requires: { capabilities: ['premium'] } };
+  if (c.sources) suite.test({ ...spec, fixtures: { sources: c.sources } }, async ({ sources, ...kit }) => c.check(kit, await minimalAccessMember(kit, sources.group)));
+  else suite.test(spec, async ({ ...kit }) => c.check(kit, await minimalAccessMember(kit)));
+}
+
+// ---- the last-owner cases of edit and remove ---------------------------------------------------
+
+/**
+ * The `last-owner` case of a write to a group membership (`clause`): the last owner of a top-level
+ * group (groupWithLastOwner) is refused each of `writes` with 403, not even an administrator may
+ * (GroupMemberPolicy's last_owner rule prevents the write, and wins over an administrator's enable),
+ * and `stays` checks the membership read back after them. `why`: why it holds for groups only.
+ */
+export function lastOwnerCase(
+  suite: Suite,
+  c: { title: string; clause: string; why: string; writes: ((admin: Client, path: string) => Promise<Exchange>)[]; stays: (member: MemberBody) => void },
+): void {
+  suite.test(
+    { case: 'last-owner', title: c.title, clauses: [c.clause], only: { kind: 'group', why: c.why } },
+    async ({ ...kit }) => {
+      const { as, run } = kit;
+      const alone = await groupWithLastOwner(kit, as('admin'), run.adminId);
+      for (const write of c.writes) expectForbidden(await write(as('admin'), memberPath(alone, run.adminId)), GITLAB.lastOwner);
+      c.stays(await readMember(as('admin'), alone, run.adminId));
+    },
+  );
+}
 
 /**
  * A top-level group whose only member is the administrator who made it, its Owner (both read back):

@@ -7,23 +7,19 @@ import {
   expectForbidden,
   expectInheritedLevelError,
   expectInsufficientScope,
-  expectNonMembersRefused,
   expectParamError,
   expectWriteRefused,
   manager,
   MANAGERS,
   memberPath,
-  publicSources,
   readMember,
   LEVEL,
-  MINIMAL_ACCESS_GROUPS,
-  minimalAccessMember,
   GITLAB,
   type MemberBody,
   belowHierarchy,
   sharedHierarchy,
 } from './helpers.js';
-import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove } from './cases.js';
+import { projectBotKeptCase, lastOwnerCase, subgroupOwnedAbove, minimalAccessCase, publicWritesRefusedCase } from './cases.js';
 
 // A group and a project (in a group of its own), each with the shared actors in their roles; and a
 // public group and project with the shared actors and an access requester.
@@ -170,23 +166,16 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'last-owner',
-    title: 'the last owner of a top-level group (its only direct Owner) may not be edited, not even by an administrator: 403, and the member stays an Owner without expiry',
-    clauses: ['members.edit.last-owner'],
-    only: { kind: 'group', why: 'the last-owner rule is the group\'s (GroupMemberPolicy, GroupMember#last_owner_of_the_group?); ProjectMemberPolicy has no such condition' },
-  },
-  async ({ ...kit }) => {
-    const { as, run } = kit;
-    // GroupMemberPolicy prevents update_group_member on the last owner, which wins over an administrator's enable.
-    const alone = await groupWithLastOwner(kit, as('admin'), run.adminId);
-    expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: ACCESS.MAINTAINER } }), GITLAB.lastOwner);
-    expectForbidden(await as('admin').put(memberPath(alone, run.adminId), { body: { access_level: ACCESS.OWNER, expires_at: dateIn(30) } }), GITLAB.lastOwner);
-    const back = await readMember(as('admin'), alone, run.adminId);
-    expectEqual([back.access_level, back.expires_at], [ACCESS.OWNER, null], 'the last owner after the refused edits');
-  },
-);
+lastOwnerCase(suite, {
+  title: 'the last owner of a top-level group (its only direct Owner) may not be edited, not even by an administrator: 403, and the member stays an Owner without expiry',
+  clause: 'members.edit.last-owner',
+  why: 'the last-owner rule is the group\'s (GroupMemberPolicy, GroupMember#last_owner_of_the_group?); ProjectMemberPolicy has no such condition',
+  writes: [
+    (admin, path) => admin.put(path, { body: { access_level: ACCESS.MAINTAINER } }),
+    (admin, path) => admin.put(path, { body: { access_level: ACCESS.OWNER, expires_at: dateIn(30) } }),
+  ],
+  stays: (back) => expectEqual([back.access_level, back.expires_at], [ACCESS.OWNER, null], 'the last owner after the refused edits'),
+});
 
 suite.test(
   {
@@ -235,21 +224,7 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'public-source-writes-forbidden',
-    title: 'on a public group or project a stranger and an access requester may not edit a member (403, not 404); the level is unchanged',
-    clauses: ['members.public.writes-refused'],
-    fixtures: { publicSources },
-  },
-  async ({ kind, as, run, withToken, publicSources }) => {
-    const sources = publicSources;
-    const source = sources[kind];
-    const developer = run.actors.developer.id;
-    await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => client.put(memberPath(source, developer), { body: { access_level: ACCESS.MAINTAINER } }));
-    expectEqual((await readMember(as('owner'), source, developer)).access_level, ACCESS.DEVELOPER, 'the Developer\'s level, unchanged');
-  },
-);
+publicWritesRefusedCase(suite, { done: 'edit', stays: 'the level is unchanged', kept: 'the Developer\'s level, unchanged', send: (client, path) => client.put(path, { body: { access_level: ACCESS.MAINTAINER } }) });
 
 suite.test(
   {
@@ -271,18 +246,11 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'minimal-access',
-    title: 'an Owner of a top-level group sets the expiry of a Minimal access member (200, the new expiry returned and read back)',
-    clauses: ['members.minimal-access', 'members.edit.level'],
-    only: MINIMAL_ACCESS_GROUPS,
-    requires: { capabilities: ['premium'] },
-  },
-  async ({ sources, ...kit }) => {
-    const { as } = kit;
-    const { group } = sources;
-    const { user } = await minimalAccessMember(kit, group);
+minimalAccessCase(suite, {
+  title: 'an Owner of a top-level group sets the expiry of a Minimal access member (200, the new expiry returned and read back)',
+  clauses: ['members.edit.level'],
+  sources,
+  async check({ as }, { group, user }) {
     const expiry = dateIn(2);
     const res = await as('owner').put(memberPath(group, user.id), { body: { access_level: LEVEL.MINIMAL, expires_at: expiry } });
     expectOk(res, 200, 'member');
@@ -291,7 +259,7 @@ suite.test(
     const back = await readMember(as('owner'), group, user.id);
     expectEqual([back.access_level, back.expires_at], [LEVEL.MINIMAL, expiry], 'the member read back');
   },
-);
+});
 
 suite.test(
   {

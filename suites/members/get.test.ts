@@ -16,12 +16,11 @@ import {
   publicSources,
   readMember,
   LEVEL,
-  MINIMAL_ACCESS_GROUPS,
-  minimalAccessMember,
   GITLAB,
   sharedHierarchy,
   samlGroup,
 } from './helpers.js';
+import { minimalAccessCase } from './cases.js';
 import { projectBot } from '../common/project-bot.js';
 
 const expiry = dateIn(12);
@@ -218,21 +217,14 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'minimal-access',
-    title: 'a Minimal access member of a top-level group is read as a direct member (200, access_level 5)',
-    clauses: ['members.minimal-access', 'members.get.direct'],
-    only: MINIMAL_ACCESS_GROUPS,
-    requires: { capabilities: ['premium'] },
-  },
-  async ({ ...kit }) => {
-    const { as } = kit;
-    const { group, user } = await minimalAccessMember(kit);
+minimalAccessCase(suite, {
+  title: 'a Minimal access member of a top-level group is read as a direct member (200, access_level 5)',
+  clauses: ['members.get.direct'],
+  async check({ as }, { group, user }) {
     const member = await readMember(as('admin'), group, user.id);
     expectEqual([member.id, member.access_level], [user.id, LEVEL.MINIMAL], 'id and access_level of the Minimal access member');
   },
-);
+});
 
 suite.test(
   {

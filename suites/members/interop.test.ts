@@ -5,15 +5,7 @@ import { expectEqual, expectOk, expectStatus } from '../../runner/core/checks.js
 import { ACCESS } from '../../runner/core/vocabulary.js';
 import { endpoint, fixture } from './kit.js';
 import { expectJsonAnswers, expectPrivateTokenQuery, sendEmptyJson, walkByLink } from '../common/interop.js';
-import {
-  expectNotMember,
-  listAll,
-  manager,
-  memberPath,
-  membersPath,
-  readMember,
-  type MemberBody,
-} from './helpers.js';
+import { expectNotMember, listAll, manager, memberPath, membersPath, readMember, type MemberBody } from './helpers.js';
 
 // A group and a project (in a group of its own), each with the shared actors in their roles. Its
 // tests run one at a time: the Link walk compares two reads of the whole list, which the others change.

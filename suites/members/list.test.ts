@@ -23,14 +23,12 @@ import {
   shareWith,
   sorted,
   LEVEL,
-  MINIMAL_ACCESS_GROUPS,
-  minimalAccessMember,
   GITLAB,
   type MemberBody,
   personalProject,
   enterpriseGroup,
 } from './helpers.js';
-import { requesterReadsCase } from './cases.js';
+import { minimalAccessCase, requesterReadsCase } from './cases.js';
 import { projectBot } from '../common/project-bot.js';
 
 const expiry = dateIn(40);
@@ -458,19 +456,12 @@ suite.test(
 
 requesterReadsCase(suite, { lists: 'its members', path: membersPath });
 
-suite.test(
-  {
-    case: 'minimal-access',
-    title: 'a Minimal access member of a top-level group is listed among its direct members, with access_level 5',
-    clauses: ['members.minimal-access', 'members.list.direct-only'],
-    only: MINIMAL_ACCESS_GROUPS,
-    requires: { capabilities: ['premium'] },
-  },
-  async ({ ...kit }) => {
-    const { as, run } = kit;
-    const { group, user } = await minimalAccessMember(kit);
+minimalAccessCase(suite, {
+  title: 'a Minimal access member of a top-level group is listed among its direct members, with access_level 5',
+  clauses: ['members.list.direct-only'],
+  async check({ as, run }, { group, user }) {
     const items = await listAll(as('admin'), membersPath(group), 'member');
     expectEqual(idsOf(items), sorted([run.adminId, user.id]), 'the direct members: the administrator who made the group and the Minimal access member');
     expectEqual(findIn(items, user.id, 'the Minimal access member').access_level, LEVEL.MINIMAL, 'the Minimal access member\'s access_level');
   },
-);
+});

@@ -1,19 +1,7 @@
 // DELETE /groups/:id/members/:user_id/override
 import { expectEqual, expectOk, expectStatus, parity } from '../../runner/core/checks.js';
 import { endpoint } from './kit.js';
-import {
-  expectForbidden,
-  expectOverrideRefused,
-  GITLAB,
-  LEVEL,
-  OVERRIDE_SHOWN,
-  overridePath,
-  readMember,
-  overrideGroup,
-  withLdapFixture,
-  type MemberBody,
-  ldapGroup,
-} from './helpers.js';
+import { expectForbidden, expectOverrideRefused, GITLAB, LEVEL, OVERRIDE_SHOWN, overridePath, readMember, overrideGroup, withLdapFixture, type MemberBody, ldapGroup } from './helpers.js';
 
 
 const sources = overrideGroup('remove-member-override', LEVEL.REPORTER);

@@ -1,20 +1,7 @@
 // POST /groups/:id/members/:user_id/override
 import { expectEqual, expectOk, expectStatus, expectTrue, parity } from '../../runner/core/checks.js';
 import { endpoint } from './kit.js';
-import {
-  expectForbidden,
-  expectOverrideRefused,
-  GITLAB,
-  LEVEL,
-  memberPath,
-  OVERRIDE_SHOWN,
-  overridePath,
-  readMember,
-  overrideGroup,
-  withLdapFixture,
-  type MemberBody,
-  ldapGroup,
-} from './helpers.js';
+import { expectForbidden, expectOverrideRefused, GITLAB, LEVEL, memberPath, OVERRIDE_SHOWN, overridePath, readMember, overrideGroup, withLdapFixture, type MemberBody, ldapGroup } from './helpers.js';
 
 
 const sources = overrideGroup('set-member-override', LEVEL.DEVELOPER);

@@ -11,14 +11,7 @@ import type { Kit } from '../../runner/run/conformance.js';
 import { at } from '../../runner/core/instance-setting.js';
 import { PROMOTION_MANAGEMENT, QUEUED } from '../common/promotion.js';
 import { ACCESS, type GroupInfo, type ProjectInfo, type SourceKind } from '../../runner/core/vocabulary.js';
-import {
-  expectNotMember,
-  manager,
-  memberPath,
-  membersPath,
-  readMember,
-  type MemberBody,
-} from './helpers.js';
+import { expectNotMember, manager, memberPath, membersPath, readMember, type MemberBody } from './helpers.js';
 
 /** Where GitLab answers a queued promotion with 202 Accepted. */
 const QUEUED_STATUS_GITLAB = 'ee/lib/ee/api/helpers/members_helpers.rb; ee/spec/requests/api/members_spec.rb (single member api response, update membership api response: :accepted)';

@@ -6,7 +6,6 @@ import { endpoint, fixture } from './kit.js';
 import {
   expectForbidden,
   expectInsufficientScope,
-  expectNonMembersRefused,
   expectNotMember,
   expectParamError,
   eventually,
@@ -21,12 +20,10 @@ import {
   publicSources,
   readMember,
   readAnyMember,
-  MINIMAL_ACCESS_GROUPS,
-  minimalAccessMember,
   GITLAB,
   sharedHierarchy,
 } from './helpers.js';
-import { projectBotKeptCase, groupWithLastOwner, subgroupOwnedAbove } from './cases.js';
+import { projectBotKeptCase, lastOwnerCase, subgroupOwnedAbove, minimalAccessCase, publicWritesRefusedCase } from './cases.js';
 
 // The group kind: a group with the shared actors in their roles, a subgroup and a project in that
 // subgroup. The project kind: a project with the shared actors in their roles, in a group whose
@@ -217,22 +214,14 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'last-owner',
-    title: 'the last owner of a top-level group (its only direct Owner) is not removed, not even by an administrator: 403, and stays an Owner',
-    clauses: ['members.remove.last-owner'],
-    only: { kind: 'group', why: 'the last-owner rule is the group\'s (GroupMember#last_owner_of_the_group?); a project\'s only Owner member is removed (case sole-owner)' },
-  },
-  async ({ ...kit }) => {
-    const { as, run } = kit;
-    // GroupMemberPolicy prevents destroy_group_member on the last owner, which wins over an
-    // administrator's enable; Members::DestroyService then raises AccessDeniedError.
-    const alone = await groupWithLastOwner(kit, as('admin'), run.adminId);
-    expectForbidden(await as('admin').delete(memberPath(alone, run.adminId)), GITLAB.lastOwner);
-    expectEqual((await readMember(as('admin'), alone, run.adminId)).access_level, ACCESS.OWNER, 'the last owner, still an Owner');
-  },
-);
+// Members::DestroyService raises AccessDeniedError on the policy's refusal.
+lastOwnerCase(suite, {
+  title: 'the last owner of a top-level group (its only direct Owner) is not removed, not even by an administrator: 403, and stays an Owner',
+  clause: 'members.remove.last-owner',
+  why: 'the last-owner rule is the group\'s (GroupMember#last_owner_of_the_group?); a project\'s only Owner member is removed (case sole-owner)',
+  writes: [(admin, path) => admin.delete(path)],
+  stays: (back) => expectEqual(back.access_level, ACCESS.OWNER, 'the last owner, still an Owner'),
+});
 
 suite.test(
   {
@@ -314,21 +303,7 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'public-source-writes-forbidden',
-    title: 'on a public group or project a stranger and an access requester may not remove a member (403, not 404); the member stays',
-    clauses: ['members.public.writes-refused'],
-    fixtures: { publicSources },
-  },
-  async ({ kind, as, run, withToken, publicSources }) => {
-    const sources = publicSources;
-    const source = sources[kind];
-    const developer = run.actors.developer.id;
-    await expectNonMembersRefused({ as, withToken }, sources.requester, (client) => client.delete(memberPath(source, developer)));
-    expectEqual((await readMember(as('owner'), source, developer)).access_level, ACCESS.DEVELOPER, 'the Developer, still a member');
-  },
-);
+publicWritesRefusedCase(suite, { done: 'remove', stays: 'the member stays', kept: 'the Developer, still a member', send: (client, path) => client.delete(path) });
 
 suite.test(
   {
@@ -350,22 +325,15 @@ suite.test(
   },
 );
 
-suite.test(
-  {
-    case: 'minimal-access',
-    title: 'an Owner of a top-level group removes a Minimal access member (200 or 204; GitLab: 204); it is no longer a member',
-    clauses: ['members.minimal-access', 'members.remove.direct'],
-    only: MINIMAL_ACCESS_GROUPS,
-    requires: { capabilities: ['premium'] },
-  },
-  async ({ sources, ...kit }) => {
-    const { as } = kit;
-    const { group } = sources;
-    const { user } = await minimalAccessMember(kit, group);
+minimalAccessCase(suite, {
+  title: 'an Owner of a top-level group removes a Minimal access member (200 or 204; GitLab: 204); it is no longer a member',
+  clauses: ['members.remove.direct'],
+  sources,
+  async check({ as }, { group, user }) {
     expectNotShownSuccess(await as('owner').delete(memberPath(group, user.id)));
     await expectNotMember(as('owner'), group, user.id);
   },
-);
+});
 
 suite.test(
   {
