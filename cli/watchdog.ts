@@ -5,7 +5,7 @@
 // verdicts that read as the target's fault. A healthy run costs no request: the watchdog asks only
 // after an unanswered one. Any HTTP answer, whatever its status, means the target is there.
 import type { TestModule } from 'vitest/node';
-import { reach } from '../runner/run/coordination/channel.js';
+import { reach } from '../runner/run/coordinator-channel.js';
 
 /** Whether the target answers at all (any status): a few tries, a moment apart, each on a new connection. */
 export async function answers(targetUrl: string, tries = 3, gapMs = 500, timeoutMs = 10_000): Promise<{ ok: boolean; error: string }> {

@@ -5,6 +5,6 @@ export { startReferenceServer, type ReferenceServer, type ReferenceServerOptions
 export { checkSeed, loadSeedFile, SeedError, type Seed } from './seed/seed.js';
 export { OFFERED_CAPABILITIES } from './cli.js';
 export { checkState, loadStateFile, StateError, STATE_VERSION, type ServerState } from './state/state.js';
-export { HEALTH_PATH, RESET_PATH, STATE_PATH } from './http/reference-endpoints.js';
+export { HEALTH_PATH, RESET_PATH, STATE_PATH } from './reference-endpoints.js';
 export { checkStubs, loadStubsFile, StubError, type Stub } from './stubs/stubs.js';
 export type { JournalEntry, JournalFilter } from './http/journal.js';

@@ -20,12 +20,13 @@
 //   a CE instance has no such route, 404 as Grape's catch-all (lib/api/api.rb `route :any, '*path'`).
 import type { FastifyInstance } from 'fastify';
 import { mergedParams } from './http/params.js';
+import type { Deletion } from './state/model.js';
 
 export type Edition = 'ce' | 'ee';
 export type Tier = 'free' | 'premium' | 'ultimate';
 
-/** How DELETE /groups/:id and /projects/:id behave: at once, or marked (and renamed with the suffix, when there is one). */
-export type Deletion = { kind: 'immediate' } | { kind: 'marked'; projectSuffix: 'deleted' | 'deletion_scheduled'; groupSuffix: 'deletion_scheduled' | null };
+/** How DELETE /groups/:id and /projects/:id behave (state/model.ts, where the store reads it). */
+export type { Deletion } from './state/model.js';
 
 export interface GitlabProfile {
   /** As given: `17.10-ee-premium`. */

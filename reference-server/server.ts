@@ -20,7 +20,7 @@ import { installNeighbours, type NeighboursOptions } from './neighbours.js';
 import { installWithout, type WithoutOptions } from './without.js';
 import { installProfile, parseProfile, type Deletion } from './profile.js';
 import { applySeed, checkSeed, loadSeedFile, type Seed } from './seed/seed.js';
-import { installReferenceEndpoints } from './http/reference-endpoints.js';
+import { installReferenceEndpoints } from './reference-endpoints.js';
 import { checkState, loadStateFile, restoreState, saveState, type ServerState } from './state/state.js';
 import { installJournal, Journal, type JournalEntry, type JournalFilter } from './http/journal.js';
 import { checkStubs, installStubs, loadStubsFile, StubRegistry, type Stub } from './stubs/stubs.js';

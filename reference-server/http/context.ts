@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Group, Project, Source, User } from '../state/model.js';
 import type { Store } from '../state/store.js';
-import type { Deletion } from '../profile.js';
+import type { Deletion } from '../state/model.js';
 import { authenticate, type Actor } from './auth.js';
 import { ApiError, notFound } from './errors.js';
 

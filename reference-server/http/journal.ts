@@ -4,7 +4,7 @@
 // are kept: any key naming a token, password or secret (private_token, invite_token, password, …) and
 // the credentials of a URL (a mirror's https://user:pass@host). The journal is a ring of the latest
 // JOURNAL_CAPACITY requests, each string in a body cut to STRING_LIMIT characters, so it stays small
-// over a long run. Read at GET /-/reference/requests (reference-endpoints.ts), server.requests(), and
+// over a long run. Read at GET /-/reference/requests (reference-server/reference-endpoints.ts), server.requests(), and
 // emptied by reset.
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../state/store.js';

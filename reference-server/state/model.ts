@@ -197,3 +197,6 @@ export interface Member {
 export interface ApplicationSettings {
   enableMemberPromotionManagement: boolean;
 }
+
+/** How DELETE /groups/:id and /projects/:id behave: at once, or marked (and renamed with the suffix, when there is one); a GitLab profile sets it (reference-server/profile.ts). */
+export type Deletion = { kind: 'immediate' } | { kind: 'marked'; projectSuffix: 'deleted' | 'deletion_scheduled'; groupSuffix: 'deletion_scheduled' | null };

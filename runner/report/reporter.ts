@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import type { Catalog } from '../core/area.js';
 import { redact, redactValue, REDACTED } from '../core/redact.js';
-import { reach } from '../run/coordination/channel.js';
+import { reach } from '../run/coordinator-channel.js';
 import type { Config } from '../run/config.js';
 import type { Outcome, TestMeta } from '../run/conformance.js';
 import { registerRunSecrets, type RunContext } from '../run/context.js';

@@ -1,7 +1,7 @@
 // The run's coordinator: the one place where the state that test files share lives, in the process
 // that made the run. Test files run in worker threads of that process; they reach its services by
 // name (`coordinator.lending.lease(…)`) through a BroadcastChannel named after the run, or directly
-// when the run was made in their own thread (coordination/channel.ts); the command's reporter and
+// when the run was made in their own thread (coordinator-channel.ts); the command's reporter and
 // watchdog reach it the same way. Each service has its own state (coordination/):
 // - lending: the lending policy (lending.ts): users lent by domain, the seatless users a shelf of their own;
 // - shelves: the kept sources of test-scoped fixtures (shelf.ts);

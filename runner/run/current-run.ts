@@ -1,12 +1,12 @@
 // The run of this test worker: its context, handed over by the global setup through vitest's
-// provide/inject, and a client of its coordinator (coordination/channel.ts). With CONFORMANCE_SERVER=in-worker
+// provide/inject, and a client of its coordinator (coordinator-channel.ts). With CONFORMANCE_SERVER=in-worker
 // the run is made here, with a reference server of its own (mutation testing needs the server's code
 // to run in the thread where the mutant is switched on), and its coordinator is this thread's.
 import { inject } from 'vitest';
 import type { Catalog } from '../core/area.js';
 import { bindInFlight } from '../core/in-flight.js';
 import { registerRunSecrets } from './context.js';
-import { connect, local } from './coordination/channel.js';
+import { connect, local } from './coordinator-channel.js';
 import type { Run } from './frame.js';
 
 /** The worker's run; an in-worker run's `abandon` ends it and its server once it is made. */

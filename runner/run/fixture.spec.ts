@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { giveSlot, takeSlot } from '../core/in-flight.js';
 import { HarnessError } from '../core/errors.js';
 import type { RunContext } from './context.js';
-import { connect, local, reach, serve } from './coordination/channel.js';
+import { connect, local, reach, serve } from './coordinator-channel.js';
 import { Coordinator } from './coordinator.js';
 import { closure, fixture, FixtureUnavailable, needsOf, resolve, valueIn, type Fixture } from './fixture.js';
 import { Frame, type Run } from './frame.js';

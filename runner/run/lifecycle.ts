@@ -15,7 +15,7 @@ import { registerSecret } from '../core/redact.js';
 import { ROLE_LEVEL, ROLES, TOKEN_SCOPES, type ActorName } from '../core/vocabulary.js';
 import { loadConfig, SEATLESS_POOL_SIZE, USER_POOL_SIZE, type Config } from './config.js';
 import type { ActorInfo, RunContext } from './context.js';
-import { local, serve } from './coordination/channel.js';
+import { local, serve } from './coordinator-channel.js';
 import { Coordinator } from './coordinator.js';
 import { Frame } from './frame.js';
 import { identityOf, normalizeTarget } from './instance-identity.js';

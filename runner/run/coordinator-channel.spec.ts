@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { reach } from './channel.js';
+import { reach } from './coordinator-channel.js';
 
 test('a call the coordinator does not answer fails within the time given, naming the call', async () => {
   const { coordinator, close } = reach('no-run-has-this-id', 50);

@@ -3,7 +3,7 @@
 // and from its reporter and watchdog (which may run in another module graph than the one that made
 // the run), through a BroadcastChannel named after the run; or directly, from the thread that made it.
 import { BroadcastChannel, threadId } from 'node:worker_threads';
-import { SERVICES, type CallName, type Coordinator, type CoordinatorClient, type ServiceName } from '../coordinator.js';
+import { SERVICES, type CallName, type Coordinator, type CoordinatorClient, type ServiceName } from './coordinator.js';
 
 const channelName = (runId: string) => `gitlab-api-conformance-${runId}`;
 

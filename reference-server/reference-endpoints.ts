@@ -12,10 +12,10 @@
 //                             pointer of what is wrong, nothing changed (reset still goes back to the seed)
 // Fakes of other services answer the same need alike: LocalStack /_localstack/state/reset, moto /moto-api/reset, WireMock /__admin/reset.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Store } from '../state/store.js';
-import type { Journal } from './journal.js';
-import { checkStubs, type StubRegistry } from '../stubs/stubs.js';
-import { StateError } from '../state/state.js';
+import type { Store } from './state/store.js';
+import type { Journal } from './http/journal.js';
+import { checkStubs, type StubRegistry } from './stubs/stubs.js';
+import { StateError } from './state/state.js';
 
 export const HEALTH_PATH = '/-/reference/health';
 export const RESET_PATH = '/-/reference/reset';
