@@ -73,4 +73,17 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { zones: [layer('reference-server', ['suites', 'runner', 'cli', 'fixtures'], 'the reference server imports nothing of the suite; share through contract/.')] }],
     },
   },
+  {
+    // Sizes a reader can take in (issue #53): a function of at most 100 lines, a file of at most 500,
+    // a test file of at most 600. A larger one is split by what it does.
+    files: ['**/*.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 100 }],
+      'max-lines': ['error', { max: 500 }],
+    },
+  },
+  {
+    files: ['**/*.test.ts', '**/*.spec.ts'],
+    rules: { 'max-lines': ['error', { max: 600 }] },
+  },
 );

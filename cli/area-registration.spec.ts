@@ -88,7 +88,9 @@ describe('registering areas', () => {
     expect(path(CATALOG.collectionIdKinds)).toBe('/api/v4/projects/<project~1>/tiny_pings/9');
     expect(path(withTiny)).toBe('/api/v4/projects/<project~1>/tiny_pings/<ping~1>');
   });
+});
 
+describe('registering a tiny area', () => {
   test('a tiny area registered with one line is taken in by the settings, the endpoint list and the clause catalog, and its test runs for both kinds, at once', { timeout: 300_000 }, async () => {
     const catalog = catalogOf([...AREAS, tiny]);
     expect(catalog.areaNames).toContain('tiny');

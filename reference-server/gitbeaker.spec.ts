@@ -108,7 +108,9 @@ describe('@gitbeaker/rest against the reference server', () => {
       used(`POST /${kind}/:id/invitations`, `GET /${kind}/:id/invitations`, `PUT /${kind}/:id/invitations/:email`, `DELETE /${kind}/:id/invitations/:email`);
     }
   });
+});
 
+describe('@gitbeaker/rest against the reference server: members', () => {
   test('members of groups and projects: add, list, list all, read, read all, edit, remove', async () => {
     const [, bob, cid, dee] = users;
     const gid = group.id as number;

@@ -106,7 +106,9 @@ describe('--without', () => {
     expect(await lacking.call('GET', '/application/settings')).toEqual(UNKNOWN_ROUTE);
     expect(await lacking.call('PUT', '/application/settings', { enable_member_promotion_management: true })).toEqual({ status: 200, body: { enable_member_promotion_management: true, deletion_adjourned_period: 7 } });
   });
+});
 
+describe('--without: removal, tokens and reads', () => {
   test('permanent-removal: DELETE of a group or project with permanently_remove is refused with 400; without it, deletion goes on', async () => {
     const full = await server([], { delayedDeletion: true });
     expect((await full.call('DELETE', `/projects/${full.project.id}`)).status).toBe(202);

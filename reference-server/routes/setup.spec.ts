@@ -128,7 +128,9 @@ describe('finding users, groups and namespaces', () => {
     expect((await inject({ method: 'DELETE', url: `/projects/${project.id}/share/${shared.id}` })).json()).toEqual({ message: '404 Group Link Not Found' });
     expect((await inject({ method: 'GET', url: `/groups/${top.id}` })).json().shared_with_groups).toEqual([]);
   });
+});
 
+describe('finding groups, projects and users: ownership, order, avatars, memberships', () => {
   test('GET /projects?owned=true: the caller\'s personal projects and those of groups they own', async () => {
     const own = await post('/projects', { name: 'mine' });
     const owned = async (token: string) => (await inject({ method: 'GET', url: '/projects?owned=true', token })).json().map((p: { id: number }) => p.id);
