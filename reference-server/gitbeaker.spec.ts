@@ -86,8 +86,8 @@ describe('@gitbeaker/rest against the reference server', () => {
     const edited = await api.ProjectRemoteMirrors.requester.put(`projects/${pid}/remote_mirrors/${mirror.id}`, { body: { only_protected_branches: true } });
     expect(edited.body).toMatchObject({ only_protected_branches: true });
     await api.ProjectRemoteMirrors.sync(pid, mirror.id as number);
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    expect(await api.ProjectRemoteMirrors.show(pid, mirror.id as number)).toMatchObject({ update_status: 'finished' });
+    // The push takes a moment (half a second on the reference server): read until it has ended.
+    await expect.poll(async () => ((await api.ProjectRemoteMirrors.show(pid, mirror.id as number)) as Row).update_status, { timeout: 10_000, interval: 100 }).toBe('finished');
     await api.ProjectRemoteMirrors.remove(pid, mirror.id as number);
     expect(await status(api.ProjectRemoteMirrors.show(pid, mirror.id as number))).toBe(404);
     used(

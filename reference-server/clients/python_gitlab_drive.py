@@ -249,7 +249,7 @@ def mirror_sync():
     result = gl.http_post(f"/projects/{pid}/remote_mirrors/{mirror_box['id']}/sync")
     expect(result.status_code == 204 and "Content-Type" not in result.headers, f"{result.status_code} {dict(result.headers)}")
     status = None
-    for _ in range(40):
+    for _ in range(200):  # the push takes a moment (0.5 s on the reference server); up to 10 s
         status = gl.http_get(f"/projects/{pid}/remote_mirrors/{mirror_box['id']}")["update_status"]
         if status == "finished":
             return "update_status finished"
