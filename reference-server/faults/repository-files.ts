@@ -8,7 +8,7 @@ import { apiError, notFound } from '../http/errors.js';
 import { unchangedUpdate } from '../routes/unchanged-update.js';
 import { ACCESS } from '../state/model.js';
 import type { Project } from '../state/model.js';
-import { callerOf, faultSource, formBodyIgnored, privateTokenQueryIgnored, requestParams, withHeaders, type Json } from './shared.js';
+import { actAtLevel, callerOf, faultSource, formBodyIgnored, privateTokenQueryIgnored, requestParams, withHeaders, type Json } from './shared.js';
 import { validRefName } from '../git/ref-name.js';
 import { FILE_ROUTES } from '../routes/repository-files.js';
 
@@ -333,33 +333,8 @@ export const repositoryFilesFaults: AreaFault[] = [
     reply.code(404);
     return JSON.stringify({ message: '404 File Not Found' });
   } },
-  (() => {
-    // The route reads the caller's level; the fault raises a Reporter to Developer for the write and puts it back after.
-    const raised = new WeakMap<object, { accessLevel: number }>();
-    return {
-      name: 'files.reporter-writes',
-      clauses: ['files.write.role'],
-      description: 'a Reporter may write files (Developer is required)',
-      preHandler(request, ctx) {
-        if (!matches(request, { route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] })) return;
-        const project = ctx.store.findProject(String((request.params as Json).id));
-        const user = callerOf(request, ctx);
-        if (!project || !user || ctx.store.accessLevel(project, user) !== ACCESS.REPORTER) return;
-        // The membership that gives the level: on the project, or on a group above it.
-        const group = ctx.store.projectGroup(project);
-        const own = [project, ...(group ? ctx.store.groupChain(group) : [])].map((source) => ctx.store.directMembership(source, user.id)).find((m) => m?.accessLevel === ACCESS.REPORTER);
-        if (!own) return;
-        own.accessLevel = ACCESS.DEVELOPER;
-        raised.set(request, own);
-      },
-      onSend(request, _reply, payload) {
-        const own = raised.get(request);
-        if (own) own.accessLevel = ACCESS.REPORTER;
-        raised.delete(request);
-        return payload;
-      },
-    } satisfies AreaFault;
-  })(),
+  // The route reads the caller's level: the fault raises a Reporter (of the project or a group above it) to Developer for the write.
+  { name: 'files.reporter-writes', clauses: ['files.write.role'], description: 'a Reporter may write files (Developer is required)', ...actAtLevel({ route: [FILE_ROUTES.create, FILE_ROUTES.update, FILE_ROUTES.remove] }, ACCESS.REPORTER, ACCESS.DEVELOPER, () => true) },
   { name: 'files.unknown-route-405', clauses: ['files.api-prefix'], description: 'an unknown route under /api/v4 answers 405 Method Not Allowed instead of 404', onSend(request, reply, payload) {
     if (reply.statusCode !== 404 || !request.url.startsWith('/api/v4/') || request.routeOptions.config?.route !== undefined || !payload.includes('"error"')) return payload;
     reply.code(405);
